@@ -1,0 +1,42 @@
+#pragma once
+#include "compile/CompileOptions.hpp"
+#include "compile/CompileResult.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kw {
+
+class ProgramCache;
+
+struct CompileRequest {
+    std::string source;
+    std::string sourceName = "kernel.cu";   // name used in diagnostics
+    std::filesystem::path baseDir;          // quoted includes are looked up here first
+    CompileOptions options;
+    std::vector<std::string> nameExpressions; // kernels to lower, e.g. "add", "scale<float,128>"
+};
+
+// Compiles CUDA C++ with NVRTC (loaded at run time). Thread-safe.
+class Compiler {
+public:
+    // Uses the given cache (may be null: no caching).
+    explicit Compiler(std::shared_ptr<ProgramCache> cache = nullptr);
+    ~Compiler();
+
+    // Throws kw::Error(Nvrtc) when NVRTC cannot be loaded or breaks;
+    // user code errors come back as a result with ok == false.
+    CompileResult compile(const CompileRequest& request);
+
+    // "13.0"; throws kw::Error(Nvrtc) when NVRTC is missing.
+    static std::string nvrtcVersion();
+    // Default virtual arch used when no device is present ("compute_75").
+    static std::string defaultVirtualArch();
+
+private:
+    std::shared_ptr<ProgramCache> cache_;
+};
+
+} // namespace kw

@@ -1,0 +1,89 @@
+#pragma once
+// The workbench document (*.kwb), as loaded and validated. Expressions are kept
+// as text here and evaluated by doc/Evaluator against the variables.
+#include "compile/CompileOptions.hpp"
+#include "data/DType.hpp"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kw {
+
+enum class Direction { In, Out, InOut };
+const char* toString(Direction d);
+
+struct Initializer {
+    enum class Kind { Zeros, Fill, Arange, Linspace, Uniform, Normal, Expression, File };
+    Kind kind = Kind::Zeros;
+    std::string value = "0";        // fill value expression
+    std::string start = "0", step = "1", stop = "1"; // arange start/step, linspace start/stop
+    double low = 0.0, high = 1.0;   // uniform
+    double mean = 0.0, stddev = 1.0; // normal
+    std::uint64_t seed = 0;         // uniform/normal
+    std::string expression;         // per element: i, x, y, z and the variables
+    std::string file;               // .npy/.csv/.bin, relative to the document
+};
+
+struct BufferSpec {
+    std::string name;
+    DType dtype = DType::F32;
+    std::string count;              // expression
+    std::vector<std::string> shape; // optional 2-D/3-D display shape, expressions
+    Initializer init;
+    Direction direction = Direction::InOut;
+    bool plot = true;
+};
+
+// One kernel argument in parameter order: a buffer by name or a typed scalar expression.
+struct ArgSpec {
+    std::string name;               // parameter name (informative; order decides)
+    std::string buffer;             // non-empty: pass this buffer's device pointer
+    DType type = DType::I32;        // scalar type
+    std::string value;              // scalar expression
+    bool isBuffer() const { return !buffer.empty(); }
+};
+
+struct LaunchSpecText {
+    std::vector<std::string> grid = {"1", "1", "1"};
+    std::vector<std::string> block = {"1", "1", "1"};
+    std::string sharedBytes = "0";
+};
+
+struct RunSettings {
+    int warmup = 1;
+    int repeats = 10;
+    std::size_t printfBufferBytes = 1 << 20;
+    double timeLimitSeconds = 10.0;
+};
+
+struct CheckSpec {
+    std::string buffer;
+    std::string expect;             // per element: i, x, y, z, variables, other buffers by name (element i) and name(j)
+    double absTol = 1e-6;
+    double relTol = 1e-5;
+};
+
+struct Document {
+    int version = 1;
+    std::string title;
+    std::string description;        // Markdown, shown in the Notes panel
+    std::string source;             // resolved source text
+    std::string sourceFile;         // non-empty when the source lives in a file beside the document
+    std::string kernel;             // kernel name or instantiation "scale<float,128>"
+    CompileOptions options;
+    std::vector<std::pair<std::string, std::string>> variables; // in order; later may use earlier
+    std::vector<BufferSpec> buffers;
+    std::vector<ArgSpec> args;
+    LaunchSpecText launch;
+    RunSettings run;
+    std::vector<CheckSpec> checks;
+    std::filesystem::path path;     // where it was loaded from (empty for unsaved)
+    std::filesystem::path baseDir() const;
+
+    const BufferSpec* findBuffer(const std::string& name) const;
+};
+
+} // namespace kw

@@ -1,0 +1,104 @@
+#pragma once
+#include "compile/KernelSignature.hpp"
+#include "data/HostBuffer.hpp"
+#include "doc/Document.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kw {
+
+struct Dim3 {
+    std::uint32_t x = 1, y = 1, z = 1;
+    std::uint64_t volume() const { return std::uint64_t(x) * y * z; }
+};
+
+// What a backend executes: the compiled kernel and where its name lives in the module.
+struct KernelImage {
+    std::string name;          // as the user wrote it: "scale<float,128>"
+    std::string loweredName;   // mangled .entry name
+    std::string ptx;
+    std::vector<char> cubin;   // may be empty: load the PTX
+    PtxEntry entry;            // the .entry's parameters
+};
+
+struct BufferArg {
+    std::string name;
+    Direction direction = Direction::InOut;
+    HostBuffer data;           // initial data in, state after one launch out
+};
+
+// One kernel argument, in parameter order.
+struct LaunchArg {
+    bool isBuffer = false;
+    std::size_t buffer = 0;             // index into the buffers when isBuffer
+    std::vector<std::byte> bytes;       // scalar bytes when !isBuffer
+};
+
+struct LaunchConfig {
+    Dim3 grid, block;
+    std::uint32_t sharedBytes = 0;
+    int warmup = 1;
+    int repeats = 10;
+    std::size_t printfBufferBytes = 1 << 20;
+    double timeLimitSeconds = 10.0;
+};
+
+enum class FaultKind {
+    None, IllegalAddress, MisalignedAddress, Trap, Assert, LaunchFailure, Timeout,
+    OutOfBounds,   // sim: access outside any allocation
+    DivergentBarrier, // sim: a barrier not reached by all threads of a block
+    Unsupported,   // sim: an instruction it does not implement
+    Other,
+};
+const char* toString(FaultKind kind);
+
+struct Fault {
+    FaultKind kind = FaultKind::None;
+    std::string message;                // one line, names the kind and what is known
+    std::optional<Dim3> block, thread;  // where, when the backend knows
+    std::string file;                   // source location from -lineinfo, when known
+    int line = 0;
+};
+
+struct KernelTimings {
+    std::vector<double> repeatMs;   // kernel time per timed repeat
+    double minMs = 0, medianMs = 0, meanMs = 0;
+    double h2dMs = 0, d2hMs = 0, moduleLoadMs = 0, firstLaunchMs = 0;
+};
+
+struct LaunchReport {
+    bool ok = true;
+    std::optional<Fault> fault;
+    std::string printfOutput;       // raw device printf text (tags still embedded)
+    bool printfMaybeTruncated = false;
+    KernelTimings timings;
+    std::vector<std::string> warnings;
+};
+
+// Device limits the launch is validated against.
+struct DeviceLimits {
+    int maxThreadsPerBlock = 1024;
+    Dim3 maxBlock{1024, 1024, 64};
+    Dim3 maxGrid{2147483647u, 65535, 65535};
+    std::size_t sharedPerBlock = 48 * 1024;
+    std::size_t sharedPerBlockOptin = 48 * 1024;
+    int warpSize = 32;
+    int maxRegistersPerBlock = 65536;
+    int multiprocessors = 1;
+    int maxThreadsPerMultiprocessor = 2048;
+};
+
+struct DeviceInfo {
+    std::string id;              // "cuda:0" or "sim"
+    std::string name;            // "NVIDIA H200" or "CPU simulator"
+    int ccMajor = 0, ccMinor = 0;
+    std::size_t totalMemory = 0;
+    double memoryBandwidthGBs = 0; // theoretical peak, when known
+    DeviceLimits limits;
+};
+
+} // namespace kw
