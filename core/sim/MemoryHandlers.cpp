@@ -16,21 +16,42 @@ inline std::uint64_t extend(std::uint64_t v, std::uint32_t size, bool isSignedTy
 }
 } // namespace
 
+namespace {
+template <std::uint32_t N> struct UintOf;
+template <> struct UintOf<1> { using type = std::uint8_t; };
+template <> struct UintOf<2> { using type = std::uint16_t; };
+template <> struct UintOf<4> { using type = std::uint32_t; };
+template <> struct UintOf<8> { using type = std::uint64_t; };
+
+// The common scalar load with its size known at compile time.
+template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, std::uint32_t m) {
+    using U = typename UintOf<ES>::type;
+    const std::uint64_t* A = w.reg(in.addr);
+    std::uint64_t* D = w.reg(in.d[0]);
+    const Space sp = in.space;
+    const std::int64_t off = in.imm;
+    forLanes(m, [&](int l) {
+        const std::uint8_t* p = w.access(sp, A[l] + off, ES, false, l, in);
+        if (!p) return;
+        U v;
+        std::memcpy(&v, p, ES);
+        D[l] = Sgn ? extend(v, ES, true) : std::uint64_t(v);
+    });
+}
+} // namespace
+
 void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint32_t es = in.mode, total = es * in.vec;
     const bool sgn = isSigned(in.type);
-    const std::uint64_t* A = w.reg(in.addr);
     if (in.vec == 1) {
-        std::uint64_t* D = w.reg(in.d[0]);
-        forLanes(m, [&](int l) {
-            const std::uint8_t* p = w.access(in.space, A[l] + in.imm, es, false, l, in);
-            if (!p) return;
-            std::uint64_t v = 0;
-            std::memcpy(&v, p, es);
-            D[l] = extend(v, es, sgn);
-        });
-        return;
+        switch (es) {
+        case 1: return sgn ? loadScalar<1, true>(w, in, m) : loadScalar<1, false>(w, in, m);
+        case 2: return sgn ? loadScalar<2, true>(w, in, m) : loadScalar<2, false>(w, in, m);
+        case 4: return sgn ? loadScalar<4, true>(w, in, m) : loadScalar<4, false>(w, in, m);
+        default: return loadScalar<8, false>(w, in, m);
+        }
     }
+    const std::uint64_t* A = w.reg(in.addr);
     forLanes(m, [&](int l) {
         const std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, false, l, in);
         if (!p) return;

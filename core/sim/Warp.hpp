@@ -44,7 +44,7 @@ struct Warp {
     std::uint32_t lineOf(const Instr& in) const { return in.line; }
 
     // Host pointer for an access of `size` bytes by lane, or nullptr after recording a fault.
-    std::uint8_t* access(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
+    [[gnu::always_inline]] std::uint8_t* access(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
                          const Instr& in) {
         if (addr & (size - 1)) return misaligned(sp, addr, size, write, lane, in);
         if (sp == Space::Generic) {
