@@ -192,7 +192,10 @@ void BlockRunner::runWarp(Warp& w) {
             ++w.pc;
             break;
         case Ctrl::Unsupported:
-            if (m) w.fault(FaultKind::Unsupported, "the simulator does not support this instruction", __builtin_ctz(m), in);
+            if (m)
+                w.fault(FaultKind::Unsupported,
+                        "not supported by the simulator: " + fn_.unsupported[std::size_t(&in - code)],
+                        __builtin_ctz(m), in);
             ++w.pc;
             break;
         }
@@ -229,9 +232,9 @@ bool BlockRunner::releaseBarrier() {
                 const Instr& b = fn_.code[pc];
                 w.mask = 1u << l;
                 w.fault(FaultKind::DivergentBarrier,
-                        fmt::format("divergent barrier: thread ({},{},{}) waits at the barrier on line {} while this "
-                                    "thread waits at a different barrier (line {}); __syncthreads() must be reached "
-                                    "by all threads of a block",
+                        fmt::format("divergent barrier (a __syncthreads() not reached by all threads of the "
+                                    "block): thread ({},{},{}) waits at the barrier on line {}, this thread at the "
+                                    "barrier on line {}",
                                     first->threadOf(firstLane).x, first->threadOf(firstLane).y,
                                     first->threadOf(firstLane).z, a.line, b.line),
                         l, b);

@@ -62,6 +62,7 @@ struct Function {
     bool isEntry = false;
     std::vector<Instr> code;
     std::vector<std::string> text;       // each instruction as written, for messages
+    std::vector<std::string> unsupported; // per instruction: why it cannot run (usually empty)
     std::uint32_t numRegs = RegFirstUser;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> constRegs; // immediates
     std::vector<ParamDecl> params;

@@ -402,7 +402,8 @@ private:
             if (head[0] == '.') continue; // .pragma and other hints
             lastWhy_.clear();
             fn.code.push_back(decodeStatement(st, fn, regs, locals, params, env, loc));
-            fn.text.push_back(statementText(st) + (lastWhy_.empty() ? "" : " (" + lastWhy_ + ")"));
+            fn.text.push_back(statementText(st));
+            fn.unsupported.push_back(lastWhy_);
         }
         fn.localBytes = alignUp(fn.localBytes, 8);
         mod_.functions.push_back(std::move(fn));
