@@ -253,10 +253,16 @@ bool BlockRunner::releaseBarrier() {
     return true;
 }
 
+namespace {
+// Call parameters of printf/assert live in the lane's local frame (Instr::a holds offsets).
+template <class T> T callParam(const Warp& w, int lane, std::uint32_t offset) {
+    T v{};
+    if (offset + sizeof(T) <= w.localBytes) std::memcpy(&v, w.local + std::size_t(lane) * w.localBytes + offset, sizeof(T));
+    return v;
+}
+} // namespace
+
 void BlockRunner::printf(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint64_t* F = w.reg(in.a[0]);
-    const std::uint64_t* A = w.reg(in.a[1]);
-    std::uint64_t* D = w.reg(in.d[0]);
     forLanes(m, [&](int l) {
         if (w.stop) return;
         DeviceReader read = [&](std::uint64_t addr, std::uint32_t size, void* out) {
@@ -270,10 +276,12 @@ void BlockRunner::printf(Warp& w, const Instr& in, std::uint32_t m) {
             return true;
         };
         int count = 0;
-        auto text = formatDevicePrintf(F[l], A[l], read, count);
+        auto text = formatDevicePrintf(callParam<std::uint64_t>(w, l, in.a[0]), callParam<std::uint64_t>(w, l, in.a[1]),
+                                       read, count);
         if (!text) return;
         blk_.printf += *text;
-        D[l] = std::uint64_t(std::uint32_t(count));
+        if (in.d[0] != ~0u && in.d[0] + 4 <= w.localBytes)
+            std::memcpy(w.local + std::size_t(l) * w.localBytes + in.d[0], &count, 4);
     });
 }
 
@@ -285,10 +293,10 @@ void BlockRunner::assertFail(Warp& w, const Instr& in, std::uint32_t m) {
         std::memcpy(out, p, size);
         return true;
     };
-    const auto message = readDeviceString(w.reg(in.a[0])[l], read).value_or("?");
-    const auto file = readDeviceString(w.reg(in.a[1])[l], read).value_or("?");
-    const auto line = std::uint32_t(w.reg(in.a[2])[l]);
-    const auto function = readDeviceString(w.reg(in.a[3])[l], read).value_or("?");
+    const auto message = readDeviceString(callParam<std::uint64_t>(w, l, in.a[0]), read).value_or("?");
+    const auto file = readDeviceString(callParam<std::uint64_t>(w, l, in.a[1]), read).value_or("?");
+    const auto line = callParam<std::uint32_t>(w, l, in.a[2]);
+    const auto function = readDeviceString(callParam<std::uint64_t>(w, l, in.a[3]), read).value_or("?");
     if (w.stop) return;
     w.fault(FaultKind::Assert,
             fmt::format("{}:{}: {}: Assertion `{}` failed", file, line, function, message), l, in);

@@ -826,7 +826,6 @@ private:
     void decodeMov();
     void decodeCvt();
     void decodeSetp();
-    void decodeCall();
     void decodeWarp();
 };
 
@@ -842,7 +841,6 @@ void Decoder::run() {
     if (b == "mov") return decodeMov();
     if (b == "cvt") return decodeCvt();
     if (b == "setp" || b == "set") return decodeSetp();
-    if (b == "call") return decodeCall();
     if (b == "shfl" || b == "vote" || b == "activemask" || b == "redux" || b == "match") return decodeWarp();
     if (b == "bra" || b == "brx") {
         if (b == "brx") unsupported("indirect branch brx.idx");
@@ -1006,17 +1004,11 @@ void Decoder::memory() {
     else if (store) regs.push_back(src(1, t));
     else regs.push_back(dst(0));
     if (regs.size() != in_.vec) unsupported("vector width does not match the operand list");
-    if (mem.memIsCallParam) {
-        // Call-sequence parameters live in registers: st.param/ld.param become moves.
-        if (mem.offset != 0 || in_.vec != 1) unsupported("call parameter access at an offset");
-        in_.d[0] = store ? mem.reg : regs[0];
-        in_.a[0] = store ? regs[0] : mem.reg;
-        in_.fn = &Mov::run;
-        return;
-    }
     in_.addr = mem.reg;
     in_.imm = mem.offset;
     if (mem.memSpace != Space::Generic && in_.space == Space::Generic) in_.space = mem.memSpace;
+    // Call-sequence and device-function parameters live in the thread's local frame.
+    if (in_.space == Space::Param && mem.memSpace == Space::Local) in_.space = Space::Local;
     for (std::size_t k = 0; k < regs.size(); ++k) (store ? in_.a[k] : in_.d[k]) = regs[k];
     in_.na = in_.nd = std::uint8_t(regs.size());
     if (in_.space == Space::Param) {
@@ -1136,32 +1128,6 @@ void Decoder::decodeSetp() {
     in_.type2 = st;
     in_.fn = pickAnyT<Setp>(st);
     if (!in_.fn) unsupported("`" + joined() + "` for this type");
-}
-
-void Decoder::decodeCall() {
-    // call[.uni] [(ret),] func, (args...);
-    std::size_t i = 0;
-    std::vector<std::uint32_t> rets;
-    if (!ops_.empty() && ops_[0].kind == PtxOperand::Kind::Vec) rets = ops_[i++].regs;
-    need(i + 1);
-    const std::string name = ops_[i++].text;
-    std::vector<std::uint32_t> args;
-    if (i < ops_.size() && ops_[i].kind == PtxOperand::Kind::Vec) args = ops_[i].regs;
-    if (name == "vprintf") {
-        if (args.size() != 2) unsupported("vprintf with " + std::to_string(args.size()) + " arguments");
-        in_.ctrl = Ctrl::Printf;
-        in_.a[0] = args[0];
-        in_.a[1] = args[1];
-        in_.d[0] = rets.empty() ? RegSink : rets[0];
-        return;
-    }
-    if (name == "__assertfail") {
-        if (args.size() < 4) unsupported("__assertfail with too few arguments");
-        in_.ctrl = Ctrl::Assert;
-        for (std::size_t k = 0; k < 4; ++k) in_.a[k] = args[k];
-        return;
-    }
-    unsupported("call to device function `" + name + "` (only inlined code, printf and assert are supported)");
 }
 
 void Decoder::decodeWarp() {
