@@ -23,6 +23,7 @@ enum SpecialReg : std::uint32_t {
     RegCtaidX, RegCtaidY, RegCtaidZ, RegNctaidX, RegNctaidY, RegNctaidZ,
     RegLaneId, RegWarpId, RegNwarpId, RegLanemaskEq, RegLanemaskLt, RegLanemaskLe,
     RegLanemaskGt, RegLanemaskGe, RegDynSmem, RegTotalSmem, RegSmId, RegNsmId, RegGridId,
+    RegCarry, // the carry flag of add.cc/addc/sub.cc/subc/mad.cc/madc
     RegFirstUser,
 };
 

@@ -296,8 +296,12 @@ private:
         while (depth > 0) {
             const Token& t = next();
             if (t.kind == Token::End) fail(t, "unterminated function body");
-            if (t.kind == Token::Punct && t.text == "{" && stmt.empty()) { ++depth; continue; }
-            if (t.kind == Token::Punct && t.text == "}" && stmt.empty()) { --depth; continue; }
+            // Nested blocks scope their .reg/.param names: keep the braces as statements.
+            if (t.kind == Token::Punct && t.text == "{" && stmt.empty()) { ++depth; raw.body.push_back({t}); continue; }
+            if (t.kind == Token::Punct && t.text == "}" && stmt.empty()) {
+                if (--depth > 0) raw.body.push_back({t});
+                continue;
+            }
             if (t.kind == Token::Ident && (t.text == ".loc" || t.text == ".file")) {
                 // No ';' terminates these: they take a fixed shape.
                 flush();
@@ -426,8 +430,19 @@ private:
             scope_->fixups.emplace_back(fn_->code.size(), name);
             return 0;
         };
+        std::vector<std::pair<std::unordered_map<std::string, std::uint32_t>,
+                              std::unordered_map<std::string, std::uint64_t>>> saved;
         for (const auto& st : raw.body) {
             const std::string& head = st[0].text;
+            if (st.size() == 1 && st[0].kind == Token::Punct && head == "{") { saved.emplace_back(scope.regs, scope.locals); continue; }
+            if (st.size() == 1 && st[0].kind == Token::Punct && head == "}") {
+                if (!saved.empty()) {
+                    scope.regs = std::move(saved.back().first);
+                    scope.locals = std::move(saved.back().second);
+                    saved.pop_back();
+                }
+                continue;
+            }
             if (st.size() == 2 && st[1].text == ":") { scope.labels[head] = std::uint32_t(fn_->code.size()); continue; }
             if (head == ".loc") { loc_ = parseLoc(st); continue; }
             if (head == ".reg") { declareRegs(st, *fn_, scope.regs); continue; }
@@ -591,13 +606,10 @@ private:
             if (t.kind != Token::Ident || t.text[0] == '.') continue;
             if (i + 3 < st.size() && st[i + 1].text == "<") {
                 auto n = parseUnsigned(st[i + 2].text);
-                for (std::uint64_t k = 0; k < n; ++k) {
-                    std::string name = t.text + std::to_string(k);
-                    if (!regs.count(name)) regs[name] = fn.numRegs++;
-                }
+                for (std::uint64_t k = 0; k < n; ++k) regs[t.text + std::to_string(k)] = fn.numRegs++;
                 i += 3;
-            } else if (!regs.count(t.text)) {
-                regs[t.text] = fn.numRegs++;
+            } else {
+                regs[t.text] = fn.numRegs++; // a declaration in a nested block shadows the outer one
             }
         }
     }
