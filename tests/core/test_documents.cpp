@@ -195,3 +195,12 @@ TEST(Documents, InlineSourceAndDefaults)
     EXPECT_EQ(doc.run.warmup, RunSettings{}.warmup);
     EXPECT_TRUE(doc.buffers.empty());
 }
+
+TEST(Documents, KernelWithVoidParameterList)
+{
+    const std::string json = R"({"format": "kernel-workbench", "version": 1,
+        "source": "#include <cstdio>\n__global__ void hello_from_gpu(void) { printf(\"hi\\n\"); }",
+        "kernel": "hello_from_gpu", "args": [], "launch": {"grid": 1, "block": [3, 4, 5]}})";
+    const Document doc = DocumentReader::readString(json);
+    EXPECT_EQ(doc.launch.block, (std::vector<std::string>{"3", "4", "5"}));
+}
