@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 using namespace kw;
 namespace fs = std::filesystem;
@@ -307,4 +308,35 @@ TEST(ProgramCache, HitTakesUnderAMillisecond)
     // Generous bounds for a shared, loaded machine; the goal is 1 ms.
     EXPECT_LT(totalMemory / n, 5.0);
     EXPECT_LT(totalDisk / 20, 5.0);
+}
+
+TEST(ProgramCache, CompilerIsSafeToShareAcrossThreads)
+{
+    fs::path cacheDir = freshDir("threads_cache");
+    Compiler compiler(std::make_shared<ProgramCache>(cacheDir));
+    const int threads = 3;
+    std::vector<CompileResult> results(threads * 2);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            for (int round = 0; round < 2; ++round) {
+                CompileRequest req;
+                req.source = "__global__ void k" + std::to_string(t) + "(int* x) { x[0] = " + std::to_string(t)
+                             + "; printf(\"%d\\n\", x[0]); }\n";
+                results[static_cast<std::size_t>(t * 2 + round)] = compiler.compile(req);
+            }
+        });
+    }
+    for (auto& th : pool)
+        th.join();
+    for (int t = 0; t < threads; ++t) {
+        const auto& first = results[static_cast<std::size_t>(t * 2)];
+        const auto& second = results[static_cast<std::size_t>(t * 2 + 1)];
+        ASSERT_TRUE(first.ok) << first.log;
+        EXPECT_FALSE(first.cacheHit);
+        EXPECT_TRUE(second.cacheHit);
+        EXPECT_EQ(first.ptx, second.ptx);
+        EXPECT_EQ(first.loweredNames.begin()->first, "k" + std::to_string(t));
+    }
+    EXPECT_EQ(entryFiles(cacheDir).size(), static_cast<std::size_t>(threads));
 }
