@@ -1,3 +1,5 @@
+#include "compile/Compiler.hpp"
+#include "compile/SignatureCheck.hpp"
 #include "compile/SignatureParser.hpp"
 #include "util/Error.hpp"
 
@@ -275,4 +277,44 @@ __global__ void maybeNot(int x) {}
     for (const auto& k : ks)
         names.push_back(k.name);
     EXPECT_EQ(names, (std::vector<std::string>{"enabledElse", "enabled", "maybe", "maybeNot"}));
+}
+
+
+TEST(SignatureCheck, SourceAndPtxAgreeForManyTypes)
+{
+    Compiler compiler;
+    CompileRequest req;
+    req.source = "#include <cstdint>\n#include <cuda_fp16.h>\n"
+                 "struct Pair { float a; int b; };\n"
+                 "__global__ void many(char c, unsigned char uc, short s, unsigned short us, int i,\n"
+                 "    unsigned u, float f, long l, unsigned long ul, long long ll, double d, bool b,\n"
+                 "    std::uint64_t u64, size_t n, float2 f2, float4 f4, double2 d2, int3 i3, __half h,\n"
+                 "    const float* __restrict__ p, float** pp, Pair pair) {}\n"
+                 "template <typename T, int N> __global__ void scale(T* x, T f, int n) {}\n";
+    req.nameExpressions = {"scale<double,2>", "scale<short,1>"};
+    auto r = compiler.compile(req);
+    ASSERT_TRUE(r.ok) << r.log;
+    auto entryFor = [&](const std::string& expr) -> const PtxEntry& {
+        for (const auto& e : r.entries)
+            if (e.name == r.loweredNames.at(expr))
+                return e;
+        throw std::runtime_error("no entry for " + expr);
+    };
+    const auto& many = r.kernels.at(0);
+    ASSERT_EQ(many.name, "many");
+    EXPECT_TRUE(crossCheck(many, entryFor("many")).empty());
+    for (const auto& p : many.params)
+        if (p.baseType != "Pair")
+            EXPECT_NE(p.isPointer ? 8u : paramTypeSize(p.baseType), 0u) << p.baseType;
+    for (std::string expr : {"scale<double,2>", "scale<short,1>"})
+        EXPECT_TRUE(crossCheck(instantiate(r.kernels.at(1), expr), entryFor(expr)).empty()) << expr;
+
+    // The template itself, or a wrong instantiation, does not fit.
+    auto wrong = crossCheck(instantiate(r.kernels.at(1), "scale<float,2>"), entryFor("scale<double,2>"));
+    ASSERT_EQ(wrong.size(), 1u);
+    EXPECT_NE(wrong[0].find("'f'"), std::string::npos) << wrong[0];
+    EXPECT_NE(wrong[0].find("4 bytes"), std::string::npos) << wrong[0];
+    KernelSignature fewer = many;
+    fewer.params.pop_back();
+    EXPECT_EQ(crossCheck(fewer, entryFor("many")).size(), 1u);
 }
