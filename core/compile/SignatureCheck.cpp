@@ -27,7 +27,8 @@ std::size_t paramTypeSize(std::string_view baseType)
         {"double", 8}, {"int64_t", 8}, {"uint64_t", 8}, {"std::int64_t", 8}, {"std::uint64_t", 8},
         {"size_t", 8}, {"std::size_t", 8}, {"ptrdiff_t", 8}, {"std::ptrdiff_t", 8}, {"intptr_t", 8},
         {"uintptr_t", 8}, {"longlong2", 16}, {"ulonglong2", 16}, {"double2", 16}, {"double3", 24},
-        {"double4", 32}, {"longlong4", 32}, {"ulonglong4", 32}};
+        {"double4", 32}, {"longlong4", 32}, {"ulonglong4", 32},
+        {"cudaTextureObject_t", 8}, {"cudaSurfaceObject_t", 8}};
     auto it = sizes.find(baseType);
     return it == sizes.end() ? 0 : it->second;
 }

@@ -318,3 +318,18 @@ TEST(SignatureCheck, SourceAndPtxAgreeForManyTypes)
     fewer.params.pop_back();
     EXPECT_EQ(crossCheck(fewer, entryFor("many")).size(), 1u);
 }
+
+TEST(Signatures, NestedTemplateArgumentsClosedByShiftToken)
+{
+    auto ks = parseKernelSignatures("template <typename T = Vec<int>>\n"
+                                    "__global__ void k(T* x, Vec<Vec<float>> v) {}\n");
+    ASSERT_EQ(ks.size(), 1u);
+    EXPECT_EQ(ks[0].templateParams, (std::vector<std::string>{"typename T = Vec<int>"}));
+    ASSERT_EQ(ks[0].params.size(), 2u);
+    EXPECT_EQ(ks[0].params[1].baseType, "Vec<Vec<float>>");
+    EXPECT_EQ(ks[0].params[1].name, "v");
+    auto inst = instantiate(ks[0], "k<Pair<int>>");
+    EXPECT_EQ(inst.params[0].baseType, "Pair<int>");
+    auto byDefault = instantiate(ks[0], "k");
+    EXPECT_EQ(byDefault.params[0].baseType, "Vec<int>");
+}
