@@ -69,8 +69,6 @@ struct Function {
     std::vector<ParamDecl> params;
     std::uint32_t paramBytes = 0;
     std::uint32_t localBytes = 0;        // per-thread .local frame
-    std::uint32_t sharedBytes = 0;       // .shared declared inside the function
-    bool usesClockOrPrintf = false;
 };
 
 struct GlobalVar {

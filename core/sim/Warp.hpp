@@ -17,7 +17,6 @@ struct BlockState {
     Dim3 ctaid;
     std::string printf;               // this block's device printf text
     RaceDetector* race = nullptr;
-    std::uint64_t clockBase = 0;
 };
 
 struct Warp {
@@ -42,7 +41,6 @@ struct Warp {
         return {std::uint32_t(R[RegTidX * 32 + lane]), std::uint32_t(R[RegTidY * 32 + lane]),
                 std::uint32_t(R[RegTidZ * 32 + lane])};
     }
-    std::uint32_t lineOf(const Instr& in) const { return in.line; }
 
     // Host pointer for an access of `size` bytes by lane, or nullptr after recording a fault.
     [[gnu::always_inline]] std::uint8_t* access(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,

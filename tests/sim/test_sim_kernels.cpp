@@ -374,3 +374,26 @@ __global__ void hello() {
     }
     EXPECT_EQ(seen.size(), 120u);
 }
+
+TEST(SimKernels, PrintfConversionsMatchTheCLibrary) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+__global__ void fmt(float f, double d, int i, long long ll, unsigned u) {
+    printf("[%5.2f|%-8.3e|%g|%x|%X|%08d|%ld|%lld|%u|%c|%s|%%|%+d|%p]\n", f, d, d, u, u, i, (long)ll, ll, u,
+           'k', "str", i, (void*)0);
+})", "fmt");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs;
+    kw::SimBackend sim;
+    const float f = 3.14159f;
+    const double d = -12345.678;
+    const int i = -42;
+    const long long ll = -9000000000LL;
+    const unsigned u = 0xBEEFu;
+    auto rep = sim.launch(*img, bufs, {scalar(f), scalar(d), scalar(i), scalar(ll), scalar(u)}, config({1}, {1}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    char expect[300];
+    std::snprintf(expect, sizeof expect, "[%5.2f|%-8.3e|%g|%x|%X|%08d|%ld|%lld|%u|%c|%s|%%|%+d|%p]\n", double(f), d, d,
+                  u, u, i, long(ll), ll, u, 'k', "str", i, static_cast<void*>(nullptr));
+    EXPECT_EQ(rep.printfOutput, expect);
+}
