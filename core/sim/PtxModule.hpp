@@ -37,6 +37,7 @@ struct Instr {
     std::uint8_t rnd = 0;           // RoundMode
     bool ftz = false, sat = false;
     bool atomic = false;            // atomics do not race with each other
+    bool warpSync = false;          // shfl/vote/match/redux/bar.warp.sync: member lanes execute together
     std::uint8_t vec = 1;           // vector width of ld/st/mov
     std::uint8_t nd = 0, na = 0;
     std::uint8_t negMask = 0;       // bit i: a[i] is a negated predicate
