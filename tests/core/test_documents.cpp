@@ -204,3 +204,14 @@ TEST(Documents, KernelWithVoidParameterList)
     const Document doc = DocumentReader::readString(json);
     EXPECT_EQ(doc.launch.block, (std::vector<std::string>{"3", "4", "5"}));
 }
+
+TEST(Documents, ParseChecksOnlyTheJsonShape)
+{
+    // An editor must be able to open a document whose kernel was renamed in the source.
+    const std::string text = R"({"format": "kernel-workbench", "version": 1,
+        "source": "__global__ void renamed() {}", "kernel": "old", "args": [], "launch": {"grid": 1, "block": 1}})";
+    const Document doc = DocumentReader::parse(text);
+    EXPECT_EQ(doc.kernel, "old");
+    EXPECT_THROW(DocumentReader::readString(text), Error);
+    EXPECT_THROW(DocumentReader::parse(R"({"format": "kernel-workbench", "version": 1, "kernel": 3})"), Error);
+}
