@@ -20,6 +20,9 @@ public:
     CUdeviceptr pointer() const noexcept { return ptr_; }
     std::size_t size() const noexcept { return bytes_; }
     const std::string& label() const noexcept { return label_; }
+    // Forgets the allocation without freeing it: after a timeout a kernel may still use
+    // it and cuMemFree would wait for that kernel forever.
+    void abandon() noexcept { ptr_ = 0; }
 
 private:
     void free() noexcept;
