@@ -59,7 +59,9 @@ std::optional<Diagnostic> parseHeader(const std::string& line)
 {
     static const std::regex located(
         R"(^(.+)\((\d+)\): (catastrophic error|command-line error|fatal error|error|warning|remark|note)(?: #([0-9]+(?:-[A-Z])?))?: (.*)$)");
-    static const std::regex unlocated(R"(^(?:([^\s:]+): )?(error|warning|remark|note): (.*)$)");
+    // "nvrtc: error: ...", "ptxas error   : ...", "ptxas fatal   : ...", "error: ...".
+    static const std::regex unlocated(
+        R"(^(?:nvrtc: |ptxas )?(fatal|error|warning|remark|note)\s*: (.*)$)");
     std::smatch m;
     if (std::regex_match(line, m, located)) {
         Diagnostic d;
@@ -72,9 +74,8 @@ std::optional<Diagnostic> parseHeader(const std::string& line)
     }
     if (std::regex_match(line, m, unlocated)) {
         Diagnostic d;
-        d.file = m[1].matched && m[1] != "nvrtc" ? std::string(m[1]) : std::string();
-        d.severity = severityFrom(m[2]);
-        d.message = m[3];
+        d.severity = m[1] == "fatal" ? Severity::Error : severityFrom(m[1]);
+        d.message = m[2];
         return d;
     }
     return std::nullopt;

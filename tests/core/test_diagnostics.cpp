@@ -75,6 +75,7 @@ TEST(Diagnostics, TableStillMatchesThisNvrtc)
         req.options.includeDirs = {"inc"};
         req.options.tagPrintf = false;
         req.options.extra = entry["options"].get<std::vector<std::string>>();
+        req.options.arch = entry.value("arch", "");
         auto r = compiler.compile(req);
         expectMatches(r.diagnostics, entry["diagnostics"], name, true);
         bool hasError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),

@@ -245,3 +245,31 @@ TEST(Signatures, ParseSingleParam)
     EXPECT_TRUE(r.isConst);
     EXPECT_EQ(r.baseType, "int");
 }
+
+TEST(Signatures, ConditionalCodeThatIsNeverCompiled)
+{
+    auto ks = parseKernelSignatures(R"(
+#if 0
+__global__ void disabled(int x) {}
+#if FOO
+__global__ void nestedDisabled(int x) {}
+#endif
+#else
+__global__ void enabledElse(int x) {}
+#endif
+#if 1
+__global__ void enabled(int x) {}
+#else
+__global__ void disabledElse(int x) {}
+#endif
+#ifdef SOMETHING
+__global__ void maybe(int x) {}
+#else
+__global__ void maybeNot(int x) {}
+#endif
+)");
+    std::vector<std::string> names;
+    for (const auto& k : ks)
+        names.push_back(k.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"enabledElse", "enabled", "maybe", "maybeNot"}));
+}
