@@ -58,7 +58,7 @@ kw::Document addDocument(const std::string& source, const std::string& n, int re
                   {{"name", "b"}, {"buffer", "b"}},
                   {{"name", "c"}, {"buffer", "c"}},
                   {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
-                {"launch", {{"grid", {"(n + 255) / 256", 1, 1}}, {"block", {256, 1, 1}}}},
+                {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
                 {"run", {{"warmup", repeats > 0 ? 3 : 0}, {"repeats", repeats}}}};
     return kw::DocumentReader::readString(doc.dump());
 }

@@ -52,7 +52,7 @@ public:
     }
 };
 
-const char* kAddDocument = R"({
+const char* kAddDocument = R"JSON({
   "format": "kernel-workbench", "version": 1,
   "source": "__global__ void add_vectors(const float *a, const float *b, float *c, int n)\n{ int i = threadIdx.x + blockIdx.x * blockDim.x; if (i < n) c[i] = a[i] + b[i]; }\n",
   "kernel": "add_vectors",
@@ -64,17 +64,19 @@ const char* kAddDocument = R"({
   ],
   "args": [{"name": "a", "buffer": "a"}, {"name": "b", "buffer": "b"}, {"name": "c", "buffer": "c"},
            {"name": "n", "type": "ARGTYPE", "value": "n"}],
-  "launch": {"grid": ["(n + 63) / 64"], "block": [64]},
+  "launch": {"grid": ["cdiv(n, 64)"], "block": [64]},
   "run": {"warmup": 1, "repeats": 3},
   "checks": [{"buffer": "c", "expect": "a + b"}]
-})";
+})JSON";
 
-Document addDocument(const std::string& argType = "i32")
+std::string addDocumentText(const std::string& argType)
 {
     std::string text = kAddDocument;
     text.replace(text.find("ARGTYPE"), 7, argType);
-    return DocumentReader::readString(text);
+    return text;
 }
+
+Document addDocument() { return DocumentReader::readString(addDocumentText("i32")); }
 
 void hostAdd(std::vector<BufferArg>& buffers, const std::vector<LaunchArg>& args)
 {
@@ -133,8 +135,11 @@ TEST(RunEngine, WrongScalarSizeIsRefusedBeforeLaunch)
     Compiler compiler;
     FakeBackend backend;
     RunEngine engine(compiler, backend);
+    // The validator already refuses it when the document is loaded ...
+    EXPECT_THROW(DocumentReader::readString(addDocumentText("i64")), Error);
+    // ... and the engine refuses it again against the PTX, for documents that skipped it.
     try {
-        engine.run(addDocument("i64"));
+        engine.run(DocumentReader::parse(addDocumentText("i64")));
         FAIL() << "an 8-byte scalar for an int parameter must be refused";
     } catch (const Error& e) {
         EXPECT_EQ(e.category(), ErrorCategory::Document);

@@ -20,7 +20,7 @@ TEST(GpuTransfer, OneGibUploadThroughPinnedStagingIsAtLeast40GBs)
     doc["variables"] = json::parse(R"([["n", "1 << 28"]])");
     doc["buffers"][0]["dtype"] = "u32";
     doc["buffers"][0]["init"] = {{"kind", "arange"}};
-    doc["launch"]["grid"] = {"n / 256", 1, 1};
+    doc["launch"]["grid"] = {"cdiv(n, 256)", 1, 1};
     doc["run"] = {{"warmup", 1}, {"repeats", 5}};
 
     kw::Compiler compiler;
