@@ -24,6 +24,5 @@ export KWB_CACHE_DIR=$(mktemp -d)
 } 2>&1 | tee "$out/devices.txt"
 
 ctest --test-dir "$build" -L gpu --output-on-failure -V 2>&1 | tee "$out/gpu-tests.log" | grep -E "^\s*[0-9]+/[0-9]+ Test|tests passed|tests failed|parity:|kernel median|GB/s|Failed|FAILED" | tail -80
-ctest --test-dir "$build" -LE gpu -j 8 2>&1 | tee "$out/cpu-tests.log" | tail -5
 
 python3 tests/bench/bench_vs_cupy.py --bin "$build/bin" --json "$out/bench.json" 2>&1 | tee "$out/bench.log" | tail -40
