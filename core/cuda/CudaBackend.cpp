@@ -159,8 +159,16 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     const std::string kname = "kernel " + kernel.name;
 
     // ---- validate against the real limits before launching
-    auto limitError = [&](const std::string& what) {
-        throw Error(ErrorCategory::Limit, kname + ": " + what);
+    // Every violated limit is named, so one edit can fix them all.
+    std::vector<std::string> violations;
+    auto limitError = [&](const std::string& what) { violations.push_back(what); };
+    auto throwViolations = [&] {
+        if (violations.empty())
+            return;
+        std::string msg = kname + ": ";
+        for (std::size_t i = 0; i < violations.size(); ++i)
+            msg += (i ? "; " : "") + violations[i];
+        throw Error(ErrorCategory::Limit, msg);
     };
     const char* axis[3] = {"x", "y", "z"};
     const std::uint32_t block[3] = {config.block.x, config.block.y, config.block.z};
@@ -182,15 +190,16 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     if (threads > std::uint64_t(lim.maxThreadsPerBlock))
         limitError(fmt::format("block {} has {} threads; the device allows at most {} threads per block",
                                dimText(config.block), threads, lim.maxThreadsPerBlock));
-    if (threads > std::uint64_t(fn.maxThreads))
+    else if (threads > std::uint64_t(fn.maxThreads))
         limitError(fmt::format("block {} has {} threads; this kernel allows at most {} threads per "
-                               "block (it uses {} registers per thread)",
+                               "block (set by its __launch_bounds__ or its {} registers per thread)",
                                dimText(config.block), threads, fn.maxThreads, fn.registers));
     const std::size_t totalShared = std::size_t(fn.staticShared) + config.sharedBytes;
     if (totalShared > lim.sharedPerBlockOptin)
         limitError(fmt::format("shared memory {} bytes ({} static + {} dynamic) exceeds the device's "
                                "maximum of {} bytes per block",
                                totalShared, fn.staticShared, config.sharedBytes, lim.sharedPerBlockOptin));
+    throwViolations();
     // Above the default 48 KiB per block a kernel must opt in to more dynamic shared memory.
     if (totalShared > lim.sharedPerBlock)
         api.check(api.cuFuncSetAttribute(fn.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -218,6 +227,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         if (count != args.size())
             limitError(fmt::format("{} arguments given but the kernel has {} parameters",
                                    args.size(), count));
+        throwViolations();
     }
     for (const auto& a : args)
         if (a.isBuffer && a.buffer >= buffers.size())
@@ -315,10 +325,11 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         report.printfOutput = printf_->collect();
         const std::size_t lines = std::size_t(std::count(report.printfOutput.begin(),
                                                          report.printfOutput.end(), '\n'));
-        // Each printf record takes its format pointer, arguments and a header in the
-        // FIFO; when the estimate reaches the FIFO size, records were probably dropped.
-        const std::size_t estimate = std::max(report.printfOutput.size(), lines * 48);
-        if (estimate * 10 >= printfFifo_ * 9) {
+        // A record is at least a header and the format pointer plus 8 bytes per
+        // argument (the block/thread tag alone adds six): 64 bytes a line is a
+        // conservative estimate, and half the FIFO is where the warning starts.
+        const std::size_t estimate = std::max(report.printfOutput.size(), lines * 64);
+        if (estimate * 2 >= printfFifo_) {
             report.printfMaybeTruncated = true;
             report.warnings.push_back(fmt::format(
                 "printf output ({} lines, {} bytes) may have been cut off: the device printf buffer "
