@@ -73,7 +73,7 @@ CudaBackend::CudaBackend(int ordinal, PrintfCapture* printf)
     context_ = std::make_unique<Context>(ordinal);
     stream_ = std::make_unique<Stream>();
     transfer_ = std::make_unique<StagedTransfer>();
-    printfFifo_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
+    printfFifo_ = printfFifoRequested_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
 }
 
 CudaBackend::~CudaBackend()
@@ -95,7 +95,7 @@ std::string CudaBackend::compileArch() const
 
 bool CudaBackend::canUsePrintfBuffer(std::size_t bytes) const noexcept
 {
-    return !launchedAny_ || bytes == printfFifo_;
+    return !launchedAny_ || bytes == printfFifoRequested_ || bytes == printfFifo_;
 }
 
 const CudaBackend::Loaded& CudaBackend::load(const KernelImage& kernel, double& loadMs)
@@ -144,13 +144,15 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     context_->makeCurrent();
     LaunchReport report;
 
-    if (config.printfBufferBytes != printfFifo_) {
-        if (launchedAny_)
-            throw Error(ErrorCategory::Usage,
-                        fmt::format("the device printf buffer is {} bytes in this runner and can only "
-                                    "be changed before the first launch; {} bytes need a fresh runner",
-                                    printfFifo_, config.printfBufferBytes));
+    if (!canUsePrintfBuffer(config.printfBufferBytes)) {
+        throw Error(ErrorCategory::Usage,
+                    fmt::format("the device printf buffer is {} bytes in this runner and can only "
+                                "be changed before the first launch; {} bytes need a fresh runner",
+                                printfFifo_, config.printfBufferBytes));
+    }
+    if (config.printfBufferBytes != printfFifoRequested_ && config.printfBufferBytes != printfFifo_) {
         context_->setLimit(CU_LIMIT_PRINTF_FIFO_SIZE, config.printfBufferBytes);
+        printfFifoRequested_ = config.printfBufferBytes;
         printfFifo_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
     }
 
@@ -249,6 +251,8 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         pristine.reserve(buffers.size());
         for (std::size_t i = 0; i < buffers.size(); ++i) {
             pristine.emplace_back(buffers[i].data.byteSize(), buffers[i].name + " (pristine copy)");
+            if (buffers[i].data.byteSize() == 0)
+                continue;
             api.check(api.cuMemcpyDtoDAsync(pristine[i].pointer(), device[i].pointer(),
                                             buffers[i].data.byteSize(), stream),
                       "cuMemcpyDtoDAsync", "pristine copy of buffer " + buffers[i].name);
@@ -355,9 +359,10 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         std::vector<Event> stops(static_cast<std::size_t>(repeats));
         for (int rep = 0; rep < warmup + repeats; ++rep) {
             for (std::size_t i = 0; i < buffers.size(); ++i)
-                api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(),
-                                                buffers[i].data.byteSize(), stream),
-                          "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
+                if (buffers[i].data.byteSize() > 0)
+                    api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(),
+                                                    buffers[i].data.byteSize(), stream),
+                              "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
             const int timed = rep - warmup;
             if (timed >= 0)
                 starts[std::size_t(timed)].record(stream);
