@@ -3,7 +3,7 @@
 # builds the given targets, or everything when none are named.
 #   scripts/build.sh [TARGET...]
 # Environment: KW_BUILD_DIR (default: build), KW_JOBS (default: all cores),
-# KW_BUILD_TYPE (default: RelWithDebInfo).
+# KW_BUILD_TYPE (default: Release, the quickest to build and to run the simulator).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -13,7 +13,7 @@ jobs=${KW_JOBS:-$(nproc)}
 "$root/scripts/install-deps.sh"
 
 cmake -S "$root" -B "$build_dir" -G Ninja \
-  -DCMAKE_BUILD_TYPE="${KW_BUILD_TYPE:-RelWithDebInfo}" \
+  -DCMAKE_BUILD_TYPE="${KW_BUILD_TYPE:-Release}" \
   -DKW_BUILD_GUI=ON -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=OFF
 
 targets=()

@@ -3,6 +3,7 @@
 # packages it needs first. Tests labelled `gpu` skip themselves, with the reason,
 # on a machine without an NVIDIA GPU; widget tests use Qt's offscreen platform.
 #   scripts/test.sh [extra ctest arguments, e.g. -L core]
+# Environment: as scripts/build.sh, and KW_TEST_JOBS (tests run at once, default 1).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -275,6 +275,9 @@ private:
         for (auto [b, e] : splitTopLevel(toks_, begin, end))
             if (b < e)
                 out.push_back(joinTokens(toks_, b, e));
+        // "template <typename T = Vec<int>>": the ">>" also closed the last parameter's list.
+        if (!out.empty() && end < toks_.size() && isPunct(toks_[end], ">>"))
+            out.back() += '>';
         return out;
     }
 
@@ -454,11 +457,13 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view inst
     std::vector<std::string> args;
     if (open < toks.size()) {
         std::size_t close = matchAngle(toks, open);
-        if (close >= toks.size() || close + 1 != toks.size() || !isPunct(toks[close], ">"))
+        if (close >= toks.size() || close + 1 != toks.size())
             throw Error(ErrorCategory::Usage,
                         "instantiation '" + std::string(instantiation) + "': unbalanced template arguments");
         for (auto [b, e] : splitTopLevel(toks, open + 1, close))
             args.push_back(joinTokens(toks, b, e));
+        if (isPunct(toks[close], ">>") && !args.empty())
+            args.back() += '>'; // "scale<Vec<int>>"
     }
     if (args.size() > kernel.templateParams.size())
         throw Error(ErrorCategory::Usage, "instantiation '" + std::string(instantiation) + "' has "

@@ -24,6 +24,12 @@ double msSince(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+// A limit of 0 or less means none.
+Clock::time_point deadlineAfter(double seconds) {
+    if (!(seconds > 0)) return Clock::time_point::max();
+    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(seconds, 1e7)));
+}
+
 void checkLimits(const DeviceLimits& lim, const LaunchConfig& c, std::uint32_t staticShared) {
     auto bad = [](const std::string& m) { throw Error(ErrorCategory::Limit, m); };
     if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0 || c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0)
@@ -69,6 +75,15 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
                 const std::uint64_t end = std::min(blocks, begin + chunk);
                 for (std::uint64_t b = begin; b < end; ++b)
                     if (!runner.run(b)) break;
+                // Many short blocks never use up a warp's time slice: check the limit here too.
+                if (Clock::now() > L.deadline) {
+                    Fault f;
+                    f.kind = FaultKind::Timeout;
+                    f.message = fmt::format("the kernel ran longer than the time limit of {} s and was stopped "
+                                            "({} of {} blocks finished)",
+                                            L.timeLimitSeconds, std::min(end, blocks), blocks);
+                    L.recordFault(std::move(f));
+                }
             }
             outputs[id] = std::move(runner.printfOutput());
             counts[id] = runner.instructions();
@@ -197,8 +212,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     if (timed)
         for (auto& b : buffers) inputs.push_back(b.data.bytes());
 
-    L.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(config.timeLimitSeconds));
+    L.deadline = deadlineAfter(config.timeLimitSeconds);
     GridRun first = runGrid(L, threadCount());
     report.timings.firstLaunchMs = first.ms;
     report.printfOutput = std::move(first.printf);
@@ -222,7 +236,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
         std::vector<std::vector<std::byte>> outputs;
         for (auto& b : buffers) outputs.push_back(b.data.bytes());
         const double budgetMs = repeatBudgetSeconds_ * 1000.0;
-        const int fit = first.ms > 0 ? int(budgetMs / first.ms) : config.repeats;
+        const int fit = first.ms > 0 ? int(std::min(budgetMs / first.ms, 1e6)) : config.repeats;
         const int n = std::max(1, std::min(config.repeats, fit));
         if (n < config.repeats)
             report.warnings.push_back(fmt::format(
@@ -236,8 +250,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
                     auto& storage = globals[k++];
                     std::copy(mod->globals[g].init.begin(), mod->globals[g].init.end(), storage.begin());
                 }
-            L.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                            std::chrono::duration<double>(config.timeLimitSeconds));
+            L.deadline = deadlineAfter(config.timeLimitSeconds);
             times.push_back(runGrid(L, threadCount()).ms);
             if (L.fault) break;
         }

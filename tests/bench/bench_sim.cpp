@@ -2,7 +2,7 @@
 // tiled matmul 256x256 and mandelbrot 512x512. One line per kernel:
 //   sim <kernel> threads=<T> wall_s=<s> threads_per_s=<r> check=<ok|FAILED>
 // Usage: bench_sim [add_vectors|matmul|mandelbrot|all] [n]
-#include "SimNvrtc.hpp"
+#include "SimCompile.hpp"
 #include "sim/SimBackend.hpp"
 
 #include <chrono>

@@ -3,6 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#ifdef _WIN32
+#include <process.h>
+#else
+#include <unistd.h>
+#endif
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -14,11 +20,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
+int processId()
+{
+#ifdef _WIN32
+    return _getpid();
+#else
+    return getpid();
+#endif
+}
+
+// Folders made by this process, removed when it exits.
+struct TempDirs {
+    std::vector<fs::path> dirs;
+    ~TempDirs()
+    {
+        std::error_code ec;
+        for (const auto& d : dirs)
+            fs::remove_all(d, ec);
+    }
+};
+TempDirs tempDirs;
+
 fs::path freshDir(const std::string& name)
 {
-    fs::path d = fs::temp_directory_path() / ("kw_test_cache_" + name);
+    fs::path d = fs::temp_directory_path() / ("kw_test_cache_" + std::to_string(processId()) + "_" + name);
     fs::remove_all(d);
     fs::create_directories(d);
+    tempDirs.dirs.push_back(d);
     return d;
 }
 

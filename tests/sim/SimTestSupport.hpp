@@ -1,7 +1,7 @@
 #pragma once
-// Test helpers for the simulator: compile CUDA C++ with NVRTC (loaded at run time),
+// Test helpers for the simulator: compile CUDA C++ with kw::Compiler,
 // build buffers and launch through SimBackend.
-#include "SimNvrtc.hpp"
+#include "SimCompile.hpp"
 #include "sim/SimBackend.hpp"
 
 #include <gtest/gtest.h>
@@ -15,16 +15,17 @@ namespace kwtest {
 
 // Compiles `source` for the simulator's arch; `kernel` may be a name expression
 // ("scale<float,128>"). Returns nullopt (after ADD_FAILURE) on compile errors.
-inline std::optional<kw::KernelImage> compile(const std::string& source, const std::string& kernel) {
+inline std::optional<kw::KernelImage> compile(const std::string& source, const std::string& kernel,
+                                             bool tagPrintf = false) {
     std::string log;
-    auto img = compileCuda(source, kernel, log);
+    auto img = compileCuda(source, kernel, log, tagPrintf);
     if (!img) ADD_FAILURE() << "NVRTC failed:\n" << log;
     return img;
 }
 
 #define KW_REQUIRE_NVRTC()                                                                     \
     do {                                                                                       \
-        if (!kwtest::Nvrtc::get().lib) GTEST_SKIP() << "NVRTC (libnvrtc.so) is not available"; \
+        if (!kwtest::nvrtcAvailable()) GTEST_SKIP() << "NVRTC (libnvrtc.so) is not available";  \
     } while (0)
 
 template <class T> kw::BufferArg buffer(const std::string& name, const std::vector<T>& values) {

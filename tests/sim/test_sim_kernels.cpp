@@ -1,11 +1,13 @@
 // Whole kernels on the simulator, checked against values computed on the host.
 #include "SimTestSupport.hpp"
+#include "run/PrintfLineParser.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 using namespace kwtest;
@@ -328,4 +330,47 @@ extern "C" __global__ void k(const int* a, int* s, float* r) {
         EXPECT_EQ(s[i], i == 0 ? a[i] : a[i] + i);
         EXPECT_EQ(r[i], i == 0 ? 0.0f : float(a[i]) / float(i));
     }
+}
+
+TEST(SimKernels, SyncthreadsCountAndOr) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void k(const int* a, int* o) {
+    int c = __syncthreads_count(a[threadIdx.x] > 2);
+    int x = __syncthreads_or(a[threadIdx.x] == 7);
+    int y = __syncthreads_and(a[threadIdx.x] >= 0);
+    o[threadIdx.x] = c + 100 * x + 1000 * y;
+})", "k");
+    ASSERT_TRUE(img);
+    std::vector<int> a(70);
+    for (int i = 0; i < 70; ++i) a[i] = i % 5;
+    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("o", std::vector<int>(70))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, config({1}, {70}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    for (int v : values<int>(bufs[1])) EXPECT_EQ(v, 28 + 0 + 1000);
+}
+
+TEST(SimKernels, PrintfTaggedByTheCompilerParsesIntoLines) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+__global__ void hello() {
+    int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    printf("Hello from thread %d of block %d\n", t, blockIdx.x);
+})", "hello", /*tagPrintf=*/true);
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs;
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {}, config({2}, {3, 4, 5}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    const kw::PrintfOutput out = kw::PrintfLineParser::parse(rep.printfOutput);
+    ASSERT_EQ(out.lines.size(), 120u);
+    EXPECT_TRUE(out.untagged.empty());
+    std::set<std::string> seen;
+    for (const auto& line : out.lines) {
+        const unsigned t = line.thread.x + 3 * (line.thread.y + 4 * line.thread.z);
+        EXPECT_EQ(line.text, "Hello from thread " + std::to_string(t) + " of block " + std::to_string(line.block.x));
+        seen.insert(std::to_string(line.block.x) + ":" + std::to_string(t));
+    }
+    EXPECT_EQ(seen.size(), 120u);
 }
