@@ -9,7 +9,8 @@
 namespace kw::sim {
 
 namespace {
-constexpr std::uint64_t kSlice = 1u << 16; // instructions a warp runs before others get a turn
+constexpr std::uint64_t kSlice = 1u << 16;        // instructions a warp runs before others get a turn
+constexpr std::uint64_t kDivergedSlice = 1u << 10; // ... and a diverged group before the warp's other lanes
 } // namespace
 
 BlockRunner::BlockRunner(LaunchState& launch) : L_(launch), fn_(*launch.fn) {
@@ -128,12 +129,44 @@ void BlockRunner::reschedule(Warp& w) {
     w.mask = mask;
     w.pc = mask ? minPc : 0;
     w.mergePc = next;
+    w.ahead = false;
+}
+
+// The lowest-pc-first order alone starves lanes ahead of a spinning group (a lock taken
+// by one lane while the others spin before it). After a time slice the next group in
+// pc order runs, as independent thread scheduling allows since Volta; warp-synchronous
+// instructions still wait for the lanes behind (see runWarp).
+void BlockRunner::yieldToOtherLanes(Warp& w) {
+    for (std::uint32_t m = w.mask; m; m &= m - 1) w.lanePc[__builtin_ctz(m)] = w.pc;
+    const std::uint32_t runnable = ~w.exited & ~w.atBar & w.exists;
+    std::uint32_t next = ~0u, lowest = ~0u;
+    for (std::uint32_t m = runnable; m; m &= m - 1) {
+        const std::uint32_t p = w.lanePc[__builtin_ctz(m)];
+        if (p > w.pc) next = std::min(next, p);
+        lowest = std::min(lowest, p);
+    }
+    if (next == ~0u) { // the group was the last in pc order: start again from the lowest
+        w.mask = 0;
+        reschedule(w);
+        return;
+    }
+    std::uint32_t mask = 0, merge = ~0u;
+    for (std::uint32_t m = runnable; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        if (w.lanePc[l] == next) mask |= 1u << l;
+        else if (w.lanePc[l] > next) merge = std::min(merge, w.lanePc[l]);
+    }
+    w.mask = mask;
+    w.pc = next;
+    w.mergePc = merge;
+    w.ahead = lowest < next;
 }
 
 void BlockRunner::runWarp(Warp& w) {
     const Instr* code = fn_.code.data();
     const std::uint32_t codeSize = std::uint32_t(fn_.code.size());
-    std::uint64_t sliceEnd = w.executed + kSlice;
+    const std::uint32_t live = ~w.exited & ~w.atBar & w.exists;
+    std::uint64_t sliceEnd = w.executed + ((live & ~w.mask) ? kDivergedSlice : kSlice);
     while (w.mask) {
         if (w.pc >= codeSize) { // fell off the end: as ret
             w.exited |= w.mask;
@@ -142,6 +175,10 @@ void BlockRunner::runWarp(Warp& w) {
             continue;
         }
         const Instr& in = code[w.pc];
+        if (in.warpSync && w.ahead) { // let the lanes behind catch up first
+            reschedule(w);
+            continue;
+        }
         std::uint32_t m = w.mask;
         if (in.guard >= 0) {
             const std::uint64_t* p = w.reg(std::uint32_t(in.guard));
@@ -211,6 +248,7 @@ void BlockRunner::runWarp(Warp& w) {
         if (w.pc >= w.mergePc) reschedule(w);
         if (++w.executed >= sliceEnd) {
             checkTime(w, in);
+            if (!w.stop && w.mask && ((~w.exited & ~w.atBar & w.exists) & ~w.mask)) yieldToOtherLanes(w);
             return;
         }
     }

@@ -35,6 +35,7 @@ private:
 
     void runWarp(Warp& w);
     void reschedule(Warp& w);
+    void yieldToOtherLanes(Warp& w);
     bool releaseBarrier();
     void checkTime(Warp& w, const Instr& in);
     void printf(Warp& w, const Instr& in, std::uint32_t mask);

@@ -973,7 +973,7 @@ void Decoder::run() {
     if (b == "ret" || b == "exit") { in_.ctrl = Ctrl::Exit; return; }
     if (b == "trap") { in_.ctrl = Ctrl::Trap; return; }
     if (b == "bar" || b == "barrier") {
-        if (has("warp")) return; // bar.warp.sync: lanes run in lock step already
+        if (has("warp")) { in_.warpSync = true; return; } // bar.warp.sync: a reconvergence point
         if (has("arrive")) unsupported("`" + joined() + "` (only bar.sync, barrier.sync and bar.red are supported)");
         if (has("red")) {
             // bar.red.{popc.u32,and.pred,or.pred} d, id, {!}p: __syncthreads_count/_and/_or.
@@ -1303,6 +1303,7 @@ void Decoder::decodeWarp() {
         return;
     }
     if (!has("sync")) unsupported("`" + joined() + "` without .sync (pre-Volta warp intrinsics)");
+    in_.warpSync = true;
     if (b == "shfl") {
         static const std::pair<const char*, ShflMode> modes[] = {
             {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};

@@ -37,6 +37,7 @@ struct Instr {
     std::uint8_t rnd = 0;           // RoundMode
     bool ftz = false, sat = false;
     bool atomic = false;            // atomics do not race with each other
+    bool warpSync = false;          // shfl/vote/match/redux/bar.warp.sync: member lanes execute together
     std::uint8_t vec = 1;           // vector width of ld/st/mov
     std::uint8_t nd = 0, na = 0;
     std::uint8_t negMask = 0;       // bit i: a[i] is a negated predicate
@@ -69,8 +70,6 @@ struct Function {
     std::vector<ParamDecl> params;
     std::uint32_t paramBytes = 0;
     std::uint32_t localBytes = 0;        // per-thread .local frame
-    std::uint32_t sharedBytes = 0;       // .shared declared inside the function
-    bool usesClockOrPrintf = false;
 };
 
 struct GlobalVar {

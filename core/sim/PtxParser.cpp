@@ -186,7 +186,7 @@ private:
             next();
         }
         const std::string kind = peek().text;
-        if (kind == ".entry" || kind == ".func") { function(isExtern); return; }
+        if (kind == ".entry" || kind == ".func") { function(); return; }
         if (kind == ".global" || kind == ".const" || kind == ".shared") { variable(isExtern, mod_.globals); return; }
         fail(t, "unexpected top-level directive");
     }
@@ -271,7 +271,7 @@ private:
         return params;
     }
 
-    void function(bool isExtern) {
+    void function() {
         RawFunction raw;
         raw.fn.isEntry = next().text == ".entry";
         if (peek().text == "(") raw.rets = paramList(); // return value
@@ -338,7 +338,6 @@ private:
                 ++it;
             }
         }
-        (void)isExtern;
         raws_.push_back(std::move(raw));
     }
 
@@ -457,7 +456,7 @@ private:
             std::size_t op = head == "@" ? (st[1].text == "!" ? 3 : 2) : 0;
             if (op < st.size() && st[op].text.rfind("call", 0) == 0) { emitCall(st, op, scope); continue; }
             lastWhy_.clear();
-            Instr in = decodeStatement(st, *fn_, scope.regs, scope.locals, env, loc_);
+            Instr in = decodeStatement(st, scope.regs, scope.locals, env, loc_);
             if (!scope.kernelParams && in.ctrl == Ctrl::Exit) { // ret of an inlined body
                 in.ctrl = Ctrl::Bra;
                 scope.rets.push_back(fn_->code.size());
@@ -628,7 +627,7 @@ private:
         return s + ";";
     }
 
-    Instr decodeStatement(const std::vector<Token>& st, Function& fn,
+    Instr decodeStatement(const std::vector<Token>& st,
                           const std::unordered_map<std::string, std::uint32_t>& regs,
                           const std::unordered_map<std::string, std::uint64_t>& locals, const DecodeEnv& env,
                           SourceLoc loc) {
@@ -657,7 +656,6 @@ private:
             in.fn = nullptr;
             lastWhy_ = why;
         }
-        (void)fn;
         return in;
     }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <numeric>
 #include <thread>
+#include <unistd.h>
 
 namespace kw {
 
@@ -129,7 +130,9 @@ DeviceInfo SimBackend::device() const {
     d.name = fmt::format("CPU simulator ({} threads)", threadCount());
     d.ccMajor = 7;
     d.ccMinor = 5;
-    d.totalMemory = 0;
+    // Buffers live in host memory; 227 KiB of shared memory per block as on an H100/H200 with opt-in.
+    d.totalMemory = std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
+    d.limits.sharedPerBlockOptin = 227 * 1024;
     d.limits.multiprocessors = int(threadCount());
     return d;
 }
@@ -157,6 +160,12 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     if (!fn || !fn->isEntry)
         throw Error(ErrorCategory::Simulator, fmt::format("kernel entry '{}' not found in the PTX module", entry));
     checkLimits(device().limits, config, mod->staticShared);
+    // Instructions the simulator cannot run fault only when reached; say so up front.
+    for (std::size_t i = 0; i < fn->unsupported.size(); ++i)
+        if (!fn->unsupported[i].empty())
+            report.warnings.push_back(fmt::format("sim: line {}: `{}` is not supported by the simulator ({}); the "
+                                                  "kernel faults if it reaches it",
+                                                  fn->code[i].line, fn->text[i], fn->unsupported[i]));
 
     LaunchState L;
     L.mod = mod.get();
@@ -224,7 +233,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     }
     {
         std::lock_guard lock(L.mu);
-        report.warnings = L.warnings;
+        report.warnings.insert(report.warnings.end(), L.warnings.begin(), L.warnings.end());
         if (L.fault) {
             report.ok = false;
             report.fault = L.fault;

@@ -17,7 +17,6 @@ struct BlockState {
     Dim3 ctaid;
     std::string printf;               // this block's device printf text
     RaceDetector* race = nullptr;
-    std::uint64_t clockBase = 0;
 };
 
 struct Warp {
@@ -32,6 +31,7 @@ struct Warp {
     std::uint32_t exists = 0, exited = 0, atBar = 0;
     std::uint32_t barPred = 0;        // bar.red: each waiting lane's predicate
     std::uint32_t mergePc = ~0u;      // lowest pc of a runnable lane waiting to rejoin
+    bool ahead = false;               // the lanes running now overtook lanes still behind them
     std::uint32_t lanePc[32] = {};
     std::uint64_t executed = 0;
     bool stop = false;
@@ -42,7 +42,6 @@ struct Warp {
         return {std::uint32_t(R[RegTidX * 32 + lane]), std::uint32_t(R[RegTidY * 32 + lane]),
                 std::uint32_t(R[RegTidZ * 32 + lane])};
     }
-    std::uint32_t lineOf(const Instr& in) const { return in.line; }
 
     // Host pointer for an access of `size` bytes by lane, or nullptr after recording a fault.
     [[gnu::always_inline]] std::uint8_t* access(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,

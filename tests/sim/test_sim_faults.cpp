@@ -207,6 +207,8 @@ TEST(SimFaults, UnsupportedInstructionNamesItAndTheLine) {
     EXPECT_EQ(r.report.fault->line, 33);
     EXPECT_EQ(r.report.fault->file, "snippet.cu");
     EXPECT_TRUE(contains(r.report.fault->message, "isspacep.global")) << r.report.fault->message;
+    ASSERT_FALSE(r.report.warnings.empty());
+    EXPECT_TRUE(contains(r.report.warnings.front(), "line 33")) << r.report.warnings.front();
 }
 
 TEST(SimFaults, UnknownInstructionIsNotExecutedSilently) {

@@ -374,3 +374,96 @@ __global__ void hello() {
     }
     EXPECT_EQ(seen.size(), 120u);
 }
+
+TEST(SimKernels, PrintfConversionsMatchTheCLibrary) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+__global__ void fmt(float f, double d, int i, long long ll, unsigned u) {
+    printf("[%5.2f|%-8.3e|%g|%x|%X|%08d|%ld|%lld|%u|%c|%s|%%|%+d|%p]\n", f, d, d, u, u, i, (long)ll, ll, u,
+           'k', "str", i, (void*)0);
+})", "fmt");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs;
+    kw::SimBackend sim;
+    const float f = 3.14159f;
+    const double d = -12345.678;
+    const int i = -42;
+    const long long ll = -9000000000LL;
+    const unsigned u = 0xBEEFu;
+    auto rep = sim.launch(*img, bufs, {scalar(f), scalar(d), scalar(i), scalar(ll), scalar(u)}, config({1}, {1}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    char expect[300];
+    std::snprintf(expect, sizeof expect, "[%5.2f|%-8.3e|%g|%x|%X|%08d|%ld|%lld|%u|%c|%s|%%|%+d|%p]\n", double(f), d, d,
+                  u, u, i, long(ll), ll, u, 'k', "str", i, static_cast<void*>(nullptr));
+    EXPECT_EQ(rep.printfOutput, expect);
+}
+
+TEST(SimKernels, SpinLockAcrossLanesOfAWarpMakesProgress) {
+    KW_REQUIRE_NVRTC();
+    // Lanes of one warp take turns on a lock: needs independent thread scheduling (Volta+).
+    auto img = compile(R"(
+extern "C" __global__ void locked(int* lock, int* counter) {
+    bool done = false;
+    while (!done) {
+        if (atomicCAS(lock, 0, 1) == 0) {
+            counter[0] += threadIdx.x;
+            __threadfence();
+            atomicExch(lock, 0);
+            done = true;
+        }
+    }
+})", "locked");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs{buffer("lock", std::vector<int>{0}), buffer("counter", std::vector<int>{0})};
+    kw::SimBackend sim;
+    auto cfg = config({2}, {64});
+    cfg.timeLimitSeconds = 10;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, cfg);
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    EXPECT_EQ(values<int>(bufs[1])[0], 2 * 63 * 64 / 2);
+}
+
+TEST(SimKernels, SpinWaitLoopBeforeCriticalSectionMakesProgress) {
+    KW_REQUIRE_NVRTC();
+    // The pattern that hangs before Volta: losers spin at a lower pc than the winner.
+    auto img = compile(R"(
+extern "C" __global__ void locked(int* lock, int* counter) {
+    while (atomicCAS(lock, 0, 1) != 0) { }
+    counter[0] += threadIdx.x;
+    __threadfence();
+    atomicExch(lock, 0);
+})", "locked");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs{buffer("lock", std::vector<int>{0}), buffer("counter", std::vector<int>{0})};
+    kw::SimBackend sim;
+    auto cfg = config({2}, {64});
+    cfg.timeLimitSeconds = 10;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, cfg);
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    EXPECT_EQ(values<int>(bufs[1])[0], 2 * 63 * 64 / 2);
+}
+
+TEST(SimKernels, ShuffleAfterLongDivergentLoopsWaitsForAllLanes) {
+    KW_REQUIRE_NVRTC();
+    // Lanes leave the loop thousands of instructions apart; the shuffle must still see
+    // every lane's final value (it synchronises the lanes of its mask).
+    auto img = compile(R"(
+extern "C" __global__ void k(const int* in, int* out) {
+    int lane = threadIdx.x & 31;
+    int v = 0;
+    for (int i = 0; i < lane * 3000; ++i) v += in[i % 16];
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+    if (lane == 0) out[threadIdx.x / 32] = v;
+})", "k");
+    ASSERT_TRUE(img);
+    std::vector<int> in(16);
+    for (int i = 0; i < 16; ++i) in[i] = i + 1;
+    long long expect = 0;
+    for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < lane * 3000; ++i) expect += in[i % 16];
+    std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<int>(2))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, config({1}, {64}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    EXPECT_EQ(values<int>(bufs[1]), (std::vector<int>{int(expect), int(expect)}));
+}
