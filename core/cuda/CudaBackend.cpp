@@ -73,7 +73,7 @@ CudaBackend::CudaBackend(int ordinal, PrintfCapture* printf)
     context_ = std::make_unique<Context>(ordinal);
     stream_ = std::make_unique<Stream>();
     transfer_ = std::make_unique<StagedTransfer>();
-    printfFifo_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
+    printfFifo_ = printfFifoRequested_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
 }
 
 CudaBackend::~CudaBackend()
@@ -95,7 +95,7 @@ std::string CudaBackend::compileArch() const
 
 bool CudaBackend::canUsePrintfBuffer(std::size_t bytes) const noexcept
 {
-    return !launchedAny_ || bytes == printfFifo_;
+    return !launchedAny_ || bytes == printfFifoRequested_ || bytes == printfFifo_;
 }
 
 const CudaBackend::Loaded& CudaBackend::load(const KernelImage& kernel, double& loadMs)
@@ -144,13 +144,15 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     context_->makeCurrent();
     LaunchReport report;
 
-    if (config.printfBufferBytes != printfFifo_) {
-        if (launchedAny_)
-            throw Error(ErrorCategory::Usage,
-                        fmt::format("the device printf buffer is {} bytes in this runner and can only "
-                                    "be changed before the first launch; {} bytes need a fresh runner",
-                                    printfFifo_, config.printfBufferBytes));
+    if (!canUsePrintfBuffer(config.printfBufferBytes)) {
+        throw Error(ErrorCategory::Usage,
+                    fmt::format("the device printf buffer is {} bytes in this runner and can only "
+                                "be changed before the first launch; {} bytes need a fresh runner",
+                                printfFifo_, config.printfBufferBytes));
+    }
+    if (config.printfBufferBytes != printfFifoRequested_ && config.printfBufferBytes != printfFifo_) {
         context_->setLimit(CU_LIMIT_PRINTF_FIFO_SIZE, config.printfBufferBytes);
+        printfFifoRequested_ = config.printfBufferBytes;
         printfFifo_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
     }
 
@@ -159,8 +161,16 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     const std::string kname = "kernel " + kernel.name;
 
     // ---- validate against the real limits before launching
-    auto limitError = [&](const std::string& what) {
-        throw Error(ErrorCategory::Limit, kname + ": " + what);
+    // Every violated limit is named, so one edit can fix them all.
+    std::vector<std::string> violations;
+    auto limitError = [&](const std::string& what) { violations.push_back(what); };
+    auto throwViolations = [&] {
+        if (violations.empty())
+            return;
+        std::string msg = kname + ": ";
+        for (std::size_t i = 0; i < violations.size(); ++i)
+            msg += (i ? "; " : "") + violations[i];
+        throw Error(ErrorCategory::Limit, msg);
     };
     const char* axis[3] = {"x", "y", "z"};
     const std::uint32_t block[3] = {config.block.x, config.block.y, config.block.z};
@@ -182,15 +192,16 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     if (threads > std::uint64_t(lim.maxThreadsPerBlock))
         limitError(fmt::format("block {} has {} threads; the device allows at most {} threads per block",
                                dimText(config.block), threads, lim.maxThreadsPerBlock));
-    if (threads > std::uint64_t(fn.maxThreads))
+    else if (threads > std::uint64_t(fn.maxThreads))
         limitError(fmt::format("block {} has {} threads; this kernel allows at most {} threads per "
-                               "block (it uses {} registers per thread)",
+                               "block (set by its __launch_bounds__ or its {} registers per thread)",
                                dimText(config.block), threads, fn.maxThreads, fn.registers));
     const std::size_t totalShared = std::size_t(fn.staticShared) + config.sharedBytes;
     if (totalShared > lim.sharedPerBlockOptin)
         limitError(fmt::format("shared memory {} bytes ({} static + {} dynamic) exceeds the device's "
                                "maximum of {} bytes per block",
                                totalShared, fn.staticShared, config.sharedBytes, lim.sharedPerBlockOptin));
+    throwViolations();
     // Above the default 48 KiB per block a kernel must opt in to more dynamic shared memory.
     if (totalShared > lim.sharedPerBlock)
         api.check(api.cuFuncSetAttribute(fn.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -218,6 +229,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         if (count != args.size())
             limitError(fmt::format("{} arguments given but the kernel has {} parameters",
                                    args.size(), count));
+        throwViolations();
     }
     for (const auto& a : args)
         if (a.isBuffer && a.buffer >= buffers.size())
@@ -239,6 +251,8 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         pristine.reserve(buffers.size());
         for (std::size_t i = 0; i < buffers.size(); ++i) {
             pristine.emplace_back(buffers[i].data.byteSize(), buffers[i].name + " (pristine copy)");
+            if (buffers[i].data.byteSize() == 0)
+                continue;
             api.check(api.cuMemcpyDtoDAsync(pristine[i].pointer(), device[i].pointer(),
                                             buffers[i].data.byteSize(), stream),
                       "cuMemcpyDtoDAsync", "pristine copy of buffer " + buffers[i].name);
@@ -315,10 +329,11 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         report.printfOutput = printf_->collect();
         const std::size_t lines = std::size_t(std::count(report.printfOutput.begin(),
                                                          report.printfOutput.end(), '\n'));
-        // Each printf record takes its format pointer, arguments and a header in the
-        // FIFO; when the estimate reaches the FIFO size, records were probably dropped.
-        const std::size_t estimate = std::max(report.printfOutput.size(), lines * 48);
-        if (estimate * 10 >= printfFifo_ * 9) {
+        // A record is at least a header and the format pointer plus 8 bytes per
+        // argument (the block/thread tag alone adds six): 64 bytes a line is a
+        // conservative estimate, and half the FIFO is where the warning starts.
+        const std::size_t estimate = std::max(report.printfOutput.size(), lines * 64);
+        if (estimate * 2 >= printfFifo_) {
             report.printfMaybeTruncated = true;
             report.warnings.push_back(fmt::format(
                 "printf output ({} lines, {} bytes) may have been cut off: the device printf buffer "
@@ -344,9 +359,10 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         std::vector<Event> stops(static_cast<std::size_t>(repeats));
         for (int rep = 0; rep < warmup + repeats; ++rep) {
             for (std::size_t i = 0; i < buffers.size(); ++i)
-                api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(),
-                                                buffers[i].data.byteSize(), stream),
-                          "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
+                if (buffers[i].data.byteSize() > 0)
+                    api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(),
+                                                    buffers[i].data.byteSize(), stream),
+                              "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
             const int timed = rep - warmup;
             if (timed >= 0)
                 starts[std::size_t(timed)].record(stream);

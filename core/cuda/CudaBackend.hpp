@@ -50,7 +50,8 @@ private:
     std::unique_ptr<Stream> stream_;
     std::unique_ptr<StagedTransfer> transfer_;
     std::unique_ptr<Loaded> loaded_;   // the last module, reused while the image is unchanged
-    std::size_t printfFifo_ = 0;
+    std::size_t printfFifo_ = 0;          // as the driver reports it
+    std::size_t printfFifoRequested_ = 0; // as last asked for (the driver may round)
     bool launchedAny_ = false;
     bool poisoned_ = false;
     bool hung_ = false;

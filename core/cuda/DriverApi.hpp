@@ -39,7 +39,6 @@ namespace kw {
     X(cuMemcpyHtoDAsync, v3020, 3020)                                 \
     X(cuMemcpyDtoHAsync, v3020, 3020)                                 \
     X(cuMemcpyDtoDAsync, v3020, 3020)                                 \
-    X(cuMemsetD8Async, v3020, 3020)                                   \
     X(cuLaunchKernel, v4000, 4000)                                    \
     X(cuEventCreate, v2000, 2000)                                     \
     X(cuEventDestroy, v4000, 4000)                                    \
@@ -49,7 +48,6 @@ namespace kw {
     X(cuEventElapsedTime, v2000, 2000)                                \
     X(cuStreamCreate, v2000, 2000)                                    \
     X(cuStreamDestroy, v4000, 4000)                                   \
-    X(cuStreamQuery, v2000, 2000)                                     \
     X(cuStreamSynchronize, v2000, 2000)
 
 // Entry points that older drivers lack; null when missing.

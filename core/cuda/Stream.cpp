@@ -35,8 +35,4 @@ void Stream::destroy() noexcept
     stream_ = nullptr;
 }
 
-CUresult Stream::query() const noexcept { return DriverApi::get().cuStreamQuery(stream_); }
-
-CUresult Stream::synchronize() const noexcept { return DriverApi::get().cuStreamSynchronize(stream_); }
-
 } // namespace kw

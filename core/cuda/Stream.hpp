@@ -14,9 +14,6 @@ public:
     Stream& operator=(const Stream&) = delete;
 
     CUstream handle() const noexcept { return stream_; }
-    // CUDA_SUCCESS when all work is done, CUDA_ERROR_NOT_READY while busy, else the error.
-    CUresult query() const noexcept;
-    CUresult synchronize() const noexcept;
 
 private:
     void destroy() noexcept;

@@ -5,12 +5,7 @@
 #include "cuda/DriverApi.hpp"
 #include "util/Error.hpp"
 
-#if __has_include("sim/SimBackend.hpp")
 #include "sim/SimBackend.hpp"
-#define KW_HAVE_SIM 1
-#else
-#define KW_HAVE_SIM 0
-#endif
 
 #include <charconv>
 
@@ -36,28 +31,17 @@ DeviceSpec DeviceSelector::parse(const std::string& text)
     return {DeviceSpec::Kind::Cuda, ordinal};
 }
 
-bool DeviceSelector::simAvailable() { return KW_HAVE_SIM != 0; }
-
 DeviceSpec DeviceSelector::defaultDevice()
 {
     if (CudaDevices::count() > 0)
         return {DeviceSpec::Kind::Cuda, 0};
-    if (simAvailable())
-        return {DeviceSpec::Kind::Sim, 0};
-    const std::string why = DriverApi::available() ? std::string("the driver reports no GPU")
-                                                   : DriverApi::unavailableReason();
-    throw Error(ErrorCategory::NoDevice, "no GPU to run on: " + why);
+    return {DeviceSpec::Kind::Sim, 0};
 }
 
 std::unique_ptr<Backend> DeviceSelector::open(const DeviceSpec& spec, PrintfCapture* printf)
 {
-    if (spec.kind == DeviceSpec::Kind::Sim) {
-#if KW_HAVE_SIM
+    if (spec.kind == DeviceSpec::Kind::Sim)
         return std::make_unique<SimBackend>();
-#else
-        throw Error(ErrorCategory::NoDevice, "the sim backend is not part of this build");
-#endif
-    }
     if (!DriverApi::available())
         throw Error(ErrorCategory::NoDevice, "no GPU to run on: " + DriverApi::unavailableReason());
     return std::make_unique<CudaBackend>(spec.ordinal, printf);
@@ -66,9 +50,7 @@ std::unique_ptr<Backend> DeviceSelector::open(const DeviceSpec& spec, PrintfCapt
 std::vector<DeviceInfo> DeviceSelector::list()
 {
     std::vector<DeviceInfo> out = CudaDevices::list();
-#if KW_HAVE_SIM
     out.push_back(SimBackend().device());
-#endif
     return out;
 }
 

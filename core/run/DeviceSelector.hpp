@@ -22,13 +22,11 @@ class DeviceSelector {
 public:
     // "N", "cuda:N" or "sim"; empty means defaultDevice(). Throws kw::Error(Usage).
     static DeviceSpec parse(const std::string& text);
-    // cuda:0 when a GPU is present, else sim (when built in). Throws kw::Error(NoDevice)
-    // when neither is available.
+    // cuda:0 when a GPU is present, else sim.
     static DeviceSpec defaultDevice();
-    static bool simAvailable();
     // The CUDA backend reads device printf through `printf` (may be null).
     static std::unique_ptr<Backend> open(const DeviceSpec& spec, PrintfCapture* printf);
-    // Every GPU, then the simulator when built in. Never throws for a missing driver.
+    // Every GPU, then the simulator. Never throws for a missing driver.
     static std::vector<DeviceInfo> list();
 };
 

@@ -139,3 +139,38 @@ TEST(Cli, RunOnAMissingGpuSaysSoInOneLine)
     EXPECT_NE(r.err.find("no GPU"), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
+
+TEST(Cli, RunOnTheSimulatorExitCodesAndOutputs)
+{
+    const std::string sample = std::string(KW_SAMPLES_DIR) + "/add_vectors_small.kwb";
+    const fs::path out = fs::temp_directory_path() / "kw_test_cli" / "out";
+    fs::remove_all(out);
+    auto ok = runKwb({"run", sample, "--device", "sim", "--repeat", "2", "--out", out.string()});
+    ASSERT_EQ(ok.exitCode, 0) << ok.out << ok.err;
+    EXPECT_NE(ok.out.find("passed"), std::string::npos) << ok.out;
+    EXPECT_TRUE(fs::exists(out / "c.npy"));
+    EXPECT_FALSE(fs::exists(out / "a.npy")); // inputs are not outputs
+    auto result = nlohmann::json::parse(std::ifstream(out / "result.json"));
+    EXPECT_TRUE(result["ok"].get<bool>());
+    EXPECT_EQ(result["timings"]["kernel_ms"].size(), 2u);
+
+    std::ifstream in(sample);
+    auto doc = nlohmann::json::parse(in);
+    doc["checks"][0]["expect"] = "100 + i";
+    auto failing = scratch("failing_check.kwb", doc.dump());
+    EXPECT_EQ(runKwb({"run", failing.string(), "--device", "sim"}).exitCode, 4);
+
+    doc.erase("checks");
+    doc["source"] = "__global__ void add_vectors(float *a, float *b, float *c, int n)\n"
+                    "{ c[threadIdx.x + 1000000] = a[0] + b[0]; }\n";
+    auto faulting = scratch("faulting.kwb", doc.dump());
+    auto fault = runKwb({"run", faulting.string(), "--device", "sim"});
+    EXPECT_EQ(fault.exitCode, 3) << fault.out << fault.err;
+    EXPECT_NE(fault.out.find("FAULT"), std::string::npos) << fault.out;
+
+    doc["source"] = "__global__ void add_vectors(float *a, float *b, float *c, int n) { c[0] = nope; }\n";
+    auto broken = scratch("broken.kwb", doc.dump());
+    auto compileError = runKwb({"run", broken.string(), "--device", "sim"});
+    EXPECT_EQ(compileError.exitCode, 1) << compileError.out << compileError.err;
+    EXPECT_NE(compileError.out.find("nope"), std::string::npos) << compileError.out;
+}

@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -145,4 +148,73 @@ TEST(Serve, PendingInputHandedOverByAPreviousRunnerIsServedFirst)
     EXPECT_TRUE(serve.replyFor(3)["ok"].get<bool>());
     EXPECT_EQ(serve.wait(), 0);
     std::fclose(f);
+}
+
+TEST(Serve, RunJobsOnTheSimBackendSendStagesBufferFramesAndResults)
+{
+    ChildProcess serve({"serve"});
+    serve.send(request(1, "run", {{"document", sampleDocument("add_vectors_small.kwb")},
+                                  {"base_dir", KW_SAMPLES_DIR},
+                                  {"device", "sim"},
+                                  {"return_buffers", "outputs"}}));
+    std::vector<std::string> stages;
+    std::map<std::string, std::vector<char>> frames;
+    json final;
+    for (;;) {
+        auto m = serve.receive();
+        ASSERT_TRUE(m) << serve.readStderr();
+        EXPECT_EQ((*m)["id"], 1);
+        if (m->value("event", "") == "stage")
+            stages.push_back((*m)["stage"]);
+        if (m->value("event", "") == "buffer") {
+            EXPECT_EQ((*m)["dtype"], "f32");
+            EXPECT_EQ((*m)["count"], 3);
+            frames[(*m)["name"]] = serve.readBytes((*m)["binary"].get<std::size_t>());
+        }
+        if (!m->contains("event")) {
+            final = *m;
+            break;
+        }
+    }
+    ASSERT_TRUE(final["ok"].get<bool>()) << final.dump(2);
+    const json& r = final["result"];
+    EXPECT_TRUE(r["ok"].get<bool>()) << r.dump(2);
+    EXPECT_EQ(r["device"]["id"], "sim");
+    EXPECT_TRUE(r["checks"][0]["passed"].get<bool>());
+    ASSERT_EQ(stages.front(), "compile");
+    EXPECT_NE(std::find(stages.begin(), stages.end(), "launch"), stages.end());
+    // Only the output buffer comes back, with c = a + b = {5, 7, 9}.
+    ASSERT_EQ(frames.size(), 1u);
+    ASSERT_EQ(frames["c"].size(), 12u);
+    float c[3];
+    std::memcpy(c, frames["c"].data(), 12);
+    EXPECT_EQ(c[0], 5.0f);
+    EXPECT_EQ(c[1], 7.0f);
+    EXPECT_EQ(c[2], 9.0f);
+
+    // printf through the simulator, tagged with block and thread.
+    serve.send(request(2, "run", {{"document", sampleDocument("hello_from_gpu.kwb")},
+                                  {"base_dir", KW_SAMPLES_DIR},
+                                  {"device", "sim"}}));
+    json hello = serve.replyFor(2);
+    ASSERT_TRUE(hello["ok"].get<bool>()) << hello.dump(2);
+    EXPECT_EQ(hello["result"]["printf"]["lines"].size(), 60u);
+
+    // A fault is a result, and the runner goes on.
+    json faulty = sampleDocument("add_vectors_small.kwb");
+    faulty["source"] = "__global__ void add_vectors(float *a, float *b, float *c, int n)\n"
+                       "{ c[threadIdx.x + 1000000] = a[0] + b[0]; }\n";
+    faulty.erase("checks");
+    serve.send(request(3, "run", {{"document", faulty}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
+    json fault = serve.replyFor(3);
+    ASSERT_TRUE(fault["ok"].get<bool>()) << fault.dump(2);
+    EXPECT_FALSE(fault["result"]["ok"].get<bool>());
+    EXPECT_FALSE(fault["result"]["fault"].is_null());
+    serve.send(request(4, "run", {{"document", sampleDocument("add_vectors_small.kwb")},
+                                  {"base_dir", KW_SAMPLES_DIR},
+                                  {"device", "sim"},
+                                  {"return_buffers", "none"}}));
+    EXPECT_TRUE(serve.replyFor(4)["result"]["ok"].get<bool>());
+    serve.closeStdin();
+    EXPECT_EQ(serve.wait(), 0);
 }
