@@ -1,0 +1,382 @@
+#include "cuda/CudaBackend.hpp"
+
+#include "cuda/Context.hpp"
+#include "cuda/CudaDevices.hpp"
+#include "cuda/CudaFault.hpp"
+#include "cuda/DeviceMemory.hpp"
+#include "cuda/DriverApi.hpp"
+#include "cuda/Event.hpp"
+#include "cuda/Module.hpp"
+#include "cuda/StagedTransfer.hpp"
+#include "cuda/Stream.hpp"
+#include "run/PrintfCapture.hpp"
+#include "run/TimingStats.hpp"
+#include "util/Error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <thread>
+
+namespace kw {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::string dimText(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+
+// Waits for `event` without blocking in the driver, so an endless kernel turns
+// into a timeout instead of a hang. Returns CUDA_ERROR_LAUNCH_TIMEOUT on expiry.
+CUresult waitFor(const DriverApi& api, CUevent event, double limitSeconds)
+{
+    const auto deadline = Clock::now() + std::chrono::duration<double>(limitSeconds);
+    auto pause = std::chrono::microseconds(0);
+    for (;;) {
+        CUresult r = api.cuEventQuery(event);
+        if (r != CUDA_ERROR_NOT_READY)
+            return r;
+        if (Clock::now() > deadline)
+            return CUDA_ERROR_LAUNCH_TIMEOUT;
+        // Spin briefly (short kernels), then back off to at most 1 ms.
+        if (pause.count() == 0)
+            std::this_thread::yield();
+        else
+            std::this_thread::sleep_for(pause);
+        pause = std::min(std::chrono::microseconds(1000), pause + std::chrono::microseconds(20));
+    }
+}
+
+} // namespace
+
+struct CudaBackend::Loaded {
+    std::size_t imageHash = 0;
+    std::string loweredName;
+    Module module;
+    CUfunction function = nullptr;
+    bool hasTrap = false;
+    int maxThreads = 0, staticShared = 0, registers = 0, localBytes = 0;
+};
+
+CudaBackend::CudaBackend(int ordinal, PrintfCapture* printf)
+    : ordinal_(ordinal)
+    , info_(CudaDevices::query(ordinal))
+    , printf_(printf)
+{
+    context_ = std::make_unique<Context>(ordinal);
+    stream_ = std::make_unique<Stream>();
+    transfer_ = std::make_unique<StagedTransfer>();
+    printfFifo_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
+}
+
+CudaBackend::~CudaBackend()
+{
+    if (hung_) {
+        // A kernel is still running: any driver call could block forever. The process
+        // is about to end (exit or exec), which tears the context down.
+        (void)loaded_.release();
+        (void)transfer_.release();
+        (void)stream_.release();
+        (void)context_.release();
+    }
+}
+
+std::string CudaBackend::compileArch() const
+{
+    return fmt::format("sm_{}{}", info_.ccMajor, info_.ccMinor);
+}
+
+bool CudaBackend::canUsePrintfBuffer(std::size_t bytes) const noexcept
+{
+    return !launchedAny_ || bytes == printfFifo_;
+}
+
+const CudaBackend::Loaded& CudaBackend::load(const KernelImage& kernel, double& loadMs)
+{
+    const bool useCubin = !kernel.cubin.empty();
+    const std::size_t hash = useCubin
+        ? std::hash<std::string_view>{}(std::string_view(kernel.cubin.data(), kernel.cubin.size()))
+        : std::hash<std::string>{}(kernel.ptx);
+    loadMs = 0;
+    if (loaded_ && loaded_->imageHash == hash && loaded_->loweredName == kernel.loweredName)
+        return *loaded_;
+
+    const auto& api = DriverApi::get();
+    const auto t0 = Clock::now();
+    auto l = std::make_unique<Loaded>();
+    l->imageHash = hash;
+    l->loweredName = kernel.loweredName;
+    l->hasTrap = CudaFault::ptxHasTrap(kernel.ptx);
+    loaded_.reset(); // unload the previous module first
+    l->module = useCubin ? Module(kernel.cubin.data(), kernel.name + " (cubin)")
+                         : Module(kernel.ptx.c_str(), kernel.name + " (ptx)");
+    l->function = l->module.function(kernel.loweredName);
+    auto attr = [&](CUfunction_attribute a) {
+        int v = 0;
+        api.check(api.cuFuncGetAttribute(&v, a, l->function), "cuFuncGetAttribute",
+                  "kernel " + kernel.name);
+        return v;
+    };
+    l->maxThreads = attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    l->staticShared = attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    l->registers = attr(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    l->localBytes = attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    loadMs = msSince(t0);
+    loaded_ = std::move(l);
+    return *loaded_;
+}
+
+LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
+                                 const std::vector<LaunchArg>& args, const LaunchConfig& config)
+{
+    if (poisoned_)
+        throw Error(ErrorCategory::Driver,
+                    "the CUDA context of cuda:" + std::to_string(ordinal_)
+                        + " is unusable after an earlier fault; a fresh runner process is needed");
+    const auto& api = DriverApi::get();
+    context_->makeCurrent();
+    LaunchReport report;
+
+    if (config.printfBufferBytes != printfFifo_) {
+        if (launchedAny_)
+            throw Error(ErrorCategory::Usage,
+                        fmt::format("the device printf buffer is {} bytes in this runner and can only "
+                                    "be changed before the first launch; {} bytes need a fresh runner",
+                                    printfFifo_, config.printfBufferBytes));
+        context_->setLimit(CU_LIMIT_PRINTF_FIFO_SIZE, config.printfBufferBytes);
+        printfFifo_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
+    }
+
+    const Loaded& fn = load(kernel, report.timings.moduleLoadMs);
+    const DeviceLimits& lim = info_.limits;
+    const std::string kname = "kernel " + kernel.name;
+
+    // ---- validate against the real limits before launching
+    auto limitError = [&](const std::string& what) {
+        throw Error(ErrorCategory::Limit, kname + ": " + what);
+    };
+    const char* axis[3] = {"x", "y", "z"};
+    const std::uint32_t block[3] = {config.block.x, config.block.y, config.block.z};
+    const std::uint32_t grid[3] = {config.grid.x, config.grid.y, config.grid.z};
+    const std::uint32_t maxBlock[3] = {lim.maxBlock.x, lim.maxBlock.y, lim.maxBlock.z};
+    const std::uint32_t maxGrid[3] = {lim.maxGrid.x, lim.maxGrid.y, lim.maxGrid.z};
+    for (int i = 0; i < 3; ++i) {
+        if (block[i] == 0 || grid[i] == 0)
+            limitError(fmt::format("{}.{} is 0; every launch dimension must be at least 1",
+                                   block[i] == 0 ? "block" : "grid", axis[i]));
+        if (block[i] > maxBlock[i])
+            limitError(fmt::format("block.{} = {} exceeds the device's maximum block dimension {}",
+                                   axis[i], block[i], maxBlock[i]));
+        if (grid[i] > maxGrid[i])
+            limitError(fmt::format("grid.{} = {} exceeds the device's maximum grid dimension {}",
+                                   axis[i], grid[i], maxGrid[i]));
+    }
+    const std::uint64_t threads = config.block.volume();
+    if (threads > std::uint64_t(lim.maxThreadsPerBlock))
+        limitError(fmt::format("block {} has {} threads; the device allows at most {} threads per block",
+                               dimText(config.block), threads, lim.maxThreadsPerBlock));
+    if (threads > std::uint64_t(fn.maxThreads))
+        limitError(fmt::format("block {} has {} threads; this kernel allows at most {} threads per "
+                               "block (it uses {} registers per thread)",
+                               dimText(config.block), threads, fn.maxThreads, fn.registers));
+    const std::size_t totalShared = std::size_t(fn.staticShared) + config.sharedBytes;
+    if (totalShared > lim.sharedPerBlockOptin)
+        limitError(fmt::format("shared memory {} bytes ({} static + {} dynamic) exceeds the device's "
+                               "maximum of {} bytes per block",
+                               totalShared, fn.staticShared, config.sharedBytes, lim.sharedPerBlockOptin));
+    // Above the default 48 KiB per block a kernel must opt in to more dynamic shared memory.
+    if (totalShared > lim.sharedPerBlock)
+        api.check(api.cuFuncSetAttribute(fn.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          int(config.sharedBytes)),
+                  "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                  fmt::format("{}, {} bytes", kname, config.sharedBytes));
+
+    // Each argument against the kernel's own parameter layout.
+    if (api.cuFuncGetParamInfo) {
+        std::size_t count = 0;
+        for (;; ++count) {
+            std::size_t offset = 0, size = 0;
+            CUresult r = api.cuFuncGetParamInfo(fn.function, count, &offset, &size);
+            if (r != CUDA_SUCCESS)
+                break;
+            if (count < args.size()) {
+                const std::size_t passed = args[count].isBuffer ? sizeof(CUdeviceptr)
+                                                                : args[count].bytes.size();
+                if (passed != size)
+                    limitError(fmt::format("argument {} is {} bytes but the kernel's parameter {} "
+                                           "(at offset {}) is {} bytes",
+                                           count, passed, count, offset, size));
+            }
+        }
+        if (count != args.size())
+            limitError(fmt::format("{} arguments given but the kernel has {} parameters",
+                                   args.size(), count));
+    }
+    for (const auto& a : args)
+        if (a.isBuffer && a.buffer >= buffers.size())
+            throw Error(ErrorCategory::Internal, fmt::format("argument refers to buffer {} of {}",
+                                                            a.buffer, buffers.size()));
+
+    // ---- allocate and upload
+    std::vector<DeviceMemory> device, pristine;
+    device.reserve(buffers.size());
+    for (const auto& b : buffers)
+        device.emplace_back(b.data.byteSize(), b.name);
+    const CUstream stream = stream_->handle();
+    auto t0 = Clock::now();
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        transfer_->upload(buffers[i].data.data(), device[i].pointer(), buffers[i].data.byteSize(),
+                          stream, buffers[i].name);
+    report.timings.h2dMs = msSince(t0);
+    if (config.repeats > 0) {
+        pristine.reserve(buffers.size());
+        for (std::size_t i = 0; i < buffers.size(); ++i) {
+            pristine.emplace_back(buffers[i].data.byteSize(), buffers[i].name + " (pristine copy)");
+            api.check(api.cuMemcpyDtoDAsync(pristine[i].pointer(), device[i].pointer(),
+                                            buffers[i].data.byteSize(), stream),
+                      "cuMemcpyDtoDAsync", "pristine copy of buffer " + buffers[i].name);
+        }
+    }
+
+    // ---- kernel parameters
+    std::vector<CUdeviceptr> pointers(args.size());
+    std::vector<void*> params(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].isBuffer) {
+            pointers[i] = device[args[i].buffer].pointer();
+            params[i] = &pointers[i];
+        } else {
+            params[i] = const_cast<std::byte*>(args[i].bytes.data());
+        }
+    }
+
+    Event start, stop;
+    auto launchOnce = [&]() {
+        CUresult r = api.cuLaunchKernel(fn.function, config.grid.x, config.grid.y, config.grid.z,
+                                        config.block.x, config.block.y, config.block.z,
+                                        config.sharedBytes, stream, params.data(), nullptr);
+        if (r != CUDA_SUCCESS && !CudaFault::isSticky(r))
+            api.check(r, "cuLaunchKernel",
+                      fmt::format("{}, grid {}, block {}, {} bytes dynamic shared memory", kname,
+                                  dimText(config.grid), dimText(config.block), config.sharedBytes));
+        return r;
+    };
+    // Returns true and fills the report when the kernel faulted or timed out.
+    auto faulted = [&](CUresult r) {
+        if (r == CUDA_SUCCESS)
+            return false;
+        report.ok = false;
+        if (r == CUDA_ERROR_LAUNCH_TIMEOUT) {
+            report.fault = CudaFault::timeout(kernel.name, config.timeLimitSeconds);
+            hung_ = true;
+        } else {
+            report.fault = CudaFault::fromResult(r, api.errorName(r), api.errorString(r), kernel.name,
+                                                 fn.hasTrap);
+            if (!report.fault)
+                api.check(r, "kernel execution", kname);
+        }
+        poisoned_ = true;
+        if (hung_) {
+            for (auto& d : device)
+                d.abandon();
+            for (auto& d : pristine)
+                d.abandon();
+        }
+        // Whatever the kernel printed before the fault is still worth showing.
+        if (printf_ && !hung_) {
+            api.cuCtxSynchronize();
+            report.printfOutput = printf_->collect();
+        }
+        return true;
+    };
+
+    // ---- the one launch whose results are the outputs
+    launchedAny_ = true;
+    start.record(stream);
+    CUresult r = launchOnce();
+    if (r == CUDA_SUCCESS) {
+        stop.record(stream);
+        r = waitFor(api, stop.handle(), config.timeLimitSeconds);
+    }
+    if (faulted(r))
+        return report;
+    report.timings.firstLaunchMs = stop.elapsedSince(start);
+    if (printf_) {
+        // A sync point makes the driver flush the device printf FIFO to stdout.
+        if (faulted(api.cuCtxSynchronize()))
+            return report;
+        report.printfOutput = printf_->collect();
+        const std::size_t lines = std::size_t(std::count(report.printfOutput.begin(),
+                                                         report.printfOutput.end(), '\n'));
+        // Each printf record takes its format pointer, arguments and a header in the
+        // FIFO; when the estimate reaches the FIFO size, records were probably dropped.
+        const std::size_t estimate = std::max(report.printfOutput.size(), lines * 48);
+        if (estimate * 10 >= printfFifo_ * 9) {
+            report.printfMaybeTruncated = true;
+            report.warnings.push_back(fmt::format(
+                "printf output ({} lines, {} bytes) may have been cut off: the device printf buffer "
+                "is {} bytes; raise run.printf_buffer_bytes",
+                lines, report.printfOutput.size(), printfFifo_));
+        }
+    }
+
+    // ---- outputs
+    t0 = Clock::now();
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        if (buffers[i].direction != Direction::In)
+            transfer_->download(device[i].pointer(), buffers[i].data.data(),
+                                buffers[i].data.byteSize(), stream, buffers[i].name);
+    report.timings.d2hMs = msSince(t0);
+
+    // ---- warm-up and timed repeats on restored inputs (restoring is a device copy
+    // from the pristine copies, outside the timed region)
+    const int warmup = std::max(0, config.warmup);
+    const int repeats = std::max(0, config.repeats);
+    if (repeats > 0) {
+        std::vector<Event> starts(static_cast<std::size_t>(repeats));
+        std::vector<Event> stops(static_cast<std::size_t>(repeats));
+        for (int rep = 0; rep < warmup + repeats; ++rep) {
+            for (std::size_t i = 0; i < buffers.size(); ++i)
+                api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(),
+                                                buffers[i].data.byteSize(), stream),
+                          "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
+            const int timed = rep - warmup;
+            if (timed >= 0)
+                starts[std::size_t(timed)].record(stream);
+            r = launchOnce();
+            if (r == CUDA_SUCCESS) {
+                Event& done = timed >= 0 ? stops[std::size_t(timed)] : stop;
+                done.record(stream);
+                r = waitFor(api, done.handle(), config.timeLimitSeconds);
+            }
+            if (faulted(r))
+                return report;
+        }
+        for (int i = 0; i < repeats; ++i)
+            report.timings.repeatMs.push_back(stops[std::size_t(i)].elapsedSince(starts[std::size_t(i)]));
+        const TimingStats stats = TimingStats::of(report.timings.repeatMs);
+        report.timings.minMs = stats.min;
+        report.timings.medianMs = stats.median;
+        report.timings.meanMs = stats.mean;
+        if (printf_) {
+            // The repeats print again; their output is not the run's output.
+            if (faulted(api.cuCtxSynchronize()))
+                return report;
+            (void)printf_->collect();
+        }
+    } else {
+        report.timings.repeatMs = {report.timings.firstLaunchMs};
+        report.timings.minMs = report.timings.medianMs = report.timings.meanMs =
+            report.timings.firstLaunchMs;
+    }
+    return report;
+}
+
+} // namespace kw

@@ -1,0 +1,18 @@
+#pragma once
+// Enumerates the GPUs the driver sees and queries their limits.
+#include "run/LaunchTypes.hpp"
+
+#include <vector>
+
+namespace kw {
+
+class CudaDevices {
+public:
+    // 0 when there is no driver or no GPU; never throws.
+    static int count() noexcept;
+    // Throws kw::Error(NoDevice) without a driver, kw::Error(Usage) for a bad ordinal.
+    static DeviceInfo query(int ordinal);
+    static std::vector<DeviceInfo> list();
+};
+
+} // namespace kw

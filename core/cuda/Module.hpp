@@ -1,0 +1,29 @@
+#pragma once
+// A loaded CUDA module (CUBIN or PTX image), unloaded on destruction.
+#include <cuda.h>
+
+#include <string>
+
+namespace kw {
+
+class Module {
+public:
+    Module() = default;
+    // `image` is a CUBIN or a NUL-terminated PTX text; `label` names it in errors.
+    Module(const void* image, std::string label);
+    ~Module();
+    Module(Module&& other) noexcept;
+    Module& operator=(Module&& other) noexcept;
+    Module(const Module&) = delete;
+    Module& operator=(const Module&) = delete;
+
+    CUmodule handle() const noexcept { return module_; }
+    CUfunction function(const std::string& loweredName) const;
+
+private:
+    void unload() noexcept;
+    CUmodule module_ = nullptr;
+    std::string label_;
+};
+
+} // namespace kw

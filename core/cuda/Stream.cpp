@@ -1,0 +1,42 @@
+#include "cuda/Stream.hpp"
+
+#include "cuda/DriverApi.hpp"
+
+#include <utility>
+
+namespace kw {
+
+Stream::Stream()
+{
+    const auto& api = DriverApi::get();
+    api.check(api.cuStreamCreate(&stream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate", "run stream");
+}
+
+Stream::~Stream() { destroy(); }
+
+Stream::Stream(Stream&& other) noexcept
+    : stream_(std::exchange(other.stream_, nullptr))
+{
+}
+
+Stream& Stream::operator=(Stream&& other) noexcept
+{
+    if (this != &other) {
+        destroy();
+        stream_ = std::exchange(other.stream_, nullptr);
+    }
+    return *this;
+}
+
+void Stream::destroy() noexcept
+{
+    if (stream_)
+        DriverApi::get().cuStreamDestroy(stream_);
+    stream_ = nullptr;
+}
+
+CUresult Stream::query() const noexcept { return DriverApi::get().cuStreamQuery(stream_); }
+
+CUresult Stream::synchronize() const noexcept { return DriverApi::get().cuStreamSynchronize(stream_); }
+
+} // namespace kw

@@ -1,0 +1,23 @@
+#include "run/LaunchTypes.hpp"
+
+namespace kw {
+
+const char* toString(FaultKind kind)
+{
+    switch (kind) {
+    case FaultKind::None: return "none";
+    case FaultKind::IllegalAddress: return "illegal_address";
+    case FaultKind::MisalignedAddress: return "misaligned_address";
+    case FaultKind::Trap: return "trap";
+    case FaultKind::Assert: return "assert";
+    case FaultKind::LaunchFailure: return "launch_failure";
+    case FaultKind::Timeout: return "timeout";
+    case FaultKind::OutOfBounds: return "out_of_bounds";
+    case FaultKind::DivergentBarrier: return "divergent_barrier";
+    case FaultKind::Unsupported: return "unsupported";
+    case FaultKind::Other: return "other";
+    }
+    return "other";
+}
+
+} // namespace kw
