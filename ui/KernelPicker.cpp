@@ -68,7 +68,9 @@ QString KernelPicker::currentKernel() const
 
 void KernelPicker::setCurrentKernel(const QString& name)
 {
+    const QSignalBlocker block(this);
     setEditText(name);
+    last_ = currentKernel();
 }
 
 std::optional<KernelSignature> KernelPicker::currentSignature() const

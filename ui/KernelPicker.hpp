@@ -18,6 +18,7 @@ public:
     void setKernels(const std::vector<KernelSignature>& kernels);
     const std::vector<KernelSignature>& kernels() const { return kernels_; }
     QString currentKernel() const;             // as typed: may be an instantiation
+    // Sets the choice without emitting kernelChanged.
     void setCurrentKernel(const QString& name);
     // The signature of the current choice, with template arguments substituted.
     std::optional<KernelSignature> currentSignature() const;
