@@ -1,0 +1,161 @@
+#include "run/RunEngine.hpp"
+
+#include "doc/PreparedRun.hpp"
+#include "run/ArgumentCheck.hpp"
+#include "run/PrintfLineParser.hpp"
+#include "util/Error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kw {
+
+namespace {
+
+// "scale<float,128>" -> "scale"
+std::string baseName(const std::string& kernel)
+{
+    const auto lt = kernel.find('<');
+    std::string name = lt == std::string::npos ? kernel : kernel.substr(0, lt);
+    while (!name.empty() && name.back() == ' ')
+        name.pop_back();
+    return name;
+}
+
+bool checksUseInitialData(const Document& doc)
+{
+    return std::any_of(doc.checks.begin(), doc.checks.end(),
+                       [](const CheckSpec& c) { return c.expect.find("_in") != std::string::npos; });
+}
+
+} // namespace
+
+RunEngine::RunEngine(Compiler& compiler, Backend& backend)
+    : compiler_(compiler)
+    , backend_(backend)
+{
+}
+
+void RunEngine::stage(const std::string& name) const
+{
+    if (onStage_)
+        onStage_(name);
+}
+
+std::uint64_t RunEngine::bytesMoved(const std::vector<BufferArg>& buffers)
+{
+    std::uint64_t bytes = 0;
+    for (const auto& b : buffers)
+        bytes += b.data.byteSize() * (b.direction == Direction::InOut ? 2u : 1u);
+    return bytes;
+}
+
+CompileResult RunEngine::compile(const Document& doc)
+{
+    CompileRequest request;
+    request.source = doc.source;
+    request.sourceName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+    request.baseDir = doc.baseDir();
+    request.options = doc.options;
+    request.options.arch = backend_.compileArch();
+    request.nameExpressions = {doc.kernel};
+    return compiler_.compile(request);
+}
+
+RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
+{
+    RunResult result;
+    result.device = backend_.device();
+
+    stage("compile");
+    result.compile = compile(doc);
+    result.timings.compileMs = result.compile.compileMs;
+    if (!result.compile.ok)
+        return result;
+
+    const auto lowered = result.compile.loweredNames.find(doc.kernel);
+    if (lowered == result.compile.loweredNames.end())
+        throw Error(ErrorCategory::Document,
+                    fmt::format("kernel: \"{}\" was not lowered by NVRTC (is it a __global__ function of "
+                                "the source?)",
+                                doc.kernel));
+    KernelImage image;
+    image.name = doc.kernel;
+    image.loweredName = lowered->second;
+    image.ptx = result.compile.ptx;
+    image.cubin = result.compile.cubin;
+    const auto entry = std::find_if(result.compile.entries.begin(), result.compile.entries.end(),
+                                    [&](const PtxEntry& e) { return e.name == image.loweredName; });
+    if (entry == result.compile.entries.end())
+        throw Error(ErrorCategory::Internal,
+                    fmt::format("kernel {}: no .entry {} in the PTX", doc.kernel, image.loweredName));
+    image.entry = *entry;
+    const std::string base = baseName(doc.kernel);
+    const auto sig = std::find_if(result.compile.kernels.begin(), result.compile.kernels.end(),
+                                  [&](const KernelSignature& k) { return k.name == base; });
+    // Overloads make the signature ambiguous; the PTX sizes still decide.
+    const bool unique = sig != result.compile.kernels.end()
+                        && std::count_if(result.compile.kernels.begin(), result.compile.kernels.end(),
+                                         [&](const KernelSignature& k) { return k.name == base; }) == 1;
+
+    stage("upload");
+    PreparedRun prepared = PreparedRun::fromDocument(doc);
+    result.warnings = ArgumentCheck::check(doc.kernel, image.entry, unique ? &*sig : nullptr, doc.args,
+                                           prepared.args, prepared.buffers);
+    LaunchConfig config = prepared.config;
+    if (overrides.repeats)
+        config.repeats = *overrides.repeats;
+    if (overrides.warmup)
+        config.warmup = *overrides.warmup;
+    if (overrides.timeLimitSeconds)
+        config.timeLimitSeconds = *overrides.timeLimitSeconds;
+    result.grid = config.grid;
+    result.block = config.block;
+    result.sharedBytes = config.sharedBytes;
+
+    std::vector<BufferArg> initial;
+    if (checksUseInitialData(doc))
+        initial = prepared.buffers;
+
+    stage("launch");
+    LaunchReport report = backend_.launch(image, prepared.buffers, prepared.args, config);
+
+    result.fault = report.fault;
+    result.printf = PrintfLineParser::parse(report.printfOutput);
+    result.printf.truncated = report.printfMaybeTruncated;
+    result.warnings.insert(result.warnings.end(), report.warnings.begin(), report.warnings.end());
+    const KernelTimings& kt = report.timings;
+    RunTimings& t = result.timings;
+    t.moduleLoadMs = kt.moduleLoadMs;
+    t.h2dMs = kt.h2dMs;
+    t.d2hMs = kt.d2hMs;
+    t.kernelMs = kt.repeatMs;
+    t.minMs = kt.minMs;
+    t.medianMs = kt.medianMs;
+    t.meanMs = kt.meanMs;
+    t.bytesMoved = bytesMoved(prepared.buffers);
+    if (t.medianMs > 0)
+        t.gbps = double(t.bytesMoved) / (t.medianMs * 1e-3) / 1e9;
+
+    if (report.ok && !report.fault) {
+        stage("checks");
+        result.checks = prepared.evaluateChecks(doc, initial.empty() ? nullptr : &initial);
+    }
+    result.ok = report.ok && !report.fault
+                && std::all_of(result.checks.begin(), result.checks.end(),
+                               [](const CheckResult& c) { return c.passed; });
+
+    for (std::size_t i = 0; i < prepared.buffers.size(); ++i) {
+        BufferResult b;
+        b.name = prepared.buffers[i].name;
+        b.direction = prepared.buffers[i].direction;
+        b.shape = i < prepared.shapes.size() ? prepared.shapes[i]
+                                             : std::vector<std::size_t>{prepared.buffers[i].data.count()};
+        b.data = std::move(prepared.buffers[i].data);
+        result.buffers.push_back(std::move(b));
+    }
+    return result;
+}
+
+} // namespace kw

@@ -1,0 +1,330 @@
+// JSON forms of the run and compile results (docs/protocol.md, "Results").
+#include "run/RunResult.hpp"
+
+#include "util/Error.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace kw {
+
+using nlohmann::json;
+
+namespace {
+
+json dimJson(const Dim3& d) { return json::array({d.x, d.y, d.z}); }
+
+Dim3 dimFromJson(const json& j)
+{
+    Dim3 d;
+    if (!j.is_array())
+        return d;
+    if (j.size() > 0) d.x = j[0].get<std::uint32_t>();
+    if (j.size() > 1) d.y = j[1].get<std::uint32_t>();
+    if (j.size() > 2) d.z = j[2].get<std::uint32_t>();
+    return d;
+}
+
+// Looks an enum up by its toString() spelling.
+template <typename E, std::size_t N>
+E enumFromString(const std::string& s, const E (&values)[N], const char* what)
+{
+    for (E v : values)
+        if (s == toString(v))
+            return v;
+    throw Error(ErrorCategory::Protocol, std::string("unknown ") + what + " \"" + s + "\"");
+}
+
+constexpr Severity kSeverities[] = {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note};
+constexpr Direction kDirections[] = {Direction::In, Direction::Out, Direction::InOut};
+constexpr FaultKind kFaultKinds[] = {
+    FaultKind::None, FaultKind::IllegalAddress, FaultKind::MisalignedAddress, FaultKind::Trap,
+    FaultKind::Assert, FaultKind::LaunchFailure, FaultKind::Timeout, FaultKind::OutOfBounds,
+    FaultKind::DivergentBarrier, FaultKind::Unsupported, FaultKind::Other};
+
+template <typename T>
+T value(const json& j, const char* key, T fallback)
+{
+    auto it = j.find(key);
+    if (it == j.end() || it->is_null())
+        return fallback;
+    return it->get<T>();
+}
+
+json faultJson(const Fault& f)
+{
+    return {{"kind", toString(f.kind)},
+            {"message", f.message},
+            {"block", f.block ? dimJson(*f.block) : json(nullptr)},
+            {"thread", f.thread ? dimJson(*f.thread) : json(nullptr)},
+            {"file", f.file.empty() ? json(nullptr) : json(f.file)},
+            {"line", f.line ? json(f.line) : json(nullptr)}};
+}
+
+Fault faultFromJson(const json& j)
+{
+    Fault f;
+    f.kind = enumFromString(j.at("kind").get<std::string>(), kFaultKinds, "fault kind");
+    f.message = value<std::string>(j, "message", "");
+    if (j.contains("block") && !j["block"].is_null())
+        f.block = dimFromJson(j["block"]);
+    if (j.contains("thread") && !j["thread"].is_null())
+        f.thread = dimFromJson(j["thread"]);
+    f.file = value<std::string>(j, "file", "");
+    f.line = value<int>(j, "line", 0);
+    return f;
+}
+
+} // namespace
+
+json toJson(const CompileResult& r, bool includePtx)
+{
+    json diags = json::array();
+    for (const auto& d : r.diagnostics)
+        diags.push_back({{"file", d.file},
+                         {"line", d.line},
+                         {"column", d.column},
+                         {"severity", toString(d.severity)},
+                         {"message", d.message},
+                         {"notes", d.notes}});
+    json kernels = json::array();
+    for (const auto& k : r.kernels) {
+        json params = json::array();
+        for (const auto& p : k.params)
+            params.push_back({{"name", p.name},
+                              {"type", p.type},
+                              {"base_type", p.baseType},
+                              {"pointer", p.isPointer},
+                              {"const", p.isConst},
+                              {"restrict", p.isRestrict}});
+        kernels.push_back({{"name", k.name},
+                           {"line", k.line},
+                           {"template_params", k.templateParams},
+                           {"params", params}});
+    }
+    json j = {{"ok", r.ok},
+              {"diagnostics", diags},
+              {"kernels", kernels},
+              {"compile_ms", r.compileMs},
+              {"cache_hit", r.cacheHit},
+              {"arch", r.arch},
+              {"lowered_names", r.loweredNames},
+              {"log", r.log}};
+    if (includePtx)
+        j["ptx"] = r.ptx;
+    return j;
+}
+
+CompileResult compileResultFromJson(const json& j)
+{
+    CompileResult r;
+    r.ok = value<bool>(j, "ok", false);
+    r.log = value<std::string>(j, "log", "");
+    r.ptx = value<std::string>(j, "ptx", "");
+    r.arch = value<std::string>(j, "arch", "");
+    r.compileMs = value<double>(j, "compile_ms", 0.0);
+    r.cacheHit = value<bool>(j, "cache_hit", false);
+    r.loweredNames = value<std::map<std::string, std::string>>(j, "lowered_names", {});
+    for (const auto& d : j.value("diagnostics", json::array())) {
+        Diagnostic diag;
+        diag.file = value<std::string>(d, "file", "");
+        diag.line = value<int>(d, "line", 0);
+        diag.column = value<int>(d, "column", 0);
+        diag.severity = enumFromString(value<std::string>(d, "severity", "error"), kSeverities, "severity");
+        diag.message = value<std::string>(d, "message", "");
+        diag.notes = value<std::vector<std::string>>(d, "notes", {});
+        r.diagnostics.push_back(std::move(diag));
+    }
+    for (const auto& k : j.value("kernels", json::array())) {
+        KernelSignature sig;
+        sig.name = value<std::string>(k, "name", "");
+        sig.line = value<int>(k, "line", 0);
+        sig.templateParams = value<std::vector<std::string>>(k, "template_params", {});
+        for (const auto& p : k.value("params", json::array())) {
+            KernelParam param;
+            param.name = value<std::string>(p, "name", "");
+            param.type = value<std::string>(p, "type", "");
+            param.baseType = value<std::string>(p, "base_type", "");
+            param.isPointer = value<bool>(p, "pointer", false);
+            param.isConst = value<bool>(p, "const", false);
+            param.isRestrict = value<bool>(p, "restrict", false);
+            sig.params.push_back(std::move(param));
+        }
+        r.kernels.push_back(std::move(sig));
+    }
+    return r;
+}
+
+json toJson(const DeviceInfo& d)
+{
+    const DeviceLimits& l = d.limits;
+    return {{"id", d.id},
+            {"name", d.name},
+            {"compute_capability", std::to_string(d.ccMajor) + "." + std::to_string(d.ccMinor)},
+            {"cc_major", d.ccMajor},
+            {"cc_minor", d.ccMinor},
+            {"total_memory", d.totalMemory},
+            {"memory_bandwidth_gbs", d.memoryBandwidthGBs},
+            {"limits",
+             {{"max_threads_per_block", l.maxThreadsPerBlock},
+              {"max_block", dimJson(l.maxBlock)},
+              {"max_grid", dimJson(l.maxGrid)},
+              {"shared_per_block", l.sharedPerBlock},
+              {"shared_per_block_optin", l.sharedPerBlockOptin},
+              {"warp_size", l.warpSize},
+              {"max_registers_per_block", l.maxRegistersPerBlock},
+              {"multiprocessors", l.multiprocessors},
+              {"max_threads_per_multiprocessor", l.maxThreadsPerMultiprocessor}}}};
+}
+
+DeviceInfo deviceInfoFromJson(const json& j)
+{
+    DeviceInfo d;
+    d.id = value<std::string>(j, "id", "");
+    d.name = value<std::string>(j, "name", "");
+    d.ccMajor = value<int>(j, "cc_major", 0);
+    d.ccMinor = value<int>(j, "cc_minor", 0);
+    d.totalMemory = value<std::size_t>(j, "total_memory", 0);
+    d.memoryBandwidthGBs = value<double>(j, "memory_bandwidth_gbs", 0.0);
+    if (j.contains("limits")) {
+        const json& l = j["limits"];
+        DeviceLimits& o = d.limits;
+        o.maxThreadsPerBlock = value<int>(l, "max_threads_per_block", o.maxThreadsPerBlock);
+        if (l.contains("max_block"))
+            o.maxBlock = dimFromJson(l["max_block"]);
+        if (l.contains("max_grid"))
+            o.maxGrid = dimFromJson(l["max_grid"]);
+        o.sharedPerBlock = value<std::size_t>(l, "shared_per_block", o.sharedPerBlock);
+        o.sharedPerBlockOptin = value<std::size_t>(l, "shared_per_block_optin", o.sharedPerBlockOptin);
+        o.warpSize = value<int>(l, "warp_size", o.warpSize);
+        o.maxRegistersPerBlock = value<int>(l, "max_registers_per_block", o.maxRegistersPerBlock);
+        o.multiprocessors = value<int>(l, "multiprocessors", o.multiprocessors);
+        o.maxThreadsPerMultiprocessor =
+            value<int>(l, "max_threads_per_multiprocessor", o.maxThreadsPerMultiprocessor);
+    }
+    return d;
+}
+
+json toJson(const RunResult& r)
+{
+    json lines = json::array();
+    for (const auto& l : r.printf.lines)
+        lines.push_back({{"block", dimJson(l.block)}, {"thread", dimJson(l.thread)}, {"text", l.text}});
+    json checks = json::array();
+    for (const auto& c : r.checks) {
+        json mism = json::array();
+        for (const auto& m : c.firstMismatches)
+            mism.push_back({{"index", m.index}, {"got", m.got}, {"expected", m.expected}});
+        checks.push_back({{"buffer", c.buffer},
+                          {"expect", c.expect},
+                          {"passed", c.passed},
+                          {"checked", c.checked},
+                          {"mismatches", c.mismatches},
+                          {"max_abs_error", c.maxAbsError},
+                          {"max_rel_error", c.maxRelError},
+                          {"first_mismatches", mism}});
+    }
+    json buffers = json::array();
+    for (const auto& b : r.buffers)
+        buffers.push_back({{"name", b.name},
+                           {"dtype", toString(b.data.dtype())},
+                           {"count", b.data.count()},
+                           {"shape", b.shape},
+                           {"direction", toString(b.direction)}});
+    const RunTimings& t = r.timings;
+    return {{"ok", r.ok},
+            {"device", toJson(r.device)},
+            {"compile", toJson(r.compile)},
+            {"launch", {{"grid", dimJson(r.grid)}, {"block", dimJson(r.block)}, {"shared_bytes", r.sharedBytes}}},
+            {"fault", r.fault ? faultJson(*r.fault) : json(nullptr)},
+            {"printf",
+             {{"raw", r.printf.raw},
+              {"lines", lines},
+              {"untagged", r.printf.untagged},
+              {"truncated", r.printf.truncated}}},
+            {"timings",
+             {{"compile_ms", t.compileMs},
+              {"module_load_ms", t.moduleLoadMs},
+              {"h2d_ms", t.h2dMs},
+              {"d2h_ms", t.d2hMs},
+              {"kernel_ms", t.kernelMs},
+              {"min_ms", t.minMs},
+              {"median_ms", t.medianMs},
+              {"mean_ms", t.meanMs},
+              {"bytes_moved", t.bytesMoved},
+              {"gbps", t.gbps}}},
+            {"checks", checks},
+            {"buffers", buffers},
+            {"warnings", r.warnings}};
+}
+
+RunResult runResultFromJson(const json& j)
+{
+    RunResult r;
+    r.ok = value<bool>(j, "ok", false);
+    if (j.contains("device"))
+        r.device = deviceInfoFromJson(j["device"]);
+    if (j.contains("compile"))
+        r.compile = compileResultFromJson(j["compile"]);
+    if (j.contains("launch")) {
+        const json& l = j["launch"];
+        r.grid = dimFromJson(l.value("grid", json::array()));
+        r.block = dimFromJson(l.value("block", json::array()));
+        r.sharedBytes = value<std::uint32_t>(l, "shared_bytes", 0);
+    }
+    if (j.contains("fault") && !j["fault"].is_null())
+        r.fault = faultFromJson(j["fault"]);
+    if (j.contains("printf")) {
+        const json& p = j["printf"];
+        r.printf.raw = value<std::string>(p, "raw", "");
+        r.printf.untagged = value<std::vector<std::string>>(p, "untagged", {});
+        r.printf.truncated = value<bool>(p, "truncated", false);
+        for (const auto& l : p.value("lines", json::array()))
+            r.printf.lines.push_back({dimFromJson(l.value("block", json::array())),
+                                      dimFromJson(l.value("thread", json::array())),
+                                      value<std::string>(l, "text", "")});
+    }
+    if (j.contains("timings")) {
+        const json& t = j["timings"];
+        RunTimings& o = r.timings;
+        o.compileMs = value<double>(t, "compile_ms", 0.0);
+        o.moduleLoadMs = value<double>(t, "module_load_ms", 0.0);
+        o.h2dMs = value<double>(t, "h2d_ms", 0.0);
+        o.d2hMs = value<double>(t, "d2h_ms", 0.0);
+        o.kernelMs = value<std::vector<double>>(t, "kernel_ms", {});
+        o.minMs = value<double>(t, "min_ms", 0.0);
+        o.medianMs = value<double>(t, "median_ms", 0.0);
+        o.meanMs = value<double>(t, "mean_ms", 0.0);
+        o.bytesMoved = value<std::uint64_t>(t, "bytes_moved", 0);
+        o.gbps = value<double>(t, "gbps", 0.0);
+    }
+    for (const auto& c : j.value("checks", json::array())) {
+        CheckResult cr;
+        cr.buffer = value<std::string>(c, "buffer", "");
+        cr.expect = value<std::string>(c, "expect", "");
+        cr.passed = value<bool>(c, "passed", false);
+        cr.checked = value<std::size_t>(c, "checked", 0);
+        cr.mismatches = value<std::size_t>(c, "mismatches", 0);
+        cr.maxAbsError = value<double>(c, "max_abs_error", 0.0);
+        cr.maxRelError = value<double>(c, "max_rel_error", 0.0);
+        for (const auto& m : c.value("first_mismatches", json::array()))
+            cr.firstMismatches.push_back({value<std::size_t>(m, "index", 0), value<double>(m, "got", 0.0),
+                                          value<double>(m, "expected", 0.0)});
+        r.checks.push_back(std::move(cr));
+    }
+    for (const auto& b : j.value("buffers", json::array())) {
+        BufferResult br;
+        br.name = value<std::string>(b, "name", "");
+        br.direction = enumFromString(value<std::string>(b, "direction", "inout"), kDirections, "direction");
+        br.shape = value<std::vector<std::size_t>>(b, "shape", {});
+        const auto dtype = parseDType(value<std::string>(b, "dtype", "f32"));
+        if (!dtype)
+            throw Error(ErrorCategory::Protocol, "buffers: unknown dtype \"" + b.value("dtype", "") + "\"");
+        // Contents travel separately; the metadata keeps the dtype and count.
+        br.data = HostBuffer(*dtype, 0);
+        r.buffers.push_back(std::move(br));
+    }
+    r.warnings = value<std::vector<std::string>>(j, "warnings", {});
+    return r;
+}
+
+} // namespace kw

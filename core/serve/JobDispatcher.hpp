@@ -1,0 +1,48 @@
+#pragma once
+// Executes one serve request (hello, devices, compile, run, shutdown) and writes
+// its events and reply. Keeps compilers and backends warm between jobs.
+#include "run/Backend.hpp"
+#include "serve/MessageChannel.hpp"
+#include "serve/Watchdog.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace kw {
+
+class Compiler;
+class PrintfCapture;
+
+class JobDispatcher {
+public:
+    enum class Next { Continue, Restart, Exit };
+
+    JobDispatcher(MessageChannel& channel, PrintfCapture* printf);
+    ~JobDispatcher();
+
+    // Handles one request. Restart: the process must be replaced before the next
+    // request; replay() is a request to serve first in the new process (or empty).
+    Next handle(const Message& request);
+    const std::string& replay() const noexcept { return replay_; }
+
+    // Replies with an error for a request that could not be parsed.
+    void replyError(const nlohmann::json& id, const std::exception& e);
+
+private:
+    nlohmann::json hello();
+    nlohmann::json devices();
+    nlohmann::json compile(const nlohmann::json& request);
+    Next run(const nlohmann::json& request, const nlohmann::json& id);
+    Backend& backend(const std::string& device);
+    void event(const nlohmann::json& id, nlohmann::json body);
+
+    MessageChannel& channel_;
+    PrintfCapture* printf_;
+    std::unique_ptr<Compiler> compiler_;
+    std::map<std::string, std::unique_ptr<Backend>> backends_;
+    Watchdog watchdog_;
+    std::string replay_;
+};
+
+} // namespace kw
