@@ -1,1 +1,345 @@
-int main() { return 0; }
+// kwb-run: compile and run workbench documents from the command line, list the
+// GPUs, and serve the workbench over stdin/stdout.
+//
+// Exit codes: 0 success, 1 compile errors, 2 bad usage / bad input / nothing to run
+// on, 3 kernel fault, 4 a check failed.
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
+#include "cuda/CudaBackend.hpp"
+#include "cuda/CudaDevices.hpp"
+#include "cuda/DriverApi.hpp"
+#include "data/NpyFile.hpp"
+#include "doc/DocumentReader.hpp"
+#include "run/DeviceSelector.hpp"
+#include "run/PrintfCapture.hpp"
+#include "run/RunEngine.hpp"
+#include "run/RunResult.hpp"
+#include "serve/ServeLoop.hpp"
+#include "util/Error.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#ifdef _WIN32
+#include <io.h>
+#define KW_DUP _dup
+#define KW_FDOPEN _fdopen
+#else
+#include <unistd.h>
+#define KW_DUP dup
+#define KW_FDOPEN fdopen
+#endif
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+enum Exit { kOk = 0, kCompileErrors = 1, kBadInput = 2, kFault = 3, kCheckFailed = 4 };
+
+int failWith(const std::exception& e)
+{
+    std::fprintf(stderr, "kwb-run: %s\n", e.what());
+    return kBadInput;
+}
+
+std::string readText(const fs::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw kw::Error(kw::ErrorCategory::Io, "cannot read " + path.string());
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string dims(const kw::Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
+
+void printDiagnostics(std::FILE* out, const kw::CompileResult& r)
+{
+    for (const auto& d : r.diagnostics) {
+        fmt::print(out, "{}:{}:{}: {}: {}\n", d.file, d.line, d.column, kw::toString(d.severity), d.message);
+        for (const auto& n : d.notes)
+            fmt::print(out, "    {}\n", n);
+    }
+}
+
+// ---- compile
+
+struct CompileArgs {
+    std::string file, arch;
+    std::vector<std::string> defines, includes;
+    bool json = false;
+};
+
+int compileCommand(const CompileArgs& a)
+{
+    kw::CompileRequest req;
+    try {
+        const fs::path path(a.file);
+        if (path.extension() == ".kwb") {
+            const kw::Document doc = kw::DocumentReader::readFile(path);
+            req.source = doc.source;
+            req.sourceName = doc.sourceFile.empty() ? path.filename().string() : doc.sourceFile;
+            req.baseDir = doc.baseDir();
+            req.options = doc.options;
+            req.nameExpressions = {doc.kernel};
+        } else {
+            req.source = readText(path);
+            req.sourceName = path.filename().string();
+            req.baseDir = fs::absolute(path).parent_path();
+        }
+        for (const auto& d : a.defines) {
+            const auto eq = d.find('=');
+            req.options.defines.emplace_back(d.substr(0, eq), eq == std::string::npos ? "" : d.substr(eq + 1));
+        }
+        for (const auto& i : a.includes)
+            req.options.includeDirs.push_back(i);
+        if (!a.arch.empty())
+            req.options.arch = a.arch;
+        else if (req.options.arch.empty() && kw::CudaDevices::count() > 0) {
+            // CUBIN for the GPU that is here; PTX only when there is none.
+            const kw::DeviceInfo d = kw::CudaDevices::query(0);
+            req.options.arch = fmt::format("sm_{}{}", d.ccMajor, d.ccMinor);
+        }
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+
+    kw::CompileResult r;
+    try {
+        kw::Compiler compiler(kw::ProgramCache::openDefault());
+        r = compiler.compile(req);
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+    if (a.json) {
+        fmt::print("{}\n", kw::toJson(r).dump(2));
+    } else {
+        printDiagnostics(stdout, r);
+        for (const auto& k : r.kernels) {
+            std::string params;
+            for (const auto& p : k.params)
+                params += (params.empty() ? "" : ", ") + p.type + (p.name.empty() ? "" : " " + p.name);
+            fmt::print("kernel {}({})\n", k.name, params);
+        }
+        fmt::print("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
+                   r.cacheHit ? " (cached)" : "");
+    }
+    return r.ok ? kOk : kCompileErrors;
+}
+
+// ---- run
+
+struct RunArgs {
+    std::string file, device, outDir;
+    std::optional<int> repeat;
+    bool json = false;
+};
+
+void writeOutputs(const fs::path& dir, const kw::RunResult& r)
+{
+    fs::create_directories(dir);
+    for (const auto& b : r.buffers)
+        if (b.direction != kw::Direction::In && !r.fault)
+            kw::NpyFile::write(dir / (b.name + ".npy"), b.data, b.shape);
+    std::ofstream(dir / "result.json") << kw::toJson(r).dump(2) << "\n";
+}
+
+void printSummary(std::FILE* out, const kw::RunResult& r)
+{
+    if (!r.printf.raw.empty()) {
+        fmt::print(out, "{}", r.printf.raw);
+        if (r.printf.raw.back() != '\n')
+            fmt::print(out, "\n");
+    }
+    for (const auto& w : r.warnings)
+        fmt::print(out, "warning: {}\n", w);
+    fmt::print(out, "device   {} ({})\n", r.device.name, r.device.id);
+    fmt::print(out, "launch   grid {} block {} shared {} B\n", dims(r.grid), dims(r.block), r.sharedBytes);
+    if (r.fault) {
+        fmt::print(out, "FAULT    {}: {}\n", kw::toString(r.fault->kind), r.fault->message);
+        return;
+    }
+    const kw::RunTimings& t = r.timings;
+    fmt::print(out, "kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs,
+               t.minMs, t.meanMs, t.kernelMs.size());
+    fmt::print(out, "memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
+    fmt::print(out, "times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
+               t.compileMs, r.compile.cacheHit ? " (cached)" : "", t.moduleLoadMs, t.h2dMs, t.d2hMs);
+    for (const auto& c : r.checks) {
+        fmt::print(out, "check    {} = {}: {} ({} of {} elements differ, max abs error {:.3g}, max rel error {:.3g})\n",
+                   c.buffer, c.expect, c.passed ? "passed" : "FAILED", c.mismatches, c.checked, c.maxAbsError,
+                   c.maxRelError);
+        for (const auto& m : c.firstMismatches)
+            fmt::print(out, "           [{}] got {} expected {}\n", m.index, m.got, m.expected);
+    }
+}
+
+int runCommand(const RunArgs& a)
+{
+    kw::Document doc;
+    try {
+        doc = kw::DocumentReader::readFile(a.file);
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+    // Device printf lands on fd 1: move it onto a pipe before the driver loads, and
+    // print our own output through the original stdout.
+    kw::PrintfCapture capture;
+    std::FILE* out = KW_FDOPEN(KW_DUP(capture.protocolFd()), "w");
+    std::unique_ptr<kw::Backend> backend;
+    try {
+        backend = kw::DeviceSelector::open(kw::DeviceSelector::parse(a.device), &capture);
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+
+    kw::RunResult r;
+    try {
+        kw::Compiler compiler(kw::ProgramCache::openDefault());
+        kw::RunEngine engine(compiler, *backend);
+        kw::RunOverrides overrides;
+        overrides.repeats = a.repeat;
+        r = engine.run(doc, overrides);
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+
+    int code = kOk;
+    if (!r.compile.ok)
+        code = kCompileErrors;
+    else if (r.fault)
+        code = kFault;
+    else if (!r.ok)
+        code = kCheckFailed;
+
+    try {
+        if (!a.outDir.empty() && r.compile.ok)
+            writeOutputs(a.outDir, r);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
+        code = code == kOk ? kBadInput : code;
+    }
+    if (a.json)
+        fmt::print(out, "{}\n", kw::toJson(r).dump(2));
+    else if (!r.compile.ok)
+        printDiagnostics(out, r.compile);
+    else
+        printSummary(out, r);
+    std::fflush(out);
+
+    auto* cuda = dynamic_cast<kw::CudaBackend*>(backend.get());
+    if (cuda && cuda->hung()) {
+        // A kernel is still running: leave without touching the driver again.
+        std::fflush(nullptr);
+        std::_Exit(code);
+    }
+    return code;
+}
+
+// ---- devices
+
+int devicesCommand(bool asJson)
+{
+    std::vector<kw::DeviceInfo> list;
+    try {
+        list = kw::DeviceSelector::list();
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+    const bool driver = kw::DriverApi::available();
+    if (asJson) {
+        json devs = json::array();
+        for (const auto& d : list)
+            devs.push_back(kw::toJson(d));
+        fmt::print("{}\n", json{{"devices", devs},
+                                {"driver", driver ? json(nullptr) : json(kw::DriverApi::unavailableReason())}}
+                               .dump(2));
+        return kOk;
+    }
+    if (!driver)
+        fmt::print("No GPU: {}\n", kw::DriverApi::unavailableReason());
+    else if (kw::CudaDevices::count() == 0)
+        fmt::print("No GPU: the NVIDIA driver reports no device\n");
+    for (const auto& d : list) {
+        const auto& l = d.limits;
+        fmt::print("{}  {}", d.id, d.name);
+        if (d.id == "sim") {
+            fmt::print("\n");
+            continue;
+        }
+        fmt::print("  compute {}.{}  {:.1f} GiB  {} SMs\n", d.ccMajor, d.ccMinor,
+                   double(d.totalMemory) / (1 << 30), l.multiprocessors);
+        fmt::print("        max threads/block {}  block {}  grid {}  shared/block {} B (opt-in {} B)  "
+                   "registers/block {}  warp {}",
+                   l.maxThreadsPerBlock, dims(l.maxBlock), dims(l.maxGrid), l.sharedPerBlock,
+                   l.sharedPerBlockOptin, l.maxRegistersPerBlock, l.warpSize);
+        if (d.memoryBandwidthGBs > 0)
+            fmt::print("  peak bandwidth {:.0f} GB/s", d.memoryBandwidthGBs);
+        fmt::print("\n");
+    }
+    return kOk;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    CLI::App app{"kwb-run: compile and run Kernel Workbench documents"};
+    app.require_subcommand(1);
+
+    CompileArgs compileArgs;
+    auto* compile = app.add_subcommand("compile", "Compile a .cu file or a .kwb document with NVRTC");
+    compile->add_option("file", compileArgs.file, "FILE.cu or FILE.kwb")->required();
+    compile->add_option("--arch", compileArgs.arch, "target, e.g. sm_90 or compute_90 (default: the GPU's)");
+    compile->add_option("-D,--define", compileArgs.defines, "NAME[=VALUE]");
+    compile->add_option("-I,--include", compileArgs.includes, "include folder");
+    compile->add_flag("--json", compileArgs.json, "print one JSON object");
+
+    RunArgs runArgs;
+    int repeat = -1;
+    auto* run = app.add_subcommand("run", "Run a .kwb document");
+    run->add_option("file", runArgs.file, "FILE.kwb")->required();
+    run->add_option("--device", runArgs.device, "N, cuda:N or sim (default: cuda:0 if present, else sim)");
+    run->add_option("--repeat", repeat, "timed repeats (overrides the document)")->check(CLI::NonNegativeNumber);
+    run->add_option("--out", runArgs.outDir, "write output buffers as .npy and result.json here");
+    run->add_flag("--json", runArgs.json, "print the run result as JSON");
+
+    bool devicesJson = false;
+    auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
+    devices->add_flag("--json", devicesJson, "print JSON");
+
+    int pendingFd = -1;
+    auto* serve = app.add_subcommand("serve", "Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md)");
+    serve->add_option("--pending-fd", pendingFd, "input already read by a previous runner (internal)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? kOk : kBadInput;
+    }
+    if (repeat >= 0)
+        runArgs.repeat = repeat;
+
+    try {
+        if (*compile)
+            return compileCommand(compileArgs);
+        if (*run)
+            return runCommand(runArgs);
+        if (*devices)
+            return devicesCommand(devicesJson);
+        if (*serve)
+            return kw::ServeLoop(pendingFd).run();
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+    return kBadInput;
+}

@@ -28,7 +28,7 @@ const char* const kClimits = R"(#pragma once
 #endif
 #define LLONG_MIN (-LLONG_MAX - 1)
 #define LLONG_MAX 0x7fffffffffffffffLL
-#define ULLONG_MAX 0xffffffffffffffffULL
+#define ULLONG_MAX 0xffffffffffffffffUL
 #endif
 )";
 

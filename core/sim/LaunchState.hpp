@@ -1,0 +1,46 @@
+#pragma once
+// What all workers of one simulated launch share: memory, parameters, the first fault.
+#include "run/LaunchTypes.hpp"
+#include "sim/MemoryMap.hpp"
+#include "sim/PtxModule.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kw::sim {
+
+struct LaunchState {
+    const Module* mod = nullptr;
+    const Function* fn = nullptr;
+    MemoryMap mem;
+    std::vector<std::uint8_t> params;
+    Dim3 grid, block;
+    std::uint32_t sharedSize = 0;   // static + dynamic bytes per block
+    std::uint32_t dynShared = 0;
+    bool raceCheck = false;
+    double timeLimitSeconds = 10.0;
+    std::chrono::steady_clock::time_point deadline;
+    std::atomic<bool> stop{false};
+
+    std::mutex mu;
+    std::optional<Fault> fault;
+    std::vector<std::string> warnings;
+    std::set<std::string> warned;
+
+    void recordFault(Fault f) {
+        std::lock_guard lock(mu);
+        if (!fault) fault = std::move(f);
+        stop.store(true, std::memory_order_relaxed);
+    }
+    void warn(const std::string& w) {
+        std::lock_guard lock(mu);
+        if (warnings.size() < 50 && warned.insert(w).second) warnings.push_back(w);
+    }
+};
+
+} // namespace kw::sim

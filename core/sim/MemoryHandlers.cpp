@@ -1,0 +1,160 @@
+// ld/st/atom/red on every state space, with bounds and alignment checks per lane.
+#include "sim/ExecHelpers.hpp"
+#include "sim/Handlers.hpp"
+#include "sim/Warp.hpp"
+
+#include <atomic>
+#include <fmt/format.h>
+
+namespace kw::sim {
+
+namespace {
+inline std::uint64_t extend(std::uint64_t v, std::uint32_t size, bool isSignedType) {
+    if (!isSignedType || size >= 8) return v;
+    const int shift = 64 - 8 * static_cast<int>(size);
+    return static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
+}
+} // namespace
+
+namespace {
+template <std::uint32_t N> struct UintOf;
+template <> struct UintOf<1> { using type = std::uint8_t; };
+template <> struct UintOf<2> { using type = std::uint16_t; };
+template <> struct UintOf<4> { using type = std::uint32_t; };
+template <> struct UintOf<8> { using type = std::uint64_t; };
+
+// The common scalar load with its size known at compile time.
+template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, std::uint32_t m) {
+    using U = typename UintOf<ES>::type;
+    const std::uint64_t* A = w.reg(in.addr);
+    std::uint64_t* D = w.reg(in.d[0]);
+    const Space sp = in.space;
+    const std::int64_t off = in.imm;
+    forLanes(m, [&](int l) {
+        const std::uint8_t* p = w.access(sp, A[l] + off, ES, false, l, in);
+        if (!p) return;
+        U v;
+        std::memcpy(&v, p, ES);
+        D[l] = Sgn ? extend(v, ES, true) : std::uint64_t(v);
+    });
+}
+} // namespace
+
+void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
+    const std::uint32_t es = in.mode, total = es * in.vec;
+    const bool sgn = isSigned(in.type);
+    if (in.vec == 1) {
+        switch (es) {
+        case 1: return sgn ? loadScalar<1, true>(w, in, m) : loadScalar<1, false>(w, in, m);
+        case 2: return sgn ? loadScalar<2, true>(w, in, m) : loadScalar<2, false>(w, in, m);
+        case 4: return sgn ? loadScalar<4, true>(w, in, m) : loadScalar<4, false>(w, in, m);
+        default: return loadScalar<8, false>(w, in, m);
+        }
+    }
+    const std::uint64_t* A = w.reg(in.addr);
+    forLanes(m, [&](int l) {
+        const std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, false, l, in);
+        if (!p) return;
+        for (int k = 0; k < in.vec; ++k) {
+            std::uint64_t v = 0;
+            std::memcpy(&v, p + k * es, es);
+            w.reg(in.d[k])[l] = extend(v, es, sgn);
+        }
+    });
+}
+
+void hStore(Warp& w, const Instr& in, std::uint32_t m) {
+    const std::uint32_t es = in.mode, total = es * in.vec;
+    const std::uint64_t* A = w.reg(in.addr);
+    forLanes(m, [&](int l) {
+        std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, true, l, in);
+        if (!p) return;
+        for (int k = 0; k < in.vec; ++k) {
+            const std::uint64_t v = w.reg(in.a[k])[l];
+            std::memcpy(p + k * es, &v, es);
+        }
+    });
+}
+
+void hLoadParam(Warp& w, const Instr& in, std::uint32_t m) {
+    const std::uint32_t es = in.mode, total = es * in.vec;
+    const auto& params = w.L->params;
+    if (in.imm < 0 || std::uint64_t(in.imm) + total > params.size()) {
+        w.fault(FaultKind::OutOfBounds,
+                fmt::format("parameter read of {} bytes at offset {} outside the {} parameter bytes", total, in.imm,
+                            params.size()),
+                -1, in);
+        return;
+    }
+    for (int k = 0; k < in.vec; ++k) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, params.data() + in.imm + k * es, es);
+        v = extend(v, es, isSigned(in.type));
+        std::uint64_t* D = w.reg(in.d[k]);
+        forLanes(m, [&](int l) { D[l] = v; });
+    }
+}
+
+namespace {
+
+template <class U> U atomicApply(AtomOp op, PtxType type, U* p, U b, U c) {
+    std::atomic_ref<U> ref(*p);
+    switch (op) {
+    case AtomOp::Exch: return ref.exchange(b);
+    case AtomOp::Cas: {
+        U expected = b;
+        ref.compare_exchange_strong(expected, c);
+        return expected;
+    }
+    case AtomOp::And: return ref.fetch_and(b);
+    case AtomOp::Or: return ref.fetch_or(b);
+    case AtomOp::Xor: return ref.fetch_xor(b);
+    case AtomOp::Add:
+        if (!isFloat(type)) return ref.fetch_add(b);
+        break;
+    default: break;
+    }
+    using S = std::make_signed_t<U>;
+    using F = std::conditional_t<sizeof(U) == 4, float, double>;
+    U old = ref.load(std::memory_order_relaxed);
+    for (;;) {
+        U nv = old;
+        switch (op) {
+        case AtomOp::Add: nv = put<F>(get<F>(old) + get<F>(b)); break;
+        case AtomOp::Min:
+            if (isFloat(type)) nv = put<F>(std::fmin(get<F>(old), get<F>(b)));
+            else if (isSigned(type)) nv = U(std::min(S(old), S(b)));
+            else nv = std::min(old, b);
+            break;
+        case AtomOp::Max:
+            if (isFloat(type)) nv = put<F>(std::fmax(get<F>(old), get<F>(b)));
+            else if (isSigned(type)) nv = U(std::max(S(old), S(b)));
+            else nv = std::max(old, b);
+            break;
+        case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;
+        case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
+        default: break;
+        }
+        if (ref.compare_exchange_weak(old, nv)) return old;
+    }
+}
+
+template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m) {
+    const std::uint64_t* A = w.reg(in.addr);
+    const std::uint64_t* B = w.reg(in.a[0]);
+    const std::uint64_t* C = w.reg(in.a[1]);
+    std::uint64_t* D = w.reg(in.d[0]);
+    const auto op = static_cast<AtomOp>(in.mode);
+    forLanes(m, [&](int l) {
+        std::uint8_t* p = w.access(in.space, A[l] + in.imm, sizeof(U), true, l, in);
+        if (!p) return;
+        D[l] = atomicApply<U>(op, in.type, reinterpret_cast<U*>(p), U(B[l]), U(C[l]));
+    });
+}
+
+} // namespace
+
+void hAtom32(Warp& w, const Instr& in, std::uint32_t m) { atom<std::uint32_t>(w, in, m); }
+void hAtom64(Warp& w, const Instr& in, std::uint32_t m) { atom<std::uint64_t>(w, in, m); }
+
+} // namespace kw::sim

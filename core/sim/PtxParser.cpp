@@ -1,0 +1,679 @@
+#include "sim/PtxParser.hpp"
+
+#include "sim/InstrDecoder.hpp"
+#include "util/Error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <cstdlib>
+#include <map>
+#include <unordered_map>
+
+namespace kw::sim {
+
+const Function* Module::findFunction(const std::string& name) const {
+    for (const auto& f : functions)
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+std::string Module::fileName(std::uint16_t index) const {
+    return index < files.size() ? files[index] : std::string();
+}
+
+namespace {
+
+struct Token {
+    enum Kind { Ident, Number, String, Punct, End } kind = End;
+    std::string text;
+    int line = 0; // line in the PTX text, for parse errors
+};
+
+std::vector<Token> tokenize(std::string_view s) {
+    std::vector<Token> out;
+    int line = 1;
+    std::size_t i = 0, n = s.size();
+    auto identChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; };
+    while (i < n) {
+        char c = s[i];
+        if (c == '\n') { ++line; ++i; continue; }
+        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+            while (i < n && s[i] != '\n') ++i;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/')) { if (s[i] == '\n') ++line; ++i; }
+            i += 2;
+            continue;
+        }
+        Token t;
+        t.line = line;
+        if (c == '"') {
+            std::size_t j = i + 1;
+            while (j < n && s[j] != '"') { if (s[j] == '\\') ++j; ++j; }
+            t.kind = Token::String;
+            t.text = std::string(s.substr(i + 1, j - i - 1));
+            i = j + 1;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            std::size_t j = i;
+            while (j < n && identChar(s[j])) ++j;
+            t.kind = Token::Number;
+            t.text = std::string(s.substr(i, j - i));
+            i = j;
+        } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.') {
+            std::size_t j = i + 1;
+            while (j < n && identChar(s[j])) ++j;
+            t.kind = Token::Ident;
+            t.text = std::string(s.substr(i, j - i));
+            i = j;
+        } else {
+            t.kind = Token::Punct;
+            t.text = std::string(1, c);
+            ++i;
+        }
+        out.push_back(std::move(t));
+    }
+    Token end;
+    end.line = line;
+    out.push_back(end);
+    return out;
+}
+
+[[noreturn]] void fail(const Token& t, const std::string& what) {
+    throw Error(ErrorCategory::Simulator,
+                "PTX parse error at PTX line " + std::to_string(t.line) + " near '" + t.text + "': " + what);
+}
+
+std::uint64_t parseUnsigned(const std::string& s) {
+    return std::strtoull(s.c_str(), nullptr, (s.size() > 2 && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
+}
+
+std::uint32_t alignUp(std::uint64_t v, std::uint32_t a) {
+    return static_cast<std::uint32_t>((v + a - 1) / a * a);
+}
+
+// A function body as statements (token ranges), decoded after the module layout is known.
+struct RawFunction {
+    Function fn;
+    std::vector<std::vector<Token>> body;
+};
+
+struct SourceLoc {
+    std::uint16_t file = 0;
+    std::uint32_t line = 0;
+};
+
+class Parser {
+public:
+    explicit Parser(std::string_view text) : toks_(tokenize(text)) {}
+
+    Module run() {
+        while (peek().kind != Token::End) topLevel();
+        layout();
+        for (auto& raw : raws_) decodeFunction(raw);
+        return std::move(mod_);
+    }
+
+private:
+    std::vector<Token> toks_;
+    std::size_t pos_ = 0;
+    Module mod_;
+    std::vector<RawFunction> raws_;
+    std::unordered_map<std::string, std::size_t> globalIndex_;
+    std::uint32_t staticShared_ = 0;
+
+    const Token& peek(std::size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
+    const Token& next() {
+        const Token& t = peek();
+        if (pos_ < toks_.size() - 1) ++pos_;
+        return t;
+    }
+    bool accept(const char* text) {
+        if (peek().text == text && peek().kind != Token::String) { next(); return true; }
+        return false;
+    }
+    void expect(const char* text) {
+        if (!accept(text)) fail(peek(), std::string("expected '") + text + "'");
+    }
+    void skipBraces() {
+        expect("{");
+        int depth = 1;
+        while (depth > 0) {
+            const Token& t = next();
+            if (t.kind == Token::End) fail(t, "unterminated block");
+            if (t.kind == Token::Punct && t.text == "{") ++depth;
+            if (t.kind == Token::Punct && t.text == "}") --depth;
+        }
+    }
+
+    void topLevel() {
+        const Token& t = peek();
+        if (t.text == ".version" || t.text == ".address_size") { next(); next(); return; }
+        if (t.text == ".target") {
+            next(); next();
+            while (accept(",")) next();
+            return;
+        }
+        if (t.text == ".file") {
+            next();
+            auto index = static_cast<std::size_t>(parseUnsigned(next().text));
+            std::string path = next().text;
+            while (accept(",")) next();
+            if (mod_.files.size() <= index) mod_.files.resize(index + 1);
+            mod_.files[index] = path;
+            return;
+        }
+        if (t.text == ".section") {
+            next(); next();
+            skipBraces();
+            return;
+        }
+        bool isExtern = false;
+        while (peek().text == ".visible" || peek().text == ".extern" || peek().text == ".weak" ||
+               peek().text == ".common") {
+            if (peek().text == ".extern") isExtern = true;
+            next();
+        }
+        const std::string kind = peek().text;
+        if (kind == ".entry" || kind == ".func") { function(isExtern); return; }
+        if (kind == ".global" || kind == ".const" || kind == ".shared") { variable(isExtern, mod_.globals); return; }
+        fail(t, "unexpected top-level directive");
+    }
+
+    // .global/.const/.shared [.align N] [.vN] .type name[dims] [= init];
+    void variable(bool isExtern, std::vector<GlobalVar>& into) {
+        GlobalVar v;
+        std::string sp = next().text;
+        v.space = sp == ".shared" ? Space::Shared : sp == ".const" ? Space::Const : Space::Global;
+        v.isExtern = isExtern;
+        PtxType type = PtxType::B8;
+        int vec = 1;
+        for (;;) {
+            const std::string& d = peek().text;
+            if (d == ".align") { next(); v.align = static_cast<std::uint32_t>(parseUnsigned(next().text)); }
+            else if (d == ".v2" || d == ".v4") { vec = d == ".v2" ? 2 : 4; next(); }
+            else if (!d.empty() && d[0] == '.' && parsePtxType(d.substr(1)) != PtxType::None) { type = parsePtxType(d.substr(1)); next(); }
+            else break;
+        }
+        v.name = next().text;
+        std::uint64_t count = 1;
+        bool unsized = false;
+        while (accept("[")) {
+            if (accept("]")) { unsized = true; continue; }
+            count *= parseUnsigned(next().text);
+            expect("]");
+        }
+        const int elem = sizeOf(type) * vec;
+        v.size = unsized ? 0 : count * elem;
+        if (v.align < static_cast<std::uint32_t>(sizeOf(type))) v.align = std::max<std::uint32_t>(v.align, sizeOf(type));
+        v.init.assign(v.size, 0);
+        if (accept("=")) {
+            std::vector<std::string> values;
+            auto readValue = [&] {
+                bool negative = accept("-");
+                const Token& tk = next();
+                if (tk.kind != Token::Number) fail(tk, "only numeric initialisers are supported");
+                values.push_back((negative ? "-" : "") + tk.text);
+            };
+            if (accept("{")) {
+                int depth = 1;
+                while (depth > 0) {
+                    if (accept("{")) { ++depth; continue; }
+                    if (accept("}")) { --depth; continue; }
+                    if (accept(",")) continue;
+                    readValue();
+                }
+            } else {
+                readValue();
+            }
+            for (std::size_t i = 0; i < values.size() && (i + 1) * sizeOf(type) <= v.init.size(); ++i) {
+                std::uint64_t bits = immediateBits(values[i], type);
+                std::memcpy(&v.init[i * sizeOf(type)], &bits, sizeOf(type));
+            }
+        }
+        expect(";");
+        globalIndex_[v.name] = into.size();
+        into.push_back(std::move(v));
+    }
+
+    // Parameter list "( .param .u64 name, ... )".
+    std::vector<ParamDecl> paramList() {
+        std::vector<ParamDecl> params;
+        expect("(");
+        while (!accept(")")) {
+            ParamDecl p;
+            PtxType type = PtxType::B8;
+            std::uint32_t align = 0;
+            while (peek().kind == Token::Ident && peek().text[0] == '.') {
+                std::string d = next().text;
+                if (d == ".align") align = static_cast<std::uint32_t>(parseUnsigned(next().text));
+                else if (parsePtxType(d.substr(1)) != PtxType::None) type = parsePtxType(d.substr(1));
+            }
+            p.name = next().text;
+            std::uint64_t count = 1;
+            while (accept("[")) { count *= parseUnsigned(next().text); expect("]"); }
+            p.size = static_cast<std::uint32_t>(count * sizeOf(type));
+            p.align = align ? align : static_cast<std::uint32_t>(sizeOf(type));
+            params.push_back(p);
+            accept(",");
+        }
+        return params;
+    }
+
+    void function(bool isExtern) {
+        RawFunction raw;
+        raw.fn.isEntry = next().text == ".entry";
+        if (peek().text == "(") paramList(); // return value
+        raw.fn.name = next().text;
+        if (peek().text == "(") raw.fn.params = paramList();
+        std::uint32_t offset = 0;
+        for (auto& p : raw.fn.params) {
+            offset = alignUp(offset, std::max<std::uint32_t>(p.align, 1));
+            p.offset = offset;
+            offset += p.size;
+        }
+        raw.fn.paramBytes = offset;
+        while (peek().text != "{" && peek().text != ";") {
+            if (peek().kind == Token::End) fail(peek(), "unterminated function header");
+            next(); // performance directives such as .maxntid, .noreturn
+        }
+        if (accept(";")) return; // declaration only
+        expect("{");
+        int depth = 1;
+        std::vector<Token> stmt;
+        auto flush = [&] { if (!stmt.empty()) { raw.body.push_back(std::move(stmt)); stmt.clear(); } };
+        while (depth > 0) {
+            const Token& t = next();
+            if (t.kind == Token::End) fail(t, "unterminated function body");
+            if (t.kind == Token::Punct && t.text == "{" && stmt.empty()) { ++depth; continue; }
+            if (t.kind == Token::Punct && t.text == "}" && stmt.empty()) { --depth; continue; }
+            if (t.kind == Token::Ident && (t.text == ".loc" || t.text == ".file")) {
+                // No ';' terminates these: they take a fixed shape.
+                flush();
+                stmt.push_back(t);
+                stmt.push_back(next()); stmt.push_back(next()); stmt.push_back(next());
+                while (peek().text == ",") {
+                    stmt.push_back(next());
+                    stmt.push_back(next());
+                    if (stmt.back().text == "inlined_at") { stmt.push_back(next()); stmt.push_back(next()); stmt.push_back(next()); }
+                    else if (stmt.back().text == "function_name") stmt.push_back(next());
+                }
+                flush();
+                continue;
+            }
+            if (t.kind == Token::Punct && t.text == ":" && stmt.size() == 1) { stmt.push_back(t); flush(); continue; }
+            if (t.kind == Token::Punct && t.text == ";") { flush(); continue; }
+            stmt.push_back(t);
+        }
+        flush();
+        // Function-scope .shared variables join the module's static shared layout.
+        for (auto it = raw.body.begin(); it != raw.body.end();) {
+            if ((*it)[0].text == ".shared") {
+                std::vector<Token> saved = std::move(toks_);
+                std::size_t savedPos = pos_;
+                toks_ = *it;
+                toks_.push_back(Token{Token::Punct, ";", 0});
+                toks_.push_back(Token{});
+                pos_ = 0;
+                variable(false, mod_.globals);
+                toks_ = std::move(saved);
+                pos_ = savedPos;
+                it = raw.body.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        (void)isExtern;
+        raws_.push_back(std::move(raw));
+    }
+
+    // Global/const variables get fake device addresses; shared ones offsets in one
+    // block-wide layout with the extern (dynamic) part last.
+    void layout() {
+        std::uint64_t addr = kGlobalBase;
+        std::uint32_t shared = 0, dynAlign = 16;
+        for (auto& v : mod_.globals) {
+            if (v.space == Space::Shared) {
+                if (v.isExtern) { dynAlign = std::max(dynAlign, v.align); continue; }
+                shared = alignUp(shared, std::max<std::uint32_t>(v.align, 1));
+                v.address = shared;
+                shared += static_cast<std::uint32_t>(v.size);
+            } else {
+                addr = (addr + 255) / 256 * 256;
+                v.address = addr;
+                addr += std::max<std::uint64_t>(v.size, 1) + 256;
+            }
+        }
+        mod_.staticShared = shared;
+        mod_.dynamicSharedOffset = alignUp(shared, dynAlign);
+        for (auto& v : mod_.globals)
+            if (v.space == Space::Shared && v.isExtern) v.address = mod_.dynamicSharedOffset;
+    }
+
+    void decodeFunction(RawFunction& raw) {
+        Function& fn = raw.fn;
+        cur_ = &fn;
+        std::unordered_map<std::string, std::uint32_t> regs = specialRegisters();
+        std::unordered_map<std::string, std::uint32_t> labels;
+        std::unordered_map<std::string, std::uint64_t> locals; // .local name -> offset in the frame
+        std::map<std::uint64_t, std::uint32_t> consts;
+        std::unordered_map<std::string, std::size_t> params;
+        for (std::size_t i = 0; i < fn.params.size(); ++i) params[fn.params[i].name] = i;
+
+        // Pass 1: label positions.
+        std::uint32_t count = 0;
+        for (const auto& st : raw.body) {
+            if (st.size() == 2 && st[1].text == ":") labels[st[0].text] = count;
+            else if (st[0].text[0] != '.') ++count;
+        }
+        DecodeEnv env;
+        env.constReg = [&](std::uint64_t bits) {
+            auto it = consts.find(bits);
+            if (it != consts.end()) return it->second;
+            std::uint32_t r = fn.numRegs++;
+            consts[bits] = r;
+            fn.constRegs.emplace_back(r, bits);
+            return r;
+        };
+        env.label = [&](const std::string& name) {
+            auto it = labels.find(name);
+            return it == labels.end() ? -1 : static_cast<int>(it->second);
+        };
+
+        SourceLoc loc;
+        for (const auto& st : raw.body) {
+            const std::string& head = st[0].text;
+            if (st.size() == 2 && st[1].text == ":") continue;
+            if (head == ".loc") { loc = parseLoc(st); continue; }
+            if (head == ".reg") { declareRegs(st, fn, regs); continue; }
+            if (head == ".param") { declareCallParam(st, fn, regs); continue; }
+            if (head == ".local") {
+                std::uint32_t align = 1;
+                std::uint64_t size = 0;
+                declaredVar(st, align, size);
+                fn.localBytes = alignUp(fn.localBytes, align);
+                locals[st.back().text == "]" ? nameBeforeDims(st) : st.back().text] = fn.localBytes;
+                fn.localBytes += static_cast<std::uint32_t>(size);
+                continue;
+            }
+            if (head[0] == '.') continue; // .pragma and other hints
+            lastWhy_.clear();
+            fn.code.push_back(decodeStatement(st, fn, regs, locals, params, env, loc));
+            fn.text.push_back(statementText(st) + (lastWhy_.empty() ? "" : " (" + lastWhy_ + ")"));
+        }
+        fn.localBytes = alignUp(fn.localBytes, 8);
+        mod_.functions.push_back(std::move(fn));
+    }
+
+    static std::string nameBeforeDims(const std::vector<Token>& st) {
+        for (std::size_t i = 0; i + 1 < st.size(); ++i)
+            if (st[i + 1].text == "[") return st[i].text;
+        return st.back().text;
+    }
+
+    static void declaredVar(const std::vector<Token>& st, std::uint32_t& align, std::uint64_t& size) {
+        PtxType type = PtxType::B8;
+        std::uint64_t count = 1;
+        int vec = 1;
+        for (std::size_t i = 1; i < st.size(); ++i) {
+            const std::string& t = st[i].text;
+            if (t == ".align") align = static_cast<std::uint32_t>(parseUnsigned(st[++i].text));
+            else if (t == ".v2" || t == ".v4") vec = t == ".v2" ? 2 : 4;
+            else if (t[0] == '.' && parsePtxType(t.substr(1)) != PtxType::None) type = parsePtxType(t.substr(1));
+            else if (t == "[" && i + 1 < st.size() && st[i + 1].kind == Token::Number) count *= parseUnsigned(st[++i].text);
+        }
+        size = count * sizeOf(type) * vec;
+        align = std::max<std::uint32_t>(align, sizeOf(type));
+    }
+
+    SourceLoc parseLoc(const std::vector<Token>& st) {
+        SourceLoc l;
+        l.file = static_cast<std::uint16_t>(parseUnsigned(st[1].text));
+        l.line = static_cast<std::uint32_t>(parseUnsigned(st[2].text));
+        // Report an inlined library line at the user's call site (the outermost inlined_at).
+        for (std::size_t i = 0; i + 3 < st.size(); ++i)
+            if (st[i].text == "inlined_at") {
+                l.file = static_cast<std::uint16_t>(parseUnsigned(st[i + 1].text));
+                l.line = static_cast<std::uint32_t>(parseUnsigned(st[i + 2].text));
+            }
+        return l;
+    }
+
+    static std::unordered_map<std::string, std::uint32_t> specialRegisters() {
+        return {
+            {"%tid.x", RegTidX}, {"%tid.y", RegTidY}, {"%tid.z", RegTidZ},
+            {"%ntid.x", RegNtidX}, {"%ntid.y", RegNtidY}, {"%ntid.z", RegNtidZ},
+            {"%ctaid.x", RegCtaidX}, {"%ctaid.y", RegCtaidY}, {"%ctaid.z", RegCtaidZ},
+            {"%nctaid.x", RegNctaidX}, {"%nctaid.y", RegNctaidY}, {"%nctaid.z", RegNctaidZ},
+            {"%laneid", RegLaneId}, {"%warpid", RegWarpId}, {"%nwarpid", RegNwarpId},
+            {"%lanemask_eq", RegLanemaskEq}, {"%lanemask_lt", RegLanemaskLt}, {"%lanemask_le", RegLanemaskLe},
+            {"%lanemask_gt", RegLanemaskGt}, {"%lanemask_ge", RegLanemaskGe},
+            {"%dynamic_smem_size", RegDynSmem}, {"%total_smem_size", RegTotalSmem},
+            {"%smid", RegSmId}, {"%nsmid", RegNsmId}, {"%gridid", RegGridId},
+            {"_", RegSink},
+        };
+    }
+
+    static void declareRegs(const std::vector<Token>& st, Function& fn,
+                            std::unordered_map<std::string, std::uint32_t>& regs) {
+        for (std::size_t i = 1; i < st.size(); ++i) {
+            const Token& t = st[i];
+            if (t.kind != Token::Ident || t.text[0] == '.') continue;
+            if (i + 3 < st.size() && st[i + 1].text == "<") {
+                auto n = parseUnsigned(st[i + 2].text);
+                for (std::uint64_t k = 0; k < n; ++k) {
+                    std::string name = t.text + std::to_string(k);
+                    if (!regs.count(name)) regs[name] = fn.numRegs++;
+                }
+                i += 3;
+            } else if (!regs.count(t.text)) {
+                regs[t.text] = fn.numRegs++;
+            }
+        }
+    }
+
+    // Call sequences declare ".param .b64 param0;": each becomes a register.
+    static void declareCallParam(const std::vector<Token>& st, Function& fn,
+                                 std::unordered_map<std::string, std::uint32_t>& regs) {
+        for (std::size_t i = st.size(); i-- > 1;) {
+            if (st[i].kind == Token::Ident && st[i].text[0] != '.') {
+                if (!regs.count(st[i].text)) regs[st[i].text] = fn.numRegs++;
+                return;
+            }
+        }
+    }
+
+    static std::string statementText(const std::vector<Token>& st) {
+        std::string s;
+        for (std::size_t i = 0; i < st.size(); ++i) {
+            const std::string& t = st[i].text;
+            bool glue = t == "," || t == "]" || t == "}" || t == ")" || t == "|" || t == "+" ||
+                        (i > 0 && (st[i - 1].text == "[" || st[i - 1].text == "{" || st[i - 1].text == "(" ||
+                                   st[i - 1].text == "!" || st[i - 1].text == "@" || st[i - 1].text == "|" ||
+                                   st[i - 1].text == "+" || st[i - 1].text == "-"));
+            if (!s.empty() && !glue) s += ' ';
+            s += t;
+        }
+        return s + ";";
+    }
+
+    Instr decodeStatement(const std::vector<Token>& st, Function& fn,
+                          const std::unordered_map<std::string, std::uint32_t>& regs,
+                          const std::unordered_map<std::string, std::uint64_t>& locals,
+                          const std::unordered_map<std::string, std::size_t>& params, const DecodeEnv& env,
+                          SourceLoc loc) {
+        Instr in;
+        in.line = loc.line;
+        in.file = loc.file;
+        std::size_t i = 0;
+        if (st[0].text == "@") {
+            i = 1;
+            if (st[i].text == "!") { in.guardNeg = true; ++i; }
+            auto it = regs.find(st[i].text);
+            if (it == regs.end()) fail(st[i], "unknown guard predicate");
+            in.guard = static_cast<std::int32_t>(it->second);
+            ++i;
+        }
+        const std::string opcode = st[i++].text;
+        std::vector<PtxOperand> ops;
+        std::string why;
+        while (i < st.size() && why.empty()) {
+            ops.push_back(operand(st, i, regs, locals, params, why));
+            if (i < st.size() && st[i].text == ",") ++i;
+        }
+        if (why.empty()) why = decodeInstr(opcode, ops, in, env);
+        if (!why.empty()) {
+            in.ctrl = Ctrl::Unsupported;
+            in.fn = nullptr;
+            lastWhy_ = why;
+        }
+        (void)fn;
+        return in;
+    }
+
+    const Function* cur_ = nullptr;
+    std::string lastWhy_;
+
+    PtxOperand operand(const std::vector<Token>& st, std::size_t& i,
+                       const std::unordered_map<std::string, std::uint32_t>& regs,
+                       const std::unordered_map<std::string, std::uint64_t>& locals,
+                       const std::unordered_map<std::string, std::size_t>& params, std::string& why) {
+        PtxOperand op;
+        auto regOf = [&](const Token& t) -> std::uint32_t {
+            auto it = regs.find(t.text);
+            if (it == regs.end()) { why = "unknown register " + t.text; return RegZero; }
+            return it->second;
+        };
+        const Token& t = st[i];
+        if (t.text == "[") {
+            op.kind = PtxOperand::Kind::Mem;
+            ++i;
+            op.reg = RegZero;
+            bool first = true;
+            while (i < st.size() && st[i].text != "]") {
+                const Token& e = st[i];
+                if (e.text == "+") { ++i; continue; }
+                bool negative = false;
+                if (e.text == "-") { negative = true; ++i; }
+                const Token& v = st[i];
+                if (v.kind == Token::Number) {
+                    auto bits = static_cast<std::int64_t>(immediateBits(v.text, PtxType::S64));
+                    op.offset += negative ? -bits : bits;
+                } else if (first && regs.count(v.text)) {
+                    op.reg = regs.at(v.text);
+                    // A call-sequence .param is a register too: [param0+0] names it.
+                    if (v.text.rfind("param", 0) == 0 || v.text.rfind("retval", 0) == 0) op.memIsCallParam = true;
+                } else if (params.count(v.text)) {
+                    op.memSpace = Space::Param;
+                    op.offset += cur_->params[params.at(v.text)].offset;
+                } else if (locals.count(v.text)) {
+                    op.memSpace = Space::Local;
+                    op.offset += static_cast<std::int64_t>(locals.at(v.text));
+                } else if (globalIndex_.count(v.text)) {
+                    const GlobalVar& g = mod_.globals[globalIndex_.at(v.text)];
+                    op.memSpace = g.space;
+                    op.offset += static_cast<std::int64_t>(g.address);
+                } else {
+                    why = "unknown name " + v.text + " in address";
+                }
+                first = false;
+                ++i;
+            }
+            ++i; // ]
+            return op;
+        }
+        if (t.text == "{" || t.text == "(") {
+            const std::string close = t.text == "{" ? "}" : ")";
+            op.kind = PtxOperand::Kind::Vec;
+            ++i;
+            while (i < st.size() && st[i].text != close) {
+                if (st[i].text != ",") {
+                    if (regs.count(st[i].text)) op.regs.push_back(regs.at(st[i].text));
+                    else { op.kind = PtxOperand::Kind::Vec; why = why.empty() ? "unknown name " + st[i].text : why; }
+                }
+                ++i;
+            }
+            ++i;
+            return op;
+        }
+        if (t.text == "!") {
+            ++i;
+            op.kind = PtxOperand::Kind::Reg;
+            op.neg = true;
+            op.reg = regOf(st[i++]);
+            return op;
+        }
+        if (t.text == "-" || t.kind == Token::Number) {
+            op.kind = PtxOperand::Kind::Imm;
+            if (t.text == "-") { op.text = "-"; ++i; }
+            op.text += st[i++].text;
+            return op;
+        }
+        if (regs.count(t.text)) {
+            op.kind = PtxOperand::Kind::Reg;
+            op.reg = regs.at(t.text);
+            ++i;
+            if (i + 1 < st.size() && st[i].text == "|") {
+                op.hasPair = true;
+                op.reg2 = regOf(st[i + 1]);
+                i += 2;
+            }
+            return op;
+        }
+        op.kind = PtxOperand::Kind::Sym;
+        op.text = t.text;
+        if (globalIndex_.count(t.text)) {
+            const GlobalVar& g = mod_.globals[globalIndex_.at(t.text)];
+            op.symKnown = true;
+            op.symAddr = g.address;
+            op.symSpace = g.space;
+        } else if (locals.count(t.text)) {
+            op.symKnown = true;
+            op.symAddr = locals.at(t.text);
+            op.symSpace = Space::Local;
+        }
+        ++i;
+        return op;
+    }
+
+};
+
+} // namespace
+
+std::uint64_t immediateBits(const std::string& text, PtxType type) {
+    bool negative = !text.empty() && text[0] == '-';
+    std::string s = negative ? text.substr(1) : text;
+    std::uint64_t bits = 0;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
+        std::uint32_t b = static_cast<std::uint32_t>(std::strtoull(s.c_str() + 2, nullptr, 16));
+        if (negative) b ^= 0x80000000u;
+        return b;
+    }
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
+        bits = std::strtoull(s.c_str() + 2, nullptr, 16);
+        return negative ? bits ^ 0x8000000000000000ull : bits;
+    }
+    bool isDecimalFloat = s.find_first_of(".eE") != std::string::npos && !(s.size() > 1 && (s[1] == 'x' || s[1] == 'X'));
+    if (isDecimalFloat || isFloat(type)) {
+        double d = std::strtod(s.c_str(), nullptr);
+        if (isDecimalFloat || s.find_first_not_of("0123456789") != std::string::npos) {
+            if (negative) d = -d;
+            if (type == PtxType::F32) { float f = static_cast<float>(d); std::uint32_t b; std::memcpy(&b, &f, 4); return b; }
+            std::memcpy(&bits, &d, 8);
+            return bits;
+        }
+    }
+    while (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
+    if (s.size() > 2 && (s[1] == 'x' || s[1] == 'X')) bits = std::strtoull(s.c_str() + 2, nullptr, 16);
+    else if (s.size() > 2 && (s[1] == 'b' || s[1] == 'B')) bits = std::strtoull(s.c_str() + 2, nullptr, 2);
+    else bits = std::strtoull(s.c_str(), nullptr, 10);
+    return negative ? (~bits + 1) : bits;
+}
+
+
+Module parsePtx(std::string_view text) { return Parser(text).run(); }
+
+} // namespace kw::sim

@@ -1,0 +1,258 @@
+#include "sim/SimBackend.hpp"
+
+#include "sim/BlockRunner.hpp"
+#include "sim/LaunchState.hpp"
+#include "sim/PtxParser.hpp"
+#include "util/Error.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <fmt/format.h>
+#include <numeric>
+#include <thread>
+
+namespace kw {
+
+using namespace sim;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+void checkLimits(const DeviceLimits& lim, const LaunchConfig& c, std::uint32_t staticShared) {
+    auto bad = [](const std::string& m) { throw Error(ErrorCategory::Limit, m); };
+    if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0 || c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0)
+        bad("grid and block dimensions must be at least 1");
+    if (c.block.volume() > std::uint64_t(lim.maxThreadsPerBlock))
+        bad(fmt::format("block of {} threads exceeds the limit of {} threads per block", c.block.volume(),
+                        lim.maxThreadsPerBlock));
+    if (c.block.x > lim.maxBlock.x || c.block.y > lim.maxBlock.y || c.block.z > lim.maxBlock.z)
+        bad(fmt::format("block ({},{},{}) exceeds the maximum block dimensions ({},{},{})", c.block.x, c.block.y,
+                        c.block.z, lim.maxBlock.x, lim.maxBlock.y, lim.maxBlock.z));
+    if (c.grid.x > lim.maxGrid.x || c.grid.y > lim.maxGrid.y || c.grid.z > lim.maxGrid.z)
+        bad(fmt::format("grid ({},{},{}) exceeds the maximum grid dimensions ({},{},{})", c.grid.x, c.grid.y,
+                        c.grid.z, lim.maxGrid.x, lim.maxGrid.y, lim.maxGrid.z));
+    if (std::uint64_t(staticShared) + c.sharedBytes > lim.sharedPerBlockOptin)
+        bad(fmt::format("{} bytes of static plus {} bytes of dynamic shared memory exceed the limit of {} bytes",
+                        staticShared, c.sharedBytes, lim.sharedPerBlockOptin));
+}
+
+// One execution of the grid over the worker threads.
+struct GridRun {
+    double ms = 0;
+    std::string printf;
+    std::uint64_t instructions = 0;
+};
+
+GridRun runGrid(LaunchState& L, unsigned threads) {
+    const std::uint64_t blocks = L.grid.volume();
+    threads = unsigned(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, blocks)));
+    std::atomic<std::uint64_t> nextBlock{0};
+    std::vector<std::vector<std::pair<std::uint64_t, std::string>>> outputs(threads);
+    std::vector<std::uint64_t> counts(threads, 0);
+    std::mutex errorMutex;
+    std::exception_ptr error;
+    const auto t0 = Clock::now();
+    auto worker = [&](unsigned id) {
+        try {
+            BlockRunner runner(L);
+            // Blocks are handed out in small chunks so cores stay busy to the end.
+            const std::uint64_t chunk = std::max<std::uint64_t>(1, blocks / (std::uint64_t(threads) * 64));
+            while (!L.stop.load(std::memory_order_relaxed)) {
+                const std::uint64_t begin = nextBlock.fetch_add(chunk);
+                if (begin >= blocks) break;
+                const std::uint64_t end = std::min(blocks, begin + chunk);
+                for (std::uint64_t b = begin; b < end; ++b)
+                    if (!runner.run(b)) break;
+            }
+            outputs[id] = std::move(runner.printfOutput());
+            counts[id] = runner.instructions();
+        } catch (...) {
+            std::lock_guard lock(errorMutex);
+            error = std::current_exception();
+            L.stop = true;
+        }
+    };
+    if (threads == 1) {
+        worker(0);
+    } else {
+        std::vector<std::thread> pool;
+        for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker, i);
+        for (auto& t : pool) t.join();
+    }
+    GridRun r;
+    r.ms = msSince(t0);
+    if (error) std::rethrow_exception(error);
+    // Device printf order between blocks is unspecified; block order keeps runs reproducible.
+    std::vector<std::pair<std::uint64_t, std::string>> all;
+    for (auto& o : outputs)
+        for (auto& e : o) all.push_back(std::move(e));
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& e : all) r.printf += e.second;
+    r.instructions = std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
+    return r;
+}
+
+} // namespace
+
+SimBackend::SimBackend() = default;
+SimBackend::~SimBackend() = default;
+
+unsigned SimBackend::threadCount() const {
+    if (threads_) return threads_;
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+DeviceInfo SimBackend::device() const {
+    DeviceInfo d;
+    d.id = "sim";
+    d.name = fmt::format("CPU simulator ({} threads)", threadCount());
+    d.ccMajor = 7;
+    d.ccMinor = 5;
+    d.totalMemory = 0;
+    d.limits.multiprocessors = int(threadCount());
+    return d;
+}
+
+std::shared_ptr<const Module> SimBackend::module(const std::string& ptx, double& parseMs) {
+    std::lock_guard lock(cacheMutex_);
+    const auto t0 = Clock::now();
+    if (!cachedModule_ || cachedPtx_ != ptx) {
+        cachedModule_ = std::make_shared<const Module>(parsePtx(ptx));
+        cachedPtx_ = ptx;
+    }
+    parseMs = msSince(t0);
+    return cachedModule_;
+}
+
+LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
+                                const std::vector<LaunchArg>& args, const LaunchConfig& config) {
+    LaunchReport report;
+    double parseMs = 0;
+    auto mod = module(kernel.ptx, parseMs);
+    report.timings.moduleLoadMs = parseMs;
+
+    const std::string entry = kernel.loweredName.empty() ? kernel.name : kernel.loweredName;
+    const Function* fn = mod->findFunction(entry);
+    if (!fn || !fn->isEntry)
+        throw Error(ErrorCategory::Simulator, fmt::format("kernel entry '{}' not found in the PTX module", entry));
+    checkLimits(device().limits, config, mod->staticShared);
+
+    LaunchState L;
+    L.mod = mod.get();
+    L.fn = fn;
+    L.grid = config.grid;
+    L.block = config.block;
+    L.dynShared = config.sharedBytes;
+    L.sharedSize = config.sharedBytes ? mod->dynamicSharedOffset + config.sharedBytes : mod->staticShared;
+    L.raceCheck = raceCheck_;
+    L.timeLimitSeconds = config.timeLimitSeconds;
+
+    // Module variables get fresh storage per launch; buffers are mapped where they lie.
+    std::vector<std::vector<std::uint8_t>> globals;
+    for (const auto& g : mod->globals) {
+        if (g.space == Space::Shared) continue;
+        globals.push_back(g.init);
+        auto& storage = globals.back();
+        if (storage.empty()) storage.resize(1);
+        L.mem.map(fmt::format("{} variable '{}'", g.space == Space::Const ? "constant" : "global", g.name),
+                  storage.data(), g.size, g.space == Space::Const, g.address);
+    }
+    std::vector<std::uint64_t> bufferAddress(buffers.size());
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        bufferAddress[i] = L.mem.map(fmt::format("buffer '{}'", buffers[i].name),
+                                     reinterpret_cast<std::uint8_t*>(buffers[i].data.data()),
+                                     buffers[i].data.byteSize(), false);
+
+    if (args.size() != fn->params.size())
+        throw Error(ErrorCategory::Usage, fmt::format("kernel '{}' takes {} parameters but {} arguments were given",
+                                                      kernel.name, fn->params.size(), args.size()));
+    L.params.assign(fn->paramBytes, 0);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const ParamDecl& p = fn->params[i];
+        if (args[i].isBuffer) {
+            if (args[i].buffer >= buffers.size())
+                throw Error(ErrorCategory::Usage, fmt::format("argument {} names buffer {} of {}", i + 1,
+                                                              args[i].buffer, buffers.size()));
+            if (p.size != 8)
+                throw Error(ErrorCategory::Usage,
+                            fmt::format("parameter {} ('{}') is not a pointer but a buffer was passed", i + 1, p.name));
+            std::memcpy(L.params.data() + p.offset, &bufferAddress[args[i].buffer], 8);
+        } else {
+            if (args[i].bytes.size() != p.size)
+                throw Error(ErrorCategory::Usage,
+                            fmt::format("parameter {} ('{}') takes {} bytes but the argument has {}", i + 1, p.name,
+                                        p.size, args[i].bytes.size()));
+            std::memcpy(L.params.data() + p.offset, args[i].bytes.data(), p.size);
+        }
+    }
+
+    const bool timed = config.repeats > 0 || config.warmup > 0;
+    std::vector<std::vector<std::byte>> inputs;
+    if (timed)
+        for (auto& b : buffers) inputs.push_back(b.data.bytes());
+
+    L.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(config.timeLimitSeconds));
+    GridRun first = runGrid(L, threadCount());
+    report.timings.firstLaunchMs = first.ms;
+    report.printfOutput = std::move(first.printf);
+    if (report.printfOutput.size() > config.printfBufferBytes) {
+        // The GPU drops what overflows its printf FIFO; keep the same bound.
+        const auto cut = report.printfOutput.rfind('\n', config.printfBufferBytes);
+        report.printfOutput.resize(cut == std::string::npos ? config.printfBufferBytes : cut + 1);
+        report.printfMaybeTruncated = true;
+    }
+    {
+        std::lock_guard lock(L.mu);
+        report.warnings = L.warnings;
+        if (L.fault) {
+            report.ok = false;
+            report.fault = L.fault;
+        }
+    }
+
+    std::vector<double> times;
+    if (report.ok && timed && config.repeats > 0) {
+        std::vector<std::vector<std::byte>> outputs;
+        for (auto& b : buffers) outputs.push_back(b.data.bytes());
+        const double budgetMs = repeatBudgetSeconds_ * 1000.0;
+        const int fit = first.ms > 0 ? int(budgetMs / first.ms) : config.repeats;
+        const int n = std::max(1, std::min(config.repeats, fit));
+        if (n < config.repeats)
+            report.warnings.push_back(fmt::format(
+                "sim: ran {} of {} timed repeats ({:.1f} ms per launch on the CPU; repeats are capped at {:.0f} s); "
+                "the first launch served as warm-up",
+                n, config.repeats, first.ms, repeatBudgetSeconds_));
+        for (int r = 0; r < n; ++r) {
+            for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].data.bytes() = inputs[i];
+            for (std::size_t g = 0, k = 0; g < mod->globals.size(); ++g)
+                if (mod->globals[g].space != Space::Shared) {
+                    auto& storage = globals[k++];
+                    std::copy(mod->globals[g].init.begin(), mod->globals[g].init.end(), storage.begin());
+                }
+            L.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                            std::chrono::duration<double>(config.timeLimitSeconds));
+            times.push_back(runGrid(L, threadCount()).ms);
+            if (L.fault) break;
+        }
+        for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].data.bytes() = std::move(outputs[i]);
+    }
+    if (times.empty()) times.push_back(first.ms);
+    auto& t = report.timings;
+    t.repeatMs = times;
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    t.minMs = sorted.front();
+    t.medianMs = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                   : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+    t.meanMs = std::accumulate(sorted.begin(), sorted.end(), 0.0) / double(sorted.size());
+    return report;
+}
+
+} // namespace kw

@@ -1,0 +1,61 @@
+#include "sim/Warp.hpp"
+
+#include "sim/RaceDetector.hpp"
+
+#include <fmt/format.h>
+
+namespace kw::sim {
+
+void Warp::fault(FaultKind kind, const std::string& what, int lane, const Instr& in) {
+    if (lane < 0) lane = mask ? __builtin_ctz(mask) : 0;
+    Fault f;
+    f.kind = kind;
+    f.block = blk->ctaid;
+    f.thread = threadOf(lane);
+    f.line = static_cast<int>(in.line);
+    f.file = L->mod->fileName(in.file);
+    const auto index = static_cast<std::size_t>(&in - fn->code.data());
+    std::string where = fmt::format("block ({},{},{}) thread ({},{},{})", f.block->x, f.block->y, f.block->z,
+                                    f.thread->x, f.thread->y, f.thread->z);
+    std::string instr = index < fn->text.size() ? fn->text[index] : std::string();
+    std::string loc = f.line ? fmt::format(" at {}:{}", f.file, f.line) : std::string();
+    f.message = fmt::format("{} in {}, instruction `{}`{}", what, where, instr, loc);
+    L->recordFault(std::move(f));
+    stop = true;
+}
+
+std::uint8_t* Warp::misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
+                               const Instr& in) {
+    fault(FaultKind::MisalignedAddress,
+          fmt::format("misaligned {} {} of {} bytes at address 0x{:x}", spaceName(sp), write ? "write" : "read",
+                      size, addr),
+          lane, in);
+    return nullptr;
+}
+
+std::uint8_t* Warp::outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
+                                const Instr& in) {
+    std::string where;
+    if (sp == Space::Shared)
+        where = fmt::format("shared memory holds {} bytes per block", L->sharedSize);
+    else if (sp == Space::Local)
+        where = fmt::format("the thread's local frame holds {} bytes", localBytes);
+    else if (const MemRegion* r = L->mem.find(addr, size); r && write && r->readOnly)
+        where = fmt::format("{} is read-only", r->name);
+    else
+        where = L->mem.describe(addr, size);
+    fault(FaultKind::OutOfBounds,
+          fmt::format("out-of-bounds {} {} of {} bytes at address 0x{:x} ({})", spaceName(sp),
+                      write ? "write" : "read", size, addr, where),
+          lane, in);
+    return nullptr;
+}
+
+void Warp::noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in) {
+    if (in.atomic) return;
+    const Dim3 t = threadOf(lane);
+    const std::uint32_t linear = t.x + L->block.x * (t.y + L->block.y * t.z);
+    blk->race->access(*L, addr, size, write, linear, in.line, Dim3Lite{L->block.x, L->block.y, L->block.z});
+}
+
+} // namespace kw::sim

@@ -1,0 +1,88 @@
+#pragma once
+// One warp of 32 lanes executing in lock step: registers (reg-major, 32 lanes per
+// register), reconvergence state and memory access with bounds checks.
+#include "sim/LaunchState.hpp"
+#include "sim/PtxModule.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace kw::sim {
+
+class RaceDetector;
+
+struct BlockState {
+    LaunchState* launch = nullptr;
+    std::uint8_t* shared = nullptr;
+    Dim3 ctaid;
+    std::string printf;               // this block's device printf text
+    RaceDetector* race = nullptr;
+    std::uint64_t clockBase = 0;
+};
+
+struct Warp {
+    std::uint64_t* R = nullptr;
+    const Function* fn = nullptr;
+    BlockState* blk = nullptr;
+    LaunchState* L = nullptr;
+    std::uint8_t* local = nullptr;    // lane l's frame at local + l * localBytes
+    std::uint32_t localBytes = 0;
+    std::uint32_t warpId = 0;
+    std::uint32_t pc = 0, mask = 0;   // the lanes executing together now and their pc
+    std::uint32_t exists = 0, exited = 0, atBar = 0;
+    std::uint32_t mergePc = ~0u;      // lowest pc of a runnable lane waiting to rejoin
+    std::uint32_t lanePc[32] = {};
+    std::uint64_t executed = 0;
+    bool stop = false;
+    const MemRegion* cache = nullptr; // last global region hit
+
+    std::uint64_t* reg(std::uint32_t i) const { return R + std::size_t(i) * 32; }
+    Dim3 threadOf(int lane) const {
+        return {std::uint32_t(R[RegTidX * 32 + lane]), std::uint32_t(R[RegTidY * 32 + lane]),
+                std::uint32_t(R[RegTidZ * 32 + lane])};
+    }
+    std::uint32_t lineOf(const Instr& in) const { return in.line; }
+
+    // Host pointer for an access of `size` bytes by lane, or nullptr after recording a fault.
+    [[gnu::always_inline]] std::uint8_t* access(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
+                         const Instr& in) {
+        if (addr & (size - 1)) return misaligned(sp, addr, size, write, lane, in);
+        if (sp == Space::Generic) {
+            if (addr - kSharedWindow < kWindowSize) { sp = Space::Shared; addr -= kSharedWindow; }
+            else if (addr - kLocalWindow < kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
+            else sp = Space::Global;
+        }
+        if (sp == Space::Global || sp == Space::Const) {
+            const MemRegion* r = cache;
+            if (!(r && addr - r->base < r->size && size <= r->size - (addr - r->base))) {
+                r = L->mem.find(addr, size);
+                if (!r) return outOfBounds(sp, addr, size, write, lane, in);
+                cache = r;
+            }
+            if (write && r->readOnly) return outOfBounds(sp, addr, size, write, lane, in);
+            return r->host + (addr - r->base);
+        }
+        if (sp == Space::Shared) {
+            if (addr >= L->sharedSize || size > L->sharedSize - addr)
+                return outOfBounds(sp, addr, size, write, lane, in);
+            if (blk->race) noteShared(std::uint32_t(addr), size, write, lane, in);
+            return blk->shared + addr;
+        }
+        if (sp == Space::Local) {
+            if (addr >= localBytes || size > localBytes - addr)
+                return outOfBounds(sp, addr, size, write, lane, in);
+            return local + std::size_t(lane) * localBytes + addr;
+        }
+        return outOfBounds(sp, addr, size, write, lane, in);
+    }
+
+    // Records a fault at lane (or the first active lane when lane < 0) and stops the launch.
+    void fault(FaultKind kind, const std::string& what, int lane, const Instr& in);
+
+private:
+    std::uint8_t* misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
+    std::uint8_t* outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
+    void noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
+};
+
+} // namespace kw::sim

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds Kernel Workbench with every test and runs them. Installs the Debian
+# packages it needs first. Tests labelled `gpu` skip themselves, with the reason,
+# on a machine without an NVIDIA GPU; widget tests use Qt's offscreen platform.
+#   scripts/test.sh [extra ctest arguments, e.g. -L core]
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${KW_BUILD_DIR:-$root/build}
+
+"$root/scripts/build.sh"
+
+export QT_QPA_PLATFORM=offscreen
+# Serial by default: some tests measure times and would be skewed by their neighbours.
+ctest --test-dir "$build_dir" --output-on-failure -j "${KW_TEST_JOBS:-1}" "$@"

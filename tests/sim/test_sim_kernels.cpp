@@ -1,0 +1,274 @@
+// Whole kernels on the simulator, checked against values computed on the host.
+#include "SimTestSupport.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+using namespace kwtest;
+
+TEST(SimKernels, VectorAdd) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void add_vectors(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = a[i] + b[i];
+})", "add_vectors");
+    ASSERT_TRUE(img);
+    const int n = 1000;
+    std::vector<float> a(n), b(n);
+    for (int i = 0; i < n; ++i) { a[i] = 0.5f * i; b[i] = 3.0f - i; }
+    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("b", b), buffer("c", std::vector<float>(n, -1.0f))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, config({4}, {256}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    auto c = values<float>(bufs[2]);
+    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+}
+
+TEST(SimKernels, ReductionWithBarriersAndDynamicShared) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void reduce_sum(const float* in, float* out, int n) {
+    extern __shared__ float sdata[];
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * blockDim.x + tid;
+    sdata[tid] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+})", "reduce_sum");
+    ASSERT_TRUE(img);
+    const int n = 5000, block = 256, grid = (n + block - 1) / block;
+    std::vector<float> in(n);
+    for (int i = 0; i < n; ++i) in[i] = float(i % 7);
+    std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<float>(grid, 0))};
+    kw::SimBackend sim;
+    sim.setRaceCheck(true);
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar<int>(n)},
+                          config({std::uint32_t(grid)}, {block}, block * sizeof(float)));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    EXPECT_TRUE(rep.warnings.empty()) << rep.warnings.front();
+    auto out = values<float>(bufs[1]);
+    for (int b = 0; b < grid; ++b) {
+        float expect = 0;
+        for (int i = b * block; i < std::min(n, (b + 1) * block); ++i) expect += in[i];
+        EXPECT_EQ(out[b], expect) << b;
+    }
+}
+
+TEST(SimKernels, WarpShuffleReductionWithAtomics) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void warp_reduce(const int* in, int* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = i < n ? in[i] : 0;
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+    if ((threadIdx.x & 31) == 0) atomicAdd(out, v);
+})", "warp_reduce");
+    ASSERT_TRUE(img);
+    const int n = 10000;
+    std::vector<int> in(n);
+    std::iota(in.begin(), in.end(), -300);
+    std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<int>{0})};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar<int>(n)}, config({40}, {256}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    EXPECT_EQ(values<int>(bufs[1])[0], std::accumulate(in.begin(), in.end(), 0));
+}
+
+TEST(SimKernels, HistogramWithSharedAndGlobalAtomics) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void histogram(const unsigned char* d, unsigned* h, int n) {
+    __shared__ unsigned sh[256];
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) sh[i] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&sh[d[i]], 1u);
+    __syncthreads();
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) atomicAdd(&h[i], sh[i]);
+})", "histogram");
+    ASSERT_TRUE(img);
+    const int n = 100000;
+    std::vector<unsigned char> data(n);
+    std::mt19937 rng(7);
+    for (auto& x : data) x = static_cast<unsigned char>(rng() % 256);
+    std::vector<unsigned> expect(256, 0);
+    for (auto x : data) ++expect[x];
+    std::vector<kw::BufferArg> bufs{buffer("d", data), buffer("h", std::vector<unsigned>(256, 0))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar<int>(n)}, config({16}, {96}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    EXPECT_EQ(values<unsigned>(bufs[1]), expect);
+}
+
+TEST(SimKernels, PrintfTaggedLinesFromA3x4x5Block) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void hello(float scale) {
+    printf("\x1e%u,%u,%u;%u,%u,%u\x1fHello from thread %d of %d, value %.2f %s\n",
+           blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+           threadIdx.x + 3 * (threadIdx.y + 4 * threadIdx.z), blockDim.x * blockDim.y * blockDim.z,
+           scale * threadIdx.x, "ok");
+})", "hello");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs;
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {scalar<float>(1.5f)}, config({1}, {3, 4, 5}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    std::multiset<std::string> got, expect;
+    std::istringstream lines(rep.printfOutput);
+    for (std::string line; std::getline(lines, line);) got.insert(line);
+    for (unsigned z = 0; z < 5; ++z)
+        for (unsigned y = 0; y < 4; ++y)
+            for (unsigned x = 0; x < 3; ++x) {
+                char buf[200];
+                std::snprintf(buf, sizeof buf, "\x1e%u,%u,%u;%u,%u,%u\x1fHello from thread %u of 60, value %.2f ok", 0u,
+                              0u, 0u, x, y, z, x + 3 * (y + 4 * z), 1.5 * x);
+                expect.insert(buf);
+            }
+    EXPECT_EQ(got.size(), 60u);
+    EXPECT_EQ(got, expect);
+}
+
+TEST(SimKernels, TemplateKernelByLoweredName) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+template <typename T, int N> __global__ void scale(T* a, T f) {
+    int i = blockIdx.x * N + threadIdx.x;
+    a[i] *= f;
+})", "scale<float,128>");
+    ASSERT_TRUE(img);
+    ASSERT_NE(img->loweredName, img->name);
+    std::vector<float> a(256);
+    std::iota(a.begin(), a.end(), 0.0f);
+    std::vector<kw::BufferArg> bufs{buffer("a", a)};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), scalar<float>(2.5f)}, config({2}, {128}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    auto out = values<float>(bufs[0]);
+    for (int i = 0; i < 256; ++i) EXPECT_EQ(out[i], 2.5f * i);
+}
+
+TEST(SimKernels, TiledMatmulMatchesHost) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+#define T 16
+extern "C" __global__ void matmul(const float* A, const float* B, float* C, int n) {
+    __shared__ float As[T][T], Bs[T][T];
+    int r = blockIdx.y * T + threadIdx.y, c = blockIdx.x * T + threadIdx.x;
+    float s = 0;
+    for (int t = 0; t < (n + T - 1) / T; t++) {
+        As[threadIdx.y][threadIdx.x] = (r < n && t * T + threadIdx.x < n) ? A[r * n + t * T + threadIdx.x] : 0;
+        Bs[threadIdx.y][threadIdx.x] = (c < n && t * T + threadIdx.y < n) ? B[(t * T + threadIdx.y) * n + c] : 0;
+        __syncthreads();
+        for (int k = 0; k < T; k++) s += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+        __syncthreads();
+    }
+    if (r < n && c < n) C[r * n + c] = s;
+})", "matmul");
+    ASSERT_TRUE(img);
+    const int n = 40;
+    std::vector<float> A(n * n), B(n * n);
+    for (int i = 0; i < n * n; ++i) { A[i] = float(i % 5) - 2; B[i] = float(i % 3) * 0.5f; }
+    std::vector<kw::BufferArg> bufs{buffer("A", A), buffer("B", B), buffer("C", std::vector<float>(n * n))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, config({3, 3}, {16, 16}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    auto C = values<float>(bufs[2]);
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+            float s = 0;
+            for (int k = 0; k < n; ++k) s += A[r * n + k] * B[k * n + c];
+            ASSERT_FLOAT_EQ(C[r * n + c], s) << r << "," << c;
+        }
+}
+
+TEST(SimKernels, MathFunctionsMatchHostWithinTolerance) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void rbf(const float* x, float* y, double* z, int n, float g) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[4 * i + 0] = expf(-g * x[i] * x[i]);
+        y[4 * i + 1] = sinf(x[i]) + cosf(x[i]);
+        y[4 * i + 2] = sqrtf(fabsf(x[i])) / (x[i] + 100.0f);
+        y[4 * i + 3] = logf(fabsf(x[i]) + 1.0f) + powf(1.5f, x[i] / 50.0f) + tanhf(x[i] / 30.0f);
+        z[i] = exp(x[i] / 30.0) + sin((double)x[i]) + log1p(fabs((double)x[i]));
+    }
+})", "rbf");
+    ASSERT_TRUE(img);
+    const int n = 300;
+    std::vector<float> x(n);
+    for (int i = 0; i < n; ++i) x[i] = -75.0f + 0.5f * i + 0.001f * i;
+    x[7] = 1e6f; // sinf's slow path (Payne-Hanek reduction with local memory)
+    std::vector<kw::BufferArg> bufs{buffer("x", x), buffer("y", std::vector<float>(4 * n)),
+                                    buffer("z", std::vector<double>(n))};
+    kw::SimBackend sim;
+    const float g = 0.01f;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n), scalar<float>(g)},
+                          config({2}, {256}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    auto y = values<float>(bufs[1]);
+    auto z = values<double>(bufs[2]);
+    auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-5 * std::max(1.0, std::fabs(want)); };
+    for (int i = 0; i < n; ++i) {
+        const double v = x[i];
+        EXPECT_TRUE(near(y[4 * i], std::exp(-g * v * v))) << i;
+        EXPECT_TRUE(near(y[4 * i + 1], std::sin(v) + std::cos(v))) << i << " " << y[4 * i + 1];
+        if (i == 7) continue; // the other terms overflow to infinity there
+        EXPECT_TRUE(near(y[4 * i + 2], std::sqrt(std::fabs(v)) / (v + 100.0))) << i;
+        EXPECT_TRUE(near(y[4 * i + 3], std::log(std::fabs(v) + 1) + std::pow(1.5, v / 50) + std::tanh(v / 30))) << i;
+        EXPECT_TRUE(near(z[i], std::exp(v / 30.0) + std::sin(v) + std::log1p(std::fabs(v)))) << i;
+    }
+}
+
+TEST(SimKernels, MandelbrotDivergentLoops) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void mandelbrot(int* out, int w, int h, int maxit) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    float cr = -2.0f + 3.0f * x / w, ci = -1.5f + 3.0f * y / h, zr = 0, zi = 0;
+    int it = 0;
+    while (it < maxit && zr * zr + zi * zi < 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2 * zr * zi + ci;
+        zr = t;
+        it++;
+    }
+    out[y * w + x] = it;
+})", "mandelbrot");
+    ASSERT_TRUE(img);
+    const int w = 70, h = 50, maxit = 100;
+    std::vector<kw::BufferArg> bufs{buffer("out", std::vector<int>(w * h, -1))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), scalar<int>(w), scalar<int>(h), scalar<int>(maxit)},
+                          config({5, 4}, {16, 16}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    auto out = values<int>(bufs[0]);
+    int mismatches = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            // Same single-precision operations as the kernel (fma contraction aside).
+            float cr = -2.0f + 3.0f * x / w, ci = -1.5f + 3.0f * y / h, zr = 0, zi = 0;
+            int it = 0;
+            while (it < maxit && std::fma(zr, zr, zi * zi) < 4.0f) {
+                float t = std::fma(zr, zr, std::fma(-zi, zi, cr));
+                zi = std::fma(2 * zr, zi, ci);
+                zr = t;
+                it++;
+            }
+            if (out[y * w + x] != it) ++mismatches;
+        }
+    // Contraction choices may differ from the host loop at a few chaotic points.
+    EXPECT_LT(mismatches, w * h / 100);
+    EXPECT_EQ(std::count(out.begin(), out.end(), -1), 0);
+}
