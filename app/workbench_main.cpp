@@ -2,6 +2,7 @@
 #include "MainWindow.hpp"
 #include "LaunchPanel.hpp"
 #include "RunnerClient.hpp"
+#include "UiResources.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -18,6 +19,7 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName("KernelWorkbench");
     QApplication::setApplicationName("kernel-workbench");
     QApplication::setApplicationVersion(KW_VERSION);
+    kw::initUiResources();
     QApplication::setWindowIcon(QIcon(":/kw/app.svg"));
 
     QCommandLineParser cli;

@@ -42,7 +42,9 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
     split->addWidget(table_);
     split->addWidget(editor_);
     split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    // Room for a typical kernel's parameters without scrolling.
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 5 * table_->verticalHeader()->defaultSectionSize());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);

@@ -2,6 +2,7 @@
 
 #include "CudaLexer.hpp"
 #include "FindReplaceDialog.hpp"
+#include "UiResources.hpp"
 
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscistyle.h>
@@ -26,6 +27,7 @@ bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || 
 
 CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
 {
+    initUiResources();
     setUtf8(true);
     auto* lexer = new CudaLexer(this);
     auto* apis = new QsciAPIs(lexer);

@@ -12,6 +12,7 @@
 #include "ProblemsPanel.hpp"
 #include "RunnerClient.hpp"
 #include "Settings.hpp"
+#include "UiResources.hpp"
 #include "VariablesTable.hpp"
 
 #include "compile/SignatureParser.hpp"
@@ -20,6 +21,7 @@
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "doc/Expression.hpp"
+#include "util/Error.hpp"
 #include "doc/VariableScope.hpp"
 
 // Output views are built on their own branch; until they land, a label stands in.
@@ -101,6 +103,7 @@ Document starterDocument()
 MainWindow::MainWindow(const Options& options, QWidget* parent)
     : QMainWindow(parent), options_(options), settings_(new Settings)
 {
+    initUiResources();
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/kw/app.svg"));
     setDockNestingEnabled(true);
@@ -273,9 +276,10 @@ void MainWindow::buildDocks()
     for (QDockWidget* d : {pf, timings, problems, ptx, sweep})
         tabifyDockWidget(results, d);
     results->raise();
-    resizeDocks({notes}, {300}, Qt::Horizontal);
-    resizeDocks({args}, {430}, Qt::Horizontal);
-    resizeDocks({results}, {330}, Qt::Vertical);
+    resizeDocks({notes, args}, {290, 470}, Qt::Horizontal);
+    resizeDocks({notes, vars}, {560, 200}, Qt::Vertical);
+    resizeDocks({args, launch}, {430, 470}, Qt::Vertical);
+    resizeDocks({results}, {300}, Qt::Vertical);
     hiddenInPresentation_ = {vars, problems, ptx, sweep, timings};
 }
 
