@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 namespace kw {
 
@@ -23,6 +24,35 @@ std::string lowerExtension(const std::filesystem::path& path)
     std::string ext = path.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
     return ext;
+}
+
+// Writes gen(i) to every element. The common float types get a direct store;
+// the others go through storeFromDouble's rounding and saturation.
+template <typename Gen>
+void fillElements(HostBuffer& b, Gen&& gen)
+{
+    std::byte* p = b.data();
+    const std::size_t n = b.count();
+    switch (b.dtype()) {
+    case DType::F32:
+        for (std::size_t i = 0; i < n; ++i) {
+            const float v = static_cast<float>(gen(i));
+            std::memcpy(p + i * sizeof v, &v, sizeof v);
+        }
+        break;
+    case DType::F64:
+        for (std::size_t i = 0; i < n; ++i) {
+            const double v = gen(i);
+            std::memcpy(p + i * sizeof v, &v, sizeof v);
+        }
+        break;
+    default: {
+        const DType t = b.dtype();
+        const std::size_t size = sizeOf(t);
+        for (std::size_t i = 0; i < n; ++i)
+            storeFromDouble(t, p + i * size, gen(i));
+    }
+    }
 }
 
 // Largest count a buffer may have: far beyond any device, small enough for size_t math.
@@ -92,35 +122,32 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
         break; // HostBuffer starts zeroed; zero bits are 0 in every dtype
     case Initializer::Kind::Fill: {
         const double v = scope_.evaluate(init.value, initField + ".value");
-        for (std::size_t i = 0; i < count; ++i)
-            b.set(i, v);
+        fillElements(b, [v](std::size_t) { return v; });
         break;
     }
     case Initializer::Kind::Arange: {
         const double start = scope_.evaluate(init.start, initField + ".start");
         const double step = scope_.evaluate(init.step, initField + ".step");
-        for (std::size_t i = 0; i < count; ++i)
-            b.set(i, start + double(i) * step);
+        fillElements(b, [=](std::size_t i) { return start + double(i) * step; });
         break;
     }
     case Initializer::Kind::Linspace: {
         const double start = scope_.evaluate(init.start, initField + ".start");
         const double stop = scope_.evaluate(init.stop, initField + ".stop");
         const double step = count > 1 ? (stop - start) / double(count - 1) : 0.0;
-        for (std::size_t i = 0; i < count; ++i)
-            b.set(i, i + 1 == count && count > 1 ? stop : start + double(i) * step);
+        fillElements(b, [=](std::size_t i) { return i + 1 == count && count > 1 ? stop : start + double(i) * step; });
         break;
     }
     case Initializer::Kind::Uniform: {
         RandomGenerator rng(init.seed);
-        for (std::size_t i = 0; i < count; ++i)
-            b.set(i, init.low + (init.high - init.low) * rng.uniform());
+        const double low = init.low, range = init.high - init.low;
+        fillElements(b, [&](std::size_t) { return low + range * rng.uniform(); });
         break;
     }
     case Initializer::Kind::Normal: {
         RandomGenerator rng(init.seed);
-        for (std::size_t i = 0; i < count; ++i)
-            b.set(i, init.mean + init.stddev * rng.normal());
+        const double mean = init.mean, stddev = init.stddev;
+        fillElements(b, [&](std::size_t) { return mean + stddev * rng.normal(); });
         break;
     }
     case Initializer::Kind::Expression:
@@ -147,15 +174,13 @@ void BufferFactory::fillExpression(NdArray& array, const Initializer& init, cons
     const std::vector<std::size_t>& s = array.shape;
     const std::size_t w = s.back();
     const std::size_t h = s.size() >= 2 ? s[s.size() - 2] : 1;
-    HostBuffer& b = array.data;
-    const std::size_t elementSize = sizeOf(b.dtype());
-    for (std::size_t k = 0; k < b.count(); ++k) {
+    fillElements(array.data, [&](std::size_t k) {
         i = double(k);
         x = double(k % w);
         y = double((k / w) % h);
         z = double(k / (w * h));
-        storeFromDouble(b.dtype(), b.data() + k * elementSize, e.evaluate());
-    }
+        return e.evaluate();
+    });
 }
 
 NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype)

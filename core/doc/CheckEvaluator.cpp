@@ -58,9 +58,10 @@ void CheckEvaluator::validate(const CheckSpec& check, const std::string& field, 
     for (const std::string n : {"i", "x", "y", "z"})
         if (std::find(names.begin(), names.end(), n) == names.end())
             e.bindVariable(n, &dummy);
+    Element unused; // muparser wants non-null user data; validation never evaluates
     for (const auto& n : names) {
         e.bindVariable(n, &dummy);
-        e.bindFunction(n, elementAt, nullptr); // never called: validation does not evaluate
+        e.bindFunction(n, elementAt, &unused);
     }
     e.compile();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The workbench document (*.kwb), as loaded and validated. Expressions are kept
-// as text here and evaluated by doc/Evaluator against the variables.
+// as text here; doc/PreparedRun evaluates them against the variables.
 #include "compile/CompileOptions.hpp"
 #include "data/DType.hpp"
 
