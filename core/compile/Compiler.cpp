@@ -1,6 +1,7 @@
 #include "compile/Compiler.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/ContentHash.hpp"
 #include "compile/DiagnosticParser.hpp"
 #include "compile/IncludeScanner.hpp"
 #include "compile/NvrtcLibrary.hpp"
@@ -134,7 +135,10 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
     k += "\nnames";
     for (const auto& n : names)
         k += ' ' + n + '\0';
-    k += "\nbuiltin " + std::to_string(BuiltinHeaders::fingerprint().size()) + '\n' + BuiltinHeaders::fingerprint();
+    // The built-in headers are part of this binary: their hash stands for them.
+    static const std::string builtin = std::to_string(contentHash(BuiltinHeaders::fingerprint(), 1)) + "/"
+                                       + std::to_string(contentHash(BuiltinHeaders::fingerprint(), 2));
+    k += "\nbuiltin " + builtin;
     k += "\nsource " + std::to_string(tagged.text.size()) + '\n' + tagged.text;
     for (const auto& inc : includes) {
         k += "\ninclude " + inc.spelled + '\0' + (inc.path.empty() ? "<missing>" : inc.path.string()) + '\0'
@@ -183,12 +187,18 @@ CompileResult Compiler::compile(const CompileRequest& request)
     std::vector<std::string> args = options.toNvrtcArgs();
     for (const auto& d : userDirs)
         args.push_back("-I" + d.string());
-    if (fs::path toolkit = toolkitIncludeDir(); !toolkit.empty()) {
-        args.push_back("-I" + toolkit.string());
-        std::error_code ec;
-        if (fs::is_directory(toolkit / "cccl", ec))
-            args.push_back("-I" + (toolkit / "cccl").string());
-    }
+    // Looked up once per process: it sits on the path of every cache hit.
+    static const std::vector<std::string> toolkitArgs = [] {
+        std::vector<std::string> a;
+        if (fs::path toolkit = toolkitIncludeDir(); !toolkit.empty()) {
+            a.push_back("-I" + toolkit.string());
+            std::error_code ec;
+            if (fs::is_directory(toolkit / "cccl", ec))
+                a.push_back("-I" + (toolkit / "cccl").string());
+        }
+        return a;
+    }();
+    args.insert(args.end(), toolkitArgs.begin(), toolkitArgs.end());
 
     TaggedSource tagged;
     if (options.tagPrintf)
@@ -196,11 +206,22 @@ CompileResult Compiler::compile(const CompileRequest& request)
     else
         tagged.text = request.source;
     auto includes = scanIncludes(request.source, userDirs);
+
+    std::vector<std::string> names = request.nameExpressions;
+    std::string key;
+    if (cache_) {
+        key = cacheKey(nv.version(), options.arch, request, tagged, args, names, includes);
+        if (auto hit = cache_->find(key)) {
+            hit->cacheHit = true;
+            hit->compileMs = msSince(t0);
+            return std::move(*hit);
+        }
+    }
+
     auto kernels = parseKernelSignatures(request.source);
 
     // Plain kernels get their lowered names too, so the runner can find them;
     // an overloaded name would be ambiguous and is left to explicit requests.
-    std::vector<std::string> names = request.nameExpressions;
     std::vector<std::string> autoNames;
     {
         std::multiset<std::string> counts;
@@ -210,16 +231,6 @@ CompileResult Compiler::compile(const CompileRequest& request)
             if (k.templateParams.empty() && counts.count(k.name) == 1
                 && std::find(names.begin(), names.end(), k.name) == names.end())
                 autoNames.push_back(k.name);
-    }
-
-    std::string key;
-    if (cache_) {
-        key = cacheKey(nv.version(), options.arch, request, tagged, args, names, includes);
-        if (auto hit = cache_->find(key)) {
-            hit->cacheHit = true;
-            hit->compileMs = msSince(t0);
-            return std::move(*hit);
-        }
     }
 
     bool wantCubin = options.arch.rfind("sm_", 0) == 0;

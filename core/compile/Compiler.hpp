@@ -17,12 +17,15 @@ struct CompileRequest {
     std::filesystem::path baseDir;          // quoted includes are looked up here first
     CompileOptions options;
     std::vector<std::string> nameExpressions; // kernels to lower, e.g. "add", "scale<float,128>"
+    // Every plain (non-template, not overloaded) kernel found in the source is
+    // lowered as well, so CompileResult::loweredNames always has those.
 };
 
 // Compiles CUDA C++ with NVRTC (loaded at run time). Thread-safe.
 class Compiler {
 public:
-    // Uses the given cache (may be null: no caching).
+    // Uses the given cache (may be null: no caching); ProgramCache::openDefault()
+    // gives the user's on-disk cache.
     explicit Compiler(std::shared_ptr<ProgramCache> cache = nullptr);
     ~Compiler();
 

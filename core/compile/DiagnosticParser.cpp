@@ -1,8 +1,10 @@
 #include "compile/DiagnosticParser.hpp"
 
+#include <cctype>
 #include <optional>
-#include <regex>
 #include <string>
+#include <string_view>
+#include <utility>
 
 namespace kw {
 
@@ -27,17 +29,6 @@ std::vector<std::string> splitLines(std::string_view log)
     return lines;
 }
 
-Severity severityFrom(const std::string& word)
-{
-    if (word.find("error") != std::string::npos)
-        return Severity::Error;
-    if (word == "warning")
-        return Severity::Warning;
-    if (word == "remark")
-        return Severity::Remark;
-    return Severity::Note;
-}
-
 std::string trim(const std::string& s)
 {
     std::size_t b = s.find_first_not_of(" \t");
@@ -53,28 +44,77 @@ bool isCaretLine(const std::string& s)
     return caret != std::string::npos && s.find_first_not_of(" \t") == caret && caret == s.rfind('^');
 }
 
+// "severity[ #code]: message" after a location; false when `rest` is not that.
+// Hand-written rather than std::regex: libstdc++'s regex recurses per character
+// and NVRTC echoes source lines of any length.
+bool parseSeverity(std::string_view rest, Diagnostic& d)
+{
+    static const std::pair<std::string_view, Severity> words[] = {
+        {"catastrophic error", Severity::Error}, {"command-line error", Severity::Error},
+        {"fatal error", Severity::Error},        {"error", Severity::Error},
+        {"warning", Severity::Warning},          {"remark", Severity::Remark},
+        {"note", Severity::Note}};
+    for (const auto& [word, severity] : words) {
+        if (rest.substr(0, word.size()) != word)
+            continue;
+        std::string_view after = rest.substr(word.size());
+        std::string code;
+        if (after.substr(0, 2) == " #") {
+            std::size_t colon = after.find(':');
+            if (colon == std::string_view::npos)
+                return false;
+            code = std::string(after.substr(2, colon - 2));
+            if (code.empty() || code.find(' ') != std::string::npos)
+                return false;
+            after = after.substr(colon);
+        }
+        if (after.substr(0, 2) != ": ")
+            return false;
+        d.severity = severity;
+        d.code = std::move(code);
+        d.message = std::string(after.substr(2));
+        return true;
+    }
+    return false;
+}
+
 // The start of a new diagnostic: "file(line): severity[ #code]: message",
-// or one without a location: "nvrtc: error: message" / "error: message".
+// or one without a location: "nvrtc: error: ...", "ptxas fatal   : ...".
 std::optional<Diagnostic> parseHeader(const std::string& line)
 {
-    static const std::regex located(
-        R"(^(.+)\((\d+)\): (catastrophic error|command-line error|fatal error|error|warning|remark|note)(?: #([0-9]+(?:-[A-Z])?))?: (.*)$)");
-    static const std::regex unlocated(R"(^(?:([^\s:]+): )?(error|warning|remark|note): (.*)$)");
-    std::smatch m;
-    if (std::regex_match(line, m, located)) {
+    for (std::size_t p = line.find("): "); p != std::string::npos; p = line.find("): ", p + 1)) {
+        std::size_t open = p;
+        while (open > 0 && std::isdigit(static_cast<unsigned char>(line[open - 1])))
+            --open;
+        if (open == p || open < 2 || line[open - 1] != '(')
+            continue;
         Diagnostic d;
-        d.file = m[1];
-        d.line = std::stoi(m[2]);
-        d.severity = severityFrom(m[3]);
-        d.code = m[4];
-        d.message = m[5];
+        if (!parseSeverity(std::string_view(line).substr(p + 3), d))
+            continue;
+        d.file = line.substr(0, open - 1);
+        d.line = std::stoi(line.substr(open, p - open));
         return d;
     }
-    if (std::regex_match(line, m, unlocated)) {
+    std::string_view rest = line;
+    bool ptxas = false;
+    if (rest.substr(0, 7) == "nvrtc: ")
+        rest.remove_prefix(7);
+    else if (rest.substr(0, 6) == "ptxas ")
+        rest.remove_prefix(6), ptxas = true;
+    static const std::pair<std::string_view, Severity> words[] = {
+        {"fatal", Severity::Error},     {"error", Severity::Error}, {"warning", Severity::Warning},
+        {"remark", Severity::Remark},   {"note", Severity::Note}};
+    for (const auto& [word, severity] : words) {
+        if (rest.substr(0, word.size()) != word)
+            continue;
+        std::size_t colon = rest.find_first_not_of(' ', word.size());
+        if (colon == std::string_view::npos || rest[colon] != ':' || rest.substr(colon, 2) != ": ")
+            return std::nullopt;
+        if (!ptxas && colon != word.size())
+            return std::nullopt;
         Diagnostic d;
-        d.file = m[1].matched && m[1] != "nvrtc" ? std::string(m[1]) : std::string();
-        d.severity = severityFrom(m[2]);
-        d.message = m[3];
+        d.severity = severity;
+        d.message = std::string(rest.substr(colon + 2));
         return d;
     }
     return std::nullopt;

@@ -60,11 +60,11 @@ std::vector<std::string> NvrtcLibrary::candidateNames()
     return names;
 }
 
-NvrtcLibrary::NvrtcLibrary() : impl_(new Impl)
+NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Impl)
 {
     std::unique_ptr<Impl> guard(impl_);
     std::vector<std::string> tried;
-    impl_->lib = DynamicLibrary::openFirst(candidateNames(), &tried);
+    impl_->lib = DynamicLibrary::openFirst(names, &tried);
     if (!impl_->lib.isLoaded()) {
         std::string msg = "NVRTC could not be loaded (set KWB_NVRTC to its path); tried:";
         for (const auto& t : tried)
@@ -100,6 +100,11 @@ NvrtcLibrary::NvrtcLibrary() : impl_(new Impl)
 
 NvrtcLibrary::~NvrtcLibrary() { delete impl_; }
 
+std::unique_ptr<NvrtcLibrary> NvrtcLibrary::open(const std::vector<std::string>& names)
+{
+    return std::unique_ptr<NvrtcLibrary>(new NvrtcLibrary(names));
+}
+
 const NvrtcLibrary& NvrtcLibrary::instance()
 {
     // Not a function-local static: a failed load must be retried on the next call.
@@ -107,7 +112,7 @@ const NvrtcLibrary& NvrtcLibrary::instance()
     static std::unique_ptr<NvrtcLibrary> loaded;
     std::lock_guard lock(mutex);
     if (!loaded)
-        loaded.reset(new NvrtcLibrary());
+        loaded = open(candidateNames());
     return *loaded;
 }
 

@@ -2,6 +2,7 @@
 // NVRTC, opened at run time (never linked) so the program starts without it.
 #include <nvrtc.h> // types and enums only
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,10 @@ public:
     // The names tried, in order: $KWB_NVRTC, the versioned sonames, then the same
     // names in the toolkit's library folder and beside the executable.
     static std::vector<std::string> candidateNames();
+
+    // Opens the first of `names` that loads; throws kw::Error(Nvrtc) listing
+    // each name tried and why it failed. instance() uses candidateNames().
+    static std::unique_ptr<NvrtcLibrary> open(const std::vector<std::string>& names);
 
     const std::string& path() const { return path_; }
     int major() const { return major_; }
@@ -49,7 +54,7 @@ public:
     ~NvrtcLibrary();
 
 private:
-    NvrtcLibrary();
+    explicit NvrtcLibrary(const std::vector<std::string>& names);
     struct Impl;
     Impl* impl_ = nullptr;
     std::string path_;

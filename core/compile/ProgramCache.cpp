@@ -1,6 +1,7 @@
 #include "compile/ProgramCache.hpp"
 
 #include "compile/CompileResultCodec.hpp"
+#include "compile/ContentHash.hpp"
 #include "util/Paths.hpp"
 
 #include <atomic>
@@ -27,15 +28,6 @@ namespace {
 constexpr char kMagic[8] = {'K', 'W', 'B', 'P', 'R', 'O', 'G', '\n'};
 constexpr std::uint32_t kFormatVersion = 1;
 constexpr std::size_t kHeaderSize = 8 + 4 + 8 + 8 + 8;
-
-std::uint64_t fnv1a(std::string_view data, std::uint64_t h = 1469598103934665603ull)
-{
-    for (unsigned char c : data) {
-        h ^= c;
-        h *= 1099511628211ull;
-    }
-    return h;
-}
 
 void putU64(std::string& out, std::uint64_t v, int bytes = 8)
 {
@@ -75,7 +67,7 @@ std::shared_ptr<ProgramCache> ProgramCache::openDefault()
 
 std::string ProgramCache::hashKey(const std::string& key)
 {
-    return hex(fnv1a(key)) + hex(fnv1a(key, 0x9e3779b97f4a7c15ull));
+    return hex(contentHash(key, 1)) + hex(contentHash(key, 2));
 }
 
 fs::path ProgramCache::entryPath(const std::string& key) const
@@ -151,7 +143,7 @@ std::optional<CompileResult> ProgramCache::loadFromDisk(const std::string& key)
     if (keySize > b.size() || payloadSize > b.size() || kHeaderSize + keySize + payloadSize != b.size())
         return reject();
     std::string_view body = b.substr(kHeaderSize);
-    if (fnv1a(body) != checksum || body.substr(0, keySize) != key)
+    if (contentHash(body) != checksum || body.substr(0, keySize) != key)
         return reject();
     CompileResult r;
     if (!decodeCompileResult(body.substr(keySize), r))
@@ -171,7 +163,7 @@ void ProgramCache::saveToDisk(const std::string& key, const CompileResult& resul
     putU64(header, kFormatVersion, 4);
     putU64(header, key.size());
     putU64(header, payload.size());
-    putU64(header, fnv1a(body));
+    putU64(header, contentHash(body));
 
     static std::atomic<unsigned> counter{0};
     fs::path final = entryPath(key);

@@ -208,9 +208,36 @@ class Scanner {
 public:
     explicit Scanner(std::string_view source)
     {
-        for (const Tok& t : lexSource(source))
-            if (t.kind != Tok::Kind::Directive)
-                toks_.push_back(t);
+        // Code under "#if 0" (or the #else of "#if 1") is not compiled, so its
+        // kernels do not exist; other conditions cannot be evaluated here.
+        struct Branch {
+            bool parentDead, dead;
+            int literal; // 0 or 1 for "#if 0" / "#if 1", else -1
+        };
+        std::vector<Branch> branches;
+        auto dead = [&] { return !branches.empty() && branches.back().dead; };
+        for (const Tok& t : lexSource(source)) {
+            if (t.kind != Tok::Kind::Directive) {
+                if (!dead())
+                    toks_.push_back(t);
+                continue;
+            }
+            auto words = lexSource(t.text.substr(1));
+            std::string_view name = words.empty() ? std::string_view() : words[0].text;
+            if (name == "if" || name == "ifdef" || name == "ifndef") {
+                int literal = -1;
+                if (name == "if" && words.size() == 2 && (words[1].text == "0" || words[1].text == "1"))
+                    literal = words[1].text == "1";
+                bool parentDead = dead();
+                branches.push_back({parentDead, parentDead || literal == 0, literal});
+            } else if ((name == "else" || name == "elif") && !branches.empty()) {
+                Branch& b = branches.back();
+                b.dead = b.parentDead || b.literal == 1;
+                b.literal = b.literal == 1 ? 1 : -1;
+            } else if (name == "endif" && !branches.empty()) {
+                branches.pop_back();
+            }
+        }
     }
 
     std::vector<KernelSignature> run()
@@ -248,6 +275,9 @@ private:
         for (auto [b, e] : splitTopLevel(toks_, begin, end))
             if (b < e)
                 out.push_back(joinTokens(toks_, b, e));
+        // "template <typename T = Vec<int>>": the ">>" also closed the last parameter's list.
+        if (!out.empty() && end < toks_.size() && isPunct(toks_[end], ">>"))
+            out.back() += '>';
         return out;
     }
 
@@ -427,11 +457,13 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view inst
     std::vector<std::string> args;
     if (open < toks.size()) {
         std::size_t close = matchAngle(toks, open);
-        if (close >= toks.size() || close + 1 != toks.size() || !isPunct(toks[close], ">"))
+        if (close >= toks.size() || close + 1 != toks.size())
             throw Error(ErrorCategory::Usage,
                         "instantiation '" + std::string(instantiation) + "': unbalanced template arguments");
         for (auto [b, e] : splitTopLevel(toks, open + 1, close))
             args.push_back(joinTokens(toks, b, e));
+        if (isPunct(toks[close], ">>") && !args.empty())
+            args.back() += '>'; // "scale<Vec<int>>"
     }
     if (args.size() > kernel.templateParams.size())
         throw Error(ErrorCategory::Usage, "instantiation '" + std::string(instantiation) + "' has "

@@ -134,6 +134,10 @@ private:
                 skipLineComment();
                 continue;
             }
+            if (s_[pos_] == '"' || s_[pos_] == '\'') {
+                lexQuoted(s_[pos_]); // "/*" in a string starts no comment
+                continue;
+            }
             advance();
         }
     }

@@ -5,6 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#ifdef _WIN32
+#include <process.h>
+#else
+#include <unistd.h>
+#endif
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +19,15 @@ using namespace kw;
 namespace fs = std::filesystem;
 
 namespace {
+
+int processId()
+{
+#ifdef _WIN32
+    return _getpid();
+#else
+    return getpid();
+#endif
+}
 
 CompileResult compileSource(const std::string& source, CompileOptions options = {})
 {
@@ -25,11 +40,24 @@ CompileResult compileSource(const std::string& source, CompileOptions options = 
 
 std::string describe(const CompileResult& r) { return r.log; }
 
+// Folders made by this process, removed when it exits.
+struct TempDirs {
+    std::vector<fs::path> dirs;
+    ~TempDirs()
+    {
+        std::error_code ec;
+        for (const auto& d : dirs)
+            fs::remove_all(d, ec);
+    }
+};
+TempDirs tempDirs;
+
 fs::path freshDir(const std::string& name)
 {
-    fs::path d = fs::temp_directory_path() / ("kw_test_compile_" + name);
+    fs::path d = fs::temp_directory_path() / ("kw_test_compile_" + std::to_string(processId()) + "_" + name);
     fs::remove_all(d);
     fs::create_directories(d);
+    tempDirs.dirs.push_back(d);
     return d;
 }
 
@@ -162,7 +190,7 @@ TEST(Compile, UnknownNameExpressionIsReported)
 
 TEST(Compile, KernelCompiledOutDoesNotBreakTheBuild)
 {
-    auto r = compileSource("#if 0\n__global__ void old(int x) {}\n#endif\n__global__ void now(int* x) { *x = 1; }\n");
+    auto r = compileSource("#ifdef NOT_DEFINED\n__global__ void old(int x) {}\n#endif\n__global__ void now(int* x) { *x = 1; }\n");
     ASSERT_TRUE(r.ok) << describe(r);
     EXPECT_EQ(r.loweredNames.count("old"), 0u);
 }
@@ -254,11 +282,40 @@ TEST(Compile, QuotedIncludesBesideTheSourceAndInIncludeDirs)
 
 TEST(Compile, NvrtcCandidatesStartWithTheEnvironment)
 {
+#ifdef _WIN32
+    _putenv_s("KWB_NVRTC", "/nonexistent/libnvrtc-test.so");
+    auto names = NvrtcLibrary::candidateNames();
+    _putenv_s("KWB_NVRTC", "");
+#else
     ::setenv("KWB_NVRTC", "/nonexistent/libnvrtc-test.so", 1);
     auto names = NvrtcLibrary::candidateNames();
     ::unsetenv("KWB_NVRTC");
+#endif
     ASSERT_FALSE(names.empty());
     EXPECT_EQ(names[0], "/nonexistent/libnvrtc-test.so");
     EXPECT_NE(std::find(names.begin(), names.end(), "libnvrtc.so.13"), names.end());
     EXPECT_NE(std::find(names.begin(), names.end(), "libnvrtc.so.12"), names.end());
+}
+
+TEST(Compile, MissingNvrtcIsAnErrorThatListsWhatWasTried)
+{
+    try {
+        NvrtcLibrary::open({"/nonexistent/libnvrtc-a.so", "/nonexistent/libnvrtc-b.so"});
+        FAIL() << "opened a library that does not exist";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Nvrtc);
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("/nonexistent/libnvrtc-a.so"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("/nonexistent/libnvrtc-b.so"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("KWB_NVRTC"), std::string::npos) << msg;
+    }
+#ifdef __linux__
+    try {
+        NvrtcLibrary::open({"libm.so.6"});
+        FAIL() << "libm is not NVRTC";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Nvrtc);
+        EXPECT_NE(std::string(e.what()).find("lacks nvrtc"), std::string::npos) << e.what();
+    }
+#endif
 }

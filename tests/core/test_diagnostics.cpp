@@ -75,6 +75,7 @@ TEST(Diagnostics, TableStillMatchesThisNvrtc)
         req.options.includeDirs = {"inc"};
         req.options.tagPrintf = false;
         req.options.extra = entry["options"].get<std::vector<std::string>>();
+        req.options.arch = entry.value("arch", "");
         auto r = compiler.compile(req);
         expectMatches(r.diagnostics, entry["diagnostics"], name, true);
         bool hasError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
@@ -118,4 +119,28 @@ TEST(Diagnostics, FileNamesWithParenthesesAndSpaces)
     EXPECT_EQ(ds[0].file, "/tmp/my dir (copy)/k.cu");
     EXPECT_EQ(ds[0].line, 12);
     EXPECT_EQ(ds[0].column, 1);
+}
+
+TEST(Diagnostics, VeryLongLinesDoNotBreakTheParser)
+{
+    std::string longLine(200000, 'x');
+    std::string log = "k.cu(3): error: identifier \"" + longLine + "\" is undefined\n  " + longLine + "\n  "
+                      + std::string(100000, ' ') + "^\n\n";
+    auto ds = parseNvrtcLog(log);
+    ASSERT_EQ(ds.size(), 1u);
+    EXPECT_EQ(ds[0].line, 3);
+    EXPECT_EQ(ds[0].column, 100001);
+}
+
+TEST(Diagnostics, LinesThatOnlyLookLikeHeadersAreNotDiagnostics)
+{
+    auto ds = parseNvrtcLog("k.cu(2): error: real one\n"
+                            "      f(a): b;\n"
+                            "      ^\n"
+                            "\n"
+                            "errors: not a header\n"
+                            "x(12): warnings: not a severity\n");
+    ASSERT_EQ(ds.size(), 1u);
+    EXPECT_EQ(ds[0].message, "real one");
+    EXPECT_EQ(ds[0].column, 5);
 }

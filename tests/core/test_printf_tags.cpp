@@ -96,6 +96,25 @@ TEST(PrintfTagger, DiagnosticColumnsPointAtTheUsersText)
     EXPECT_EQ(tagged.diagnostics[0].file, "kernel.cu");
 }
 
+TEST(PrintfTagger, TwoCallsOnOneLineMapEveryColumnBack)
+{
+    std::string line = "printf(\"a\"); printf(\"b%d\", x);";
+    auto t = PrintfTagger::tag(line + "\n", "k.cu");
+    EXPECT_EQ(t.taggedCalls, 2);
+    std::string tagged = userLines(t.text)[0];
+    // Every character of the user's line is found at its own column again.
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        int userColumn = static_cast<int>(i) + 1;
+        int shift = 0; // inserted bytes before this character
+        for (auto [column, length] : t.insertions.at(1))
+            if (column <= userColumn)
+                shift += length;
+        int taggedColumn = userColumn + shift;
+        ASSERT_EQ(tagged[static_cast<std::size_t>(taggedColumn - 1)], line[i]) << i;
+        EXPECT_EQ(t.userColumn(1, taggedColumn), userColumn) << i;
+    }
+}
+
 TEST(PrintfTagger, TaggedKernelCompilesAndPrintsTheTag)
 {
     Compiler compiler;

@@ -1,3 +1,5 @@
+#include "compile/Compiler.hpp"
+#include "compile/SignatureCheck.hpp"
 #include "compile/SignatureParser.hpp"
 #include "util/Error.hpp"
 
@@ -118,6 +120,9 @@ TEST(Signatures, CommentsStringsAndPreprocessorAreSkipped)
 /* __global__ void blockComment(int x) {}
    still a comment */
 #define KERNEL __global__ void fromMacro(int x)
+#define PATTERN "/*" // a comment opener inside a string is not a comment
+#define LONG_MACRO(a) \
+    __global__ void continued(a)
 #if 0
 #endif
 const char* s = "__global__ void inString(int x) {}";
@@ -126,7 +131,7 @@ __global__ void real(int /* the count */ n, // trailing
 )");
     ASSERT_EQ(ks.size(), 1u);
     EXPECT_EQ(ks[0].name, "real");
-    EXPECT_EQ(ks[0].line, 9);
+    EXPECT_EQ(ks[0].line, 12);
     ASSERT_EQ(ks[0].params.size(), 2u);
     EXPECT_EQ(ks[0].params[0].name, "n");
     EXPECT_EQ(ks[0].params[1].name, "data");
@@ -244,4 +249,87 @@ TEST(Signatures, ParseSingleParam)
     EXPECT_EQ(r.name, "n");
     EXPECT_TRUE(r.isConst);
     EXPECT_EQ(r.baseType, "int");
+}
+
+TEST(Signatures, ConditionalCodeThatIsNeverCompiled)
+{
+    auto ks = parseKernelSignatures(R"(
+#if 0
+__global__ void disabled(int x) {}
+#if FOO
+__global__ void nestedDisabled(int x) {}
+#endif
+#else
+__global__ void enabledElse(int x) {}
+#endif
+#if 1
+__global__ void enabled(int x) {}
+#else
+__global__ void disabledElse(int x) {}
+#endif
+#ifdef SOMETHING
+__global__ void maybe(int x) {}
+#else
+__global__ void maybeNot(int x) {}
+#endif
+)");
+    std::vector<std::string> names;
+    for (const auto& k : ks)
+        names.push_back(k.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"enabledElse", "enabled", "maybe", "maybeNot"}));
+}
+
+
+TEST(SignatureCheck, SourceAndPtxAgreeForManyTypes)
+{
+    Compiler compiler;
+    CompileRequest req;
+    req.source = "#include <cstdint>\n#include <cuda_fp16.h>\n"
+                 "struct Pair { float a; int b; };\n"
+                 "__global__ void many(char c, unsigned char uc, short s, unsigned short us, int i,\n"
+                 "    unsigned u, float f, long l, unsigned long ul, long long ll, double d, bool b,\n"
+                 "    std::uint64_t u64, size_t n, float2 f2, float4 f4, double2 d2, int3 i3, __half h,\n"
+                 "    const float* __restrict__ p, float** pp, Pair pair) {}\n"
+                 "template <typename T, int N> __global__ void scale(T* x, T f, int n) {}\n";
+    req.nameExpressions = {"scale<double,2>", "scale<short,1>"};
+    auto r = compiler.compile(req);
+    ASSERT_TRUE(r.ok) << r.log;
+    auto entryFor = [&](const std::string& expr) -> const PtxEntry& {
+        for (const auto& e : r.entries)
+            if (e.name == r.loweredNames.at(expr))
+                return e;
+        throw std::runtime_error("no entry for " + expr);
+    };
+    const auto& many = r.kernels.at(0);
+    ASSERT_EQ(many.name, "many");
+    EXPECT_TRUE(crossCheck(many, entryFor("many")).empty());
+    for (const auto& p : many.params)
+        if (p.baseType != "Pair")
+            EXPECT_NE(p.isPointer ? 8u : paramTypeSize(p.baseType), 0u) << p.baseType;
+    for (std::string expr : {"scale<double,2>", "scale<short,1>"})
+        EXPECT_TRUE(crossCheck(instantiate(r.kernels.at(1), expr), entryFor(expr)).empty()) << expr;
+
+    // The template itself, or a wrong instantiation, does not fit.
+    auto wrong = crossCheck(instantiate(r.kernels.at(1), "scale<float,2>"), entryFor("scale<double,2>"));
+    ASSERT_EQ(wrong.size(), 1u);
+    EXPECT_NE(wrong[0].find("'f'"), std::string::npos) << wrong[0];
+    EXPECT_NE(wrong[0].find("4 bytes"), std::string::npos) << wrong[0];
+    KernelSignature fewer = many;
+    fewer.params.pop_back();
+    EXPECT_EQ(crossCheck(fewer, entryFor("many")).size(), 1u);
+}
+
+TEST(Signatures, NestedTemplateArgumentsClosedByShiftToken)
+{
+    auto ks = parseKernelSignatures("template <typename T = Vec<int>>\n"
+                                    "__global__ void k(T* x, Vec<Vec<float>> v) {}\n");
+    ASSERT_EQ(ks.size(), 1u);
+    EXPECT_EQ(ks[0].templateParams, (std::vector<std::string>{"typename T = Vec<int>"}));
+    ASSERT_EQ(ks[0].params.size(), 2u);
+    EXPECT_EQ(ks[0].params[1].baseType, "Vec<Vec<float>>");
+    EXPECT_EQ(ks[0].params[1].name, "v");
+    auto inst = instantiate(ks[0], "k<Pair<int>>");
+    EXPECT_EQ(inst.params[0].baseType, "Pair<int>");
+    auto byDefault = instantiate(ks[0], "k");
+    EXPECT_EQ(byDefault.params[0].baseType, "Vec<int>");
 }

@@ -1,0 +1,370 @@
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
+
+#include <gtest/gtest.h>
+
+#ifdef _WIN32
+#include <process.h>
+#else
+#include <unistd.h>
+#endif
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+using namespace kw;
+namespace fs = std::filesystem;
+
+namespace {
+
+int processId()
+{
+#ifdef _WIN32
+    return _getpid();
+#else
+    return getpid();
+#endif
+}
+
+// Folders made by this process, removed when it exits.
+struct TempDirs {
+    std::vector<fs::path> dirs;
+    ~TempDirs()
+    {
+        std::error_code ec;
+        for (const auto& d : dirs)
+            fs::remove_all(d, ec);
+    }
+};
+TempDirs tempDirs;
+
+fs::path freshDir(const std::string& name)
+{
+    fs::path d = fs::temp_directory_path() / ("kw_test_cache_" + std::to_string(processId()) + "_" + name);
+    fs::remove_all(d);
+    fs::create_directories(d);
+    tempDirs.dirs.push_back(d);
+    return d;
+}
+
+std::vector<fs::path> entryFiles(const fs::path& dir)
+{
+    std::vector<fs::path> out;
+    if (fs::exists(dir))
+        for (const auto& e : fs::directory_iterator(dir))
+            out.push_back(e.path());
+    return out;
+}
+
+CompileResult sample()
+{
+    CompileResult r;
+    r.ok = true;
+    r.log = "k.cu(1): warning #177-D: x\n";
+    r.diagnostics.push_back({"k.cu", 1, 5, Severity::Warning, "x", {"note a", "note b"}, "177-D"});
+    r.ptx = ".version 9.0\n.entry k()\n{ ret; }\n";
+    r.cubin = {'\x7f', 'E', 'L', 'F', '\0', '\xff'};
+    r.arch = "sm_90";
+    r.loweredNames = {{"k", "_Z1kv"}, {"scale<float,128>", "_Z5scaleIfLi128EEvPT_S0_"}};
+    KernelSignature k;
+    k.name = "k";
+    k.templateParams = {"typename T"};
+    k.line = 3;
+    k.params.push_back({"a", "const float *", "float", true, true, true, 1});
+    r.kernels.push_back(k);
+    r.entries.push_back({"_Z1kv", {{8, 8, true}, {16, 4, false}}});
+    r.includedFiles = {"/x/h.h"};
+    r.compileMs = 12.5;
+    return r;
+}
+
+void expectSame(const CompileResult& a, const CompileResult& b)
+{
+    EXPECT_EQ(a.ok, b.ok);
+    EXPECT_EQ(a.log, b.log);
+    ASSERT_EQ(a.diagnostics.size(), b.diagnostics.size());
+    for (std::size_t i = 0; i < a.diagnostics.size(); ++i) {
+        EXPECT_EQ(a.diagnostics[i].message, b.diagnostics[i].message);
+        EXPECT_EQ(a.diagnostics[i].column, b.diagnostics[i].column);
+        EXPECT_EQ(a.diagnostics[i].notes, b.diagnostics[i].notes);
+        EXPECT_EQ(a.diagnostics[i].code, b.diagnostics[i].code);
+        EXPECT_EQ(a.diagnostics[i].severity, b.diagnostics[i].severity);
+    }
+    EXPECT_EQ(a.ptx, b.ptx);
+    EXPECT_EQ(a.cubin, b.cubin);
+    EXPECT_EQ(a.arch, b.arch);
+    EXPECT_EQ(a.loweredNames, b.loweredNames);
+    ASSERT_EQ(a.kernels.size(), b.kernels.size());
+    for (std::size_t i = 0; i < a.kernels.size(); ++i) {
+        EXPECT_EQ(a.kernels[i].name, b.kernels[i].name);
+        EXPECT_EQ(a.kernels[i].templateParams, b.kernels[i].templateParams);
+        ASSERT_EQ(a.kernels[i].params.size(), b.kernels[i].params.size());
+        for (std::size_t j = 0; j < a.kernels[i].params.size(); ++j) {
+            EXPECT_EQ(a.kernels[i].params[j].type, b.kernels[i].params[j].type);
+            EXPECT_EQ(a.kernels[i].params[j].isRestrict, b.kernels[i].params[j].isRestrict);
+            EXPECT_EQ(a.kernels[i].params[j].pointerDepth, b.kernels[i].params[j].pointerDepth);
+        }
+    }
+    ASSERT_EQ(a.entries.size(), b.entries.size());
+    for (std::size_t i = 0; i < a.entries.size(); ++i) {
+        EXPECT_EQ(a.entries[i].name, b.entries[i].name);
+        ASSERT_EQ(a.entries[i].params.size(), b.entries[i].params.size());
+        for (std::size_t j = 0; j < a.entries[i].params.size(); ++j) {
+            EXPECT_EQ(a.entries[i].params[j].size, b.entries[i].params[j].size);
+            EXPECT_EQ(a.entries[i].params[j].align, b.entries[i].params[j].align);
+        }
+    }
+    EXPECT_EQ(a.includedFiles, b.includedFiles);
+}
+
+const char* kKernel = "#include \"header.h\"\n"
+                      "__global__ void add(float* a, const float* b, int n)\n"
+                      "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] += b[i] * SCALE; }\n";
+
+CompileRequest request(const fs::path& dir)
+{
+    CompileRequest req;
+    req.source = kKernel;
+    req.baseDir = dir;
+    return req;
+}
+
+} // namespace
+
+TEST(ProgramCache, StoreAndFindRoundTripsEveryField)
+{
+    fs::path dir = freshDir("roundtrip");
+    auto r = sample();
+    {
+        ProgramCache cache(dir);
+        EXPECT_FALSE(cache.find("key one"));
+        cache.store("key one", r);
+        auto hit = cache.find("key one");
+        ASSERT_TRUE(hit);
+        expectSame(*hit, r);
+    }
+    ProgramCache fresh(dir);
+    auto fromDisk = fresh.find("key one");
+    ASSERT_TRUE(fromDisk);
+    expectSame(*fromDisk, r);
+    EXPECT_FALSE(fresh.find("key two"));
+    for (const auto& f : entryFiles(dir))
+        EXPECT_EQ(f.extension(), ".kwbprog") << "no temporary file left behind: " << f;
+}
+
+TEST(ProgramCache, ForeignCorruptAndTruncatedEntriesAreNeverLoaded)
+{
+    fs::path dir = freshDir("corrupt");
+    ProgramCache writer(dir);
+    writer.store("the key", sample());
+    fs::path entry = writer.entryPath("the key");
+    ASSERT_TRUE(fs::exists(entry));
+    std::string good;
+    {
+        std::ifstream in(entry, std::ios::binary);
+        good.assign(std::istreambuf_iterator<char>(in), {});
+    }
+
+    auto writeEntry = [&](const std::string& bytes) {
+        std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes;
+    };
+    auto loads = [&] { return ProgramCache(dir).find("the key").has_value(); };
+
+    ASSERT_TRUE(loads());
+    std::string flipped = good;
+    flipped[flipped.size() - 3] ^= 0x40; // payload byte
+    writeEntry(flipped);
+    EXPECT_FALSE(loads()) << "checksum mismatch";
+    EXPECT_FALSE(fs::exists(entry)) << "a bad entry is removed so it gets replaced";
+
+    writeEntry(good.substr(0, good.size() / 2));
+    EXPECT_FALSE(loads()) << "truncated";
+    writeEntry(good.substr(0, 10));
+    EXPECT_FALSE(loads()) << "truncated header";
+    writeEntry("not a cache entry at all, just some text of a plausible length............");
+    EXPECT_FALSE(loads()) << "foreign file";
+    std::string wrongVersion = good;
+    wrongVersion[8] = 99;
+    writeEntry(wrongVersion);
+    EXPECT_FALSE(loads()) << "other format version";
+
+    // An entry for another key under this key's file name (a hash collision).
+    ProgramCache other(dir);
+    other.store("another key", sample());
+    fs::copy_file(other.entryPath("another key"), entry, fs::copy_options::overwrite_existing);
+    EXPECT_FALSE(loads()) << "key material differs";
+
+    writeEntry(good);
+    EXPECT_TRUE(loads());
+}
+
+TEST(ProgramCache, MemoryLruEvictsTheOldest)
+{
+    ProgramCache cache({}, 2);
+    cache.store("a", sample());
+    cache.store("b", sample());
+    ASSERT_TRUE(cache.find("a")); // a is now the most recent
+    cache.store("c", sample());
+    EXPECT_TRUE(cache.find("a"));
+    EXPECT_FALSE(cache.find("b"));
+    EXPECT_TRUE(cache.find("c"));
+}
+
+TEST(ProgramCache, CompilerHitMissStaleHeaderAndOptions)
+{
+    fs::path src = freshDir("compiler_src");
+    fs::path cacheDir = freshDir("compiler_cache");
+    std::ofstream(src / "header.h") << "#define SCALE 2.0f\n";
+    auto cache = std::make_shared<ProgramCache>(cacheDir);
+    Compiler compiler(cache);
+
+    auto cold = compiler.compile(request(src));
+    ASSERT_TRUE(cold.ok) << cold.log;
+    EXPECT_FALSE(cold.cacheHit);
+    auto warm = compiler.compile(request(src));
+    EXPECT_TRUE(warm.cacheHit);
+    expectSame(warm, cold);
+    EXPECT_EQ(entryFiles(cacheDir).size(), 1u);
+
+    // A new process (fresh memory) finds the entry on disk.
+    Compiler other(std::make_shared<ProgramCache>(cacheDir));
+    auto disk = other.compile(request(src));
+    EXPECT_TRUE(disk.cacheHit);
+    expectSame(disk, cold);
+
+    // The header changed: the cached program is stale.
+    std::ofstream(src / "header.h", std::ios::trunc) << "#define SCALE 3.0f\n";
+    auto stale = compiler.compile(request(src));
+    EXPECT_FALSE(stale.cacheHit);
+    ASSERT_TRUE(stale.ok);
+    EXPECT_NE(stale.ptx, cold.ptx);
+    EXPECT_TRUE(compiler.compile(request(src)).cacheHit);
+
+    // Options, arch and name expressions are part of the key.
+    auto req = request(src);
+    req.options.defines = {{"X", "1"}};
+    EXPECT_FALSE(compiler.compile(req).cacheHit);
+    req = request(src);
+    req.options.arch = "compute_80";
+    EXPECT_FALSE(compiler.compile(req).cacheHit);
+    req = request(src);
+    req.nameExpressions = {"add"};
+    EXPECT_FALSE(compiler.compile(req).cacheHit);
+    req = request(src);
+    req.options.tagPrintf = false; // no printf in the source: same program, same key
+    EXPECT_TRUE(compiler.compile(req).cacheHit);
+}
+
+TEST(ProgramCache, CorruptEntryIsRecompiledAndReplaced)
+{
+    fs::path src = freshDir("replace_src");
+    fs::path cacheDir = freshDir("replace_cache");
+    std::ofstream(src / "header.h") << "#define SCALE 2.0f\n";
+    auto cold = Compiler(std::make_shared<ProgramCache>(cacheDir)).compile(request(src));
+    ASSERT_TRUE(cold.ok);
+    auto files = entryFiles(cacheDir);
+    ASSERT_EQ(files.size(), 1u);
+    {
+        std::fstream f(files[0], std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(fs::file_size(files[0]) / 2));
+        f.put('\x5a');
+    }
+    auto again = Compiler(std::make_shared<ProgramCache>(cacheDir)).compile(request(src));
+    EXPECT_FALSE(again.cacheHit);
+    ASSERT_TRUE(again.ok);
+    EXPECT_EQ(again.ptx, cold.ptx);
+    auto third = Compiler(std::make_shared<ProgramCache>(cacheDir)).compile(request(src));
+    EXPECT_TRUE(third.cacheHit) << "the recompiled program replaced the corrupt entry";
+}
+
+TEST(ProgramCache, FailedCompileIsNotWrittenToDisk)
+{
+    fs::path cacheDir = freshDir("failed_cache");
+    auto cache = std::make_shared<ProgramCache>(cacheDir);
+    Compiler compiler(cache);
+    CompileRequest req;
+    req.source = "__global__ void k() { undefined_here; }\n";
+    auto r = compiler.compile(req);
+    EXPECT_FALSE(r.ok);
+    EXPECT_TRUE(entryFiles(cacheDir).empty());
+    auto again = compiler.compile(req);
+    EXPECT_TRUE(again.cacheHit) << "kept in memory for this process";
+    EXPECT_EQ(again.diagnostics.size(), r.diagnostics.size());
+    EXPECT_FALSE(Compiler(std::make_shared<ProgramCache>(cacheDir)).compile(req).cacheHit);
+}
+
+TEST(ProgramCache, HitTakesUnderAMillisecond)
+{
+    fs::path src = freshDir("timing_src");
+    fs::path cacheDir = freshDir("timing_cache");
+    std::ofstream(src / "header.h") << "#define SCALE 2.0f\n";
+    auto cache = std::make_shared<ProgramCache>(cacheDir);
+    Compiler compiler(cache);
+    auto cold = compiler.compile(request(src));
+    ASSERT_TRUE(cold.ok);
+    auto warmNew = compiler.compile([&] {
+        auto r = request(src);
+        r.source += "// edited\n";
+        return r;
+    }());
+    ASSERT_FALSE(warmNew.cacheHit);
+
+    const int n = 200;
+    double worstMemory = 0, totalMemory = 0;
+    for (int i = 0; i < n; ++i) {
+        auto r = compiler.compile(request(src));
+        ASSERT_TRUE(r.cacheHit);
+        worstMemory = std::max(worstMemory, r.compileMs);
+        totalMemory += r.compileMs;
+    }
+    double worstDisk = 0, totalDisk = 0;
+    for (int i = 0; i < 20; ++i) {
+        Compiler fresh(std::make_shared<ProgramCache>(cacheDir));
+        auto r = fresh.compile(request(src));
+        ASSERT_TRUE(r.cacheHit);
+        worstDisk = std::max(worstDisk, r.compileMs);
+        totalDisk += r.compileMs;
+    }
+    std::cout << "[ timing   ] NVRTC cold compile " << cold.compileMs << " ms, warm-process compile of a new source "
+              << warmNew.compileMs << " ms; cache hit from memory mean " << totalMemory / n << " ms (worst "
+              << worstMemory << " ms), from disk mean " << totalDisk / 20 << " ms (worst " << worstDisk << " ms)\n";
+    RecordProperty("memory_hit_mean_ms", std::to_string(totalMemory / n));
+    RecordProperty("disk_hit_mean_ms", std::to_string(totalDisk / 20));
+    // Generous bounds for a shared, loaded machine; the goal is 1 ms.
+    EXPECT_LT(totalMemory / n, 5.0);
+    EXPECT_LT(totalDisk / 20, 5.0);
+}
+
+TEST(ProgramCache, CompilerIsSafeToShareAcrossThreads)
+{
+    fs::path cacheDir = freshDir("threads_cache");
+    Compiler compiler(std::make_shared<ProgramCache>(cacheDir));
+    const int threads = 3;
+    std::vector<CompileResult> results(threads * 2);
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) {
+        pool.emplace_back([&, t] {
+            for (int round = 0; round < 2; ++round) {
+                CompileRequest req;
+                req.source = "__global__ void k" + std::to_string(t) + "(int* x) { x[0] = " + std::to_string(t)
+                             + "; printf(\"%d\\n\", x[0]); }\n";
+                results[static_cast<std::size_t>(t * 2 + round)] = compiler.compile(req);
+            }
+        });
+    }
+    for (auto& th : pool)
+        th.join();
+    for (int t = 0; t < threads; ++t) {
+        const auto& first = results[static_cast<std::size_t>(t * 2)];
+        const auto& second = results[static_cast<std::size_t>(t * 2 + 1)];
+        ASSERT_TRUE(first.ok) << first.log;
+        EXPECT_FALSE(first.cacheHit);
+        EXPECT_TRUE(second.cacheHit);
+        EXPECT_EQ(first.ptx, second.ptx);
+        EXPECT_EQ(first.loweredNames.begin()->first, "k" + std::to_string(t));
+    }
+    EXPECT_EQ(entryFiles(cacheDir).size(), static_cast<std::size_t>(threads));
+}
