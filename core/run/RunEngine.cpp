@@ -51,15 +51,21 @@ std::uint64_t RunEngine::bytesMoved(const std::vector<BufferArg>& buffers)
     return bytes;
 }
 
-CompileResult RunEngine::compile(const Document& doc)
+CompileRequest RunEngine::compileRequest(const Document& doc)
 {
     CompileRequest request;
     request.source = doc.source;
     request.sourceName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
     request.baseDir = doc.baseDir();
     request.options = doc.options;
-    request.options.arch = backend_.compileArch();
     request.nameExpressions = {doc.kernel};
+    return request;
+}
+
+CompileResult RunEngine::compile(const Document& doc)
+{
+    CompileRequest request = compileRequest(doc);
+    request.options.arch = backend_.compileArch();
     return compiler_.compile(request);
 }
 

@@ -34,6 +34,8 @@ public:
 
     // The compile step alone, for the arch of this engine's backend.
     CompileResult compile(const Document& doc);
+    // The document's source and options as a compile request (arch as the document says).
+    static CompileRequest compileRequest(const Document& doc);
 
     // Bytes the buffers move in one launch: in buffers are read, out buffers
     // written, inout both.

@@ -3,6 +3,7 @@
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
 #include "cuda/CudaBackend.hpp"
+#include "cuda/CudaDevices.hpp"
 #include "cuda/DriverApi.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/DeviceSelector.hpp"
@@ -106,8 +107,14 @@ json JobDispatcher::devices()
 json JobDispatcher::compile(const json& request)
 {
     const Document doc = documentOf(request);
-    RunEngine engine(*compiler_, backend(deviceOf(request)));
-    return toJson(engine.compile(doc), true);
+    CompileRequest req = RunEngine::compileRequest(doc);
+    const std::string device = deviceOf(request);
+    if (!device.empty())
+        req.options.arch = backend(device).compileArch();
+    else if (req.options.arch.empty() && CudaDevices::count() > 0)
+        req.options.arch = backend("cuda:0").compileArch();
+    // else the document's arch, or PTX for the default virtual arch: no device needed.
+    return toJson(compiler_->compile(req), true);
 }
 
 JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)

@@ -192,7 +192,10 @@ void BlockRunner::runWarp(Warp& w) {
             ++w.pc;
             break;
         case Ctrl::Unsupported:
-            if (m) w.fault(FaultKind::Unsupported, "the simulator does not support this instruction", __builtin_ctz(m), in);
+            if (m)
+                w.fault(FaultKind::Unsupported,
+                        "not supported by the simulator: " + fn_.unsupported[std::size_t(&in - code)],
+                        __builtin_ctz(m), in);
             ++w.pc;
             break;
         }
@@ -229,9 +232,9 @@ bool BlockRunner::releaseBarrier() {
                 const Instr& b = fn_.code[pc];
                 w.mask = 1u << l;
                 w.fault(FaultKind::DivergentBarrier,
-                        fmt::format("divergent barrier: thread ({},{},{}) waits at the barrier on line {} while this "
-                                    "thread waits at a different barrier (line {}); __syncthreads() must be reached "
-                                    "by all threads of a block",
+                        fmt::format("divergent barrier (a __syncthreads() not reached by all threads of the "
+                                    "block): thread ({},{},{}) waits at the barrier on line {}, this thread at the "
+                                    "barrier on line {}",
                                     first->threadOf(firstLane).x, first->threadOf(firstLane).y,
                                     first->threadOf(firstLane).z, a.line, b.line),
                         l, b);
@@ -250,10 +253,16 @@ bool BlockRunner::releaseBarrier() {
     return true;
 }
 
+namespace {
+// Call parameters of printf/assert live in the lane's local frame (Instr::a holds offsets).
+template <class T> T callParam(const Warp& w, int lane, std::uint32_t offset) {
+    T v{};
+    if (offset + sizeof(T) <= w.localBytes) std::memcpy(&v, w.local + std::size_t(lane) * w.localBytes + offset, sizeof(T));
+    return v;
+}
+} // namespace
+
 void BlockRunner::printf(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint64_t* F = w.reg(in.a[0]);
-    const std::uint64_t* A = w.reg(in.a[1]);
-    std::uint64_t* D = w.reg(in.d[0]);
     forLanes(m, [&](int l) {
         if (w.stop) return;
         DeviceReader read = [&](std::uint64_t addr, std::uint32_t size, void* out) {
@@ -267,10 +276,12 @@ void BlockRunner::printf(Warp& w, const Instr& in, std::uint32_t m) {
             return true;
         };
         int count = 0;
-        auto text = formatDevicePrintf(F[l], A[l], read, count);
+        auto text = formatDevicePrintf(callParam<std::uint64_t>(w, l, in.a[0]), callParam<std::uint64_t>(w, l, in.a[1]),
+                                       read, count);
         if (!text) return;
         blk_.printf += *text;
-        D[l] = std::uint64_t(std::uint32_t(count));
+        if (in.d[0] != ~0u && in.d[0] + 4 <= w.localBytes)
+            std::memcpy(w.local + std::size_t(l) * w.localBytes + in.d[0], &count, 4);
     });
 }
 
@@ -282,10 +293,10 @@ void BlockRunner::assertFail(Warp& w, const Instr& in, std::uint32_t m) {
         std::memcpy(out, p, size);
         return true;
     };
-    const auto message = readDeviceString(w.reg(in.a[0])[l], read).value_or("?");
-    const auto file = readDeviceString(w.reg(in.a[1])[l], read).value_or("?");
-    const auto line = std::uint32_t(w.reg(in.a[2])[l]);
-    const auto function = readDeviceString(w.reg(in.a[3])[l], read).value_or("?");
+    const auto message = readDeviceString(callParam<std::uint64_t>(w, l, in.a[0]), read).value_or("?");
+    const auto file = readDeviceString(callParam<std::uint64_t>(w, l, in.a[1]), read).value_or("?");
+    const auto line = callParam<std::uint32_t>(w, l, in.a[2]);
+    const auto function = readDeviceString(callParam<std::uint64_t>(w, l, in.a[3]), read).value_or("?");
     if (w.stop) return;
     w.fault(FaultKind::Assert,
             fmt::format("{}:{}: {}: Assertion `{}` failed", file, line, function, message), l, in);

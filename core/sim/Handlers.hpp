@@ -17,8 +17,15 @@ void hLoad(Warp& w, const Instr& in, std::uint32_t mask);
 void hStore(Warp& w, const Instr& in, std::uint32_t mask);
 void hLoadParam(Warp& w, const Instr& in, std::uint32_t mask);
 // Atomics: in.mode holds the AtomOp; red has no destination (d[0] is the sink).
+void hAtom16(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom32(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom64(Warp& w, const Instr& in, std::uint32_t mask);
+
+// Half-precision bit conversions (round to nearest even).
+float halfBitsToFloat(std::uint16_t h);
+std::uint16_t floatToHalfBits(float f);
+float bf16BitsToFloat(std::uint16_t h);
+std::uint16_t floatToBf16Bits(float f);
 
 void hShfl(Warp& w, const Instr& in, std::uint32_t mask);
 void hVote(Warp& w, const Instr& in, std::uint32_t mask);

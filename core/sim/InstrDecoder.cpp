@@ -661,6 +661,125 @@ struct Cvt { static void run(Warp& w, const Instr& in, std::uint32_t m) {
     forLanes(m, [&](int l) { d[l] = writeValue(in.type, readValue(in.type2, a[l], in.ftz), in); });
 } };
 
+
+// add.cc/addc/sub.cc/subc/mad{c}.{lo,hi}.cc: in.mode = 0 add, 1 sub, 2 mad.lo, 3 mad.hi;
+// in.rnd bit 0 = use the carry in, bit 1 = write the carry out.
+template <class U> struct CarryArith { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    using W = std::conditional_t<sizeof(U) == 4, std::uint64_t, unsigned __int128>;
+    constexpr unsigned bits = 8 * sizeof(U);
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]), *c = w.reg(in.a[2]);
+    std::uint64_t* cf = w.reg(RegCarry);
+    const bool cin = in.rnd & 1, cout = in.rnd & 2;
+    forLanes(m, [&](int l) {
+        const U x = get<U>(a[l]), y = get<U>(b[l]);
+        const U carry = cin ? U(cf[l] & 1) : U(0);
+        W r = 0;
+        switch (in.mode) {
+        case 0: r = W(x) + W(y) + carry; break;
+        case 1: r = W(x) - W(y) - carry; break;
+        case 2: r = W(U(W(x) * W(y))) + W(get<U>(c[l])) + carry; break;
+        default: r = W(U((W(x) * W(y)) >> bits)) + W(get<U>(c[l])) + carry; break;
+        }
+        d[l] = put<U>(U(r));
+        if (cout) cf[l] = std::uint64_t((r >> bits) & 1);
+    });
+} };
+
+template <class T> struct Sad { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]), *c = w.reg(in.a[2]);
+    forLanes(m, [&](int l) {
+        const T x = get<T>(a[l]), y = get<T>(b[l]);
+        const U_t<T> diff = x > y ? U_t<T>(U_t<T>(x) - U_t<T>(y)) : U_t<T>(U_t<T>(y) - U_t<T>(x));
+        d[l] = put<T>(T(U_t<T>(get<T>(c[l])) + diff));
+    });
+} };
+
+// dp4a.atype.btype d, a, b, c: c plus the dot product of the four bytes of a and b.
+struct Dp4a { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]), *c = w.reg(in.a[2]);
+    const bool sa = in.mode & 1, sb = in.mode & 2;
+    forLanes(m, [&](int l) {
+        std::int64_t acc = get<std::int32_t>(c[l]);
+        for (int k = 0; k < 4; ++k) {
+            const std::uint32_t ua = (std::uint32_t(a[l]) >> (8 * k)) & 0xff, ub = (std::uint32_t(b[l]) >> (8 * k)) & 0xff;
+            const std::int64_t x = sa ? std::int8_t(ua) : std::int64_t(ua), y = sb ? std::int8_t(ub) : std::int64_t(ub);
+            acc += x * y;
+        }
+        d[l] = std::uint32_t(acc);
+    });
+} };
+
+// Half precision: computed in float and rounded once (exact for + - * / of halves).
+template <template <class> class Op> struct HBin { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]);
+    const int lanes = in.type == PtxType::F16x2 ? 2 : 1;
+    forLanes(m, [&](int l) {
+        std::uint64_t r = 0;
+        for (int h = 0; h < lanes; ++h) {
+            const float x = halfToFloat(std::uint16_t(a[l] >> (16 * h))), y = halfToFloat(std::uint16_t(b[l] >> (16 * h)));
+            float v = Op<float>::f(x, y);
+            if (in.sat) v = saturate01(v);
+            r |= std::uint64_t(floatToHalf(v)) << (16 * h);
+        }
+        d[l] = r;
+    });
+} };
+template <template <class> class Op> struct HUn { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t* a = w.reg(in.a[0]);
+    const int lanes = in.type == PtxType::F16x2 ? 2 : 1;
+    forLanes(m, [&](int l) {
+        std::uint64_t r = 0;
+        for (int h = 0; h < lanes; ++h)
+            r |= std::uint64_t(floatToHalf(Op<float>::f(halfToFloat(std::uint16_t(a[l] >> (16 * h)))))) << (16 * h);
+        d[l] = r;
+    });
+} };
+struct HFma { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]), *c = w.reg(in.a[2]);
+    const int lanes = in.type == PtxType::F16x2 ? 2 : 1;
+    forLanes(m, [&](int l) {
+        std::uint64_t r = 0;
+        for (int h = 0; h < lanes; ++h) {
+            const double x = halfToFloat(std::uint16_t(a[l] >> (16 * h))), y = halfToFloat(std::uint16_t(b[l] >> (16 * h))),
+                         z = halfToFloat(std::uint16_t(c[l] >> (16 * h)));
+            float v = float(x * y + z); // exact product in double, one rounding to float, then to half
+            if (in.sat) v = saturate01(v);
+            r |= std::uint64_t(floatToHalf(v)) << (16 * h);
+        }
+        d[l] = r;
+    });
+} };
+struct HSetp { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* p = w.reg(in.d[0]);
+    std::uint64_t* q = w.reg(in.d[1]);
+    const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]), *c = w.reg(in.a[2]);
+    const Cmp cmp = static_cast<Cmp>(in.mode);
+    const BoolOp bop = static_cast<BoolOp>(in.rnd);
+    const bool negC = in.negMask & 4;
+    forLanes(m, [&](int l) {
+        const bool r = compare<float>(cmp, halfToFloat(std::uint16_t(a[l])), halfToFloat(std::uint16_t(b[l])));
+        const bool cv = (c[l] != 0) != negC;
+        p[l] = combine(bop, r, cv);
+        q[l] = combine(bop, !r, cv);
+    });
+} };
+// set.cmp.dtype.f16: 1.0 in the destination type (f16: 0x3c00, f32: 1.0f) or all ones.
+struct HSet { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]);
+    const Cmp cmp = static_cast<Cmp>(in.mode);
+    const std::uint64_t one = in.type == PtxType::F16 ? 0x3c00u : in.type == PtxType::F32 ? 0x3f800000u : 0xffffffffu;
+    forLanes(m, [&](int l) {
+        d[l] = compare<float>(cmp, halfToFloat(std::uint16_t(a[l])), halfToFloat(std::uint16_t(b[l]))) ? one : 0;
+    });
+} };
+
 // ---------------------------------------------------------------- decoding
 
 struct Unsupported { std::string why; };
@@ -826,7 +945,6 @@ private:
     void decodeMov();
     void decodeCvt();
     void decodeSetp();
-    void decodeCall();
     void decodeWarp();
 };
 
@@ -842,7 +960,6 @@ void Decoder::run() {
     if (b == "mov") return decodeMov();
     if (b == "cvt") return decodeCvt();
     if (b == "setp" || b == "set") return decodeSetp();
-    if (b == "call") return decodeCall();
     if (b == "shfl" || b == "vote" || b == "activemask" || b == "redux" || b == "match") return decodeWarp();
     if (b == "bra" || b == "brx") {
         if (b == "brx") unsupported("indirect branch brx.idx");
@@ -866,6 +983,31 @@ void Decoder::run() {
         b == "pmevent" || b == "brkpt" || b == "discard" || b == "applypriority")
         return; // ordering and hints: no effect on a sequentially consistent simulator
 
+    const bool carry = b == "addc" || b == "subc" || b == "madc" || has("cc");
+    if (carry && (b == "add" || b == "sub" || b == "addc" || b == "subc" || b == "mad" || b == "madc")) {
+        in_.mode = std::uint8_t(b[0] == 'a' ? 0 : b[0] == 's' ? 1 : has("hi") ? 3 : 2);
+        in_.rnd = std::uint8_t((b.back() == 'c' ? 1 : 0) | (has("cc") ? 2 : 0));
+        const int size = sizeOf(t);
+        Handler h = size == 4 ? &CarryArith<std::uint32_t>::run : size == 8 ? &CarryArith<std::uint64_t>::run : nullptr;
+        return in_.mode >= 2 ? ternary(h, t) : binary(h);
+    }
+    if (t == PtxType::F16 || t == PtxType::F16x2) {
+        if (b == "add") return binary(&HBin<OpAdd>::run);
+        if (b == "sub") return binary(&HBin<OpSub>::run);
+        if (b == "mul") return binary(&HBin<OpMul>::run);
+        if (b == "min") return binary(&HBin<OpMinF>::run);
+        if (b == "max") return binary(&HBin<OpMaxF>::run);
+        if (b == "neg") return unary(&HUn<OpNeg>::run);
+        if (b == "abs") return unary(&HUn<OpAbs>::run);
+        if (b == "fma" || b == "mad") return ternary(&HFma::run, t);
+    }
+    if (b == "sad") return ternary(pickIntT<Sad>(t), t);
+    if (b == "dp4a") {
+        if (types_.size() < 2) unsupported("dp4a without two types");
+        in_.mode = std::uint8_t((isSigned(types_[0]) ? 1 : 0) | (isSigned(types_[1]) ? 2 : 0));
+        in_.type = PtxType::S32;
+        return ternary(&Dp4a::run, PtxType::B32);
+    }
     if (b == "add") return binary(fl ? pickFloat<OpAdd, FBin>(t) : pickInt<OpAdd, Bin>(t));
     if (b == "sub") return binary(fl ? pickFloat<OpSub, FBin>(t) : pickInt<OpSub, Bin>(t));
     if (b == "mul") {
@@ -1006,17 +1148,11 @@ void Decoder::memory() {
     else if (store) regs.push_back(src(1, t));
     else regs.push_back(dst(0));
     if (regs.size() != in_.vec) unsupported("vector width does not match the operand list");
-    if (mem.memIsCallParam) {
-        // Call-sequence parameters live in registers: st.param/ld.param become moves.
-        if (mem.offset != 0 || in_.vec != 1) unsupported("call parameter access at an offset");
-        in_.d[0] = store ? mem.reg : regs[0];
-        in_.a[0] = store ? regs[0] : mem.reg;
-        in_.fn = &Mov::run;
-        return;
-    }
     in_.addr = mem.reg;
     in_.imm = mem.offset;
     if (mem.memSpace != Space::Generic && in_.space == Space::Generic) in_.space = mem.memSpace;
+    // Call-sequence and device-function parameters live in the thread's local frame.
+    if (in_.space == Space::Param && mem.memSpace == Space::Local) in_.space = Space::Local;
     for (std::size_t k = 0; k < regs.size(); ++k) (store ? in_.a[k] : in_.d[k]) = regs[k];
     in_.na = in_.nd = std::uint8_t(regs.size());
     if (in_.space == Space::Param) {
@@ -1044,7 +1180,10 @@ void Decoder::atomic() {
     const PtxType t = type();
     in_.type = t;
     const int size = sizeOf(t);
-    if (size != 4 && size != 8) unsupported("`" + joined() + "` on " + std::to_string(size * 8) + "-bit data");
+    if (size != 2 && size != 4 && size != 8) unsupported("`" + joined() + "` on " + std::to_string(size * 8) + "-bit data");
+    if (size == 2 && in_.mode != std::uint8_t(AtomOp::Add) && in_.mode != std::uint8_t(AtomOp::Cas) &&
+        in_.mode != std::uint8_t(AtomOp::Exch))
+        unsupported("`" + joined() + "` on 16-bit data");
     std::size_t i = 0;
     if (!red) in_.d[0] = dst(i++);
     need(i + 2);
@@ -1055,7 +1194,7 @@ void Decoder::atomic() {
     if (mem.memSpace != Space::Generic && in_.space == Space::Generic) in_.space = mem.memSpace;
     in_.a[0] = src(i++, t);
     if (static_cast<AtomOp>(in_.mode) == AtomOp::Cas) in_.a[1] = src(i, t);
-    in_.fn = size == 4 ? &hAtom32 : &hAtom64;
+    in_.fn = size == 2 ? &hAtom16 : size == 4 ? &hAtom32 : &hAtom64;
 }
 
 void Decoder::decodeMov() {
@@ -1111,6 +1250,15 @@ void Decoder::decodeSetp() {
         if (parts_.size() > 1 && parts_[1] == name) { in_.mode = std::uint8_t(c); found = true; }
     if (!found) unsupported("`" + joined() + "` comparison");
     const PtxType st = types_.empty() ? PtxType::None : types_.back();
+    if (st == PtxType::F16 && base_ == "set") {
+        in_.type = types_[0];
+        in_.d[0] = dst(0);
+        in_.a[0] = src(1, st);
+        in_.a[1] = src(2, st);
+        if (ops_.size() > 3) unsupported("set with a boolean operand");
+        in_.fn = &HSet::run;
+        return;
+    }
     if (base_ == "set") {
         if (types_.size() < 2) unsupported("set without two types");
         if (ops_.size() > 3) unsupported("set with a boolean operand");
@@ -1134,34 +1282,8 @@ void Decoder::decodeSetp() {
     in_.a[1] = src(2, st);
     if (ops_.size() > 3) in_.a[2] = srcAt(3, 2, PtxType::Pred);
     in_.type2 = st;
-    in_.fn = pickAnyT<Setp>(st);
+    in_.fn = st == PtxType::F16 ? &HSetp::run : pickAnyT<Setp>(st);
     if (!in_.fn) unsupported("`" + joined() + "` for this type");
-}
-
-void Decoder::decodeCall() {
-    // call[.uni] [(ret),] func, (args...);
-    std::size_t i = 0;
-    std::vector<std::uint32_t> rets;
-    if (!ops_.empty() && ops_[0].kind == PtxOperand::Kind::Vec) rets = ops_[i++].regs;
-    need(i + 1);
-    const std::string name = ops_[i++].text;
-    std::vector<std::uint32_t> args;
-    if (i < ops_.size() && ops_[i].kind == PtxOperand::Kind::Vec) args = ops_[i].regs;
-    if (name == "vprintf") {
-        if (args.size() != 2) unsupported("vprintf with " + std::to_string(args.size()) + " arguments");
-        in_.ctrl = Ctrl::Printf;
-        in_.a[0] = args[0];
-        in_.a[1] = args[1];
-        in_.d[0] = rets.empty() ? RegSink : rets[0];
-        return;
-    }
-    if (name == "__assertfail") {
-        if (args.size() < 4) unsupported("__assertfail with too few arguments");
-        in_.ctrl = Ctrl::Assert;
-        for (std::size_t k = 0; k < 4; ++k) in_.a[k] = args[k];
-        return;
-    }
-    unsupported("call to device function `" + name + "` (only inlined code, printf and assert are supported)");
 }
 
 void Decoder::decodeWarp() {
@@ -1226,6 +1348,11 @@ void Decoder::decodeWarp() {
 }
 
 } // namespace
+
+float halfBitsToFloat(std::uint16_t h) { return halfToFloat(h); }
+std::uint16_t floatToHalfBits(float f) { return floatToHalf(f); }
+float bf16BitsToFloat(std::uint16_t h) { return bf16ToFloat(h); }
+std::uint16_t floatToBf16Bits(float f) { return floatToBf16(f); }
 
 std::string decodeInstr(const std::string& opcode, const std::vector<PtxOperand>& ops, Instr& in,
                         const DecodeEnv& env) {

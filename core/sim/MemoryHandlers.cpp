@@ -154,6 +154,44 @@ template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m) {
 
 } // namespace
 
+// 16-bit atomics (add on f16/bf16, cas, exch) through the aligned 32-bit word holding them.
+void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
+    const std::uint64_t* A = w.reg(in.addr);
+    const std::uint64_t* B = w.reg(in.a[0]);
+    const std::uint64_t* C = w.reg(in.a[1]);
+    std::uint64_t* D = w.reg(in.d[0]);
+    const auto op = static_cast<AtomOp>(in.mode);
+    forLanes(m, [&](int l) {
+        const std::uint64_t addr = A[l] + in.imm;
+        std::uint8_t* p = w.access(in.space, addr, 2, true, l, in);
+        if (!p) return;
+        const unsigned shift = unsigned(reinterpret_cast<std::uintptr_t>(p) & 2) * 8;
+        auto* word = reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(3));
+        std::atomic_ref<std::uint32_t> ref(*word);
+        std::uint32_t old = ref.load(std::memory_order_relaxed);
+        for (;;) {
+            const auto cur = std::uint16_t(old >> shift);
+            std::uint16_t nv = cur;
+            const auto b = std::uint16_t(B[l]);
+            switch (op) {
+            case AtomOp::Exch: nv = b; break;
+            case AtomOp::Cas: nv = cur == b ? std::uint16_t(C[l]) : cur; break;
+            case AtomOp::Add:
+                nv = in.type == PtxType::BF16 ? floatToBf16Bits(bf16BitsToFloat(cur) + bf16BitsToFloat(b))
+                     : in.type == PtxType::F16 ? floatToHalfBits(halfBitsToFloat(cur) + halfBitsToFloat(b))
+                                               : std::uint16_t(cur + b);
+                break;
+            default: break;
+            }
+            const std::uint32_t next = (old & ~(0xffffu << shift)) | (std::uint32_t(nv) << shift);
+            if (ref.compare_exchange_weak(old, next)) {
+                D[l] = cur;
+                return;
+            }
+        }
+    });
+}
+
 void hAtom32(Warp& w, const Instr& in, std::uint32_t m) { atom<std::uint32_t>(w, in, m); }
 void hAtom64(Warp& w, const Instr& in, std::uint32_t m) { atom<std::uint64_t>(w, in, m); }
 

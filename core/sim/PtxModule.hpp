@@ -23,6 +23,7 @@ enum SpecialReg : std::uint32_t {
     RegCtaidX, RegCtaidY, RegCtaidZ, RegNctaidX, RegNctaidY, RegNctaidZ,
     RegLaneId, RegWarpId, RegNwarpId, RegLanemaskEq, RegLanemaskLt, RegLanemaskLe,
     RegLanemaskGt, RegLanemaskGe, RegDynSmem, RegTotalSmem, RegSmId, RegNsmId, RegGridId,
+    RegCarry, // the carry flag of add.cc/addc/sub.cc/subc/mad.cc/madc
     RegFirstUser,
 };
 
@@ -62,6 +63,7 @@ struct Function {
     bool isEntry = false;
     std::vector<Instr> code;
     std::vector<std::string> text;       // each instruction as written, for messages
+    std::vector<std::string> unsupported; // per instruction: why it cannot run (usually empty)
     std::uint32_t numRegs = RegFirstUser;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> constRegs; // immediates
     std::vector<ParamDecl> params;

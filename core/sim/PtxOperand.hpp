@@ -17,7 +17,6 @@ struct PtxOperand {
     bool neg = false;            // Reg: "!p"
     std::string text;            // Imm token (sign included), Sym name
     Space memSpace = Space::Generic; // Mem: the space of a symbol base, Generic for a register base
-    bool memIsCallParam = false; // Mem: [param0+off] of a call sequence (reg holds it)
     std::int64_t offset = 0;     // Mem offset (symbol address folded in)
     std::vector<std::uint32_t> regs; // Vec
     bool symKnown = false;       // Sym: the name is a variable with an address

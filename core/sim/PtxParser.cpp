@@ -63,7 +63,14 @@ std::vector<Token> tokenize(std::string_view s) {
             t.kind = Token::Number;
             t.text = std::string(s.substr(i, j - i));
             i = j;
-        } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.') {
+        } else if (c == '.') {
+            // Directives and their modifiers may be written together (".reg.b32"): split them.
+            std::size_t j = i + 1;
+            while (j < n && identChar(s[j]) && s[j] != '.') ++j;
+            t.kind = Token::Ident;
+            t.text = std::string(s.substr(i, j - i));
+            i = j;
+        } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%') {
             std::size_t j = i + 1;
             while (j < n && identChar(s[j])) ++j;
             t.kind = Token::Ident;
@@ -98,6 +105,7 @@ std::uint32_t alignUp(std::uint64_t v, std::uint32_t a) {
 // A function body as statements (token ranges), decoded after the module layout is known.
 struct RawFunction {
     Function fn;
+    std::vector<ParamDecl> rets; // .func return parameters
     std::vector<std::vector<Token>> body;
 };
 
@@ -266,7 +274,7 @@ private:
     void function(bool isExtern) {
         RawFunction raw;
         raw.fn.isEntry = next().text == ".entry";
-        if (peek().text == "(") paramList(); // return value
+        if (peek().text == "(") raw.rets = paramList(); // return value
         raw.fn.name = next().text;
         if (peek().text == "(") raw.fn.params = paramList();
         std::uint32_t offset = 0;
@@ -288,8 +296,12 @@ private:
         while (depth > 0) {
             const Token& t = next();
             if (t.kind == Token::End) fail(t, "unterminated function body");
-            if (t.kind == Token::Punct && t.text == "{" && stmt.empty()) { ++depth; continue; }
-            if (t.kind == Token::Punct && t.text == "}" && stmt.empty()) { --depth; continue; }
+            // Nested blocks scope their .reg/.param names: keep the braces as statements.
+            if (t.kind == Token::Punct && t.text == "{" && stmt.empty()) { ++depth; raw.body.push_back({t}); continue; }
+            if (t.kind == Token::Punct && t.text == "}" && stmt.empty()) {
+                if (--depth > 0) raw.body.push_back({t});
+                continue;
+            }
             if (t.kind == Token::Ident && (t.text == ".loc" || t.text == ".file")) {
                 // No ';' terminates these: they take a fixed shape.
                 flush();
@@ -353,59 +365,189 @@ private:
             if (v.space == Space::Shared && v.isExtern) v.address = mod_.dynamicSharedOffset;
     }
 
-    void decodeFunction(RawFunction& raw) {
-        Function& fn = raw.fn;
-        cur_ = &fn;
+    // Names visible while decoding one function body; an inlined callee gets its own.
+    struct Scope {
         std::unordered_map<std::string, std::uint32_t> regs = specialRegisters();
+        std::unordered_map<std::string, std::uint64_t> locals; // .local, call .param: frame offsets
         std::unordered_map<std::string, std::uint32_t> labels;
-        std::unordered_map<std::string, std::uint64_t> locals; // .local name -> offset in the frame
-        std::map<std::uint64_t, std::uint32_t> consts;
-        std::unordered_map<std::string, std::size_t> params;
-        for (std::size_t i = 0; i < fn.params.size(); ++i) params[fn.params[i].name] = i;
+        std::vector<std::pair<std::size_t, std::string>> fixups; // branches to patch
+        std::vector<std::size_t> rets;                           // inlined: ret -> end of body
+        const std::vector<ParamDecl>* kernelParams = nullptr;
+        std::vector<std::string> callStack;
+    };
 
-        // Pass 1: label positions.
-        std::uint32_t count = 0;
-        for (const auto& st : raw.body) {
-            if (st.size() == 2 && st[1].text == ":") labels[st[0].text] = count;
-            else if (st[0].text[0] != '.') ++count;
-        }
+    std::map<std::uint64_t, std::uint32_t> consts_;
+    Function* fn_ = nullptr;
+    Scope* scope_ = nullptr;
+    SourceLoc loc_;
+
+    std::uint32_t allocLocal(std::uint64_t size, std::uint32_t align) {
+        fn_->localBytes = alignUp(fn_->localBytes, std::max<std::uint32_t>(align, 1));
+        const std::uint32_t at = fn_->localBytes;
+        fn_->localBytes += static_cast<std::uint32_t>(size);
+        return at;
+    }
+
+    void decodeFunction(RawFunction& raw) {
+        if (!raw.fn.isEntry) return; // device functions are inlined where they are called
+        Function fn = raw.fn;
+        fn_ = &fn;
+        cur_ = &fn;
+        consts_.clear();
+        Scope scope;
+        scope.kernelParams = &fn.params;
+        scope.callStack.push_back(fn.name);
+        emitBody(raw, scope);
+        fn.localBytes = alignUp(fn.localBytes, 8);
+        mod_.functions.push_back(std::move(fn));
+    }
+
+    void pushInstr(Instr in, const std::vector<Token>& st, const std::string& why) {
+        fn_->code.push_back(in);
+        fn_->text.push_back(statementText(st));
+        fn_->unsupported.push_back(why);
+    }
+
+    void markUnsupported(std::size_t index, const std::string& why) {
+        fn_->code[index].ctrl = Ctrl::Unsupported;
+        fn_->code[index].fn = nullptr;
+        fn_->unsupported[index] = why;
+    }
+
+    void emitBody(const RawFunction& raw, Scope& scope) {
+        Scope* outer = scope_;
+        scope_ = &scope;
         DecodeEnv env;
-        env.constReg = [&](std::uint64_t bits) {
-            auto it = consts.find(bits);
-            if (it != consts.end()) return it->second;
-            std::uint32_t r = fn.numRegs++;
-            consts[bits] = r;
-            fn.constRegs.emplace_back(r, bits);
+        env.constReg = [this](std::uint64_t bits) {
+            auto it = consts_.find(bits);
+            if (it != consts_.end()) return it->second;
+            std::uint32_t r = fn_->numRegs++;
+            consts_[bits] = r;
+            fn_->constRegs.emplace_back(r, bits);
             return r;
         };
-        env.label = [&](const std::string& name) {
-            auto it = labels.find(name);
-            return it == labels.end() ? -1 : static_cast<int>(it->second);
+        env.label = [this](const std::string& name) {
+            scope_->fixups.emplace_back(fn_->code.size(), name);
+            return 0;
         };
-
-        SourceLoc loc;
+        std::vector<std::pair<std::unordered_map<std::string, std::uint32_t>,
+                              std::unordered_map<std::string, std::uint64_t>>> saved;
         for (const auto& st : raw.body) {
             const std::string& head = st[0].text;
-            if (st.size() == 2 && st[1].text == ":") continue;
-            if (head == ".loc") { loc = parseLoc(st); continue; }
-            if (head == ".reg") { declareRegs(st, fn, regs); continue; }
-            if (head == ".param") { declareCallParam(st, fn, regs); continue; }
-            if (head == ".local") {
+            if (st.size() == 1 && st[0].kind == Token::Punct && head == "{") { saved.emplace_back(scope.regs, scope.locals); continue; }
+            if (st.size() == 1 && st[0].kind == Token::Punct && head == "}") {
+                if (!saved.empty()) {
+                    scope.regs = std::move(saved.back().first);
+                    scope.locals = std::move(saved.back().second);
+                    saved.pop_back();
+                }
+                continue;
+            }
+            if (st.size() == 2 && st[1].text == ":") { scope.labels[head] = std::uint32_t(fn_->code.size()); continue; }
+            if (head == ".loc") { loc_ = parseLoc(st); continue; }
+            if (head == ".reg") { declareRegs(st, *fn_, scope.regs); continue; }
+            if (head == ".param" || head == ".local") {
                 std::uint32_t align = 1;
                 std::uint64_t size = 0;
                 declaredVar(st, align, size);
-                fn.localBytes = alignUp(fn.localBytes, align);
-                locals[st.back().text == "]" ? nameBeforeDims(st) : st.back().text] = fn.localBytes;
-                fn.localBytes += static_cast<std::uint32_t>(size);
+                scope.locals[st.back().text == "]" ? nameBeforeDims(st) : st.back().text] = allocLocal(size, align);
                 continue;
             }
             if (head[0] == '.') continue; // .pragma and other hints
+            std::size_t op = head == "@" ? (st[1].text == "!" ? 3 : 2) : 0;
+            if (op < st.size() && st[op].text.rfind("call", 0) == 0) { emitCall(st, op, scope); continue; }
             lastWhy_.clear();
-            fn.code.push_back(decodeStatement(st, fn, regs, locals, params, env, loc));
-            fn.text.push_back(statementText(st) + (lastWhy_.empty() ? "" : " (" + lastWhy_ + ")"));
+            Instr in = decodeStatement(st, *fn_, scope.regs, scope.locals, env, loc_);
+            if (!scope.kernelParams && in.ctrl == Ctrl::Exit) { // ret of an inlined body
+                in.ctrl = Ctrl::Bra;
+                scope.rets.push_back(fn_->code.size());
+            }
+            pushInstr(in, st, lastWhy_);
         }
-        fn.localBytes = alignUp(fn.localBytes, 8);
-        mod_.functions.push_back(std::move(fn));
+        for (const auto& [index, name] : scope.fixups) {
+            auto it = scope.labels.find(name);
+            if (it == scope.labels.end()) markUnsupported(index, "branch to unknown label " + name);
+            else fn_->code[index].target = it->second;
+        }
+        scope_ = outer;
+    }
+
+    // call[.uni] [(ret),] name[, (args)]: printf and assert are built in; device
+    // functions with a body are inlined, their parameters living in the local frame.
+    void emitCall(const std::vector<Token>& st, std::size_t op, Scope& scope) {
+        Instr in;
+        in.line = loc_.line;
+        in.file = loc_.file;
+        if (st[0].text == "@") {
+            in.guardNeg = st[1].text == "!";
+            auto it = scope.regs.find(st[op - 1].text);
+            if (it == scope.regs.end()) fail(st[op - 1], "unknown guard predicate");
+            in.guard = std::int32_t(it->second);
+        }
+        auto group = [&](std::size_t& i) {
+            std::vector<std::string> names;
+            if (i < st.size() && st[i].text == "(") {
+                for (++i; i < st.size() && st[i].text != ")"; ++i)
+                    if (st[i].text != ",") names.push_back(st[i].text);
+                ++i;
+            }
+            if (i < st.size() && st[i].text == ",") ++i;
+            return names;
+        };
+        std::size_t i = op + 1;
+        std::vector<std::string> rets = group(i);
+        const std::string name = i < st.size() ? st[i++].text : std::string();
+        if (i < st.size() && st[i].text == ",") ++i;
+        std::vector<std::string> args = group(i);
+        auto offsetOf = [&](const std::string& n, std::string& why) -> std::uint32_t {
+            auto it = scope.locals.find(n);
+            if (it == scope.locals.end()) { why = "unknown call parameter " + n; return 0; }
+            return std::uint32_t(it->second);
+        };
+        std::string why;
+        if (name == "vprintf" || name == "__assertfail") {
+            const std::size_t need = name == "vprintf" ? 2 : 4;
+            if (args.size() < need) why = name + " with too few arguments";
+            for (std::size_t k = 0; k < need && why.empty(); ++k) in.a[k] = offsetOf(args[k], why);
+            in.d[0] = rets.empty() || !why.empty() ? ~0u : offsetOf(rets[0], why);
+            in.ctrl = why.empty() ? (name == "vprintf" ? Ctrl::Printf : Ctrl::Assert) : Ctrl::Unsupported;
+            pushInstr(in, st, why);
+            return;
+        }
+        const RawFunction* callee = nullptr;
+        for (const auto& r : raws_)
+            if (r.fn.name == name) callee = &r;
+        if (!callee) why = "call to `" + name + "`, which has no body in the module";
+        else if (std::find(scope.callStack.begin(), scope.callStack.end(), name) != scope.callStack.end() ||
+                 scope.callStack.size() > 16)
+            why = "recursive call to `" + name + "`";
+        else if (args.size() != callee->fn.params.size() || rets.size() != callee->rets.size())
+            why = "call to `" + name + "` with a different number of arguments than it declares";
+        if (!why.empty()) {
+            in.ctrl = Ctrl::Unsupported;
+            pushInstr(in, st, why);
+            return;
+        }
+        Scope inner;
+        inner.callStack = scope.callStack;
+        inner.callStack.push_back(name);
+        for (std::size_t k = 0; k < args.size() && why.empty(); ++k) inner.locals[callee->fn.params[k].name] = offsetOf(args[k], why);
+        for (std::size_t k = 0; k < rets.size() && why.empty(); ++k) inner.locals[callee->rets[k].name] = offsetOf(rets[k], why);
+        std::size_t skip = ~std::size_t(0);
+        if (in.guard >= 0) { // a guarded call: branch around the inlined body when the guard is false
+            Instr bra = in;
+            bra.guardNeg = !in.guardNeg;
+            bra.ctrl = Ctrl::Bra;
+            skip = fn_->code.size();
+            pushInstr(bra, st, why);
+        }
+        const SourceLoc callLoc = loc_;
+        emitBody(*callee, inner);
+        loc_ = callLoc;
+        const auto end = std::uint32_t(fn_->code.size());
+        for (std::size_t r : inner.rets) fn_->code[r].target = end;
+        if (skip != ~std::size_t(0)) fn_->code[skip].target = end;
+        if (!why.empty()) markUnsupported(end ? end - 1 : 0, why);
     }
 
     static std::string nameBeforeDims(const std::vector<Token>& st) {
@@ -464,24 +606,10 @@ private:
             if (t.kind != Token::Ident || t.text[0] == '.') continue;
             if (i + 3 < st.size() && st[i + 1].text == "<") {
                 auto n = parseUnsigned(st[i + 2].text);
-                for (std::uint64_t k = 0; k < n; ++k) {
-                    std::string name = t.text + std::to_string(k);
-                    if (!regs.count(name)) regs[name] = fn.numRegs++;
-                }
+                for (std::uint64_t k = 0; k < n; ++k) regs[t.text + std::to_string(k)] = fn.numRegs++;
                 i += 3;
-            } else if (!regs.count(t.text)) {
-                regs[t.text] = fn.numRegs++;
-            }
-        }
-    }
-
-    // Call sequences declare ".param .b64 param0;": each becomes a register.
-    static void declareCallParam(const std::vector<Token>& st, Function& fn,
-                                 std::unordered_map<std::string, std::uint32_t>& regs) {
-        for (std::size_t i = st.size(); i-- > 1;) {
-            if (st[i].kind == Token::Ident && st[i].text[0] != '.') {
-                if (!regs.count(st[i].text)) regs[st[i].text] = fn.numRegs++;
-                return;
+            } else {
+                regs[t.text] = fn.numRegs++; // a declaration in a nested block shadows the outer one
             }
         }
     }
@@ -502,8 +630,7 @@ private:
 
     Instr decodeStatement(const std::vector<Token>& st, Function& fn,
                           const std::unordered_map<std::string, std::uint32_t>& regs,
-                          const std::unordered_map<std::string, std::uint64_t>& locals,
-                          const std::unordered_map<std::string, std::size_t>& params, const DecodeEnv& env,
+                          const std::unordered_map<std::string, std::uint64_t>& locals, const DecodeEnv& env,
                           SourceLoc loc) {
         Instr in;
         in.line = loc.line;
@@ -521,7 +648,7 @@ private:
         std::vector<PtxOperand> ops;
         std::string why;
         while (i < st.size() && why.empty()) {
-            ops.push_back(operand(st, i, regs, locals, params, why));
+            ops.push_back(operand(st, i, regs, locals, why));
             if (i < st.size() && st[i].text == ",") ++i;
         }
         if (why.empty()) why = decodeInstr(opcode, ops, in, env);
@@ -537,10 +664,16 @@ private:
     const Function* cur_ = nullptr;
     std::string lastWhy_;
 
+    const ParamDecl* kernelParam(const std::string& name) const {
+        if (!scope_ || !scope_->kernelParams) return nullptr;
+        for (const auto& p : *scope_->kernelParams)
+            if (p.name == name) return &p;
+        return nullptr;
+    }
+
     PtxOperand operand(const std::vector<Token>& st, std::size_t& i,
                        const std::unordered_map<std::string, std::uint32_t>& regs,
-                       const std::unordered_map<std::string, std::uint64_t>& locals,
-                       const std::unordered_map<std::string, std::size_t>& params, std::string& why) {
+                       const std::unordered_map<std::string, std::uint64_t>& locals, std::string& why) {
         PtxOperand op;
         auto regOf = [&](const Token& t) -> std::uint32_t {
             auto it = regs.find(t.text);
@@ -564,11 +697,9 @@ private:
                     op.offset += negative ? -bits : bits;
                 } else if (first && regs.count(v.text)) {
                     op.reg = regs.at(v.text);
-                    // A call-sequence .param is a register too: [param0+0] names it.
-                    if (v.text.rfind("param", 0) == 0 || v.text.rfind("retval", 0) == 0) op.memIsCallParam = true;
-                } else if (params.count(v.text)) {
+                } else if (const ParamDecl* p = kernelParam(v.text)) {
                     op.memSpace = Space::Param;
-                    op.offset += cur_->params[params.at(v.text)].offset;
+                    op.offset += p->offset;
                 } else if (locals.count(v.text)) {
                     op.memSpace = Space::Local;
                     op.offset += static_cast<std::int64_t>(locals.at(v.text));
@@ -644,35 +775,36 @@ private:
 } // namespace
 
 std::uint64_t immediateBits(const std::string& text, PtxType type) {
-    bool negative = !text.empty() && text[0] == '-';
+    const bool negative = !text.empty() && text[0] == '-';
     std::string s = negative ? text.substr(1) : text;
-    std::uint64_t bits = 0;
+    auto negate = [&](std::uint64_t bits) { return negative ? ~bits + 1 : bits; };
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
-        std::uint32_t b = static_cast<std::uint32_t>(std::strtoull(s.c_str() + 2, nullptr, 16));
-        if (negative) b ^= 0x80000000u;
-        return b;
+        auto b = static_cast<std::uint32_t>(std::strtoull(s.c_str() + 2, nullptr, 16));
+        return negative ? b ^ 0x80000000u : b;
     }
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
-        bits = std::strtoull(s.c_str() + 2, nullptr, 16);
-        return negative ? bits ^ 0x8000000000000000ull : bits;
+        const std::uint64_t b = std::strtoull(s.c_str() + 2, nullptr, 16);
+        return negative ? b ^ 0x8000000000000000ull : b;
     }
-    bool isDecimalFloat = s.find_first_of(".eE") != std::string::npos && !(s.size() > 1 && (s[1] == 'x' || s[1] == 'X'));
-    if (isDecimalFloat || isFloat(type)) {
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return negate(std::strtoull(s.c_str() + 2, nullptr, 16));
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B'))
+        return negate(std::strtoull(s.c_str() + 2, nullptr, 2));
+    if (s.find_first_of(".eE") != std::string::npos) { // decimal floating-point literal
         double d = std::strtod(s.c_str(), nullptr);
-        if (isDecimalFloat || s.find_first_not_of("0123456789") != std::string::npos) {
-            if (negative) d = -d;
-            if (type == PtxType::F32) { float f = static_cast<float>(d); std::uint32_t b; std::memcpy(&b, &f, 4); return b; }
+        if (negative) d = -d;
+        std::uint64_t bits = 0;
+        if (type == PtxType::F32) {
+            const float f = static_cast<float>(d);
+            std::memcpy(&bits, &f, 4);
+        } else {
             std::memcpy(&bits, &d, 8);
-            return bits;
         }
+        return bits;
     }
     while (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
-    if (s.size() > 2 && (s[1] == 'x' || s[1] == 'X')) bits = std::strtoull(s.c_str() + 2, nullptr, 16);
-    else if (s.size() > 2 && (s[1] == 'b' || s[1] == 'B')) bits = std::strtoull(s.c_str() + 2, nullptr, 2);
-    else bits = std::strtoull(s.c_str(), nullptr, 10);
-    return negative ? (~bits + 1) : bits;
+    return negate(std::strtoull(s.c_str(), nullptr, 10));
 }
-
 
 Module parsePtx(std::string_view text) { return Parser(text).run(); }
 

@@ -493,3 +493,76 @@ TEST(SimInstructions, ConstantMemoryAndDynamicShared) {
     ASSERT_TRUE(r.report.ok) << r.report.fault->message;
     for (int l = 0; l < 64; ++l) EXPECT_EQ(r.out[l], pack(3, std::uint32_t(l ^ 1))) << l;
 }
+
+TEST(SimInstructions, CarryChainsSadDp4a) {
+    // 64-bit add and subtract built from 32-bit halves with the carry flag.
+    EXPECT_EQ(runOne(R"(
+    mov.u32 %r1, 0xffffffff;
+    mov.u32 %r2, 0x00000001;
+    mov.u32 %r3, 0x00000001;
+    mov.u32 %r4, 0x00000002;
+    add.cc.u32 %r5, %r1, %r3;
+    addc.u32 %r6, %r2, %r4;
+    mov.b64 %rd1, {%r5, %r6};
+    st.global.u64 [%rd28], %rd1;
+)"), 0x1ffffffffull + 0x200000001ull);
+    EXPECT_EQ(runOne(R"(
+    mov.u32 %r1, 0;
+    mov.u32 %r2, 5;
+    mov.u32 %r3, 1;
+    mov.u32 %r4, 2;
+    sub.cc.u32 %r5, %r1, %r3;
+    subc.u32 %r6, %r2, %r4;
+    mov.b64 %rd1, {%r5, %r6};
+    st.global.u64 [%rd28], %rd1;
+)"), 0x500000000ull - 0x200000001ull);
+    EXPECT_EQ(runOne(R"(
+    mov.u32 %r1, 0x80000000;
+    mov.u32 %r2, 6;
+    mad.lo.cc.u32 %r3, %r1, %r2, 0;
+    madc.hi.u32 %r4, %r1, %r2, 0;
+    mov.b64 %rd1, {%r3, %r4};
+    st.global.u64 [%rd28], %rd1;
+)"), 0x80000000ull * 6);
+    EXPECT_EQ(runOne(R"(
+    mov.u32 %r1, 3;
+    mov.u32 %r2, 10;
+    sad.s32 %r3, %r1, %r2, 100;
+    cvt.u64.u32 %rd1, %r3;
+    st.global.u64 [%rd28], %rd1;
+)"), 107u);
+    EXPECT_EQ(runOne(R"(
+    mov.u32 %r1, 0x01FF0203;
+    mov.u32 %r2, 0x04050607;
+    dp4a.s32.s32 %r3, %r1, %r2, 10;
+    dp4a.u32.u32 %r4, %r1, %r2, 10;
+    mov.b64 %rd1, {%r3, %r4};
+    st.global.u64 [%rd28], %rd1;
+)"), pack(std::uint32_t(10 + 1 * 4 - 1 * 5 + 2 * 6 + 3 * 7), std::uint32_t(10 + 1 * 4 + 255 * 5 + 2 * 6 + 3 * 7)));
+}
+
+TEST(SimInstructions, HalfPrecisionArithmetic) {
+    // 1.5 + 2.25 = 3.75 (0x4380); 1.5 * 2.25 = 3.375 (0x42C0); fma(1.5, 2.25, 1) = 4.375 (0x4460)
+    EXPECT_EQ(runOne(R"(
+    mov.b16 %h1, 0x3E00;
+    mov.b16 %h2, 0x4080;
+    mov.b16 %h3, 0x3C00;
+    add.f16 %h4, %h1, %h2;
+    mul.f16 %h5, %h1, %h2;
+    fma.rn.f16 %h6, %h1, %h2, %h3;
+    setp.lt.f16 %p1, %h1, %h2;
+    selp.u32 %r1, 1, 0, %p1;
+    mov.b32 %r2, {%h4, %h5};
+    cvt.u32.u16 %r3, %h6;
+    shl.b32 %r1, %r1, 16;
+    or.b32 %r3, %r3, %r1;
+    mov.b64 %rd1, {%r2, %r3};
+    st.global.u64 [%rd28], %rd1;
+)"), pack(0x42C04380u, 0x14460u));
+    EXPECT_EQ(runOne(R"(
+    mov.b32 %r1, 0x3C003E00;
+    add.f16x2 %r2, %r1, %r1;
+    cvt.u64.u32 %rd1, %r2;
+    st.global.u64 [%rd28], %rd1;
+)"), 0x40004200u);
+}

@@ -272,3 +272,60 @@ extern "C" __global__ void mandelbrot(int* out, int w, int h, int maxit) {
     EXPECT_LT(mismatches, w * h / 100);
     EXPECT_EQ(std::count(out.begin(), out.end(), -1), 0);
 }
+
+TEST(SimKernels, DoublePrecisionLibdeviceCallsAreInlined) {
+    KW_REQUIRE_NVRTC();
+    // pow, the slow path of sin and lgamma are separate device functions in NVRTC's PTX.
+    auto img = compile(R"(
+extern "C" __global__ void dmath(const double* x, double* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[3 * i + 0] = pow(x[i], 1.7);
+        y[3 * i + 1] = sin(x[i]);
+        y[3 * i + 2] = lgamma(x[i]);
+    }
+})", "dmath");
+    ASSERT_TRUE(img);
+    std::vector<double> x{0.5, 1.5, 2.0, 3.25, 10.0, 123.456, 1e10, 3e15, 7.0, 0.001};
+    const int n = int(x.size());
+    std::vector<kw::BufferArg> bufs{buffer("x", x), buffer("y", std::vector<double>(3 * n))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar<int>(n)}, config({1}, {32}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    auto y = values<double>(bufs[1]);
+    auto near = [](double got, double want) { return std::fabs(got - want) <= 1e-12 * std::max(1.0, std::fabs(want)); };
+    for (int i = 0; i < n; ++i) {
+        EXPECT_TRUE(near(y[3 * i], std::pow(x[i], 1.7))) << x[i] << " " << y[3 * i];
+        EXPECT_TRUE(near(y[3 * i + 1], std::sin(x[i]))) << x[i] << " " << y[3 * i + 1];
+        EXPECT_TRUE(near(y[3 * i + 2], std::lgamma(x[i]))) << x[i] << " " << y[3 * i + 2];
+    }
+}
+
+TEST(SimKernels, NoinlineDeviceFunctionWithStructReturn) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+struct Pair { int sum; float ratio; };
+__device__ __noinline__ Pair combine(int a, int b) {
+    if (b == 0) return Pair{a, 0.0f};
+    return Pair{a + b, float(a) / float(b)};
+}
+extern "C" __global__ void k(const int* a, int* s, float* r) {
+    int i = threadIdx.x;
+    Pair p = combine(a[i], i);
+    s[i] = p.sum;
+    r[i] = p.ratio;
+})", "k");
+    ASSERT_TRUE(img);
+    std::vector<int> a(40);
+    for (int i = 0; i < 40; ++i) a[i] = 3 * i + 1;
+    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("s", std::vector<int>(40)), buffer("r", std::vector<float>(40))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2)}, config({1}, {40}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    auto s = values<int>(bufs[1]);
+    auto r = values<float>(bufs[2]);
+    for (int i = 0; i < 40; ++i) {
+        EXPECT_EQ(s[i], i == 0 ? a[i] : a[i] + i);
+        EXPECT_EQ(r[i], i == 0 ? 0.0f : float(a[i]) / float(i));
+    }
+}

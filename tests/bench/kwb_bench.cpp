@@ -1,0 +1,174 @@
+// kwb-bench: measures Kernel Workbench's engine in process on the GPU and prints one
+// JSON object (read by bench_vs_cupy.py, which times the same cases with CuPy).
+//
+//   kwb-bench [--quick]
+//
+// Cases: NVRTC compile of a new source (warm process) and of a cache hit; an empty
+// launch through the driver API; add_vectors at n = 2^20 edited and re-run (compile,
+// upload, launch, download); add_vectors kernel time at n = 2^26; a 1 GiB upload
+// through pinned staging.
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
+#include "cuda/Context.hpp"
+#include "cuda/CudaBackend.hpp"
+#include "cuda/DriverApi.hpp"
+#include "cuda/Module.hpp"
+#include "doc/DocumentReader.hpp"
+#include "run/RunEngine.hpp"
+#include "run/TimingStats.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+std::string addSource(int edit)
+{
+    // Each edit is a new source for NVRTC and every cache.
+    return "// edit " + std::to_string(edit) + " " + std::to_string(Clock::now().time_since_epoch().count())
+           + "\n__global__ void add_vectors(const float* a, const float* b, float* c, int n)\n"
+             "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = a[i] + b[i];\n}\n";
+}
+
+kw::Document addDocument(const std::string& source, const std::string& n, int repeats)
+{
+    json doc = {{"format", "kernel-workbench"},
+                {"version", 1},
+                {"source", source},
+                {"kernel", "add_vectors"},
+                {"variables", json::parse("[[\"n\", \"" + n + "\"]]")},
+                {"buffers",
+                 {{{"name", "a"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "uniform"}, {"seed", 1}}}, {"direction", "in"}},
+                  {{"name", "b"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "uniform"}, {"seed", 2}}}, {"direction", "in"}},
+                  {{"name", "c"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+                {"args",
+                 {{{"name", "a"}, {"buffer", "a"}},
+                  {{"name", "b"}, {"buffer", "b"}},
+                  {{"name", "c"}, {"buffer", "c"}},
+                  {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+                {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
+                {"run", {{"warmup", repeats > 0 ? 3 : 0}, {"repeats", repeats}}}};
+    return kw::DocumentReader::readString(doc.dump());
+}
+
+double emptyLaunchMicroseconds(const kw::CudaBackend& backend, kw::Compiler& compiler, int launches)
+{
+    kw::CompileRequest req;
+    req.source = "__global__ void empty() {}\n";
+    req.options.arch = backend.compileArch();
+    req.nameExpressions = {"empty"};
+    kw::CompileResult r = compiler.compile(req);
+    const auto& api = kw::DriverApi::get();
+    kw::Module module(r.cubin.empty() ? static_cast<const void*>(r.ptx.c_str()) : r.cubin.data(), "empty");
+    CUfunction f = module.function(r.loweredNames.at("empty"));
+    for (int i = 0; i < 100; ++i)
+        api.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
+    api.cuCtxSynchronize();
+    const auto t0 = Clock::now();
+    for (int i = 0; i < launches; ++i)
+        api.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
+    api.cuCtxSynchronize();
+    return msSince(t0) * 1000.0 / launches;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+    try {
+        kw::CudaBackend backend(0);
+        auto cache = std::make_shared<kw::ProgramCache>(std::filesystem::path(), 64); // memory only
+        kw::Compiler compiler(cache);
+        kw::RunEngine engine(compiler, backend);
+        json out;
+        out["device"] = backend.device().name;
+
+        // Compile: a new source in a warm process, then the same source again (cache hit).
+        {
+            kw::CompileRequest warm;
+            warm.source = addSource(-1);
+            warm.options.arch = backend.compileArch();
+            warm.nameExpressions = {"add_vectors"};
+            compiler.compile(warm); // loads NVRTC and its built-in headers
+            std::vector<double> fresh, hit;
+            for (int i = 0; i < (quick ? 3 : 10); ++i) {
+                kw::CompileRequest req = warm;
+                req.source = addSource(i);
+                auto t0 = Clock::now();
+                kw::CompileResult a = compiler.compile(req);
+                fresh.push_back(msSince(t0));
+                t0 = Clock::now();
+                kw::CompileResult b = compiler.compile(req);
+                hit.push_back(msSince(t0));
+                if (!b.cacheHit)
+                    std::fprintf(stderr, "kwb-bench: second compile was not a cache hit\n");
+            }
+            out["compile_new_source_ms"] = kw::TimingStats::of(fresh).median;
+            out["compile_cache_hit_ms"] = kw::TimingStats::of(hit).median;
+        }
+
+        out["empty_launch_us"] = emptyLaunchMicroseconds(backend, compiler, quick ? 2000 : 20000);
+
+        // Edit and re-run in process: new source, compile, upload, one launch, download.
+        {
+            std::vector<double> wall;
+            for (int i = 0; i < (quick ? 3 : 10); ++i) {
+                kw::Document doc = addDocument(addSource(1000 + i), "1 << 20", 0);
+                const auto t0 = Clock::now();
+                kw::RunResult r = engine.run(doc);
+                wall.push_back(msSince(t0));
+                if (!r.ok)
+                    throw std::runtime_error("add_vectors 2^20 failed: " + kw::toJson(r).dump());
+            }
+            out["edit_rerun_in_process_ms"] = kw::TimingStats::of(wall).median;
+        }
+
+        // Kernel time at 2^26 (event timing, median of 20 repeats).
+        {
+            kw::RunResult r = engine.run(addDocument(addSource(-2), "1 << 26", 20));
+            out["add_2p26_kernel_median_ms"] = r.timings.medianMs;
+            out["add_2p26_gbps"] = r.timings.gbps;
+        }
+
+        // 1 GiB upload through pinned staging (best of 3; the first also pins the ring).
+        {
+            json doc = {{"format", "kernel-workbench"},
+                        {"version", 1},
+                        {"source", "__global__ void touch(unsigned* p) { p[blockIdx.x * 256 + threadIdx.x] += 1u; }"},
+                        {"kernel", "touch"},
+                        {"buffers", {{{"name", "p"}, {"dtype", "u32"}, {"count", "1 << 28"},
+                                      {"init", {{"kind", "fill"}, {"value", "7"}}}, {"direction", "inout"}}}},
+                        {"args", {{{"name", "p"}, {"buffer", "p"}}}},
+                        {"launch", {{"grid", {"(1 << 28) / 256", 1, 1}}, {"block", {256, 1, 1}}}},
+                        {"run", {{"warmup", 0}, {"repeats", 0}}}};
+            const kw::Document d = kw::DocumentReader::readString(doc.dump());
+            double up = 1e30, down = 1e30;
+            for (int i = 0; i < 3; ++i) {
+                kw::RunResult r = engine.run(d);
+                up = std::min(up, r.timings.h2dMs);
+                down = std::min(down, r.timings.d2hMs);
+            }
+            out["upload_1gib_ms"] = up;
+            out["upload_1gib_gbps"] = double(1ull << 30) / (up * 1e-3) / 1e9;
+            out["download_1gib_gbps"] = double(1ull << 30) / (down * 1e-3) / 1e9;
+        }
+        std::printf("%s\n", out.dump(2).c_str());
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kwb-bench: %s\n", e.what());
+        return 1;
+    }
+}

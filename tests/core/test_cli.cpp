@@ -1,0 +1,141 @@
+// kwb-run exit codes and output, through the real executable (KW_BIN_DIR).
+#include "cuda/DriverApi.hpp"
+#include "gpu/ChildProcess.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using kwtest::runKwb;
+
+namespace {
+
+fs::path scratch(const std::string& name, const std::string& content)
+{
+    fs::path dir = fs::temp_directory_path() / "kw_test_cli";
+    fs::create_directories(dir);
+    fs::path p = dir / name;
+    std::ofstream(p) << content;
+    return p;
+}
+
+const char* kGoodKernel = "__global__ void scale(float* x, float s, int n)\n"
+                          "{\n"
+                          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "    if (i < n) x[i] *= s;\n"
+                          "}\n";
+
+} // namespace
+
+TEST(Cli, CompileGoodSourceExitsZeroAndListsKernels)
+{
+    auto r = runKwb({"compile", scratch("good.cu", kGoodKernel).string(), "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_TRUE(j["ok"].get<bool>());
+    EXPECT_TRUE(j["diagnostics"].empty());
+    ASSERT_EQ(j["kernels"].size(), 1u);
+    EXPECT_EQ(j["kernels"][0]["name"], "scale");
+    ASSERT_EQ(j["kernels"][0]["params"].size(), 3u);
+    EXPECT_EQ(j["kernels"][0]["params"][1]["name"], "s");
+    EXPECT_TRUE(j["compile_ms"].is_number());
+}
+
+TEST(Cli, CompileErrorExitsOneWithLocatedDiagnostics)
+{
+    auto bad = scratch("bad.cu", "__global__ void k(int* p)\n{\n    p[0] = undefined_name;\n}\n");
+    auto r = runKwb({"compile", bad.string(), "--json"});
+    ASSERT_EQ(r.exitCode, 1) << r.out << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_FALSE(j["ok"].get<bool>());
+    ASSERT_FALSE(j["diagnostics"].empty());
+    const auto& d = j["diagnostics"][0];
+    EXPECT_EQ(d["line"], 3);
+    EXPECT_EQ(d["severity"], "error");
+    EXPECT_GT(d["column"].get<int>(), 0);
+    EXPECT_NE(d["message"].get<std::string>().find("undefined_name"), std::string::npos);
+
+    auto text = runKwb({"compile", bad.string()});
+    EXPECT_EQ(text.exitCode, 1);
+    EXPECT_NE(text.out.find("bad.cu:3:"), std::string::npos) << text.out;
+}
+
+TEST(Cli, CompileDefinesReachTheSource)
+{
+    auto src = scratch("needs_define.cu", "#ifndef WIDTH\n#error WIDTH missing\n#endif\n__global__ void k(int* p) { p[0] = WIDTH; }\n");
+    EXPECT_EQ(runKwb({"compile", src.string()}).exitCode, 1);
+    EXPECT_EQ(runKwb({"compile", src.string(), "-D", "WIDTH=4"}).exitCode, 0);
+    EXPECT_EQ(runKwb({"compile", src.string(), "-DWIDTH=4", "--arch", "compute_80"}).exitCode, 0);
+}
+
+TEST(Cli, CompileSampleDocument)
+{
+    auto r = runKwb({"compile", std::string(KW_SAMPLES_DIR) + "/add_vectors_small.kwb", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_TRUE(j["lowered_names"].contains("add_vectors"));
+}
+
+TEST(Cli, BadUsageExitsTwo)
+{
+    EXPECT_EQ(runKwb({}).exitCode, 2);
+    EXPECT_EQ(runKwb({"frobnicate"}).exitCode, 2);
+    EXPECT_EQ(runKwb({"compile"}).exitCode, 2);
+    EXPECT_EQ(runKwb({"run", "x.kwb", "--repeat", "many"}).exitCode, 2);
+    auto missing = runKwb({"compile", "/nonexistent/kernel.cu"});
+    EXPECT_EQ(missing.exitCode, 2);
+    EXPECT_NE(missing.err.find("/nonexistent/kernel.cu"), std::string::npos) << missing.err;
+}
+
+TEST(Cli, BadDocumentExitsTwoWithOneMessage)
+{
+    auto doc = scratch("bad.kwb", R"({"format": "kernel-workbench", "version": 1, "source": "__global__ void k() {}",
+        "kernel": "k", "args": [], "launch": {"grid": [1], "block": [1]},
+        "buffers": [{"name": "a", "dtype": "f33", "count": "4"}]})");
+    for (const char* cmd : {"run", "compile"}) {
+        auto r = runKwb({cmd, doc.string()});
+        EXPECT_EQ(r.exitCode, 2) << cmd << ": " << r.out << r.err;
+        EXPECT_NE(r.err.find("f33"), std::string::npos) << r.err;
+    }
+    auto notJson = scratch("notjson.kwb", "{ this is not json");
+    EXPECT_EQ(runKwb({"run", notJson.string()}).exitCode, 2);
+    EXPECT_EQ(runKwb({"run", (fs::temp_directory_path() / "kw_test_cli" / "absent.kwb").string()}).exitCode, 2);
+}
+
+TEST(Cli, BadDeviceNameExitsTwo)
+{
+    auto r = runKwb({"run", std::string(KW_SAMPLES_DIR) + "/add_vectors_small.kwb", "--device", "gpu7"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("gpu7"), std::string::npos) << r.err;
+}
+
+TEST(Cli, DevicesWorksWithAndWithoutDriver)
+{
+    auto r = runKwb({"devices"});
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    auto j = runKwb({"devices", "--json"});
+    ASSERT_EQ(j.exitCode, 0) << j.err;
+    auto parsed = nlohmann::json::parse(j.out);
+    ASSERT_TRUE(parsed["devices"].is_array());
+    if (!kw::DriverApi::available()) {
+        EXPECT_NE(r.out.find("No GPU"), std::string::npos) << r.out;
+        EXPECT_TRUE(parsed["driver"].is_string());
+        for (const auto& d : parsed["devices"])
+            EXPECT_EQ(d["id"], "sim");
+    } else {
+        EXPECT_TRUE(parsed["driver"].is_null());
+    }
+}
+
+TEST(Cli, RunOnAMissingGpuSaysSoInOneLine)
+{
+    if (kw::DriverApi::available())
+        GTEST_SKIP() << "a CUDA driver is present; this checks the no-driver message";
+    auto r = runKwb({"run", std::string(KW_SAMPLES_DIR) + "/add_vectors_small.kwb", "--device", "cuda:0"});
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.err.find("no GPU"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}

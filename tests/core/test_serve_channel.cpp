@@ -1,0 +1,79 @@
+// Message framing of the serve protocol over a pipe.
+#include "serve/MessageChannel.hpp"
+#include "util/Error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+using namespace kw;
+
+namespace {
+
+struct Pipe {
+    int fd[2];
+    Pipe() { EXPECT_EQ(pipe(fd), 0); }
+    ~Pipe()
+    {
+        close(fd[0]);
+        if (fd[1] >= 0)
+            close(fd[1]);
+    }
+    void closeWrite()
+    {
+        close(fd[1]);
+        fd[1] = -1;
+    }
+};
+
+} // namespace
+
+TEST(MessageChannel, JsonLinesWithBinaryFramesRoundTrip)
+{
+    Pipe p;
+    MessageChannel writer(-1, p.fd[1]);
+    const std::string payload("\x00\x01\n\xff{\"x\":1}\n", 11);
+    writer.write({{"v", 1}, {"id", 1}, {"event", "buffer"}}, payload.data(), payload.size());
+    writer.write({{"v", 1}, {"id", 2}, {"text", "line\nbreak"}});
+    p.closeWrite();
+
+    MessageChannel reader(p.fd[0], -1);
+    auto a = reader.read();
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->header["id"], 1);
+    EXPECT_EQ(a->header["binary"], payload.size());
+    ASSERT_EQ(a->binary.size(), payload.size());
+    EXPECT_EQ(std::memcmp(a->binary.data(), payload.data(), payload.size()), 0);
+    auto b = reader.read();
+    ASSERT_TRUE(b);
+    EXPECT_EQ(b->header["text"], "line\nbreak");
+    EXPECT_FALSE(reader.read());
+}
+
+TEST(MessageChannel, PendingBytesComeFirstAndALastLineNeedsNoNewline)
+{
+    Pipe p;
+    const std::string rest = "{\"id\": 3}";
+    ASSERT_EQ(write(p.fd[1], rest.data(), rest.size()), ssize_t(rest.size()));
+    p.closeWrite();
+    MessageChannel reader(p.fd[0], -1, "{\"id\": 1}\n\n{\"id\": 2}\n");
+    EXPECT_EQ(reader.read()->header["id"], 1);
+    EXPECT_EQ(reader.unread(), "\n{\"id\": 2}\n");
+    EXPECT_EQ(reader.read()->header["id"], 2);
+    EXPECT_EQ(reader.read()->header["id"], 3);
+    EXPECT_FALSE(reader.read());
+}
+
+TEST(MessageChannel, BadLinesThrowAndAreConsumed)
+{
+    Pipe p;
+    const std::string text = "not json\n[1,2]\n{\"binary\": \"x\"}\n{\"ok\": true}\n{\"binary\": 100}\nshort";
+    ASSERT_EQ(write(p.fd[1], text.data(), text.size()), ssize_t(text.size()));
+    p.closeWrite();
+    MessageChannel reader(p.fd[0], -1);
+    EXPECT_THROW(reader.read(), Error);
+    EXPECT_THROW(reader.read(), Error);
+    EXPECT_THROW(reader.read(), Error);
+    EXPECT_EQ(reader.read()->header["ok"], true);
+    EXPECT_THROW(reader.read(), Error); // input ends inside the binary frame
+}

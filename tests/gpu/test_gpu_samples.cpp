@@ -1,0 +1,78 @@
+// Every sample runs on the GPU and its checks pass, through `kwb-run serve` (one
+// warm process for all) and through `kwb-run run`.
+#include "data/DType.hpp"
+#include "gpu/GpuTestSupport.hpp"
+
+using namespace kwtest;
+using nlohmann::json;
+
+TEST(GpuSamples, EverySampleRunsAndItsChecksPassInOneServeProcess)
+{
+    KW_REQUIRE_GPU();
+    const auto names = sampleNames();
+    ASSERT_FALSE(names.empty()) << "no samples in " << KW_SAMPLES_DIR;
+    ChildProcess serve({"serve"});
+    int id = 1;
+    for (const auto& name : names) {
+        SCOPED_TRACE(name);
+        std::map<std::string, std::vector<char>> buffers;
+        json reply = runJob(serve, id++, loadSample(name), "cuda:0", &buffers);
+        ASSERT_TRUE(reply["ok"].get<bool>()) << reply.dump(2);
+        const json& r = reply["result"];
+        EXPECT_TRUE(r["fault"].is_null()) << r["fault"].dump();
+        EXPECT_TRUE(r["compile"]["ok"].get<bool>()) << r["compile"]["log"];
+        for (const auto& c : r["checks"])
+            EXPECT_TRUE(c["passed"].get<bool>()) << c.dump(2);
+        EXPECT_TRUE(r["ok"].get<bool>()) << r.dump(2);
+        EXPECT_EQ(r["device"]["id"], "cuda:0");
+        for (const auto& b : r["buffers"]) {
+            ASSERT_TRUE(buffers.count(b["name"])) << b.dump();
+            const auto dtype = kw::parseDType(b["dtype"].get<std::string>());
+            ASSERT_TRUE(dtype) << b.dump();
+            EXPECT_EQ(buffers[b["name"]].size(), b["count"].get<std::size_t>() * kw::sizeOf(*dtype));
+        }
+        EXPECT_GT(r["timings"]["kernel_ms"].size(), 0u);
+        std::printf("%-28s kernel median %.4f ms  %.1f GB/s  compile %.1f ms  h2d %.2f ms\n", name.c_str(),
+                    r["timings"]["median_ms"].get<double>(), r["timings"]["gbps"].get<double>(),
+                    r["timings"]["compile_ms"].get<double>(), r["timings"]["h2d_ms"].get<double>());
+    }
+    serve.closeStdin();
+    EXPECT_EQ(serve.wait(), 0);
+}
+
+TEST(GpuSamples, EverySampleRunsThroughTheCliAndWritesItsOutputs)
+{
+    KW_REQUIRE_GPU();
+    for (const auto& name : sampleNames()) {
+        SCOPED_TRACE(name);
+        const auto out = std::filesystem::temp_directory_path() / ("kw_gpu_out_" + name);
+        std::filesystem::remove_all(out);
+        auto r = runKwb({"run", std::string(KW_SAMPLES_DIR) + "/" + name, "--device", "cuda:0", "--repeat", "3",
+                         "--out", out.string()});
+        EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+        EXPECT_TRUE(std::filesystem::exists(out / "result.json"));
+        auto result = json::parse(std::ifstream(out / "result.json"));
+        EXPECT_TRUE(result["ok"].get<bool>());
+        EXPECT_EQ(result["timings"]["kernel_ms"].size(), 3u);
+        for (const auto& b : result["buffers"])
+            if (b["direction"] != "in")
+                EXPECT_TRUE(std::filesystem::exists(out / (b["name"].get<std::string>() + ".npy"))) << b.dump();
+    }
+}
+
+TEST(GpuSamples, OutputsAreTheStateAfterExactlyOneLaunch)
+{
+    KW_REQUIRE_GPU();
+    // x[i] += 1 on inout data: after warm-up and repeats the outputs still show one launch.
+    json doc = kernelDocument("__global__ void inc(int* p, int n) { int i = threadIdx.x; if (i < n) p[i] += 1; }",
+                              "inc");
+    doc["buffers"][0]["init"] = {{"kind", "arange"}};
+    doc["run"] = {{"warmup", 3}, {"repeats", 7}};
+    doc["launch"]["block"] = {64, 1, 1};
+    doc["checks"] = {{{"buffer", "p"}, {"expect", "i + 1"}, {"abs_tol", 0}, {"rel_tol", 0}}};
+    ChildProcess serve({"serve"});
+    json reply = runJob(serve, 1, doc);
+    ASSERT_TRUE(reply["ok"].get<bool>()) << reply.dump(2);
+    EXPECT_TRUE(reply["result"]["ok"].get<bool>()) << reply["result"]["checks"].dump(2);
+    EXPECT_EQ(reply["result"]["timings"]["kernel_ms"].size(), 7u);
+}
