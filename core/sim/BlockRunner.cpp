@@ -173,6 +173,14 @@ void BlockRunner::runWarp(Warp& w) {
             if (!w.mask) reschedule(w);
             break;
         case Ctrl::Bar:
+            if (in.mode) { // bar.red: remember each arriving lane's predicate
+                const std::uint64_t* p = w.reg(in.a[0]);
+                const bool neg = in.negMask & 1;
+                for (std::uint32_t k = m; k; k &= k - 1) {
+                    const int l = __builtin_ctz(k);
+                    w.barPred = (w.barPred & ~(1u << l)) | (std::uint32_t((p[l] != 0) != neg) << l);
+                }
+            }
             for (std::uint32_t k = m; k; k &= k - 1) w.lanePc[__builtin_ctz(k)] = w.pc + 1;
             w.atBar |= m;
             w.mask &= ~m;
@@ -244,6 +252,19 @@ bool BlockRunner::releaseBarrier() {
     }
     if (barPc == ~0u) return false; // every thread has exited
     if (blk_.race) race_.nextEpoch();
+    const Instr& bar = fn_.code[barPc];
+    if (bar.mode) { // bar.red: reduce the predicates of all waiting threads
+        std::uint64_t count = 0, waiting = 0;
+        for (auto& w : warps_) {
+            count += std::uint64_t(__builtin_popcount(w.atBar & w.barPred));
+            waiting += std::uint64_t(__builtin_popcount(w.atBar));
+        }
+        const std::uint64_t value = bar.mode == 1 ? count : bar.mode == 2 ? (count == waiting) : (count != 0);
+        for (auto& w : warps_) {
+            std::uint64_t* d = w.reg(bar.d[0]);
+            for (std::uint32_t m = w.atBar; m; m &= m - 1) d[__builtin_ctz(m)] = value;
+        }
+    }
     for (auto& w : warps_) {
         if (!w.atBar) continue;
         w.atBar = 0;

@@ -974,7 +974,16 @@ void Decoder::run() {
     if (b == "trap") { in_.ctrl = Ctrl::Trap; return; }
     if (b == "bar" || b == "barrier") {
         if (has("warp")) return; // bar.warp.sync: lanes run in lock step already
-        if (has("arrive") || has("red")) unsupported("`" + joined() + "` (only bar.sync/barrier.sync are supported)");
+        if (has("arrive")) unsupported("`" + joined() + "` (only bar.sync, barrier.sync and bar.red are supported)");
+        if (has("red")) {
+            // bar.red.{popc.u32,and.pred,or.pred} d, id, {!}p: __syncthreads_count/_and/_or.
+            in_.mode = std::uint8_t(has("popc") ? 1 : has("and") ? 2 : has("or") ? 3 : 0);
+            if (!in_.mode || ops_.size() != 3) unsupported("`" + joined() + "` with a thread count or unknown operation");
+            in_.d[0] = dst(0);
+            in_.a[0] = srcAt(2, 0, PtxType::Pred);
+            in_.ctrl = Ctrl::Bar;
+            return;
+        }
         if (ops_.size() > 1) unsupported("barrier with a thread count (named barriers)");
         in_.ctrl = Ctrl::Bar;
         return;

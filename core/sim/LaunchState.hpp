@@ -37,6 +37,11 @@ struct LaunchState {
         if (!fault) fault = std::move(f);
         stop.store(true, std::memory_order_relaxed);
     }
+    // True the first time a key is seen in this launch (to report a problem once).
+    bool firstTime(const std::string& key) {
+        std::lock_guard lock(mu);
+        return warned.insert("key:" + key).second;
+    }
     void warn(const std::string& w) {
         std::lock_guard lock(mu);
         if (warnings.size() < 50 && warned.insert(w).second) warnings.push_back(w);

@@ -24,6 +24,8 @@ void RaceDetector::access(LaunchState& launch, std::uint32_t addr, std::uint32_t
         Word& e = words_[w];
         if (e.epoch != epoch_) e = Word{epoch_, 0, 0, 0, 0};
         auto report = [&](std::uint32_t other, std::uint32_t otherLine, const char* otherKind) {
+            // One report per pair of source lines: the first pair of threads found names it.
+            if (!launch.firstTime(fmt::format("race {} {} {} {}", otherLine, otherKind, line, write))) return;
             launch.warn(fmt::format(
                 "shared-memory race at shared offset {}: thread {} {} at line {} and thread {} {} at line {} "
                 "without a barrier between them",

@@ -30,6 +30,7 @@ struct Warp {
     std::uint32_t warpId = 0;
     std::uint32_t pc = 0, mask = 0;   // the lanes executing together now and their pc
     std::uint32_t exists = 0, exited = 0, atBar = 0;
+    std::uint32_t barPred = 0;        // bar.red: each waiting lane's predicate
     std::uint32_t mergePc = ~0u;      // lowest pc of a runnable lane waiting to rejoin
     std::uint32_t lanePc[32] = {};
     std::uint64_t executed = 0;

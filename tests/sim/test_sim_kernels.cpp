@@ -329,3 +329,22 @@ extern "C" __global__ void k(const int* a, int* s, float* r) {
         EXPECT_EQ(r[i], i == 0 ? 0.0f : float(a[i]) / float(i));
     }
 }
+
+TEST(SimKernels, SyncthreadsCountAndOr) {
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(
+extern "C" __global__ void k(const int* a, int* o) {
+    int c = __syncthreads_count(a[threadIdx.x] > 2);
+    int x = __syncthreads_or(a[threadIdx.x] == 7);
+    int y = __syncthreads_and(a[threadIdx.x] >= 0);
+    o[threadIdx.x] = c + 100 * x + 1000 * y;
+})", "k");
+    ASSERT_TRUE(img);
+    std::vector<int> a(70);
+    for (int i = 0; i < 70; ++i) a[i] = i % 5;
+    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("o", std::vector<int>(70))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, config({1}, {70}));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    for (int v : values<int>(bufs[1])) EXPECT_EQ(v, 28 + 0 + 1000);
+}
