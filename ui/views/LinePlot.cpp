@@ -38,9 +38,12 @@ LinePlot::LinePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     setToolTip(tr("Drag to pan, wheel to zoom, double-click to show everything"));
 }
 
+LinePlot::~LinePlot() = default;
+
 void LinePlot::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString& name)
 {
     buffer_ = std::move(buffer);
+    decimator_ = std::make_unique<MinMaxDecimator>(buffer_);
     plot_->yAxis->setLabel(name);
     resetView();
 }
@@ -48,6 +51,7 @@ void LinePlot::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString
 void LinePlot::clear()
 {
     buffer_.reset();
+    decimator_.reset();
     graph_->data()->clear();
     plot_->replot();
 }
@@ -93,11 +97,11 @@ void LinePlot::resetView()
 void LinePlot::updateData()
 {
     dirty_ = false;
-    if (!buffer_)
+    if (!decimator_)
         return;
     const QCPRange r = plot_->xAxis->range();
     lastColumns_ = columns();
-    const auto out = MinMaxDecimator::decimate(*buffer_, r.lower, r.upper, lastColumns_);
+    const auto out = decimator_->decimate(r.lower, r.upper, lastColumns_);
     QVector<QCPGraphData> points(qsizetype(out.x.size()));
     for (std::size_t i = 0; i < out.x.size(); ++i)
         points[qsizetype(i)] = QCPGraphData(out.x[i], out.y[i]);

@@ -12,11 +12,13 @@ class QCPGraph;
 namespace kw {
 
 class HostBuffer;
+class MinMaxDecimator;
 
 class LinePlot : public QWidget {
     Q_OBJECT
 public:
     explicit LinePlot(QWidget* parent = nullptr);
+    ~LinePlot() override;
 
     // The plot keeps the buffer alive; name labels the y axis.
     void setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString& name);
@@ -36,6 +38,7 @@ private:
     QCustomPlot* plot_;
     QCPGraph* graph_;
     std::shared_ptr<const HostBuffer> buffer_;
+    std::unique_ptr<MinMaxDecimator> decimator_;
     bool dirty_ = false;
     int lastColumns_ = 0;
 };
