@@ -2,7 +2,7 @@
 
 #include "LaunchShapeView.hpp"
 #include "Occupancy.hpp"
-#include "PtxResources.hpp"
+#include "views/PtxResources.hpp"
 #include "doc/VariableScope.hpp"
 
 #include <QComboBox>
@@ -182,13 +182,19 @@ DeviceInfo LaunchPanel::currentDeviceInfo() const
 void LaunchPanel::setCompileResult(const CompileResult& result, const std::string& loweredName)
 {
     haveResources_ = false;
+    staticShared_ = localBytes_ = 0;
+    virtualRegs_ = 0;
     if (result.ok && !result.ptx.empty()) {
-        const PtxResources r = PtxResources::parse(result.ptx, loweredName);
-        if (r.found) {
-            haveResources_ = true;
-            staticShared_ = r.staticSharedBytes;
-            localBytes_ = r.localBytes;
-            virtualRegs_ = r.virtualRegisters;
+        // Module-scope .shared counts for every kernel of the module.
+        for (const PtxResources& r : PtxResources::parse(result.ptx)) {
+            if (r.entry.empty()) {
+                staticShared_ += r.sharedBytes;
+            } else if (!haveResources_ && (loweredName.empty() || r.entry == loweredName)) {
+                haveResources_ = true;
+                staticShared_ += r.sharedBytes;
+                localBytes_ = r.localBytes;
+                virtualRegs_ = r.registers32;
+            }
         }
     }
     evaluate();

@@ -24,23 +24,12 @@
 #include "util/Error.hpp"
 #include "doc/VariableScope.hpp"
 
-// Output views are built on their own branch; until they land, a label stands in.
-#if __has_include("views/PrintfPanel.hpp")
+#include "SweepRunner.hpp"
 #include "views/PrintfPanel.hpp"
-#define KW_HAVE_PRINTF_PANEL 1
-#endif
-#if __has_include("views/ResultsPanel.hpp")
-#include "views/ResultsPanel.hpp"
-#define KW_HAVE_RESULTS_PANEL 1
-#endif
-#if __has_include("views/TimingsPanel.hpp")
-#include "views/TimingsPanel.hpp"
-#define KW_HAVE_TIMINGS_PANEL 1
-#endif
-#if __has_include("views/PtxPanel.hpp")
 #include "views/PtxPanel.hpp"
-#define KW_HAVE_PTX_PANEL 1
-#endif
+#include "views/ResultsPanel.hpp"
+#include "views/SweepPanel.hpp"
+#include "views/TimingsPanel.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -66,14 +55,6 @@ namespace kw {
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString dim(Dim3 d) { return QString("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z); }
-
-QWidget* placeholder(const QString& what)
-{
-    auto* l = new QLabel(QObject::tr("%1 appear here after a run.").arg(what));
-    l->setAlignment(Qt::AlignCenter);
-    l->setEnabled(false);
-    return l;
-}
 
 // A starting document: one kernel, its arguments and a launch that fits it.
 Document starterDocument()
@@ -235,27 +216,11 @@ void MainWindow::buildDocks()
     variables_ = new VariablesTable;
     problems_ = new ProblemsPanel;
     notes_ = new NotesPanel;
-#ifdef KW_HAVE_PRINTF_PANEL
     printf_ = new PrintfPanel;
-#else
-    printf_ = placeholder(tr("printf output will"));
-#endif
-#ifdef KW_HAVE_RESULTS_PANEL
     results_ = new ResultsPanel;
-#else
-    results_ = placeholder(tr("Plots and tables"));
-#endif
-#ifdef KW_HAVE_TIMINGS_PANEL
     timings_ = new TimingsPanel;
-#else
-    timings_ = placeholder(tr("Timings"));
-#endif
-#ifdef KW_HAVE_PTX_PANEL
     ptx_ = new PtxPanel;
-#else
-    ptx_ = placeholder(tr("PTX and resources"));
-#endif
-    sweep_ = placeholder(tr("Sweeps"));
+    sweep_ = new SweepPanel;
 
     auto* launchScroll = new QScrollArea;
     launchScroll->setWidget(launch_);
@@ -385,6 +350,18 @@ QString MainWindow::samplesDir()
 
 void MainWindow::wireRunner()
 {
+    sweepRunner_ = new SweepRunner(runner_, sweep_, this);
+    connect(sweep_, &SweepPanel::sweepRequested, this, [this](const SweepRequest& request) {
+        if (!launch_->issues().isEmpty()) {
+            banner_->showError(tr("The launch is not valid"), launch_->issues().join('\n'));
+            sweep_->finish();
+            return;
+        }
+        sweepRunner_->start(currentDocument(), request, launch_->currentDevice());
+    });
+    connect(sweepRunner_, &SweepRunner::pointFailed, this, [this](const QString& value, const QString& why) {
+        banner_->showWarning(tr("Sweep point %1 failed").arg(value), why);
+    });
     connect(runner_, &RunnerClient::devicesChanged, launch_, &LaunchPanel::setDevices);
     connect(runner_, &RunnerClient::busyChanged, this, &MainWindow::setRunning);
     connect(runner_, &RunnerClient::stageChanged, this, [this](int, const QString& stage) {
@@ -667,9 +644,7 @@ void MainWindow::showCompile(const CompileResult& r)
     editor_->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
     problems_->setDiagnostics(r.diagnostics);
     launch_->setCompileResult(r, loweredNameFor(r));
-#ifdef KW_HAVE_PTX_PANEL
-    static_cast<PtxPanel*>(ptx_)->showCompile(r);
-#endif
+    ptx_->showCompile(r);
 }
 
 void MainWindow::showRun(const RunResult& r)
@@ -697,15 +672,9 @@ void MainWindow::showRun(const RunResult& r)
         banner_->showWarning(tr("Run finished with warnings"), w.join('\n'));
     }
     launch_->shapeView()->setPrintf(r.printf);
-#ifdef KW_HAVE_PRINTF_PANEL
-    static_cast<PrintfPanel*>(printf_)->showOutput(r.printf, r.grid, r.block);
-#endif
-#ifdef KW_HAVE_RESULTS_PANEL
-    static_cast<ResultsPanel*>(results_)->showResult(r);
-#endif
-#ifdef KW_HAVE_TIMINGS_PANEL
-    static_cast<TimingsPanel*>(timings_)->showResult(r);
-#endif
+    printf_->showOutput(r.printf, r.grid, r.block);
+    results_->showResult(r);
+    timings_->showResult(r);
     int failed = 0;
     for (const CheckResult& c : r.checks)
         failed += c.passed ? 0 : 1;

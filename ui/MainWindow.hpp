@@ -30,6 +30,7 @@ class ResultsPanel;
 class RunnerClient;
 class Settings;
 class SweepPanel;
+class SweepRunner;
 class TimingsPanel;
 class VariablesTable;
 
@@ -122,11 +123,12 @@ private:
     VariablesTable* variables_;
     ProblemsPanel* problems_;
     NotesPanel* notes_;
-    QWidget* printf_;
-    QWidget* results_;
-    QWidget* timings_;
-    QWidget* ptx_;
-    QWidget* sweep_;
+    PrintfPanel* printf_;
+    ResultsPanel* results_;
+    TimingsPanel* timings_;
+    PtxPanel* ptx_;
+    SweepPanel* sweep_;
+    SweepRunner* sweepRunner_ = nullptr;
     LiveDiagnostics* live_;
     RunnerClient* runner_;
     QTimer signatureTimer_;

@@ -3,7 +3,6 @@
 #include "LaunchPanel.hpp"
 #include "LaunchShapeView.hpp"
 #include "Occupancy.hpp"
-#include "PtxResources.hpp"
 
 #include <QLineEdit>
 #include <gtest/gtest.h>
@@ -124,18 +123,4 @@ TEST(Launch, OccupancyFromThreadsAndShared)
     const Occupancy o = Occupancy::compute(lim, 256, 24 * 1024, 0);
     EXPECT_EQ(o.blocksPerSm, 2);
     EXPECT_EQ(o.limitedBy, "shared memory");
-}
-
-TEST(Launch, PtxResourcesOfAnEntry)
-{
-    const char* ptx =
-        ".visible .entry _Z1kPf(\n\t.param .u64 _Z1kPf_param_0\n)\n.maxntid 128, 1, 1\n{\n"
-        "\t.local .align 4 .b8 \t__local_depot0[64];\n\t.reg .b32 \t%r<5>;\n\t.reg .b64 \t%rd<3>;\n"
-        "\t// demoted variable\n\t.shared .align 4 .b8 _ZZ1kPfE4tile[1024];\n\tret;\n}\n";
-    const PtxResources r = PtxResources::parse(ptx, "_Z1kPf");
-    ASSERT_TRUE(r.found);
-    EXPECT_EQ(r.staticSharedBytes, 1024u);
-    EXPECT_EQ(r.localBytes, 64u);
-    EXPECT_EQ(r.virtualRegisters, 8);
-    EXPECT_EQ(r.maxThreads, 128);
 }
