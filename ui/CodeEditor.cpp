@@ -30,7 +30,7 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
     initUiResources();
     setUtf8(true);
     auto* lexer = new CudaLexer(this);
-    auto* apis = new QsciAPIs(lexer);
+    auto* apis = apis_ = new QsciAPIs(lexer);
     QFile words(":/kw/cuda-api.txt");
     if (words.open(QIODevice::ReadOnly | QIODevice::Text)) {
         QTextStream in(&words);
@@ -93,6 +93,12 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
     scoped(QKeySequence::ZoomOut, [this] { setFontSize(fontSize_ - 1); });
 
     setFontSize(fontSize_);
+}
+
+CodeEditor::~CodeEditor()
+{
+    // Preparation runs on a thread of its own; it must not outlive the lexer.
+    apis_->cancelPreparation();
 }
 
 void CodeEditor::setFontSize(int points)

@@ -6,6 +6,8 @@
 
 #include <Qsci/qsciscintilla.h>
 
+class QsciAPIs;
+
 #include <vector>
 
 namespace kw {
@@ -22,6 +24,7 @@ public:
     static constexpr int WarningMarker = 2;
 
     explicit CodeEditor(QWidget* parent = nullptr);
+    ~CodeEditor() override;
 
     void setFontSize(int points);
     int fontSize() const { return fontSize_; }
@@ -57,6 +60,7 @@ private:
     std::vector<std::pair<long, long>> ranges_; // per drawn diagnostic
     std::vector<const Diagnostic*> drawn_;
     FindReplaceDialog* find_ = nullptr;
+    QsciAPIs* apis_ = nullptr;
 };
 
 } // namespace kw

@@ -5,6 +5,7 @@
 #include "ProblemsPanel.hpp"
 
 #include <QSignalSpy>
+#include <QTest>
 #include <gtest/gtest.h>
 
 using namespace kw;

@@ -44,7 +44,8 @@ TEST(Launch, TooManyThreadsPerBlockIsFlagged)
     panel.setVariables({{"block", "2048"}});
     panel.setLaunch(launch("1", "block"), {});
     ASSERT_FALSE(panel.issues().isEmpty());
-    EXPECT_TRUE(anyContains(panel.issues(), "1024")) << panel.issues().join('\n').toStdString();
+    EXPECT_TRUE(anyContains(panel.issues(), "launch.block[0]")) << panel.issues().join(QChar(10)).toStdString();
+    EXPECT_TRUE(anyContains(panel.issues(), "limit"));
     EXPECT_FALSE(panel.block());
     auto edits = panel.findChildren<QLineEdit*>();
     bool red = false;
