@@ -236,15 +236,15 @@ void MainWindow::buildDocks()
     QDockWidget* problems = addDock(problems_, tr("Problems"), "problemsDock", Qt::BottomDockWidgetArea);
     QDockWidget* ptx = addDock(ptx_, tr("PTX"), "ptxDock", Qt::BottomDockWidgetArea);
     QDockWidget* sweep = addDock(sweep_, tr("Sweep"), "sweepDock", Qt::BottomDockWidgetArea);
-    splitDockWidget(notes, vars, Qt::Vertical);
+    tabifyDockWidget(notes, vars);
+    notes->raise();
     splitDockWidget(args, launch, Qt::Vertical);
     for (QDockWidget* d : {pf, timings, problems, ptx, sweep})
         tabifyDockWidget(results, d);
     results->raise();
-    resizeDocks({notes, args}, {290, 470}, Qt::Horizontal);
-    resizeDocks({notes, vars}, {560, 200}, Qt::Vertical);
-    resizeDocks({args, launch}, {430, 470}, Qt::Vertical);
-    resizeDocks({results}, {300}, Qt::Vertical);
+    resizeDocks({notes, args}, {300, 480}, Qt::Horizontal);
+    resizeDocks({args, launch}, {300, 420}, Qt::Vertical);
+    resizeDocks({results}, {290}, Qt::Vertical);
     hiddenInPresentation_ = {vars, problems, ptx, sweep, timings};
 }
 
