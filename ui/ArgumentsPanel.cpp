@@ -5,6 +5,7 @@
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -40,11 +41,16 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(table_);
-    split->addWidget(editor_);
+    // Scrolls rather than claiming its full height from the dock column.
+    auto* editorScroll = new QScrollArea(this);
+    editorScroll->setWidget(editor_);
+    editorScroll->setWidgetResizable(true);
+    editorScroll->setFrameShape(QFrame::NoFrame);
+    split->addWidget(editorScroll);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     // Room for a typical kernel's parameters without scrolling.
-    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 5 * table_->verticalHeader()->defaultSectionSize());
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 3 * table_->verticalHeader()->defaultSectionSize());
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);

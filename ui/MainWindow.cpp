@@ -185,7 +185,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     if (options_.restoreLayout) {
         restoreGeometry(settings_->windowGeometry());
-        restoreState(settings_->windowState());
+        layoutRestored_ = restoreState(settings_->windowState());
     }
     if (!settings_->lastDevice().isEmpty())
         launch_->setCurrentDevice(settings_->lastDevice());
@@ -242,9 +242,14 @@ void MainWindow::buildDocks()
     for (QDockWidget* d : {pf, timings, problems, ptx, sweep})
         tabifyDockWidget(results, d);
     results->raise();
-    resizeDocks({notes, args}, {300, 480}, Qt::Horizontal);
-    resizeDocks({args, launch}, {300, 420}, Qt::Vertical);
-    resizeDocks({results}, {290}, Qt::Vertical);
+    // Sizes only take once the window has its size; a restored layout wins.
+    QTimer::singleShot(0, this, [=, this] {
+        if (layoutRestored_)
+            return;
+        resizeDocks({notes, args}, {300, 480}, Qt::Horizontal);
+        resizeDocks({args, launch}, {290, 520}, Qt::Vertical);
+        resizeDocks({results}, {280}, Qt::Vertical);
+    });
     hiddenInPresentation_ = {vars, problems, ptx, sweep, timings};
 }
 

@@ -111,6 +111,7 @@ private:
     QString path_;
     bool loading_ = false;
     bool presentation_ = false;
+    bool layoutRestored_ = false;
     QByteArray statePresentation_;
     QFont normalFont_;
     int normalEditorFont_ = 11;
