@@ -42,11 +42,13 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(table_);
     // Scrolls rather than claiming its full height from the dock column.
-    auto* editorScroll = new QScrollArea(this);
-    editorScroll->setWidget(editor_);
-    editorScroll->setWidgetResizable(true);
-    editorScroll->setFrameShape(QFrame::NoFrame);
-    split->addWidget(editorScroll);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(editor_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    editorScroll_ = scroll;
+    editorScroll_->hide();
+    split->addWidget(editorScroll_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     // Room for a typical kernel's parameters without scrolling.
@@ -207,7 +209,9 @@ void ArgumentsPanel::selectRow(int row)
     if (rebuilding_ || row == selected_)
         return;
     selected_ = row;
-    if (row >= 0 && row < int(rows_.size()) && rows_[row].isBuffer) {
+    const bool isBuffer = row >= 0 && row < int(rows_.size()) && rows_[row].isBuffer;
+    editorScroll_->setVisible(isBuffer);
+    if (isBuffer) {
         editor_->setBuffer(rows_[row].buffer);
     } else {
         editor_->setEnabled(false);

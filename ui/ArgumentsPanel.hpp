@@ -53,6 +53,7 @@ private:
     QStringList variables_;
     QTableWidget* table_;
     BufferEditor* editor_;
+    QWidget* editorScroll_;                 // shown for buffer rows only
     int selected_ = -1;
     bool rebuilding_ = false;
 };
