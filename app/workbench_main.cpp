@@ -1,1 +1,97 @@
-int main() { return 0; }
+// kernel-workbench: the desktop workbench.
+#include "MainWindow.hpp"
+#include "LaunchPanel.hpp"
+#include "RunnerClient.hpp"
+#include "UiResources.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv)
+{
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("KernelWorkbench");
+    QApplication::setApplicationName("kernel-workbench");
+    QApplication::setApplicationVersion(KW_VERSION);
+    kw::initUiResources();
+    QApplication::setWindowIcon(QIcon(":/kw/app.svg"));
+
+    QCommandLineParser cli;
+    cli.setApplicationDescription("Write, compile and run CUDA kernels.");
+    cli.addHelpOption();
+    cli.addVersionOption();
+    cli.addPositionalArgument("document", "A .kwb document to open.");
+    QCommandLineOption device("device", "Device to select: cuda:N or sim.", "id");
+    QCommandLineOption runOpt("run", "Run the document once it is open.");
+    QCommandLineOption shot("screenshot", "Save a picture of the window to FILE (after --run: once the run is shown) and quit.", "file");
+    QCommandLineOption size("size", "Window size WxH, e.g. 1600x1000.", "size");
+    QCommandLineOption present("presentation", "Start in presentation mode.");
+    QCommandLineOption report("report-startup", "Print the milliseconds from start to the window shown.");
+    cli.addOptions({device, runOpt, shot, size, present, report});
+    cli.process(app);
+
+    kw::MainWindow::Options options;
+    // A scripted screenshot must not depend on, or change, the user's layout.
+    options.restoreLayout = !cli.isSet(shot);
+    kw::MainWindow window(options);
+    if (cli.isSet(size)) {
+        const QStringList wh = cli.value(size).split('x');
+        if (wh.size() == 2)
+            window.resize(wh[0].toInt(), wh[1].toInt());
+    } else if (!options.restoreLayout || window.size().width() < 400) {
+        window.resize(1500, 950);
+    }
+    window.show();
+    if (cli.isSet(report)) {
+        QTimer::singleShot(0, &window, [&] {
+            std::printf("window shown after %lld ms\n", static_cast<long long>(sinceStart.elapsed()));
+            std::fflush(stdout);
+        });
+    }
+
+    const QStringList args = cli.positionalArguments();
+    if (!args.isEmpty())
+        window.openDocument(args.first());
+    else if (!cli.isSet(shot))
+        window.offerRecovery();
+    if (cli.isSet(device))
+        window.launchPanel()->setCurrentDevice(cli.value(device));
+    if (cli.isSet(present))
+        window.setPresentationMode(true);
+
+    if (cli.isSet(shot)) {
+        const QString file = cli.value(shot);
+        auto grab = [&window, file] {
+            window.grab().save(file);
+            QApplication::quit();
+        };
+        if (cli.isSet(runOpt)) {
+            QObject::connect(&window, &kw::MainWindow::runCompleted, &window, [grab] { QTimer::singleShot(800, grab); });
+            QObject::connect(window.runner(), &kw::RunnerClient::jobFailed, &window, [grab] { QTimer::singleShot(800, grab); });
+        } else {
+            QTimer::singleShot(1500, grab);
+        }
+        QTimer::singleShot(120000, &app, &QApplication::quit); // never hang a script
+    }
+    if (cli.isSet(runOpt)) {
+        // Once the runner has listed its devices, so the chosen one exists.
+        auto started = std::make_shared<bool>(false);
+        auto go = [&window, &cli, &device, started] {
+            if (*started)
+                return;
+            *started = true;
+            if (cli.isSet(device))
+                window.launchPanel()->setCurrentDevice(cli.value(device));
+            window.run();
+        };
+        QObject::connect(window.runner(), &kw::RunnerClient::devicesChanged, &window, go);
+        QTimer::singleShot(5000, &window, go);
+    }
+    return app.exec();
+}

@@ -1,0 +1,175 @@
+// Workbench responsiveness: time from start to the window shown (the real
+// executable, started as a process) and the longest UI event-loop stall while
+// live-compiling, compiling and running in the runner, and plotting 10^7 points.
+// Run under a display (xvfb-run) or QT_QPA_PLATFORM=offscreen.
+#include "CodeEditor.hpp"
+#include "LaunchPanel.hpp"
+#include "LiveDiagnostics.hpp"
+#include "MainWindow.hpp"
+#include "RunnerClient.hpp"
+#include "views/ResultsPanel.hpp"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+// Records the longest gap between ticks of a 2 ms timer: the longest time the
+// event loop could not run.
+class StallMeter : public QObject {
+public:
+    StallMeter()
+    {
+        timer_.setTimerType(Qt::PreciseTimer);
+        timer_.setInterval(2);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            const qint64 now = clock_.nsecsElapsed();
+            worst_ = std::max(worst_, now - last_);
+            last_ = now;
+        });
+    }
+    void start()
+    {
+        clock_.start();
+        last_ = 0;
+        worst_ = 0;
+        timer_.start();
+    }
+    double stopMs()
+    {
+        timer_.stop();
+        return worst_ / 1e6;
+    }
+
+private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 last_ = 0, worst_ = 0;
+};
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+void startup(int runs)
+{
+    const QString exe = QString(KW_BIN_DIR) + "/kernel-workbench";
+    std::vector<double> outside, inside;
+    for (int i = 0; i < runs; ++i) {
+        QProcess p;
+        QElapsedTimer t;
+        t.start();
+        p.start(exe, {"--report-startup", "--size", "1400x900"});
+        double shown = -1;
+        while (shown < 0 && p.waitForReadyRead(15000)) {
+            const QString out = QString::fromUtf8(p.readAllStandardOutput());
+            const int at = out.indexOf("window shown after ");
+            if (at >= 0) {
+                shown = t.nsecsElapsed() / 1e6;
+                inside.push_back(out.mid(at + 19).section(' ', 0, 0).toDouble());
+            }
+        }
+        p.kill();
+        p.waitForFinished(5000);
+        if (shown < 0) {
+            std::printf("start-up run %d: no report (%s)\n", i, qPrintable(p.errorString()));
+            continue;
+        }
+        outside.push_back(shown);
+    }
+    std::printf("start to window shown: median %.0f ms from process start (max %.0f), %.0f ms inside main, %zu runs\n",
+                median(outside), outside.empty() ? 0.0 : *std::max_element(outside.begin(), outside.end()),
+                median(inside), outside.size());
+}
+
+bool waitFor(QSignalSpy& spy, int ms)
+{
+    return spy.count() > 0 || spy.wait(ms);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("KernelWorkbenchBench");
+    QApplication::setApplicationName("bench_ui");
+    startup(5);
+
+    kw::MainWindow::Options options;
+    options.restoreLayout = false;
+    options.autosave = false;
+    options.runnerProgram = QString(KW_BIN_DIR) + "/kwb-run";
+    kw::MainWindow window(options);
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy devices(window.runner(), &kw::RunnerClient::devicesChanged);
+    waitFor(devices, 20000);
+    window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb");
+    window.launchPanel()->setCurrentDevice("sim");
+    QTest::qWait(1000);
+
+    StallMeter meter;
+    meter.start();
+    QTest::qWait(500);
+    std::printf("idle: longest stall %.1f ms\n", meter.stopMs());
+
+    // Typing: an edit every 40 ms, then the live compile after the quiet period.
+    QSignalSpy live(window.liveDiagnostics(), &kw::LiveDiagnostics::finished);
+    meter.start();
+    for (int i = 0; i < 20; ++i) {
+        window.editor()->insertAt(" ", 0, 0);
+        QTest::qWait(40);
+    }
+    const bool liveDone = live.wait(60000);
+    std::printf("typing + live compile (%s): longest stall %.1f ms\n", liveDone ? "done" : "timed out", meter.stopMs());
+
+    QSignalSpy compiled(&window, &kw::MainWindow::compileCompleted);
+    meter.start();
+    window.compile();
+    const bool compileDone = compiled.wait(60000);
+    std::printf("compile in the runner (%s): longest stall %.1f ms\n", compileDone ? "done" : "timed out", meter.stopMs());
+
+    QSignalSpy ran(&window, &kw::MainWindow::runCompleted);
+    QElapsedTimer runClock;
+    runClock.start();
+    meter.start();
+    window.run();
+    const bool runDone = ran.wait(300000);
+    const double runMs = runClock.nsecsElapsed() / 1e6;
+    QTest::qWait(300); // results drawn
+    std::printf("run on sim and show results (%s, %.0f ms): longest stall %.1f ms\n",
+                runDone ? "done" : "timed out", runMs, meter.stopMs());
+
+    // 10^7 points in the results panel, as a run would deliver them.
+    kw::RunResult big;
+    big.ok = true;
+    kw::BufferResult b;
+    b.name = "signal";
+    b.direction = kw::Direction::Out;
+    const std::size_t n = 10'000'000;
+    b.data = kw::HostBuffer(kw::DType::F32, n);
+    b.shape = {n};
+    auto* f = reinterpret_cast<float*>(b.data.data());
+    for (std::size_t i = 0; i < n; ++i)
+        f[i] = float(std::sin(i * 1e-4) + 0.001 * (i % 97));
+    big.buffers.push_back(std::move(b));
+    kw::ResultsPanel results;
+    results.resize(1200, 500);
+    results.show();
+    meter.start();
+    results.showResult(big);
+    QTest::qWait(2000);
+    std::printf("showing 10^7 points: longest stall %.1f ms\n", meter.stopMs());
+    return 0;
+}

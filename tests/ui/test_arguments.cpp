@@ -1,0 +1,143 @@
+// The arguments panel fills itself from the kernel's signature and keeps the
+// settings of parameters whose names survive an edit.
+#include "ArgumentsPanel.hpp"
+#include "BufferEditor.hpp"
+#include "KernelPicker.hpp"
+
+#include "compile/SignatureParser.hpp"
+
+#include <QSignalSpy>
+#include <gtest/gtest.h>
+
+using namespace kw;
+
+namespace {
+KernelSignature sig(const char* source)
+{
+    auto kernels = parseKernelSignatures(source);
+    EXPECT_EQ(kernels.size(), 1u);
+    return kernels.at(0);
+}
+const BufferSpec* find(const std::vector<BufferSpec>& bs, const std::string& name)
+{
+    for (const BufferSpec& b : bs)
+        if (b.name == name)
+            return &b;
+    return nullptr;
+}
+} // namespace
+
+TEST(Arguments, PointersBecomeBuffersAndScalarsValues)
+{
+    ArgumentsPanel panel;
+    panel.setVariableNames({"n"});
+    panel.setSignature(sig("__global__ void k(const double* __restrict__ a, unsigned int* b, float s, int n) {}"));
+    ASSERT_EQ(panel.rowCount(), 4);
+    const auto buffers = panel.buffers();
+    ASSERT_EQ(buffers.size(), 2u);
+    EXPECT_EQ(buffers[0].name, "a");
+    EXPECT_EQ(buffers[0].dtype, DType::F64);
+    EXPECT_EQ(buffers[0].direction, Direction::In);
+    EXPECT_EQ(buffers[0].count, "n");
+    EXPECT_EQ(buffers[1].dtype, DType::U32);
+    EXPECT_EQ(buffers[1].direction, Direction::InOut);
+    const auto args = panel.args();
+    ASSERT_EQ(args.size(), 4u);
+    EXPECT_TRUE(args[0].isBuffer());
+    EXPECT_FALSE(args[2].isBuffer());
+    EXPECT_EQ(args[2].type, DType::F32);
+    EXPECT_EQ(args[3].type, DType::I32);
+    EXPECT_EQ(args[3].value, "n"); // a variable of the same name
+}
+
+TEST(Arguments, SettingsSurviveSignatureEditsByName)
+{
+    ArgumentsPanel panel;
+    BufferSpec out{"out", DType::F32, "2*n", {"n", "2"}, {}, Direction::Out, false};
+    out.init.kind = Initializer::Kind::Fill;
+    out.init.value = "7";
+    panel.load({out}, {{"out", "out", DType::F32, ""}, {"n", "", DType::I32, "n/2"}});
+    panel.setSignature(sig("__global__ void k(float* out, int n) {}"));
+    ASSERT_EQ(panel.buffers().size(), 1u);
+    EXPECT_EQ(panel.buffers()[0].count, "2*n");
+    EXPECT_EQ(panel.buffers()[0].direction, Direction::Out);
+    EXPECT_EQ(panel.args()[1].value, "n/2");
+
+    QSignalSpy changed(&panel, &ArgumentsPanel::changed);
+    // Insert a parameter, rename none: out and n keep everything.
+    panel.setSignature(sig("__global__ void k(const float* in, float* out, double scale, int n) {}"));
+    EXPECT_EQ(changed.count(), 1);
+    const auto buffers = panel.buffers();
+    ASSERT_EQ(buffers.size(), 2u);
+    const BufferSpec* o = find(buffers, "out");
+    ASSERT_TRUE(o);
+    EXPECT_EQ(o->count, "2*n");
+    EXPECT_EQ(o->direction, Direction::Out);
+    EXPECT_EQ(o->init.kind, Initializer::Kind::Fill);
+    EXPECT_EQ(o->shape.size(), 2u);
+    EXPECT_FALSE(o->plot);
+    const BufferSpec* in = find(buffers, "in");
+    ASSERT_TRUE(in);
+    EXPECT_EQ(in->direction, Direction::In);
+    const auto args = panel.args();
+    ASSERT_EQ(args.size(), 4u);
+    EXPECT_EQ(args[2].name, "scale");
+    EXPECT_EQ(args[2].type, DType::F64);
+    EXPECT_EQ(args[3].value, "n/2");
+
+    // Remove `in`, then bring it back: its settings return too.
+    panel.setSignature(sig("__global__ void k(float* out, double scale, int n) {}"));
+    EXPECT_EQ(panel.buffers().size(), 1u);
+    EXPECT_EQ(find(panel.buffers(), "in"), nullptr);
+}
+
+TEST(Arguments, AParameterThatChangesKindGetsFreshSettings)
+{
+    ArgumentsPanel panel;
+    panel.setSignature(sig("__global__ void k(float* x) {}"));
+    EXPECT_EQ(panel.buffers().size(), 1u);
+    panel.setSignature(sig("__global__ void k(float x) {}"));
+    EXPECT_TRUE(panel.buffers().empty());
+    EXPECT_EQ(panel.args()[0].type, DType::F32);
+}
+
+TEST(Arguments, BufferEditorEditsReachTheDocument)
+{
+    ArgumentsPanel panel;
+    panel.setSignature(sig("__global__ void k(float* x) {}"));
+    BufferEditor* ed = panel.bufferEditor();
+    ASSERT_TRUE(ed->isEnabled());
+    BufferSpec b = ed->buffer();
+    EXPECT_EQ(b.name, "x");
+    b.count = "1000";
+    b.direction = Direction::Out;
+    b.init.kind = Initializer::Kind::Linspace;
+    b.init.start = "0";
+    b.init.stop = "1";
+    ed->setBuffer(b);
+    emit ed->changed();
+    const BufferSpec got = panel.buffers().at(0);
+    EXPECT_EQ(got.count, "1000");
+    EXPECT_EQ(got.direction, Direction::Out);
+    EXPECT_EQ(got.init.kind, Initializer::Kind::Linspace);
+    EXPECT_EQ(got.init.stop, "1");
+}
+
+TEST(Arguments, KernelPickerOffersEveryKernelAndKeepsTheChoice)
+{
+    KernelPicker picker;
+    picker.setKernels(parseKernelSignatures(
+        "__global__ void first(int* a) {}\n"
+        "template <typename T, int N> __global__ void scale(T* p, T f) {}\n"));
+    EXPECT_EQ(picker.count(), 2);
+    EXPECT_EQ(picker.currentKernel(), "first");
+    picker.setCurrentKernel("scale<float,128>");
+    auto s = picker.currentSignature();
+    ASSERT_TRUE(s);
+    ASSERT_EQ(s->params.size(), 2u);
+    EXPECT_EQ(dtypeForCType(s->params[0].baseType), DType::F32);
+    // An edit that keeps `scale` keeps the instantiation.
+    picker.setKernels(parseKernelSignatures(
+        "template <typename T, int N> __global__ void scale(T* p, T f, int n) {}\n"));
+    EXPECT_EQ(picker.currentKernel(), "scale<float,128>");
+}

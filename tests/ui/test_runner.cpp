@@ -1,0 +1,160 @@
+// Jobs round-trip through a real `kwb-run serve`; a killed runner is restarted
+// and the next job succeeds.
+#include "RunnerClient.hpp"
+
+#include "doc/DocumentReader.hpp"
+
+#include <QSignalSpy>
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+using namespace kw;
+
+namespace {
+QString runnerPath() { return QString(KW_BIN_DIR) + "/kwb-run"; }
+
+struct Runner {
+    RunnerClient client;
+    bool ready = false;
+    QString why;
+    Runner()
+    {
+        client.setProgram(runnerPath());
+        QSignalSpy devices(&client, &RunnerClient::devicesChanged);
+        QSignalSpy lost(&client, &RunnerClient::runnerRestarted);
+        client.start();
+        ready = devices.wait(20000) || devices.count() > 0;
+        if (!ready)
+            why = lost.isEmpty() ? QString("no hello reply") : lost.at(0).at(0).toString();
+    }
+    bool hasSim() const
+    {
+        for (const DeviceInfo& d : client.devices())
+            if (d.id == "sim")
+                return true;
+        return false;
+    }
+};
+
+Document sample(const char* name)
+{
+    return DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/" + name);
+}
+} // namespace
+
+TEST(Runner, CompileRoundTrip)
+{
+    Runner r;
+    ASSERT_TRUE(r.ready) << "kwb-run serve did not answer hello: " << r.why.toStdString();
+    QSignalSpy done(&r.client, &RunnerClient::compileFinished);
+    QSignalSpy failed(&r.client, &RunnerClient::jobFailed);
+    const int id = r.client.compile(sample("add_vectors.kwb"), r.hasSim() ? "sim" : "");
+    ASSERT_TRUE(done.wait(60000)) << (failed.isEmpty() ? "" : failed.at(0).at(1).toString().toStdString());
+    EXPECT_EQ(done.at(0).at(0).toInt(), id);
+    const auto result = done.at(0).at(1).value<CompileResult>();
+    EXPECT_TRUE(result.ok) << result.log;
+    ASSERT_FALSE(result.kernels.empty());
+    EXPECT_EQ(result.kernels[0].name, "add_vectors");
+    EXPECT_NE(result.ptx.find(".entry"), std::string::npos);
+}
+
+TEST(Runner, CompileErrorsComeBackAsDiagnostics)
+{
+    Runner r;
+    ASSERT_TRUE(r.ready) << r.why.toStdString();
+    Document doc = sample("add_vectors.kwb");
+    doc.source = "__global__ void add_vectors(float* a, float* b, float* c, int n)\n{\n  c[0] = oops;\n}\n";
+    QSignalSpy done(&r.client, &RunnerClient::compileFinished);
+    QSignalSpy failed(&r.client, &RunnerClient::jobFailed);
+    r.client.compile(doc, r.hasSim() ? "sim" : "");
+    ASSERT_TRUE(done.wait(60000) || !failed.isEmpty());
+    if (!done.isEmpty()) {
+        const auto result = done.at(0).at(1).value<CompileResult>();
+        EXPECT_FALSE(result.ok);
+        ASSERT_FALSE(result.diagnostics.empty());
+        EXPECT_EQ(result.diagnostics[0].line, 3);
+    } else {
+        // A runner may refuse the document outright; the message must say why.
+        EXPECT_FALSE(failed.at(0).at(1).toString().isEmpty());
+    }
+}
+
+TEST(Runner, RunOnTheSimulatorReturnsBuffers)
+{
+    Runner r;
+    ASSERT_TRUE(r.ready) << r.why.toStdString();
+    if (!r.hasSim())
+        GTEST_SKIP() << "this kwb-run offers no sim device";
+    QSignalSpy done(&r.client, &RunnerClient::runFinished);
+    QSignalSpy failed(&r.client, &RunnerClient::jobFailed);
+    r.client.run(sample("add_vectors.kwb"), "sim");
+    ASSERT_TRUE(done.wait(120000)) << (failed.isEmpty() ? "" : failed.at(0).at(1).toString().toStdString());
+    const auto result = done.at(0).at(1).value<RunResult>();
+    EXPECT_TRUE(result.ok) << (result.fault ? result.fault->message : "");
+    const BufferResult* c = nullptr;
+    for (const BufferResult& b : result.buffers)
+        if (b.name == "c")
+            c = &b;
+    ASSERT_TRUE(c);
+    ASSERT_EQ(c->data.count(), 400u);
+    ASSERT_FALSE(result.checks.empty());
+    EXPECT_TRUE(result.checks[0].passed);
+}
+
+TEST(Runner, AKilledRunnerIsRestartedAndTheNextJobSucceeds)
+{
+    Runner r;
+    ASSERT_TRUE(r.ready) << r.why.toStdString();
+    const qint64 before = r.client.processId();
+    QSignalSpy restarted(&r.client, &RunnerClient::runnerRestarted);
+    QSignalSpy devices(&r.client, &RunnerClient::devicesChanged);
+    ::kill(pid_t(before), SIGKILL);
+    ASSERT_TRUE(restarted.wait(10000));
+    EXPECT_EQ(r.client.restarts(), 1);
+    ASSERT_TRUE(devices.wait(20000) || devices.count() > 0); // hello of the fresh runner
+    EXPECT_NE(r.client.processId(), before);
+
+    QSignalSpy done(&r.client, &RunnerClient::compileFinished);
+    r.client.compile(sample("add_vectors.kwb"), r.hasSim() ? "sim" : "");
+    ASSERT_TRUE(done.wait(60000));
+    EXPECT_TRUE(done.at(0).at(1).value<CompileResult>().ok);
+}
+
+TEST(Runner, AKillDuringAJobFailsThatJobOnly)
+{
+    Runner r;
+    ASSERT_TRUE(r.ready) << r.why.toStdString();
+    QSignalSpy failed(&r.client, &RunnerClient::jobFailed);
+    QSignalSpy compiled(&r.client, &RunnerClient::compileFinished);
+    QSignalSpy busy(&r.client, &RunnerClient::busyChanged);
+    const int first = r.client.compile(sample("add_vectors.kwb"), "");
+    r.client.stop(); // kills the runner with the first job in flight
+    ASSERT_TRUE(failed.wait(10000));
+    EXPECT_EQ(failed.at(0).at(0).toInt(), first);
+    const int second = r.client.compile(sample("add_vectors.kwb"), "");
+    ASSERT_TRUE(compiled.wait(60000));
+    EXPECT_EQ(compiled.last().at(0).toInt(), second);
+    EXPECT_FALSE(r.client.busy());
+}
+
+TEST(Runner, WatchdogStopsARunawayKernel)
+{
+    Runner r;
+    ASSERT_TRUE(r.ready) << r.why.toStdString();
+    if (!r.hasSim())
+        GTEST_SKIP() << "needs the sim device to run an endless kernel without a GPU";
+    Document doc = sample("add_vectors.kwb");
+    doc.source = "__global__ void add_vectors(float* a, float* b, float* c, int n)\n"
+                 "{\n  volatile int x = 0;\n  while (true) { x = x + 1; }\n}\n";
+    doc.checks.clear();
+    doc.run.timeLimitSeconds = 1;
+    r.client.setGraceMs(500);
+    QSignalSpy done(&r.client, &RunnerClient::runFinished);
+    r.client.run(doc, "sim");
+    ASSERT_TRUE(done.wait(60000));
+    const auto result = done.at(0).at(1).value<RunResult>();
+    EXPECT_FALSE(result.ok);
+    ASSERT_TRUE(result.fault);
+    EXPECT_EQ(result.fault->kind, FaultKind::Timeout);
+}

@@ -1,0 +1,239 @@
+#include "ArgumentsPanel.hpp"
+
+#include "BufferEditor.hpp"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace kw {
+
+namespace {
+constexpr DType allDTypes[] = {DType::I8, DType::U8, DType::I16, DType::U16, DType::I32, DType::U32,
+                               DType::I64, DType::U64, DType::F16, DType::BF16, DType::F32, DType::F64};
+enum Column { ColName, ColCType, ColDType, ColSetting, ColCount, ColumnCount };
+
+QComboBox* dtypeCombo(DType current, QWidget* parent)
+{
+    auto* c = new QComboBox(parent);
+    for (DType t : allDTypes)
+        c->addItem(toString(t), int(t));
+    c->setCurrentIndex(c->findData(int(current)));
+    return c;
+}
+} // namespace
+
+ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
+{
+    table_ = new QTableWidget(0, ColumnCount, this);
+    table_->setHorizontalHeaderLabels({tr("Parameter"), tr("C type"), tr("dtype"), tr("Direction / value"), tr("Count")});
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    editor_ = new BufferEditor(this);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    // Scrolls rather than claiming its full height from the dock column.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(editor_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    editorScroll_ = scroll;
+    editorScroll_->hide();
+    split->addWidget(editorScroll_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    // Room for a typical kernel's parameters without scrolling.
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 3 * table_->verticalHeader()->defaultSectionSize());
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(split);
+
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { selectRow(row); });
+    connect(editor_, &BufferEditor::changed, this, [this] {
+        if (selected_ < 0 || selected_ >= int(rows_.size()) || !rows_[selected_].isBuffer)
+            return;
+        rows_[selected_].buffer = editor_->buffer();
+        // Keep the table's summary in step with the editor.
+        QSignalBlocker b(table_);
+        const BufferSpec& spec = rows_[selected_].buffer;
+        if (auto* c = qobject_cast<QComboBox*>(table_->cellWidget(selected_, ColDType)))
+            c->setCurrentIndex(c->findData(int(spec.dtype)));
+        if (auto* c = qobject_cast<QComboBox*>(table_->cellWidget(selected_, ColSetting)))
+            c->setCurrentIndex(c->findData(int(spec.direction)));
+        if (auto* item = table_->item(selected_, ColCount))
+            item->setText(QString::fromStdString(spec.count));
+        emit changed();
+    });
+}
+
+void ArgumentsPanel::load(const std::vector<BufferSpec>& buffers, const std::vector<ArgSpec>& args)
+{
+    remembered_.clear();
+    rows_.clear();
+    for (const ArgSpec& a : args) {
+        Row r;
+        r.param.name = a.name;
+        if (a.isBuffer()) {
+            r.isBuffer = true;
+            r.arg = a;
+            for (const BufferSpec& b : buffers)
+                if (b.name == a.buffer)
+                    r.buffer = b;
+            if (r.buffer.name.empty())
+                r.buffer.name = a.buffer;
+        } else {
+            r.arg = a;
+        }
+        remembered_[a.name] = r;
+    }
+}
+
+ArgumentsPanel::Row ArgumentsPanel::defaultRow(const KernelParam& p) const
+{
+    Row r;
+    r.param = p;
+    r.isBuffer = p.isPointer;
+    const DType t = dtypeForCType(p.baseType).value_or(p.isPointer ? DType::F32 : DType::I32);
+    if (p.isPointer) {
+        r.buffer.name = p.name;
+        r.buffer.dtype = t;
+        r.buffer.count = variables_.contains("n") ? "n" : "1024";
+        r.buffer.direction = p.isConst ? Direction::In : Direction::InOut;
+        r.arg.name = p.name;
+        r.arg.buffer = p.name;
+    } else {
+        r.arg.name = p.name;
+        r.arg.type = t;
+        r.arg.value = variables_.contains(QString::fromStdString(p.name)) ? p.name : "0";
+    }
+    return r;
+}
+
+void ArgumentsPanel::setSignature(const KernelSignature& signature)
+{
+    for (const Row& r : rows_)
+        if (!r.param.name.empty())
+            remembered_[r.param.name] = r;
+    std::vector<Row> next;
+    for (std::size_t i = 0; i < signature.params.size(); ++i) {
+        KernelParam p = signature.params[i];
+        if (p.name.empty())
+            p.name = "arg" + std::to_string(i);
+        auto it = remembered_.find(p.name);
+        if (it != remembered_.end() && it->second.isBuffer == p.isPointer) {
+            Row r = it->second;
+            r.param = p;
+            if (r.isBuffer) {
+                r.arg.name = p.name;
+                r.arg.buffer = r.buffer.name.empty() ? p.name : r.buffer.name;
+                r.buffer.name = r.arg.buffer;
+            } else {
+                r.arg.name = p.name;
+            }
+            next.push_back(r);
+        } else {
+            next.push_back(defaultRow(p));
+        }
+    }
+    rows_ = std::move(next);
+    rebuildTable();
+    emit changed();
+}
+
+void ArgumentsPanel::rebuildTable()
+{
+    rebuilding_ = true;
+    const int keep = selected_;
+    table_->setRowCount(int(rows_.size()));
+    for (int i = 0; i < int(rows_.size()); ++i) {
+        const Row& r = rows_[i];
+        table_->setItem(i, ColName, new QTableWidgetItem(QString::fromStdString(r.param.name)));
+        table_->setItem(i, ColCType, new QTableWidgetItem(QString::fromStdString(r.param.type)));
+        auto* dt = dtypeCombo(r.isBuffer ? r.buffer.dtype : r.arg.type, table_);
+        table_->setCellWidget(i, ColDType, dt);
+        connect(dt, &QComboBox::currentIndexChanged, this, [this, i] { rowEdited(i); });
+        if (r.isBuffer) {
+            auto* dir = new QComboBox(table_);
+            dir->addItem("in", int(Direction::In));
+            dir->addItem("out", int(Direction::Out));
+            dir->addItem("inout", int(Direction::InOut));
+            dir->setCurrentIndex(dir->findData(int(r.buffer.direction)));
+            table_->setCellWidget(i, ColSetting, dir);
+            connect(dir, &QComboBox::currentIndexChanged, this, [this, i] { rowEdited(i); });
+            table_->setItem(i, ColCount, new QTableWidgetItem(QString::fromStdString(r.buffer.count)));
+        } else {
+            auto* value = new QLineEdit(QString::fromStdString(r.arg.value), table_);
+            value->setFrame(false);
+            table_->setCellWidget(i, ColSetting, value);
+            connect(value, &QLineEdit::textEdited, this, [this, i] { rowEdited(i); });
+            table_->setItem(i, ColCount, new QTableWidgetItem(QString()));
+        }
+    }
+    rebuilding_ = false;
+    const int sel = keep >= 0 && keep < int(rows_.size()) ? keep : (rows_.empty() ? -1 : 0);
+    selected_ = -1;
+    if (sel >= 0)
+        table_->setCurrentCell(sel, ColName);
+    selectRow(sel);
+}
+
+void ArgumentsPanel::rowEdited(int i)
+{
+    if (rebuilding_ || i >= int(rows_.size()))
+        return;
+    Row& r = rows_[i];
+    const DType t = DType(qobject_cast<QComboBox*>(table_->cellWidget(i, ColDType))->currentData().toInt());
+    if (r.isBuffer) {
+        r.buffer.dtype = t;
+        r.buffer.direction = Direction(qobject_cast<QComboBox*>(table_->cellWidget(i, ColSetting))->currentData().toInt());
+        if (i == selected_)
+            editor_->setBuffer(r.buffer);
+    } else {
+        r.arg.type = t;
+        r.arg.value = qobject_cast<QLineEdit*>(table_->cellWidget(i, ColSetting))->text().trimmed().toStdString();
+    }
+    emit changed();
+}
+
+void ArgumentsPanel::selectRow(int row)
+{
+    if (rebuilding_ || row == selected_)
+        return;
+    selected_ = row;
+    const bool isBuffer = row >= 0 && row < int(rows_.size()) && rows_[row].isBuffer;
+    editorScroll_->setVisible(isBuffer);
+    if (isBuffer) {
+        editor_->setBuffer(rows_[row].buffer);
+    } else {
+        editor_->setEnabled(false);
+        editor_->refreshPreview();
+    }
+}
+
+std::vector<BufferSpec> ArgumentsPanel::buffers() const
+{
+    std::vector<BufferSpec> out;
+    for (const Row& r : rows_)
+        if (r.isBuffer)
+            out.push_back(r.buffer);
+    return out;
+}
+
+std::vector<ArgSpec> ArgumentsPanel::args() const
+{
+    std::vector<ArgSpec> out;
+    for (const Row& r : rows_)
+        out.push_back(r.arg);
+    return out;
+}
+
+} // namespace kw

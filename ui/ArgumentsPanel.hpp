@@ -1,0 +1,61 @@
+#pragma once
+// One row per parameter of the chosen kernel: pointers become buffers, scalars
+// become typed values. Follows signature edits, keeping the settings of every
+// parameter whose name still exists (and of removed ones, should they return).
+#include "compile/KernelSignature.hpp"
+#include "doc/Document.hpp"
+
+#include <QWidget>
+
+#include <map>
+#include <vector>
+
+class QTableWidget;
+
+namespace kw {
+
+class BufferEditor;
+
+class ArgumentsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ArgumentsPanel(QWidget* parent = nullptr);
+
+    // Settings from a document; applied to matching parameters by name.
+    void load(const std::vector<BufferSpec>& buffers, const std::vector<ArgSpec>& args);
+    void setSignature(const KernelSignature& signature);
+    // Variable names, used for sensible defaults of new parameters ("n").
+    void setVariableNames(const QStringList& names) { variables_ = names; }
+
+    std::vector<BufferSpec> buffers() const;
+    std::vector<ArgSpec> args() const;
+    int rowCount() const { return int(rows_.size()); }
+
+    BufferEditor* bufferEditor() const { return editor_; }
+
+signals:
+    void changed();
+
+private:
+    struct Row {
+        KernelParam param;
+        bool isBuffer = false;
+        BufferSpec buffer;   // when isBuffer
+        ArgSpec arg;         // when scalar
+    };
+    Row defaultRow(const KernelParam& p) const;
+    void rebuildTable();
+    void selectRow(int row);
+    void rowEdited(int row);
+
+    std::vector<Row> rows_;
+    std::map<std::string, Row> remembered_; // by parameter name
+    QStringList variables_;
+    QTableWidget* table_;
+    BufferEditor* editor_;
+    QWidget* editorScroll_;                 // shown for buffer rows only
+    int selected_ = -1;
+    bool rebuilding_ = false;
+};
+
+} // namespace kw

@@ -1,0 +1,276 @@
+#include "CodeEditor.hpp"
+
+#include "CudaLexer.hpp"
+#include "FindReplaceDialog.hpp"
+#include "UiResources.hpp"
+
+#include <Qsci/qsciapis.h>
+#include <Qsci/qscistyle.h>
+
+#include <QFile>
+#include <QFontDatabase>
+#include <QShortcut>
+#include <QTextStream>
+#include <QToolTip>
+
+#include <map>
+
+namespace kw {
+
+namespace {
+constexpr int AnnotationErrorStyle = 200;   // extended style numbers, past the lexer's
+constexpr int AnnotationWarningStyle = 201;
+constexpr int MarkerMargin = 1;
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+} // namespace
+
+CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
+{
+    initUiResources();
+    setUtf8(true);
+    auto* lexer = new CudaLexer(this);
+    auto* apis = apis_ = new QsciAPIs(lexer);
+    QFile words(":/kw/cuda-api.txt");
+    if (words.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        QTextStream in(&words);
+        while (!in.atEnd()) {
+            const QString line = in.readLine().trimmed();
+            if (!line.isEmpty())
+                apis->add(line);
+        }
+    }
+    apis->prepare();
+    setLexer(lexer);
+
+    setAutoIndent(true);
+    setIndentationsUseTabs(false);
+    setIndentationWidth(4);
+    setTabWidth(4);
+    setBraceMatching(SloppyBraceMatch);
+    setFolding(BoxedTreeFoldStyle, 2);
+    setCaretLineVisible(true);
+    setCaretLineBackgroundColor(QColor("#f4f7fb"));
+    setAutoCompletionSource(AcsAll);
+    setAutoCompletionThreshold(3);
+    setAutoCompletionCaseSensitivity(true);
+    setCallTipsStyle(CallTipsNoContext);
+
+    setMarginType(0, NumberMargin);
+    setMarginLineNumbers(0, true);
+    setMarginType(MarkerMargin, SymbolMargin);
+    setMarginWidth(MarkerMargin, 16);
+    setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker));
+    markerDefine(Circle, ErrorMarker);
+    setMarkerBackgroundColor(QColor("#d9342b"), ErrorMarker);
+    setMarkerForegroundColor(QColor("#d9342b"), ErrorMarker);
+    markerDefine(RightTriangle, WarningMarker);
+    setMarkerBackgroundColor(QColor("#f0ad1e"), WarningMarker);
+    setMarkerForegroundColor(QColor("#c08000"), WarningMarker);
+
+    indicatorDefine(SquiggleIndicator, ErrorIndicator);
+    setIndicatorForegroundColor(QColor("#e0201a"), ErrorIndicator);
+    indicatorDefine(SquiggleIndicator, WarningIndicator);
+    setIndicatorForegroundColor(QColor("#d99000"), WarningIndicator);
+
+    setAnnotationDisplay(AnnotationBoxed);
+    SendScintilla(SCI_SETMOUSEDWELLTIME, 400);
+    connect(this, &QsciScintilla::SCN_DWELLSTART, this, &CodeEditor::showTooltipAt);
+    connect(this, &QsciScintilla::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
+    connect(this, &QsciScintilla::linesChanged, this, &CodeEditor::updateMarginWidth);
+
+    // Scoped to the editor so they never fight the window's shortcuts.
+    auto scoped = [this](QKeySequence seq, auto slot) {
+        auto* sc = new QShortcut(seq, this, slot);
+        sc->setContext(Qt::WidgetWithChildrenShortcut);
+    };
+    scoped(QKeySequence::Find, [this] { showFind(); });
+    scoped(QKeySequence::Replace, [this] { showReplace(); });
+    scoped(QKeySequence(Qt::CTRL | Qt::Key_H), [this] { showReplace(); });
+    scoped(QKeySequence::FindNext, [this] { findNextMatch(); });
+    scoped(QKeySequence(Qt::CTRL | Qt::Key_Space), [this] { autoCompleteFromAll(); });
+    scoped(QKeySequence::ZoomIn, [this] { setFontSize(fontSize_ + 1); });
+    scoped(QKeySequence::ZoomOut, [this] { setFontSize(fontSize_ - 1); });
+
+    setFontSize(fontSize_);
+}
+
+CodeEditor::~CodeEditor()
+{
+    // Preparation runs on a thread of its own; it must not outlive the lexer.
+    apis_->cancelPreparation();
+}
+
+void CodeEditor::setFontSize(int points)
+{
+    fontSize_ = std::clamp(points, 6, 48);
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setPointSize(fontSize_);
+    lexer()->setDefaultFont(mono);
+    lexer()->setFont(mono);
+    for (int style = 0; style < 128; ++style) {
+        QFont f = lexer()->font(style);
+        f.setFamily(mono.family());
+        f.setPointSize(fontSize_);
+        lexer()->setFont(f, style);
+    }
+    setMarginsFont(mono);
+    updateMarginWidth();
+    redrawAnnotations();
+}
+
+void CodeEditor::updateMarginWidth()
+{
+    // Room for the widest line number plus one digit so it never jitters.
+    setMarginWidth(0, QString(QString::number(std::max(1, lines())).size() + 1, '9'));
+}
+
+std::pair<long, long> CodeEditor::tokenRange(int line, int column) const
+{
+    const int l = std::max(0, line - 1);
+    auto* self = const_cast<CodeEditor*>(this);
+    const long lineStart = self->SendScintilla(SCI_POSITIONFROMLINE, l);
+    const long lineEnd = self->SendScintilla(SCI_GETLINEENDPOSITION, l);
+    if (lineStart < 0)
+        return {0, 0};
+    const QByteArray bytes = self->text(l).toUtf8();
+    if (column <= 0) {
+        // No column: underline the line's text without its indentation.
+        int first = 0;
+        while (first < bytes.size() && (bytes[first] == ' ' || bytes[first] == '\t'))
+            ++first;
+        return {lineStart + first, std::max(lineStart + first + 1, lineEnd)};
+    }
+    long start = lineStart + column - 1;
+    start = std::min(start, std::max(lineStart, lineEnd - 1));
+    long end = start;
+    const long offset = start - lineStart;
+    if (offset < bytes.size() && isWordChar(bytes[qsizetype(offset)])) {
+        long i = offset;
+        while (i < bytes.size() && isWordChar(bytes[qsizetype(i)]))
+            ++i;
+        end = lineStart + i;
+    } else {
+        end = start + 1;
+    }
+    return {start, std::min(std::max(end, start + 1), std::max(lineEnd, start + 1))};
+}
+
+void CodeEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics, const std::string& sourceName)
+{
+    diagnostics_ = diagnostics;
+    ranges_.clear();
+    drawn_.clear();
+    const long length = SendScintilla(SCI_GETLENGTH);
+    for (int ind : {ErrorIndicator, WarningIndicator}) {
+        SendScintilla(SCI_SETINDICATORCURRENT, ind);
+        SendScintilla(SCI_INDICATORCLEARRANGE, 0UL, length);
+    }
+    markerDeleteAll(ErrorMarker);
+    markerDeleteAll(WarningMarker);
+
+    for (const Diagnostic& d : diagnostics_) {
+        if (d.line <= 0 || d.line > lines())
+            continue;
+        if (!d.file.empty() && !sourceName.empty() && d.file != sourceName)
+            continue;
+        if (d.severity != Severity::Error && d.severity != Severity::Warning)
+            continue;
+        const bool error = d.severity == Severity::Error;
+        const auto range = tokenRange(d.line, d.column);
+        SendScintilla(SCI_SETINDICATORCURRENT, error ? ErrorIndicator : WarningIndicator);
+        SendScintilla(SCI_INDICATORFILLRANGE, range.first, range.second - range.first);
+        markerAdd(d.line - 1, error ? ErrorMarker : WarningMarker);
+        ranges_.push_back(range);
+        drawn_.push_back(&d);
+    }
+    redrawAnnotations();
+}
+
+void CodeEditor::setAnnotationsVisible(bool on)
+{
+    annotationsOn_ = on;
+    redrawAnnotations();
+}
+
+void CodeEditor::redrawAnnotations()
+{
+    clearAnnotations();
+    if (!annotationsOn_)
+        return;
+    QFont small = lexer()->defaultFont();
+    small.setPointSize(std::max(6, fontSize_ - 1));
+    QsciStyle err(AnnotationErrorStyle, "error", QColor("#8b0000"), QColor("#fde7e6"), small);
+    QsciStyle warn(AnnotationWarningStyle, "warning", QColor("#6b4a00"), QColor("#fff4d6"), small);
+    std::map<int, std::pair<QString, bool>> byLine; // line -> text, any error
+    for (const Diagnostic* d : drawn_) {
+        auto& [text, anyError] = byLine[d->line - 1];
+        if (!text.isEmpty())
+            text += '\n';
+        text += QString::fromUtf8(toString(d->severity)) + ": " + QString::fromStdString(d->message);
+        anyError = anyError || d->severity == Severity::Error;
+    }
+    for (const auto& [line, entry] : byLine)
+        annotate(line, entry.first, entry.second ? err : warn);
+}
+
+bool CodeEditor::hasIndicatorAt(int indicator, int line, int column) const
+{
+    auto* self = const_cast<CodeEditor*>(this);
+    const long pos = self->positionFromLineIndex(line - 1, column - 1);
+    return self->SendScintilla(SCI_INDICATORVALUEAT, indicator, pos) != 0;
+}
+
+QStringList CodeEditor::messagesAt(int line, int column) const
+{
+    auto* self = const_cast<CodeEditor*>(this);
+    const long pos = self->positionFromLineIndex(line - 1, column - 1);
+    QStringList out;
+    for (std::size_t i = 0; i < drawn_.size(); ++i)
+        if (pos >= ranges_[i].first && pos < ranges_[i].second)
+            out << QString::fromUtf8(toString(drawn_[i]->severity)) + ": " + QString::fromStdString(drawn_[i]->message);
+    return out;
+}
+
+void CodeEditor::showTooltipAt(int position, int x, int y)
+{
+    if (position < 0)
+        return;
+    int line = 0, index = 0;
+    lineIndexFromPosition(position, &line, &index);
+    const QStringList messages = messagesAt(line + 1, index + 1);
+    if (!messages.isEmpty())
+        QToolTip::showText(mapToGlobal(QPoint(x, y)), messages.join('\n'), this);
+}
+
+void CodeEditor::goTo(int line, int column)
+{
+    const int l = std::max(0, line - 1);
+    setCursorPosition(l, std::max(0, column - 1));
+    ensureLineVisible(l);
+    setFocus();
+}
+
+void CodeEditor::showFind()
+{
+    if (!find_)
+        find_ = new FindReplaceDialog(this, this);
+    find_->showFind(false);
+}
+
+void CodeEditor::showReplace()
+{
+    if (!find_)
+        find_ = new FindReplaceDialog(this, this);
+    find_->showFind(true);
+}
+
+void CodeEditor::findNextMatch()
+{
+    if (!find_)
+        showFind();
+    else
+        find_->findNext();
+}
+
+} // namespace kw

@@ -1,0 +1,324 @@
+#include "LaunchPanel.hpp"
+
+#include "LaunchShapeView.hpp"
+#include "Occupancy.hpp"
+#include "views/PtxResources.hpp"
+#include "doc/VariableScope.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace kw {
+
+namespace {
+const char* axes[] = {"x", "y", "z"};
+std::uint32_t& axis(Dim3& d, int i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
+const QString bad = "QLineEdit { background: #fde2e1; border: 1px solid #d9342b; }";
+} // namespace
+
+LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* dims = new QGroupBox(tr("Launch"), this);
+    auto* g = new QGridLayout(dims);
+    g->addWidget(new QLabel(tr("grid")), 1, 0);
+    g->addWidget(new QLabel(tr("block")), 3, 0);
+    for (int i = 0; i < 3; ++i) {
+        g->addWidget(new QLabel(axes[i]), 0, i + 1, Qt::AlignCenter);
+        gridEdit_[i] = new QLineEdit(dims);
+        blockEdit_[i] = new QLineEdit(dims);
+        gridValue_[i] = new QLabel(dims);
+        blockValue_[i] = new QLabel(dims);
+        for (QLabel* l : {gridValue_[i], blockValue_[i]})
+            l->setStyleSheet("color: #2f6db5;");
+        g->addWidget(gridEdit_[i], 1, i + 1);
+        g->addWidget(gridValue_[i], 2, i + 1);
+        g->addWidget(blockEdit_[i], 3, i + 1);
+        g->addWidget(blockValue_[i], 4, i + 1);
+    }
+    shared_ = new QLineEdit("0", dims);
+    sharedValue_ = new QLabel(dims);
+    sharedValue_->setStyleSheet("color: #2f6db5;");
+    g->addWidget(new QLabel(tr("dynamic shared bytes")), 5, 0, 1, 2);
+    g->addWidget(shared_, 5, 2);
+    g->addWidget(sharedValue_, 5, 3);
+
+    auto* runBox = new QGroupBox(tr("Run"), this);
+    auto* form = new QFormLayout(runBox);
+    device_ = new QComboBox(runBox);
+    warmup_ = new QSpinBox(runBox);
+    warmup_->setRange(0, 1000);
+    repeats_ = new QSpinBox(runBox);
+    repeats_->setRange(1, 100000);
+    timeLimit_ = new QDoubleSpinBox(runBox);
+    timeLimit_->setRange(0.1, 3600);
+    timeLimit_->setSuffix(" s");
+    timeLimit_->setValue(10);
+    form->addRow(tr("Device"), device_);
+    form->addRow(tr("Warm-up"), warmup_);
+    form->addRow(tr("Timed repeats"), repeats_);
+    form->addRow(tr("Time limit"), timeLimit_);
+
+    issuesLabel_ = new QLabel(this);
+    issuesLabel_->setWordWrap(true);
+    issuesLabel_->setStyleSheet("color: #c00000;");
+    resources_ = new QLabel(this);
+    resources_->setWordWrap(true);
+    shape_ = new LaunchShapeView(this);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(dims);
+    layout->addWidget(issuesLabel_);
+    layout->addWidget(runBox);
+    layout->addWidget(resources_);
+    layout->addWidget(shape_, 1);
+
+    for (QLineEdit* e : findChildren<QLineEdit*>())
+        connect(e, &QLineEdit::textEdited, this, [this] { evaluate(); emit changed(); });
+    connect(warmup_, &QSpinBox::valueChanged, this, &LaunchPanel::changed);
+    connect(repeats_, &QSpinBox::valueChanged, this, &LaunchPanel::changed);
+    connect(timeLimit_, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::changed);
+    connect(device_, &QComboBox::currentIndexChanged, this, [this] {
+        evaluate();
+        emit deviceChanged(currentDevice());
+    });
+    setDevices({});
+    evaluate();
+}
+
+void LaunchPanel::setLaunch(const LaunchSpecText& launch, const RunSettings& run)
+{
+    for (int i = 0; i < 3; ++i) {
+        gridEdit_[i]->setText(i < int(launch.grid.size()) ? QString::fromStdString(launch.grid[i]) : "1");
+        blockEdit_[i]->setText(i < int(launch.block.size()) ? QString::fromStdString(launch.block[i]) : "1");
+    }
+    shared_->setText(QString::fromStdString(launch.sharedBytes));
+    const QSignalBlocker b1(warmup_), b2(repeats_), b3(timeLimit_);
+    warmup_->setValue(run.warmup);
+    repeats_->setValue(run.repeats);
+    timeLimit_->setValue(run.timeLimitSeconds);
+    printfBuffer_ = run.printfBufferBytes;
+    evaluate();
+}
+
+LaunchSpecText LaunchPanel::launch() const
+{
+    LaunchSpecText l;
+    for (int i = 0; i < 3; ++i) {
+        l.grid[i] = gridEdit_[i]->text().trimmed().toStdString();
+        l.block[i] = blockEdit_[i]->text().trimmed().toStdString();
+    }
+    l.sharedBytes = shared_->text().trimmed().toStdString();
+    return l;
+}
+
+RunSettings LaunchPanel::runSettings() const
+{
+    RunSettings r;
+    r.warmup = warmup_->value();
+    r.repeats = repeats_->value();
+    r.timeLimitSeconds = timeLimit_->value();
+    r.printfBufferBytes = printfBuffer_;
+    return r;
+}
+
+void LaunchPanel::setVariables(const std::vector<std::pair<std::string, std::string>>& variables)
+{
+    variables_ = variables;
+    evaluate();
+}
+
+void LaunchPanel::setDevices(const std::vector<DeviceInfo>& devices)
+{
+    const QString keep = currentDevice();
+    devices_.clear();
+    for (const DeviceInfo& d : devices)
+        if (d.id != "sim")
+            devices_.push_back(d);
+    DeviceInfo sim;
+    sim.id = "sim";
+    sim.name = "CPU simulator";
+    for (const DeviceInfo& d : devices)
+        if (d.id == "sim")
+            sim = d;
+    devices_.push_back(sim);
+    const QSignalBlocker block(device_);
+    device_->clear();
+    for (const DeviceInfo& d : devices_) {
+        QString label = QString::fromStdString(d.id + "  " + d.name);
+        if (d.ccMajor > 0)
+            label += QString("  (sm_%1%2)").arg(d.ccMajor).arg(d.ccMinor);
+        device_->addItem(label, QString::fromStdString(d.id));
+    }
+    const int idx = device_->findData(keep);
+    device_->setCurrentIndex(idx >= 0 ? idx : 0);
+    evaluate();
+    if (currentDevice() != keep)
+        emit deviceChanged(currentDevice());
+}
+
+QString LaunchPanel::currentDevice() const { return device_->currentData().toString(); }
+
+void LaunchPanel::setCurrentDevice(const QString& id)
+{
+    const int idx = device_->findData(id);
+    if (idx >= 0)
+        device_->setCurrentIndex(idx);
+}
+
+DeviceInfo LaunchPanel::currentDeviceInfo() const
+{
+    const int i = device_->currentIndex();
+    return i >= 0 && i < int(devices_.size()) ? devices_[i] : DeviceInfo{};
+}
+
+void LaunchPanel::setCompileResult(const CompileResult& result, const std::string& loweredName)
+{
+    haveResources_ = false;
+    staticShared_ = localBytes_ = 0;
+    virtualRegs_ = 0;
+    if (result.ok && !result.ptx.empty()) {
+        // Module-scope .shared counts for every kernel of the module.
+        for (const PtxResources& r : PtxResources::parse(result.ptx)) {
+            if (r.entry.empty()) {
+                staticShared_ += r.sharedBytes;
+            } else if (!haveResources_ && (loweredName.empty() || r.entry == loweredName)) {
+                haveResources_ = true;
+                staticShared_ += r.sharedBytes;
+                localBytes_ = r.localBytes;
+                virtualRegs_ = r.registers32;
+            }
+        }
+    }
+    evaluate();
+}
+
+void LaunchPanel::evaluate()
+{
+    issues_.clear();
+    std::optional<VariableScope> scope;
+    try {
+        scope = VariableScope::evaluate(variables_);
+    } catch (const std::exception& e) {
+        issues_ << QString::fromUtf8(e.what());
+    }
+    const DeviceInfo dev = currentDeviceInfo();
+    const DeviceLimits& lim = dev.limits;
+    const QString devName = QString::fromStdString(dev.name.empty() ? dev.id : dev.name);
+
+    auto evalDim = [&](QLineEdit* edit, QLabel* label, const std::string& field,
+                       std::uint64_t max, const char* limitName) -> std::optional<std::uint32_t> {
+        edit->setStyleSheet(QString());
+        edit->setToolTip(QString());
+        label->setText(QString());
+        if (!scope)
+            return std::nullopt;
+        QString problem;
+        std::int64_t v = 0;
+        try {
+            v = scope->evaluateInteger(edit->text().trimmed().toStdString(), field);
+            label->setText(QString("= %L1").arg(v));
+            if (v < 1)
+                problem = tr("%1 is %2; it must be at least 1").arg(QString::fromStdString(field)).arg(v);
+            else if (std::uint64_t(v) > max)
+                problem = tr("%1 is %L2, over the %3 of %4 (%L5)").arg(QString::fromStdString(field)).arg(v)
+                              .arg(limitName, devName).arg(max);
+        } catch (const std::exception& e) {
+            problem = QString::fromUtf8(e.what());
+            label->setText(tr("error"));
+        }
+        if (!problem.isEmpty()) {
+            edit->setStyleSheet(bad);
+            edit->setToolTip(problem);
+            issues_ << problem;
+            return std::nullopt;
+        }
+        return std::uint32_t(v);
+    };
+    const std::uint32_t maxGrid[] = {lim.maxGrid.x, lim.maxGrid.y, lim.maxGrid.z};
+    const std::uint32_t maxBlock[] = {lim.maxBlock.x, lim.maxBlock.y, lim.maxBlock.z};
+    Dim3 g, b;
+    bool ok = true;
+    for (int i = 0; i < 3; ++i) {
+        auto gv = evalDim(gridEdit_[i], gridValue_[i], std::string("launch.grid[") + char('0' + i) + "]",
+                          maxGrid[i], "grid limit");
+        auto bv = evalDim(blockEdit_[i], blockValue_[i], std::string("launch.block[") + char('0' + i) + "]",
+                          maxBlock[i], "block limit");
+        ok = ok && gv && bv;
+        if (gv) axis(g, i) = *gv;
+        if (bv) axis(b, i) = *bv;
+    }
+    if (ok && b.volume() > std::uint64_t(lim.maxThreadsPerBlock)) {
+        const QString p = tr("block has %L1 threads, over the %2 limit of %L3 threads per block")
+                              .arg(b.volume()).arg(devName).arg(lim.maxThreadsPerBlock);
+        for (QLineEdit* e : blockEdit_) {
+            e->setStyleSheet(bad);
+            e->setToolTip(p);
+        }
+        issues_ << p;
+        ok = false;
+    }
+    grid_ = ok ? std::optional<Dim3>(g) : std::nullopt;
+    block_ = ok ? std::optional<Dim3>(b) : std::nullopt;
+
+    shared_->setStyleSheet(QString());
+    sharedValue_->setText(QString());
+    sharedBytes_.reset();
+    if (scope) {
+        try {
+            const std::int64_t s = scope->evaluateInteger(shared_->text().trimmed().toStdString(), "launch.shared_bytes");
+            sharedValue_->setText(QString("= %L1 B").arg(s));
+            const std::uint64_t total = std::uint64_t(std::max<std::int64_t>(s, 0)) + staticShared_;
+            if (s < 0) {
+                issues_ << tr("launch.shared_bytes is %1; it cannot be negative").arg(s);
+                shared_->setStyleSheet(bad);
+            } else if (total > lim.sharedPerBlockOptin) {
+                issues_ << tr("shared memory per block is %L1 B (%L2 dynamic + %L3 static), over the %4 limit of %L5 B")
+                               .arg(total).arg(s).arg(staticShared_).arg(devName).arg(lim.sharedPerBlockOptin);
+                shared_->setStyleSheet(bad);
+            } else {
+                sharedBytes_ = std::uint64_t(s);
+            }
+        } catch (const std::exception& e) {
+            issues_ << QString::fromUtf8(e.what());
+            shared_->setStyleSheet(bad);
+        }
+    }
+    issuesLabel_->setText(issues_.join('\n'));
+    issuesLabel_->setVisible(!issues_.isEmpty());
+    if (ok)
+        shape_->setShape(g, b, lim.warpSize);
+    else
+        shape_->clearShape();
+    updateResources();
+}
+
+void LaunchPanel::updateResources()
+{
+    const DeviceInfo dev = currentDeviceInfo();
+    QStringList lines;
+    if (haveResources_) {
+        lines << tr("Static shared %L1 B, local (stack) %L2 B per thread; registers: assigned by ptxas on the device "
+                    "(the PTX declares %3 virtual)").arg(staticShared_).arg(localBytes_).arg(virtualRegs_);
+    } else {
+        lines << tr("Resources appear after a successful compile.");
+    }
+    if (block_) {
+        const Occupancy o = Occupancy::compute(dev.limits, block_->volume(), staticShared_ + sharedBytes_.value_or(0), 0);
+        lines << tr("Theoretical occupancy on %1: %2 % (%3 of %4 warps per SM, %5 blocks per SM, limited by %6; "
+                    "registers not counted)")
+                     .arg(QString::fromStdString(dev.name.empty() ? dev.id : dev.name))
+                     .arg(int(o.fraction * 100 + 0.5)).arg(o.activeWarps).arg(o.maxWarps).arg(o.blocksPerSm)
+                     .arg(QString::fromStdString(o.limitedBy));
+    }
+    resources_->setText(lines.join('\n'));
+}
+
+} // namespace kw

@@ -1,0 +1,81 @@
+#pragma once
+// Grid and block as expressions with their values shown live, dynamic shared
+// memory, repeats, time limit and device. Values over the chosen device's
+// limits turn red with the reason, before Run. Shows the kernel's resources,
+// the theoretical occupancy and the launch shape.
+#include "compile/CompileResult.hpp"
+#include "doc/Document.hpp"
+#include "run/LaunchTypes.hpp"
+
+#include <QWidget>
+
+#include <array>
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace kw {
+
+class LaunchShapeView;
+
+class LaunchPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit LaunchPanel(QWidget* parent = nullptr);
+
+    void setLaunch(const LaunchSpecText& launch, const RunSettings& run);
+    LaunchSpecText launch() const;
+    RunSettings runSettings() const;
+    void setVariables(const std::vector<std::pair<std::string, std::string>>& variables);
+
+    // Devices the runner reported; the simulator "sim" is always offered.
+    void setDevices(const std::vector<DeviceInfo>& devices);
+    QString currentDevice() const;
+    void setCurrentDevice(const QString& id);
+    DeviceInfo currentDeviceInfo() const;
+
+    // Resources of the chosen kernel from a compile; loweredName picks its .entry.
+    void setCompileResult(const CompileResult& result, const std::string& loweredName);
+
+    // Problems that stop a launch, each naming the field and the limit; empty when fine.
+    QStringList issues() const { return issues_; }
+    std::optional<Dim3> grid() const { return grid_; }
+    std::optional<Dim3> block() const { return block_; }
+
+    LaunchShapeView* shapeView() const { return shape_; }
+
+signals:
+    void changed();
+    void deviceChanged(const QString& id);
+
+private:
+    void evaluate();
+    void updateResources();
+
+    std::vector<std::pair<std::string, std::string>> variables_;
+    std::vector<DeviceInfo> devices_;
+    std::array<QLineEdit*, 3> gridEdit_{}, blockEdit_{};
+    std::array<QLabel*, 3> gridValue_{}, blockValue_{};
+    QLineEdit* shared_;
+    QLabel* sharedValue_;
+    QSpinBox* warmup_;
+    QSpinBox* repeats_;
+    QDoubleSpinBox* timeLimit_;
+    QComboBox* device_;
+    QLabel* issuesLabel_;
+    QLabel* resources_;
+    LaunchShapeView* shape_;
+    QStringList issues_;
+    std::optional<Dim3> grid_, block_;
+    std::optional<std::uint64_t> sharedBytes_;
+    std::size_t staticShared_ = 0, localBytes_ = 0;
+    int virtualRegs_ = 0;
+    bool haveResources_ = false;
+    std::size_t printfBuffer_ = 1 << 20;
+};
+
+} // namespace kw

@@ -1,0 +1,57 @@
+#pragma once
+// Compiles the editor's source on a worker thread shortly after typing stops
+// and reports the diagnostics of the latest edit only (older results are dropped).
+#include "compile/CompileOptions.hpp"
+#include "compile/CompileResult.hpp"
+
+#include <QObject>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <filesystem>
+#include <memory>
+
+namespace kw {
+
+class Compiler;
+
+class LiveDiagnostics : public QObject {
+    Q_OBJECT
+public:
+    explicit LiveDiagnostics(QObject* parent = nullptr);
+    ~LiveDiagnostics() override;
+
+    void setDelay(int ms) { timer_.setInterval(ms); }
+    void setOptions(const CompileOptions& options) { options_ = options; }
+    void setBaseDir(const std::filesystem::path& dir) { baseDir_ = dir; }
+    static constexpr const char* sourceName = "kernel.cu";
+
+    quint64 generation() const { return generation_; }
+    bool busy() const { return running_ > 0; }
+
+public slots:
+    // Call on every edit: (re)starts the quiet-period timer.
+    void sourceEdited(const QString& source);
+    // Compiles now, skipping the quiet period.
+    void compileNow(const QString& source);
+
+signals:
+    void started();
+    void finished(const kw::CompileResult& result);
+    // NVRTC could not be used at all (missing library).
+    void unavailable(const QString& message);
+
+private:
+    void launch();
+
+    QTimer timer_;
+    QString pending_;
+    CompileOptions options_;
+    std::filesystem::path baseDir_;
+    std::shared_ptr<Compiler> compiler_;
+    QThreadPool pool_;
+    quint64 generation_ = 0;
+    int running_ = 0;
+};
+
+} // namespace kw

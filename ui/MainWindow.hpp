@@ -1,0 +1,152 @@
+#pragma once
+// The workbench window: the editor in the middle, panels in docks, the run
+// loop (compile, run, show) wired to the runner client, and the document's
+// life cycle (new, open, save, samples, recent files, recovery).
+#include "doc/Document.hpp"
+#include "run/RunResult.hpp"
+
+#include <QMainWindow>
+#include <QTimer>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+
+namespace kw {
+
+class ArgumentsPanel;
+class CodeEditor;
+class ErrorBanner;
+class KernelPicker;
+class LaunchPanel;
+class LiveDiagnostics;
+class NotesPanel;
+class PrintfPanel;
+class ProblemsPanel;
+class PtxPanel;
+class ResultsPanel;
+class RunnerClient;
+class Settings;
+class SweepPanel;
+class SweepRunner;
+class TimingsPanel;
+class VariablesTable;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    struct Options {
+        bool restoreLayout = true;       // window geometry and docks from Settings
+        bool autosave = true;            // recovery copy while modified
+        QString runnerProgram;           // empty: kwb-run beside the executable
+    };
+    explicit MainWindow(const Options& options, QWidget* parent = nullptr);
+    explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
+    ~MainWindow() override;
+
+    // Opens without asking about unsaved changes; false (and a banner) on failure.
+    bool openDocument(const QString& path);
+    void loadDocument(const Document& doc);
+    Document currentDocument() const;
+    bool isModified() const { return isWindowModified(); }
+
+    // A recovery copy left by a session that did not end cleanly, if any.
+    static QString recoveryFile();
+    bool hasRecovery() const;
+    void offerRecovery();          // asks, then restores or discards
+
+    static QString samplesDir();
+
+    // Parts, for tests and the benchmark.
+    CodeEditor* editor() const { return editor_; }
+    RunnerClient* runner() const { return runner_; }
+    LaunchPanel* launchPanel() const { return launch_; }
+    ArgumentsPanel* argumentsPanel() const { return arguments_; }
+    ErrorBanner* banner() const { return banner_; }
+    LiveDiagnostics* liveDiagnostics() const { return live_; }
+
+public slots:
+    void newDocument();
+    void open();
+    bool save();
+    bool saveAs();
+    void run();
+    void compile();
+    void stop();
+    void setPresentationMode(bool on);
+
+signals:
+    void runCompleted(const kw::RunResult& result);
+    void compileCompleted(const kw::CompileResult& result);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildActions();
+    void buildDocks();
+    QDockWidget* addDock(QWidget* w, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
+    void wireRunner();
+    bool maybeSave();
+    bool writeTo(const QString& path);
+    void setModified(bool on = true);
+    void updateTitle();
+    void refreshRecentMenu();
+    void populateSamples(QMenu* menu);
+    void sourceChanged();
+    void updateKernels();
+    void kernelChosen();
+    void showCompile(const CompileResult& result);
+    void showRun(const RunResult& result);
+    void setRunning(bool running);
+    void writeRecovery();
+    void removeRecovery();
+    std::string loweredNameFor(const CompileResult& result) const;
+
+    Options options_;
+    Settings* settings_;
+    Document base_;                  // fields the panels do not edit (options, checks, notes)
+    QString path_;
+    bool loading_ = false;
+    bool presentation_ = false;
+    bool layoutRestored_ = false;
+    QByteArray statePresentation_;
+    QFont normalFont_;
+    int normalEditorFont_ = 11;
+
+    CodeEditor* editor_;
+    KernelPicker* picker_;
+    ErrorBanner* banner_;
+    ArgumentsPanel* arguments_;
+    LaunchPanel* launch_;
+    VariablesTable* variables_;
+    ProblemsPanel* problems_;
+    NotesPanel* notes_;
+    PrintfPanel* printf_;
+    ResultsPanel* results_;
+    TimingsPanel* timings_;
+    PtxPanel* ptx_;
+    SweepPanel* sweep_;
+    SweepRunner* sweepRunner_ = nullptr;
+    LiveDiagnostics* live_;
+    RunnerClient* runner_;
+    QTimer signatureTimer_;
+    QTimer autosaveTimer_;
+    QLabel* stageLabel_;
+    QLabel* diagLabel_;
+    QProgressBar* progress_;
+    QMenu* recentMenu_;
+    QAction* runAct_;
+    QAction* compileAct_;
+    QAction* stopAct_;
+    QAction* presentAct_;
+    QAction* annotAct_;
+    std::vector<QDockWidget*> docks_;
+    std::vector<QDockWidget*> hiddenInPresentation_;
+    int runId_ = -1;
+    int compileId_ = -1;
+};
+
+} // namespace kw

@@ -1,0 +1,386 @@
+#include "RunnerClient.hpp"
+
+#include "doc/DocumentWriter.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include <cstring>
+
+namespace kw {
+
+namespace {
+constexpr int compileAllowanceMs = 120000; // NVRTC on a large source, cold cache
+constexpr int earlyDeathMs = 2000;
+
+QString launchDescription(const Document& doc)
+{
+    auto dims = [](const std::vector<std::string>& v) {
+        QStringList parts;
+        for (const std::string& s : v)
+            parts << QString::fromStdString(s);
+        return "(" + parts.join(", ") + ")";
+    };
+    return QString("grid %1, block %2").arg(dims(doc.launch.grid), dims(doc.launch.block));
+}
+} // namespace
+
+RunnerClient::RunnerClient(QObject* parent) : QObject(parent), program_(defaultProgram())
+{
+    watchdog_.setSingleShot(true);
+    connect(&watchdog_, &QTimer::timeout, this, &RunnerClient::onWatchdog);
+    connect(&process_, &QProcess::readyReadStandardOutput, this, &RunnerClient::onReadyRead);
+    connect(&process_, &QProcess::readyReadStandardError, this, [this] {
+        stderrTail_ += process_.readAllStandardError();
+        if (stderrTail_.size() > 4000)
+            stderrTail_ = stderrTail_.right(4000);
+    });
+    connect(&process_, &QProcess::finished, this, &RunnerClient::onProcessFinished);
+    connect(&process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError e) {
+        if (e != QProcess::FailedToStart)
+            return;
+        watchdog_.stop();
+        const QString what = tr("Cannot start the runner %1: %2").arg(program_, process_.errorString());
+        if (current_ && current_->op != Op::Hello)
+            queue_.push_front(std::move(*current_));
+        current_.reset();
+        failAllQueued(what);
+        emit runnerRestarted(what);
+    });
+}
+
+RunnerClient::~RunnerClient()
+{
+    disconnect(&process_, nullptr, this, nullptr);
+    if (isRunning()) {
+        process_.kill();
+        process_.waitForFinished(2000);
+    }
+}
+
+QString RunnerClient::defaultProgram()
+{
+    const QString env = qEnvironmentVariable("KWB_RUN");
+    if (!env.isEmpty())
+        return env;
+#ifdef Q_OS_WIN
+    const QString name = "kwb-run.exe";
+#else
+    const QString name = "kwb-run";
+#endif
+    return QDir(QCoreApplication::applicationDirPath()).filePath(name);
+}
+
+void RunnerClient::start()
+{
+    if (isRunning())
+        return;
+    inbox_.clear();
+    binaryLeft_ = -1;
+    stderrTail_.clear();
+    expectingExit_ = false;
+    killReason_.clear();
+    startedAt_.start();
+    process_.start(program_, {"serve"});
+    Job hello;
+    hello.op = Op::Hello;
+    hello.id = nextId_++;
+    hello.line = QByteArray(R"({"v":1,"id":)") + QByteArray::number(hello.id) + R"(,"op":"hello"})" + '\n';
+    queue_.push_front(std::move(hello));
+    sendNext();
+}
+
+void RunnerClient::shutdown()
+{
+    if (!isRunning())
+        return;
+    expectingExit_ = true;
+    watchdog_.stop();
+    process_.write(R"({"v":1,"id":0,"op":"shutdown"})" "\n");
+    if (!process_.waitForFinished(2000))
+        process_.kill();
+}
+
+int RunnerClient::enqueue(Job job)
+{
+    const int id = job.id = nextId_++;
+    queue_.push_back(std::move(job));
+    if (userJobs_++ == 0)
+        emit busyChanged(true);
+    if (!isRunning())
+        start(); // also sends
+    else
+        sendNext();
+    return id;
+}
+
+int RunnerClient::compile(const Document& doc, const QString& device)
+{
+    Document inlineDoc = doc;
+    inlineDoc.sourceFile.clear(); // the runner may not share our file system
+    nlohmann::ordered_json req;
+    req["v"] = 1;
+    req["id"] = nextId_;
+    req["op"] = "compile";
+    req["document"] = DocumentWriter::toJson(inlineDoc);
+    req["base_dir"] = doc.baseDir().string();
+    req["device"] = device.toStdString();
+    Job job;
+    job.op = Op::Compile;
+    job.line = QByteArray::fromStdString(req.dump()) + '\n';
+    job.kernel = doc.kernel;
+    return enqueue(std::move(job));
+}
+
+int RunnerClient::run(const Document& doc, const QString& device)
+{
+    Document inlineDoc = doc;
+    inlineDoc.sourceFile.clear();
+    nlohmann::ordered_json req;
+    req["v"] = 1;
+    req["id"] = nextId_;
+    req["op"] = "run";
+    req["document"] = DocumentWriter::toJson(inlineDoc);
+    req["base_dir"] = doc.baseDir().string();
+    req["device"] = device.toStdString();
+    req["return_buffers"] = "all";
+    Job job;
+    job.op = Op::Run;
+    job.line = QByteArray::fromStdString(req.dump()) + '\n';
+    job.kernel = doc.kernel;
+    job.launchText = launchDescription(doc);
+    job.timeLimitS = doc.run.timeLimitSeconds;
+    return enqueue(std::move(job));
+}
+
+int RunnerClient::requestDevices()
+{
+    Job job;
+    job.op = Op::Devices;
+    job.line = QByteArray(R"({"v":1,"id":)") + QByteArray::number(nextId_) + R"(,"op":"devices"})" + '\n';
+    return enqueue(std::move(job));
+}
+
+void RunnerClient::sendNext()
+{
+    if (current_ || queue_.empty() || !isRunning())
+        return;
+    current_ = std::move(queue_.front());
+    queue_.pop_front();
+    process_.write(current_->line);
+    // Compiles get a generous allowance; a run's kernel part is re-armed with
+    // its time limit when the runner reports the launch stage.
+    armWatchdog(current_->op == Op::Run || current_->op == Op::Compile
+                    ? compileAllowanceMs : 30000);
+}
+
+void RunnerClient::armWatchdog(int ms)
+{
+    watchdog_.start(ms);
+}
+
+void RunnerClient::onReadyRead()
+{
+    inbox_ += process_.readAllStandardOutput();
+    while (true) {
+        if (binaryLeft_ >= 0) {
+            if (inbox_.size() < binaryLeft_)
+                return;
+            const QByteArray bytes = inbox_.left(binaryLeft_);
+            inbox_.remove(0, binaryLeft_);
+            binaryLeft_ = -1;
+            if (current_ && pendingFrame_.value("event", "") == "buffer") {
+                const auto dtype = parseDType(pendingFrame_.value("dtype", "f32")).value_or(DType::U8);
+                const std::size_t count = pendingFrame_.value("count", std::size_t(0));
+                HostBuffer buffer(dtype, count);
+                std::memcpy(buffer.data(), bytes.constData(), std::min<std::size_t>(buffer.byteSize(), bytes.size()));
+                current_->buffers[pendingFrame_.value("name", "")] = std::move(buffer);
+            }
+            continue;
+        }
+        const int nl = inbox_.indexOf('\n');
+        if (nl < 0)
+            return;
+        const QByteArray line = inbox_.left(nl);
+        inbox_.remove(0, nl + 1);
+        if (line.trimmed().isEmpty())
+            continue;
+        nlohmann::json msg = nlohmann::json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
+        if (msg.is_discarded()) {
+            stderrTail_ += "unparsable reply: " + line.left(200) + '\n';
+            continue;
+        }
+        if (msg.contains("binary")) {
+            binaryLeft_ = msg["binary"].get<qint64>();
+            pendingFrame_ = std::move(msg);
+            continue;
+        }
+        handleMessage(msg);
+    }
+}
+
+void RunnerClient::handleMessage(const nlohmann::json& msg)
+{
+    if (!current_ || msg.value("id", -1) != current_->id)
+        return; // a late reply of a job we gave up on
+    if (msg.contains("event")) {
+        const std::string stage = msg.value("stage", "");
+        if (msg["event"] == "stage") {
+            if (stage == "launch" && current_->op == Op::Run)
+                armWatchdog(int(current_->timeLimitS * 1000) + graceMs_);
+            emit stageChanged(current_->id, QString::fromStdString(stage));
+        }
+        return;
+    }
+    watchdog_.stop();
+    Job job = std::move(*current_);
+    current_.reset();
+    const nlohmann::json result = msg.value("result", nlohmann::json::object());
+    if (!msg.value("ok", false)) {
+        const auto& err = msg.value("error", nlohmann::json::object());
+        emit jobFailed(job.id, QString::fromStdString(err.value("category", "error") + ": " + err.value("message", "")));
+    } else {
+        try {
+            switch (job.op) {
+            case Op::Hello:
+            case Op::Devices:
+                devices_.clear();
+                for (const auto& d : result.value("devices", nlohmann::json::array()))
+                    devices_.push_back(deviceInfoFromJson(d));
+                emit devicesChanged(devices_);
+                break;
+            case Op::Compile:
+                emit compileFinished(job.id, compileResultFromJson(result));
+                break;
+            case Op::Run: {
+                RunResult r = runResultFromJson(result);
+                for (BufferResult& b : r.buffers) {
+                    auto it = job.buffers.find(b.name);
+                    if (it != job.buffers.end())
+                        b.data = std::move(it->second);
+                }
+                emit runFinished(job.id, r);
+                break;
+            }
+            }
+        } catch (const std::exception& e) {
+            emit jobFailed(job.id, tr("Unreadable reply from the runner: %1").arg(QString::fromUtf8(e.what())));
+        }
+    }
+    if (job.op != Op::Hello)
+        jobDone();
+    sendNext();
+}
+
+void RunnerClient::jobDone()
+{
+    if (--userJobs_ == 0)
+        emit busyChanged(false);
+}
+
+void RunnerClient::failAllQueued(const QString& why)
+{
+    std::deque<Job> jobs;
+    jobs.swap(queue_);
+    for (const Job& j : jobs) {
+        if (j.op == Op::Hello)
+            continue;
+        jobDone();
+        emit jobFailed(j.id, why);
+    }
+}
+
+void RunnerClient::stop()
+{
+    if (!current_ || !isRunning())
+        return;
+    killReason_ = tr("Stopped by the user");
+    killKind_ = FaultKind::Other;
+    expectingExit_ = true;
+    process_.kill();
+}
+
+void RunnerClient::onWatchdog()
+{
+    if (!current_ || !isRunning())
+        return;
+    killKind_ = FaultKind::Timeout;
+    killReason_ = current_->op == Op::Run
+        ? tr("Kernel %1 (%2) exceeded the time limit of %3 s; the runner was stopped and restarted")
+              .arg(QString::fromStdString(current_->kernel), current_->launchText).arg(current_->timeLimitS)
+        : tr("The runner did not answer in time and was restarted");
+    expectingExit_ = true;
+    process_.kill();
+}
+
+void RunnerClient::failCurrentRun(FaultKind kind, const QString& message)
+{
+    Job job = std::move(*current_);
+    current_.reset();
+    if (job.op != Op::Hello)
+        jobDone();
+    if (job.op != Op::Run) {
+        emit jobFailed(job.id, message);
+        return;
+    }
+    RunResult r;
+    r.ok = false;
+    Fault f;
+    f.kind = kind;
+    f.message = message.toStdString();
+    r.fault = f;
+    emit runFinished(job.id, r);
+}
+
+void RunnerClient::onProcessFinished(int exitCode, QProcess::ExitStatus status)
+{
+    watchdog_.stop();
+    const bool asked = expectingExit_;
+    const QString reason = killReason_;
+    expectingExit_ = false;
+    killReason_.clear();
+    const bool early = startedAt_.isValid() && startedAt_.elapsed() < earlyDeathMs;
+
+    QString what;
+    if (!asked) {
+        const QString how = status == QProcess::CrashExit ? tr("crashed") : tr("exited with code %1").arg(exitCode);
+        what = current_ && current_->op == Op::Run
+            ? tr("The runner %1 while running kernel %2 (%3)").arg(how, QString::fromStdString(current_->kernel), current_->launchText)
+            : tr("The runner %1").arg(how);
+        const QString err = QString::fromUtf8(stderrTail_).trimmed();
+        if (!err.isEmpty())
+            what += ": " + err.split('\n').last();
+    } else {
+        what = reason;
+    }
+
+    const FaultKind kind = std::exchange(killKind_, FaultKind::Other);
+    if (current_) {
+        if (current_->op == Op::Hello && !asked && early) {
+            // It cannot even start: give up instead of restarting in a loop.
+            current_.reset();
+            failAllQueued(what);
+            emit runnerRestarted(tr("The runner cannot start: %1").arg(what));
+            return;
+        }
+        if (asked && kind == FaultKind::Timeout)
+            failCurrentRun(FaultKind::Timeout, what);
+        else if (asked) {
+            const Job job = std::move(*current_);
+            current_.reset();
+            if (job.op != Op::Hello)
+                jobDone();
+            emit jobFailed(job.id, what);
+        } else
+            failCurrentRun(FaultKind::Other, what);
+    }
+    if (asked && reason.isEmpty())
+        return; // shutdown
+    ++restarts_;
+    if (!asked || kind == FaultKind::Timeout)
+        emit runnerRestarted(what);
+    start();
+}
+
+} // namespace kw

@@ -1,0 +1,108 @@
+#pragma once
+// The one class that talks to the runner: a `kwb-run serve` child process
+// speaking JSON lines plus binary frames (docs/protocol.md). Jobs run one at a
+// time; a watchdog kills a run that outlives its time limit, Stop kills a
+// runaway run, and a runner that dies is restarted. The GUI never calls the
+// CUDA driver itself.
+#include "compile/CompileResult.hpp"
+#include "doc/Document.hpp"
+#include "run/RunResult.hpp"
+
+#include <QByteArray>
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+#include <QTimer>
+
+#include <deque>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace kw {
+
+class RunnerClient : public QObject {
+    Q_OBJECT
+public:
+    explicit RunnerClient(QObject* parent = nullptr);
+    ~RunnerClient() override;
+
+    // `kwb-run` beside the executable, or $KWB_RUN when set.
+    static QString defaultProgram();
+    void setProgram(const QString& path) { program_ = path; }
+    QString program() const { return program_; }
+    // Extra time past a run's time limit before the watchdog kills the runner.
+    void setGraceMs(int ms) { graceMs_ = ms; }
+
+    void start();
+    void shutdown();                  // polite: asks the runner to exit
+    bool isRunning() const { return process_.state() != QProcess::NotRunning; }
+    qint64 processId() const { return process_.processId(); }
+    int restarts() const { return restarts_; }
+    bool busy() const { return userJobs_ > 0; }
+    const std::vector<DeviceInfo>& devices() const { return devices_; }
+
+    // Queue a job; the returned id comes back with its signals.
+    int compile(const Document& doc, const QString& device);
+    int run(const Document& doc, const QString& device);
+    int requestDevices();
+    // Kills the job in flight (a runaway kernel) and restarts the runner.
+    void stop();
+
+signals:
+    void devicesChanged(const std::vector<kw::DeviceInfo>& devices);
+    void stageChanged(int id, const QString& stage);
+    void compileFinished(int id, const kw::CompileResult& result);
+    // Also for runs the runner did not survive: the result then carries a fault
+    // (kind Timeout for the watchdog, Other for a crash) naming kernel and launch.
+    void runFinished(int id, const kw::RunResult& result);
+    // A request the runner refused (bad document...), or a job lost to Stop.
+    void jobFailed(int id, const QString& message);
+    // The runner died or hung and was restarted; what happened, for a banner.
+    void runnerRestarted(const QString& what);
+    void busyChanged(bool busy);
+
+private:
+    enum class Op { Hello, Devices, Compile, Run };
+    struct Job {
+        int id = 0;
+        Op op = Op::Hello;
+        QByteArray line;               // request JSON line
+        std::string kernel;            // for reports
+        QString launchText;
+        double timeLimitS = 10;
+        std::map<std::string, HostBuffer> buffers; // binary frames received
+    };
+
+    int enqueue(Job job);
+    void sendNext();
+    void onReadyRead();
+    void handleMessage(const nlohmann::json& msg);
+    void finishCurrent();
+    void onProcessFinished(int exitCode, QProcess::ExitStatus status);
+    void onWatchdog();
+    void failCurrentRun(FaultKind kind, const QString& message);
+    void armWatchdog(int ms);
+    void jobDone();
+    void failAllQueued(const QString& why);
+
+    QProcess process_;
+    QString program_;
+    QByteArray inbox_;
+    qint64 binaryLeft_ = -1;           // bytes still expected for pending frame
+    nlohmann::json pendingFrame_;
+    std::optional<Job> current_;
+    std::deque<Job> queue_;
+    int nextId_ = 1;
+    int restarts_ = 0;
+    int userJobs_ = 0;                 // compile/run/devices jobs not finished
+    int graceMs_ = 5000;
+    bool expectingExit_ = false;       // shutdown or a kill we asked for
+    QString killReason_;
+    FaultKind killKind_ = FaultKind::Other;
+    QTimer watchdog_;
+    QElapsedTimer startedAt_;
+    QByteArray stderrTail_;
+    std::vector<DeviceInfo> devices_;
+};
+
+} // namespace kw

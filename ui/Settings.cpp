@@ -1,0 +1,49 @@
+#include "Settings.hpp"
+
+namespace kw {
+
+namespace key {
+constexpr auto geometry = "window/geometry";
+constexpr auto state = "window/state";
+constexpr auto fontSize = "editor/fontSize";
+constexpr auto annotations = "editor/inlineAnnotations";
+constexpr auto device = "run/device";
+constexpr auto recent = "files/recent";
+} // namespace key
+
+Settings::Settings() = default;
+
+QByteArray Settings::windowGeometry() const { return s_.value(key::geometry).toByteArray(); }
+void Settings::setWindowGeometry(const QByteArray& g) { s_.setValue(key::geometry, g); }
+QByteArray Settings::windowState() const { return s_.value(key::state).toByteArray(); }
+void Settings::setWindowState(const QByteArray& st) { s_.setValue(key::state, st); }
+
+int Settings::editorFontSize() const { return s_.value(key::fontSize, 11).toInt(); }
+void Settings::setEditorFontSize(int points) { s_.setValue(key::fontSize, points); }
+
+bool Settings::inlineAnnotations() const { return s_.value(key::annotations, true).toBool(); }
+void Settings::setInlineAnnotations(bool on) { s_.setValue(key::annotations, on); }
+
+QString Settings::lastDevice() const { return s_.value(key::device).toString(); }
+void Settings::setLastDevice(const QString& id) { s_.setValue(key::device, id); }
+
+QStringList Settings::recentFiles() const { return s_.value(key::recent).toStringList(); }
+
+void Settings::addRecentFile(const QString& path)
+{
+    QStringList list = recentFiles();
+    list.removeAll(path);
+    list.prepend(path);
+    while (list.size() > maxRecent)
+        list.removeLast();
+    s_.setValue(key::recent, list);
+}
+
+void Settings::removeRecentFile(const QString& path)
+{
+    QStringList list = recentFiles();
+    list.removeAll(path);
+    s_.setValue(key::recent, list);
+}
+
+} // namespace kw

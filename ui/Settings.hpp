@@ -1,0 +1,38 @@
+#pragma once
+// The workbench's persistent preferences. Every QSettings key lives here and
+// nowhere else.
+#include <QByteArray>
+#include <QSettings>
+#include <QStringList>
+
+namespace kw {
+
+class Settings {
+public:
+    Settings();
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray& g);
+    QByteArray windowState() const;   // dock layout
+    void setWindowState(const QByteArray& s);
+
+    int editorFontSize() const;
+    void setEditorFontSize(int points);
+
+    bool inlineAnnotations() const;
+    void setInlineAnnotations(bool on);
+
+    QString lastDevice() const;
+    void setLastDevice(const QString& id);
+
+    QStringList recentFiles() const;
+    // Moves path to the front; keeps at most maxRecent entries.
+    void addRecentFile(const QString& path);
+    void removeRecentFile(const QString& path);
+    static constexpr int maxRecent = 10;
+
+private:
+    QSettings s_;
+};
+
+} // namespace kw

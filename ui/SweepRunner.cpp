@@ -1,0 +1,75 @@
+#include "SweepRunner.hpp"
+
+#include "RunnerClient.hpp"
+#include "views/SweepPanel.hpp"
+
+namespace kw {
+
+SweepRunner::SweepRunner(RunnerClient* runner, SweepPanel* panel, QObject* parent)
+    : QObject(parent), runner_(runner), panel_(panel)
+{
+    connect(runner_, &RunnerClient::runFinished, this, [this](int id, const RunResult& r) {
+        if (!owns(id))
+            return;
+        QString why;
+        if (r.fault)
+            why = QString::fromStdString(r.fault->message);
+        else if (!r.compile.ok)
+            why = tr("compile failed");
+        done(id, r.timings.medianMs, why);
+    });
+    connect(runner_, &RunnerClient::jobFailed, this, [this](int id, const QString& why) {
+        if (owns(id))
+            done(id, 0, why);
+    });
+}
+
+Document SweepRunner::pointDocument(const Document& base, const SweepRequest& request, const std::string& value)
+{
+    Document d = base;
+    if (request.kind == SweepRequest::Macro) {
+        bool replaced = false;
+        for (auto& [name, v] : d.options.defines)
+            if (name == request.macro) {
+                v = value;
+                replaced = true;
+            }
+        if (!replaced)
+            d.options.defines.emplace_back(request.macro, value);
+        return d;
+    }
+    // A block-size variable drives both the block and the grid expressions.
+    for (auto& [name, expr] : d.variables)
+        if (name == "block" && d.launch.block.size() > 0 && d.launch.block[0] == "block") {
+            expr = value;
+            return d;
+        }
+    d.launch.block.at(0) = value;
+    return d;
+}
+
+void SweepRunner::start(const Document& base, const SweepRequest& request, const QString& device)
+{
+    jobs_.clear();
+    for (const std::string& value : request.values) {
+        const Document d = pointDocument(base, request, value);
+        const int id = runner_->run(d, device);
+        jobs_[id] = {QString::fromStdString(value).toDouble(), QString::fromStdString(value)};
+    }
+    if (jobs_.empty())
+        panel_->finish();
+}
+
+void SweepRunner::done(int id, double medianMs, const QString& failure)
+{
+    const auto [parameter, text] = jobs_.at(id);
+    jobs_.erase(id);
+    if (failure.isEmpty())
+        panel_->addPoint(parameter, medianMs);
+    else
+        emit pointFailed(text, failure);
+    if (jobs_.empty())
+        panel_->finish();
+}
+
+} // namespace kw

@@ -1,0 +1,47 @@
+#pragma once
+// A buffer with a 2-D (or 3-D, one slice at a time) shape as a colour map with a
+// colour scale. Row 0 is at the top, as in an image. Large images are reduced to at
+// most maxCells per side by averaging blocks of cells.
+#include <QWidget>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QSpinBox;
+class QLabel;
+
+namespace kw {
+
+class HostBuffer;
+
+class HeatMap : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatMap(QWidget* parent = nullptr);
+
+    // shape: {rows, cols} or {slices, rows, cols}, x (cols) fastest.
+    void setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape,
+                   const QString& name);
+    void setSlice(int slice);
+
+    QCustomPlot* plot() const { return plot_; }
+    QCPColorMap* colorMap() const { return map_; }
+    static constexpr int maxCells = 1024;
+
+private:
+    void fill();
+
+    QCustomPlot* plot_;
+    QCPColorMap* map_;
+    QCPColorScale* scale_;
+    QSpinBox* slice_;
+    QLabel* sliceLabel_;
+    std::shared_ptr<const HostBuffer> buffer_;
+    std::vector<std::size_t> shape_;
+};
+
+} // namespace kw

@@ -1,0 +1,134 @@
+#include "views/PtxPanel.hpp"
+
+#include "views/PtxHighlighter.hpp"
+
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace kw {
+
+namespace {
+QTableWidgetItem* cell(const QString& text, bool number = false)
+{
+    auto* it = new QTableWidgetItem(text);
+    it->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    if (number)
+        it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    return it;
+}
+QString bytes(std::size_t n)
+{
+    return n == 0 ? QStringLiteral("0") : QLocale().formattedDataSize(qint64(n), 1, QLocale::DataSizeTraditionalFormat);
+}
+} // namespace
+
+PtxPanel::PtxPanel(QWidget* parent)
+    : QWidget(parent), summary_(new QLabel(this)), table_(new QTableWidget(this)),
+      text_(new QPlainTextEdit(this))
+{
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    table_->setColumnCount(7);
+    table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Entry (lowered name)"), tr("Params"),
+                                       tr("Registers (virtual, 32-bit)"), tr("Shared"), tr("Local"),
+                                       tr("Const")});
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+    text_->setReadOnly(true);
+    text_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    text_->setPlaceholderText(tr("Compile to see the PTX."));
+    highlighter_ = new PtxHighlighter(text_->document());
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(table_);
+    split->addWidget(text_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 4);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(summary_);
+    layout->addWidget(split, 1);
+
+    // Selecting an entry scrolls the PTX to its .entry line.
+    connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) {
+        if (row < 0 || row >= int(resources_.size()) || resources_[std::size_t(row)].entry.empty())
+            return;
+        const QString needle = QStringLiteral(".entry ") + QString::fromStdString(resources_[std::size_t(row)].entry);
+        const QTextCursor c = text_->document()->find(needle);
+        if (!c.isNull()) {
+            text_->setTextCursor(c);
+            text_->centerCursor();
+        }
+    });
+    clear();
+}
+
+void PtxPanel::clear()
+{
+    resources_.clear();
+    table_->setRowCount(0);
+    text_->clear();
+    summary_->setText(tr("No compile result yet."));
+}
+
+void PtxPanel::showCompile(const CompileResult& r)
+{
+    resources_ = PtxResources::parse(r.ptx);
+    // Source names by lowered name, for template instantiations and overloads.
+    QMap<QString, QString> sourceName;
+    for (const auto& [expr, lowered] : r.loweredNames)
+        sourceName.insert(QString::fromStdString(lowered), QString::fromStdString(expr));
+
+    table_->setRowCount(int(resources_.size()));
+    int row = 0;
+    for (const PtxResources& e : resources_) {
+        const QString lowered = QString::fromStdString(e.entry);
+        QString name = sourceName.value(lowered);
+        if (name.isEmpty() && !e.entry.empty()) {
+            for (const KernelSignature& k : r.kernels) // unmangled extern "C" or a plain match
+                if (lowered == QString::fromStdString(k.name) ||
+                    lowered.contains(QString::number(k.name.size()) + QString::fromStdString(k.name)))
+                    name = QString::fromStdString(k.name);
+        }
+        const bool module = e.entry.empty();
+        table_->setItem(row, 0, cell(module ? tr("(module scope)") : name));
+        table_->setItem(row, 1, cell(lowered));
+        table_->setItem(row, 2, cell(module ? QString() : QString::number(e.params), true));
+        QStringList regs;
+        for (const auto& [type, count] : e.registers)
+            regs << QStringLiteral("%1 %2").arg(count).arg(QString::fromStdString(type));
+        auto* regItem = cell(module ? QString() : QString::number(e.registers32), true);
+        regItem->setToolTip(tr("Declared in the PTX: %1. ptxas assigns the real registers; "
+                               "these virtual ones are an upper bound.").arg(regs.join(QStringLiteral(", "))));
+        table_->setItem(row, 3, regItem);
+        table_->setItem(row, 4, cell(bytes(e.sharedBytes) + (e.dynamicShared ? tr(" + dynamic") : QString()), true));
+        table_->setItem(row, 5, cell(bytes(e.localBytes), true));
+        table_->setItem(row, 6, cell(bytes(e.constBytes), true));
+        ++row;
+    }
+    table_->resizeColumnsToContents();
+    table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+
+    text_->setPlainText(QString::fromStdString(r.ptx));
+    const int lines = text_->document()->blockCount();
+    if (r.ptx.empty()) {
+        summary_->setText(r.ok ? tr("The compile produced no PTX.") : tr("The compile failed: no PTX."));
+    } else {
+        summary_->setText(tr("PTX for <b>%1</b>: %2 lines, %3 entries; compiled in %4 ms%5.")
+                              .arg(QString::fromStdString(r.arch).toHtmlEscaped())
+                              .arg(lines)
+                              .arg(std::count_if(resources_.begin(), resources_.end(),
+                                                 [](const PtxResources& e) { return !e.entry.empty(); }))
+                              .arg(r.compileMs, 0, 'f', 1)
+                              .arg(r.cacheHit ? tr(" (from the cache)") : QString()));
+    }
+}
+
+} // namespace kw

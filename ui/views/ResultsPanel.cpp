@@ -1,0 +1,228 @@
+#include "views/ResultsPanel.hpp"
+
+#include "views/BufferTableView.hpp"
+#include "views/ChecksView.hpp"
+#include "views/Exporter.hpp"
+#include "views/HeatMap.hpp"
+#include "views/HistogramView.hpp"
+#include "views/LinePlot.hpp"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace kw {
+
+namespace {
+QString shapeText(const BufferResult& b)
+{
+    QStringList dims;
+    for (std::size_t d : b.shape)
+        dims << QString::number(d);
+    if (dims.isEmpty())
+        dims << QString::number(b.data.count());
+    return dims.join(QStringLiteral(" x "));
+}
+} // namespace
+
+ResultsPanel::ResultsPanel(QWidget* parent)
+    : QWidget(parent), buffers_(new QComboBox(this)), info_(new QLabel(this)),
+      exportPlot_(new QPushButton(tr("Export plot..."), this)),
+      exportBuffer_(new QPushButton(tr("Export buffer..."), this)), tabs_(new QTabWidget(this)),
+      plotStack_(new QStackedWidget(this)), line_(new LinePlot(this)), heat_(new HeatMap(this)),
+      histogram_(new HistogramView(this)), table_(new BufferTableView(this)),
+      checks_(new ChecksView(this)), empty_(new QLabel(tr("Run the kernel to see its buffers here."), this))
+{
+    buffers_->setMinimumContentsLength(16);
+    buffers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Buffer:"), this));
+    top->addWidget(buffers_);
+    top->addWidget(info_, 1);
+    top->addWidget(exportPlot_);
+    top->addWidget(exportBuffer_);
+
+    plotStack_->addWidget(line_);
+    plotStack_->addWidget(heat_);
+    tabs_->addTab(plotStack_, tr("Plot"));
+    tabs_->addTab(histogram_, tr("Histogram"));
+    tabs_->addTab(table_, tr("Table"));
+    tabs_->addTab(checks_, tr("Checks"));
+
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setEnabled(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(tabs_, 1);
+    layout->addWidget(empty_, 1);
+
+    connect(buffers_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
+        showBuffer(i < 0 ? -1 : buffers_->itemData(i).toInt());
+    });
+    // The histogram is a full pass over the data: compute it only when looked at.
+    connect(tabs_, &QTabWidget::currentChanged, this, [this](int) {
+        if (tabs_->currentWidget() == histogram_ && histogramStale_ && shown_) {
+            histogram_->setBuffer(shown_, buffers_->currentText());
+            histogramStale_ = false;
+        }
+    });
+    connect(exportPlot_, &QPushButton::clicked, this, &ResultsPanel::exportPlot);
+    connect(exportBuffer_, &QPushButton::clicked, this, &ResultsPanel::exportBuffer);
+    connect(checks_, &ChecksView::mismatchActivated, this, [this](const QString& name, qulonglong index) {
+        if (!result_)
+            return;
+        for (int i = 0; i < buffers_->count(); ++i) {
+            const int ri = buffers_->itemData(i).toInt();
+            if (QString::fromStdString(result_->buffers[std::size_t(ri)].name) == name) {
+                buffers_->setCurrentIndex(i);
+                tabs_->setCurrentWidget(table_);
+                table_->showElement(std::size_t(index));
+                return;
+            }
+        }
+    });
+    clear();
+}
+
+void ResultsPanel::showResult(const RunResult& result)
+{
+    showResult(std::make_shared<const RunResult>(result));
+}
+
+void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
+{
+    result_ = std::move(result);
+    const QSignalBlocker block(buffers_);
+    buffers_->clear();
+    // Outputs first: they are what a run is for; inputs stay reachable for comparison.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < result_->buffers.size(); ++i) {
+            const BufferResult& b = result_->buffers[i];
+            const bool input = b.direction == Direction::In;
+            if (input != (pass == 1))
+                continue;
+            const QString label = QString::fromStdString(b.name) + (input ? tr(" (in)") : QString());
+            buffers_->addItem(label, int(i));
+        }
+    }
+    const bool hasChecks = !result_->checks.empty();
+    const int checksTab = tabs_->indexOf(checks_);
+    tabs_->setTabVisible(checksTab, hasChecks);
+    if (hasChecks) {
+        int passed = 0;
+        for (const CheckResult& c : result_->checks)
+            passed += c.passed ? 1 : 0;
+        const bool allPassed = passed == int(result_->checks.size());
+        tabs_->setTabText(checksTab, tr("Checks %1/%2 %3")
+                                         .arg(passed)
+                                         .arg(result_->checks.size())
+                                         .arg(allPassed ? QStringLiteral("\u2714") : QStringLiteral("\u2718")));
+        tabs_->tabBar()->setTabTextColor(checksTab, allPassed ? QColor(46, 125, 50) : QColor(198, 40, 40));
+    }
+    checks_->setChecks(result_->checks);
+
+    const bool any = buffers_->count() > 0;
+    tabs_->setVisible(any || hasChecks);
+    empty_->setVisible(!any && !hasChecks);
+    buffers_->setEnabled(any);
+    exportBuffer_->setEnabled(any);
+    exportPlot_->setEnabled(any);
+    // A failed check is the news of the run: lead with it.
+    const bool anyFailed = std::any_of(result_->checks.begin(), result_->checks.end(),
+                                       [](const CheckResult& c) { return !c.passed; });
+    if ((!any && hasChecks) || anyFailed)
+        tabs_->setCurrentWidget(checks_);
+    else if (tabs_->currentWidget() == checks_)
+        tabs_->setCurrentIndex(0);
+    showBuffer(any ? buffers_->itemData(0).toInt() : -1);
+}
+
+void ResultsPanel::clear()
+{
+    result_.reset();
+    shown_.reset();
+    const QSignalBlocker block(buffers_);
+    buffers_->clear();
+    info_->clear();
+    line_->clear();
+    tabs_->setVisible(false);
+    empty_->setVisible(true);
+    buffers_->setEnabled(false);
+    exportBuffer_->setEnabled(false);
+    exportPlot_->setEnabled(false);
+}
+
+void ResultsPanel::selectBuffer(int index)
+{
+    const int i = buffers_->findData(index);
+    if (i >= 0)
+        buffers_->setCurrentIndex(i);
+}
+
+int ResultsPanel::currentBuffer() const
+{
+    return buffers_->currentIndex() < 0 ? -1 : buffers_->currentData().toInt();
+}
+
+bool ResultsPanel::showsHeatMap() const
+{
+    return plotStack_->currentWidget() == heat_;
+}
+
+void ResultsPanel::showBuffer(int resultIndex)
+{
+    if (!result_ || resultIndex < 0 || std::size_t(resultIndex) >= result_->buffers.size())
+        return;
+    const BufferResult& b = result_->buffers[std::size_t(resultIndex)];
+    // Views share ownership of the whole result through the buffer they show.
+    std::shared_ptr<const HostBuffer> data(result_, &b.data);
+    const QString name = QString::fromStdString(b.name);
+    info_->setText(tr("%1, %2 (%3 elements)")
+                       .arg(QString::fromLatin1(toString(b.data.dtype())), shapeText(b))
+                       .arg(b.data.count()));
+    const bool is2d = b.shape.size() >= 2 && b.shape.size() <= 3;
+    if (is2d) {
+        heat_->setBuffer(data, b.shape, name);
+        plotStack_->setCurrentWidget(heat_);
+    } else {
+        line_->setBuffer(data, name);
+        plotStack_->setCurrentWidget(line_);
+    }
+    table_->setBuffer(data, b.shape);
+    shown_ = data;
+    histogramStale_ = tabs_->currentWidget() != histogram_;
+    if (!histogramStale_)
+        histogram_->setBuffer(data, name);
+}
+
+void ResultsPanel::exportPlot()
+{
+    QCustomPlot* plot = nullptr;
+    if (tabs_->currentWidget() == histogram_)
+        plot = histogram_->plot();
+    else if (tabs_->currentWidget() == checks_)
+        plot = checks_->errorPlot();
+    else
+        plot = showsHeatMap() ? heat_->plot() : line_->plot();
+    Exporter::savePlotInteractive(this, plot, buffers_->currentText().section(' ', 0, 0));
+}
+
+void ResultsPanel::exportBuffer()
+{
+    const int i = currentBuffer();
+    if (!result_ || i < 0)
+        return;
+    const BufferResult& b = result_->buffers[std::size_t(i)];
+    Exporter::saveBufferInteractive(this, b.data, b.shape, QString::fromStdString(b.name));
+}
+
+} // namespace kw

@@ -1,0 +1,67 @@
+#pragma once
+// The run's buffers: pick one, see it as a line plot (1-D) or heat map (2-D/3-D shape),
+// a histogram and a paged table; the checks' outcome when the document has checks.
+#include "run/RunResult.hpp"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QTabWidget;
+class QStackedWidget;
+class QPushButton;
+
+namespace kw {
+
+class LinePlot;
+class HeatMap;
+class HistogramView;
+class BufferTableView;
+class ChecksView;
+
+class ResultsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsPanel(QWidget* parent = nullptr);
+
+    void showResult(const RunResult& result);           // copies the result once
+    void showResult(std::shared_ptr<const RunResult> result);
+    void clear();
+
+    void selectBuffer(int index);                       // index into result.buffers
+    int currentBuffer() const;
+
+    QComboBox* bufferSelector() const { return buffers_; }
+    QTabWidget* tabs() const { return tabs_; }
+    LinePlot* linePlot() const { return line_; }
+    HeatMap* heatMap() const { return heat_; }
+    HistogramView* histogram() const { return histogram_; }
+    BufferTableView* table() const { return table_; }
+    ChecksView* checks() const { return checks_; }
+    bool showsHeatMap() const;
+
+private:
+    void showBuffer(int resultIndex);
+    void exportPlot();
+    void exportBuffer();
+
+    std::shared_ptr<const RunResult> result_;
+    std::shared_ptr<const HostBuffer> shown_;
+    QComboBox* buffers_;
+    QLabel* info_;
+    QPushButton* exportPlot_;
+    QPushButton* exportBuffer_;
+    QTabWidget* tabs_;
+    QStackedWidget* plotStack_;
+    LinePlot* line_;
+    HeatMap* heat_;
+    HistogramView* histogram_;
+    BufferTableView* table_;
+    ChecksView* checks_;
+    QLabel* empty_;
+    bool histogramStale_ = true;
+};
+
+} // namespace kw

@@ -1,0 +1,219 @@
+#include "views/TimingsPanel.hpp"
+
+#include <qcustomplot.h>
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kw {
+
+namespace {
+QString formatMs(double ms)
+{
+    if (ms < 1.0)
+        return QStringLiteral("%1 \u00b5s").arg(ms * 1000.0, 0, 'f', ms < 0.01 ? 2 : 1);
+    if (ms < 1000.0)
+        return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms < 10 ? 3 : 2);
+    return QStringLiteral("%1 s").arg(ms / 1000.0, 0, 'f', 2);
+}
+
+QCPGraph* lineGraph(QCustomPlot* plot, const QString& name, const QPen& pen)
+{
+    auto* g = plot->addGraph();
+    g->setName(name);
+    g->setPen(pen);
+    return g;
+}
+} // namespace
+
+TimingsPanel::TimingsPanel(QWidget* parent)
+    : QWidget(parent), summary_(new QLabel(this)), repeats_(new QCustomPlot(this)),
+      breakdown_(new QCustomPlot(this)), bandwidth_(new QLabel(this)),
+      bandwidthBar_(new QProgressBar(this))
+{
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bandwidth_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    bandwidthBar_->setRange(0, 1000);
+    bandwidthBar_->setTextVisible(true);
+
+    repeats_->xAxis->setLabel(tr("repeat"));
+    repeats_->yAxis->setLabel(tr("kernel time (ms)"));
+    repeats_->legend->setVisible(true);
+    repeats_->legend->setBrush(QColor(255, 255, 255, 210));
+    repeats_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    repeats_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    repeats_->xAxis->setTicker(ticker);
+
+    breakdown_->setMinimumHeight(130);
+    breakdown_->setMaximumHeight(170);
+    breakdown_->xAxis->setLabel(tr("ms"));
+    breakdown_->yAxis->setTicks(false);
+    breakdown_->yAxis->setTickLabels(false);
+    breakdown_->yAxis->grid()->setVisible(false);
+    breakdown_->legend->setVisible(true);
+    breakdown_->plotLayout()->addElement(1, 0, breakdown_->legend);
+    breakdown_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    breakdown_->legend->setBorderPen(Qt::NoPen);
+    breakdown_->plotLayout()->setRowStretchFactor(1, 0.001);
+
+    auto title = [this](const QString& text) {
+        auto* l = new QLabel(QStringLiteral("<b>%1</b>").arg(text), this);
+        return l;
+    };
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(summary_);
+    layout->addWidget(repeats_, 3);
+    layout->addWidget(title(tr("Where the time of the run went")));
+    layout->addWidget(breakdown_, 1);
+    layout->addWidget(title(tr("Memory bandwidth")));
+    layout->addWidget(bandwidth_);
+    layout->addWidget(bandwidthBar_);
+    clear();
+}
+
+void TimingsPanel::clear()
+{
+    stats_ = {};
+    summary_->setText(tr("Run the kernel to see its timings."));
+    repeats_->clearGraphs();
+    repeats_->replot();
+    breakdown_->clearPlottables();
+    breakdown_->replot();
+    bandwidth_->clear();
+    bandwidthBar_->hide();
+}
+
+void TimingsPanel::showResult(const RunResult& r)
+{
+    const RunTimings& t = r.timings;
+    stats_ = TimingStats::compute(t.kernelMs);
+    const double median = stats_.count ? stats_.median : t.medianMs;
+    if (stats_.count) {
+        summary_->setText(
+            tr("<b>Kernel time: median %1</b> &nbsp; min %2 &nbsp; max %3 &nbsp; mean %4 &nbsp; "
+               "IQR %5 (%6 \u2013 %7) &nbsp; over %8 repeats on %9")
+                .arg(formatMs(stats_.median), formatMs(stats_.min), formatMs(stats_.max),
+                     formatMs(stats_.mean), formatMs(stats_.iqr()), formatMs(stats_.q1),
+                     formatMs(stats_.q3))
+                .arg(stats_.count)
+                .arg(QString::fromStdString(r.device.name.empty() ? r.device.id : r.device.name)
+                         .toHtmlEscaped()));
+    } else {
+        summary_->setText(tr("No timed repeats in this run."));
+    }
+    plotRepeats(t.kernelMs);
+    plotBreakdown(r);
+
+    const double gbps = t.gbps > 0 ? t.gbps
+                        : median > 0 ? double(t.bytesMoved) / (median * 1e-3) / 1e9 : 0.0;
+    const double peak = r.device.memoryBandwidthGBs;
+    const QString moved = QLocale().formattedDataSize(qint64(t.bytesMoved), 1, QLocale::DataSizeSIFormat);
+    if (gbps <= 0) {
+        bandwidth_->setText(tr("No bandwidth figure: the run moved no buffer data or was not timed."));
+        bandwidthBar_->hide();
+    } else if (peak > 0) {
+        bandwidth_->setText(tr("Achieved <b>%1 GB/s</b> (%2 per launch / median kernel time) "
+                               "against a peak of %3 GB/s for %4.")
+                                .arg(gbps, 0, 'f', 1)
+                                .arg(moved)
+                                .arg(peak, 0, 'f', 0)
+                                .arg(QString::fromStdString(r.device.name).toHtmlEscaped()));
+        const double fraction = std::clamp(gbps / peak, 0.0, 1.0);
+        bandwidthBar_->setValue(int(std::lround(fraction * 1000)));
+        bandwidthBar_->setFormat(tr("%1 % of peak").arg(100.0 * gbps / peak, 0, 'f', 1));
+        bandwidthBar_->show();
+    } else {
+        // No peak to compare with (the CPU simulator, or an unknown device).
+        bandwidth_->setText(tr("Achieved <b>%1 GB/s</b> (%2 per launch / median kernel time).")
+                                .arg(gbps, 0, 'f', gbps < 10 ? 3 : 1)
+                                .arg(moved));
+        bandwidthBar_->hide();
+    }
+}
+
+void TimingsPanel::plotRepeats(const std::vector<double>& ms)
+{
+    repeats_->clearGraphs();
+    if (ms.empty()) {
+        repeats_->replot();
+        return;
+    }
+    const double x0 = 0.5, x1 = double(ms.size()) + 0.5;
+    auto* q3 = lineGraph(repeats_, tr("IQR"), QPen(QColor(31, 119, 180, 60)));
+    auto* q1 = lineGraph(repeats_, QString(), QPen(QColor(31, 119, 180, 60)));
+    q3->setData({x0, x1}, {stats_.q3, stats_.q3});
+    q1->setData({x0, x1}, {stats_.q1, stats_.q1});
+    q3->setBrush(QColor(31, 119, 180, 45));
+    q3->setChannelFillGraph(q1);
+    q1->removeFromLegend();
+
+    QPen dashed(QColor(120, 120, 120), 1, Qt::DashLine);
+    auto* mn = lineGraph(repeats_, tr("min / max"), dashed);
+    auto* mx = lineGraph(repeats_, QString(), dashed);
+    mn->setData({x0, x1}, {stats_.min, stats_.min});
+    mx->setData({x0, x1}, {stats_.max, stats_.max});
+    mx->removeFromLegend();
+
+    auto* med = lineGraph(repeats_, tr("median %1").arg(formatMs(stats_.median)),
+                          QPen(QColor(214, 39, 40), 2));
+    med->setData({x0, x1}, {stats_.median, stats_.median});
+
+    auto* pts = lineGraph(repeats_, tr("each repeat"), QPen(QColor(31, 119, 180), 1));
+    pts->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(31, 119, 180),
+                                         Qt::white, 6));
+    QVector<double> xs, ys;
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+        xs << double(i + 1);
+        ys << ms[i];
+    }
+    pts->setData(xs, ys, true);
+
+    const double span = stats_.max - stats_.min;
+    const double pad = span > 0 ? span * 0.15 : std::max(1e-6, std::abs(stats_.median) * 0.05);
+    repeats_->xAxis->setRange(x0, x1);
+    repeats_->yAxis->setRange(stats_.min - pad, stats_.max + pad);
+    repeats_->replot();
+}
+
+void TimingsPanel::plotBreakdown(const RunResult& r)
+{
+    breakdown_->clearPlottables();
+    const RunTimings& t = r.timings;
+    const double kernel = stats_.count ? stats_.median : t.medianMs;
+    struct Phase { QString name; double ms; QColor color; };
+    const Phase phases[] = {
+        {tr("compile%1").arg(r.compile.cacheHit ? tr(" (cached)") : QString()), t.compileMs, QColor(148, 103, 189)},
+        {tr("module load"), t.moduleLoadMs, QColor(140, 86, 75)},
+        {tr("H2D"), t.h2dMs, QColor(255, 127, 14)},
+        {tr("kernel (median)"), kernel, QColor(44, 160, 44)},
+        {tr("D2H"), t.d2hMs, QColor(31, 119, 180)},
+    };
+    QCPBars* below = nullptr;
+    double total = 0;
+    for (const Phase& p : phases) {
+        auto* bars = new QCPBars(breakdown_->yAxis, breakdown_->xAxis);
+        bars->setName(QStringLiteral("%1 %2").arg(p.name, formatMs(p.ms)));
+        bars->setPen(QPen(p.color.darker(130)));
+        bars->setBrush(p.color);
+        bars->setWidth(0.6);
+        bars->addData(1.0, std::max(0.0, p.ms));
+        if (below)
+            bars->moveAbove(below);
+        below = bars;
+        total += std::max(0.0, p.ms);
+    }
+    breakdown_->yAxis->setRange(0.4, 1.6);
+    breakdown_->xAxis->setRange(0, total > 0 ? total * 1.02 : 1.0);
+    breakdown_->xAxis->setLabel(tr("ms (total %1)").arg(formatMs(total)));
+    breakdown_->replot();
+}
+
+} // namespace kw

@@ -1,0 +1,43 @@
+#pragma once
+// How long the run took: each timed repeat with its median and spread (min/max, IQR),
+// the phases of the run as one stacked bar, and the achieved memory bandwidth against
+// the device's peak when the peak is known.
+#include "run/RunResult.hpp"
+#include "views/TimingStats.hpp"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+class QProgressBar;
+
+namespace kw {
+
+class TimingsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimingsPanel(QWidget* parent = nullptr);
+
+    void showResult(const RunResult& result);
+    void clear();
+
+    const TimingStats& stats() const { return stats_; }
+    QLabel* summary() const { return summary_; }
+    QLabel* bandwidthLabel() const { return bandwidth_; }
+    QProgressBar* bandwidthBar() const { return bandwidthBar_; }
+    QCustomPlot* repeatPlot() const { return repeats_; }
+    QCustomPlot* breakdownPlot() const { return breakdown_; }
+
+private:
+    void plotRepeats(const std::vector<double>& ms);
+    void plotBreakdown(const RunResult& r);
+
+    TimingStats stats_;
+    QLabel* summary_;
+    QCustomPlot* repeats_;
+    QCustomPlot* breakdown_;
+    QLabel* bandwidth_;
+    QProgressBar* bandwidthBar_;
+};
+
+} // namespace kw
