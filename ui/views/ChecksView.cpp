@@ -117,6 +117,11 @@ void ChecksView::setChecks(const std::vector<CheckResult>& checks)
     }
     summary_->resizeColumnsToContents();
     summary_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    // As tall as its rows, so the error plot gets the room.
+    int height = summary_->horizontalHeader()->height() + 2 * summary_->frameWidth() + 2;
+    for (int r = 0; r < summary_->rowCount(); ++r)
+        height += summary_->rowHeight(r);
+    summary_->setMaximumHeight(height);
 
     if (checks.empty())
         headline_->setText(tr("No checks in this document."));
