@@ -14,6 +14,7 @@ struct Diagnostic {
     int column = 0;      // 1-based, from the caret line; 0 when unknown
     Severity severity = Severity::Error;
     std::string message;
+    std::string code;    // NVRTC's diagnostic number, e.g. "177-D"; empty when none
     // Attached follow-ups such as "detected during instantiation of ..." notes.
     std::vector<std::string> notes;
 };

@@ -13,6 +13,7 @@ struct KernelParam {
     bool isPointer = false;
     bool isConst = false;   // pointee const for pointers
     bool isRestrict = false;
+    int pointerDepth = 0;   // 2 for "float**"; array parameters count as pointers
 };
 
 struct KernelSignature {

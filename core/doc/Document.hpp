@@ -1,19 +1,22 @@
 #pragma once
 // The workbench document (*.kwb), as loaded and validated. Expressions are kept
-// as text here and evaluated by doc/Evaluator against the variables.
+// as text here; doc/PreparedRun evaluates them against the variables.
 #include "compile/CompileOptions.hpp"
 #include "data/DType.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kw {
 
 enum class Direction { In, Out, InOut };
-const char* toString(Direction d);
+const char* toString(Direction d);                        // "in", "out", "inout"
+std::optional<Direction> parseDirection(std::string_view s);
 
 struct Initializer {
     enum class Kind { Zeros, Fill, Arange, Linspace, Uniform, Normal, Expression, File };
@@ -26,6 +29,8 @@ struct Initializer {
     std::string expression;         // per element: i, x, y, z and the variables
     std::string file;               // .npy/.csv/.bin, relative to the document
 };
+const char* toString(Initializer::Kind kind);             // "zeros", "fill", ...
+std::optional<Initializer::Kind> parseInitializerKind(std::string_view s);
 
 struct BufferSpec {
     std::string name;

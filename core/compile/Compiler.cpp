@@ -1,0 +1,247 @@
+#include "compile/Compiler.hpp"
+
+#include "compile/BuiltinHeaders.hpp"
+#include "compile/DiagnosticParser.hpp"
+#include "compile/IncludeScanner.hpp"
+#include "compile/NvrtcLibrary.hpp"
+#include "compile/PrintfTagger.hpp"
+#include "compile/ProgramCache.hpp"
+#include "compile/PtxEntryParser.hpp"
+#include "compile/SignatureParser.hpp"
+#include "compile/ToolkitIncludeDir.hpp"
+#include "util/Error.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+namespace kw {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Destroys the NVRTC program on every path out.
+class Program {
+public:
+    Program(const NvrtcLibrary& nv, const std::string& source, const std::string& name) : nv_(nv)
+    {
+        const auto& headers = BuiltinHeaders::all();
+        std::vector<const char*> texts, names;
+        for (const auto& h : headers) {
+            texts.push_back(h.text.c_str());
+            names.push_back(h.name.c_str());
+        }
+        nv_.check(nv_.createProgram(&prog_, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
+                                    texts.data(), names.data()),
+                  "nvrtcCreateProgram");
+    }
+    ~Program()
+    {
+        if (prog_)
+            nv_.destroyProgram(&prog_);
+    }
+    Program(const Program&) = delete;
+    Program& operator=(const Program&) = delete;
+    nvrtcProgram get() const { return prog_; }
+
+private:
+    const NvrtcLibrary& nv_;
+    nvrtcProgram prog_ = nullptr;
+};
+
+struct Attempt {
+    CompileResult result;
+    bool nameMapFailed = false; // an error came from a name expression
+};
+
+Attempt runNvrtc(const NvrtcLibrary& nv, const TaggedSource& tagged, const std::string& sourceName,
+                 const std::vector<std::string>& args, const std::vector<std::string>& names, bool wantCubin)
+{
+    Program prog(nv, tagged.text, sourceName);
+    for (const auto& n : names)
+        nv.check(nv.addNameExpression(prog.get(), n.c_str()), "nvrtcAddNameExpression");
+    std::vector<const char*> argv;
+    for (const auto& a : args)
+        argv.push_back(a.c_str());
+    nvrtcResult rc = nv.compileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
+
+    Attempt at;
+    CompileResult& r = at.result;
+    std::size_t logSize = 0;
+    nv.check(nv.getProgramLogSize(prog.get(), &logSize), "nvrtcGetProgramLogSize");
+    r.log.assign(logSize, '\0');
+    if (logSize > 0)
+        nv.check(nv.getProgramLog(prog.get(), r.log.data()), "nvrtcGetProgramLog");
+    while (!r.log.empty() && r.log.back() == '\0')
+        r.log.pop_back();
+    r.diagnostics = parseNvrtcLog(r.log);
+    for (auto& d : r.diagnostics) {
+        if (d.file == sourceName && d.column > 0)
+            d.column = tagged.userColumn(d.line, d.column);
+        if (d.file == "__nv_name_map")
+            at.nameMapFailed = true;
+    }
+    if (rc == NVRTC_ERROR_COMPILATION || rc == NVRTC_ERROR_INVALID_OPTION) {
+        // A user-code or user-option error: a value, not an exception.
+        if (r.diagnostics.empty() && !r.log.empty())
+            r.diagnostics.push_back({sourceName, 0, 0, Severity::Error, r.log, {}, {}});
+        return at;
+    }
+    nv.check(rc, "nvrtcCompileProgram");
+    r.ok = true;
+
+    std::size_t ptxSize = 0;
+    nv.check(nv.getPTXSize(prog.get(), &ptxSize), "nvrtcGetPTXSize");
+    r.ptx.assign(ptxSize, '\0');
+    if (ptxSize > 0)
+        nv.check(nv.getPTX(prog.get(), r.ptx.data()), "nvrtcGetPTX");
+    while (!r.ptx.empty() && r.ptx.back() == '\0')
+        r.ptx.pop_back();
+    if (wantCubin) {
+        std::size_t cubinSize = 0;
+        nv.check(nv.getCUBINSize(prog.get(), &cubinSize), "nvrtcGetCUBINSize");
+        r.cubin.resize(cubinSize);
+        if (cubinSize > 0)
+            nv.check(nv.getCUBIN(prog.get(), r.cubin.data()), "nvrtcGetCUBIN");
+    }
+    for (const auto& n : names) {
+        const char* lowered = nullptr;
+        nv.check(nv.getLoweredName(prog.get(), n.c_str(), &lowered), "nvrtcGetLoweredName");
+        if (lowered)
+            r.loweredNames[n] = lowered;
+    }
+    return at;
+}
+
+// Everything the compiled program depends on, verbatim; ProgramCache compares it
+// whole, so only its hash needs to be short.
+std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, const CompileRequest& req,
+                     const TaggedSource& tagged, const std::vector<std::string>& args,
+                     const std::vector<std::string>& names, const std::vector<IncludedFile>& includes)
+{
+    std::string k = "kwb program v1\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName
+                    + "\nargs";
+    for (const auto& a : args)
+        k += ' ' + a + '\0';
+    k += "\nnames";
+    for (const auto& n : names)
+        k += ' ' + n + '\0';
+    k += "\nbuiltin " + std::to_string(BuiltinHeaders::fingerprint().size()) + '\n' + BuiltinHeaders::fingerprint();
+    k += "\nsource " + std::to_string(tagged.text.size()) + '\n' + tagged.text;
+    for (const auto& inc : includes) {
+        k += "\ninclude " + inc.spelled + '\0' + (inc.path.empty() ? "<missing>" : inc.path.string()) + '\0'
+             + std::to_string(inc.contents.size()) + '\n' + inc.contents;
+    }
+    return k;
+}
+
+} // namespace
+
+Compiler::Compiler(std::shared_ptr<ProgramCache> cache) : cache_(std::move(cache)) {}
+
+Compiler::~Compiler() = default;
+
+std::string Compiler::nvrtcVersion() { return NvrtcLibrary::instance().version(); }
+
+std::string Compiler::defaultVirtualArch()
+{
+    try {
+        const auto& archs = NvrtcLibrary::instance().supportedArchs();
+        if (!archs.empty())
+            return "compute_" + std::to_string(*std::min_element(archs.begin(), archs.end()));
+    } catch (const Error&) {
+        // Without NVRTC nothing compiles anyway; keep the documented default.
+    }
+    return "compute_75";
+}
+
+CompileResult Compiler::compile(const CompileRequest& request)
+{
+    auto t0 = Clock::now();
+    const NvrtcLibrary& nv = NvrtcLibrary::instance();
+
+    CompileOptions options = request.options;
+    if (options.arch.empty())
+        options.arch = defaultVirtualArch();
+    // Quoted includes are found beside the source, then in its include folders.
+    std::vector<fs::path> userDirs;
+    if (!request.baseDir.empty())
+        userDirs.push_back(request.baseDir);
+    for (const auto& d : options.includeDirs) {
+        fs::path p(d);
+        userDirs.push_back(p.is_relative() && !request.baseDir.empty() ? request.baseDir / p : p);
+    }
+    options.includeDirs.clear();
+    std::vector<std::string> args = options.toNvrtcArgs();
+    for (const auto& d : userDirs)
+        args.push_back("-I" + d.string());
+    if (fs::path toolkit = toolkitIncludeDir(); !toolkit.empty()) {
+        args.push_back("-I" + toolkit.string());
+        std::error_code ec;
+        if (fs::is_directory(toolkit / "cccl", ec))
+            args.push_back("-I" + (toolkit / "cccl").string());
+    }
+
+    TaggedSource tagged;
+    if (options.tagPrintf)
+        tagged = PrintfTagger::tag(request.source, request.sourceName);
+    else
+        tagged.text = request.source;
+    auto includes = scanIncludes(request.source, userDirs);
+    auto kernels = parseKernelSignatures(request.source);
+
+    // Plain kernels get their lowered names too, so the runner can find them;
+    // an overloaded name would be ambiguous and is left to explicit requests.
+    std::vector<std::string> names = request.nameExpressions;
+    std::vector<std::string> autoNames;
+    {
+        std::multiset<std::string> counts;
+        for (const auto& k : kernels)
+            counts.insert(k.name);
+        for (const auto& k : kernels)
+            if (k.templateParams.empty() && counts.count(k.name) == 1
+                && std::find(names.begin(), names.end(), k.name) == names.end())
+                autoNames.push_back(k.name);
+    }
+
+    std::string key;
+    if (cache_) {
+        key = cacheKey(nv.version(), options.arch, request, tagged, args, names, includes);
+        if (auto hit = cache_->find(key)) {
+            hit->cacheHit = true;
+            hit->compileMs = msSince(t0);
+            return std::move(*hit);
+        }
+    }
+
+    bool wantCubin = options.arch.rfind("sm_", 0) == 0;
+    std::vector<std::string> all = names;
+    all.insert(all.end(), autoNames.begin(), autoNames.end());
+    Attempt at = runNvrtc(nv, tagged, request.sourceName, args, all, wantCubin);
+    if (!at.result.ok && at.nameMapFailed && !autoNames.empty()) {
+        // A kernel the scanner saw may be compiled out (#if 0): retry with the
+        // requested names only, so that never turns into an error.
+        at = runNvrtc(nv, tagged, request.sourceName, args, names, wantCubin);
+    }
+    CompileResult r = std::move(at.result);
+    r.arch = options.arch;
+    r.kernels = std::move(kernels);
+    r.entries = parsePtxEntries(r.ptx);
+    for (const auto& inc : includes)
+        if (!inc.path.empty())
+            r.includedFiles.push_back(inc.path.string());
+    r.compileMs = msSince(t0);
+    if (cache_)
+        cache_->store(key, r);
+    return r;
+}
+
+} // namespace kw

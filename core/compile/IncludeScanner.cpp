@@ -1,0 +1,101 @@
+#include "compile/IncludeScanner.hpp"
+
+#include "compile/SourceLexer.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace kw {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// `#include "x"` or `#include <x>` -> {x, quoted}; empty name when not an include.
+std::pair<std::string, bool> includeTarget(std::string_view directive)
+{
+    std::size_t p = directive.find_first_not_of(" \t", 1);
+    if (p == std::string_view::npos || directive.substr(p, 7) != "include")
+        return {};
+    p = directive.find_first_not_of(" \t", p + 7);
+    if (p == std::string_view::npos)
+        return {};
+    char open = directive[p];
+    char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
+    if (!close)
+        return {}; // a macro-named include cannot be followed
+    std::size_t end = directive.find(close, p + 1);
+    if (end == std::string_view::npos)
+        return {};
+    return {std::string(directive.substr(p + 1, end - p - 1)), open == '"'};
+}
+
+bool readFile(const fs::path& path, std::string& out)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return false;
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    out = ss.str();
+    return true;
+}
+
+class Scanner {
+public:
+    explicit Scanner(const std::vector<fs::path>& dirs) : dirs_(dirs) {}
+
+    void scan(std::string_view text, const fs::path& currentDir, int depth)
+    {
+        if (depth > 64)
+            return; // include cycle without guards; NVRTC reports it
+        for (const auto& tok : lexSource(text)) {
+            if (tok.kind != SourceToken::Kind::Directive)
+                continue;
+            auto [name, quoted] = includeTarget(tok.text);
+            if (name.empty())
+                continue;
+            std::vector<fs::path> candidates;
+            if (quoted && !currentDir.empty())
+                candidates.push_back(currentDir / name);
+            for (const auto& d : dirs_)
+                candidates.push_back(d / name);
+            bool found = false;
+            for (const auto& c : candidates) {
+                std::error_code ec;
+                if (!fs::is_regular_file(c, ec))
+                    continue;
+                fs::path canonical = fs::weakly_canonical(c, ec);
+                found = true;
+                if (!seen_.insert(canonical.string()).second)
+                    break;
+                IncludedFile f{name, canonical, {}};
+                readFile(canonical, f.contents);
+                std::string contents = f.contents;
+                files_.push_back(std::move(f));
+                scan(contents, canonical.parent_path(), depth + 1);
+                break;
+            }
+            if (!found && quoted && missing_.insert(name).second)
+                files_.push_back({name, {}, {}}); // NVRTC will complain; keyed as missing
+        }
+    }
+
+    std::vector<IncludedFile> files_;
+
+private:
+    const std::vector<fs::path>& dirs_;
+    std::set<std::string> seen_, missing_;
+};
+
+} // namespace
+
+std::vector<IncludedFile> scanIncludes(std::string_view source, const std::vector<fs::path>& searchDirs)
+{
+    Scanner s(searchDirs);
+    s.scan(source, {}, 0);
+    return std::move(s.files_);
+}
+
+} // namespace kw

@@ -1,0 +1,24 @@
+#pragma once
+// Finds the user headers a source includes, recursively, so that the program
+// cache can key on their contents.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kw {
+
+struct IncludedFile {
+    std::string spelled;              // as written in the #include
+    std::filesystem::path path;       // empty when not found in the user's folders
+    std::string contents;
+};
+
+// Follows #include "..." and #include <...> that resolve in the including
+// file's folder (for headers), then `searchDirs`; toolkit and built-in
+// headers are not followed. Each file is listed once, in discovery order.
+// Conditional compilation is not evaluated: every include is followed.
+std::vector<IncludedFile> scanIncludes(std::string_view source,
+                                       const std::vector<std::filesystem::path>& searchDirs);
+
+} // namespace kw

@@ -1,0 +1,122 @@
+#include "compile/NvrtcLibrary.hpp"
+
+#include "util/DynamicLibrary.hpp"
+#include "util/Error.hpp"
+#include "util/Paths.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+
+namespace kw {
+
+struct NvrtcLibrary::Impl {
+    DynamicLibrary lib;
+};
+
+namespace {
+
+std::vector<std::string> sonames()
+{
+#ifdef _WIN32
+    return {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll", "nvrtc64_112_0.dll"};
+#elif defined(__APPLE__)
+    return {"libnvrtc.dylib"};
+#else
+    return {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+#endif
+}
+
+template <typename Fn>
+void bind(const DynamicLibrary& lib, Fn& fn, const char* name)
+{
+    fn = reinterpret_cast<Fn>(lib.symbol(name));
+    if (!fn)
+        throw Error(ErrorCategory::Nvrtc, std::string("NVRTC library '") + lib.name() + "' lacks " + name);
+}
+
+} // namespace
+
+std::vector<std::string> NvrtcLibrary::candidateNames()
+{
+    std::vector<std::string> names;
+    if (const char* env = std::getenv("KWB_NVRTC"); env && *env)
+        names.emplace_back(env);
+    auto plain = sonames();
+    names.insert(names.end(), plain.begin(), plain.end());
+    std::vector<std::filesystem::path> dirs;
+#ifdef KW_CUDA_LIBRARY_DIR
+    dirs.emplace_back(KW_CUDA_LIBRARY_DIR);
+#endif
+    try {
+        dirs.push_back(executableDir());
+    } catch (const std::exception&) {
+        // No executable path (unusual embedding): the other places still apply.
+    }
+    for (const auto& dir : dirs)
+        for (const auto& n : plain)
+            names.push_back((dir / n).string());
+    return names;
+}
+
+NvrtcLibrary::NvrtcLibrary() : impl_(new Impl)
+{
+    std::unique_ptr<Impl> guard(impl_);
+    std::vector<std::string> tried;
+    impl_->lib = DynamicLibrary::openFirst(candidateNames(), &tried);
+    if (!impl_->lib.isLoaded()) {
+        std::string msg = "NVRTC could not be loaded (set KWB_NVRTC to its path); tried:";
+        for (const auto& t : tried)
+            msg += "\n  " + t;
+        throw Error(ErrorCategory::Nvrtc, msg);
+    }
+    const DynamicLibrary& lib = impl_->lib;
+    path_ = lib.name();
+    bind(lib, getErrorString, "nvrtcGetErrorString");
+    bind(lib, versionFn, "nvrtcVersion");
+    bind(lib, getNumSupportedArchs, "nvrtcGetNumSupportedArchs");
+    bind(lib, getSupportedArchs, "nvrtcGetSupportedArchs");
+    bind(lib, createProgram, "nvrtcCreateProgram");
+    bind(lib, destroyProgram, "nvrtcDestroyProgram");
+    bind(lib, compileProgram, "nvrtcCompileProgram");
+    bind(lib, getPTXSize, "nvrtcGetPTXSize");
+    bind(lib, getPTX, "nvrtcGetPTX");
+    bind(lib, getCUBINSize, "nvrtcGetCUBINSize");
+    bind(lib, getCUBIN, "nvrtcGetCUBIN");
+    bind(lib, getProgramLogSize, "nvrtcGetProgramLogSize");
+    bind(lib, getProgramLog, "nvrtcGetProgramLog");
+    bind(lib, addNameExpression, "nvrtcAddNameExpression");
+    bind(lib, getLoweredName, "nvrtcGetLoweredName");
+
+    check(versionFn(&major_, &minor_), "nvrtcVersion");
+    int n = 0;
+    check(getNumSupportedArchs(&n), "nvrtcGetNumSupportedArchs");
+    archs_.resize(static_cast<std::size_t>(n));
+    if (n > 0)
+        check(getSupportedArchs(archs_.data()), "nvrtcGetSupportedArchs");
+    guard.release();
+}
+
+NvrtcLibrary::~NvrtcLibrary() { delete impl_; }
+
+const NvrtcLibrary& NvrtcLibrary::instance()
+{
+    // Not a function-local static: a failed load must be retried on the next call.
+    static std::mutex mutex;
+    static std::unique_ptr<NvrtcLibrary> loaded;
+    std::lock_guard lock(mutex);
+    if (!loaded)
+        loaded.reset(new NvrtcLibrary());
+    return *loaded;
+}
+
+void NvrtcLibrary::check(nvrtcResult r, const char* what) const
+{
+    if (r == NVRTC_SUCCESS)
+        return;
+    const char* s = getErrorString ? getErrorString(r) : nullptr;
+    throw Error(ErrorCategory::Nvrtc, std::string(what) + " failed: " + (s ? s : "error " + std::to_string(r)));
+}
+
+} // namespace kw

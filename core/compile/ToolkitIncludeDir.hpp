@@ -1,0 +1,12 @@
+#pragma once
+#include <filesystem>
+
+namespace kw {
+
+// The CUDA toolkit's include folder (holding cuda_fp16.h, and cccl/ for
+// <cuda/std/...>): $KWB_CUDA_INCLUDE, then <exe dir>/../share/kernel-workbench/cuda-include,
+// then the folder found at build time, then /usr/local/cuda/include.
+// Empty when none of them holds cuda_fp16.h.
+std::filesystem::path toolkitIncludeDir();
+
+} // namespace kw

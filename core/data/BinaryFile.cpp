@@ -1,0 +1,52 @@
+#include "data/BinaryFile.hpp"
+
+#include "util/Error.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+namespace kw {
+
+std::vector<std::byte> BinaryFile::readAll(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in)
+        throw Error(ErrorCategory::Io, path.string() + ": cannot open (" + std::strerror(errno) + ")");
+    const std::streamsize size = in.tellg();
+    in.seekg(0);
+    std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+    if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
+        throw Error(ErrorCategory::Io, path.string() + ": read failed");
+    return bytes;
+}
+
+void BinaryFile::writeAll(const std::filesystem::path& path, const std::vector<std::byte>& bytes)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out)
+        throw Error(ErrorCategory::Io, path.string() + ": cannot create (" + std::strerror(errno) + ")");
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out.flush())
+        throw Error(ErrorCategory::Io, path.string() + ": write failed");
+}
+
+HostBuffer BinaryFile::read(const std::filesystem::path& path, DType dtype)
+{
+    std::vector<std::byte> bytes = readAll(path);
+    if (bytes.size() % sizeOf(dtype) != 0)
+        throw Error(ErrorCategory::Io, path.string() + ": " + std::to_string(bytes.size())
+                                           + " bytes is not a whole number of " + toString(dtype) + " elements ("
+                                           + std::to_string(sizeOf(dtype)) + " bytes each)");
+    HostBuffer buffer(dtype, bytes.size() / sizeOf(dtype));
+    buffer.bytes() = std::move(bytes);
+    return buffer;
+}
+
+void BinaryFile::write(const std::filesystem::path& path, const HostBuffer& data)
+{
+    writeAll(path, data.bytes());
+}
+
+} // namespace kw

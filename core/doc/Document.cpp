@@ -1,0 +1,69 @@
+#include "doc/Document.hpp"
+
+namespace kw {
+
+namespace {
+
+constexpr struct {
+    Direction d;
+    const char* name;
+} kDirections[] = {{Direction::In, "in"}, {Direction::Out, "out"}, {Direction::InOut, "inout"}};
+
+constexpr struct {
+    Initializer::Kind kind;
+    const char* name;
+} kKinds[] = {
+    {Initializer::Kind::Zeros, "zeros"}, {Initializer::Kind::Fill, "fill"},
+    {Initializer::Kind::Arange, "arange"}, {Initializer::Kind::Linspace, "linspace"},
+    {Initializer::Kind::Uniform, "uniform"}, {Initializer::Kind::Normal, "normal"},
+    {Initializer::Kind::Expression, "expression"}, {Initializer::Kind::File, "file"},
+};
+
+} // namespace
+
+const char* toString(Direction d)
+{
+    for (const auto& e : kDirections)
+        if (e.d == d)
+            return e.name;
+    return "inout";
+}
+
+std::optional<Direction> parseDirection(std::string_view s)
+{
+    for (const auto& e : kDirections)
+        if (s == e.name)
+            return e.d;
+    return std::nullopt;
+}
+
+const char* toString(Initializer::Kind kind)
+{
+    for (const auto& e : kKinds)
+        if (e.kind == kind)
+            return e.name;
+    return "zeros";
+}
+
+std::optional<Initializer::Kind> parseInitializerKind(std::string_view s)
+{
+    for (const auto& e : kKinds)
+        if (s == e.name)
+            return e.kind;
+    return std::nullopt;
+}
+
+std::filesystem::path Document::baseDir() const
+{
+    return path.empty() ? std::filesystem::path() : path.parent_path();
+}
+
+const BufferSpec* Document::findBuffer(const std::string& name) const
+{
+    for (const auto& b : buffers)
+        if (b.name == name)
+            return &b;
+    return nullptr;
+}
+
+} // namespace kw

@@ -1,0 +1,516 @@
+#include "doc/DocumentReader.hpp"
+
+#include "data/BinaryFile.hpp"
+#include "doc/DocumentValidator.hpp"
+#include "doc/Expression.hpp"
+#include "util/Error.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+
+namespace kw {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+[[noreturn]] void fail(const std::string& field, const std::string& why)
+{
+    throw Error(ErrorCategory::Document, field + ": " + why);
+}
+
+const char* kindName(const Json& j)
+{
+    switch (j.type()) {
+    case Json::value_t::null: return "null";
+    case Json::value_t::object: return "an object";
+    case Json::value_t::array: return "an array";
+    case Json::value_t::string: return "a string";
+    case Json::value_t::boolean: return "a boolean";
+    case Json::value_t::binary: return "binary data";
+    case Json::value_t::discarded: return "nothing";
+    default: return "a number";
+    }
+}
+
+std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
+
+// An object's keys, checked against the allowed ones.
+void requireObject(const Json& j, const std::string& field, std::initializer_list<const char*> allowed)
+{
+    if (!j.is_object())
+        fail(field.empty() ? "document" : field, std::string("expected an object, got ") + kindName(j));
+    for (const auto& [key, value] : j.items()) {
+        bool known = false;
+        for (const char* a : allowed)
+            known = known || key == a;
+        if (!known) {
+            std::string list;
+            for (const char* a : allowed)
+                list += (list.empty() ? "" : ", ") + std::string(a);
+            fail(join(field, key), "unknown key (allowed: " + list + ")");
+        }
+    }
+}
+
+std::string getString(const Json& j, const std::string& field)
+{
+    if (!j.is_string())
+        fail(field, std::string("expected a string, got ") + kindName(j));
+    return j.get<std::string>();
+}
+
+// Expressions are strings or plain numbers.
+std::string getExpression(const Json& j, const std::string& field)
+{
+    if (j.is_string())
+        return j.get<std::string>();
+    if (j.is_number_integer())
+        return std::to_string(j.get<long long>());
+    if (j.is_number_unsigned())
+        return std::to_string(j.get<unsigned long long>());
+    if (j.is_number_float())
+        return numberText(j.get<double>());
+    fail(field, std::string("expected an expression (a string or a number), got ") + kindName(j));
+}
+
+double getNumber(const Json& j, const std::string& field)
+{
+    if (!j.is_number())
+        fail(field, std::string("expected a number, got ") + kindName(j));
+    return j.get<double>();
+}
+
+long long getInteger(const Json& j, const std::string& field)
+{
+    if (j.is_number_integer() || j.is_number_unsigned())
+        return j.get<long long>();
+    if (j.is_number_float()) {
+        const double v = j.get<double>();
+        if (v == std::floor(v) && std::fabs(v) < 9e18)
+            return static_cast<long long>(v);
+        fail(field, numberText(v) + " is not an integer");
+    }
+    fail(field, std::string("expected an integer, got ") + kindName(j));
+}
+
+bool getBool(const Json& j, const std::string& field)
+{
+    if (!j.is_boolean())
+        fail(field, std::string("expected true or false, got ") + kindName(j));
+    return j.get<bool>();
+}
+
+std::vector<std::string> getStringList(const Json& j, const std::string& field)
+{
+    if (!j.is_array())
+        fail(field, std::string("expected an array of strings, got ") + kindName(j));
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < j.size(); ++i)
+        out.push_back(getString(j[i], field + "[" + std::to_string(i) + "]"));
+    return out;
+}
+
+DType getDType(const Json& j, const std::string& field)
+{
+    const std::string s = getString(j, field);
+    if (auto t = parseDType(s))
+        return *t;
+    fail(field, "\"" + s + "\" is not a dtype (i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64)");
+}
+
+CompileOptions readOptions(const Json& j, const std::string& field)
+{
+    requireObject(j, field, {"defines", "include_dirs", "std", "arch", "lineinfo", "debug", "fast_math",
+                             "tag_printf", "extra"});
+    CompileOptions o;
+    if (j.contains("defines")) {
+        const Json& d = j["defines"];
+        const std::string f = field + ".defines";
+        if (!d.is_object())
+            fail(f, std::string("expected an object of NAME: value, got ") + kindName(d));
+        for (const auto& [name, value] : d.items()) {
+            if (value.is_null())
+                o.defines.emplace_back(name, "");
+            else if (value.is_boolean())
+                o.defines.emplace_back(name, value.get<bool>() ? "1" : "0");
+            else
+                o.defines.emplace_back(name, getExpression(value, join(f, name)));
+        }
+    }
+    if (j.contains("include_dirs"))
+        o.includeDirs = getStringList(j["include_dirs"], field + ".include_dirs");
+    if (j.contains("std"))
+        o.std = getString(j["std"], field + ".std");
+    if (j.contains("arch"))
+        o.arch = getString(j["arch"], field + ".arch");
+    if (j.contains("lineinfo"))
+        o.lineInfo = getBool(j["lineinfo"], field + ".lineinfo");
+    if (j.contains("debug"))
+        o.deviceDebug = getBool(j["debug"], field + ".debug");
+    if (j.contains("fast_math"))
+        o.fastMath = getBool(j["fast_math"], field + ".fast_math");
+    if (j.contains("tag_printf"))
+        o.tagPrintf = getBool(j["tag_printf"], field + ".tag_printf");
+    if (j.contains("extra"))
+        o.extra = getStringList(j["extra"], field + ".extra");
+    return o;
+}
+
+std::vector<std::pair<std::string, std::string>> readVariables(const Json& j)
+{
+    if (!j.is_array())
+        fail("variables", std::string("expected an array of [name, expression] pairs, got ") + kindName(j));
+    std::vector<std::pair<std::string, std::string>> vars;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+        const std::string field = "variables[" + std::to_string(i) + "]";
+        const Json& pair = j[i];
+        if (!pair.is_array() || pair.size() != 2)
+            fail(field, "expected a [name, expression] pair");
+        vars.emplace_back(getString(pair[0], field + "[0]"), getExpression(pair[1], field + "[1]"));
+    }
+    return vars;
+}
+
+Initializer readInit(const Json& j, const std::string& field)
+{
+    Initializer init;
+    if (j.is_string()) {
+        // "zeros" is short for {"kind": "zeros"}.
+        const std::string s = j.get<std::string>();
+        const auto kind = parseInitializerKind(s);
+        if (!kind)
+            fail(field, "\"" + s + "\" is not an initialiser kind (zeros, fill, arange, linspace, uniform, normal, "
+                                   "expression, file)");
+        init.kind = *kind;
+        return init;
+    }
+    if (!j.is_object())
+        fail(field, std::string("expected an object with \"kind\", got ") + kindName(j));
+    if (!j.contains("kind"))
+        fail(field + ".kind", "missing");
+    const std::string kindText = getString(j["kind"], field + ".kind");
+    const auto kind = parseInitializerKind(kindText);
+    if (!kind)
+        fail(field + ".kind", "\"" + kindText + "\" is not one of zeros, fill, arange, linspace, uniform, normal, "
+                                                "expression, file");
+    init.kind = *kind;
+    const auto need = [&](const char* key) -> const Json& {
+        if (!j.contains(key))
+            fail(join(field, key), std::string("missing (needed by \"") + kindText + "\")");
+        return j[key];
+    };
+    const auto has = [&](const char* key) { return j.contains(key); };
+    using K = Initializer::Kind;
+    switch (init.kind) {
+    case K::Zeros:
+        requireObject(j, field, {"kind"});
+        break;
+    case K::Fill:
+        requireObject(j, field, {"kind", "value"});
+        init.value = getExpression(need("value"), field + ".value");
+        break;
+    case K::Arange:
+        requireObject(j, field, {"kind", "start", "step"});
+        if (has("start"))
+            init.start = getExpression(j["start"], field + ".start");
+        if (has("step"))
+            init.step = getExpression(j["step"], field + ".step");
+        break;
+    case K::Linspace:
+        requireObject(j, field, {"kind", "start", "stop"});
+        init.start = getExpression(need("start"), field + ".start");
+        init.stop = getExpression(need("stop"), field + ".stop");
+        break;
+    case K::Uniform:
+        requireObject(j, field, {"kind", "low", "high", "seed"});
+        if (has("low"))
+            init.low = getNumber(j["low"], field + ".low");
+        if (has("high"))
+            init.high = getNumber(j["high"], field + ".high");
+        break;
+    case K::Normal:
+        requireObject(j, field, {"kind", "mean", "stddev", "seed"});
+        if (has("mean"))
+            init.mean = getNumber(j["mean"], field + ".mean");
+        if (has("stddev"))
+            init.stddev = getNumber(j["stddev"], field + ".stddev");
+        break;
+    case K::Expression:
+        requireObject(j, field, {"kind", "expr"});
+        init.expression = getExpression(need("expr"), field + ".expr");
+        break;
+    case K::File:
+        requireObject(j, field, {"kind", "path"});
+        init.file = getString(need("path"), field + ".path");
+        break;
+    }
+    if (has("seed")) {
+        const long long seed = getInteger(j["seed"], field + ".seed");
+        if (seed < 0)
+            fail(field + ".seed", "must not be negative (" + std::to_string(seed) + ")");
+        init.seed = static_cast<std::uint64_t>(seed);
+    }
+    return init;
+}
+
+BufferSpec readBuffer(const Json& j, const std::string& field)
+{
+    requireObject(j, field, {"name", "dtype", "count", "shape", "init", "direction", "plot"});
+    BufferSpec b;
+    if (!j.contains("name"))
+        fail(field + ".name", "missing");
+    b.name = getString(j["name"], field + ".name");
+    if (!j.contains("dtype"))
+        fail(field + ".dtype", "missing");
+    b.dtype = getDType(j["dtype"], field + ".dtype");
+    if (!j.contains("count"))
+        fail(field + ".count", "missing");
+    b.count = getExpression(j["count"], field + ".count");
+    if (j.contains("shape")) {
+        const Json& s = j["shape"];
+        if (!s.is_array())
+            fail(field + ".shape", std::string("expected an array of expressions, got ") + kindName(s));
+        for (std::size_t d = 0; d < s.size(); ++d)
+            b.shape.push_back(getExpression(s[d], field + ".shape[" + std::to_string(d) + "]"));
+    }
+    if (j.contains("init"))
+        b.init = readInit(j["init"], field + ".init");
+    if (j.contains("direction")) {
+        const std::string d = getString(j["direction"], field + ".direction");
+        const auto dir = parseDirection(d);
+        if (!dir)
+            fail(field + ".direction", "\"" + d + "\" is not one of in, out, inout");
+        b.direction = *dir;
+    }
+    if (j.contains("plot"))
+        b.plot = getBool(j["plot"], field + ".plot");
+    return b;
+}
+
+ArgSpec readArg(const Json& j, const std::string& field)
+{
+    requireObject(j, field, {"name", "buffer", "type", "value"});
+    ArgSpec a;
+    if (j.contains("name"))
+        a.name = getString(j["name"], field + ".name");
+    const std::string f = a.name.empty() ? field : field + " (" + a.name + ")";
+    if (j.contains("buffer")) {
+        if (j.contains("type") || j.contains("value"))
+            fail(f, "give either \"buffer\" or \"type\" and \"value\", not both");
+        a.buffer = getString(j["buffer"], f + ".buffer");
+        if (a.buffer.empty())
+            fail(f + ".buffer", "is empty");
+        return a;
+    }
+    if (!j.contains("type"))
+        fail(f, "needs \"buffer\", or \"type\" and \"value\"");
+    a.type = getDType(j["type"], f + ".type");
+    if (!j.contains("value"))
+        fail(f + ".value", "missing");
+    a.value = getExpression(j["value"], f + ".value");
+    return a;
+}
+
+std::vector<std::string> readDims(const Json& j, const std::string& field)
+{
+    std::vector<std::string> dims;
+    if (j.is_array()) {
+        if (j.empty() || j.size() > 3)
+            fail(field, "needs 1 to 3 expressions, has " + std::to_string(j.size()));
+        for (std::size_t d = 0; d < j.size(); ++d)
+            dims.push_back(getExpression(j[d], field + "[" + std::to_string(d) + "]"));
+    } else {
+        dims.push_back(getExpression(j, field));
+    }
+    while (dims.size() < 3)
+        dims.push_back("1");
+    return dims;
+}
+
+LaunchSpecText readLaunch(const Json& j)
+{
+    requireObject(j, "launch", {"grid", "block", "shared_bytes"});
+    LaunchSpecText l;
+    if (!j.contains("grid"))
+        fail("launch.grid", "missing");
+    if (!j.contains("block"))
+        fail("launch.block", "missing");
+    l.grid = readDims(j["grid"], "launch.grid");
+    l.block = readDims(j["block"], "launch.block");
+    if (j.contains("shared_bytes"))
+        l.sharedBytes = getExpression(j["shared_bytes"], "launch.shared_bytes");
+    return l;
+}
+
+RunSettings readRun(const Json& j)
+{
+    requireObject(j, "run", {"warmup", "repeats", "printf_buffer_bytes", "time_limit_s"});
+    RunSettings r;
+    const auto clampInt = [](long long v, const std::string& field) {
+        if (v < 0 || v > 1000000)
+            fail(field, std::to_string(v) + " is out of range (0..1000000)");
+        return static_cast<int>(v);
+    };
+    if (j.contains("warmup"))
+        r.warmup = clampInt(getInteger(j["warmup"], "run.warmup"), "run.warmup");
+    if (j.contains("repeats"))
+        r.repeats = clampInt(getInteger(j["repeats"], "run.repeats"), "run.repeats");
+    if (j.contains("printf_buffer_bytes")) {
+        const long long v = getInteger(j["printf_buffer_bytes"], "run.printf_buffer_bytes");
+        if (v <= 0)
+            fail("run.printf_buffer_bytes", "must be positive (" + std::to_string(v) + ")");
+        r.printfBufferBytes = static_cast<std::size_t>(v);
+    }
+    if (j.contains("time_limit_s"))
+        r.timeLimitSeconds = getNumber(j["time_limit_s"], "run.time_limit_s");
+    return r;
+}
+
+CheckSpec readCheck(const Json& j, const std::string& field)
+{
+    requireObject(j, field, {"buffer", "expect", "abs_tol", "rel_tol"});
+    CheckSpec c;
+    if (!j.contains("buffer"))
+        fail(field + ".buffer", "missing");
+    c.buffer = getString(j["buffer"], field + ".buffer");
+    if (!j.contains("expect"))
+        fail(field + ".expect", "missing");
+    c.expect = getExpression(j["expect"], field + ".expect");
+    if (j.contains("abs_tol"))
+        c.absTol = getNumber(j["abs_tol"], field + ".abs_tol");
+    if (j.contains("rel_tol"))
+        c.relTol = getNumber(j["rel_tol"], field + ".rel_tol");
+    return c;
+}
+
+template <typename T, typename F>
+std::vector<T> readList(const Json& j, const std::string& field, F readOne)
+{
+    if (!j.is_array())
+        fail(field, std::string("expected an array, got ") + kindName(j));
+    std::vector<T> out;
+    for (std::size_t i = 0; i < j.size(); ++i)
+        out.push_back(readOne(j[i], field + "[" + std::to_string(i) + "]"));
+    return out;
+}
+
+std::string lineAndColumn(const std::string& text, std::size_t byte)
+{
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+} // namespace
+
+Document DocumentReader::parse(const std::string& text, const std::filesystem::path& path)
+{
+    Json j;
+    try {
+        j = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        std::string what = e.what();
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
+        const std::size_t colon = what.find(": ");
+        const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
+        throw Error(ErrorCategory::Document, "not valid JSON at " + lineAndColumn(text, e.byte ? e.byte - 1 : 0)
+                                                 + ": " + detail);
+    }
+    requireObject(j, "", {"format", "version", "title", "description", "source", "source_file", "kernel", "options",
+                          "variables", "buffers", "args", "launch", "run", "checks"});
+
+    Document doc;
+    doc.path = path;
+    if (!j.contains("format"))
+        fail("format", "missing (a workbench document has \"format\": \"kernel-workbench\")");
+    const std::string format = getString(j["format"], "format");
+    if (format != "kernel-workbench")
+        fail("format", "\"" + format + "\" is not \"kernel-workbench\"");
+    if (!j.contains("version"))
+        fail("version", "missing");
+    const long long version = getInteger(j["version"], "version");
+    if (version > kVersion)
+        fail("version", std::to_string(version) + " is newer than this program reads (" + std::to_string(kVersion)
+                            + "); update Kernel Workbench");
+    if (version < 1)
+        fail("version", std::to_string(version) + " is not a valid version");
+    doc.version = static_cast<int>(version);
+    if (j.contains("title"))
+        doc.title = getString(j["title"], "title");
+    if (j.contains("description"))
+        doc.description = getString(j["description"], "description");
+
+    const bool inlineSource = j.contains("source");
+    const bool fileSource = j.contains("source_file");
+    if (inlineSource && fileSource)
+        fail("source", "give either \"source\" or \"source_file\", not both");
+    if (!inlineSource && !fileSource)
+        fail("source", "missing (give the kernel source inline as \"source\" or as \"source_file\")");
+    if (inlineSource) {
+        doc.source = getString(j["source"], "source");
+    } else {
+        doc.sourceFile = getString(j["source_file"], "source_file");
+        if (doc.sourceFile.empty())
+            fail("source_file", "is empty");
+        const std::filesystem::path file = std::filesystem::path(doc.sourceFile).is_absolute()
+            ? std::filesystem::path(doc.sourceFile)
+            : doc.baseDir() / doc.sourceFile;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec))
+            fail("source_file", "file \"" + doc.sourceFile + "\" not found (looked for " + file.string() + ")");
+        std::ifstream in(file, std::ios::binary);
+        std::ostringstream s;
+        s << in.rdbuf();
+        if (!in)
+            fail("source_file", "cannot read " + file.string());
+        doc.source = s.str();
+    }
+
+    if (!j.contains("kernel"))
+        fail("kernel", "missing");
+    doc.kernel = getString(j["kernel"], "kernel");
+    if (j.contains("options"))
+        doc.options = readOptions(j["options"], "options");
+    if (j.contains("variables"))
+        doc.variables = readVariables(j["variables"]);
+    if (j.contains("buffers"))
+        doc.buffers = readList<BufferSpec>(j["buffers"], "buffers", readBuffer);
+    if (!j.contains("args"))
+        fail("args", "missing (one entry per kernel parameter)");
+    doc.args = readList<ArgSpec>(j["args"], "args", readArg);
+    if (!j.contains("launch"))
+        fail("launch", "missing");
+    doc.launch = readLaunch(j["launch"]);
+    if (j.contains("run"))
+        doc.run = readRun(j["run"]);
+    if (j.contains("checks"))
+        doc.checks = readList<CheckSpec>(j["checks"], "checks", readCheck);
+    return doc;
+}
+
+Document DocumentReader::readString(const std::string& json, const std::filesystem::path& path)
+{
+    Document doc = parse(json, path);
+    DocumentValidator::validate(doc);
+    return doc;
+}
+
+Document DocumentReader::readFile(const std::filesystem::path& path)
+{
+    const std::vector<std::byte> bytes = BinaryFile::readAll(path);
+    return readString(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+}
+
+} // namespace kw

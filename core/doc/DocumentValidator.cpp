@@ -1,0 +1,256 @@
+#include "doc/DocumentValidator.hpp"
+
+#include "compile/SignatureParser.hpp"
+#include "doc/BufferFactory.hpp"
+#include "doc/CheckEvaluator.hpp"
+#include "doc/LaunchEvaluator.hpp"
+#include "doc/ScalarPacker.hpp"
+#include "doc/VariableScope.hpp"
+#include "util/Error.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace kw {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& field, const std::string& why)
+{
+    throw Error(ErrorCategory::Document, field + ": " + why);
+}
+
+std::string trim(std::string s)
+{
+    const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
+    s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
+    s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
+    return s;
+}
+
+std::string unqualified(const std::string& name)
+{
+    const std::size_t colon = name.rfind("::");
+    return colon == std::string::npos ? name : name.substr(colon + 2);
+}
+
+bool isReservedName(const std::string& n) { return n == "i" || n == "x" || n == "y" || n == "z"; }
+
+void checkName(const std::string& name, const std::string& field)
+{
+    if (!isIdentifier(name))
+        fail(field, "\"" + name + "\" is not a valid name (a letter or _, then letters, digits or _)");
+}
+
+void validateVariables(const Document& doc)
+{
+    for (std::size_t v = 0; v < doc.variables.size(); ++v) {
+        const std::string& name = doc.variables[v].first;
+        const std::string field = "variables[" + std::to_string(v) + "]";
+        checkName(name, field);
+        if (isReservedName(name))
+            fail(field, "\"" + name + "\" is reserved for element indices (i, x, y, z)");
+        for (std::size_t u = 0; u < v; ++u)
+            if (doc.variables[u].first == name)
+                fail(field, "\"" + name + "\" is already defined by variables[" + std::to_string(u) + "]");
+    }
+}
+
+void validateBuffers(const Document& doc, const VariableScope& scope)
+{
+    const BufferFactory factory(scope, doc.baseDir());
+    for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
+        const BufferSpec& spec = doc.buffers[b];
+        const std::string field = "buffers[" + std::to_string(b) + "]";
+        checkName(spec.name, field + ".name");
+        for (std::size_t o = 0; o < b; ++o)
+            if (doc.buffers[o].name == spec.name)
+                fail(field + ".name", "\"" + spec.name + "\" is already used by buffers[" + std::to_string(o) + "]");
+        if (scope.contains(spec.name))
+            fail(field + ".name", "\"" + spec.name + "\" is also a variable; give the buffer another name");
+        const std::vector<std::size_t> shape = factory.shape(spec, field);
+
+        const Initializer& init = spec.init;
+        const std::string initField = field + ".init";
+        switch (init.kind) {
+        case Initializer::Kind::Fill:
+            scope.evaluate(init.value, initField + ".value");
+            break;
+        case Initializer::Kind::Arange:
+            scope.evaluate(init.start, initField + ".start");
+            scope.evaluate(init.step, initField + ".step");
+            break;
+        case Initializer::Kind::Linspace:
+            scope.evaluate(init.start, initField + ".start");
+            scope.evaluate(init.stop, initField + ".stop");
+            break;
+        case Initializer::Kind::Uniform:
+            if (!(init.low <= init.high))
+                fail(initField, "low (" + formatNumber(init.low) + ") is above high (" + formatNumber(init.high) + ")");
+            break;
+        case Initializer::Kind::Normal:
+            if (!(init.stddev >= 0))
+                fail(initField + ".stddev", "must not be negative (" + formatNumber(init.stddev) + ")");
+            break;
+        case Initializer::Kind::Expression: {
+            if (trim(init.expression).empty())
+                fail(initField + ".expr", "is empty");
+            double index = 0;
+            Expression e(init.expression, initField + ".expr");
+            scope.defineIn(e);
+            for (const char* n : {"i", "x", "y", "z"})
+                e.bindVariable(n, &index);
+            e.compile();
+            break;
+        }
+        case Initializer::Kind::File:
+            factory.create(spec, field); // reads the file: existence, format and element count
+            break;
+        case Initializer::Kind::Zeros:
+            break;
+        }
+    }
+}
+
+std::string typeOf(const KernelParam& p) { return p.type.empty() ? p.baseType : p.type; }
+
+void validateArgs(const Document& doc, const KernelSignature& kernel, const VariableScope& scope)
+{
+    if (doc.args.size() != kernel.params.size()) {
+        std::string params;
+        for (const auto& p : kernel.params)
+            params += (params.empty() ? "" : ", ") + typeOf(p) + (p.name.empty() ? "" : " " + p.name);
+        fail("args", "the kernel " + kernel.name + " has " + std::to_string(kernel.params.size()) + " parameter"
+                         + (kernel.params.size() == 1 ? "" : "s") + " (" + params + "), the document gives "
+                         + std::to_string(doc.args.size()));
+    }
+    for (std::size_t a = 0; a < doc.args.size(); ++a) {
+        const ArgSpec& arg = doc.args[a];
+        const KernelParam& param = kernel.params[a];
+        const std::string paramText = "\"" + typeOf(param) + (param.name.empty() ? "" : " " + param.name) + "\"";
+        const std::string field = "args[" + std::to_string(a) + "]" + (arg.name.empty() ? "" : " (" + arg.name + ")");
+        if (arg.isBuffer()) {
+            if (!param.isPointer)
+                fail(field, "parameter " + paramText + " is not a pointer; give {\"type\", \"value\"} instead of a buffer");
+            const BufferSpec* buffer = doc.findBuffer(arg.buffer);
+            if (!buffer) {
+                std::string names;
+                for (const auto& b : doc.buffers)
+                    names += (names.empty() ? "" : ", ") + b.name;
+                fail(field + ".buffer", "no buffer named \"" + arg.buffer + "\" (buffers: "
+                                            + (names.empty() ? "none" : names) + ")");
+            }
+            const auto pointee = param.pointerDepth <= 1 ? dtypeForCType(param.baseType) : std::nullopt;
+            if (pointee && *pointee != buffer->dtype && sizeOf(*pointee) != sizeOf(buffer->dtype))
+                fail(field + ".buffer", "buffer \"" + arg.buffer + "\" is " + toString(buffer->dtype)
+                                            + " but the parameter is " + paramText);
+        } else {
+            if (param.isPointer)
+                fail(field, "parameter " + paramText + " is a pointer; give {\"buffer\": NAME}");
+            const auto expected = dtypeForCType(param.baseType);
+            if (expected && *expected != arg.type)
+                fail(field + ".type", std::string(toString(arg.type)) + " does not match parameter " + paramText
+                                          + " (" + toString(*expected) + ")");
+            if (trim(arg.value).empty())
+                fail(field + ".value", "is empty");
+            packScalar(arg.type, scope.evaluate(arg.value, field + ".value"), field + ".value");
+        }
+    }
+}
+
+void validateRun(const RunSettings& run)
+{
+    if (run.warmup < 0)
+        fail("run.warmup", "must not be negative (" + std::to_string(run.warmup) + ")");
+    if (run.repeats < 0)
+        fail("run.repeats", "must not be negative (" + std::to_string(run.repeats) + ")");
+    if (run.printfBufferBytes == 0)
+        fail("run.printf_buffer_bytes", "must be positive");
+    if (!(run.timeLimitSeconds > 0))
+        fail("run.time_limit_s", "must be positive (" + formatNumber(run.timeLimitSeconds) + ")");
+}
+
+void validateChecks(const Document& doc, const VariableScope& scope)
+{
+    std::vector<std::string> bufferNames;
+    for (const auto& b : doc.buffers)
+        bufferNames.push_back(b.name);
+    // Scalar arguments are known to checks by parameter name.
+    VariableScope checkScope = scope;
+    for (const auto& a : doc.args)
+        if (!a.isBuffer() && !a.name.empty() && !checkScope.contains(a.name) && !doc.findBuffer(a.name))
+            checkScope.set(a.name, 0.0);
+    for (std::size_t c = 0; c < doc.checks.size(); ++c) {
+        const CheckSpec& check = doc.checks[c];
+        const std::string field = "checks[" + std::to_string(c) + "]";
+        if (!doc.findBuffer(check.buffer))
+            fail(field + ".buffer", "no buffer named \"" + check.buffer + "\"");
+        if (trim(check.expect).empty())
+            fail(field + ".expect", "is empty");
+        if (!(check.absTol >= 0))
+            fail(field + ".abs_tol", "must not be negative");
+        if (!(check.relTol >= 0))
+            fail(field + ".rel_tol", "must not be negative");
+        CheckEvaluator::validate(check, field, checkScope, bufferNames);
+    }
+}
+
+} // namespace
+
+KernelSignature DocumentValidator::kernelSignature(const Document& doc)
+{
+    const std::string kernel = trim(doc.kernel);
+    if (kernel.empty())
+        fail("kernel", "no kernel named");
+    const std::size_t angle = kernel.find('<');
+    const std::string base = trim(kernel.substr(0, angle));
+    const std::vector<KernelSignature> kernels = parseKernelSignatures(doc.source);
+    const KernelSignature* found = nullptr;
+    for (const auto& k : kernels)
+        if (k.name == base)
+            found = &k;
+    if (!found)
+        for (const auto& k : kernels)
+            if (unqualified(k.name) == unqualified(base))
+                found = &k;
+    if (!found) {
+        std::string names;
+        for (const auto& k : kernels)
+            names += (names.empty() ? "" : ", ") + k.name;
+        fail("kernel", "\"" + kernel + "\" is not a __global__ function of the source (found: "
+                           + (names.empty() ? "none" : names) + ")");
+    }
+    if (found->templateParams.empty()) {
+        if (angle != std::string::npos)
+            fail("kernel", "\"" + kernel + "\" gives template arguments, but " + found->name + " is not a template");
+        return *found;
+    }
+    try {
+        return instantiate(*found, kernel);
+    } catch (const Error& e) {
+        fail("kernel", std::string(e.what()) + " (" + found->name + " is a template; name an instantiation such as "
+                           + found->name + "<...>)");
+    }
+}
+
+void DocumentValidator::validate(const Document& doc)
+{
+    try {
+        if (doc.source.empty())
+            fail(doc.sourceFile.empty() ? "source" : "source_file", "the kernel source is empty");
+        const KernelSignature kernel = kernelSignature(doc);
+        validateVariables(doc);
+        const VariableScope scope = VariableScope::evaluate(doc.variables);
+        validateBuffers(doc, scope);
+        validateArgs(doc, kernel, scope);
+        evaluateLaunch(doc.launch, scope);
+        validateRun(doc.run);
+        validateChecks(doc, scope);
+    } catch (const Error& e) {
+        if (e.category() == ErrorCategory::Expression)
+            throw Error(ErrorCategory::Document, e.what());
+        throw;
+    }
+}
+
+} // namespace kw

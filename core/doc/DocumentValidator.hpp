@@ -1,0 +1,21 @@
+#pragma once
+// Checks a document's meaning once its JSON shape is known to be right: the
+// kernel exists, arguments match its parameters, every expression evaluates,
+// sizes and shapes agree, files exist. Initialiser data is not generated
+// (files are read, to check their element count).
+#include "compile/KernelSignature.hpp"
+#include "doc/Document.hpp"
+
+namespace kw {
+
+class DocumentValidator {
+public:
+    // Throws kw::Error(Document) with one message naming the field and why.
+    static void validate(const Document& doc);
+
+    // The kernel's signature (template parameters substituted for an instantiation
+    // such as "scale<float,128>"). Throws kw::Error(Document) naming `kernel`.
+    static KernelSignature kernelSignature(const Document& doc);
+};
+
+} // namespace kw

@@ -1,0 +1,22 @@
+#pragma once
+// The launch's grid, block and dynamic shared memory from their expressions.
+#include "doc/Document.hpp"
+#include "doc/VariableScope.hpp"
+#include "run/LaunchTypes.hpp"
+
+#include <cstdint>
+
+namespace kw {
+
+struct LaunchDims {
+    Dim3 grid, block;
+    std::uint32_t sharedBytes = 0;
+};
+
+// Each dimension must be a positive integer that fits 32 bits; shared bytes a
+// non-negative one. Throws kw::Error(Expression) or (Document) naming the field,
+// e.g. `launch.block[0]: "0" must be a positive integer (0)`. Device limits are the
+// backend's business.
+LaunchDims evaluateLaunch(const LaunchSpecText& launch, const VariableScope& scope);
+
+} // namespace kw

@@ -1,0 +1,79 @@
+#include "doc/PreparedRun.hpp"
+
+#include "doc/BufferFactory.hpp"
+#include "doc/CheckEvaluator.hpp"
+#include "doc/LaunchEvaluator.hpp"
+#include "doc/ScalarPacker.hpp"
+#include "util/Error.hpp"
+
+namespace kw {
+
+PreparedRun PreparedRun::fromDocument(const Document& doc)
+{
+    try {
+        PreparedRun run;
+        run.variables = VariableScope::evaluate(doc.variables);
+        run.checkScope = run.variables;
+
+        const BufferFactory factory(run.variables, doc.baseDir());
+        for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
+            const BufferSpec& spec = doc.buffers[b];
+            NdArray array = factory.create(spec, "buffers[" + std::to_string(b) + "]");
+            run.buffers.push_back(BufferArg{spec.name, spec.direction, std::move(array.data)});
+            run.shapes.push_back(std::move(array.shape));
+        }
+
+        for (std::size_t a = 0; a < doc.args.size(); ++a) {
+            const ArgSpec& spec = doc.args[a];
+            const std::string field = "args[" + std::to_string(a) + "]" + (spec.name.empty() ? "" : " (" + spec.name + ")");
+            LaunchArg arg;
+            if (spec.isBuffer()) {
+                std::size_t index = 0;
+                while (index < doc.buffers.size() && doc.buffers[index].name != spec.buffer)
+                    ++index;
+                if (index == doc.buffers.size())
+                    throw Error(ErrorCategory::Document, field + ".buffer: no buffer named \"" + spec.buffer + "\"");
+                arg.isBuffer = true;
+                arg.buffer = index;
+            } else {
+                const double value = run.variables.evaluate(spec.value, field + ".value");
+                arg.bytes = packScalar(spec.type, value, field);
+                if (!spec.name.empty() && !run.checkScope.contains(spec.name) && !doc.findBuffer(spec.name))
+                    run.checkScope.set(spec.name, value);
+            }
+            run.args.push_back(std::move(arg));
+        }
+
+        const LaunchDims dims = evaluateLaunch(doc.launch, run.variables);
+        run.config.grid = dims.grid;
+        run.config.block = dims.block;
+        run.config.sharedBytes = dims.sharedBytes;
+        run.config.warmup = doc.run.warmup;
+        run.config.repeats = doc.run.repeats;
+        run.config.printfBufferBytes = doc.run.printfBufferBytes;
+        run.config.timeLimitSeconds = doc.run.timeLimitSeconds;
+        return run;
+    } catch (const Error& e) {
+        if (e.category() == ErrorCategory::Expression)
+            throw Error(ErrorCategory::Document, e.what());
+        throw;
+    }
+}
+
+std::vector<CheckResult> PreparedRun::evaluateChecks(const Document& doc, const std::vector<BufferArg>* initial) const
+{
+    std::vector<CheckBuffer> views;
+    for (std::size_t b = 0; b < buffers.size(); ++b) {
+        CheckBuffer v{buffers[b].name, &buffers[b].data, nullptr, b < shapes.size() ? shapes[b] : std::vector<std::size_t>{}};
+        if (initial && b < initial->size())
+            v.initial = &(*initial)[b].data;
+        views.push_back(std::move(v));
+    }
+    const CheckEvaluator evaluator(checkScope, std::move(views));
+    std::vector<CheckResult> results;
+    for (std::size_t c = 0; c < doc.checks.size(); ++c)
+        results.push_back(evaluator.evaluate(doc.checks[c], "checks[" + std::to_string(c) + "]"));
+    return results;
+}
+
+} // namespace kw

@@ -1,0 +1,41 @@
+#pragma once
+// The document's variables, evaluated in order (a later one may use earlier
+// ones), and the evaluation of other fields' expressions against them.
+#include "doc/Expression.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kw {
+
+class VariableScope {
+public:
+    VariableScope() = default;
+
+    // Throws kw::Error(Expression) naming the variable: `variables[1] (m): unknown name "q" in "2*q"`.
+    static VariableScope evaluate(const std::vector<std::pair<std::string, std::string>>& variables);
+
+    // Adds a name or replaces its value.
+    void set(const std::string& name, double value);
+    bool contains(const std::string& name) const;
+    std::optional<double> value(const std::string& name) const;
+    const std::vector<std::pair<std::string, double>>& values() const noexcept { return values_; }
+
+    // Defines every value as a constant of the expression.
+    void defineIn(Expression& expression) const;
+
+    // field names the document field in errors ("launch.grid[0]").
+    double evaluate(const std::string& text, const std::string& field) const;
+    std::int64_t evaluateInteger(const std::string& text, const std::string& field) const;
+
+private:
+    std::vector<std::pair<std::string, double>> values_;
+};
+
+// Names in expressions: a letter or '_' then letters, digits, '_'.
+bool isIdentifier(const std::string& name);
+
+} // namespace kw

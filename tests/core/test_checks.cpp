@@ -1,0 +1,176 @@
+#include "doc/CheckEvaluator.hpp"
+#include "doc/DocumentReader.hpp"
+#include "doc/PreparedRun.hpp"
+#include "util/Error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+using namespace kw;
+
+namespace {
+
+HostBuffer filled(DType t, std::size_t n, const std::function<double(std::size_t)>& f)
+{
+    HostBuffer b(t, n);
+    for (std::size_t i = 0; i < n; ++i)
+        b.set(i, f(i));
+    return b;
+}
+
+CheckSpec check(const std::string& buffer, const std::string& expect, double absTol = 1e-6, double relTol = 1e-5)
+{
+    CheckSpec c;
+    c.buffer = buffer;
+    c.expect = expect;
+    c.absTol = absTol;
+    c.relTol = relTol;
+    return c;
+}
+
+} // namespace
+
+TEST(Checks, PassesWhenOutputMatches)
+{
+    const HostBuffer a = filled(DType::F32, 400, [](std::size_t i) { return 0.25 * double(i); });
+    const HostBuffer b = filled(DType::F32, 400, [](std::size_t i) { return 1.0 - double(i); });
+    const HostBuffer c = filled(DType::F32, 400, [&](std::size_t i) { return a.at(i) + b.at(i); });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"a", &a}, {"b", &b}, {"c", &c}});
+    const CheckResult r = ev.evaluate(check("c", "a + b"), "checks[0]");
+    EXPECT_TRUE(r.passed);
+    EXPECT_EQ(r.checked, 400u);
+    EXPECT_EQ(r.mismatches, 0u);
+    EXPECT_EQ(r.maxAbsError, 0.0);
+    EXPECT_EQ(r.buffer, "c");
+    EXPECT_EQ(r.expect, "a + b");
+}
+
+TEST(Checks, CountsMismatchesAndKeepsTheFirstTen)
+{
+    const HostBuffer c = filled(DType::F64, 100, [](std::size_t i) { return i % 3 == 0 ? double(i) + 0.5 : double(i); });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"c", &c}});
+    const CheckResult r = ev.evaluate(check("c", "i", 0.1, 0.0), "checks[0]");
+    EXPECT_FALSE(r.passed);
+    EXPECT_EQ(r.mismatches, 34u);
+    ASSERT_EQ(r.firstMismatches.size(), 10u);
+    EXPECT_EQ(r.firstMismatches[0].index, 0u);
+    EXPECT_EQ(r.firstMismatches[1].index, 3u);
+    EXPECT_EQ(r.firstMismatches[9].index, 27u);
+    EXPECT_EQ(r.firstMismatches[1].got, 3.5);
+    EXPECT_EQ(r.firstMismatches[1].expected, 3.0);
+    EXPECT_DOUBLE_EQ(r.maxAbsError, 0.5);
+    EXPECT_DOUBLE_EQ(r.maxRelError, 0.5 / 3.0);
+}
+
+TEST(Checks, TolerancesAreAbsolutePlusRelative)
+{
+    const HostBuffer c = filled(DType::F64, 2, [](std::size_t i) { return i == 0 ? 1000.5 : 0.001; });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"c", &c}});
+    // |1000.5 - 1000| = 0.5 <= 0 + 1e-3 * 1000 passes; |0.001 - 0| <= 0 fails without abs_tol.
+    const CheckResult strict = ev.evaluate(check("c", "i == 0 ? 1000 : 0", 0.0, 1e-3), "checks[0]");
+    EXPECT_EQ(strict.mismatches, 1u);
+    EXPECT_EQ(strict.firstMismatches[0].index, 1u);
+    const CheckResult loose = ev.evaluate(check("c", "i == 0 ? 1000 : 0", 0.002, 1e-3), "checks[0]");
+    EXPECT_TRUE(loose.passed);
+    EXPECT_FALSE(ev.evaluate(check("c", "i == 0 ? 1000 : 0", 0.002, 1e-4), "checks[0]").passed);
+}
+
+TEST(Checks, NaNAndInfinity)
+{
+    const HostBuffer c = filled(DType::F32, 3, [](std::size_t i) {
+        return i == 0 ? std::nan("") : i == 1 ? INFINITY : 1.0;
+    });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"c", &c}});
+    EXPECT_TRUE(ev.evaluate(check("c", "i == 0 ? sqrt(-1) : (i == 1 ? 1/0 : 1)"), "c").passed);
+    const CheckResult r = ev.evaluate(check("c", "1"), "c");
+    EXPECT_EQ(r.mismatches, 2u);
+}
+
+TEST(Checks, VariablesIndicesFunctionsAndInitialValues)
+{
+    VariableScope scope = VariableScope::evaluate({{"w", "4"}, {"h", "3"}});
+    scope.set("alpha", 2.0);
+    const HostBuffer x0 = filled(DType::F32, 12, [](std::size_t i) { return double(i); });
+    const HostBuffer y0 = filled(DType::F32, 12, [](std::size_t i) { return 1.0; });
+    const HostBuffer y = filled(DType::F32, 12, [&](std::size_t i) { return 2.0 * x0.at(i) + y0.at(i); });
+    const HostBuffer grid = filled(DType::I32, 12, [](std::size_t i) { return double(i % 4) * 10 + double(i / 4); });
+    // Buffers named x and y shadow the index names.
+    const CheckEvaluator ev(scope, {{"x", &x0}, {"y", &y, &y0}, {"grid", &grid, nullptr, {3, 4}}});
+    EXPECT_TRUE(ev.evaluate(check("y", "alpha * x + y_in"), "checks[0]").passed);
+    EXPECT_TRUE(ev.evaluate(check("y", "2 * x(i) + y_in(i)"), "checks[0]").passed);
+    EXPECT_TRUE(ev.evaluate(check("grid", "(i % w) * 10 + floor(i / w)"), "checks[1]").passed);
+    EXPECT_TRUE(ev.evaluate(check("y", "i == 11 ? y : y(i + 1) - 2"), "checks[2]").passed);
+}
+
+TEST(Checks, XAndYFollowTheShape)
+{
+    const HostBuffer img = filled(DType::U8, 12, [](std::size_t i) { return double(i % 4) + 10 * double(i / 4); });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"img", &img, nullptr, {3, 4}}});
+    EXPECT_TRUE(ev.evaluate(check("img", "x + 10*y"), "checks[0]").passed);
+}
+
+TEST(Checks, ErrorsNameTheCheck)
+{
+    const HostBuffer a = filled(DType::F32, 4, [](std::size_t i) { return double(i); });
+    const HostBuffer small = filled(DType::F32, 2, [](std::size_t) { return 0.0; });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"a", &a}, {"small", &small}});
+    const auto message = [&](const CheckSpec& c) {
+        try {
+            ev.evaluate(c, "checks[3]");
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(message(check("a", "q")), "checks[3].expect: unknown name \"q\" in \"q\"");
+    EXPECT_EQ(message(check("a", "a(i + 1)")), "checks[3].expect: a(4) is outside the buffer (4 elements)");
+    EXPECT_NE(message(check("a", "small")).find("buffer \"small\" has 2 elements"), std::string::npos);
+    EXPECT_EQ(message(check("zz", "1")), "checks[3].buffer: no buffer named \"zz\"");
+}
+
+TEST(Checks, FastForAMillionElements)
+{
+    const std::size_t n = 1u << 20;
+    const HostBuffer a = filled(DType::F32, n, [](std::size_t i) { return double(i % 1000); });
+    const HostBuffer b = filled(DType::F32, n, [](std::size_t i) { return 0.5; });
+    const HostBuffer c = filled(DType::F32, n, [&](std::size_t i) { return a.at(i) * b.at(i) + 1; });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"a", &a}, {"b", &b}, {"c", &c}});
+    const auto t0 = std::chrono::steady_clock::now();
+    const CheckResult r = ev.evaluate(check("c", "a * b + 1"), "checks[0]");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_TRUE(r.passed);
+    EXPECT_EQ(r.checked, n);
+    EXPECT_LT(seconds, 1.0);
+}
+
+TEST(Checks, DocumentChecksThroughPreparedRun)
+{
+    const auto docs = std::filesystem::path(KW_TEST_DATA_DIR) / "docs";
+    const Document doc = DocumentReader::readFile(docs / "good_template.kwb");
+    PreparedRun run = PreparedRun::fromDocument(doc);
+    const std::vector<BufferArg> initial = run.buffers;
+    // What the kernel does: data[i] *= factor.
+    HostBuffer& data = run.buffers[0].data;
+    for (std::size_t i = 0; i < data.count(); ++i)
+        data.set(i, data.at(i) * 2.5);
+    std::vector<CheckResult> results = run.evaluateChecks(doc, &initial);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_TRUE(results[0].passed);
+    EXPECT_EQ(results[0].checked, 1024u);
+    data.set(7, 0);
+    results = run.evaluateChecks(doc, &initial);
+    EXPECT_FALSE(results[0].passed);
+    ASSERT_EQ(results[0].firstMismatches.size(), 1u);
+    EXPECT_EQ(results[0].firstMismatches[0].index, 7u);
+    EXPECT_EQ(results[0].firstMismatches[0].expected, 17.5);
+}

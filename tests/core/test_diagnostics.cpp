@@ -1,0 +1,121 @@
+#include "compile/Compiler.hpp"
+#include "compile/DiagnosticParser.hpp"
+#include "util/Error.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace kw;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kLogDir = fs::path(KW_TEST_DATA_DIR) / "nvrtc_logs";
+
+std::string readText(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+nlohmann::json table() { return nlohmann::json::parse(readText(kLogDir / "expected.json")); }
+
+void expectMatches(const std::vector<Diagnostic>& got, const nlohmann::json& want, const std::string& name,
+                   bool fileByName)
+{
+    ASSERT_EQ(got.size(), want.size()) << name;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const auto& g = got[i];
+        const auto& w = want[i];
+        SCOPED_TRACE(name + " #" + std::to_string(i));
+        std::string file = w["file"];
+        if (fileByName)
+            EXPECT_EQ(fs::path(g.file).filename(), fs::path(file).filename());
+        else
+            EXPECT_EQ(g.file, file);
+        EXPECT_EQ(g.line, w["line"].get<int>());
+        EXPECT_EQ(g.column, w["column"].get<int>());
+        EXPECT_EQ(toString(g.severity), w["severity"].get<std::string>());
+        EXPECT_EQ(g.code, w["code"].get<std::string>());
+        EXPECT_EQ(g.message, w["message"].get<std::string>());
+        EXPECT_EQ(g.notes, w["notes"].get<std::vector<std::string>>());
+    }
+}
+
+} // namespace
+
+TEST(Diagnostics, TableOfRealLogs)
+{
+    auto t = table();
+    ASSERT_GE(t.size(), 10u);
+    for (const auto& [name, entry] : t.items())
+        expectMatches(parseNvrtcLog(readText(kLogDir / (name + ".log"))), entry["diagnostics"], name, false);
+}
+
+TEST(Diagnostics, TableStillMatchesThisNvrtc)
+{
+    try {
+        Compiler::nvrtcVersion();
+    } catch (const Error& e) {
+        GTEST_SKIP() << "NVRTC not available: " << e.what();
+    }
+    Compiler compiler;
+    auto t = table();
+    for (const auto& [name, entry] : t.items()) {
+        CompileRequest req;
+        req.source = readText(kLogDir / (name + ".cu"));
+        req.sourceName = name + ".cu";
+        req.baseDir = kLogDir;
+        req.options.includeDirs = {"inc"};
+        req.options.tagPrintf = false;
+        req.options.extra = entry["options"].get<std::vector<std::string>>();
+        auto r = compiler.compile(req);
+        expectMatches(r.diagnostics, entry["diagnostics"], name, true);
+        bool hasError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                                    [](const Diagnostic& d) { return d.severity == Severity::Error; });
+        EXPECT_EQ(r.ok, !hasError) << name;
+    }
+}
+
+TEST(Diagnostics, SummaryAndFooterLinesAreIgnored)
+{
+    auto ds = parseNvrtcLog("\nRemark: The warnings can be suppressed with \"-diag-suppress <warning-number>\"\n\n"
+                            "2 errors detected in the compilation of \"k.cu\".\nCompilation terminated.\n");
+    EXPECT_TRUE(ds.empty());
+    EXPECT_TRUE(parseNvrtcLog("").empty());
+}
+
+TEST(Diagnostics, CrLfRemarkAndNoCaret)
+{
+    // NVRTC 13 printed no remark for any source tried (see tests/data/nvrtc_logs);
+    // this is the same layout with the remark severity.
+    auto ds = parseNvrtcLog("k.cu(7): remark #2361-D: some remark\r\n"
+                            "    x = 1;\r\n"
+                            "    ^\r\n"
+                            "\r\n"
+                            "k.cu(9): warning: no caret here\r\n");
+    ASSERT_EQ(ds.size(), 2u);
+    EXPECT_EQ(ds[0].severity, Severity::Remark);
+    EXPECT_EQ(ds[0].code, "2361-D");
+    EXPECT_EQ(ds[0].line, 7);
+    EXPECT_EQ(ds[0].column, 3);
+    EXPECT_EQ(ds[1].severity, Severity::Warning);
+    EXPECT_EQ(ds[1].line, 9);
+    EXPECT_EQ(ds[1].column, 0);
+    EXPECT_EQ(ds[1].message, "no caret here");
+}
+
+TEST(Diagnostics, FileNamesWithParenthesesAndSpaces)
+{
+    auto ds = parseNvrtcLog("/tmp/my dir (copy)/k.cu(12): error: oops\n  a\n  ^\n");
+    ASSERT_EQ(ds.size(), 1u);
+    EXPECT_EQ(ds[0].file, "/tmp/my dir (copy)/k.cu");
+    EXPECT_EQ(ds[0].line, 12);
+    EXPECT_EQ(ds[0].column, 1);
+}

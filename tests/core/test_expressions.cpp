@@ -1,0 +1,143 @@
+#include "doc/Expression.hpp"
+#include "doc/VariableScope.hpp"
+#include "util/Error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace kw;
+
+namespace {
+
+double eval(const std::string& text)
+{
+    return VariableScope().evaluate(text, "test");
+}
+
+std::string errorOf(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Expression) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return {};
+}
+
+} // namespace
+
+TEST(Expressions, Arithmetic)
+{
+    EXPECT_DOUBLE_EQ(eval("1 + 2 * 3"), 7.0);
+    EXPECT_DOUBLE_EQ(eval("(1 + 2) * 3"), 9.0);
+    EXPECT_DOUBLE_EQ(eval("2^10"), 1024.0);
+    EXPECT_DOUBLE_EQ(eval("-3 + 1"), -2.0);
+    EXPECT_DOUBLE_EQ(eval("sqrt(16) + abs(-2)"), 6.0);
+    EXPECT_DOUBLE_EQ(eval("min(3, 1, 2)"), 1.0);
+    EXPECT_DOUBLE_EQ(eval("1 < 2 ? 10 : 20"), 10.0);
+    EXPECT_DOUBLE_EQ(eval("1e3"), 1000.0);
+}
+
+TEST(Expressions, Shifts)
+{
+    EXPECT_DOUBLE_EQ(eval("1<<20"), 1048576.0);
+    EXPECT_DOUBLE_EQ(eval("1 << 0"), 1.0);
+    EXPECT_DOUBLE_EQ(eval("256>>2"), 64.0);
+    EXPECT_DOUBLE_EQ(eval("255 >> 4"), 15.0);
+    EXPECT_DOUBLE_EQ(eval("3<<1<<2"), 24.0); // left to right
+    // As in C, + binds tighter than <<.
+    EXPECT_DOUBLE_EQ(eval("1<<2+1"), 8.0);
+    EXPECT_DOUBLE_EQ(eval("(1<<2)+1"), 5.0);
+    EXPECT_DOUBLE_EQ(eval("1<<40"), std::ldexp(1.0, 40));
+    // Comparisons still work next to the shift operators.
+    EXPECT_DOUBLE_EQ(eval("3 < 4"), 1.0);
+    EXPECT_DOUBLE_EQ(eval("4 > 3"), 1.0);
+    EXPECT_DOUBLE_EQ(eval("4 >= 4"), 1.0);
+    EXPECT_DOUBLE_EQ(eval("4 <= 3"), 0.0);
+}
+
+TEST(Expressions, ModuloAndIntegerHelpers)
+{
+    EXPECT_DOUBLE_EQ(eval("17 % 5"), 2.0);
+    EXPECT_DOUBLE_EQ(eval("-7 % 3"), -1.0); // C's sign rule
+    EXPECT_DOUBLE_EQ(eval("2 + 10 % 4"), 4.0); // % binds like *
+    EXPECT_DOUBLE_EQ(eval("floor(2.7)"), 2.0);
+    EXPECT_DOUBLE_EQ(eval("ceil(2.1)"), 3.0);
+    EXPECT_DOUBLE_EQ(eval("trunc(-2.7)"), -2.0);
+    EXPECT_DOUBLE_EQ(eval("cdiv(400, 256)"), 2.0);
+    EXPECT_DOUBLE_EQ(eval("cdiv(512, 256)"), 2.0);
+}
+
+TEST(Expressions, VariablesInOrder)
+{
+    const VariableScope scope = VariableScope::evaluate({{"n", "1<<10"}, {"block", "128"}, {"grid", "n / block"}});
+    EXPECT_EQ(scope.value("n"), 1024.0);
+    EXPECT_EQ(scope.value("grid"), 8.0);
+    EXPECT_FALSE(scope.value("m").has_value());
+    EXPECT_EQ(scope.evaluateInteger("grid * block", "f"), 1024);
+    ASSERT_EQ(scope.values().size(), 3u);
+    EXPECT_EQ(scope.values()[2].first, "grid");
+}
+
+TEST(Expressions, LaterVariableCannotBeUsedEarlier)
+{
+    const std::string msg = errorOf([] { VariableScope::evaluate({{"a", "b + 1"}, {"b", "2"}}); });
+    EXPECT_EQ(msg, "variables[0] (a): unknown name \"b\" in \"b + 1\"");
+}
+
+TEST(Expressions, UnknownNameNamesFieldAndExpression)
+{
+    const std::string msg = errorOf([] {
+        VariableScope::evaluate({{"n", "400"}}).evaluate("n * q", "buffers[0].count");
+    });
+    EXPECT_EQ(msg, "buffers[0].count: unknown name \"q\" in \"n * q\"");
+}
+
+TEST(Expressions, IntegerEvaluationRefusesFractions)
+{
+    const VariableScope scope = VariableScope::evaluate({{"n", "400"}});
+    EXPECT_EQ(scope.evaluateInteger("n/4", "f"), 100);
+    EXPECT_EQ(errorOf([&] { scope.evaluateInteger("n/3", "buffers[1].count"); }),
+              "buffers[1].count: \"n/3\" is not an integer (133.33)");
+    EXPECT_NE(errorOf([&] { scope.evaluateInteger("1/0", "f"); }).find("is not an integer (inf)"), std::string::npos);
+    EXPECT_NE(errorOf([&] { scope.evaluateInteger("2^70", "f"); }).find("too large"), std::string::npos);
+}
+
+TEST(Expressions, SyntaxErrorsNameTheField)
+{
+    const std::string msg = errorOf([] { eval("1 +"); });
+    EXPECT_EQ(msg.rfind("test: ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("1 +"), std::string::npos) << msg;
+    EXPECT_NE(errorOf([] { eval("(1 + 2"); }).find("test: "), std::string::npos);
+    EXPECT_NE(errorOf([] { eval(""); }).find("test: "), std::string::npos);
+    EXPECT_NE(errorOf([] { eval("1, 2"); }).find("gives 2 values"), std::string::npos);
+}
+
+TEST(Expressions, BoundVariablesAndFunctions)
+{
+    double i = 0;
+    static const double table[] = {10, 20, 30};
+    Expression e("i * 2 + t(i)", "f");
+    e.bindVariable("i", &i);
+    e.bindFunction("t", [](void* data, double j) { return static_cast<const double*>(data)[int(j)]; },
+                   const_cast<double*>(table));
+    for (int k = 0; k < 3; ++k) {
+        i = k;
+        EXPECT_DOUBLE_EQ(e.evaluate(), k * 2 + table[k]);
+    }
+    EXPECT_EQ(e.usedNames(), std::vector<std::string>{"i"});
+}
+
+TEST(Expressions, FormatNumber)
+{
+    EXPECT_EQ(formatNumber(133.3333), "133.33");
+    EXPECT_EQ(formatNumber(2.5), "2.5");
+    EXPECT_EQ(formatNumber(1048576), "1048576");
+    EXPECT_EQ(formatNumber(-3), "-3");
+    EXPECT_EQ(formatNumber(1e-7), "1e-07");
+    EXPECT_EQ(numberText(0.1), "0.1");
+    EXPECT_EQ(numberText(400), "400");
+}

@@ -1,0 +1,6 @@
+__global__ void k(int* out)
+{
+    out[0] = undefinedA;
+    out[1] = undefinedB;
+    float f = "text";
+}

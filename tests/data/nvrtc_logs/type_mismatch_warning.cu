@@ -1,0 +1,5 @@
+__global__ void k(int* out, float f)
+{
+    unsigned char c = 300;
+    out[0] = c;
+}

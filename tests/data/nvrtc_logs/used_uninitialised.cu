@@ -1,0 +1,5 @@
+__global__ void k(int* out)
+{
+    int x;
+    out[0] = x;
+}
