@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <qcustomplot.h>
 
+#include <QTest>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -149,6 +151,21 @@ TEST(MinMaxDecimator, BlockSummaryGivesTheSameOutputAsAFullScan)
     }
 }
 
+TEST(MinMaxDecimator, SampledPreviewStaysWithinTheData)
+{
+    const HostBuffer b = noisySine(1'000'000, 5);
+    const auto exact = MinMaxDecimator::decimate(b, 0, 999'999, 500);
+    const auto quick = MinMaxDecimator::decimateSampled(b, 0, 999'999, 500, 10'000);
+    ASSERT_TRUE(quick.decimated);
+    ASSERT_LE(quick.x.size(), 1000u);
+    const auto [emin, emax] = std::minmax_element(exact.y.begin(), exact.y.end());
+    for (std::size_t k = 0; k < quick.x.size(); ++k) {
+        EXPECT_EQ(quick.y[k], b.at(std::size_t(quick.x[k])));
+        EXPECT_GE(quick.y[k], *emin);
+        EXPECT_LE(quick.y[k], *emax);
+    }
+}
+
 TEST(MinMaxDecimator, TenMillionPointsUnderFiftyMilliseconds)
 {
     auto b = std::make_shared<HostBuffer>(noisySine(10'000'000));
@@ -180,6 +197,9 @@ TEST(LinePlot, DrawsAtMostTwoPointsPerColumnAndRefinesOnZoom)
     plot.show();
     QApplication::processEvents();
     plot.setBuffer(data, "y");
+    // A sampled preview first; the exact envelope once the worker's summary arrives.
+    EXPECT_GT(plot.drawnPointCount(), 0);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return plot.isExact(); }, 10000));
     plot.plot()->replot();
     EXPECT_LE(plot.drawnPointCount(), 2 * plot.plot()->width());
     EXPECT_GT(plot.drawnPointCount(), plot.plot()->width() / 2);
@@ -192,8 +212,10 @@ TEST(LinePlot, DrawsAtMostTwoPointsPerColumnAndRefinesOnZoom)
     EXPECT_EQ(it->key, 1000.0);
     EXPECT_EQ(it->value, data->at(1000));
 
-    // The y range after a reset covers the data's min and max.
-    plot.resetView();
+    // The y range after a reset covers the data's min and max, spike included.
+    data->set(1'234'567, 40.0);
+    plot.setBuffer(data, "y");
+    ASSERT_TRUE(QTest::qWaitFor([&] { return plot.isExact(); }, 10000));
     const kw::BufferStats s = kw::BufferStats::compute(*data);
     EXPECT_LE(plot.plot()->yAxis->range().lower, s.min);
     EXPECT_GE(plot.plot()->yAxis->range().upper, s.max);

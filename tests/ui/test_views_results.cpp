@@ -11,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QTest>
 #include <cmath>
 #include <QLabel>
 #include <QTabWidget>
@@ -103,6 +104,7 @@ TEST(HistogramView, CountsEveryFiniteValue)
     HistogramView h;
     h.setBins(10);
     h.setBuffer(data, "v");
+    ASSERT_TRUE(QTest::qWaitFor([&] { return h.isReady(); }, 10000));
     // Ten values, ten bins: each bin holds one value's 100 copies, less the NaN for 5.
     ASSERT_EQ(h.bars()->dataCount(), 10);
     double total = 0;

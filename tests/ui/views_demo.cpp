@@ -3,6 +3,7 @@
 #include "data/HostBuffer.hpp"
 #include "views/BlockGridView.hpp"
 #include "views/Exporter.hpp"
+#include "views/HistogramView.hpp"
 #include "views/LinePlot.hpp"
 #include "views/PrintfPanel.hpp"
 #include "views/PtxPanel.hpp"
@@ -204,6 +205,8 @@ int main(int argc, char** argv)
     QDir().mkpath(dir);
     results->tabs()->setCurrentIndex(0);
     results->selectBuffer(1);
+    while (!results->linePlot()->isExact())
+        settle();
     shot(&window, dir, "results_line");
     results->linePlot()->plot()->xAxis->setRange(3'333'000, 3'333'700);
     results->linePlot()->plot()->replot();
@@ -211,6 +214,8 @@ int main(int argc, char** argv)
     results->selectBuffer(2);
     shot(&window, dir, "results_heatmap");
     results->tabs()->setCurrentIndex(1);
+    while (!results->histogram()->isReady())
+        settle();
     shot(&window, dir, "results_histogram");
     results->tabs()->setCurrentIndex(2);
     shot(&window, dir, "results_table");

@@ -13,8 +13,10 @@ inline QApplication& app()
     static int argc = 1;
     static char name[] = "views_test";
     static char* argv[] = {name, nullptr};
-    static QApplication instance(argc, argv);
-    return instance;
+    // Never destroyed: a QApplication torn down during static destruction, after the
+    // platform plugin's own teardown, crashes the process once any window was shown.
+    static auto* instance = new QApplication(argc, argv);
+    return *instance;
 }
 
 } // namespace kw::test

@@ -61,6 +61,7 @@ QColor BlockGridView::colorFor(int count, int max)
 
 void BlockGridView::relayout()
 {
+    const int oldCols = cols_, oldCell = cell_;
     const int w = std::max(1, width() - 2 * margin_);
     const int h = std::max(1, height() - 2 * margin_);
     if (!wraps()) {
@@ -89,6 +90,8 @@ void BlockGridView::relayout()
     const std::uint64_t minCols = wraps() ? 1 : grid_.x;
     setMinimumSize(int(std::min<std::uint64_t>(minCols * minCell_, 16000000)) + 2 * margin_,
                    int(std::min<std::uint64_t>(minRows * minCell_, 16000000)) + 2 * margin_);
+    if (cols_ != oldCols || cell_ != oldCell)
+        emit layoutChanged();
 }
 
 QSize BlockGridView::sizeHint() const

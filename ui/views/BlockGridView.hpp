@@ -32,9 +32,12 @@ public:
 
     static QColor colorFor(int count, int max);
     QSize sizeHint() const override;
+    // Blocks per row when a 1-D grid wraps; 0 when the grid does not wrap.
+    int wrapColumns() const { return wraps() ? cols_ : 0; }
 
 signals:
     void blockClicked(const kw::Dim3& block);
+    void layoutChanged();   // cell size or blocks per row changed
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -54,7 +57,7 @@ private:
     std::optional<Dim3> selected_;
     // Layout: cells of cell_ pixels in cols_ columns and rows_ rows.
     int cell_ = 16, cols_ = 1, rows_ = 1;
-    static constexpr int margin_ = 4, minCell_ = 6, maxCell_ = 40;
+    static constexpr int margin_ = 4, minCell_ = 6, maxCell_ = 64;
 };
 
 } // namespace kw

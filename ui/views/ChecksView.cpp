@@ -42,6 +42,8 @@ ChecksView::ChecksView(QWidget* parent)
     mismatches_->verticalHeader()->hide();
 
     plot_->xAxis->setLabel(tr("index"));
+    plot_->xAxis->setNumberFormat(QStringLiteral("f"));
+    plot_->xAxis->setNumberPrecision(0);
     plot_->yAxis->setLabel(tr("got - expected"));
     plot_->legend->setVisible(true);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -117,6 +119,15 @@ void ChecksView::setChecks(const std::vector<CheckResult>& checks)
     }
     summary_->resizeColumnsToContents();
     summary_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    // As tall as its rows, so the error plot gets the room.
+    int height = summary_->horizontalHeader()->height() + 2 * summary_->frameWidth() + 2;
+    for (int r = 0; r < summary_->rowCount(); ++r)
+        height += summary_->rowHeight(r);
+    summary_->setMaximumHeight(height);
+    int mismatchHeight = mismatches_->horizontalHeader()->height() + 2 * mismatches_->frameWidth() + 2;
+    for (int r = 0; r < mismatches_->rowCount(); ++r)
+        mismatchHeight += mismatches_->rowHeight(r);
+    mismatches_->setMaximumHeight(mismatchHeight);
 
     if (checks.empty())
         headline_->setText(tr("No checks in this document."));

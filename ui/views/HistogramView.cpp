@@ -5,7 +5,10 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QHBoxLayout>
+#include <QPointer>
+#include <QThreadPool>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -51,43 +54,77 @@ void HistogramView::setBins(int bins)
     bins_->setValue(bins);
 }
 
+struct HistogramView::Counts {
+    BufferStats stats;
+    double lo = 0, hi = 0;
+    std::vector<std::size_t> bins;
+};
+
 void HistogramView::rebuild()
 {
+    const quint64 generation = ++generation_;
+    ready_ = false;
     bars_->data()->clear();
     if (!buffer_) {
+        summary_->clear();
         plot_->replot();
+        ready_ = true;
+        emit updated();
         return;
     }
-    const BufferStats s = BufferStats::compute(*buffer_);
+    summary_->setText(tr("Counting %1 values...").arg(buffer_->count()));
+    // The result comes back through the event loop with qApp as context: this widget
+    // may be gone by then, which the QPointer tells on the UI thread.
+    QPointer<HistogramView> self(this);
+    QThreadPool::globalInstance()->start([self, data = buffer_, bins = bins_->value(), generation] {
+        Counts c;
+        c.stats = BufferStats::compute(*data);
+        c.lo = c.stats.min;
+        c.hi = c.stats.max;
+        int n = bins;
+        if (c.hi <= c.lo) {
+            c.lo -= 0.5;
+            c.hi += 0.5;
+            n = 1;
+        }
+        if (c.stats.finite > 0)
+            c.bins = BufferStats::histogram(*data, c.lo, c.hi, n);
+        QMetaObject::invokeMethod(qApp, [self, c = std::move(c), generation] {
+            if (self)
+                self->showCounts(c, generation);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void HistogramView::showCounts(const Counts& c, quint64 generation)
+{
+    if (generation != generation_)
+        return; // the buffer or bin count changed meanwhile
+    const BufferStats& s = c.stats;
     summary_->setText(tr("%1 values, %2 finite, min %3, max %4, mean %5")
                           .arg(s.count)
                           .arg(s.finite)
                           .arg(s.min, 0, 'g', 6)
                           .arg(s.max, 0, 'g', 6)
                           .arg(s.mean, 0, 'g', 6));
-    if (s.finite == 0) {
+    ready_ = true;
+    if (c.bins.empty()) {
         plot_->replot();
+        emit updated();
         return;
     }
-    int bins = bins_->value();
-    double lo = s.min, hi = s.max;
-    if (hi <= lo) {
-        lo -= 0.5;
-        hi += 0.5;
-        bins = 1;
-    }
-    const auto counts = BufferStats::histogram(*buffer_, lo, hi, bins);
-    const double w = (hi - lo) / double(counts.size());
+    const double w = (c.hi - c.lo) / double(c.bins.size());
     QVector<double> keys, values;
-    for (std::size_t i = 0; i < counts.size(); ++i) {
-        keys.push_back(lo + (double(i) + 0.5) * w);
-        values.push_back(double(counts[i]));
+    for (std::size_t i = 0; i < c.bins.size(); ++i) {
+        keys.push_back(c.lo + (double(i) + 0.5) * w);
+        values.push_back(double(c.bins[i]));
     }
     bars_->setWidth(w);
     bars_->setData(keys, values, true);
-    plot_->xAxis->setRange(lo - w, hi + w);
+    plot_->xAxis->setRange(c.lo - w, c.hi + w);
     plot_->yAxis->setRange(0, *std::max_element(values.begin(), values.end()) * 1.08 + 1);
     plot_->replot();
+    emit updated();
 }
 
 } // namespace kw

@@ -5,6 +5,9 @@
 
 #include <qcustomplot.h>
 
+#include <QApplication>
+#include <QPointer>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -25,10 +28,16 @@ LinePlot::LinePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setNoAntialiasingOnDrag(true);
     plot_->xAxis->setLabel(tr("index"));
+    // Indices read best whole: "3333100", not "3.3331e6".
+    plot_->xAxis->setNumberFormat(QStringLiteral("f"));
+    plot_->xAxis->setNumberPrecision(0);
     plot_->axisRect()->setRangeZoomFactor(0.85);
 
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
             &LinePlot::markDirty);
+    // Once the user moves y, exact data arriving later must not move it back.
+    connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+            [this] { yFitted_ = false; });
     // Re-decimate once per frame, however many range changes a drag produced.
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
         if (dirty_ || columns() != lastColumns_)
@@ -43,13 +52,40 @@ LinePlot::~LinePlot() = default;
 void LinePlot::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString& name)
 {
     buffer_ = std::move(buffer);
-    decimator_ = std::make_unique<MinMaxDecimator>(buffer_);
+    decimator_.reset();
+    const quint64 generation = ++generation_;
+    if (buffer_) {
+        // The buffer is immutable and shared, so the worker may read it while the UI
+        // draws the sampled preview. The result comes back through the event loop;
+        // qApp is the context because this widget may be gone by then.
+        QPointer<LinePlot> self(this);
+        QThreadPool::globalInstance()->start([self, data = buffer_, generation] {
+            auto decimator = std::make_shared<const MinMaxDecimator>(data);
+            QMetaObject::invokeMethod(qApp, [self, decimator, generation] {
+                if (self)
+                    self->summaryReady(decimator, generation);
+            }, Qt::QueuedConnection);
+        });
+    }
     plot_->yAxis->setLabel(name);
     resetView();
 }
 
+void LinePlot::summaryReady(std::shared_ptr<const MinMaxDecimator> decimator, quint64 generation)
+{
+    if (generation != generation_)
+        return; // a newer buffer replaced the one this summary was built for
+    decimator_ = std::move(decimator);
+    updateData();
+    if (yFitted_)
+        fitY();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    emit exactDataReady();
+}
+
 void LinePlot::clear()
 {
+    ++generation_;
     buffer_.reset();
     decimator_.reset();
     graph_->data()->clear();
@@ -82,6 +118,12 @@ void LinePlot::resetView()
     const double last = double(buffer_->count() - 1);
     plot_->xAxis->setRange(0, std::max(last, 1.0));
     updateData();
+    fitY();
+    plot_->replot();
+}
+
+void LinePlot::fitY()
+{
     // The full-range envelope holds the global min and max.
     bool found = false;
     const QCPRange y = graph_->getValueRange(found);
@@ -91,17 +133,18 @@ void LinePlot::resetView()
     } else {
         plot_->yAxis->setRange(-1, 1);
     }
-    plot_->replot();
+    yFitted_ = true;
 }
 
 void LinePlot::updateData()
 {
     dirty_ = false;
-    if (!decimator_)
+    if (!buffer_)
         return;
     const QCPRange r = plot_->xAxis->range();
     lastColumns_ = columns();
-    const auto out = decimator_->decimate(r.lower, r.upper, lastColumns_);
+    const auto out = decimator_ ? decimator_->decimate(r.lower, r.upper, lastColumns_)
+                                : MinMaxDecimator::decimateSampled(*buffer_, r.lower, r.upper, lastColumns_, 1 << 18);
     QVector<QCPGraphData> points(qsizetype(out.x.size()));
     for (std::size_t i = 0; i < out.x.size(); ++i)
         points[qsizetype(i)] = QCPGraphData(out.x[i], out.y[i]);

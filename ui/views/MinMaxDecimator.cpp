@@ -2,6 +2,8 @@
 
 #include "views/BufferValues.hpp"
 
+#include <algorithm>
+
 namespace kw {
 
 namespace {
@@ -11,9 +13,9 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // is skipped without a test of its own.
 template <class Get>
 inline void scan(Get& get, std::size_t b, std::size_t e, double& mn, std::size_t& imn, double& mx,
-                 std::size_t& imx)
+                 std::size_t& imx, std::size_t step = 1)
 {
-    for (std::size_t i = b; i < e; ++i) {
+    for (std::size_t i = b; i < e; i += step) {
         const double v = get(i);
         if (v < mn) {
             mn = v;
@@ -61,7 +63,8 @@ bool MinMaxDecimator::visibleRange(std::size_t count, double xFrom, double xTo, 
 
 template <class Get>
 MinMaxDecimator::Output MinMaxDecimator::decimateWith(Get&& get, const Block* blocks, std::size_t count,
-                                                      double xFrom, double xTo, int columns)
+                                                      double xFrom, double xTo, int columns,
+                                                      std::size_t step)
 {
     Output out;
     std::size_t i0 = 0, i1 = 0;
@@ -105,7 +108,7 @@ MinMaxDecimator::Output MinMaxDecimator::decimateWith(Get&& get, const Block* bl
             }
             scan(get, endBlock * blockSize, e, mn, imn, mx, imx);
         } else {
-            scan(get, b, e, mn, imn, mx, imx);
+            scan(get, b, e, mn, imn, mx, imx, step);
         }
         if (mn == inf && mx == -inf) {
             out.x.push_back(double(b));
@@ -144,6 +147,21 @@ MinMaxDecimator::Output MinMaxDecimator::decimate(double xFrom, double xTo, int 
         visitValues(*data_, [&](auto get) {
             out = decimateWith(get, blocks_.data(), count_, xFrom, xTo, columns);
         });
+    return out;
+}
+
+MinMaxDecimator::Output MinMaxDecimator::decimateSampled(const HostBuffer& data, double xFrom, double xTo,
+                                                         int columns, std::size_t maxReads)
+{
+    Output out;
+    std::size_t i0 = 0, i1 = 0;
+    if (!visibleRange(data.count(), xFrom, xTo, i0, i1))
+        return out;
+    const std::size_t n = i1 - i0 + 1;
+    const std::size_t step = std::max<std::size_t>(1, n / std::max<std::size_t>(1, maxReads));
+    visitValues(data, [&](auto get) {
+        out = decimateWith(get, nullptr, data.count(), xFrom, xTo, columns, step);
+    });
     return out;
 }
 

@@ -32,6 +32,10 @@ public:
 
     // The same without a block summary: one pass over the visible range.
     static Output decimate(const HostBuffer& data, double xFrom, double xTo, int columns);
+    // A quick approximation while the summary is being built: reads at most about
+    // maxReads evenly spaced elements, so narrow extremes may be missed.
+    static Output decimateSampled(const HostBuffer& data, double xFrom, double xTo, int columns,
+                                  std::size_t maxReads);
 
     std::size_t count() const { return count_; }
 
@@ -44,7 +48,7 @@ private:
     static bool visibleRange(std::size_t count, double xFrom, double xTo, std::size_t& first, std::size_t& last);
     template <class Get>
     static Output decimateWith(Get&& get, const Block* blocks, std::size_t count, double xFrom, double xTo,
-                               int columns);
+                               int columns, std::size_t step = 1);
 
     std::shared_ptr<const HostBuffer> data_;
     std::size_t count_ = 0;

@@ -152,14 +152,15 @@ QWidget* PrintfPanel::buildBlocksTab()
     auto* split = new QSplitter(Qt::Horizontal, page);
     split->addWidget(gridSide);
     split->addWidget(linesSide);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(page);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
 
     connect(slice_, qOverload<int>(&QSpinBox::valueChanged), grid_, &BlockGridView::setSlice);
     connect(grid_, &BlockGridView::blockClicked, this, &PrintfPanel::showBlock);
+    connect(grid_, &BlockGridView::layoutChanged, this, &PrintfPanel::updateLegend);
     return page;
 }
 
@@ -181,11 +182,7 @@ void PrintfPanel::showOutput(const PrintfOutput& output, Dim3 grid, Dim3 block)
     slice_->setValue(0);
     slice_->setVisible(grid.z > 1);
     sliceLabel_->setVisible(grid.z > 1);
-    legend_->setText(tr("Grid %1 x %2 x %3 blocks of %4 x %5 x %6 threads; colour: lines per "
-                        "block (most: %7)")
-                         .arg(grid.x).arg(grid.y).arg(grid.z)
-                         .arg(block.x).arg(block.y).arg(block.z)
-                         .arg(grid_->maxLineCount()));
+    updateLegend();
     blockLines_->clear();
     blockTitle_->setText(tr("Click a block to see its lines."));
 
@@ -197,6 +194,21 @@ void PrintfPanel::showOutput(const PrintfOutput& output, Dim3 grid, Dim3 block)
     tabs_->setTabEnabled(2, !output.lines.empty());
     if (output.lines.empty())
         tabs_->setCurrentIndex(0);
+}
+
+void PrintfPanel::updateLegend()
+{
+    const Dim3 g = grid_->grid();
+    QString text = tr("Grid %1 x %2 x %3 blocks of %4 x %5 x %6 threads. Colour: lines per block "
+                      "(most: %7). x runs right, y down.")
+                       .arg(g.x).arg(g.y).arg(g.z)
+                       .arg(launchBlock_.x).arg(launchBlock_.y).arg(launchBlock_.z)
+                       .arg(grid_->maxLineCount());
+    if (grid_->wrapColumns() > 0 && grid_->wrapColumns() < int(g.x))
+        text = tr("Grid of %1 blocks (1-D) of %2 threads, wrapped %3 blocks per row: row r starts at "
+                  "blockIdx.x = %3 r. Colour: lines per block (most: %4).")
+                   .arg(g.x).arg(launchBlock_.volume()).arg(grid_->wrapColumns()).arg(grid_->maxLineCount());
+    legend_->setText(text);
 }
 
 void PrintfPanel::clear()

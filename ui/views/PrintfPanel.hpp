@@ -46,6 +46,7 @@ public slots:
 private:
     QWidget* buildTableTab();
     QWidget* buildBlocksTab();
+    void updateLegend();
 
     std::vector<PrintfLine> lines_;
     Dim3 launchBlock_;

@@ -33,8 +33,8 @@ PtxHighlighter::PtxHighlighter(QTextDocument* document) : QSyntaxHighlighter(doc
         {QRegularExpression(QStringLiteral("^\\s*(?:@!?%\\w+\\s+)?[a-z][a-z0-9_]*")), Kind::Instruction},
         {QRegularExpression(types), Kind::Type},
         {QRegularExpression(directives), Kind::Directive},
-        {QRegularExpression(QStringLiteral("%[A-Za-z_]\\w*(?:\\.[xyzw])?(?:<\\d+>)?")), Kind::Register},
         {QRegularExpression(QStringLiteral("\\b(?:0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]+|\\d+(?:\\.\\d+)?)\\b")), Kind::Number},
+        {QRegularExpression(QStringLiteral("%[A-Za-z_]\\w*(?:\\.[xyzw])?(?:<\\d+>)?")), Kind::Register},
         {QRegularExpression(QStringLiteral("^\\s*[$A-Za-z_][\\w$]*:")), Kind::Label},
         {QRegularExpression(QStringLiteral("//.*$")), Kind::Comment},
     };

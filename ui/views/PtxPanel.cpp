@@ -10,6 +10,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace kw {
 
 namespace {
@@ -23,7 +25,7 @@ QTableWidgetItem* cell(const QString& text, bool number = false)
 }
 QString bytes(std::size_t n)
 {
-    return n == 0 ? QStringLiteral("0") : QLocale().formattedDataSize(qint64(n), 1, QLocale::DataSizeTraditionalFormat);
+    return n == 0 ? QStringLiteral("0") : QStringLiteral("%1 B").arg(n);
 }
 } // namespace
 
@@ -115,6 +117,10 @@ void PtxPanel::showCompile(const CompileResult& r)
     }
     table_->resizeColumnsToContents();
     table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    int height = table_->horizontalHeader()->height() + 2 * table_->frameWidth() + 2;
+    for (int r = 0; r < table_->rowCount(); ++r)
+        height += table_->rowHeight(r);
+    table_->setMaximumHeight(std::max(height, 60));
 
     text_->setPlainText(QString::fromStdString(r.ptx));
     const int lines = text_->document()->blockCount();

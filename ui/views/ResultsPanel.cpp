@@ -186,9 +186,9 @@ void ResultsPanel::showBuffer(int resultIndex)
     // Views share ownership of the whole result through the buffer they show.
     std::shared_ptr<const HostBuffer> data(result_, &b.data);
     const QString name = QString::fromStdString(b.name);
-    info_->setText(tr("%1, %2 (%3 elements)")
-                       .arg(QString::fromLatin1(toString(b.data.dtype())), shapeText(b))
-                       .arg(b.data.count()));
+    const QString dtype = QString::fromLatin1(toString(b.data.dtype()));
+    info_->setText(b.shape.size() >= 2 ? tr("%1, shape %2 (%3 elements)").arg(dtype, shapeText(b)).arg(b.data.count())
+                                       : tr("%1, %2 elements").arg(dtype).arg(b.data.count()));
     const bool is2d = b.shape.size() >= 2 && b.shape.size() <= 3;
     if (is2d) {
         heat_->setBuffer(data, b.shape, name);

@@ -147,10 +147,14 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
         return;
     }
     const double x0 = 0.5, x1 = double(ms.size()) + 0.5;
+    // Short kernels read better in microseconds than as 0.021 ms.
+    const bool micro = stats_.median < 1.0;
+    const double k = micro ? 1000.0 : 1.0;
+    repeats_->yAxis->setLabel(micro ? tr("kernel time (\u00b5s)") : tr("kernel time (ms)"));
     auto* q3 = lineGraph(repeats_, tr("IQR"), QPen(QColor(31, 119, 180, 60)));
     auto* q1 = lineGraph(repeats_, QString(), QPen(QColor(31, 119, 180, 60)));
-    q3->setData({x0, x1}, {stats_.q3, stats_.q3});
-    q1->setData({x0, x1}, {stats_.q1, stats_.q1});
+    q3->setData({x0, x1}, {k * stats_.q3, k * stats_.q3});
+    q1->setData({x0, x1}, {k * stats_.q1, k * stats_.q1});
     q3->setBrush(QColor(31, 119, 180, 45));
     q3->setChannelFillGraph(q1);
     q1->removeFromLegend();
@@ -158,13 +162,13 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
     QPen dashed(QColor(120, 120, 120), 1, Qt::DashLine);
     auto* mn = lineGraph(repeats_, tr("min / max"), dashed);
     auto* mx = lineGraph(repeats_, QString(), dashed);
-    mn->setData({x0, x1}, {stats_.min, stats_.min});
-    mx->setData({x0, x1}, {stats_.max, stats_.max});
+    mn->setData({x0, x1}, {k * stats_.min, k * stats_.min});
+    mx->setData({x0, x1}, {k * stats_.max, k * stats_.max});
     mx->removeFromLegend();
 
     auto* med = lineGraph(repeats_, tr("median %1").arg(formatMs(stats_.median)),
                           QPen(QColor(214, 39, 40), 2));
-    med->setData({x0, x1}, {stats_.median, stats_.median});
+    med->setData({x0, x1}, {k * stats_.median, k * stats_.median});
 
     auto* pts = lineGraph(repeats_, tr("each repeat"), QPen(QColor(31, 119, 180), 1));
     pts->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(31, 119, 180),
@@ -172,14 +176,14 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
     QVector<double> xs, ys;
     for (std::size_t i = 0; i < ms.size(); ++i) {
         xs << double(i + 1);
-        ys << ms[i];
+        ys << k * ms[i];
     }
     pts->setData(xs, ys, true);
 
     const double span = stats_.max - stats_.min;
     const double pad = span > 0 ? span * 0.15 : std::max(1e-6, std::abs(stats_.median) * 0.05);
     repeats_->xAxis->setRange(x0, x1);
-    repeats_->yAxis->setRange(stats_.min - pad, stats_.max + pad);
+    repeats_->yAxis->setRange(k * (stats_.min - pad), k * (stats_.max + pad));
     repeats_->replot();
 }
 
