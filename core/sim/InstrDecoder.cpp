@@ -636,7 +636,7 @@ inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
         }
     }
     // Float destination.
-    RoundingScope scope(std::uint8_t(rnd));
+    RoundingScope scope{std::uint8_t(rnd)};
     float f32 = 0;
     double f64 = 0;
     if (v.kind == Value::Int) { f32 = float(v.i); f64 = double(v.i); }

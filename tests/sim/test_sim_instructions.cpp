@@ -566,3 +566,20 @@ TEST(SimInstructions, HalfPrecisionArithmetic) {
     st.global.u64 [%rd28], %rd1;
 )"), 0x40004200u);
 }
+
+TEST(SimInstructions, IntToFloatConversionsHonourTheRoundingMode) {
+    // 16777219 lies halfway between the floats 16777218 and 16777220.
+    auto convert = [](const char* mode) {
+        return asF32(runOne(std::string(R"(
+    mov.u32 %r1, 16777219;
+    cvt.)") + mode + R"(.f32.s32 %f1, %r1;
+    mov.b32 %r2, %f1;
+    cvt.u64.u32 %rd1, %r2;
+    st.global.u64 [%rd28], %rd1;
+)"));
+    };
+    EXPECT_EQ(convert("rn"), 16777220.0f);
+    EXPECT_EQ(convert("rz"), 16777218.0f);
+    EXPECT_EQ(convert("rm"), 16777218.0f);
+    EXPECT_EQ(convert("rp"), 16777220.0f);
+}
