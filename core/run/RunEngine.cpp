@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <future>
 
 namespace kw {
 
@@ -31,9 +32,10 @@ bool checksUseInitialData(const Document& doc)
 
 } // namespace
 
-RunEngine::RunEngine(Compiler& compiler, Backend& backend)
+RunEngine::RunEngine(Compiler& compiler, Backend& backend, PreparedRunCache* inputs)
     : compiler_(compiler)
     , backend_(backend)
+    , inputs_(inputs)
 {
 }
 
@@ -74,11 +76,19 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     RunResult result;
     result.device = backend_.device();
 
+    // Inputs do not depend on the compile: build them while NVRTC works. A
+    // document error surfaces once the compile has succeeded, as before.
+    std::future<PreparedRun> preparing = std::async(std::launch::async, [this, &doc] {
+        return inputs_ ? inputs_->prepare(doc) : PreparedRun::fromDocument(doc);
+    });
+
     stage("compile");
     result.compile = compile(doc);
     result.timings.compileMs = result.compile.compileMs;
-    if (!result.compile.ok)
+    if (!result.compile.ok) {
+        preparing.wait();
         return result;
+    }
 
     const auto lowered = result.compile.loweredNames.find(doc.kernel);
     if (lowered == result.compile.loweredNames.end())
@@ -106,7 +116,7 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
                                          [&](const KernelSignature& k) { return k.name == base; }) == 1;
 
     stage("upload");
-    PreparedRun prepared = PreparedRun::fromDocument(doc);
+    PreparedRun prepared = preparing.get();
     result.warnings = ArgumentCheck::check(doc.kernel, image.entry, unique ? &*sig : nullptr, doc.args,
                                            prepared.args, prepared.buffers);
     LaunchConfig config = prepared.config;

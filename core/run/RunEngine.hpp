@@ -4,6 +4,7 @@
 #include "compile/Compiler.hpp"
 #include "doc/Document.hpp"
 #include "run/Backend.hpp"
+#include "run/PreparedRunCache.hpp"
 #include "run/RunResult.hpp"
 
 #include <functional>
@@ -22,7 +23,8 @@ class RunEngine {
 public:
     using StageCallback = std::function<void(const std::string& stage)>;
 
-    RunEngine(Compiler& compiler, Backend& backend);
+    // `inputs` (may be null) keeps prepared inputs between runs of one runner.
+    RunEngine(Compiler& compiler, Backend& backend, PreparedRunCache* inputs = nullptr);
 
     // "compile", "upload" (evaluate + allocate + launch), "checks" as they start.
     void onStage(StageCallback callback) { onStage_ = std::move(callback); }
@@ -46,6 +48,7 @@ private:
 
     Compiler& compiler_;
     Backend& backend_;
+    PreparedRunCache* inputs_;
     StageCallback onStage_;
 };
 

@@ -150,7 +150,7 @@ JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)
         ProcessRestart::replaceProcess(channel_.unread(), printf_);
     });
 
-    RunEngine engine(*compiler_, be);
+    RunEngine engine(*compiler_, be, &preparedInputs_);
     engine.onStage([&](const std::string& stage) { event(id, {{"event", "stage"}, {"stage", stage}}); });
     RunResult result;
     try {

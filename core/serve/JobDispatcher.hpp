@@ -2,6 +2,7 @@
 // Executes one serve request (hello, devices, compile, run, shutdown) and writes
 // its events and reply. Keeps compilers and backends warm between jobs.
 #include "run/Backend.hpp"
+#include "run/PreparedRunCache.hpp"
 #include "serve/MessageChannel.hpp"
 #include "serve/Watchdog.hpp"
 
@@ -41,6 +42,7 @@ private:
     PrintfCapture* printf_;
     std::unique_ptr<Compiler> compiler_;
     std::map<std::string, std::unique_ptr<Backend>> backends_;
+    PreparedRunCache preparedInputs_;
     Watchdog watchdog_;
     std::string replay_;
 };

@@ -92,7 +92,8 @@ int main(int argc, char** argv)
         kw::CudaBackend backend(0);
         auto cache = std::make_shared<kw::ProgramCache>(std::filesystem::path(), 64); // memory only
         kw::Compiler compiler(cache);
-        kw::RunEngine engine(compiler, backend);
+        kw::PreparedRunCache inputs; // as a serve process keeps it
+        kw::RunEngine engine(compiler, backend, &inputs);
         json out;
         out["device"] = backend.device().name;
 
