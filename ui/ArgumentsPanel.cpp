@@ -206,7 +206,8 @@ void ArgumentsPanel::rowEdited(int i)
 
 void ArgumentsPanel::selectRow(int row)
 {
-    if (rebuilding_ || row == selected_)
+    // -1 is always applied: a kernel without parameters must hide the editor.
+    if (rebuilding_ || (row == selected_ && row >= 0))
         return;
     selected_ = row;
     const bool isBuffer = row >= 0 && row < int(rows_.size()) && rows_[row].isBuffer;

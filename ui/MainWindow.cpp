@@ -1,5 +1,7 @@
 #include "MainWindow.hpp"
 
+#include <algorithm>
+
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
 #include "CodeEditor.hpp"
@@ -232,6 +234,7 @@ void MainWindow::buildDocks()
     QDockWidget* launch = addDock(launchScroll, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
+    printfDock_ = pf;
     QDockWidget* timings = addDock(timings_, tr("Timings"), "timingsDock", Qt::BottomDockWidgetArea);
     QDockWidget* problems = addDock(problems_, tr("Problems"), "problemsDock", Qt::BottomDockWidgetArea);
     QDockWidget* ptx = addDock(ptx_, tr("PTX"), "ptxDock", Qt::BottomDockWidgetArea);
@@ -678,6 +681,11 @@ void MainWindow::showRun(const RunResult& r)
     }
     launch_->shapeView()->setPrintf(r.printf);
     printf_->showOutput(r.printf, r.grid, r.block);
+    // A kernel that only prints (hello_from_gpu) has nothing to plot: show its output.
+    const bool anyOutput = std::any_of(r.buffers.begin(), r.buffers.end(),
+                                       [](const BufferResult& b) { return b.direction != Direction::In; });
+    if (!anyOutput && (!r.printf.lines.empty() || !r.printf.untagged.empty()))
+        printfDock_->raise();
     results_->showResult(r);
     timings_->showResult(r);
     int failed = 0;

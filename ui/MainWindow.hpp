@@ -144,6 +144,7 @@ private:
     QAction* presentAct_;
     QAction* annotAct_;
     std::vector<QDockWidget*> docks_;
+    QDockWidget* printfDock_ = nullptr;
     std::vector<QDockWidget*> hiddenInPresentation_;
     int runId_ = -1;
     int compileId_ = -1;
