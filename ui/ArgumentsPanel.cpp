@@ -220,6 +220,11 @@ void ArgumentsPanel::selectRow(int row)
     }
 }
 
+bool ArgumentsPanel::bufferEditorShown() const
+{
+    return !editorScroll_->isHidden();
+}
+
 std::vector<BufferSpec> ArgumentsPanel::buffers() const
 {
     std::vector<BufferSpec> out;

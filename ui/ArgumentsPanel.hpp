@@ -32,6 +32,8 @@ public:
     int rowCount() const { return int(rows_.size()); }
 
     BufferEditor* bufferEditor() const { return editor_; }
+    // Whether the buffer editor is shown (only while a buffer row is selected).
+    bool bufferEditorShown() const;
 
 signals:
     void changed();

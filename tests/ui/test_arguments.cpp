@@ -141,3 +141,13 @@ TEST(Arguments, KernelPickerOffersEveryKernelAndKeepsTheChoice)
         "template <typename T, int N> __global__ void scale(T* p, T f, int n) {}\n"));
     EXPECT_EQ(picker.currentKernel(), "scale<float,128>");
 }
+
+TEST(Arguments, AKernelWithoutParametersHidesTheBufferEditor)
+{
+    ArgumentsPanel panel;
+    panel.setSignature(sig("__global__ void k(float* a, int n) {}"));
+    EXPECT_TRUE(panel.bufferEditorShown());
+    panel.setSignature(sig("__global__ void k(void) {}"));
+    EXPECT_EQ(panel.rowCount(), 0);
+    EXPECT_FALSE(panel.bufferEditorShown());
+}
