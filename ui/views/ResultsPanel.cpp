@@ -129,7 +129,7 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
                                          .arg(allPassed ? QStringLiteral("\u2714") : QStringLiteral("\u2718")));
         tabs_->tabBar()->setTabTextColor(checksTab, allPassed ? QColor(46, 125, 50) : QColor(198, 40, 40));
     }
-    checks_->setChecks(result_->checks);
+    checksStale_ = true;
 
     const bool any = buffers_->count() > 0;
     tabs_->setVisible(any || hasChecks);
@@ -145,6 +145,7 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
     else if (tabs_->currentWidget() == checks_)
         tabs_->setCurrentIndex(0);
     showBuffer(any ? buffers_->itemData(0).toInt() : -1);
+    updateCurrentTab(); // the checks, when their tab was already current
 }
 
 void ResultsPanel::clear()
@@ -204,9 +205,13 @@ void ResultsPanel::showBuffer(int resultIndex)
 
 void ResultsPanel::updateCurrentTab()
 {
+    QWidget* current = tabs_->currentWidget();
+    if (current == checks_ && checksStale_ && result_) {
+        checksStale_ = false;
+        checks_->setChecks(result_->checks);
+    }
     if (!shown_ || !result_)
         return;
-    QWidget* current = tabs_->currentWidget();
     if (current == plotStack_) {
         fillPlot();
     } else if (current == histogram_ && histogramStale_) {
