@@ -383,11 +383,12 @@ void MainWindow::wireRunner()
                                       : tr("Compile failed"), 8000);
         emit compileCompleted(r);
     });
-    connect(runner_, &RunnerClient::runFinished, this, [this](int id, const RunResult& r) {
+    // The shared result: the results panel keeps it without copying its buffers.
+    connect(runner_, &RunnerClient::runResultReady, this, [this](int id, const std::shared_ptr<const RunResult>& r) {
         if (id != runId_)
             return;
         showRun(r);
-        emit runCompleted(r);
+        emit runCompleted(*r);
     });
     connect(runner_, &RunnerClient::jobFailed, this, [this](int id, const QString& message) {
         if (id != runId_ && id != compileId_)
@@ -655,8 +656,9 @@ void MainWindow::showCompile(const CompileResult& r)
     ptx_->showCompile(r);
 }
 
-void MainWindow::showRun(const RunResult& r)
+void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
 {
+    const RunResult& r = *shared;
     showCompile(r.compile);
     if (!r.compile.ok) {
         banner_->showError(tr("Compile failed"), tr("%n error(s); see the Problems list.", nullptr, problems_->errorCount()));
@@ -686,7 +688,7 @@ void MainWindow::showRun(const RunResult& r)
                                        [](const BufferResult& b) { return b.direction != Direction::In; });
     if (!anyOutput && (!r.printf.lines.empty() || !r.printf.untagged.empty()))
         printfDock_->raise();
-    results_->showResult(r);
+    results_->showResult(shared);
     timings_->showResult(r);
     int failed = 0;
     for (const CheckResult& c : r.checks)

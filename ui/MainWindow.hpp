@@ -8,6 +8,8 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <memory>
+
 class QAction;
 class QDockWidget;
 class QLabel;
@@ -99,7 +101,7 @@ private:
     void updateKernels();
     void kernelChosen();
     void showCompile(const CompileResult& result);
-    void showRun(const RunResult& result);
+    void showRun(const std::shared_ptr<const RunResult>& result);
     void setRunning(bool running);
     void writeRecovery();
     void removeRecovery();

@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstring>
 
 namespace kw {
@@ -78,6 +79,7 @@ void RunnerClient::start()
         return;
     inbox_.clear();
     binaryLeft_ = -1;
+    frame_.reset();
     stderrTail_.clear();
     expectingExit_ = false;
     killReason_.clear();
@@ -182,26 +184,19 @@ void RunnerClient::armWatchdog(int ms)
 
 void RunnerClient::onReadyRead()
 {
-    inbox_ += process_.readAllStandardOutput();
     while (true) {
         if (binaryLeft_ >= 0) {
-            if (inbox_.size() < binaryLeft_)
+            if (!readFrame())
                 return;
-            const QByteArray bytes = inbox_.left(binaryLeft_);
-            inbox_.remove(0, binaryLeft_);
-            binaryLeft_ = -1;
-            if (current_ && pendingFrame_.value("event", "") == "buffer") {
-                const auto dtype = parseDType(pendingFrame_.value("dtype", "f32")).value_or(DType::U8);
-                const std::size_t count = pendingFrame_.value("count", std::size_t(0));
-                HostBuffer buffer(dtype, count);
-                std::memcpy(buffer.data(), bytes.constData(), std::min<std::size_t>(buffer.byteSize(), bytes.size()));
-                current_->buffers[pendingFrame_.value("name", "")] = std::move(buffer);
-            }
             continue;
         }
         const int nl = inbox_.indexOf('\n');
-        if (nl < 0)
-            return;
+        if (nl < 0) {
+            if (process_.bytesAvailable() <= 0)
+                return;
+            inbox_ += process_.readAllStandardOutput();
+            continue;
+        }
         const QByteArray line = inbox_.left(nl);
         inbox_.remove(0, nl + 1);
         if (line.trimmed().isEmpty())
@@ -213,11 +208,59 @@ void RunnerClient::onReadyRead()
         }
         if (msg.contains("binary")) {
             binaryLeft_ = msg["binary"].get<qint64>();
-            pendingFrame_ = std::move(msg);
+            frame_.reset();
+            frameFilled_ = 0;
+            if (current_ && msg.value("event", "") == "buffer") {
+                const auto dtype = parseDType(msg.value("dtype", "f32")).value_or(DType::U8);
+                frame_.emplace(dtype, msg.value("count", std::size_t(0)));
+                frameName_ = msg.value("name", "");
+            }
             continue;
         }
         handleMessage(msg);
     }
+}
+
+bool RunnerClient::readFrame()
+{
+    while (binaryLeft_ > 0) {
+        if (!inbox_.isEmpty()) { // bytes that came with the header line
+            const qint64 n = std::min<qint64>(binaryLeft_, inbox_.size());
+            takeFrameBytes(inbox_.constData(), n);
+            inbox_.remove(0, n);
+            continue;
+        }
+        const qint64 n = std::min(binaryLeft_, process_.bytesAvailable());
+        if (n <= 0)
+            return false;
+        const qint64 room = frame_ ? qint64(frame_->byteSize() - frameFilled_) : 0;
+        if (room >= n) { // straight into the buffer
+            const qint64 got = process_.read(reinterpret_cast<char*>(frame_->data()) + frameFilled_, n);
+            if (got <= 0)
+                return false;
+            frameFilled_ += std::size_t(got);
+            binaryLeft_ -= got;
+        } else {
+            const QByteArray bytes = process_.read(n);
+            takeFrameBytes(bytes.constData(), bytes.size());
+        }
+    }
+    binaryLeft_ = -1;
+    if (frame_ && current_)
+        current_->buffers[frameName_] = std::move(*frame_);
+    frame_.reset();
+    return true;
+}
+
+void RunnerClient::takeFrameBytes(const char* bytes, qint64 n)
+{
+    // Bytes beyond the buffer the header announced are dropped, as are frames nobody wants.
+    if (frame_) {
+        const std::size_t copy = std::min<std::size_t>(std::size_t(n), frame_->byteSize() - frameFilled_);
+        std::memcpy(frame_->data() + frameFilled_, bytes, copy);
+        frameFilled_ += copy;
+    }
+    binaryLeft_ -= n;
 }
 
 void RunnerClient::handleMessage(const nlohmann::json& msg)
@@ -260,7 +303,7 @@ void RunnerClient::handleMessage(const nlohmann::json& msg)
                     if (it != job.buffers.end())
                         b.data = std::move(it->second);
                 }
-                emit runFinished(job.id, r);
+                emitRun(job.id, std::move(r));
                 break;
             }
             }
@@ -330,7 +373,14 @@ void RunnerClient::failCurrentRun(FaultKind kind, const QString& message)
     f.kind = kind;
     f.message = message.toStdString();
     r.fault = f;
-    emit runFinished(job.id, r);
+    emitRun(job.id, std::move(r));
+}
+
+void RunnerClient::emitRun(int id, RunResult result)
+{
+    const auto shared = std::make_shared<const RunResult>(std::move(result));
+    emit runResultReady(id, shared);
+    emit runFinished(id, *shared);
 }
 
 void RunnerClient::onProcessFinished(int exitCode, QProcess::ExitStatus status)

@@ -16,7 +16,9 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace kw {
 
@@ -55,6 +57,9 @@ signals:
     // Also for runs the runner did not survive: the result then carries a fault
     // (kind Timeout for the watchdog, Other for a crash) naming kernel and launch.
     void runFinished(int id, const kw::RunResult& result);
+    // The same result, emitted just before runFinished, for a receiver that keeps it:
+    // sharing it costs nothing, while a copy of a 10^7-element buffer stalls the UI.
+    void runResultReady(int id, std::shared_ptr<const kw::RunResult> result);
     // A request the runner refused (bad document...), or a job lost to Stop.
     void jobFailed(int id, const QString& message);
     // The runner died or hung and was restarted; what happened, for a banner.
@@ -76,6 +81,9 @@ private:
     int enqueue(Job job);
     void sendNext();
     void onReadyRead();
+    bool readFrame();
+    void takeFrameBytes(const char* bytes, qint64 n);
+    void emitRun(int id, RunResult result);
     void handleMessage(const nlohmann::json& msg);
     void finishCurrent();
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
@@ -89,7 +97,11 @@ private:
     QString program_;
     QByteArray inbox_;
     qint64 binaryLeft_ = -1;           // bytes still expected for pending frame
-    nlohmann::json pendingFrame_;
+    // The pending frame's buffer, filled as bytes arrive: a large frame is never
+    // gathered in inbox_ first, so no single read copies more than one pipe's worth.
+    std::optional<HostBuffer> frame_;
+    std::string frameName_;
+    std::size_t frameFilled_ = 0;
     std::optional<Job> current_;
     std::deque<Job> queue_;
     int nextId_ = 1;

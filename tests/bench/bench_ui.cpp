@@ -168,7 +168,7 @@ int main(int argc, char** argv)
     results.resize(1200, 500);
     results.show();
     meter.start();
-    results.showResult(big);
+    results.showResult(std::move(big)); // handed over, as MainWindow hands over a run's result
     QTest::qWait(2000);
     std::printf("showing 10^7 points: longest stall %.1f ms\n", meter.stopMs());
     return 0;

@@ -85,6 +85,7 @@ TEST(HeatMap, AveragesLargeImagesDownToTheCellLimit)
             data->set(r * cols + c, r < rows / 2 ? 1.0 : 3.0);
     HeatMap map;
     map.setBuffer(data, {rows, cols}, "img");
+    ASSERT_TRUE(QTest::qWaitFor([&] { return map.isReady(); }, 10000)); // averaged on a worker
     auto* d = map.colorMap()->data();
     EXPECT_LE(d->keySize(), HeatMap::maxCells);
     EXPECT_LE(d->valueSize(), HeatMap::maxCells);

@@ -1,17 +1,21 @@
 #include "views/HeatMap.hpp"
 
 #include "data/HostBuffer.hpp"
-#include "views/BufferValues.hpp"
+#include "views/HeatMapCells.hpp"
 
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QHBoxLayout>
+#include <QPointer>
+#include <QThreadPool>
 #include <QLabel>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace kw {
 
@@ -80,9 +84,8 @@ void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<st
     slice_->setVisible(slices > 1);
     sliceLabel_->setVisible(slices > 1);
     scale_->axis()->setLabel(name);
+    rescaleAxes_ = true;
     fill();
-    plot_->rescaleAxes();
-    plot_->replot();
 }
 
 void HeatMap::setSlice(int slice)
@@ -92,49 +95,56 @@ void HeatMap::setSlice(int slice)
         return;
     }
     fill();
-    plot_->replot();
 }
 
 void HeatMap::fill()
 {
-    if (!buffer_ || shape_.size() < 2)
+    const quint64 generation = ++generation_;
+    if (!buffer_ || shape_.size() < 2) {
+        ready_ = true;
+        emit updated();
         return;
+    }
+    ready_ = false;
     const std::size_t rows = shape_[shape_.size() - 2], cols = shape_.back();
-    const std::size_t plane = rows * cols;
-    const std::size_t offset = std::size_t(slice_->value()) * plane;
-    if (rows == 0 || cols == 0 || offset + plane > buffer_->count())
-        return;
-    // One cell of the map averages f x f elements.
-    const std::size_t f = std::max<std::size_t>(1, (std::max(rows, cols) + maxCells - 1) / maxCells);
-    const int nx = int((cols + f - 1) / f), ny = int((rows + f - 1) / f);
-    map_->data()->setSize(nx, ny);
-    // Cell centres in element coordinates, so axes read as element indices.
-    map_->data()->setRange(QCPRange(0.5 * double(f) - 0.5, (nx - 0.5) * double(f) - 0.5),
-                           QCPRange(0.5 * double(f) - 0.5, (ny - 0.5) * double(f) - 0.5));
-    if (nx == 1)
-        map_->data()->setKeyRange(QCPRange(-0.5, 0.5));
-    if (ny == 1)
-        map_->data()->setValueRange(QCPRange(-0.5, 0.5));
-    visitValues(*buffer_, [&](auto get) {
-        for (int cy = 0; cy < ny; ++cy) {
-            for (int cx = 0; cx < nx; ++cx) {
-                double sum = 0;
-                int n = 0;
-                const std::size_t r1 = std::min(rows, std::size_t(cy + 1) * f);
-                const std::size_t c1 = std::min(cols, std::size_t(cx + 1) * f);
-                for (std::size_t r = std::size_t(cy) * f; r < r1; ++r)
-                    for (std::size_t c = std::size_t(cx) * f; c < c1; ++c) {
-                        const double v = get(offset + r * cols + c);
-                        if (std::isfinite(v)) {
-                            sum += v;
-                            ++n;
-                        }
-                    }
-                map_->data()->setCell(cx, cy, n ? sum / n : std::nan(""));
-            }
-        }
+    const std::size_t offset = std::size_t(slice_->value()) * rows * cols;
+    // The buffer is immutable and shared; the cells come back through the event loop
+    // with qApp as context, since this widget may be gone by then.
+    QPointer<HeatMap> self(this);
+    QThreadPool::globalInstance()->start([self, data = buffer_, rows, cols, offset, generation] {
+        auto cells = std::make_shared<const HeatMapCells>(HeatMapCells::average(*data, rows, cols, offset, maxCells));
+        QMetaObject::invokeMethod(qApp, [self, cells, generation] {
+            if (self)
+                self->showCells(*cells, generation);
+        }, Qt::QueuedConnection);
     });
-    map_->rescaleDataRange(true);
+}
+
+void HeatMap::showCells(const HeatMapCells& cells, quint64 generation)
+{
+    if (generation != generation_)
+        return; // a newer buffer or slice replaced the one these cells were made for
+    ready_ = true;
+    if (cells.nx > 0 && cells.ny > 0) {
+        const int nx = cells.nx, ny = cells.ny;
+        const double f = double(cells.factor);
+        map_->data()->setSize(nx, ny);
+        // Cell centres in element coordinates, so axes read as element indices.
+        map_->data()->setRange(QCPRange(0.5 * f - 0.5, (nx - 0.5) * f - 0.5),
+                               QCPRange(0.5 * f - 0.5, (ny - 0.5) * f - 0.5));
+        if (nx == 1)
+            map_->data()->setKeyRange(QCPRange(-0.5, 0.5));
+        if (ny == 1)
+            map_->data()->setValueRange(QCPRange(-0.5, 0.5));
+        for (int cy = 0; cy < ny; ++cy)
+            for (int cx = 0; cx < nx; ++cx)
+                map_->data()->setCell(cx, cy, cells.values[std::size_t(cy) * std::size_t(nx) + std::size_t(cx)]);
+        map_->rescaleDataRange(true);
+    }
+    if (std::exchange(rescaleAxes_, false))
+        plot_->rescaleAxes();
+    plot_->replot();
+    emit updated();
 }
 
 } // namespace kw

@@ -1,7 +1,8 @@
 #pragma once
 // A buffer with a 2-D (or 3-D, one slice at a time) shape as a colour map with a
 // colour scale. Row 0 is at the top, as in an image. Large images are reduced to at
-// most maxCells per side by averaging blocks of cells.
+// most maxCells per side by averaging blocks of cells; that pass reads every element,
+// so it runs on a worker thread and the map fills in when it is done.
 #include <QWidget>
 
 #include <cstddef>
@@ -17,6 +18,7 @@ class QLabel;
 namespace kw {
 
 class HostBuffer;
+struct HeatMapCells;
 
 class HeatMap : public QWidget {
     Q_OBJECT
@@ -30,10 +32,15 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }
+    bool isReady() const { return ready_; }   // the map shows the current buffer and slice
     static constexpr int maxCells = 1024;
+
+signals:
+    void updated();
 
 private:
     void fill();
+    void showCells(const HeatMapCells& cells, quint64 generation);
 
     QCustomPlot* plot_;
     QCPColorMap* map_;
@@ -42,6 +49,9 @@ private:
     QLabel* sliceLabel_;
     std::shared_ptr<const HostBuffer> buffer_;
     std::vector<std::size_t> shape_;
+    quint64 generation_ = 0;       // which fill a finished average belongs to
+    bool rescaleAxes_ = false;     // a new buffer: fit the axes once its cells arrive
+    bool ready_ = true;
 };
 
 } // namespace kw

@@ -68,13 +68,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     connect(buffers_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
         showBuffer(i < 0 ? -1 : buffers_->itemData(i).toInt());
     });
-    // The histogram is a full pass over the data: compute it only when looked at.
-    connect(tabs_, &QTabWidget::currentChanged, this, [this](int) {
-        if (tabs_->currentWidget() == histogram_ && histogramStale_ && shown_) {
-            histogram_->setBuffer(shown_, buffers_->currentText());
-            histogramStale_ = false;
-        }
-    });
+    connect(tabs_, &QTabWidget::currentChanged, this, &ResultsPanel::updateCurrentTab);
     connect(exportPlot_, &QPushButton::clicked, this, &ResultsPanel::exportPlot);
     connect(exportBuffer_, &QPushButton::clicked, this, &ResultsPanel::exportBuffer);
     connect(checks_, &ChecksView::mismatchActivated, this, [this](const QString& name, qulonglong index) {
@@ -98,9 +92,16 @@ void ResultsPanel::showResult(const RunResult& result)
     showResult(std::make_shared<const RunResult>(result));
 }
 
+void ResultsPanel::showResult(RunResult&& result)
+{
+    showResult(std::make_shared<const RunResult>(std::move(result)));
+}
+
 void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
 {
     result_ = std::move(result);
+    shown_.reset(); // until showBuffer picks one of the new result's buffers
+    shownIndex_ = -1;
     const QSignalBlocker block(buffers_);
     buffers_->clear();
     // Outputs first: they are what a run is for; inputs stay reachable for comparison.
@@ -128,7 +129,7 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
                                          .arg(allPassed ? QStringLiteral("\u2714") : QStringLiteral("\u2718")));
         tabs_->tabBar()->setTabTextColor(checksTab, allPassed ? QColor(46, 125, 50) : QColor(198, 40, 40));
     }
-    checks_->setChecks(result_->checks);
+    checksStale_ = true;
 
     const bool any = buffers_->count() > 0;
     tabs_->setVisible(any || hasChecks);
@@ -144,12 +145,14 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
     else if (tabs_->currentWidget() == checks_)
         tabs_->setCurrentIndex(0);
     showBuffer(any ? buffers_->itemData(0).toInt() : -1);
+    updateCurrentTab(); // the checks, when their tab was already current
 }
 
 void ResultsPanel::clear()
 {
     result_.reset();
     shown_.reset();
+    shownIndex_ = -1;
     const QSignalBlocker block(buffers_);
     buffers_->clear();
     info_->clear();
@@ -185,23 +188,48 @@ void ResultsPanel::showBuffer(int resultIndex)
     const BufferResult& b = result_->buffers[std::size_t(resultIndex)];
     // Views share ownership of the whole result through the buffer they show.
     std::shared_ptr<const HostBuffer> data(result_, &b.data);
-    const QString name = QString::fromStdString(b.name);
     const QString dtype = QString::fromLatin1(toString(b.data.dtype()));
     info_->setText(b.shape.size() >= 2 ? tr("%1, shape %2 (%3 elements)").arg(dtype, shapeText(b)).arg(b.data.count())
                                        : tr("%1, %2 elements").arg(dtype).arg(b.data.count()));
+    // Which plot fits is decided now; its data is read when the plot tab shows.
     const bool is2d = b.shape.size() >= 2 && b.shape.size() <= 3;
-    if (is2d) {
-        heat_->setBuffer(data, b.shape, name);
-        plotStack_->setCurrentWidget(heat_);
-    } else {
-        line_->setBuffer(data, name);
-        plotStack_->setCurrentWidget(line_);
-    }
+    plotStack_->setCurrentWidget(is2d ? static_cast<QWidget*>(heat_) : line_);
+    // The table model only keeps the pointer and the shape: cheap whatever the size.
     table_->setBuffer(data, b.shape);
     shown_ = data;
-    histogramStale_ = tabs_->currentWidget() != histogram_;
-    if (!histogramStale_)
-        histogram_->setBuffer(data, name);
+    shownIndex_ = resultIndex;
+    plotStale_ = true;
+    histogramStale_ = true;
+    updateCurrentTab();
+}
+
+void ResultsPanel::updateCurrentTab()
+{
+    QWidget* current = tabs_->currentWidget();
+    if (current == checks_ && checksStale_ && result_) {
+        checksStale_ = false;
+        checks_->setChecks(result_->checks);
+    }
+    if (!shown_ || !result_)
+        return;
+    if (current == plotStack_) {
+        fillPlot();
+    } else if (current == histogram_ && histogramStale_) {
+        histogramStale_ = false;
+        histogram_->setBuffer(shown_, buffers_->currentText());
+    }
+}
+
+void ResultsPanel::fillPlot()
+{
+    if (!plotStale_ || !shown_ || !result_)
+        return;
+    plotStale_ = false;
+    const BufferResult& b = result_->buffers[std::size_t(shownIndex_)];
+    if (plotStack_->currentWidget() == heat_)
+        heat_->setBuffer(shown_, b.shape, QString::fromStdString(b.name));
+    else
+        line_->setBuffer(shown_, QString::fromStdString(b.name));
 }
 
 void ResultsPanel::exportPlot()
@@ -211,8 +239,10 @@ void ResultsPanel::exportPlot()
         plot = histogram_->plot();
     else if (tabs_->currentWidget() == checks_)
         plot = checks_->errorPlot();
-    else
+    else {
+        fillPlot(); // the table tab may be current, with the plot not yet drawn
         plot = showsHeatMap() ? heat_->plot() : line_->plot();
+    }
     Exporter::savePlotInteractive(this, plot, buffers_->currentText().section(' ', 0, 0));
 }
 

@@ -27,6 +27,7 @@ public:
     explicit ResultsPanel(QWidget* parent = nullptr);
 
     void showResult(const RunResult& result);           // copies the result once
+    void showResult(RunResult&& result);                // takes it over, no copy
     void showResult(std::shared_ptr<const RunResult> result);
     void clear();
 
@@ -44,11 +45,14 @@ public:
 
 private:
     void showBuffer(int resultIndex);
+    void updateCurrentTab();
+    void fillPlot();
     void exportPlot();
     void exportBuffer();
 
     std::shared_ptr<const RunResult> result_;
     std::shared_ptr<const HostBuffer> shown_;
+    int shownIndex_ = -1;                               // into result_->buffers
     QComboBox* buffers_;
     QLabel* info_;
     QPushButton* exportPlot_;
@@ -61,6 +65,10 @@ private:
     BufferTableView* table_;
     ChecksView* checks_;
     QLabel* empty_;
+    // Views not in the current tab are filled when their tab is shown: each may
+    // read the whole buffer, and a result must not wait for views nobody looks at.
+    bool plotStale_ = true;
+    bool checksStale_ = true;
     bool histogramStale_ = true;
 };
 
