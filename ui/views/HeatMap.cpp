@@ -105,9 +105,13 @@ void HeatMap::fill()
         emit updated();
         return;
     }
-    ready_ = false;
     const std::size_t rows = shape_[shape_.size() - 2], cols = shape_.back();
     const std::size_t offset = std::size_t(slice_->value()) * rows * cols;
+    if (rows * cols <= syncCells) { // a millisecond or so: not worth a round trip
+        showCells(HeatMapCells::average(*buffer_, rows, cols, offset, maxCells), generation);
+        return;
+    }
+    ready_ = false;
     // The buffer is immutable and shared; the cells come back through the event loop
     // with qApp as context, since this widget may be gone by then.
     QPointer<HeatMap> self(this);

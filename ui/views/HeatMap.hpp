@@ -2,7 +2,7 @@
 // A buffer with a 2-D (or 3-D, one slice at a time) shape as a colour map with a
 // colour scale. Row 0 is at the top, as in an image. Large images are reduced to at
 // most maxCells per side by averaging blocks of cells; that pass reads every element,
-// so it runs on a worker thread and the map fills in when it is done.
+// so for large planes it runs on a worker thread and the map fills in when it is done.
 #include <QWidget>
 
 #include <cstddef>
@@ -34,6 +34,8 @@ public:
     QCPColorMap* colorMap() const { return map_; }
     bool isReady() const { return ready_; }   // the map shows the current buffer and slice
     static constexpr int maxCells = 1024;
+    // Planes up to this many elements are averaged at once, larger ones on a worker.
+    static constexpr std::size_t syncCells = std::size_t(1) << 18;
 
 signals:
     void updated();

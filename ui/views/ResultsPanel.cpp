@@ -31,6 +31,12 @@ QString shapeText(const BufferResult& b)
         dims << QString::number(b.data.count());
     return dims.join(QStringLiteral(" x "));
 }
+
+// Shown as a heat map (3-D one slice at a time) rather than a line.
+bool isTwoDimensional(const BufferResult& b)
+{
+    return b.shape.size() >= 2 && b.shape.size() <= 3;
+}
 } // namespace
 
 ResultsPanel::ResultsPanel(QWidget* parent)
@@ -129,7 +135,7 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
                                          .arg(allPassed ? QStringLiteral("\u2714") : QStringLiteral("\u2718")));
         tabs_->tabBar()->setTabTextColor(checksTab, allPassed ? QColor(46, 125, 50) : QColor(198, 40, 40));
     }
-    checksStale_ = true;
+    checks_->setChecks(result_->checks);
 
     const bool any = buffers_->count() > 0;
     tabs_->setVisible(any || hasChecks);
@@ -145,7 +151,6 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
     else if (tabs_->currentWidget() == checks_)
         tabs_->setCurrentIndex(0);
     showBuffer(any ? buffers_->itemData(0).toInt() : -1);
-    updateCurrentTab(); // the checks, when their tab was already current
 }
 
 void ResultsPanel::clear()
@@ -191,9 +196,6 @@ void ResultsPanel::showBuffer(int resultIndex)
     const QString dtype = QString::fromLatin1(toString(b.data.dtype()));
     info_->setText(b.shape.size() >= 2 ? tr("%1, shape %2 (%3 elements)").arg(dtype, shapeText(b)).arg(b.data.count())
                                        : tr("%1, %2 elements").arg(dtype).arg(b.data.count()));
-    // Which plot fits is decided now; its data is read when the plot tab shows.
-    const bool is2d = b.shape.size() >= 2 && b.shape.size() <= 3;
-    plotStack_->setCurrentWidget(is2d ? static_cast<QWidget*>(heat_) : line_);
     // The table model only keeps the pointer and the shape: cheap whatever the size.
     table_->setBuffer(data, b.shape);
     shown_ = data;
@@ -201,17 +203,16 @@ void ResultsPanel::showBuffer(int resultIndex)
     plotStale_ = true;
     histogramStale_ = true;
     updateCurrentTab();
+    // Switched after the fill: a plot that replots while visible repaints the whole
+    // window at once, inside this call.
+    plotStack_->setCurrentWidget(isTwoDimensional(b) ? static_cast<QWidget*>(heat_) : line_);
 }
 
 void ResultsPanel::updateCurrentTab()
 {
-    QWidget* current = tabs_->currentWidget();
-    if (current == checks_ && checksStale_ && result_) {
-        checksStale_ = false;
-        checks_->setChecks(result_->checks);
-    }
     if (!shown_ || !result_)
         return;
+    QWidget* current = tabs_->currentWidget();
     if (current == plotStack_) {
         fillPlot();
     } else if (current == histogram_ && histogramStale_) {
@@ -226,7 +227,7 @@ void ResultsPanel::fillPlot()
         return;
     plotStale_ = false;
     const BufferResult& b = result_->buffers[std::size_t(shownIndex_)];
-    if (plotStack_->currentWidget() == heat_)
+    if (isTwoDimensional(b))
         heat_->setBuffer(shown_, b.shape, QString::fromStdString(b.name));
     else
         line_->setBuffer(shown_, QString::fromStdString(b.name));

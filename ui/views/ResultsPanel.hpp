@@ -68,7 +68,6 @@ private:
     // Views not in the current tab are filled when their tab is shown: each may
     // read the whole buffer, and a result must not wait for views nobody looks at.
     bool plotStale_ = true;
-    bool checksStale_ = true;
     bool histogramStale_ = true;
 };
 
