@@ -1,26 +1,14 @@
 #include "serve/MessageChannel.hpp"
 
 #include "util/Error.hpp"
+#include "util/FileDescriptor.hpp"
 
 #include <cerrno>
 #include <cstring>
 
-#ifdef _WIN32
-#include <io.h>
-#else
-#include <unistd.h>
-#endif
-
 namespace kw {
 
 namespace {
-#ifdef _WIN32
-long sysRead(int fd, char* buf, std::size_t n) { return _read(fd, buf, unsigned(n)); }
-long sysWrite(int fd, const char* buf, std::size_t n) { return _write(fd, buf, unsigned(n)); }
-#else
-long sysRead(int fd, char* buf, std::size_t n) { return long(::read(fd, buf, n)); }
-long sysWrite(int fd, const char* buf, std::size_t n) { return long(::write(fd, buf, n)); }
-#endif
 constexpr std::size_t kMaxLine = std::size_t(1) << 30;
 } // namespace
 
@@ -37,7 +25,7 @@ bool MessageChannel::fill()
         return false;
     char chunk[1 << 16];
     for (;;) {
-        long n = sysRead(inFd_, chunk, sizeof chunk);
+        long n = fd::read(inFd_, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -97,7 +85,7 @@ void MessageChannel::writeAll(const char* data, std::size_t bytes)
 {
     std::size_t done = 0;
     while (done < bytes) {
-        long n = sysWrite(outFd_, data + done, bytes - done);
+        long n = fd::write(outFd_, data + done, bytes - done);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
