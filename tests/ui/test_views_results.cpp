@@ -4,6 +4,7 @@
 #include "views/ChecksView.hpp"
 #include "views/HeatMap.hpp"
 #include "views/HistogramView.hpp"
+#include "views/LinePlot.hpp"
 #include "views/ResultsPanel.hpp"
 #include "views_test_app.hpp"
 
@@ -182,4 +183,36 @@ TEST(ChecksView, ShowsPassFailErrorsAndFirstMismatches)
     EXPECT_EQ(g->data()->at(0)->key, 7.0);
     EXPECT_EQ(g->data()->at(0)->value, 0.5);
     EXPECT_TRUE(view.headline()->text().contains("1 of 2"));
+}
+
+TEST(ResultsPanel, FillsThePlotInTheNextPassOfTheEventLoop)
+{
+    test::app();
+    ResultsPanel panel;
+    RunResult r = resultWithChecks();
+    r.checks.clear();
+    panel.showResult(r);
+    // The view is chosen at once; drawing it waits for the event loop.
+    EXPECT_FALSE(panel.showsHeatMap());
+    EXPECT_TRUE(panel.fillPending());
+    EXPECT_EQ(panel.linePlot()->drawnPointCount(), 0);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !panel.fillPending(); }, 5000));
+    EXPECT_GT(panel.linePlot()->drawnPointCount(), 0);
+}
+
+TEST(ResultsPanel, AFirstResultDoesNotChangeThePanelsMinimumHeight)
+{
+    // A taller minimum re-lays out the dock and redraws every plot in it while the
+    // result is being shown; the empty panel must already have its final height.
+    test::app();
+    ResultsPanel panel;
+    panel.resize(900, 500);
+    panel.show();
+    QCoreApplication::processEvents();
+    const int before = panel.minimumSizeHint().height();
+    panel.showResult(resultWithChecks());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !panel.fillPending(); }, 5000));
+    EXPECT_EQ(panel.minimumSizeHint().height(), before);
+    panel.clear();
+    EXPECT_EQ(panel.minimumSizeHint().height(), before);
 }

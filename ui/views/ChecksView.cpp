@@ -53,6 +53,9 @@ ChecksView::ChecksView(QWidget* parent)
     f.setBold(true);
     f.setPointSizeF(f.pointSizeF() * 1.15);
     headline_->setFont(f);
+    // Never empty: an empty label is a pixel shorter, and a height change when the
+    // first result arrives re-lays out the whole dock.
+    headline_->setText(tr("No checks in this document."));
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(summary_);

@@ -47,9 +47,12 @@ ResultsPanel::ResultsPanel(QWidget* parent)
       histogram_(new HistogramView(this)), table_(new BufferTableView(this)),
       checks_(new ChecksView(this)), empty_(new QLabel(tr("Run the kernel to see its buffers here."), this))
 {
+    // Neither the buffer names nor the info text may change the panel's size hints:
+    // a new result would then re-lay out the dock and redraw every plot in it.
     buffers_->setMinimumContentsLength(16);
-    buffers_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    buffers_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    info_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Buffer:"), this));
     top->addWidget(buffers_);
@@ -57,6 +60,12 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     top->addWidget(exportPlot_);
     top->addWidget(exportBuffer_);
 
+    // The tabs are laid out from the start, with the empty message as the plot's
+    // first page: the first result then only fills views, it does not lay out and
+    // show a hidden tree (tens of ms while the window waits).
+    empty_->setAlignment(Qt::AlignCenter);
+    empty_->setEnabled(false);
+    plotStack_->addWidget(empty_);
     plotStack_->addWidget(line_);
     plotStack_->addWidget(heat_);
     tabs_->addTab(plotStack_, tr("Plot"));
@@ -64,17 +73,19 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     tabs_->addTab(table_, tr("Table"));
     tabs_->addTab(checks_, tr("Checks"));
 
-    empty_->setAlignment(Qt::AlignCenter);
-    empty_->setEnabled(false);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(tabs_, 1);
-    layout->addWidget(empty_, 1);
+    heat_->plot()->replot();
+    line_->plot()->replot();
 
     connect(buffers_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
         showBuffer(i < 0 ? -1 : buffers_->itemData(i).toInt());
     });
     connect(tabs_, &QTabWidget::currentChanged, this, &ResultsPanel::updateCurrentTab);
+    fillTimer_.setSingleShot(true);
+    fillTimer_.setInterval(0);
+    connect(&fillTimer_, &QTimer::timeout, this, &ResultsPanel::updateCurrentTab);
     connect(exportPlot_, &QPushButton::clicked, this, &ResultsPanel::exportPlot);
     connect(exportBuffer_, &QPushButton::clicked, this, &ResultsPanel::exportBuffer);
     connect(checks_, &ChecksView::mismatchActivated, this, [this](const QString& name, qulonglong index) {
@@ -129,18 +140,21 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
         for (const CheckResult& c : result_->checks)
             passed += c.passed ? 1 : 0;
         const bool allPassed = passed == int(result_->checks.size());
+        // Words, not a tick glyph: a glyph from a fallback font makes the tab bar a
+        // pixel taller, which re-lays out the dock and redraws its plots.
         tabs_->setTabText(checksTab, tr("Checks %1/%2 %3")
                                          .arg(passed)
                                          .arg(result_->checks.size())
-                                         .arg(allPassed ? QStringLiteral("\u2714") : QStringLiteral("\u2718")));
+                                         .arg(allPassed ? tr("passed") : tr("failed")));
         tabs_->tabBar()->setTabTextColor(checksTab, allPassed ? QColor(46, 125, 50) : QColor(198, 40, 40));
     }
     checks_->setChecks(result_->checks);
 
     const bool any = buffers_->count() > 0;
-    tabs_->setVisible(any || hasChecks);
-    empty_->setVisible(!any && !hasChecks);
-    buffers_->setEnabled(any);
+    setBuffersEnabled(any);
+    empty_->setText(any ? QString() : tr("This run has no buffers to show."));
+    if (!any)
+        plotStack_->setCurrentWidget(empty_);
     exportBuffer_->setEnabled(any);
     exportPlot_->setEnabled(any);
     // A failed check is the news of the run: lead with it.
@@ -162,11 +176,20 @@ void ResultsPanel::clear()
     buffers_->clear();
     info_->clear();
     line_->clear();
-    tabs_->setVisible(false);
-    empty_->setVisible(true);
-    buffers_->setEnabled(false);
-    exportBuffer_->setEnabled(false);
-    exportPlot_->setEnabled(false);
+    empty_->setText(tr("Run the kernel to see its buffers here."));
+    plotStack_->setCurrentWidget(empty_);
+    tabs_->setCurrentWidget(plotStack_);
+    tabs_->setTabVisible(tabs_->indexOf(checks_), false);
+    setBuffersEnabled(false);
+}
+
+void ResultsPanel::setBuffersEnabled(bool on)
+{
+    buffers_->setEnabled(on);
+    exportBuffer_->setEnabled(on);
+    exportPlot_->setEnabled(on);
+    for (QWidget* w : {static_cast<QWidget*>(histogram_), static_cast<QWidget*>(table_)})
+        tabs_->setTabEnabled(tabs_->indexOf(w), on);
 }
 
 void ResultsPanel::selectBuffer(int index)
@@ -202,10 +225,11 @@ void ResultsPanel::showBuffer(int resultIndex)
     shownIndex_ = resultIndex;
     plotStale_ = true;
     histogramStale_ = true;
-    updateCurrentTab();
-    // Switched after the fill: a plot that replots while visible repaints the whole
-    // window at once, inside this call.
+    // The view is switched now and filled in the next pass of the event loop: a plot
+    // shown for the first time draws itself at its new size, and drawing it again
+    // with the data in the same pass would hold the window for twice as long.
     plotStack_->setCurrentWidget(isTwoDimensional(b) ? static_cast<QWidget*>(heat_) : line_);
+    fillTimer_.start();
 }
 
 void ResultsPanel::updateCurrentTab()

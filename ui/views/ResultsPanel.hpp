@@ -3,6 +3,7 @@
 // a histogram and a paged table; the checks' outcome when the document has checks.
 #include "run/RunResult.hpp"
 
+#include <QTimer>
 #include <QWidget>
 
 #include <memory>
@@ -30,6 +31,9 @@ public:
     void showResult(RunResult&& result);                // takes it over, no copy
     void showResult(std::shared_ptr<const RunResult> result);
     void clear();
+    // A new result's views fill in the next pass of the event loop; true until then.
+    bool fillPending() const { return fillTimer_.isActive(); }
+    const std::shared_ptr<const RunResult>& result() const { return result_; }
 
     void selectBuffer(int index);                       // index into result.buffers
     int currentBuffer() const;
@@ -45,6 +49,7 @@ public:
 
 private:
     void showBuffer(int resultIndex);
+    void setBuffersEnabled(bool on);
     void updateCurrentTab();
     void fillPlot();
     void exportPlot();
@@ -67,6 +72,7 @@ private:
     QLabel* empty_;
     // Views not in the current tab are filled when their tab is shown: each may
     // read the whole buffer, and a result must not wait for views nobody looks at.
+    QTimer fillTimer_;
     bool plotStale_ = true;
     bool histogramStale_ = true;
 };
