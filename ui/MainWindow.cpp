@@ -689,7 +689,12 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
     if (!anyOutput && (!r.printf.lines.empty() || !r.printf.untagged.empty()))
         printfDock_->raise();
     results_->showResult(shared);
-    timings_->showResult(r);
+    // Drawn in the next pass of the event loop: together with the results the
+    // first display of a run would hold the window for longer than a frame or two.
+    QTimer::singleShot(0, timings_, [this, shared] {
+        if (results_->result() == shared)
+            timings_->showResult(*shared);
+    });
     int failed = 0;
     for (const CheckResult& c : r.checks)
         failed += c.passed ? 0 : 1;
