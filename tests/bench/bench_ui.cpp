@@ -9,6 +9,8 @@
 #include "RunnerClient.hpp"
 #include "views/ResultsPanel.hpp"
 
+#include <qcustomplot.h>
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QProcess>
@@ -18,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
 namespace {
@@ -54,6 +57,46 @@ private:
     QElapsedTimer clock_;
     qint64 last_ = 0, worst_ = 0;
 };
+
+// With KW_TRACE_EVENTS set, prints every event delivery that took longer than
+// 4 ms while tracing is on: which object and which event made a stall.
+class TracingApplication : public QApplication {
+public:
+    using QApplication::QApplication;
+    bool tracing = false;
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (!tracing)
+            return QApplication::notify(receiver, event);
+        QElapsedTimer t;
+        t.start();
+        ++depth_;
+        const int type = event->type();
+        const bool r = QApplication::notify(receiver, event);
+        --depth_;
+        const double ms = t.nsecsElapsed() / 1e6;
+        if (ms > 4)
+            std::printf("  %*s%.1f ms  event %d  %s '%s'\n", depth_ * 2, "", ms, type,
+                        receiver->metaObject()->className(), qPrintable(receiver->objectName()));
+        return r;
+    }
+
+private:
+    int depth_ = 0;
+};
+
+// With KW_TRACE_EVENTS set: prints how long each plot under root took to replot.
+void traceReplots(QWidget* root)
+{
+    for (QCustomPlot* p : root->findChildren<QCustomPlot*>()) {
+        auto clock = std::make_shared<QElapsedTimer>();
+        QObject::connect(p, &QCustomPlot::beforeReplot, [clock] { clock->start(); });
+        QObject::connect(p, &QCustomPlot::afterReplot, [clock, p] {
+            std::printf("    replot %.1f ms  %s %dx%d\n", clock->nsecsElapsed() / 1e6,
+                        p->parent()->metaObject()->className(), p->width(), p->height());
+        });
+    }
+}
 
 double median(std::vector<double> v)
 {
@@ -101,7 +144,8 @@ bool waitFor(QSignalSpy& spy, int ms)
 
 int main(int argc, char** argv)
 {
-    QApplication app(argc, argv);
+    TracingApplication app(argc, argv);
+    const bool trace = qEnvironmentVariableIsSet("KW_TRACE_EVENTS");
     QApplication::setOrganizationName("KernelWorkbenchBench");
     QApplication::setApplicationName("bench_ui");
     startup(5);
@@ -144,10 +188,14 @@ int main(int argc, char** argv)
     QElapsedTimer runClock;
     runClock.start();
     meter.start();
+    app.tracing = trace;
+    if (trace)
+        traceReplots(&window);
     window.run();
     const bool runDone = ran.wait(300000);
     const double runMs = runClock.nsecsElapsed() / 1e6;
     QTest::qWait(300); // results drawn
+    app.tracing = false;
     std::printf("run on sim and show results (%s, %.0f ms): longest stall %.1f ms\n",
                 runDone ? "done" : "timed out", runMs, meter.stopMs());
 
@@ -167,9 +215,13 @@ int main(int argc, char** argv)
     kw::ResultsPanel results;
     results.resize(1200, 500);
     results.show();
+    if (trace)
+        traceReplots(&results);
     meter.start();
+    app.tracing = trace;
     results.showResult(std::move(big)); // handed over, as MainWindow hands over a run's result
     QTest::qWait(2000);
+    app.tracing = false;
     std::printf("showing 10^7 points: longest stall %.1f ms\n", meter.stopMs());
     return 0;
 }
