@@ -184,7 +184,12 @@ CompileResult Compiler::compile(const CompileRequest& request)
         userDirs.push_back(p.is_relative() && !request.baseDir.empty() ? request.baseDir / p : p);
     }
     options.includeDirs.clear();
+    const bool wantCubin = options.arch.rfind("sm_", 0) == 0;
     std::vector<std::string> args = options.toNvrtcArgs();
+    // For a real architecture ptxas runs anyway; its report (registers, stack,
+    // spills per kernel) costs nothing more and lands in the log.
+    if (wantCubin)
+        args.push_back("-Xptxas=-v");
     for (const auto& d : userDirs)
         args.push_back("-I" + d.string());
     // Looked up once per process: it sits on the path of every cache hit.
@@ -233,7 +238,6 @@ CompileResult Compiler::compile(const CompileRequest& request)
                 autoNames.push_back(k.name);
     }
 
-    bool wantCubin = options.arch.rfind("sm_", 0) == 0;
     std::vector<std::string> all = names;
     all.insert(all.end(), autoNames.begin(), autoNames.end());
     Attempt at = runNvrtc(nv, tagged, request.sourceName, args, all, wantCubin);
