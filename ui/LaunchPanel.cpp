@@ -2,6 +2,7 @@
 
 #include "LaunchShapeView.hpp"
 #include "Occupancy.hpp"
+#include "compile/PtxasReportParser.hpp"
 #include "views/PtxResources.hpp"
 #include "doc/VariableScope.hpp"
 
@@ -179,11 +180,20 @@ DeviceInfo LaunchPanel::currentDeviceInfo() const
     return i >= 0 && i < int(devices_.size()) ? devices_[i] : DeviceInfo{};
 }
 
+QString LaunchPanel::resourcesText() const { return resources_->text(); }
+
 void LaunchPanel::setCompileResult(const CompileResult& result, const std::string& loweredName)
 {
     haveResources_ = false;
     staticShared_ = localBytes_ = 0;
     virtualRegs_ = 0;
+    ptxas_.reset();
+    for (KernelResources& k : parsePtxasReport(result.log)) {
+        if (loweredName.empty() || k.entry == loweredName) {
+            ptxas_ = std::move(k);
+            break;
+        }
+    }
     if (result.ok && !result.ptx.empty()) {
         // Module-scope .shared counts for every kernel of the module.
         for (const PtxResources& r : PtxResources::parse(result.ptx)) {
@@ -203,6 +213,7 @@ void LaunchPanel::setCompileResult(const CompileResult& result, const std::strin
 void LaunchPanel::evaluate()
 {
     issues_.clear();
+    registerProblem_.clear();
     std::optional<VariableScope> scope;
     try {
         scope = VariableScope::evaluate(variables_);
@@ -265,6 +276,25 @@ void LaunchPanel::evaluate()
         issues_ << p;
         ok = false;
     }
+    // Registers are known once ptxas has compiled for a GPU; the simulator has no
+    // register file, so there the figure is a note, not a reason to refuse the run.
+    if (ok && ptxas_ && ptxas_->registers > 0) {
+        const std::uint64_t regs = Occupancy::registersPerBlock(b.volume(), ptxas_->registers, lim.warpSize);
+        if (regs > std::uint64_t(lim.maxRegistersPerBlock)) {
+            registerProblem_ = tr("the block needs %L1 registers (%L2 threads x %3 registers, as ptxas allocated "
+                                  "them for %4), over the limit of %L5 per block: a GPU refuses this launch")
+                                   .arg(regs).arg(b.volume()).arg(ptxas_->registers)
+                                   .arg(QString::fromStdString(ptxas_->arch)).arg(lim.maxRegistersPerBlock);
+            if (dev.id != "sim") {
+                for (QLineEdit* e : blockEdit_) {
+                    e->setStyleSheet(bad);
+                    e->setToolTip(registerProblem_);
+                }
+                issues_ << registerProblem_;
+                ok = false;
+            }
+        }
+    }
     grid_ = ok ? std::optional<Dim3>(g) : std::nullopt;
     block_ = ok ? std::optional<Dim3>(b) : std::nullopt;
 
@@ -304,20 +334,33 @@ void LaunchPanel::updateResources()
 {
     const DeviceInfo dev = currentDeviceInfo();
     QStringList lines;
-    if (haveResources_) {
+    if (ptxas_) {
+        QString regs = tr("Registers: %1 per thread, stack %L2 B per thread, static shared %L3 B per block "
+                          "(ptxas for %4)")
+                           .arg(ptxas_->registers).arg(ptxas_->stackBytes).arg(staticShared_)
+                           .arg(QString::fromStdString(ptxas_->arch));
+        if (ptxas_->spillStoreBytes + ptxas_->spillLoadBytes > 0)
+            regs += tr("\nRegister spills: %L1 B stored, %L2 B loaded per thread: local memory traffic")
+                        .arg(ptxas_->spillStoreBytes).arg(ptxas_->spillLoadBytes);
+        lines << regs;
+    } else if (haveResources_) {
         lines << tr("Static shared %L1 B, local (stack) %L2 B per thread; registers: assigned by ptxas on the device "
                     "(the PTX declares %3 virtual)").arg(staticShared_).arg(localBytes_).arg(virtualRegs_);
     } else {
         lines << tr("Resources appear after a successful compile.");
     }
     if (block_) {
-        const Occupancy o = Occupancy::compute(dev.limits, block_->volume(), staticShared_ + sharedBytes_.value_or(0), 0);
-        lines << tr("Theoretical occupancy on %1: %2 % (%3 of %4 warps per SM, %5 blocks per SM, limited by %6; "
-                    "registers not counted)")
+        const int registers = ptxas_ ? ptxas_->registers : 0;
+        const Occupancy o = Occupancy::compute(dev.limits, block_->volume(), staticShared_ + sharedBytes_.value_or(0),
+                                               registers);
+        lines << tr("Theoretical occupancy on %1: %2 % (%3 of %4 warps per SM, %5 blocks per SM, limited by %6%7)")
                      .arg(QString::fromStdString(dev.name.empty() ? dev.id : dev.name))
                      .arg(int(o.fraction * 100 + 0.5)).arg(o.activeWarps).arg(o.maxWarps).arg(o.blocksPerSm)
-                     .arg(QString::fromStdString(o.limitedBy));
+                     .arg(QString::fromStdString(o.limitedBy))
+                     .arg(registers > 0 ? QString() : tr("; registers not counted"));
     }
+    if (!registerProblem_.isEmpty() && dev.id == "sim")
+        lines << tr("On a GPU: %1.").arg(registerProblem_);
     resources_->setText(lines.join('\n'));
 }
 

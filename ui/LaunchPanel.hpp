@@ -4,6 +4,7 @@
 // limits turn red with the reason, before Run. Shows the kernel's resources,
 // the theoretical occupancy and the launch shape.
 #include "compile/CompileResult.hpp"
+#include "compile/KernelResources.hpp"
 #include "doc/Document.hpp"
 #include "run/LaunchTypes.hpp"
 
@@ -37,6 +38,7 @@ public:
     QString currentDevice() const;
     void setCurrentDevice(const QString& id);
     DeviceInfo currentDeviceInfo() const;
+    QString resourcesText() const;          // registers, memory and occupancy as shown
 
     // Resources of the chosen kernel from a compile; loweredName picks its .entry.
     void setCompileResult(const CompileResult& result, const std::string& loweredName);
@@ -75,6 +77,8 @@ private:
     std::size_t staticShared_ = 0, localBytes_ = 0;
     int virtualRegs_ = 0;
     bool haveResources_ = false;
+    std::optional<KernelResources> ptxas_;   // what ptxas allocated, for a real arch
+    QString registerProblem_;                // the block needs more registers than a block may have
     std::size_t printfBuffer_ = 1 << 20;
 };
 

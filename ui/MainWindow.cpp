@@ -17,6 +17,7 @@
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
 
+#include "compile/Compiler.hpp"
 #include "compile/SignatureParser.hpp"
 #include "data/NdArray.hpp"
 #include "doc/BufferFactory.hpp"
@@ -159,7 +160,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     });
     connect(arguments_, &ArgumentsPanel::changed, this, [this] { setModified(); });
     connect(launch_, &LaunchPanel::changed, this, [this] { setModified(); });
-    connect(launch_, &LaunchPanel::deviceChanged, this, [this](const QString& id) { settings_->setLastDevice(id); });
+    connect(launch_, &LaunchPanel::deviceChanged, this, [this](const QString& id) {
+        settings_->setLastDevice(id);
+        updateLiveOptions();
+        if (!loading_)
+            live_->compileNow(editor_->text());
+    });
 
     // The preview runs the core's initialiser on the buffer as it stands.
     arguments_->bufferEditor()->setPreview([this](const BufferSpec& b) -> QString {
@@ -464,12 +470,24 @@ void MainWindow::loadDocument(const Document& doc)
     }
     kernelChosen();
     notes_->setNotes(q(doc.title), q(doc.description));
-    live_->setOptions(doc.options);
+    updateLiveOptions();
     live_->setBaseDir(doc.baseDir());
     problems_->setDiagnostics({});
     loading_ = false;
     live_->compileNow(editor_->text());
     setModified(false);
+}
+
+// Live checks compile for the chosen device's architecture (the simulator stands for
+// sm_75), so ptxas reports the registers the launch panel's occupancy needs.
+void MainWindow::updateLiveOptions()
+{
+    CompileOptions options = base_.options;
+    if (options.arch.empty()) {
+        const DeviceInfo device = launch_->currentDeviceInfo();
+        options.arch = Compiler::realArchFor(device.ccMajor, device.ccMinor);
+    }
+    live_->setOptions(options);
 }
 
 Document MainWindow::currentDocument() const

@@ -103,6 +103,7 @@ private:
     void showCompile(const CompileResult& result);
     void showRun(const std::shared_ptr<const RunResult>& result);
     void setRunning(bool running);
+    void updateLiveOptions();
     void writeRecovery();
     void removeRecovery();
     std::string loweredNameFor(const CompileResult& result) const;

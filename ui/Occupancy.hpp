@@ -17,6 +17,10 @@ struct Occupancy {
     // registersPerThread <= 0: not known, registers are not a limit.
     static Occupancy compute(const DeviceLimits& limits, std::uint64_t threadsPerBlock,
                              std::size_t sharedBytesPerBlock, int registersPerThread);
+
+    // Registers one block takes from its multiprocessor: allocated per warp, in units
+    // of 256 (every architecture since Maxwell).
+    static std::uint64_t registersPerBlock(std::uint64_t threadsPerBlock, int registersPerThread, int warpSize);
 };
 
 } // namespace kw

@@ -167,6 +167,21 @@ std::string Compiler::defaultVirtualArch()
     return "compute_75";
 }
 
+std::string Compiler::realArchFor(int ccMajor, int ccMinor)
+{
+    if (ccMajor <= 0 || ccMinor < 0 || ccMinor > 9)
+        return {};
+    const int arch = ccMajor * 10 + ccMinor;
+    try {
+        const auto& archs = NvrtcLibrary::instance().supportedArchs();
+        if (std::find(archs.begin(), archs.end(), arch) == archs.end())
+            return {};
+    } catch (const Error&) {
+        return {};
+    }
+    return "sm_" + std::to_string(arch);
+}
+
 CompileResult Compiler::compile(const CompileRequest& request)
 {
     auto t0 = Clock::now();

@@ -37,6 +37,8 @@ public:
     static std::string nvrtcVersion();
     // Default virtual arch used when no device is present ("compute_75").
     static std::string defaultVirtualArch();
+    // "sm_90" for compute capability 9.0 when NVRTC can compile for it, else "".
+    static std::string realArchFor(int ccMajor, int ccMinor);
 
 private:
     std::shared_ptr<ProgramCache> cache_;

@@ -108,3 +108,16 @@ TEST(PtxasReport, CompilesForARealArchCarryTheReport)
     ASSERT_TRUE(v.ok) << v.log;
     EXPECT_TRUE(parsePtxasReport(v.log).empty());
 }
+
+TEST(PtxasReport, RealArchitecturesNvrtcKnows)
+{
+    try {
+        Compiler::nvrtcVersion();
+    } catch (const Error& e) {
+        GTEST_SKIP() << "NVRTC is not usable here: " << e.what();
+    }
+    EXPECT_EQ(Compiler::realArchFor(9, 0), "sm_90");
+    EXPECT_EQ(Compiler::realArchFor(7, 5), "sm_75");
+    EXPECT_EQ(Compiler::realArchFor(1, 0), "");  // long gone
+    EXPECT_EQ(Compiler::realArchFor(0, 0), "");  // no compute capability: not a GPU
+}

@@ -5,6 +5,8 @@
 #include "Occupancy.hpp"
 
 #include <QLineEdit>
+#include <fstream>
+#include <sstream>
 #include <gtest/gtest.h>
 
 using namespace kw;
@@ -124,4 +126,73 @@ TEST(Launch, OccupancyFromThreadsAndShared)
     const Occupancy o = Occupancy::compute(lim, 256, 24 * 1024, 0);
     EXPECT_EQ(o.blocksPerSm, 2);
     EXPECT_EQ(o.limitedBy, "shared memory");
+}
+
+TEST(Launch, OccupancyCountsRegistersPerWarpInUnitsOf256)
+{
+    DeviceLimits lim; // 64 Ki registers, 2048 threads per SM
+    // 72 registers x 32 threads = 2304 per warp (a multiple of 256); 8 warps a block.
+    EXPECT_EQ(Occupancy::registersPerBlock(256, 72, 32), 8u * 2304u);
+    // 37 registers round up to 1280 per warp, not 1184.
+    EXPECT_EQ(Occupancy::registersPerBlock(32, 37, 32), 1280u);
+    const Occupancy o = Occupancy::compute(lim, 256, 0, 72);
+    EXPECT_EQ(o.blocksPerSm, 3); // 65536 / 18432
+    EXPECT_EQ(o.activeWarps, 24);
+    EXPECT_EQ(o.limitedBy, "registers");
+    EXPECT_DOUBLE_EQ(Occupancy::compute(lim, 256, 0, 32).fraction, 1.0);
+}
+
+namespace {
+std::string readText(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+DeviceInfo gpu()
+{
+    DeviceInfo d;
+    d.id = "cuda:0";
+    d.name = "Test GPU";
+    d.ccMajor = 9;
+    return d;
+}
+} // namespace
+
+TEST(Launch, RegistersFromThePtxasReportLimitTheBlock)
+{
+    LaunchPanel panel;
+    panel.setDevices({gpu()});
+    panel.setCurrentDevice("cuda:0");
+    panel.setVariables({{"block", "1024"}});
+    panel.setLaunch(launch("1", "block"), {});
+    EXPECT_TRUE(panel.issues().isEmpty());
+
+    // The real sm_90 report: heavy() uses 72 registers a thread.
+    CompileResult r;
+    r.ok = true;
+    r.log = readText(std::string(KW_TEST_DATA_DIR) + "/ptxas_reports/kernels_sm_90.log");
+    panel.setCompileResult(r, "_Z5heavyPfi");
+    EXPECT_TRUE(panel.resourcesText().contains("Registers: 72 per thread")) << panel.resourcesText().toStdString();
+    // 1024 threads x 72 registers = 73,728 > 65,536: a GPU refuses the launch.
+    ASSERT_FALSE(panel.issues().isEmpty());
+    EXPECT_TRUE(anyContains(panel.issues(), "73,728 registers")) << panel.issues().join('\n').toStdString();
+    EXPECT_FALSE(panel.block());
+
+    panel.setVariables({{"block", "256"}});
+    EXPECT_TRUE(panel.issues().isEmpty());
+    EXPECT_TRUE(panel.resourcesText().contains("limited by registers")) << panel.resourcesText().toStdString();
+    EXPECT_FALSE(panel.resourcesText().contains("registers not counted"));
+
+    // The simulator has no register file: the same launch runs there, with a note.
+    panel.setVariables({{"block", "1024"}});
+    panel.setCurrentDevice("sim");
+    EXPECT_TRUE(panel.issues().isEmpty()) << panel.issues().join('\n').toStdString();
+    EXPECT_TRUE(panel.resourcesText().contains("On a GPU")) << panel.resourcesText().toStdString();
+
+    // A PTX-only compile has no report: registers are not counted.
+    panel.setCompileResult(CompileResult{}, "_Z5heavyPfi");
+    EXPECT_TRUE(panel.resourcesText().contains("registers not counted"));
 }
