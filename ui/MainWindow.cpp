@@ -1,6 +1,7 @@
 #include "MainWindow.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
@@ -589,7 +590,10 @@ bool MainWindow::maybeSave()
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
-    return answer == QMessageBox::Discard;
+    if (answer != QMessageBox::Discard)
+        return false;
+    removeRecovery(); // the changes it holds were just thrown away
+    return true;
 }
 
 void MainWindow::setModified(bool on)
@@ -764,28 +768,47 @@ void MainWindow::removeRecovery()
     QFile::remove(recoveryFile() + ".origin");
 }
 
+namespace {
+// The file the recovery copy was made from; empty for an untitled document.
+QString recoveryOrigin()
+{
+    QFile origin(MainWindow::recoveryFile() + ".origin");
+    return origin.open(QIODevice::ReadOnly) ? QString::fromUtf8(origin.readAll()) : QString();
+}
+} // namespace
+
 void MainWindow::offerRecovery()
 {
     if (!hasRecovery())
         return;
-    QFile origin(recoveryFile() + ".origin");
-    const QString original = origin.open(QIODevice::ReadOnly) ? QString::fromUtf8(origin.readAll()) : QString();
+    const QString original = recoveryOrigin();
     const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
         tr("Kernel Workbench did not close cleanly last time. Restore the unsaved copy of %1?")
             .arg(original.isEmpty() ? tr("an untitled document") : original));
-    if (answer == QMessageBox::Yes) {
-        try {
-            Document doc = DocumentReader::parse(
-                [&] { QFile f(recoveryFile()); f.open(QIODevice::ReadOnly); return f.readAll().toStdString(); }(),
-                original.toStdString());
-            loadDocument(doc);
-            path_ = original;
-            setModified(true);
-        } catch (const std::exception& e) {
-            banner_->showError(tr("Cannot restore the recovery copy"), QString::fromUtf8(e.what()));
-        }
+    if (answer == QMessageBox::Yes)
+        restoreRecovery();
+    else
+        removeRecovery();
+}
+
+bool MainWindow::restoreRecovery()
+{
+    const QString original = recoveryOrigin();
+    bool restored = false;
+    try {
+        QFile f(recoveryFile());
+        if (!f.open(QIODevice::ReadOnly))
+            throw std::runtime_error("cannot read " + recoveryFile().toStdString());
+        // Parsed under the original path, so files the document names resolve beside it.
+        loadDocument(DocumentReader::parse(f.readAll().toStdString(), original.toStdString()));
+        path_ = original;
+        setModified(true);
+        restored = true;
+    } catch (const std::exception& e) {
+        banner_->showError(tr("Cannot restore the recovery copy"), QString::fromUtf8(e.what()));
     }
     removeRecovery();
+    return restored;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

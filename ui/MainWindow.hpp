@@ -52,12 +52,20 @@ public:
     bool openDocument(const QString& path);
     void loadDocument(const Document& doc);
     Document currentDocument() const;
+
     bool isModified() const { return isWindowModified(); }
+    QString documentPath() const { return path_; }  // empty while untitled
 
     // A recovery copy left by a session that did not end cleanly, if any.
     static QString recoveryFile();
     bool hasRecovery() const;
     void offerRecovery();          // asks, then restores or discards
+    // Loads the recovery copy as a modified document under its original path and
+    // removes the copy; false (and a banner) when it cannot be read.
+    bool restoreRecovery();
+    // The autosave step its timer runs: writes the recovery copy while the document
+    // is modified. Public so a caller can save at a moment of its choosing.
+    void writeRecovery();
 
     static QString samplesDir();
 
@@ -68,6 +76,8 @@ public:
     ArgumentsPanel* argumentsPanel() const { return arguments_; }
     ErrorBanner* banner() const { return banner_; }
     LiveDiagnostics* liveDiagnostics() const { return live_; }
+    QMenu* recentMenu() const { return recentMenu_; }
+    PrintfPanel* printfPanel() const { return printf_; }
 
 public slots:
     void newDocument();
@@ -103,7 +113,6 @@ private:
     void showCompile(const CompileResult& result);
     void showRun(const std::shared_ptr<const RunResult>& result);
     void setRunning(bool running);
-    void writeRecovery();
     void removeRecovery();
     std::string loweredNameFor(const CompileResult& result) const;
 
