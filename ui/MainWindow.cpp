@@ -152,6 +152,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         diagLabel_->setToolTip(why);
     });
     connect(problems_, &ProblemsPanel::locationActivated, editor_, &CodeEditor::goTo);
+    // A block picked in the printf grid is shown where it sits in the launch drawing,
+    // scrolled into view: the drawing sits below the launch fields.
+    connect(printf_, &PrintfPanel::blockSelected, this, [this](const Dim3& block) {
+        launch_->shapeView()->selectBlock(block);
+        launchScroll_->ensureWidgetVisible(launch_->shapeView(), 0, 0);
+    });
     connect(variables_, &VariablesTable::changed, this, [this] {
         launch_->setVariables(variables_->variables());
         arguments_->setVariableNames(variables_->names());
@@ -225,14 +231,14 @@ void MainWindow::buildDocks()
     ptx_ = new PtxPanel;
     sweep_ = new SweepPanel;
 
-    auto* launchScroll = new QScrollArea;
-    launchScroll->setWidget(launch_);
-    launchScroll->setWidgetResizable(true);
+    launchScroll_ = new QScrollArea;
+    launchScroll_->setWidget(launch_);
+    launchScroll_->setWidgetResizable(true);
 
     QDockWidget* notes = addDock(notes_, tr("Notes"), "notesDock", Qt::LeftDockWidgetArea);
     QDockWidget* vars = addDock(variables_, tr("Variables"), "variablesDock", Qt::LeftDockWidgetArea);
     QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
-    QDockWidget* launch = addDock(launchScroll, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
+    QDockWidget* launch = addDock(launchScroll_, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;

@@ -15,6 +15,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QScrollArea;
 
 namespace kw {
 
@@ -132,6 +133,7 @@ private:
     ErrorBanner* banner_;
     ArgumentsPanel* arguments_;
     LaunchPanel* launch_;
+    QScrollArea* launchScroll_;
     VariablesTable* variables_;
     ProblemsPanel* problems_;
     NotesPanel* notes_;
