@@ -77,7 +77,8 @@ TEST(PrintfLaunchLink, TheShapeViewSelectsOnlyBlocksOfItsGrid)
 
 TEST(PrintfLaunchLink, TheMainWindowShowsThePrintfBlockInTheLaunchDrawing)
 {
-    ASSERT_TRUE(test::useTestLocations("KernelWorkbenchTests-printf-launch"));
+    const test::TestLocations locations("printf-launch");
+    ASSERT_TRUE(locations.ok());
     MainWindow::Options options;
     options.restoreLayout = false;
     options.autosave = false;

@@ -24,7 +24,7 @@ class RecentFiles : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        ASSERT_TRUE(test::useTestLocations("KernelWorkbenchTests-recent"));
+        ASSERT_TRUE(locations_.ok());
         ASSERT_TRUE(dir_.isValid());
         ASSERT_TRUE(Settings().recentFiles().isEmpty());
     }
@@ -62,6 +62,7 @@ protected:
         return nullptr;
     }
 
+    test::TestLocations locations_{"recent"};
     QTemporaryDir dir_;
 };
 
@@ -71,7 +72,7 @@ TEST_F(RecentFiles, TheSettingsAreTheTestOnes)
 {
     // Guards the rest: nothing here may write into the user's real configuration.
     EXPECT_TRUE(QSettings().fileName().contains(".qttest")) << QSettings().fileName().toStdString();
-    EXPECT_TRUE(QSettings().fileName().contains("KernelWorkbenchTests-recent"));
+    EXPECT_TRUE(QSettings().fileName().contains("KernelWorkbenchTests-recent-TheSettingsAreTheTestOnes"));
 }
 
 TEST_F(RecentFiles, OpeningPutsTheFileFirstWithoutDuplicates)

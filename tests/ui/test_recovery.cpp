@@ -60,7 +60,7 @@ class Recovery : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        ASSERT_TRUE(test::useTestLocations("KernelWorkbenchTests-recovery"));
+        ASSERT_TRUE(locations_.ok());
         ASSERT_TRUE(dir_.isValid());
         path_ = dir_.filePath("add_vectors_small.kwb");
         ASSERT_TRUE(QFile::copy(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb", path_));
@@ -83,6 +83,7 @@ protected:
         return w.editor()->text();
     }
 
+    test::TestLocations locations_{"recovery"};
     QTemporaryDir dir_;
     QString path_;
 };
