@@ -25,6 +25,16 @@ FindReplaceDialog::FindReplaceDialog(QsciScintilla* editor, QWidget* parent)
     next->setDefault(true);
     auto* one = new QPushButton(tr("Replace"), this);
     auto* all = new QPushButton(tr("Replace all"), this);
+    // Names for tests and style sheets.
+    findEdit_->setObjectName("findEdit");
+    replaceEdit_->setObjectName("replaceEdit");
+    caseBox_->setObjectName("matchCase");
+    wordBox_->setObjectName("wholeWords");
+    regexBox_->setObjectName("regularExpression");
+    status_->setObjectName("findStatus");
+    next->setObjectName("findNext");
+    one->setObjectName("replaceOne");
+    all->setObjectName("replaceAll");
 
     auto* grid = new QGridLayout(this);
     grid->addWidget(new QLabel(tr("Find:")), 0, 0);
@@ -45,10 +55,16 @@ FindReplaceDialog::FindReplaceDialog(QsciScintilla* editor, QWidget* parent)
     grid->addLayout(opts, 2, 0, 1, 3);
     grid->addWidget(status_, 3, 0, 1, 3);
 
+    // Return in the find field reaches the default button, Find next; a returnPressed
+    // connection as well would find twice per key press.
     connect(next, &QPushButton::clicked, this, &FindReplaceDialog::findNext);
-    connect(findEdit_, &QLineEdit::returnPressed, this, &FindReplaceDialog::findNext);
     connect(one, &QPushButton::clicked, this, &FindReplaceDialog::replaceOne);
     connect(all, &QPushButton::clicked, this, &FindReplaceDialog::replaceAll);
+    // A match found under other terms, or in other text, is no longer one.
+    connect(findEdit_, &QLineEdit::textChanged, this, &FindReplaceDialog::forgetMatch);
+    for (QCheckBox* box : {caseBox_, wordBox_, regexBox_})
+        connect(box, &QCheckBox::toggled, this, &FindReplaceDialog::forgetMatch);
+    connect(editor_, &QsciScintilla::textChanged, this, &FindReplaceDialog::forgetMatch);
 }
 
 void FindReplaceDialog::showFind(bool withReplace)
@@ -63,10 +79,21 @@ void FindReplaceDialog::showFind(bool withReplace)
     findEdit_->selectAll();
 }
 
+std::pair<long, long> FindReplaceDialog::selectionRange() const
+{
+    return {editor_->SendScintilla(QsciScintillaBase::SCI_GETSELECTIONSTART),
+            editor_->SendScintilla(QsciScintillaBase::SCI_GETSELECTIONEND)};
+}
+
 bool FindReplaceDialog::find(bool wrap)
 {
-    return editor_->findFirst(findEdit_->text(), regexBox_->isChecked(), caseBox_->isChecked(),
-                              wordBox_->isChecked(), wrap);
+    const bool found = editor_->findFirst(findEdit_->text(), regexBox_->isChecked(), caseBox_->isChecked(),
+                                          wordBox_->isChecked(), wrap);
+    if (found)
+        match_ = selectionRange();
+    else
+        forgetMatch();
+    return found;
 }
 
 bool FindReplaceDialog::findNext()
@@ -78,10 +105,9 @@ bool FindReplaceDialog::findNext()
 
 void FindReplaceDialog::replaceOne()
 {
-    if (editor_->hasSelectedText() && editor_->selectedText().compare(
-            findEdit_->text(), caseBox_->isChecked() ? Qt::CaseSensitive : Qt::CaseInsensitive) == 0
-        && !regexBox_->isChecked())
-        editor_->replaceSelectedText(replaceEdit_->text());
+    // replace() substitutes the match found last, with \1... references for a regex.
+    if (match_.first >= 0 && selectionRange() == match_)
+        editor_->replace(replaceEdit_->text());
     findNext();
 }
 
@@ -94,8 +120,18 @@ int FindReplaceDialog::replaceAll()
     editor_->setCursorPosition(0, 0);
     // No wrap: each replacement moves forward, so the loop ends at the last match.
     while (find(false)) {
+        const bool empty = match_.first == match_.second;
         editor_->replace(replaceEdit_->text());
         ++count;
+        // An empty match (a regex such as "x*") does not move the search on by itself:
+        // step past one character, or stop at the end, so the loop always ends.
+        if (empty) {
+            const long pos = editor_->SendScintilla(QsciScintillaBase::SCI_GETCURRENTPOS);
+            if (pos >= editor_->SendScintilla(QsciScintillaBase::SCI_GETLENGTH))
+                break;
+            editor_->SendScintilla(QsciScintillaBase::SCI_GOTOPOS,
+                                   editor_->SendScintilla(QsciScintillaBase::SCI_POSITIONAFTER, pos));
+        }
     }
     editor_->endUndoAction();
     status_->setText(tr("%n replacement(s)", nullptr, count));

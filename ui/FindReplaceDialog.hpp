@@ -2,6 +2,8 @@
 // Find and replace in one editor (non-modal).
 #include <QDialog>
 
+#include <utility>
+
 class QCheckBox;
 class QLineEdit;
 class QLabel;
@@ -22,6 +24,8 @@ public slots:
 
 private:
     bool find(bool wrap);
+    std::pair<long, long> selectionRange() const;
+    void forgetMatch() { match_ = {-1, -1}; }
 
     QsciScintilla* editor_;
     QLineEdit* findEdit_;
@@ -31,6 +35,9 @@ private:
     QCheckBox* regexBox_;
     QLabel* status_;
     QWidget* replaceRow_;
+    // Byte range of the last match found: Replace acts only on a selection that is
+    // still that match, so a selection the user made elsewhere is never overwritten.
+    std::pair<long, long> match_{-1, -1};
 };
 
 } // namespace kw

@@ -47,8 +47,38 @@ void LaunchShapeView::setPrintf(const PrintfOutput& output)
 
 void LaunchShapeView::selectBlock(Dim3 block)
 {
+    if (valid_ && (block.x >= grid_.x || block.y >= grid_.y || block.z >= grid_.z))
+        return;
     selected_ = block;
     update();
+}
+
+QRect LaunchShapeView::blockRect(Dim3 block)
+{
+    if (!valid_)
+        return {};
+    computeLayouts();
+    return cellRect(gridLayout_, grid_, block);
+}
+
+QRect LaunchShapeView::cellRect(const Layout& l, Dim3 shape, Dim3 c)
+{
+    const std::uint64_t linear = c.x + std::uint64_t(c.y) * shape.x + std::uint64_t(c.z) * shape.x * shape.y;
+    if (linear >= l.shown)
+        return {};
+    int col, row;
+    if (shape.y == 1 && shape.z == 1) {
+        col = int(linear % l.cols);
+        row = int(linear / l.cols);
+    } else {
+        if (c.x >= std::uint32_t(l.cols))
+            return {};
+        col = int(c.x);
+        row = int(c.y + std::uint64_t(c.z) * shape.y);
+        if (row >= l.rows)
+            return {};
+    }
+    return QRect(l.area.left() + col * l.cell, l.area.top() + row * l.cell, l.cell - 1, l.cell - 1);
 }
 
 Dim3 LaunchShapeView::coordOf(std::uint64_t linear, Dim3 shape)
@@ -134,7 +164,6 @@ void LaunchShapeView::paintEvent(QPaintEvent*)
         if (l.shown < l.total)
             t += tr(" (first %L1 of %L2)").arg(l.shown).arg(l.total);
         p.drawText(QRect(l.area.left(), header, l.area.width(), 16), Qt::AlignLeft, t);
-        const bool oneD = shape.y == 1 && shape.z == 1;
         std::unordered_set<std::uint64_t> printed; // linear thread indices of the selected block
         if (!isGrid)
             for (const PrintfLine& line : lines_)
@@ -143,19 +172,9 @@ void LaunchShapeView::paintEvent(QPaintEvent*)
                                    + std::uint64_t(line.thread.z) * shape.x * shape.y);
         for (std::uint64_t i = 0; i < l.shown; ++i) {
             const Dim3 c = coordOf(i, shape);
-            int col, row;
-            if (oneD) {
-                col = int(i % l.cols);
-                row = int(i / l.cols);
-            } else {
-                if (c.x >= std::uint32_t(l.cols))
-                    continue;
-                col = int(c.x);
-                row = int(c.y + std::uint64_t(c.z) * shape.y);
-                if (row >= l.rows)
-                    break;
-            }
-            const QRect cell(l.area.left() + col * l.cell, l.area.top() + row * l.cell, l.cell - 1, l.cell - 1);
+            const QRect cell = cellRect(l, shape, c);
+            if (cell.isNull())
+                continue;
             QColor fill;
             if (isGrid) {
                 fill = same(c, selected_) ? QColor("#2f6db5") : QColor("#9cc0e8");

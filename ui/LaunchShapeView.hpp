@@ -18,7 +18,11 @@ public:
     void setPrintf(const PrintfOutput& output);
     void clearShape();
     Dim3 selectedBlock() const { return selected_; }
+    // Shows that block's threads and marks it in the grid; a block outside the
+    // grid (a printf view of an older launch) is ignored.
     void selectBlock(Dim3 block);
+    // Where the block's cell is drawn; empty when it is not drawn (past the cell limit).
+    QRect blockRect(Dim3 block);
 
     // The text hovering the given thread of the selected block shows.
     QString describeThread(Dim3 thread) const;
@@ -40,6 +44,8 @@ private:
     };
     Layout layoutFor(const QRect& area, Dim3 shape, int wrap) const;
     std::optional<Dim3> hit(const Layout& l, Dim3 shape, int wrap, QPoint p) const;
+    // The cell drawn for c, or a null rect when c is past what the layout shows.
+    static QRect cellRect(const Layout& l, Dim3 shape, Dim3 c);
     static Dim3 coordOf(std::uint64_t linear, Dim3 shape);
     void computeLayouts();
 

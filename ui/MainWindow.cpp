@@ -1,6 +1,7 @@
 #include "MainWindow.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
@@ -152,6 +153,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         diagLabel_->setToolTip(why);
     });
     connect(problems_, &ProblemsPanel::locationActivated, editor_, &CodeEditor::goTo);
+    // A block picked in the printf grid is shown where it sits in the launch drawing,
+    // scrolled into view: the drawing sits below the launch fields.
+    connect(printf_, &PrintfPanel::blockSelected, this, [this](const Dim3& block) {
+        launch_->shapeView()->selectBlock(block);
+        launchScroll_->ensureWidgetVisible(launch_->shapeView(), 0, 0);
+    });
     connect(variables_, &VariablesTable::changed, this, [this] {
         launch_->setVariables(variables_->variables());
         arguments_->setVariableNames(variables_->names());
@@ -230,14 +237,14 @@ void MainWindow::buildDocks()
     ptx_ = new PtxPanel;
     sweep_ = new SweepPanel;
 
-    auto* launchScroll = new QScrollArea;
-    launchScroll->setWidget(launch_);
-    launchScroll->setWidgetResizable(true);
+    launchScroll_ = new QScrollArea;
+    launchScroll_->setWidget(launch_);
+    launchScroll_->setWidgetResizable(true);
 
     QDockWidget* notes = addDock(notes_, tr("Notes"), "notesDock", Qt::LeftDockWidgetArea);
     QDockWidget* vars = addDock(variables_, tr("Variables"), "variablesDock", Qt::LeftDockWidgetArea);
     QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
-    QDockWidget* launch = addDock(launchScroll, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
+    QDockWidget* launch = addDock(launchScroll_, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;
@@ -607,7 +614,10 @@ bool MainWindow::maybeSave()
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
-    return answer == QMessageBox::Discard;
+    if (answer != QMessageBox::Discard)
+        return false;
+    removeRecovery(); // the changes it holds were just thrown away
+    return true;
 }
 
 void MainWindow::setModified(bool on)
@@ -787,28 +797,47 @@ void MainWindow::removeRecovery()
     QFile::remove(recoveryFile() + ".origin");
 }
 
+namespace {
+// The file the recovery copy was made from; empty for an untitled document.
+QString recoveryOrigin()
+{
+    QFile origin(MainWindow::recoveryFile() + ".origin");
+    return origin.open(QIODevice::ReadOnly) ? QString::fromUtf8(origin.readAll()) : QString();
+}
+} // namespace
+
 void MainWindow::offerRecovery()
 {
     if (!hasRecovery())
         return;
-    QFile origin(recoveryFile() + ".origin");
-    const QString original = origin.open(QIODevice::ReadOnly) ? QString::fromUtf8(origin.readAll()) : QString();
+    const QString original = recoveryOrigin();
     const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
         tr("Kernel Workbench did not close cleanly last time. Restore the unsaved copy of %1?")
             .arg(original.isEmpty() ? tr("an untitled document") : original));
-    if (answer == QMessageBox::Yes) {
-        try {
-            Document doc = DocumentReader::parse(
-                [&] { QFile f(recoveryFile()); f.open(QIODevice::ReadOnly); return f.readAll().toStdString(); }(),
-                original.toStdString());
-            loadDocument(doc);
-            path_ = original;
-            setModified(true);
-        } catch (const std::exception& e) {
-            banner_->showError(tr("Cannot restore the recovery copy"), QString::fromUtf8(e.what()));
-        }
+    if (answer == QMessageBox::Yes)
+        restoreRecovery();
+    else
+        removeRecovery();
+}
+
+bool MainWindow::restoreRecovery()
+{
+    const QString original = recoveryOrigin();
+    bool restored = false;
+    try {
+        QFile f(recoveryFile());
+        if (!f.open(QIODevice::ReadOnly))
+            throw std::runtime_error("cannot read " + recoveryFile().toStdString());
+        // Parsed under the original path, so files the document names resolve beside it.
+        loadDocument(DocumentReader::parse(f.readAll().toStdString(), original.toStdString()));
+        path_ = original;
+        setModified(true);
+        restored = true;
+    } catch (const std::exception& e) {
+        banner_->showError(tr("Cannot restore the recovery copy"), QString::fromUtf8(e.what()));
     }
     removeRecovery();
+    return restored;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -15,6 +15,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
+class QScrollArea;
 
 namespace kw {
 
@@ -52,12 +53,20 @@ public:
     bool openDocument(const QString& path);
     void loadDocument(const Document& doc);
     Document currentDocument() const;
+
     bool isModified() const { return isWindowModified(); }
+    QString documentPath() const { return path_; }  // empty while untitled
 
     // A recovery copy left by a session that did not end cleanly, if any.
     static QString recoveryFile();
     bool hasRecovery() const;
     void offerRecovery();          // asks, then restores or discards
+    // Loads the recovery copy as a modified document under its original path and
+    // removes the copy; false (and a banner) when it cannot be read.
+    bool restoreRecovery();
+    // The autosave step its timer runs: writes the recovery copy while the document
+    // is modified. Public so a caller can save at a moment of its choosing.
+    void writeRecovery();
 
     static QString samplesDir();
 
@@ -68,6 +77,8 @@ public:
     ArgumentsPanel* argumentsPanel() const { return arguments_; }
     ErrorBanner* banner() const { return banner_; }
     LiveDiagnostics* liveDiagnostics() const { return live_; }
+    QMenu* recentMenu() const { return recentMenu_; }
+    PrintfPanel* printfPanel() const { return printf_; }
 
 public slots:
     void newDocument();
@@ -104,7 +115,6 @@ private:
     void showRun(const std::shared_ptr<const RunResult>& result);
     void setRunning(bool running);
     void updateLiveOptions();
-    void writeRecovery();
     void removeRecovery();
     std::string loweredNameFor(const CompileResult& result) const;
 
@@ -124,6 +134,7 @@ private:
     ErrorBanner* banner_;
     ArgumentsPanel* arguments_;
     LaunchPanel* launch_;
+    QScrollArea* launchScroll_;
     VariablesTable* variables_;
     ProblemsPanel* problems_;
     NotesPanel* notes_;

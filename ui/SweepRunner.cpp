@@ -5,6 +5,17 @@
 
 namespace kw {
 
+namespace {
+// The first error says which value broke the build (a static_assert, an array size...).
+QString compileFailure(const CompileResult& r)
+{
+    for (const Diagnostic& d : r.diagnostics)
+        if (d.severity == Severity::Error)
+            return SweepRunner::tr("compile failed: %1").arg(QString::fromStdString(d.message));
+    return SweepRunner::tr("compile failed");
+}
+} // namespace
+
 SweepRunner::SweepRunner(RunnerClient* runner, SweepPanel* panel, QObject* parent)
     : QObject(parent), runner_(runner), panel_(panel)
 {
@@ -15,7 +26,7 @@ SweepRunner::SweepRunner(RunnerClient* runner, SweepPanel* panel, QObject* paren
         if (r.fault)
             why = QString::fromStdString(r.fault->message);
         else if (!r.compile.ok)
-            why = tr("compile failed");
+            why = compileFailure(r.compile);
         done(id, r.timings.medianMs, why);
     });
     connect(runner_, &RunnerClient::jobFailed, this, [this](int id, const QString& why) {

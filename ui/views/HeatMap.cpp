@@ -1,6 +1,7 @@
 #include "views/HeatMap.hpp"
 
 #include "data/HostBuffer.hpp"
+#include "views/AspectRatioLock.hpp"
 #include "views/HeatMapCells.hpp"
 
 #include <qcustomplot.h>
@@ -62,6 +63,7 @@ HeatMap::HeatMap(QWidget* parent)
     plot_->xAxis->setLabel(tr("x (column)"));
     plot_->yAxis->setLabel(tr("y (row)"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    new AspectRatioLock(plot_); // square cells: an image keeps its shape in any panel
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
         plot_->rescaleAxes();
         plot_->replot();

@@ -1,8 +1,9 @@
 #pragma once
 // A buffer with a 2-D (or 3-D, one slice at a time) shape as a colour map with a
-// colour scale. Row 0 is at the top, as in an image. Large images are reduced to at
-// most maxCells per side by averaging blocks of cells; that pass reads every element,
-// so for large planes it runs on a worker thread and the map fills in when it is done.
+// colour scale. Row 0 is at the top, as in an image, and cells are square. Large
+// images are reduced to at most maxCells per side by averaging blocks of cells; that
+// pass reads every element, so for large planes it runs on a worker thread and the
+// map fills in when it is done.
 #include <QWidget>
 
 #include <cstddef>

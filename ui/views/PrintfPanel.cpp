@@ -235,6 +235,7 @@ void PrintfPanel::showBlock(const Dim3& b)
     blockTitle_->setText(tr("Block (%1, %2, %3): %4 lines from %5 threads per block")
                              .arg(b.x).arg(b.y).arg(b.z).arg(items.size())
                              .arg(launchBlock_.volume()));
+    emit blockSelected(b);
 }
 
 } // namespace kw

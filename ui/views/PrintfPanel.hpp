@@ -43,6 +43,10 @@ public:
 public slots:
     void showBlock(const kw::Dim3& block);   // lists that block's lines beside the grid
 
+signals:
+    // A block was chosen in the grid, so other views can show where it sits.
+    void blockSelected(const kw::Dim3& block);
+
 private:
     QWidget* buildTableTab();
     QWidget* buildBlocksTab();

@@ -1,0 +1,154 @@
+// The heat map keeps square cells: a non-square image in a non-square panel is
+// neither stretched nor cut off, and stays square after resizes, zooms and drags.
+#include "data/HostBuffer.hpp"
+#include "views/HeatMap.hpp"
+
+#include <gtest/gtest.h>
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QTest>
+#include <QWheelEvent>
+
+#include <cmath>
+#include <memory>
+
+using namespace kw;
+
+namespace {
+
+constexpr std::size_t rows = 240, cols = 320;
+
+std::shared_ptr<HostBuffer> image()
+{
+    auto data = std::make_shared<HostBuffer>(DType::F32, rows * cols);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c)
+            data->set(r * cols + c, double(r + c));
+    return data;
+}
+
+struct Shown {
+    HeatMap map;
+    explicit Shown(QSize size)
+    {
+        map.resize(size);
+        map.show();
+        EXPECT_TRUE(QTest::qWaitForWindowExposed(&map));
+        map.setBuffer(image(), {rows, cols}, "img");
+        EXPECT_TRUE(QTest::qWaitFor([&] { return map.isReady(); }, 10000));
+        settle();
+    }
+    void settle()
+    {
+        QCoreApplication::processEvents();
+        map.plot()->replot();
+    }
+    QCPAxis* x() const { return map.plot()->xAxis; }
+    QCPAxis* y() const { return map.plot()->yAxis; }
+    // Pixels one cell (one unit) covers along each axis.
+    double cellWidth() const { return std::abs(x()->coordToPixel(1) - x()->coordToPixel(0)); }
+    double cellHeight() const { return std::abs(y()->coordToPixel(1) - y()->coordToPixel(0)); }
+    // Across the whole image, x and y cell sizes differ by less than a pixel.
+    void expectSquare(const char* when) const
+    {
+        EXPECT_LT(std::abs(cellWidth() - cellHeight()) * double(std::max(rows, cols)), 1.0)
+            << when << ": cell " << cellWidth() << " x " << cellHeight() << " px";
+    }
+    // The extent the colour map draws (with a tight boundary, cell centre to cell centre).
+    QCPRange imageX() const { return map.colorMap()->data()->keyRange(); }
+    QCPRange imageY() const { return map.colorMap()->data()->valueRange(); }
+    bool showsWholeImage() const
+    {
+        const QCPRange xr = x()->range(), yr = y()->range();
+        const double tol = 1e-6;
+        return xr.lower <= imageX().lower + tol && xr.upper >= imageX().upper - tol
+            && yr.lower <= imageY().lower + tol && yr.upper >= imageY().upper - tol;
+    }
+    QPoint plotCentre() const { return map.plot()->axisRect()->rect().center(); }
+};
+
+} // namespace
+
+TEST(HeatMapAspect, AWideImageInAWidePanelHasSquareCells)
+{
+    Shown s({1100, 420});
+    s.expectSquare("wide panel");
+    EXPECT_TRUE(s.showsWholeImage());
+    // The panel is wider than the image: the image fills the height, not the width.
+    EXPECT_NEAR(s.y()->range().size(), s.imageY().size(), 1e-6);
+    EXPECT_GT(s.x()->range().size(), s.imageX().size() + 1.0);
+    EXPECT_GT(s.cellWidth(), 1.0);
+}
+
+TEST(HeatMapAspect, AWideImageInATallPanelHasSquareCells)
+{
+    Shown s({380, 900});
+    s.expectSquare("tall panel");
+    EXPECT_TRUE(s.showsWholeImage());
+    EXPECT_NEAR(s.x()->range().size(), s.imageX().size(), 1e-6);
+    EXPECT_GT(s.y()->range().size(), s.imageY().size() + 1.0);
+}
+
+TEST(HeatMapAspect, CellsStaySquareWhenThePanelIsResized)
+{
+    Shown s({1100, 420});
+    s.map.resize(420, 1000);
+    s.settle();
+    s.expectSquare("after a resize to tall");
+    EXPECT_TRUE(s.showsWholeImage());
+    s.map.resize(1200, 500);
+    s.settle();
+    s.expectSquare("after a resize back to wide");
+    EXPECT_TRUE(s.showsWholeImage());
+    // Resizing back and forth does not zoom out step by step.
+    EXPECT_NEAR(s.y()->range().size(), s.imageY().size(), 1e-6);
+}
+
+TEST(HeatMapAspect, ZoomKeepsCellsSquare)
+{
+    Shown s({900, 500});
+    const double before = s.x()->range().size();
+    const QPoint at = s.plotCentre();
+    QWheelEvent wheel(QPointF(at), QPointF(s.map.plot()->mapToGlobal(at)), QPoint(), QPoint(0, 240),
+                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(s.map.plot(), &wheel);
+    s.settle();
+    EXPECT_LT(s.x()->range().size(), before * 0.9) << "the wheel zooms in";
+    s.expectSquare("after zooming");
+    // A resize keeps the zoomed-in view rather than jumping back to the whole image.
+    s.map.resize(1000, 520);
+    s.settle();
+    s.expectSquare("after zooming and resizing");
+    EXPECT_LT(s.x()->range().size(), before * 0.9);
+}
+
+TEST(HeatMapAspect, DragPansWithoutChangingTheScale)
+{
+    Shown s({900, 500});
+    const QCPRange x0 = s.x()->range(), y0 = s.y()->range();
+    const QPoint from = s.plotCentre(), to = from + QPoint(-120, 60);
+    QTest::mousePress(s.map.plot(), Qt::LeftButton, Qt::NoModifier, from);
+    QTest::mouseMove(s.map.plot(), from + QPoint(-60, 30));
+    QTest::mouseMove(s.map.plot(), to);
+    QTest::mouseRelease(s.map.plot(), Qt::LeftButton, Qt::NoModifier, to);
+    s.settle();
+    EXPECT_GT(s.x()->range().center(), x0.center() + 1.0) << "dragging left shows more of the right";
+    EXPECT_NE(s.y()->range().center(), y0.center());
+    EXPECT_NEAR(s.x()->range().size(), x0.size(), 1e-6);
+    EXPECT_NEAR(s.y()->range().size(), y0.size(), 1e-6);
+    s.expectSquare("after a drag");
+}
+
+TEST(HeatMapAspect, DoubleClickFitsTheWholeImageAgain)
+{
+    Shown s({900, 500});
+    s.x()->setRange(10, 40);
+    s.y()->setRange(10, 20);
+    s.settle();
+    s.expectSquare("after setting ranges in code");
+    QTest::mouseDClick(s.map.plot(), Qt::LeftButton, Qt::NoModifier, s.plotCentre());
+    s.settle();
+    EXPECT_TRUE(s.showsWholeImage());
+    s.expectSquare("after the double click");
+}

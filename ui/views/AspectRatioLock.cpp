@@ -1,0 +1,53 @@
+#include "views/AspectRatioLock.hpp"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+
+namespace kw {
+
+AspectRatioLock::AspectRatioLock(QCustomPlot* plot) : QObject(plot), plot_(plot)
+{
+    rangesSet();
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &AspectRatioLock::rangesSet);
+    connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &AspectRatioLock::rangesSet);
+    // The axis rect's size is only known once the layout ran, right before drawing.
+    connect(plot_, &QCustomPlot::afterLayout, this, &AspectRatioLock::afterLayout);
+}
+
+void AspectRatioLock::rangesSet()
+{
+    if (adjusting_)
+        return;
+    const QCPRange x = plot_->xAxis->range(), y = plot_->yAxis->range();
+    wantX_[0] = x.lower;
+    wantX_[1] = x.upper;
+    wantY_[0] = y.lower;
+    wantY_[1] = y.upper;
+    dirty_ = true;
+}
+
+void AspectRatioLock::afterLayout()
+{
+    QCPAxisRect* rect = plot_->axisRect();
+    const QSize size = rect->size();
+    if (size.width() <= 0 || size.height() <= 0 || (!dirty_ && size == fittedTo_))
+        return;
+    const double wx = wantX_[1] - wantX_[0], wy = wantY_[1] - wantY_[0];
+    if (wx <= 0 || wy <= 0)
+        return;
+    // Pixels per unit that show all of both wanted ranges.
+    const double scale = std::min(size.width() / wx, size.height() / wy);
+    const double cx = 0.5 * (wantX_[0] + wantX_[1]), cy = 0.5 * (wantY_[0] + wantY_[1]);
+    const double hx = 0.5 * size.width() / scale, hy = 0.5 * size.height() / scale;
+    adjusting_ = true;
+    plot_->xAxis->setRange(cx - hx, cx + hx);
+    plot_->yAxis->setRange(cy - hy, cy + hy);
+    adjusting_ = false;
+    // Ticks were placed for the old ranges in this same layout pass.
+    rect->update(QCPLayoutElement::upPreparation);
+    fittedTo_ = size;
+    dirty_ = false;
+}
+
+} // namespace kw

@@ -1,0 +1,30 @@
+#pragma once
+// Keeps one unit on a plot's x axis as many pixels long as one unit on its y axis,
+// so the cells of an image stay square. The ranges last set (by fitting to the
+// data, zooming or dragging) are what must stay visible; whenever those ranges or
+// the axis rect's size change, the axis that would be stretched gets a wider range.
+// Zoom and drag scale both axes alike, so they keep the ratio by themselves.
+#include <QObject>
+#include <QSize>
+
+class QCustomPlot;
+
+namespace kw {
+
+class AspectRatioLock : public QObject {
+    Q_OBJECT
+public:
+    explicit AspectRatioLock(QCustomPlot* plot);
+
+private:
+    void rangesSet();
+    void afterLayout();
+
+    QCustomPlot* plot_;
+    double wantX_[2] = {0, 1}, wantY_[2] = {0, 1}; // lower, upper of the ranges to show
+    QSize fittedTo_;                 // axis rect size of the last fit
+    bool dirty_ = true;              // ranges changed since the last fit
+    bool adjusting_ = false;         // our own range change, not one to remember
+};
+
+} // namespace kw
