@@ -139,6 +139,7 @@ void LaunchPanel::setVariables(const std::vector<std::pair<std::string, std::str
 void LaunchPanel::setDevices(const std::vector<DeviceInfo>& devices)
 {
     const QString keep = currentDevice();
+    const DeviceInfo before = currentDeviceInfo();
     devices_.clear();
     for (const DeviceInfo& d : devices)
         if (d.id != "sim")
@@ -161,7 +162,10 @@ void LaunchPanel::setDevices(const std::vector<DeviceInfo>& devices)
     const int idx = device_->findData(keep);
     device_->setCurrentIndex(idx >= 0 ? idx : 0);
     evaluate();
-    if (currentDevice() != keep)
+    // The runner's list may describe the same device better (the simulator's
+    // placeholder has no compute capability): that changes what to compile for.
+    const DeviceInfo after = currentDeviceInfo();
+    if (currentDevice() != keep || after.ccMajor != before.ccMajor || after.ccMinor != before.ccMinor)
         emit deviceChanged(currentDevice());
 }
 

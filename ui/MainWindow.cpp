@@ -19,6 +19,7 @@
 #include "VariablesTable.hpp"
 
 #include "compile/Compiler.hpp"
+#include "compile/PtxasReportParser.hpp"
 #include "compile/SignatureParser.hpp"
 #include "data/NdArray.hpp"
 #include "doc/BufferFactory.hpp"
@@ -145,6 +146,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         editor_->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
         problems_->setDiagnostics(r.diagnostics);
         launch_->setCompileResult(r, loweredNameFor(r));
+        if (r.ok)
+            ptx_->setPtxasReport(parsePtxasReport(r.log));
         diagLabel_->setText(r.ok ? tr("✓ compiles (%1 ms)").arg(r.compileMs, 0, 'f', 0)
                                  : tr("%n error(s)", nullptr, problems_->errorCount()));
     });
@@ -680,7 +683,8 @@ void MainWindow::showCompile(const CompileResult& r)
 {
     editor_->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
     problems_->setDiagnostics(r.diagnostics);
-    launch_->setCompileResult(r, loweredNameFor(r));
+    // The launch panel takes its resources from the live check only: that one
+    // compiles for a real architecture, a runner's compile for the simulator does not.
     ptx_->showCompile(r);
 }
 

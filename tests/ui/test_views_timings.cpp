@@ -200,8 +200,20 @@ TEST(PtxPanel, ShowsHighlightedPtxAndTheResourcesTable)
     EXPECT_TRUE(panel.text()->isReadOnly());
     ASSERT_EQ(panel.resourcesTable()->rowCount(), 3);
     EXPECT_EQ(panel.resourcesTable()->item(1, 0)->text(), "reduce");
-    EXPECT_EQ(panel.resourcesTable()->item(1, 3)->text(), "35");
-    EXPECT_TRUE(panel.resourcesTable()->item(2, 4)->text().contains("dynamic"));
+    EXPECT_EQ(panel.resourcesTable()->item(1, PtxPanel::VirtualRegisters)->text(), "35");
+    EXPECT_TRUE(panel.resourcesTable()->item(2, PtxPanel::Shared)->text().contains("dynamic"));
+    // No ptxas report in a PTX-only compile: the allocated registers are not known.
+    EXPECT_EQ(panel.resourcesTable()->item(1, PtxPanel::Registers)->text(), QString::fromUtf8("\u2013"));
+    // A report (from the live check) fills them in for the entries it names.
+    KernelResources reduce;
+    reduce.entry = "_Z6reducePKfPfi";
+    reduce.arch = "sm_90";
+    reduce.registers = 18;
+    reduce.spillStoreBytes = 8;
+    panel.setPtxasReport({reduce});
+    EXPECT_EQ(panel.resourcesTable()->item(1, PtxPanel::Registers)->text(), "18");
+    EXPECT_EQ(panel.resourcesTable()->item(1, PtxPanel::Spills)->text(), "8 B / 0");
+    EXPECT_EQ(panel.resourcesTable()->item(2, PtxPanel::Registers)->text(), QString::fromUtf8("\u2013"));
 
     // The highlighter coloured the directive, the register and the comment.
     const auto formatAt = [&](const QString& line, const QString& word) {

@@ -1,5 +1,7 @@
 #include "views/PtxPanel.hpp"
 
+#include "compile/PtxasReportParser.hpp"
+
 #include "views/PtxHighlighter.hpp"
 
 #include <QFontDatabase>
@@ -35,10 +37,13 @@ PtxPanel::PtxPanel(QWidget* parent)
 {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    table_->setColumnCount(7);
-    table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Entry (lowered name)"), tr("Params"),
-                                       tr("Registers (virtual, 32-bit)"), tr("Shared"), tr("Local"),
-                                       tr("Const")});
+    table_->setColumnCount(Columns);
+    table_->setHorizontalHeaderLabels({tr("Kernel"), tr("Entry (lowered name)"), tr("Params"), tr("Registers"),
+                                       tr("Stack"), tr("Spills"), tr("PTX registers (virtual)"), tr("Shared"),
+                                       tr("Local"), tr("Const")});
+    table_->horizontalHeaderItem(Registers)->setToolTip(tr("Registers per thread, as ptxas allocated them"));
+    table_->horizontalHeaderItem(Spills)->setToolTip(tr("Bytes of registers spilled to local memory per thread "
+                                                        "(stored / loaded)"));
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -75,44 +80,66 @@ PtxPanel::PtxPanel(QWidget* parent)
 void PtxPanel::clear()
 {
     resources_.clear();
+    ptxas_.clear();
     table_->setRowCount(0);
     text_->clear();
     summary_->setText(tr("No compile result yet."));
 }
 
-void PtxPanel::showCompile(const CompileResult& r)
+void PtxPanel::setPtxasReport(std::vector<KernelResources> report)
 {
-    resources_ = PtxResources::parse(r.ptx);
-    // Source names by lowered name, for template instantiations and overloads.
-    QMap<QString, QString> sourceName;
-    for (const auto& [expr, lowered] : r.loweredNames)
-        sourceName.insert(QString::fromStdString(lowered), QString::fromStdString(expr));
+    ptxas_ = std::move(report);
+    fillTable();
+}
 
+void PtxPanel::fillTable()
+{
     table_->setRowCount(int(resources_.size()));
     int row = 0;
     for (const PtxResources& e : resources_) {
-        const QString lowered = QString::fromStdString(e.entry);
-        QString name = sourceName.value(lowered);
-        if (name.isEmpty() && !e.entry.empty()) {
-            for (const KernelSignature& k : r.kernels) // unmangled extern "C" or a plain match
-                if (lowered == QString::fromStdString(k.name) ||
-                    lowered.contains(QString::number(k.name.size()) + QString::fromStdString(k.name)))
+        const std::string& lowered = e.entry;
+        QString name;
+        if (auto it = sourceNames_.find(lowered); it != sourceNames_.end())
+            name = QString::fromStdString(it->second);
+        if (name.isEmpty() && !lowered.empty()) {
+            for (const KernelSignature& k : kernels_) // unmangled extern "C" or a plain match
+                if (lowered == k.name || lowered.find(std::to_string(k.name.size()) + k.name) != std::string::npos)
                     name = QString::fromStdString(k.name);
         }
-        const bool module = e.entry.empty();
-        table_->setItem(row, 0, cell(module ? tr("(module scope)") : name));
-        table_->setItem(row, 1, cell(lowered));
-        table_->setItem(row, 2, cell(module ? QString() : QString::number(e.params), true));
+        const bool module = lowered.empty();
+        table_->setItem(row, Kernel, cell(module ? tr("(module scope)") : name));
+        table_->setItem(row, Entry, cell(QString::fromStdString(lowered)));
+        table_->setItem(row, Params, cell(module ? QString() : QString::number(e.params), true));
+        const KernelResources* used = nullptr;
+        for (const KernelResources& k : ptxas_)
+            if (!module && k.entry == lowered)
+                used = &k;
+        if (used) {
+            auto* regs = cell(QString::number(used->registers), true);
+            regs->setToolTip(tr("Allocated by ptxas for %1").arg(QString::fromStdString(used->arch)));
+            table_->setItem(row, Registers, regs);
+            table_->setItem(row, Stack, cell(bytes(used->stackBytes), true));
+            auto* spills = cell(tr("%1 / %2").arg(bytes(used->spillStoreBytes), bytes(used->spillLoadBytes)), true);
+            if (used->spillStoreBytes + used->spillLoadBytes > 0)
+                spills->setForeground(QColor(198, 40, 40));
+            table_->setItem(row, Spills, spills);
+        } else {
+            for (int c : {Registers, Stack, Spills}) {
+                auto* none = cell(module ? QString() : QStringLiteral("\u2013"), true);
+                none->setToolTip(tr("ptxas did not run: the compile was for a virtual architecture (PTX only)."));
+                table_->setItem(row, c, none);
+            }
+        }
         QStringList regs;
         for (const auto& [type, count] : e.registers)
             regs << QStringLiteral("%1 %2").arg(count).arg(QString::fromStdString(type));
         auto* regItem = cell(module ? QString() : QString::number(e.registers32), true);
         regItem->setToolTip(tr("Declared in the PTX: %1. ptxas assigns the real registers; "
                                "these virtual ones are an upper bound.").arg(regs.join(QStringLiteral(", "))));
-        table_->setItem(row, 3, regItem);
-        table_->setItem(row, 4, cell(bytes(e.sharedBytes) + (e.dynamicShared ? tr(" + dynamic") : QString()), true));
-        table_->setItem(row, 5, cell(bytes(e.localBytes), true));
-        table_->setItem(row, 6, cell(bytes(e.constBytes), true));
+        table_->setItem(row, VirtualRegisters, regItem);
+        table_->setItem(row, Shared, cell(bytes(e.sharedBytes) + (e.dynamicShared ? tr(" + dynamic") : QString()), true));
+        table_->setItem(row, Local, cell(bytes(e.localBytes), true));
+        table_->setItem(row, Const, cell(bytes(e.constBytes), true));
         ++row;
     }
     table_->resizeColumnsToContents();
@@ -121,6 +148,19 @@ void PtxPanel::showCompile(const CompileResult& r)
     for (int r = 0; r < table_->rowCount(); ++r)
         height += table_->rowHeight(r);
     table_->setMaximumHeight(std::max(height, 60));
+
+}
+
+void PtxPanel::showCompile(const CompileResult& r)
+{
+    resources_ = PtxResources::parse(r.ptx);
+    sourceNames_.clear();
+    for (const auto& [expr, lowered] : r.loweredNames)
+        sourceNames_[lowered] = expr;
+    kernels_ = r.kernels;
+    if (auto report = parsePtxasReport(r.log); !report.empty())
+        ptxas_ = std::move(report);
+    fillTable();
 
     text_->setPlainText(QString::fromStdString(r.ptx));
     const int lines = text_->document()->blockCount();
