@@ -381,7 +381,13 @@ void MainWindow::wireRunner()
             sweep_->finish();
             return;
         }
-        sweepRunner_->start(currentDocument(), request, launch_->currentDevice());
+        const Document doc = currentDocument();
+        if (const QString why = SweepRunner::problem(doc, request); !why.isEmpty()) {
+            banner_->showError(tr("The sweep cannot run"), why);
+            sweep_->finish();
+            return;
+        }
+        sweepRunner_->start(doc, request, launch_->currentDevice());
     });
     connect(sweepRunner_, &SweepRunner::pointFailed, this, [this](const QString& value, const QString& why) {
         banner_->showWarning(tr("Sweep point %1 failed").arg(value), why);

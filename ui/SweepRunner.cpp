@@ -14,6 +14,17 @@ QString compileFailure(const CompileResult& r)
             return SweepRunner::tr("compile failed: %1").arg(QString::fromStdString(d.message));
     return SweepRunner::tr("compile failed");
 }
+
+// A time measured on wrong results would mislead the plot: the first failed check.
+QString checkFailure(const RunResult& r)
+{
+    for (const CheckResult& c : r.checks)
+        if (!c.passed)
+            return SweepRunner::tr("check on %1 failed: %2 of %3 elements differ from %4")
+                .arg(QString::fromStdString(c.buffer)).arg(c.mismatches).arg(c.checked)
+                .arg(QString::fromStdString(c.expect));
+    return {};
+}
 } // namespace
 
 SweepRunner::SweepRunner(RunnerClient* runner, SweepPanel* panel, QObject* parent)
@@ -27,6 +38,8 @@ SweepRunner::SweepRunner(RunnerClient* runner, SweepPanel* panel, QObject* paren
             why = QString::fromStdString(r.fault->message);
         else if (!r.compile.ok)
             why = compileFailure(r.compile);
+        else
+            why = checkFailure(r);
         done(id, r.timings.medianMs, why);
     });
     connect(runner_, &RunnerClient::jobFailed, this, [this](int id, const QString& why) {
@@ -41,12 +54,18 @@ Document SweepRunner::pointDocument(const Document& base, const SweepRequest& re
     if (request.kind == SweepRequest::Macro) {
         bool replaced = false;
         for (auto& [name, v] : d.options.defines)
-            if (name == request.macro) {
+            if (name == request.name) {
                 v = value;
                 replaced = true;
             }
         if (!replaced)
-            d.options.defines.emplace_back(request.macro, value);
+            d.options.defines.emplace_back(request.name, value);
+        return d;
+    }
+    if (request.kind == SweepRequest::Variable) {
+        for (auto& [name, expr] : d.variables)
+            if (name == request.name)
+                expr = value;
         return d;
     }
     // A block-size variable drives both the block and the grid expressions.
@@ -57,6 +76,21 @@ Document SweepRunner::pointDocument(const Document& base, const SweepRequest& re
         }
     d.launch.block.at(0) = value;
     return d;
+}
+
+QString SweepRunner::problem(const Document& base, const SweepRequest& request)
+{
+    if (request.kind != SweepRequest::Variable)
+        return {};
+    for (const auto& [name, expr] : base.variables)
+        if (name == request.name)
+            return {};
+    QStringList names;
+    for (const auto& [name, expr] : base.variables)
+        names << QString::fromStdString(name);
+    return tr("The document has no variable named \"%1\"%2.")
+        .arg(QString::fromStdString(request.name),
+             names.isEmpty() ? QString() : tr("; it has %1").arg(names.join(QStringLiteral(", "))));
 }
 
 void SweepRunner::start(const Document& base, const SweepRequest& request, const QString& device)

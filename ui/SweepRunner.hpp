@@ -21,6 +21,8 @@ public:
 
     // The document of one sweep point.
     static Document pointDocument(const Document& base, const SweepRequest& request, const std::string& value);
+    // Why the request cannot run on this document ("" when it can).
+    static QString problem(const Document& base, const SweepRequest& request);
     void start(const Document& base, const SweepRequest& request, const QString& device);
     bool owns(int jobId) const { return jobs_.count(jobId) > 0; }
 

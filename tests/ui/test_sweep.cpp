@@ -50,7 +50,7 @@ struct Sweep {
     void request(SweepRequest::Kind kind, const QString& values, const QString& macro = {})
     {
         panel.kindSelector()->setCurrentIndex(panel.kindSelector()->findData(int(kind)));
-        panel.macroEdit()->setText(macro);
+        panel.nameEdit()->setText(macro);
         panel.valuesEdit()->setText(values);
         QTest::mouseClick(panel.runButton(), Qt::LeftButton);
     }
@@ -117,6 +117,44 @@ TEST(Sweep, PointDocumentSetsTheBlockVariableOrTheMacro)
     const Document again = SweepRunner::pointDocument(m, macro, "4");
     EXPECT_EQ(again.options.defines.size(), m.options.defines.size());
     EXPECT_EQ(again.options.defines.back().second, "4");
+}
+
+TEST(Sweep, AVariableSweepSetsThatVariableOnly)
+{
+    const Document base = sample("add_vectors_small.kwb");
+    SweepRequest size{SweepRequest::Variable, "n", {"1000"}};
+    EXPECT_TRUE(SweepRunner::problem(base, size).isEmpty());
+    const Document d = SweepRunner::pointDocument(base, size, "1000");
+    ASSERT_EQ(d.variables.size(), base.variables.size());
+    for (std::size_t i = 0; i < d.variables.size(); ++i)
+        EXPECT_EQ(d.variables[i].second, d.variables[i].first == "n" ? "1000" : base.variables[i].second);
+    EXPECT_EQ(d.launch.grid, base.launch.grid); // the expressions stay; the variable moves them
+
+    SweepRequest missing{SweepRequest::Variable, "size", {"8"}};
+    const QString why = SweepRunner::problem(base, missing);
+    EXPECT_TRUE(why.contains("no variable named \"size\"")) << why.toStdString();
+    EXPECT_TRUE(why.contains("n, block")) << "names the variables there are: " << why.toStdString();
+}
+
+TEST(Sweep, ProblemSizesGiveOneTimedPointEach)
+{
+    // n drives the buffers' counts, the grid and the check: every point is a whole
+    // run, and a point whose check failed would be reported, not plotted.
+    Sweep s(sample("add_vectors_small.kwb"));
+    ASSERT_TRUE(s.ready) << "kwb-run serve did not answer hello";
+    if (!s.sim)
+        GTEST_SKIP() << "this kwb-run offers no sim device";
+    QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
+    s.request(SweepRequest::Variable, "100 1000 10000", "n");
+    ASSERT_TRUE(s.finished());
+    for (const QList<QVariant>& f : failed)
+        ADD_FAILURE() << "point " << f.at(0).toString().toStdString() << " failed: " << f.at(1).toString().toStdString();
+    const auto points = s.points();
+    ASSERT_EQ(points.size(), 3u);
+    for (double n : {100.0, 1000.0, 10000.0}) {
+        ASSERT_TRUE(points.count(n)) << "no point for n = " << n;
+        EXPECT_GT(points.at(n), 0.0);
+    }
 }
 
 TEST(Sweep, BlockSizesGiveOneTimedPointEach)
@@ -208,4 +246,23 @@ TEST(Sweep, ABlockSizeTheDeviceRefusesFailsAloneAtRunTime)
     const auto points = s.points();
     EXPECT_EQ(points.size(), 2u);
     EXPECT_TRUE(points.count(64.0) && points.count(128.0));
+}
+
+TEST(Sweep, APointWhoseCheckFailsIsReportedNotPlotted)
+{
+    // matmul's shared tiles are TILE x TILE (a macro); sweeping only the launch's
+    // tile variable computes the wrong product for every tile but 16.
+    Sweep s(sample("matmul.kwb"));
+    ASSERT_TRUE(s.ready) << "kwb-run serve did not answer hello";
+    if (!s.sim)
+        GTEST_SKIP() << "this kwb-run offers no sim device";
+    QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
+    s.request(SweepRequest::Variable, "8 16", "tile");
+    ASSERT_TRUE(s.finished());
+    ASSERT_EQ(failed.count(), 1);
+    EXPECT_EQ(failed.at(0).at(0).toString(), "8");
+    EXPECT_TRUE(failed.at(0).at(1).toString().contains("check on C failed")) << failed.at(0).at(1).toString().toStdString();
+    const auto points = s.points();
+    EXPECT_EQ(points.size(), 1u);
+    EXPECT_TRUE(points.count(16.0));
 }

@@ -108,13 +108,13 @@ TEST(SweepPanel, EmitsTheRequestAndPlotsPoints)
     EXPECT_EQ(panel.pointsTable()->rowCount(), 2);
 
     panel.kindSelector()->setCurrentIndex(1);
-    panel.macroEdit()->setText("TILE");
+    panel.nameEdit()->setText("TILE");
     panel.valuesEdit()->setText("8 16 32");
     panel.runButton()->click();
     ASSERT_EQ(spy.count(), 2);
     const auto macro = spy.at(1).at(0).value<SweepRequest>();
     EXPECT_EQ(macro.kind, SweepRequest::Macro);
-    EXPECT_EQ(macro.macro, "TILE");
+    EXPECT_EQ(macro.name, "TILE");
     EXPECT_EQ(macro.values.size(), 3u);
     panel.finish();
 

@@ -17,20 +17,20 @@
 namespace kw {
 
 SweepPanel::SweepPanel(QWidget* parent)
-    : QWidget(parent), kind_(new QComboBox(this)), macro_(new QLineEdit(this)),
+    : QWidget(parent), kind_(new QComboBox(this)), name_(new QLineEdit(this)),
       values_(new QLineEdit(this)), run_(new QPushButton(tr("Run sweep"), this)),
       status_(new QLabel(this)), plot_(new QCustomPlot(this)), points_(new QTableWidget(this))
 {
     kind_->addItem(tr("Block size (x)"), int(SweepRequest::BlockSize));
     kind_->addItem(tr("-D macro value"), int(SweepRequest::Macro));
-    macro_->setPlaceholderText(tr("macro name, e.g. TILE"));
+    kind_->addItem(tr("Variable value"), int(SweepRequest::Variable));
     values_->setPlaceholderText(tr("e.g. 32 64 128 256 or 32:1024"));
     values_->setText(QStringLiteral("32:1024"));
 
     auto* form = new QHBoxLayout;
     form->addWidget(new QLabel(tr("Sweep:"), this));
     form->addWidget(kind_);
-    form->addWidget(macro_);
+    form->addWidget(name_);
     form->addWidget(new QLabel(tr("Values:"), this));
     form->addWidget(values_, 1);
     form->addWidget(run_);
@@ -67,11 +67,16 @@ SweepPanel::SweepPanel(QWidget* parent)
 
 void SweepPanel::updateKind()
 {
-    const bool macro = kind_->currentData().toInt() == SweepRequest::Macro;
-    macro_->setVisible(macro);
-    plot_->xAxis->setLabel(macro ? tr("macro value") : tr("block size (threads)"));
+    const int kind = kind_->currentData().toInt();
+    const bool named = kind != SweepRequest::BlockSize;
+    name_->setVisible(named);
+    name_->setPlaceholderText(kind == SweepRequest::Variable ? tr("variable name, e.g. tile")
+                                                              : tr("macro name, e.g. TILE"));
+    plot_->xAxis->setLabel(kind == SweepRequest::Macro      ? tr("macro value")
+                           : kind == SweepRequest::Variable ? tr("variable value")
+                                                            : tr("block size (threads)"));
     // Block sizes are powers of two more often than not: a log-2 axis spaces them evenly.
-    if (macro) {
+    if (named) {
         plot_->xAxis->setScaleType(QCPAxis::stLinear);
         plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     } else {
@@ -115,12 +120,13 @@ std::optional<SweepRequest> SweepPanel::request(QString* error) const
     const QStringList values = splitValues(values_->text());
     if (values.isEmpty())
         return fail(tr("List at least one value."));
-    if (r.kind == SweepRequest::Macro) {
+    if (r.kind != SweepRequest::BlockSize) {
         static const QRegularExpression ident(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
-        const QString name = macro_->text().trimmed();
+        const QString name = name_->text().trimmed();
         if (!ident.match(name).hasMatch())
-            return fail(tr("\"%1\" is not a macro name.").arg(name));
-        r.macro = name.toStdString();
+            return fail(r.kind == SweepRequest::Macro ? tr("\"%1\" is not a macro name.").arg(name)
+                                                      : tr("\"%1\" is not a variable name.").arg(name));
+        r.name = name.toStdString();
     }
     for (const QString& v : values) {
         bool ok = false;

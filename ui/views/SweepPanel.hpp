@@ -28,7 +28,7 @@ public:
     static QStringList splitValues(const QString& text);
 
     QComboBox* kindSelector() const { return kind_; }
-    QLineEdit* macroEdit() const { return macro_; }
+    QLineEdit* nameEdit() const { return name_; }
     QLineEdit* valuesEdit() const { return values_; }
     QPushButton* runButton() const { return run_; }
     QCustomPlot* plot() const { return plot_; }
@@ -47,7 +47,7 @@ private:
     void updateKind();
 
     QComboBox* kind_;
-    QLineEdit* macro_;
+    QLineEdit* name_;
     QLineEdit* values_;
     QPushButton* run_;
     QLabel* status_;
