@@ -83,6 +83,8 @@ Attempt runNvrtc(const NvrtcLibrary& nv, const TaggedSource& tagged, const std::
         nv.check(nv.getProgramLog(prog.get(), r.log.data()), "nvrtcGetProgramLog");
     while (!r.log.empty() && r.log.back() == '\0')
         r.log.pop_back();
+    // NVRTC joins ptxas's report and its errors with a NUL between them.
+    std::replace(r.log.begin(), r.log.end(), '\0', '\n');
     r.diagnostics = parseNvrtcLog(r.log);
     for (auto& d : r.diagnostics) {
         if (d.file == sourceName && d.column > 0)
