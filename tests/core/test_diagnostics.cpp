@@ -1,13 +1,12 @@
 #include "compile/Compiler.hpp"
 #include "compile/DiagnosticParser.hpp"
 #include "util/Error.hpp"
+#include "support/TextFile.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace kw;
 namespace fs = std::filesystem;
@@ -16,15 +15,7 @@ namespace {
 
 const fs::path kLogDir = fs::path(KW_TEST_DATA_DIR) / "nvrtc_logs";
 
-std::string readText(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-nlohmann::json table() { return nlohmann::json::parse(readText(kLogDir / "expected.json")); }
+nlohmann::json table() { return nlohmann::json::parse(test::readTextFile(kLogDir / "expected.json")); }
 
 void expectMatches(const std::vector<Diagnostic>& got, const nlohmann::json& want, const std::string& name,
                    bool fileByName)
@@ -55,7 +46,7 @@ TEST(Diagnostics, TableOfRealLogs)
     auto t = table();
     ASSERT_GE(t.size(), 10u);
     for (const auto& [name, entry] : t.items())
-        expectMatches(parseNvrtcLog(readText(kLogDir / (name + ".log"))), entry["diagnostics"], name, false);
+        expectMatches(parseNvrtcLog(test::readTextFile(kLogDir / (name + ".log"))), entry["diagnostics"], name, false);
 }
 
 TEST(Diagnostics, TableStillMatchesThisNvrtc)
@@ -69,7 +60,7 @@ TEST(Diagnostics, TableStillMatchesThisNvrtc)
     auto t = table();
     for (const auto& [name, entry] : t.items()) {
         CompileRequest req;
-        req.source = readText(kLogDir / (name + ".cu"));
+        req.source = test::readTextFile(kLogDir / (name + ".cu"));
         req.sourceName = name + ".cu";
         req.baseDir = kLogDir;
         req.options.includeDirs = {"inc"};

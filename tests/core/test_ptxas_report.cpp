@@ -1,12 +1,11 @@
 #include "compile/Compiler.hpp"
 #include "compile/PtxasReportParser.hpp"
 #include "util/Error.hpp"
+#include "support/TextFile.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace kw;
 namespace fs = std::filesystem;
@@ -14,14 +13,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kDir = fs::path(KW_TEST_DATA_DIR) / "ptxas_reports";
-
-std::string readText(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 const KernelResources* find(const std::vector<KernelResources>& all, const std::string& entry)
 {
@@ -35,7 +26,7 @@ const KernelResources* find(const std::vector<KernelResources>& all, const std::
 
 TEST(PtxasReport, ReadsEveryEntryOfARealReport)
 {
-    const auto all = parsePtxasReport(readText(kDir / "kernels_sm_90.log"));
+    const auto all = parsePtxasReport(test::readTextFile(kDir / "kernels_sm_90.log"));
     ASSERT_EQ(all.size(), 4u);
     const auto* dyn = find(all, "_Z3dynPf");
     ASSERT_NE(dyn, nullptr);
@@ -59,7 +50,7 @@ TEST(PtxasReport, ReadsEveryEntryOfARealReport)
 
 TEST(PtxasReport, SpillsStackAndConstantBankBelongToTheEntryNotItsDeviceFunctions)
 {
-    const auto all = parsePtxasReport(readText(kDir / "kernels_sm_75_maxrreg16.log"));
+    const auto all = parsePtxasReport(test::readTextFile(kDir / "kernels_sm_75_maxrreg16.log"));
     ASSERT_EQ(all.size(), 4u);
     const auto* heavy = find(all, "_Z5heavyPfi");
     ASSERT_NE(heavy, nullptr);
@@ -83,7 +74,7 @@ TEST(PtxasReport, CompilesForARealArchCarryTheReport)
 {
     Compiler compiler;
     CompileRequest req;
-    req.source = readText(kDir / "kernels.cu");
+    req.source = test::readTextFile(kDir / "kernels.cu");
     req.options.arch = "sm_80";
     req.options.tagPrintf = false;
     CompileResult r;

@@ -7,6 +7,7 @@
 #include "cuda/DriverApi.hpp"
 #include "cuda/Module.hpp"
 #include "gpu/GpuTestSupport.hpp"
+#include "support/TextFile.hpp"
 
 using namespace kw;
 
@@ -17,12 +18,9 @@ TEST(GpuPtxasReport, RegistersAndSharedMemoryMatchTheLoadedModule)
     const std::string arch = Compiler::realArchFor(device.ccMajor, device.ccMinor);
     ASSERT_FALSE(arch.empty()) << "NVRTC cannot compile for the device";
 
-    std::ifstream in(std::string(KW_TEST_DATA_DIR) + "/ptxas_reports/kernels.cu");
-    std::stringstream source;
-    source << in.rdbuf();
     Compiler compiler;
     CompileRequest req;
-    req.source = source.str();
+    req.source = test::readTextFile(std::string(KW_TEST_DATA_DIR) + "/ptxas_reports/kernels.cu");
     req.options.arch = arch;
     const CompileResult r = compiler.compile(req);
     ASSERT_TRUE(r.ok) << r.log;

@@ -3,10 +3,9 @@
 #include "LaunchPanel.hpp"
 #include "LaunchShapeView.hpp"
 #include "Occupancy.hpp"
+#include "support/TextFile.hpp"
 
 #include <QLineEdit>
-#include <fstream>
-#include <sstream>
 #include <gtest/gtest.h>
 
 using namespace kw;
@@ -143,14 +142,6 @@ TEST(Launch, OccupancyCountsRegistersPerWarpInUnitsOf256)
 }
 
 namespace {
-std::string readText(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 DeviceInfo gpu()
 {
     DeviceInfo d;
@@ -173,7 +164,7 @@ TEST(Launch, RegistersFromThePtxasReportLimitTheBlock)
     // The real sm_90 report: heavy() uses 72 registers a thread.
     CompileResult r;
     r.ok = true;
-    r.log = readText(std::string(KW_TEST_DATA_DIR) + "/ptxas_reports/kernels_sm_90.log");
+    r.log = test::readTextFile(std::string(KW_TEST_DATA_DIR) + "/ptxas_reports/kernels_sm_90.log");
     panel.setCompileResult(r, "_Z5heavyPfi");
     EXPECT_TRUE(panel.resourcesText().contains("Registers: 72 per thread")) << panel.resourcesText().toStdString();
     // 1024 threads x 72 registers = 73,728 > 65,536: a GPU refuses the launch.

@@ -5,6 +5,7 @@
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
 #include "test_locations.hpp"
+#include "test_window_options.hpp"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -16,11 +17,7 @@ TEST(LiveResources, TheSimulatorsArchitectureGetsAPtxasReport)
 {
     const test::TestLocations locations("live-resources");
     ASSERT_TRUE(locations.ok());
-    MainWindow::Options options;
-    options.restoreLayout = false;
-    options.autosave = false;
-    options.runnerProgram = QString(KW_BIN_DIR) + "/kwb-run";
-    MainWindow w(options);
+    MainWindow w(test::windowOptions());
     QSignalSpy devices(w.runner(), &RunnerClient::devicesChanged);
     ASSERT_TRUE(w.openDocument(QString(KW_SAMPLES_DIR) + "/reduction_shared.kwb"));
     // The simulator's entry in the runner's list carries its compute capability (7.5).

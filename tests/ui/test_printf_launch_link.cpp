@@ -8,6 +8,7 @@
 #include "views/PrintfPanel.hpp"
 
 #include "doc/DocumentReader.hpp"
+#include "test_window_options.hpp"
 
 #include <QDockWidget>
 #include <QSignalSpy>
@@ -79,11 +80,7 @@ TEST(PrintfLaunchLink, TheMainWindowShowsThePrintfBlockInTheLaunchDrawing)
 {
     const test::TestLocations locations("printf-launch");
     ASSERT_TRUE(locations.ok());
-    MainWindow::Options options;
-    options.restoreLayout = false;
-    options.autosave = false;
-    options.runnerProgram = QString(KW_BIN_DIR) + "/kwb-run";
-    MainWindow w(options);
+    MainWindow w(test::windowOptions());
     w.resize(1500, 950);
     w.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&w));

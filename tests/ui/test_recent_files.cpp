@@ -6,6 +6,7 @@
 #include "Settings.hpp"
 #include "CodeEditor.hpp"
 #include "test_locations.hpp"
+#include "test_window_options.hpp"
 
 #include <QAction>
 #include <QFile>
@@ -40,11 +41,7 @@ protected:
     }
     std::unique_ptr<MainWindow> window()
     {
-        MainWindow::Options o;
-        o.restoreLayout = false;
-        o.autosave = false;
-        o.runnerProgram = QString(KW_BIN_DIR) + "/kwb-run";
-        return std::make_unique<MainWindow>(o);
+        return std::make_unique<MainWindow>(test::windowOptions());
     }
     static QStringList menuEntries(const MainWindow& w)
     {

@@ -7,6 +7,7 @@
 #include "test_locations.hpp"
 
 #include "doc/DocumentReader.hpp"
+#include "test_window_options.hpp"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -23,13 +24,7 @@ using namespace kw;
 
 namespace {
 
-MainWindow::Options options()
-{
-    MainWindow::Options o;
-    o.restoreLayout = false;
-    o.runnerProgram = QString(KW_BIN_DIR) + "/kwb-run";
-    return o;
-}
+MainWindow::Options options() { return test::windowOptions(true); }
 
 QString readAll(const QString& path)
 {
