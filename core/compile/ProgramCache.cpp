@@ -4,10 +4,13 @@
 #include "compile/ContentHash.hpp"
 #include "util/Paths.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <vector>
 
 #ifdef _WIN32
 #include <process.h>
@@ -54,15 +57,23 @@ std::string hex(std::uint64_t v)
 
 } // namespace
 
-ProgramCache::ProgramCache(fs::path dir, std::size_t memoryEntries)
+ProgramCache::ProgramCache(fs::path dir, std::size_t memoryEntries, std::uintmax_t diskLimitBytes)
     : dir_(std::move(dir))
     , capacity_(memoryEntries == 0 ? 1 : memoryEntries)
+    , diskLimit_(diskLimitBytes)
 {
 }
 
 std::shared_ptr<ProgramCache> ProgramCache::openDefault()
 {
-    return std::make_shared<ProgramCache>(userCacheDir() / "programs");
+    std::uintmax_t limit = defaultDiskLimit;
+    if (const char* mb = std::getenv("KWB_CACHE_MAX_MB"); mb && *mb) {
+        char* end = nullptr;
+        const unsigned long long v = std::strtoull(mb, &end, 10);
+        if (end && *end == '\0')
+            limit = std::uintmax_t(v) << 20;
+    }
+    return std::make_shared<ProgramCache>(userCacheDir() / "programs", 64, limit);
 }
 
 std::string ProgramCache::hashKey(const std::string& key)
@@ -148,6 +159,9 @@ std::optional<CompileResult> ProgramCache::loadFromDisk(const std::string& key)
     CompileResult r;
     if (!decodeCompileResult(body.substr(keySize), r))
         return reject();
+    // A hit is a use: the size limit removes the entries used longest ago.
+    std::error_code ec;
+    fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
     return r;
 }
 
@@ -182,8 +196,47 @@ void ProgramCache::saveToDisk(const std::string& key, const CompileResult& resul
         }
     }
     fs::rename(temp, final, ec);
-    if (ec)
+    if (ec) {
         fs::remove(temp, ec);
+        return;
+    }
+    trimDisk(final);
+}
+
+void ProgramCache::trimDisk(const fs::path& keep)
+{
+    struct File {
+        fs::path path;
+        std::uintmax_t size;
+        fs::file_time_type used;
+    };
+    std::vector<File> files;
+    std::uintmax_t total = 0;
+    std::error_code ec;
+    for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+        if (it->path().extension() != ".kwbprog")
+            continue;
+        std::error_code fileEc;
+        const std::uintmax_t size = it->file_size(fileEc);
+        const auto used = it->last_write_time(fileEc);
+        if (fileEc)
+            continue;
+        files.push_back({it->path(), size, used});
+        total += size;
+    }
+    if (total <= diskLimit_)
+        return;
+    // Down to three quarters of the limit, so the next few stores do not trim again.
+    const std::uintmax_t target = diskLimit_ / 4 * 3;
+    std::sort(files.begin(), files.end(), [](const File& a, const File& b) { return a.used < b.used; });
+    for (const File& f : files) {
+        if (total <= target)
+            break;
+        if (f.path == keep)
+            continue;
+        if (fs::remove(f.path, ec))
+            total -= f.size;
+    }
 }
 
 } // namespace kw

@@ -1,9 +1,12 @@
 #pragma once
 // Compiled programs kept in memory (LRU) and on disk under
 // kw::userCacheDir()/programs, so an unchanged kernel is not compiled twice.
+// The disk part is bounded too: past its size limit, the entries used longest ago
+// are removed (a hit counts as a use).
 #include "compile/CompileResult.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <list>
 #include <mutex>
@@ -15,9 +18,12 @@ namespace kw {
 
 class ProgramCache {
 public:
+    static constexpr std::uintmax_t defaultDiskLimit = std::uintmax_t(512) << 20;
+
     // `dir` empty: memory only.
-    explicit ProgramCache(std::filesystem::path dir, std::size_t memoryEntries = 64);
-    // The user's cache folder.
+    explicit ProgramCache(std::filesystem::path dir, std::size_t memoryEntries = 64,
+                          std::uintmax_t diskLimitBytes = defaultDiskLimit);
+    // The user's cache folder; KWB_CACHE_MAX_MB sets its size limit (default 512).
     static std::shared_ptr<ProgramCache> openDefault();
 
     // `key` is the full key material (source, options, headers, versions); it is
@@ -41,10 +47,12 @@ private:
     };
     std::optional<CompileResult> loadFromDisk(const std::string& key);
     void saveToDisk(const std::string& key, const CompileResult& result);
+    void trimDisk(const std::filesystem::path& keep);
     void remember(const std::string& hash, const std::string& key, const CompileResult& result);
 
     std::filesystem::path dir_;
     std::size_t capacity_;
+    std::uintmax_t diskLimit_;
     std::mutex mutex_;
     std::list<std::pair<std::string, Entry>> lru_; // most recent first
     std::unordered_map<std::string, std::list<std::pair<std::string, Entry>>::iterator> index_;

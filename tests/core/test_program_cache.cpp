@@ -368,3 +368,37 @@ TEST(ProgramCache, CompilerIsSafeToShareAcrossThreads)
     }
     EXPECT_EQ(entryFiles(cacheDir).size(), static_cast<std::size_t>(threads));
 }
+
+TEST(ProgramCache, DiskStaysUnderItsLimitAndKeepsTheEntriesUsedLast)
+{
+    fs::path dir = freshDir("limit");
+    const CompileResult r = sample();
+    std::uintmax_t entrySize = 0;
+    {
+        ProgramCache probe(dir);
+        probe.store("probe", r);
+        entrySize = fs::file_size(probe.entryPath("probe"));
+        fs::remove(probe.entryPath("probe"));
+    }
+    // Room for four entries; nine are stored, and "key 0" is used again on the way.
+    const std::uintmax_t limit = 4 * entrySize + entrySize / 2;
+    ProgramCache cache(dir, 1, limit);
+    std::uintmax_t most = 0;
+    for (int i = 0; i < 9; ++i) {
+        cache.store("key " + std::to_string(i), r);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5)); // distinct use times
+        if (i >= 1) {
+            cache.clearMemory(); // so the find below reads, and touches, the disk entry
+            ASSERT_TRUE(cache.find("key 0")) << "the entry in use survives at store " << i;
+        }
+        std::uintmax_t total = 0;
+        for (const auto& f : entryFiles(dir))
+            total += fs::file_size(f);
+        most = std::max(most, total);
+    }
+    EXPECT_LE(most, limit);
+    EXPECT_TRUE(fs::exists(cache.entryPath("key 8"))) << "the newest entry is kept";
+    EXPECT_TRUE(fs::exists(cache.entryPath("key 0"))) << "a used entry is kept";
+    EXPECT_FALSE(fs::exists(cache.entryPath("key 1"))) << "the entry used longest ago goes first";
+    EXPECT_LT(entryFiles(dir).size(), 9u);
+}
