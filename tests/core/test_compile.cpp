@@ -3,13 +3,9 @@
 #include "compile/SignatureParser.hpp"
 #include "util/Error.hpp"
 
-#include <gtest/gtest.h>
+#include "support/TempDir.hpp"
 
-#ifdef _WIN32
-#include <process.h>
-#else
-#include <unistd.h>
-#endif
+#include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -19,15 +15,6 @@ using namespace kw;
 namespace fs = std::filesystem;
 
 namespace {
-
-int processId()
-{
-#ifdef _WIN32
-    return _getpid();
-#else
-    return getpid();
-#endif
-}
 
 CompileResult compileSource(const std::string& source, CompileOptions options = {})
 {
@@ -40,26 +27,7 @@ CompileResult compileSource(const std::string& source, CompileOptions options = 
 
 std::string describe(const CompileResult& r) { return r.log; }
 
-// Folders made by this process, removed when it exits.
-struct TempDirs {
-    std::vector<fs::path> dirs;
-    ~TempDirs()
-    {
-        std::error_code ec;
-        for (const auto& d : dirs)
-            fs::remove_all(d, ec);
-    }
-};
-TempDirs tempDirs;
-
-fs::path freshDir(const std::string& name)
-{
-    fs::path d = fs::temp_directory_path() / ("kw_test_compile_" + std::to_string(processId()) + "_" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    tempDirs.dirs.push_back(d);
-    return d;
-}
+fs::path freshDir(const std::string& name) { return test::freshDir("kw_test_compile", name); }
 
 } // namespace
 

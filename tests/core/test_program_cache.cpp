@@ -1,13 +1,9 @@
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
 
-#include <gtest/gtest.h>
+#include "support/TempDir.hpp"
 
-#ifdef _WIN32
-#include <process.h>
-#else
-#include <unistd.h>
-#endif
+#include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
@@ -20,35 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int processId()
-{
-#ifdef _WIN32
-    return _getpid();
-#else
-    return getpid();
-#endif
-}
-
-// Folders made by this process, removed when it exits.
-struct TempDirs {
-    std::vector<fs::path> dirs;
-    ~TempDirs()
-    {
-        std::error_code ec;
-        for (const auto& d : dirs)
-            fs::remove_all(d, ec);
-    }
-};
-TempDirs tempDirs;
-
-fs::path freshDir(const std::string& name)
-{
-    fs::path d = fs::temp_directory_path() / ("kw_test_cache_" + std::to_string(processId()) + "_" + name);
-    fs::remove_all(d);
-    fs::create_directories(d);
-    tempDirs.dirs.push_back(d);
-    return d;
-}
+fs::path freshDir(const std::string& name) { return test::freshDir("kw_test_cache", name); }
 
 std::vector<fs::path> entryFiles(const fs::path& dir)
 {

@@ -2,14 +2,13 @@
 // Test helpers for the simulator: compile CUDA C++ with kw::Compiler,
 // build buffers and launch through SimBackend.
 #include "SimCompile.hpp"
+#include "SimLaunch.hpp"
 #include "sim/SimBackend.hpp"
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace kwtest {
 
@@ -27,44 +26,5 @@ inline std::optional<kw::KernelImage> compile(const std::string& source, const s
     do {                                                                                       \
         if (!kwtest::nvrtcAvailable()) GTEST_SKIP() << "NVRTC (libnvrtc.so) is not available";  \
     } while (0)
-
-template <class T> kw::BufferArg buffer(const std::string& name, const std::vector<T>& values) {
-    kw::BufferArg b;
-    b.name = name;
-    b.data.bytes().resize(values.size() * sizeof(T));
-    std::memcpy(b.data.bytes().data(), values.data(), values.size() * sizeof(T));
-    return b;
-}
-
-template <class T> std::vector<T> values(const kw::BufferArg& b) {
-    std::vector<T> v(b.data.bytes().size() / sizeof(T));
-    std::memcpy(v.data(), b.data.bytes().data(), v.size() * sizeof(T));
-    return v;
-}
-
-inline kw::LaunchArg bufArg(std::size_t index) {
-    kw::LaunchArg a;
-    a.isBuffer = true;
-    a.buffer = index;
-    return a;
-}
-
-template <class T> kw::LaunchArg scalar(T v) {
-    kw::LaunchArg a;
-    a.bytes.resize(sizeof(T));
-    std::memcpy(a.bytes.data(), &v, sizeof(T));
-    return a;
-}
-
-inline kw::LaunchConfig config(kw::Dim3 grid, kw::Dim3 block, std::uint32_t shared = 0) {
-    kw::LaunchConfig c;
-    c.grid = grid;
-    c.block = block;
-    c.sharedBytes = shared;
-    c.warmup = 0;
-    c.repeats = 0;
-    c.timeLimitSeconds = 20;
-    return c;
-}
 
 } // namespace kwtest

@@ -1,4 +1,5 @@
 // Whole kernels on the simulator, checked against values computed on the host.
+#include "SimBenchKernels.hpp"
 #include "SimTestSupport.hpp"
 #include "run/PrintfLineParser.hpp"
 
@@ -14,11 +15,7 @@ using namespace kwtest;
 
 TEST(SimKernels, VectorAdd) {
     KW_REQUIRE_NVRTC();
-    auto img = compile(R"(
-extern "C" __global__ void add_vectors(const float* a, const float* b, float* c, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-})", "add_vectors");
+    auto img = compile(kAddVectorsSource, "add_vectors");
     ASSERT_TRUE(img);
     const int n = 1000;
     std::vector<float> a(n), b(n);
@@ -161,21 +158,7 @@ template <typename T, int N> __global__ void scale(T* a, T f) {
 
 TEST(SimKernels, TiledMatmulMatchesHost) {
     KW_REQUIRE_NVRTC();
-    auto img = compile(R"(
-#define T 16
-extern "C" __global__ void matmul(const float* A, const float* B, float* C, int n) {
-    __shared__ float As[T][T], Bs[T][T];
-    int r = blockIdx.y * T + threadIdx.y, c = blockIdx.x * T + threadIdx.x;
-    float s = 0;
-    for (int t = 0; t < (n + T - 1) / T; t++) {
-        As[threadIdx.y][threadIdx.x] = (r < n && t * T + threadIdx.x < n) ? A[r * n + t * T + threadIdx.x] : 0;
-        Bs[threadIdx.y][threadIdx.x] = (c < n && t * T + threadIdx.y < n) ? B[(t * T + threadIdx.y) * n + c] : 0;
-        __syncthreads();
-        for (int k = 0; k < T; k++) s += As[threadIdx.y][k] * Bs[k][threadIdx.x];
-        __syncthreads();
-    }
-    if (r < n && c < n) C[r * n + c] = s;
-})", "matmul");
+    auto img = compile(kTiledMatmulSource, "matmul");
     ASSERT_TRUE(img);
     const int n = 40;
     std::vector<float> A(n * n), B(n * n);
@@ -234,20 +217,7 @@ extern "C" __global__ void rbf(const float* x, float* y, double* z, int n, float
 
 TEST(SimKernels, MandelbrotDivergentLoops) {
     KW_REQUIRE_NVRTC();
-    auto img = compile(R"(
-extern "C" __global__ void mandelbrot(int* out, int w, int h, int maxit) {
-    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= w || y >= h) return;
-    float cr = -2.0f + 3.0f * x / w, ci = -1.5f + 3.0f * y / h, zr = 0, zi = 0;
-    int it = 0;
-    while (it < maxit && zr * zr + zi * zi < 4.0f) {
-        float t = zr * zr - zi * zi + cr;
-        zi = 2 * zr * zi + ci;
-        zr = t;
-        it++;
-    }
-    out[y * w + x] = it;
-})", "mandelbrot");
+    auto img = compile(kMandelbrotSource, "mandelbrot");
     ASSERT_TRUE(img);
     const int w = 70, h = 50, maxit = 100;
     std::vector<kw::BufferArg> bufs{buffer("out", std::vector<int>(w * h, -1))};
@@ -398,10 +368,25 @@ __global__ void fmt(float f, double d, int i, long long ll, unsigned u) {
     EXPECT_EQ(rep.printfOutput, expect);
 }
 
+namespace {
+// `locked(lock, counter)` adds threadIdx.x to counter[0] inside a lock, in 2 blocks of
+// 64 threads: the sum is right only if every thread got the lock exactly once.
+void expectLockedSumOverTwoBlocks(const char* source)
+{
+    auto img = compile(source, "locked");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs{buffer("lock", std::vector<int>{0}), buffer("counter", std::vector<int>{0})};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, config({2}, {64}, 0, 10));
+    ASSERT_TRUE(rep.ok) << rep.fault->message;
+    EXPECT_EQ(values<int>(bufs[1])[0], 2 * 63 * 64 / 2);
+}
+} // namespace
+
 TEST(SimKernels, SpinLockAcrossLanesOfAWarpMakesProgress) {
     KW_REQUIRE_NVRTC();
     // Lanes of one warp take turns on a lock: needs independent thread scheduling (Volta+).
-    auto img = compile(R"(
+    expectLockedSumOverTwoBlocks(R"(
 extern "C" __global__ void locked(int* lock, int* counter) {
     bool done = false;
     while (!done) {
@@ -412,35 +397,19 @@ extern "C" __global__ void locked(int* lock, int* counter) {
             done = true;
         }
     }
-})", "locked");
-    ASSERT_TRUE(img);
-    std::vector<kw::BufferArg> bufs{buffer("lock", std::vector<int>{0}), buffer("counter", std::vector<int>{0})};
-    kw::SimBackend sim;
-    auto cfg = config({2}, {64});
-    cfg.timeLimitSeconds = 10;
-    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, cfg);
-    ASSERT_TRUE(rep.ok) << rep.fault->message;
-    EXPECT_EQ(values<int>(bufs[1])[0], 2 * 63 * 64 / 2);
+})");
 }
 
 TEST(SimKernels, SpinWaitLoopBeforeCriticalSectionMakesProgress) {
     KW_REQUIRE_NVRTC();
     // The pattern that hangs before Volta: losers spin at a lower pc than the winner.
-    auto img = compile(R"(
+    expectLockedSumOverTwoBlocks(R"(
 extern "C" __global__ void locked(int* lock, int* counter) {
     while (atomicCAS(lock, 0, 1) != 0) { }
     counter[0] += threadIdx.x;
     __threadfence();
     atomicExch(lock, 0);
-})", "locked");
-    ASSERT_TRUE(img);
-    std::vector<kw::BufferArg> bufs{buffer("lock", std::vector<int>{0}), buffer("counter", std::vector<int>{0})};
-    kw::SimBackend sim;
-    auto cfg = config({2}, {64});
-    cfg.timeLimitSeconds = 10;
-    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, cfg);
-    ASSERT_TRUE(rep.ok) << rep.fault->message;
-    EXPECT_EQ(values<int>(bufs[1])[0], 2 * 63 * 64 / 2);
+})");
 }
 
 TEST(SimKernels, ShuffleAfterLongDivergentLoopsWaitsForAllLanes) {
