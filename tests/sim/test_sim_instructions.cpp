@@ -426,6 +426,27 @@ TEST(SimInstructions, MultiplyVariants) {
               1.5 * 1.5 + 1.5);
 }
 
+TEST(SimInstructions, FtzFlushesSubnormalInputsAndResults) {
+    auto f = [](const std::string& op, float x) {
+        return asF32(runOne("    ld.global.f32 %f1, [%rd27];\n" + op +
+                                "\n    mov.b32 %r1, %f2;\n    cvt.u64.u32 %rd1, %r1;\n    st.global.u64 [%rd28], %rd1;\n",
+                            f32bits(x)));
+    };
+    const float tiny = 1e-40f; // subnormal
+    const float minNormal = std::numeric_limits<float>::min();
+    EXPECT_EQ(f("add.f32 %f2, %f1, 0f00000000;", tiny), tiny);
+    EXPECT_EQ(f("add.ftz.f32 %f2, %f1, 0f00000000;", tiny), 0.0f);
+    EXPECT_EQ(f("mul.rn.f32 %f2, %f1, 0f00800000;", 0.5f), 0.5f * minNormal);
+    EXPECT_EQ(f("mul.rn.ftz.f32 %f2, %f1, 0f00800000;", 0.5f), 0.0f); // a subnormal result
+    EXPECT_GT(f("sqrt.rn.f32 %f2, %f1;", tiny), 0.0f);
+    EXPECT_EQ(f("sqrt.rn.ftz.f32 %f2, %f1;", tiny), 0.0f);
+    EXPECT_EQ(f("fma.rn.f32 %f2, %f1, 0f3F800000, 0f00000001;", 0.0f), std::numeric_limits<float>::denorm_min());
+    EXPECT_EQ(f("fma.rn.ftz.f32 %f2, %f1, 0f3F800000, 0f00000001;", 0.0f), 0.0f);
+    EXPECT_EQ(f("setp.gt.f32 %p1, %f1, 0f00000000;\n    selp.f32 %f2, 0f3F800000, 0f00000000, %p1;", tiny), 1.0f);
+    EXPECT_EQ(f("setp.gt.ftz.f32 %p1, %f1, 0f00000000;\n    selp.f32 %f2, 0f3F800000, 0f00000000, %p1;", tiny), 0.0f);
+    EXPECT_EQ(f("add.rn.sat.f32 %f2, %f1, %f1;", -0.25f), 0.0f);
+}
+
 TEST(SimInstructions, SpecialFunctionsAndDivision) {
     auto f = [](const std::string& op, float x) {
         return asF32(runOne("    ld.global.f32 %f1, [%rd27];\n" + op +
