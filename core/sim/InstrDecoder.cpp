@@ -103,6 +103,20 @@ template <class T> struct OpTanh { static T f(T a) { return std::tanh(a); } };
 
 // ---------------------------------------------------------------- handler shapes
 
+// The .ftz (inputs and result) and .sat (result) modifiers of float arithmetic.
+template <class T> T ftzIn(const Instr& in, T x)
+{
+    if constexpr (std::is_floating_point_v<T>)
+        return in.ftz ? flushSubnormal(x) : x;
+    else
+        return x; // setp on integers shares the path
+}
+template <class T> T ftzSatOut(const Instr& in, T r)
+{
+    r = ftzIn(in, r);
+    return in.sat ? saturate01(r) : r;
+}
+
 template <class T, class Op> struct Bin {
     static void run(Warp& w, const Instr& in, std::uint32_t m) {
         std::uint64_t* d = w.reg(in.d[0]);
@@ -132,12 +146,7 @@ template <class T, class Op> struct FBin {
         }
         RoundingScope scope(in.rnd);
         forLanes(m, [&](int l) {
-            T x = get<T>(a[l]), y = get<T>(b[l]);
-            if (in.ftz) { x = flushSubnormal(x); y = flushSubnormal(y); }
-            T r = Op::f(x, y);
-            if (in.ftz) r = flushSubnormal(r);
-            if (in.sat) r = saturate01(r);
-            d[l] = put<T>(r);
+            d[l] = put<T>(ftzSatOut(in, Op::f(ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l])))));
         });
     }
 };
@@ -155,14 +164,7 @@ template <class T, class Op> struct FUn {
         std::uint64_t* d = w.reg(in.d[0]);
         const std::uint64_t* a = w.reg(in.a[0]);
         RoundingScope scope(in.rnd);
-        forLanes(m, [&](int l) {
-            T x = get<T>(a[l]);
-            if (in.ftz) x = flushSubnormal(x);
-            T r = Op::f(x);
-            if (in.ftz) r = flushSubnormal(r);
-            if (in.sat) r = saturate01(r);
-            d[l] = put<T>(r);
-        });
+        forLanes(m, [&](int l) { d[l] = put<T>(ftzSatOut(in, Op::f(ftzIn(in, get<T>(a[l]))))); });
     }
 };
 
@@ -178,12 +180,8 @@ template <class T> struct Fma {
         }
         RoundingScope scope(in.rnd);
         forLanes(m, [&](int l) {
-            T x = get<T>(a[l]), y = get<T>(b[l]), z = get<T>(c[l]);
-            if (in.ftz) { x = flushSubnormal(x); y = flushSubnormal(y); z = flushSubnormal(z); }
-            T r = std::fma(x, y, z);
-            if (in.ftz) r = flushSubnormal(r);
-            if (in.sat) r = saturate01(r);
-            d[l] = put<T>(r);
+            const T x = ftzIn(in, get<T>(a[l])), y = ftzIn(in, get<T>(b[l])), z = ftzIn(in, get<T>(c[l]));
+            d[l] = put<T>(ftzSatOut(in, T(std::fma(x, y, z))));
         });
     }
 };
@@ -390,10 +388,7 @@ template <class T> struct Setp { static void run(Warp& w, const Instr& in, std::
     const BoolOp bop = static_cast<BoolOp>(in.rnd);
     const bool negC = in.negMask & 4;
     forLanes(m, [&](int l) {
-        T x = get<T>(a[l]), y = get<T>(b[l]);
-        if constexpr (std::is_same_v<T, float>)
-            if (in.ftz) { x = flushSubnormal(x); y = flushSubnormal(y); }
-        const bool r = compare<T>(cmp, x, y);
+        const bool r = compare<T>(cmp, ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l])));
         const bool cv = (c[l] != 0) != negC;
         p[l] = combine(bop, r, cv);
         q[l] = combine(bop, !r, cv);
