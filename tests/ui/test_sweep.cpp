@@ -146,6 +146,7 @@ TEST(Sweep, ProblemSizesGiveOneTimedPointEach)
         GTEST_SKIP() << "this kwb-run offers no sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.request(SweepRequest::Variable, "100 1000 10000", "n");
+    EXPECT_EQ(s.panel.plot()->xAxis->label(), "n") << "the axis names the variable";
     ASSERT_TRUE(s.finished());
     for (const QList<QVariant>& f : failed)
         ADD_FAILURE() << "point " << f.at(0).toString().toStdString() << " failed: " << f.at(1).toString().toStdString();

@@ -14,6 +14,8 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
@@ -254,6 +256,12 @@ int main(int argc, char** argv)
 
     window.setCurrentWidget(sweep);
     shot(&window, dir, "sweep");
+    // A sweep over a document variable: the problem size n.
+    sweep->kindSelector()->setCurrentIndex(sweep->kindSelector()->findData(int(SweepRequest::Variable)));
+    sweep->nameEdit()->setText(QStringLiteral("n"));
+    sweep->valuesEdit()->setText(QStringLiteral("1024 4096 16384 65536"));
+    sweep->start();
+    shot(&window, dir, "sweep_variable");
     window.setCurrentWidget(ptx);
     shot(&window, dir, "ptx");
 

@@ -153,6 +153,10 @@ void SweepPanel::start()
         return;
     }
     status_->setStyleSheet(QString());
+    if (r->kind == SweepRequest::Macro)
+        plot_->xAxis->setLabel(tr("%1 (macro)").arg(QString::fromStdString(r->name)));
+    else if (r->kind == SweepRequest::Variable)
+        plot_->xAxis->setLabel(QString::fromStdString(r->name));
     plot_->graph(0)->data()->clear();
     points_->setRowCount(0);
     expected_ = int(r->values.size());
