@@ -3,8 +3,10 @@
 #include "compile/BuiltinHeaders.hpp"
 #include "compile/ContentHash.hpp"
 #include "compile/DiagnosticParser.hpp"
+#include "compile/IncludeGate.hpp"
 #include "compile/IncludeScanner.hpp"
 #include "compile/NvrtcLibrary.hpp"
+#include "compile/OptionAllowList.hpp"
 #include "compile/PrintfTagger.hpp"
 #include "compile/ProgramCache.hpp"
 #include "compile/PtxEntryParser.hpp"
@@ -32,15 +34,20 @@ double msSince(Clock::time_point t0)
 // Destroys the NVRTC program on every path out.
 class Program {
 public:
-    Program(const NvrtcLibrary& nv, const std::string& source, const std::string& name) : nv_(nv)
+    Program(const NvrtcLibrary& nv, const std::string& source, const std::string& name,
+            const std::vector<InMemoryHeader>& ownHeaders)
+        : nv_(nv)
     {
-        const auto& headers = BuiltinHeaders::all();
         std::vector<const char*> texts, names;
-        for (const auto& h : headers) {
+        for (const auto& h : BuiltinHeaders::all()) {
             texts.push_back(h.text.c_str());
             names.push_back(h.name.c_str());
         }
-        nv_.check(nv_.createProgram(&prog_, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
+        for (const auto& h : ownHeaders) {
+            texts.push_back(h.text.c_str());
+            names.push_back(h.name.c_str());
+        }
+        nv_.check(nv_.createProgram(&prog_, source.c_str(), name.c_str(), static_cast<int>(texts.size()),
                                     texts.data(), names.data()),
                   "nvrtcCreateProgram");
     }
@@ -64,9 +71,10 @@ struct Attempt {
 };
 
 Attempt runNvrtc(const NvrtcLibrary& nv, const TaggedSource& tagged, const std::string& sourceName,
-                 const std::vector<std::string>& args, const std::vector<std::string>& names, bool wantCubin)
+                 const std::vector<InMemoryHeader>& headers, const std::vector<std::string>& args,
+                 const std::vector<std::string>& names, bool wantCubin)
 {
-    Program prog(nv, tagged.text, sourceName);
+    Program prog(nv, tagged.text, sourceName, headers);
     for (const auto& n : names)
         nv.check(nv.addNameExpression(prog.get(), n.c_str()), "nvrtcAddNameExpression");
     std::vector<const char*> argv;
@@ -184,22 +192,56 @@ std::string Compiler::realArchFor(int ccMajor, int ccMinor)
     return "sm_" + std::to_string(arch);
 }
 
+const std::vector<fs::path>& Compiler::installedIncludeDirs()
+{
+    // Looked up once per process: it sits on the path of every cache hit.
+    static const std::vector<fs::path> dirs = [] {
+        std::vector<fs::path> d;
+        if (fs::path toolkit = toolkitIncludeDir(); !toolkit.empty()) {
+            d.push_back(toolkit);
+            std::error_code ec;
+            if (fs::is_directory(toolkit / "cccl", ec))
+                d.push_back(toolkit / "cccl");
+        }
+        return d;
+    }();
+    return dirs;
+}
+
 CompileResult Compiler::compile(const CompileRequest& request)
 {
     auto t0 = Clock::now();
     const NvrtcLibrary& nv = NvrtcLibrary::instance();
 
+    const bool trusted = request.trust == Trust::Trusted;
+    if (!trusted)
+        OptionAllowList::check(request.options);
     CompileOptions options = request.options;
     if (options.arch.empty())
         options.arch = defaultVirtualArch();
     // Quoted includes are found beside the source, then in its include folders.
+    const ConfinedFolder folder(request.baseDir, [&] {
+        auto readable = installedIncludeDirs();
+        readable.insert(readable.end(), request.userIncludeDirs.begin(), request.userIncludeDirs.end());
+        return readable;
+    }());
     std::vector<fs::path> userDirs;
     if (!request.baseDir.empty())
-        userDirs.push_back(request.baseDir);
-    for (const auto& d : options.includeDirs) {
-        fs::path p(d);
-        userDirs.push_back(p.is_relative() && !request.baseDir.empty() ? request.baseDir / p : p);
+        userDirs.push_back(trusted ? request.baseDir : folder.root());
+    for (std::size_t i = 0; i < options.includeDirs.size(); ++i) {
+        const fs::path p(options.includeDirs[i]);
+        if (trusted) {
+            userDirs.push_back(p.is_relative() && !request.baseDir.empty() ? request.baseDir / p : p);
+            continue;
+        }
+        const auto r = folder.resolveFolder(p);
+        if (r.status != ConfinedFolder::Status::Inside)
+            throw Error(ErrorCategory::Untrusted, "options.include_dirs[" + std::to_string(i) + "]: \"" + p.string()
+                                                      + "\" " + ConfinedFolder::explain(r.status));
+        userDirs.push_back(r.path);
     }
+    for (const auto& d : request.userIncludeDirs)
+        userDirs.push_back(d);
     options.includeDirs.clear();
     const bool wantCubin = options.arch.rfind("sm_", 0) == 0;
     std::vector<std::string> args = options.toNvrtcArgs();
@@ -207,27 +249,37 @@ CompileResult Compiler::compile(const CompileRequest& request)
     // spills per kernel) costs nothing more and lands in the log.
     if (wantCubin)
         args.push_back("-Xptxas=-v");
-    for (const auto& d : userDirs)
+    // An untrusted source gets its own headers from memory (IncludeGate), so NVRTC
+    // searches nothing of the user's.
+    if (trusted)
+        for (const auto& d : userDirs)
+            args.push_back("-I" + d.string());
+    for (const auto& d : installedIncludeDirs())
         args.push_back("-I" + d.string());
-    // Looked up once per process: it sits on the path of every cache hit.
-    static const std::vector<std::string> toolkitArgs = [] {
-        std::vector<std::string> a;
-        if (fs::path toolkit = toolkitIncludeDir(); !toolkit.empty()) {
-            a.push_back("-I" + toolkit.string());
-            std::error_code ec;
-            if (fs::is_directory(toolkit / "cccl", ec))
-                a.push_back("-I" + (toolkit / "cccl").string());
-        }
-        return a;
-    }();
-    args.insert(args.end(), toolkitArgs.begin(), toolkitArgs.end());
 
     TaggedSource tagged;
     if (options.tagPrintf)
         tagged = PrintfTagger::tag(request.source, request.sourceName);
     else
         tagged.text = request.source;
-    auto includes = scanIncludes(request.source, userDirs);
+    std::vector<InMemoryHeader> ownHeaders;
+    std::vector<IncludedFile> includes;
+    if (trusted) {
+        includes = scanIncludes(request.source, userDirs);
+    } else {
+        std::vector<fs::path> searched(userDirs.begin() + (request.baseDir.empty() ? 0 : 1), userDirs.end());
+        AdmittedIncludes admitted = IncludeGate(folder, searched, installedIncludeDirs()).admit(request.source, request.sourceName);
+        ownHeaders = std::move(admitted.headers);
+        includes = std::move(admitted.files);
+        if (!admitted.missing.empty()) {
+            CompileResult r;
+            r.arch = options.arch;
+            r.diagnostics = std::move(admitted.missing);
+            r.kernels = parseKernelSignatures(request.source);
+            r.compileMs = msSince(t0);
+            return r;
+        }
+    }
 
     std::vector<std::string> names = request.nameExpressions;
     std::string key;
@@ -257,11 +309,11 @@ CompileResult Compiler::compile(const CompileRequest& request)
 
     std::vector<std::string> all = names;
     all.insert(all.end(), autoNames.begin(), autoNames.end());
-    Attempt at = runNvrtc(nv, tagged, request.sourceName, args, all, wantCubin);
+    Attempt at = runNvrtc(nv, tagged, request.sourceName, ownHeaders, args, all, wantCubin);
     if (!at.result.ok && at.nameMapFailed && !autoNames.empty()) {
         // A kernel the scanner saw may be compiled out (#if 0): retry with the
         // requested names only, so that never turns into an error.
-        at = runNvrtc(nv, tagged, request.sourceName, args, names, wantCubin);
+        at = runNvrtc(nv, tagged, request.sourceName, ownHeaders, args, names, wantCubin);
     }
     CompileResult r = std::move(at.result);
     r.arch = options.arch;

@@ -1,6 +1,7 @@
 #pragma once
 #include "compile/CompileOptions.hpp"
 #include "compile/CompileResult.hpp"
+#include "util/Trust.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -17,6 +18,12 @@ struct CompileRequest {
     std::filesystem::path baseDir;          // quoted includes are looked up here first
     CompileOptions options;
     std::vector<std::string> nameExpressions; // kernels to lower, e.g. "add", "scale<float,128>"
+    // Untrusted: options only from OptionAllowList, include folders inside baseDir,
+    // and every #include checked by IncludeGate before NVRTC runs.
+    Trust trust = Trust::Untrusted;
+    // Folders the user named themselves (kwb-run -I): searched, and readable even
+    // when the source is untrusted.
+    std::vector<std::filesystem::path> userIncludeDirs;
     // Every plain (non-template, not overloaded) kernel found in the source is
     // lowered as well, so CompileResult::loweredNames always has those.
 };
@@ -29,8 +36,9 @@ public:
     explicit Compiler(std::shared_ptr<ProgramCache> cache = nullptr);
     ~Compiler();
 
-    // Throws kw::Error(Nvrtc) when NVRTC cannot be loaded or breaks;
-    // user code errors come back as a result with ok == false.
+    // Throws kw::Error(Nvrtc) when NVRTC cannot be loaded or breaks, and
+    // kw::Error(Untrusted) when an untrusted request asks for an option or a file
+    // it may not; user code errors come back as a result with ok == false.
     CompileResult compile(const CompileRequest& request);
 
     // "13.0"; throws kw::Error(Nvrtc) when NVRTC is missing.
@@ -39,6 +47,8 @@ public:
     static std::string defaultVirtualArch();
     // "sm_90" for compute capability 9.0 when NVRTC can compile for it, else "".
     static std::string realArchFor(int ccMajor, int ccMinor);
+    // The installed header folders (the toolkit's or the bundled ones, and CCCL).
+    static const std::vector<std::filesystem::path>& installedIncludeDirs();
 
 private:
     std::shared_ptr<ProgramCache> cache_;

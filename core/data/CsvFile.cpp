@@ -67,8 +67,9 @@ NdArray CsvFile::parse(std::string_view text, DType dtype, const std::string& wh
             char* end = nullptr;
             const double v = std::strtod(token.c_str(), &end);
             if (end != token.c_str() + token.size())
-                throw Error(ErrorCategory::Io, what + ":" + std::to_string(lineNo) + ": \"" + token
-                                                   + "\" is not a number");
+                // Position only: the file's text is never quoted back.
+                throw Error(ErrorCategory::Io, what + ":" + std::to_string(lineNo) + ": value "
+                                                   + std::to_string(inRow + 1) + " is not a number");
             values.push_back(v);
             ++inRow;
             i = j;

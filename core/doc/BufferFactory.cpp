@@ -4,6 +4,7 @@
 #include "data/CsvFile.hpp"
 #include "data/NpyFile.hpp"
 #include "data/RandomGenerator.hpp"
+#include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
@@ -60,16 +61,27 @@ constexpr std::int64_t kMaxCount = std::int64_t(1) << 40;
 
 } // namespace
 
-BufferFactory::BufferFactory(const VariableScope& scope, std::filesystem::path baseDir)
+BufferFactory::BufferFactory(const VariableScope& scope, std::filesystem::path baseDir, Trust trust)
     : scope_(scope)
     , baseDir_(std::move(baseDir))
+    , trust_(trust)
 {
 }
 
-std::filesystem::path BufferFactory::resolve(const std::string& file) const
+std::filesystem::path BufferFactory::resolve(const std::string& file, const std::string& field) const
 {
     const std::filesystem::path p(file);
-    return p.is_absolute() || baseDir_.empty() ? p : baseDir_ / p;
+    if (trust_ == Trust::Trusted)
+        return p.is_absolute() || baseDir_.empty() ? p : baseDir_ / p;
+    const auto r = ConfinedFolder(baseDir_).resolveFile(p);
+    if (r.status == ConfinedFolder::Status::Outside)
+        throw Error(ErrorCategory::Untrusted, field + ": \"" + file + "\" " + ConfinedFolder::explain(r.status));
+    if (r.status == ConfinedFolder::Status::NotRegular)
+        fail(field, "\"" + file + "\" " + ConfinedFolder::explain(r.status));
+    if (r.status == ConfinedFolder::Status::Missing) // never looked up in the working folder
+        fail(field, "file \"" + file + "\" not found "
+                        + (baseDir_.empty() ? "(an unsaved document has no folder to look in)" : "in the document's folder"));
+    return r.path;
 }
 
 std::vector<std::size_t> BufferFactory::shape(const BufferSpec& spec, const std::string& field) const
@@ -203,7 +215,7 @@ void BufferFactory::fillFromFile(NdArray& array, const Initializer& init, const 
 {
     if (init.file.empty())
         fail(field, "no file given");
-    const std::filesystem::path path = resolve(init.file);
+    const std::filesystem::path path = resolve(init.file, field);
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         fail(field, "file \"" + init.file + "\" not found (looked for " + path.string() + ")");

@@ -11,8 +11,9 @@ namespace kw {
 
 class BufferFactory {
 public:
-    // Relative initialiser files are looked up in baseDir. The scope must outlive the factory.
-    BufferFactory(const VariableScope& scope, std::filesystem::path baseDir);
+    // Relative initialiser files are looked up in baseDir; for an untrusted document
+    // they must lie inside it. The scope must outlive the factory.
+    BufferFactory(const VariableScope& scope, std::filesystem::path baseDir, Trust trust);
 
     // The display shape: {count} for 1-D, else the shape, whose product equals the count.
     // `field` prefixes errors ("buffers[1]"); throws kw::Error(Document) or (Expression).
@@ -21,8 +22,9 @@ public:
     // The buffer with its initial contents, and its shape.
     NdArray create(const BufferSpec& spec, const std::string& field) const;
 
-    // The path an initialiser file resolves to.
-    std::filesystem::path resolve(const std::string& file) const;
+    // The path an initialiser file resolves to; `field` names it in errors
+    // (kw::Error(Untrusted) for a file outside the folder of an untrusted document).
+    std::filesystem::path resolve(const std::string& file, const std::string& field) const;
 
     // Reads an initialiser file (.npy, .csv/.txt, else raw) as dtype; throws kw::Error(Io).
     static NdArray readFile(const std::filesystem::path& path, DType dtype);
@@ -33,6 +35,7 @@ private:
 
     const VariableScope& scope_;
     std::filesystem::path baseDir_;
+    Trust trust_;
 };
 
 } // namespace kw

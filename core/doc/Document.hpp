@@ -3,6 +3,7 @@
 // as text here; doc/PreparedRun evaluates them against the variables.
 #include "compile/CompileOptions.hpp"
 #include "data/DType.hpp"
+#include "util/Trust.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -86,6 +87,9 @@ struct Document {
     RunSettings run;
     std::vector<CheckSpec> checks;
     std::filesystem::path path;     // where it was loaded from (empty for unsaved)
+    // How it was loaded, not part of the file: an untrusted document may name
+    // files only inside its folder and compile only with allow-listed options.
+    Trust trust = Trust::Untrusted;
     std::filesystem::path baseDir() const;
 
     const BufferSpec* findBuffer(const std::string& name) const;

@@ -3,6 +3,7 @@
 #include "data/BinaryFile.hpp"
 #include "doc/DocumentValidator.hpp"
 #include "doc/Expression.hpp"
+#include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -415,7 +416,7 @@ std::string lineAndColumn(const std::string& text, std::size_t byte)
 
 } // namespace
 
-Document DocumentReader::parse(const std::string& text, const std::filesystem::path& path)
+Document DocumentReader::parse(const std::string& text, const std::filesystem::path& path, Trust trust)
 {
     Json j;
     try {
@@ -433,6 +434,7 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
 
     Document doc;
     doc.path = path;
+    doc.trust = trust;
     if (!j.contains("format"))
         fail("format", "missing (a workbench document has \"format\": \"kernel-workbench\")");
     const std::string format = getString(j["format"], "format");
@@ -464,9 +466,22 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
         doc.sourceFile = getString(j["source_file"], "source_file");
         if (doc.sourceFile.empty())
             fail("source_file", "is empty");
-        const std::filesystem::path file = std::filesystem::path(doc.sourceFile).is_absolute()
+        std::filesystem::path file = std::filesystem::path(doc.sourceFile).is_absolute()
             ? std::filesystem::path(doc.sourceFile)
             : doc.baseDir() / doc.sourceFile;
+        if (trust == Trust::Untrusted) {
+            const auto r = ConfinedFolder(doc.baseDir()).resolveFile(doc.sourceFile);
+            if (r.status == ConfinedFolder::Status::Outside)
+                throw Error(ErrorCategory::Untrusted,
+                            "source_file: \"" + doc.sourceFile + "\" " + ConfinedFolder::explain(r.status));
+            if (r.status == ConfinedFolder::Status::NotRegular)
+                fail("source_file", "\"" + doc.sourceFile + "\" " + ConfinedFolder::explain(r.status));
+            if (r.status == ConfinedFolder::Status::Missing) // never looked up in the working folder
+                fail("source_file", "file \"" + doc.sourceFile + "\" not found "
+                                        + (doc.path.empty() ? "(an unsaved document has no folder to look in)"
+                                                            : "in the document's folder"));
+            file = r.path;
+        }
         std::error_code ec;
         if (!std::filesystem::is_regular_file(file, ec))
             fail("source_file", "file \"" + doc.sourceFile + "\" not found (looked for " + file.string() + ")");
@@ -500,17 +515,17 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
     return doc;
 }
 
-Document DocumentReader::readString(const std::string& json, const std::filesystem::path& path)
+Document DocumentReader::readString(const std::string& json, const std::filesystem::path& path, Trust trust)
 {
-    Document doc = parse(json, path);
+    Document doc = parse(json, path, trust);
     DocumentValidator::validate(doc);
     return doc;
 }
 
-Document DocumentReader::readFile(const std::filesystem::path& path)
+Document DocumentReader::readFile(const std::filesystem::path& path, Trust trust)
 {
     const std::vector<std::byte> bytes = BinaryFile::readAll(path);
-    return readString(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path);
+    return readString(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path, trust);
 }
 
 } // namespace kw

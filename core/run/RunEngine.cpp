@@ -61,6 +61,7 @@ CompileRequest RunEngine::compileRequest(const Document& doc)
     request.baseDir = doc.baseDir();
     request.options = doc.options;
     request.nameExpressions = {doc.kernel};
+    request.trust = doc.trust;
     return request;
 }
 

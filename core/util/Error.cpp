@@ -16,6 +16,7 @@ const char* toString(ErrorCategory category)
     case ErrorCategory::Fault: return "fault";
     case ErrorCategory::Simulator: return "simulator";
     case ErrorCategory::Protocol: return "protocol";
+    case ErrorCategory::Untrusted: return "untrusted";
     case ErrorCategory::Internal: return "internal";
     }
     return "unknown";

@@ -19,6 +19,7 @@ enum class ErrorCategory {
     Fault,        // a kernel faulted
     Simulator,    // the PTX simulator cannot execute something
     Protocol,     // malformed serve message
+    Untrusted,    // an untrusted document asks for an option or a file it may not
     Internal,
 };
 

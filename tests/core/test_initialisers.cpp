@@ -47,7 +47,7 @@ std::string errorOf(const std::function<void()>& f)
 struct Fixture : ::testing::Test {
     VariableScope scope = VariableScope::evaluate({{"n", "12"}, {"w", "4"}, {"h", "3"}});
     std::filesystem::path dir = std::filesystem::temp_directory_path() / "kw_test_init";
-    BufferFactory factory{scope, dir};
+    BufferFactory factory{scope, dir, Trust::Untrusted};
     void SetUp() override { std::filesystem::create_directories(dir); }
     void TearDown() override { std::filesystem::remove_all(dir); }
 };

@@ -1,0 +1,47 @@
+#pragma once
+// Checks every #include of an untrusted source before NVRTC sees it, so NVRTC
+// never opens a file outside the document's folder or the installed headers.
+// The document's own headers are read here and handed to NVRTC from memory
+// (NVRTC would otherwise look for quoted includes in the working folder first);
+// installed headers are left to NVRTC's search of the installed folders.
+#include "compile/Diagnostic.hpp"
+#include "compile/IncludeScanner.hpp"
+#include "util/ConfinedFolder.hpp"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kw {
+
+struct InMemoryHeader {
+    std::string name; // as spelled in the #include
+    std::string text;
+};
+
+struct AdmittedIncludes {
+    std::vector<InMemoryHeader> headers; // for nvrtcCreateProgram
+    std::vector<IncludedFile> files;     // the document's headers read (for the program cache key)
+    // Quoted includes found nowhere, as NVRTC would report them: a compile error,
+    // not a refusal, and NVRTC is not asked (it would look in the working folder).
+    std::vector<Diagnostic> missing;
+};
+
+class IncludeGate {
+public:
+    // `userDirs`: the folders searched after the including file's own (already
+    // confined); `installedDirs`: the installed headers, readable by any document.
+    IncludeGate(const ConfinedFolder& folder, std::vector<std::filesystem::path> userDirs,
+                std::vector<std::filesystem::path> installedDirs);
+
+    // Throws kw::Error(Untrusted) naming the file and line of an include that is
+    // computed, leads outside, or is not a regular file.
+    AdmittedIncludes admit(std::string_view source, const std::string& sourceName) const;
+
+private:
+    const ConfinedFolder& folder_;
+    std::vector<std::filesystem::path> userDirs_, installedDirs_;
+};
+
+} // namespace kw

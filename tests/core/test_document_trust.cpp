@@ -1,0 +1,397 @@
+// A document from elsewhere: compile options only from the allow-list, every file it
+// names inside its folder (links followed), every #include checked before NVRTC runs,
+// and messages that never quote another file. Through the real NVRTC.
+#include "compile/Compiler.hpp"
+#include "compile/OptionAllowList.hpp"
+#include "doc/BufferFactory.hpp"
+#include "doc/DocumentReader.hpp"
+#include "doc/DocumentRequests.hpp"
+#include "doc/VariableScope.hpp"
+#include "support/TempDir.hpp"
+#include "util/ConfinedFolder.hpp"
+#include "util/Error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+
+namespace fs = std::filesystem;
+using namespace kw;
+
+namespace {
+
+const char* kSecret = "KWB_SECRET_TOKEN_4711";
+
+void write(const fs::path& p, const std::string& text)
+{
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+}
+
+// A document folder and, beside it, a folder of "private" files with a secret.
+struct Layout {
+    fs::path root, doc, outside;
+    explicit Layout(const std::string& name)
+    {
+        root = test::freshDir("kw_trust", name);
+        doc = root / "doc";
+        outside = root / "private";
+        fs::create_directories(doc);
+        write(outside / "secret.h", std::string("int leaked = ") + kSecret + ";\n");
+        write(outside / "data.csv", std::string(kSecret) + "\n");
+    }
+};
+
+CompileRequest request(const Layout& l, const std::string& source)
+{
+    CompileRequest r;
+    r.source = source;
+    r.baseDir = l.doc;
+    r.nameExpressions = {};
+    return r;
+}
+
+// The message of the kw::Error(Untrusted) that compiling throws.
+std::string refusal(const CompileRequest& r)
+{
+    Compiler compiler;
+    try {
+        compiler.compile(r);
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Untrusted) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "compiled without a refusal";
+    return {};
+}
+
+const char* kKernel = "__global__ void k(int* p) { p[0] = 1; }\n";
+
+} // namespace
+
+// ---- options
+
+TEST(OptionAllowList, RefusesOptionsThatNameOrWriteFiles)
+{
+    for (const char* o : {"--time=/tmp/x", "-time=x", "--fdevice-time-trace=/tmp/t.json", "--create-pch=/tmp/p",
+                          "--use-pch=p", "--pch-dir=/tmp", "--pch", "-I/etc", "--include-path=/etc", "-include",
+                          "--pre-include=/etc/passwd", "-Xptxas=--output-file=/tmp/o", "--ptxas-options=-o x",
+                          "-DX\nY", "-D1X=2", "-std=c++17 --time=x", "-arch=sm_90;x", "notanoption"}) {
+        const auto why = OptionAllowList::refuse(o);
+        ASSERT_TRUE(why.has_value()) << o;
+        EXPECT_NE(why->find(std::string(o).substr(0, 6)), std::string::npos) << *why;
+    }
+}
+
+TEST(OptionAllowList, AcceptsOptionsThatOnlyChangeCodeGeneration)
+{
+    for (const char* o : {"-DWIDTH=4", "-DFLAG", "--define-macro=N=3", "-UN", "-lineinfo", "--generate-line-info", "-G",
+                          "--use_fast_math", "-use_fast_math", "-maxrregcount=32", "--ftz=true", "--prec-div=false",
+                          "--fmad=false", "-arch=sm_90", "--gpu-architecture=compute_75", "-arch=sm_90a", "-std=c++20",
+                          "--extra-device-vectorization", "-default-device", "--restrict", "-w",
+                          "--diag-suppress=177,550", "-Xptxas=-v", "--dopt=on", "--split-compile=0"})
+        EXPECT_FALSE(OptionAllowList::refuse(o).has_value()) << o << ": " << *OptionAllowList::refuse(o);
+}
+
+TEST(OptionAllowList, CheckNamesTheFieldAndTheOption)
+{
+    CompileOptions o;
+    o.extra = {"-lineinfo", "--time=/tmp/kwb-time"};
+    try {
+        OptionAllowList::check(o);
+        FAIL() << "not refused";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Untrusted);
+        const std::string m = e.what();
+        EXPECT_NE(m.find("options.extra[1]"), std::string::npos) << m;
+        EXPECT_NE(m.find("--time=/tmp/kwb-time"), std::string::npos) << m;
+    }
+    o.extra.clear();
+    o.defines = {{"bad name", "1"}};
+    EXPECT_THROW(OptionAllowList::check(o), Error);
+    o.defines.clear();
+    o.std = "c++17 -include x";
+    EXPECT_THROW(OptionAllowList::check(o), Error);
+}
+
+TEST(DocumentTrust, UntrustedCompileWithTimeOptionWritesNothing)
+{
+    Layout l("time");
+    const fs::path target = l.outside / "appended.txt";
+    CompileRequest r = request(l, kKernel);
+    r.options.extra = {"--time=" + target.string()};
+    const std::string m = refusal(r);
+    EXPECT_NE(m.find("--time="), std::string::npos) << m;
+    EXPECT_FALSE(fs::exists(target));
+
+    // The user's own document may ask for it.
+    r.trust = Trust::Trusted;
+    Compiler compiler;
+    EXPECT_TRUE(compiler.compile(r).ok);
+    EXPECT_TRUE(fs::exists(target));
+}
+
+// ---- includes
+
+TEST(DocumentTrust, AbsoluteIncludeOutsideIsRefusedWithoutQuotingTheFile)
+{
+    Layout l("absolute");
+    const std::string inc = "#include \"" + (l.outside / "secret.h").string() + "\"\n";
+    const std::string m = refusal(request(l, inc + kKernel));
+    EXPECT_NE(m.find("outside the document's folder"), std::string::npos) << m;
+    EXPECT_NE(m.find(":1:"), std::string::npos) << "names the line: " << m;
+    EXPECT_EQ(m.find(kSecret), std::string::npos) << m;
+    // The same through angle brackets.
+    const std::string angle = "#include <" + (l.outside / "secret.h").string() + ">\n";
+    refusal(request(l, angle + kKernel));
+}
+
+TEST(DocumentTrust, RelativeEscapesAreRefusedEvenThroughTheInstalledFolders)
+{
+    Layout l("dotdot");
+    for (const std::string inc : {"#include \"../private/secret.h\"", "#include <../private/secret.h>",
+                                  "#include <../../../../../../../../etc/hostname>", "#include \"sub/../../private/secret.h\""}) {
+        const std::string m = refusal(request(l, inc + "\n" + kKernel));
+        EXPECT_EQ(m.find(kSecret), std::string::npos) << m;
+    }
+}
+
+TEST(DocumentTrust, SymbolicLinkLeadingOutIsRefused)
+{
+    Layout l("symlink");
+    fs::create_symlink(l.outside / "secret.h", l.doc / "innocent.h");
+    fs::create_directory_symlink(l.outside, l.doc / "lib");
+    for (const std::string inc : {"#include \"innocent.h\"", "#include \"lib/secret.h\""}) {
+        const std::string m = refusal(request(l, inc + "\n" + kKernel));
+        EXPECT_NE(m.find("outside the document's folder"), std::string::npos) << m;
+        EXPECT_EQ(m.find(kSecret), std::string::npos) << m;
+    }
+}
+
+TEST(DocumentTrust, IncludeSpellingsThePreprocessorAcceptsAreAllChecked)
+{
+    Layout l("spellings");
+    const std::string secret = (l.outside / "secret.h").string();
+    for (const std::string inc : {"#inc\\\nlude \"" + secret + "\"", "#/* c */include \"" + secret + "\"",
+                                  "  #  include \"" + secret + "\" // c", "%:include \"" + secret + "\"",
+                                  "#include_next \"" + secret + "\"", "#import \"" + secret + "\"",
+                                  "#if __has_include(\"" + secret + "\")\n#endif"})
+        refusal(request(l, inc + "\n" + kKernel));
+    // Text that only looks like an include is left alone.
+    CompileRequest r = request(l, "// #include \"" + secret + "\"\n__device__ const char* s = \"#include <" + secret + ">\";\n" + kKernel);
+    Compiler compiler;
+    EXPECT_TRUE(compiler.compile(r).ok);
+}
+
+TEST(DocumentTrust, ComputedIncludeIsRefused)
+{
+    Layout l("computed");
+    const std::string m = refusal(request(l, "#define H \"" + (l.outside / "secret.h").string() + "\"\n#include H\n" + kKernel));
+    EXPECT_NE(m.find("macro"), std::string::npos) << m;
+    EXPECT_NE(m.find(":2:"), std::string::npos) << m;
+}
+
+TEST(DocumentTrust, FifoIsRefusedWithoutBlocking)
+{
+    Layout l("fifo");
+    ASSERT_EQ(::mkfifo((l.doc / "pipe.h").c_str(), 0600), 0);
+    auto done = std::async(std::launch::async, [&] { return refusal(request(l, "#include \"pipe.h\"\n" + std::string(kKernel))); });
+    ASSERT_EQ(done.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "the include blocked";
+    EXPECT_NE(done.get().find("not a regular file"), std::string::npos);
+}
+
+TEST(DocumentTrust, MissingQuotedIncludeIsNotLookedUpInTheWorkingFolder)
+{
+    Layout l("cwd");
+    // A header of that name in the working folder must not be found.
+    const fs::path cwd = fs::current_path();
+    const fs::path elsewhere = l.root / "cwd";
+    write(elsewhere / "helper.h", "#define FROM_CWD 1\n");
+    fs::current_path(elsewhere);
+    Compiler compiler;
+    const auto missing = compiler.compile(request(l, "#include \"helper.h\"\n" + std::string(kKernel)));
+    fs::current_path(cwd);
+    ASSERT_FALSE(missing.ok);
+    ASSERT_EQ(missing.diagnostics.size(), 1u) << missing.log;
+    EXPECT_EQ(missing.diagnostics[0].line, 1);
+    EXPECT_EQ(missing.diagnostics[0].column, 10);
+    EXPECT_NE(missing.diagnostics[0].message.find("cannot open source file \"helper.h\""), std::string::npos);
+
+    // When the document's folder has one, that one is used, not the working folder's.
+    write(l.doc / "helper.h", "#define FROM_DOC 1\n");
+    write(elsewhere / "helper.h", "#error the working folder's header was used\n");
+    fs::current_path(elsewhere);
+    const auto r = compiler.compile(request(l, "#include \"helper.h\"\n#ifndef FROM_DOC\n#error no\n#endif\n" + std::string(kKernel)));
+    fs::current_path(cwd);
+    EXPECT_TRUE(r.ok) << (r.diagnostics.empty() ? r.log : r.diagnostics[0].message);
+}
+
+TEST(DocumentTrust, OwnHeadersNestedAndInstalledHeadersStillWork)
+{
+    Layout l("own");
+    write(l.doc / "inc" / "a.h", "#pragma once\n#include \"b.h\"\n#define A (B + 1)\n");
+    write(l.doc / "inc" / "b.h", "#define B 41\n");
+    CompileRequest r = request(l, "#include \"inc/a.h\"\n#include <cuda_fp16.h>\n#include \"cuda_bf16.h\"\n"
+                                  "#include <cstdint>\n#include <cuda/std/limits>\n"
+                                  "static_assert(A == 42, \"nested own header\");\n" + std::string(kKernel));
+    Compiler compiler;
+    const auto res = compiler.compile(r);
+    EXPECT_TRUE(res.ok) << res.log;
+    // An include folder inside the document's folder is searched; one outside is refused.
+    CompileRequest withDir = request(l, "#include \"b.h\"\n" + std::string(kKernel));
+    withDir.options.includeDirs = {"inc"};
+    EXPECT_TRUE(compiler.compile(withDir).ok);
+    withDir.options.includeDirs = {l.outside.string()};
+    withDir.source = "#include \"secret.h\"\n" + std::string(kKernel);
+    const std::string m = refusal(withDir);
+    EXPECT_NE(m.find("options.include_dirs[0]"), std::string::npos) << m;
+}
+
+TEST(DocumentTrust, HeaderErrorsInsideTheFolderStillReachTheUser)
+{
+    Layout l("errors");
+    write(l.doc / "broken.h", "int broken = undefined_thing;\n");
+    Compiler compiler;
+    const auto r = compiler.compile(request(l, "#include \"broken.h\"\n" + std::string(kKernel)));
+    ASSERT_FALSE(r.ok);
+    ASSERT_FALSE(r.diagnostics.empty());
+    EXPECT_EQ(r.diagnostics[0].file, "broken.h");
+    EXPECT_EQ(r.diagnostics[0].line, 1);
+}
+
+TEST(DocumentTrust, UserIncludeFoldersFromTheCommandLineAreReadable)
+{
+    Layout l("userdirs");
+    write(l.outside / "tool.h", "#define TOOL 7\n");
+    CompileRequest r = request(l, "#include \"tool.h\"\nstatic_assert(TOOL == 7, \"\");\n" + std::string(kKernel));
+    r.userIncludeDirs = {l.outside};
+    Compiler compiler;
+    EXPECT_TRUE(compiler.compile(r).ok);
+}
+
+// ---- files a document names
+
+namespace {
+std::string docJson(const std::string& sourcePart, const std::string& bufferInit = "{\"kind\": \"zeros\"}")
+{
+    return R"({"format": "kernel-workbench", "version": 1, )" + sourcePart + R"(, "kernel": "k",
+      "buffers": [{"name": "p", "dtype": "i32", "count": "1", "init": )" + bufferInit + R"(}],
+      "args": [{"name": "p", "buffer": "p"}], "launch": {"grid": [1,1,1], "block": [1,1,1]}})";
+}
+
+ErrorCategory categoryOf(const std::function<void()>& f, std::string* message = nullptr)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        if (message)
+            *message = e.what();
+        return e.category();
+    }
+    return ErrorCategory::Internal;
+}
+} // namespace
+
+TEST(DocumentTrust, SourceFileOutsideTheFolderIsRefused)
+{
+    Layout l("source_file");
+    write(l.outside / "k.cu", kKernel);
+    fs::create_symlink(l.outside / "k.cu", l.doc / "link.cu");
+    const fs::path where = l.doc / "d.kwb";
+    for (const std::string file : {(l.outside / "k.cu").string(), std::string("../private/k.cu"), std::string("link.cu")}) {
+        std::string m;
+        EXPECT_EQ(categoryOf([&] { DocumentReader::readString(docJson("\"source_file\": \"" + file + "\""), where); }, &m),
+                  ErrorCategory::Untrusted)
+            << file;
+        EXPECT_NE(m.find("source_file"), std::string::npos) << m;
+        // The user's own document may.
+        EXPECT_EQ(DocumentReader::readString(docJson("\"source_file\": \"" + file + "\""), where, Trust::Trusted).source,
+                  kKernel);
+    }
+    write(l.doc / "k.cu", kKernel);
+    EXPECT_EQ(DocumentReader::readString(docJson(R"("source_file": "k.cu")"), where).source, kKernel);
+}
+
+TEST(DocumentTrust, InitialiserFileOutsideTheFolderIsRefused)
+{
+    Layout l("init");
+    const fs::path where = l.doc / "d.kwb";
+    const std::string src = R"("source": "__global__ void k(int* p) {}")";
+    for (const std::string file : {(l.outside / "data.csv").string(), std::string("../private/data.csv")}) {
+        const Document doc = DocumentReader::parse(docJson(src, R"({"kind": "file", "path": ")" + file + "\"}"), where);
+        const VariableScope scope = VariableScope::evaluate({});
+        std::string m;
+        EXPECT_EQ(categoryOf([&] { BufferFactory(scope, doc.baseDir(), doc.trust).create(doc.buffers[0], "buffers[0]"); }, &m),
+                  ErrorCategory::Untrusted)
+            << file;
+        EXPECT_NE(m.find("buffers[0].init.path"), std::string::npos) << m;
+        EXPECT_EQ(m.find(kSecret), std::string::npos) << m;
+    }
+}
+
+TEST(DocumentTrust, CsvErrorsNameThePositionNotTheText)
+{
+    Layout l("csv");
+    write(l.doc / "bad.csv", std::string(kSecret) + "\n");
+    const fs::path where = l.doc / "d.kwb";
+    const std::string src = R"("source": "__global__ void k(int* p) {}")";
+    const Document doc = DocumentReader::parse(docJson(src, R"({"kind": "file", "path": "bad.csv"})"), where);
+    const VariableScope scope = VariableScope::evaluate({});
+    std::string m;
+    categoryOf([&] { BufferFactory(scope, doc.baseDir(), doc.trust).create(doc.buffers[0], "buffers[0]"); }, &m);
+    EXPECT_NE(m.find("is not a number"), std::string::npos) << m;
+    EXPECT_EQ(m.find(kSecret), std::string::npos) << m;
+}
+
+TEST(DocumentTrust, RequestsListOptionsAndFiles)
+{
+    Document d;
+    d.sourceFile = "k.cu";
+    d.source = "#include \"helper.h\"\n#include <cuda_fp16.h>\n__global__ void k() {}\n";
+    d.options.extra = {"--time=x"};
+    d.options.defines = {{"N", "4"}};
+    d.options.includeDirs = {"../inc"};
+    BufferSpec b;
+    b.name = "in";
+    b.init.kind = Initializer::Kind::File;
+    b.init.file = "data.npy";
+    d.buffers = {b};
+    const auto r = documentRequests(d);
+    auto has = [&](const std::string& field, const std::string& value) {
+        return std::any_of(r.begin(), r.end(), [&](const DocumentRequest& q) { return q.field == field && q.value == value; });
+    };
+    EXPECT_TRUE(has("source_file", "k.cu"));
+    EXPECT_TRUE(has("options.extra[0]", "--time=x"));
+    EXPECT_TRUE(has("options.defines", "-DN=4"));
+    EXPECT_TRUE(has("options.include_dirs[0]", "../inc"));
+    EXPECT_TRUE(has("buffers[0].init.path", "data.npy"));
+    EXPECT_TRUE(has("line 1", "#include \"helper.h\""));
+    EXPECT_TRUE(has("line 2", "#include <cuda_fp16.h>"));
+    EXPECT_TRUE(documentRequests(Document{}).empty());
+}
+
+TEST(ConfinedFolder, JudgesPathsAsWrittenAndAfterLinks)
+{
+    Layout l("confined");
+    write(l.doc / "a" / "x.h", "");
+    const ConfinedFolder f(l.doc);
+    EXPECT_EQ(f.resolveFile("a/x.h").status, ConfinedFolder::Status::Inside);
+    EXPECT_EQ(f.resolveFile("a/../a/x.h").status, ConfinedFolder::Status::Inside);
+    EXPECT_EQ(f.resolveFile("missing.h").status, ConfinedFolder::Status::Missing);
+    EXPECT_EQ(f.resolveFile("a").status, ConfinedFolder::Status::NotRegular);
+    EXPECT_EQ(f.resolveFolder("a").status, ConfinedFolder::Status::Inside);
+    EXPECT_EQ(f.resolveFile("../private/secret.h").status, ConfinedFolder::Status::Outside);
+    // A sibling whose name starts with the folder's is not inside it.
+    write(l.root / "doc2" / "y.h", "");
+    EXPECT_EQ(f.resolveFile("../doc2/y.h").status, ConfinedFolder::Status::Outside);
+    EXPECT_EQ(f.resolveFile(l.root / "doc2" / "y.h").status, ConfinedFolder::Status::Outside);
+    // Outside paths are refused without looking: a missing one is "outside" too.
+    EXPECT_EQ(f.resolveFile("/nonexistent/z.h").status, ConfinedFolder::Status::Outside);
+    // An unsaved document has no folder.
+    EXPECT_EQ(ConfinedFolder({}).resolveFile("x.h").status, ConfinedFolder::Status::Missing);
+    EXPECT_EQ(ConfinedFolder({}).resolveFile("/etc/hostname").status, ConfinedFolder::Status::Outside);
+}
