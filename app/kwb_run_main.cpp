@@ -2,7 +2,8 @@
 // GPUs, and serve the workbench over stdin/stdout.
 //
 // Exit codes: 0 success, 1 compile errors, 2 bad usage / bad input / nothing to run
-// on, 3 kernel fault, 4 a check failed.
+// on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked for an option
+// or a file it may not (--trust lifts that for one's own files).
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
 #include "cuda/CudaBackend.hpp"
@@ -41,13 +42,20 @@ using nlohmann::json;
 
 namespace {
 
-enum Exit { kOk = 0, kCompileErrors = 1, kBadInput = 2, kFault = 3, kCheckFailed = 4 };
+enum Exit { kOk = 0, kCompileErrors = 1, kBadInput = 2, kFault = 3, kCheckFailed = 4, kUntrusted = 5 };
 
 int failWith(const std::exception& e)
 {
+    const auto* ke = dynamic_cast<const kw::Error*>(&e);
+    if (ke && ke->category() == kw::ErrorCategory::Untrusted) {
+        std::fprintf(stderr, "kwb-run: refused: %s\n(for a document of your own, --trust lifts this)\n", e.what());
+        return kUntrusted;
+    }
     std::fprintf(stderr, "kwb-run: %s\n", e.what());
     return kBadInput;
 }
+
+kw::Trust trustOf(bool trusted) { return trusted ? kw::Trust::Trusted : kw::Trust::Untrusted; }
 
 std::string readText(const fs::path& path)
 {
@@ -76,6 +84,7 @@ struct CompileArgs {
     std::string file, arch;
     std::vector<std::string> defines, includes;
     bool json = false;
+    bool trust = false;
 };
 
 int compileCommand(const CompileArgs& a)
@@ -84,7 +93,7 @@ int compileCommand(const CompileArgs& a)
     try {
         const fs::path path(a.file);
         if (path.extension() == ".kwb") {
-            const kw::Document doc = kw::DocumentReader::readFile(path);
+            const kw::Document doc = kw::DocumentReader::readFile(path, trustOf(a.trust));
             req.source = doc.source;
             req.sourceName = doc.sourceFile.empty() ? path.filename().string() : doc.sourceFile;
             req.baseDir = doc.baseDir();
@@ -95,12 +104,14 @@ int compileCommand(const CompileArgs& a)
             req.sourceName = path.filename().string();
             req.baseDir = fs::absolute(path).parent_path();
         }
+        req.trust = trustOf(a.trust);
         for (const auto& d : a.defines) {
             const auto eq = d.find('=');
             req.options.defines.emplace_back(d.substr(0, eq), eq == std::string::npos ? "" : d.substr(eq + 1));
         }
+        // Folders named on the command line are the user's own choice.
         for (const auto& i : a.includes)
-            req.options.includeDirs.push_back(i);
+            req.userIncludeDirs.push_back(fs::absolute(i));
         if (!a.arch.empty())
             req.options.arch = a.arch;
         else if (req.options.arch.empty() && kw::CudaDevices::count() > 0) {
@@ -141,6 +152,7 @@ struct RunArgs {
     std::string file, device, outDir;
     std::optional<int> repeat;
     bool json = false;
+    bool trust = false;
 };
 
 void writeOutputs(const fs::path& dir, const kw::RunResult& r)
@@ -186,7 +198,7 @@ int runCommand(const RunArgs& a)
 {
     kw::Document doc;
     try {
-        doc = kw::DocumentReader::readFile(a.file);
+        doc = kw::DocumentReader::readFile(a.file, trustOf(a.trust));
     } catch (const std::exception& e) {
         return failWith(e);
     }
@@ -302,6 +314,8 @@ int main(int argc, char** argv)
     compile->add_option("-D,--define", compileArgs.defines, "NAME[=VALUE]");
     compile->add_option("-I,--include", compileArgs.includes, "include folder");
     compile->add_flag("--json", compileArgs.json, "print one JSON object");
+    compile->add_flag("--trust", compileArgs.trust,
+                      "take the document's options and files as they are (only for your own files)");
 
     RunArgs runArgs;
     int repeat = -1;
@@ -311,6 +325,8 @@ int main(int argc, char** argv)
     run->add_option("--repeat", repeat, "timed repeats (overrides the document)")->check(CLI::NonNegativeNumber);
     run->add_option("--out", runArgs.outDir, "write output buffers as .npy and result.json here");
     run->add_flag("--json", runArgs.json, "print the run result as JSON");
+    run->add_flag("--trust", runArgs.trust,
+                  "take the document's options and files as they are (only for your own files)");
 
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");

@@ -36,7 +36,8 @@ json errorJson(const std::exception& e)
 }
 
 // The document travels inline (an object or its JSON text); files it names are
-// resolved against base_dir on the runner's side.
+// resolved against base_dir on the runner's side. The client says whether its
+// user trusts the document ("trust": true); otherwise it is confined.
 Document documentOf(const json& request)
 {
     auto it = request.find("document");
@@ -46,7 +47,9 @@ Document documentOf(const json& request)
     std::filesystem::path where;
     if (auto b = request.find("base_dir"); b != request.end() && b->is_string() && !b->get<std::string>().empty())
         where = std::filesystem::path(b->get<std::string>()) / "document.kwb";
-    return DocumentReader::readString(text, where);
+    const auto t = request.find("trust");
+    const bool trusted = t != request.end() && t->is_boolean() && t->get<bool>();
+    return DocumentReader::readString(text, where, trusted ? Trust::Trusted : Trust::Untrusted);
 }
 
 std::string deviceOf(const json& request)
