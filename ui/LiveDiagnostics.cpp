@@ -22,11 +22,21 @@ LiveDiagnostics::~LiveDiagnostics()
     pool_.waitForDone();
 }
 
+void LiveDiagnostics::setTrust(Trust trust)
+{
+    trust_ = trust;
+    if (trust_ == Trust::Untrusted) {
+        timer_.stop();
+        ++generation_; // a result still in flight belongs to another document
+    }
+}
+
 void LiveDiagnostics::sourceEdited(const QString& source)
 {
     pending_ = source;
     ++generation_; // anything in flight is stale now
-    timer_.start();
+    if (trust_ == Trust::Trusted)
+        timer_.start();
 }
 
 void LiveDiagnostics::compileNow(const QString& source)
@@ -34,7 +44,8 @@ void LiveDiagnostics::compileNow(const QString& source)
     pending_ = source;
     ++generation_;
     timer_.stop();
-    launch();
+    if (trust_ == Trust::Trusted)
+        launch();
 }
 
 void LiveDiagnostics::launch()
@@ -45,6 +56,7 @@ void LiveDiagnostics::launch()
     request.sourceName = sourceName;
     request.baseDir = baseDir_;
     request.options = options_;
+    request.trust = trust_;
     // Queued jobs not yet started are stale: only the newest matters.
     pool_.clear();
     ++running_;

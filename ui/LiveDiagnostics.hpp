@@ -3,6 +3,7 @@
 // and reports the diagnostics of the latest edit only (older results are dropped).
 #include "compile/CompileOptions.hpp"
 #include "compile/CompileResult.hpp"
+#include "util/Trust.hpp"
 
 #include <QObject>
 #include <QThreadPool>
@@ -24,6 +25,9 @@ public:
     void setDelay(int ms) { timer_.setInterval(ms); }
     void setOptions(const CompileOptions& options) { options_ = options; }
     void setBaseDir(const std::filesystem::path& dir) { baseDir_ = dir; }
+    // An untrusted document is never compiled: edits and compileNow do nothing.
+    void setTrust(Trust trust);
+    Trust trust() const { return trust_; }
     static constexpr const char* sourceName = "kernel.cu";
 
     quint64 generation() const { return generation_; }
@@ -48,6 +52,7 @@ private:
     QString pending_;
     CompileOptions options_;
     std::filesystem::path baseDir_;
+    Trust trust_ = Trust::Untrusted;
     std::shared_ptr<Compiler> compiler_;
     QThreadPool pool_;
     quint64 generation_ = 0;

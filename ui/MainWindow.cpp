@@ -15,6 +15,8 @@
 #include "ProblemsPanel.hpp"
 #include "RunnerClient.hpp"
 #include "Settings.hpp"
+#include "TrustBar.hpp"
+#include "TrustStore.hpp"
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
 
@@ -23,6 +25,7 @@
 #include "compile/SignatureParser.hpp"
 #include "data/NdArray.hpp"
 #include "doc/BufferFactory.hpp"
+#include "doc/DocumentRequests.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "doc/Expression.hpp"
@@ -35,6 +38,8 @@
 #include "views/ResultsPanel.hpp"
 #include "views/SweepPanel.hpp"
 #include "views/TimingsPanel.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <QAction>
 #include <QApplication>
@@ -82,7 +87,20 @@ Document starterDocument()
               {"factor", "", DType::F32, "2"}, {"n", "", DType::I32, "n"}};
     d.launch.grid = {"(n + block - 1) / block", "1", "1"};
     d.launch.block = {"block", "1", "1"};
+    d.trust = Trust::Trusted; // the user's own
     return d;
+}
+
+// A document whose source_file an untrusted load refuses, opened for reading with
+// a note in place of that file's text (which is read only once it is trusted).
+Document withoutSourceFile(const QByteArray& bytes, const QString& path)
+{
+    nlohmann::json j = nlohmann::json::parse(bytes.toStdString());
+    const std::string file = j.value("source_file", std::string());
+    j.erase("source_file");
+    j["source"] = "// The source file \"" + file
+                  + "\" lies outside the document's folder.\n// It is read only if you trust this document.\n";
+    return DocumentReader::parse(j.dump(), path.toStdString(), Trust::Untrusted);
 }
 } // namespace
 
@@ -100,6 +118,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     editor_->setAnnotationsVisible(settings_->inlineAnnotations());
     picker_ = new KernelPicker;
     banner_ = new ErrorBanner;
+    trustBar_ = new TrustBar;
+    trust_ = std::make_unique<TrustStore>(*settings_);
+    connect(trustBar_, &TrustBar::trustRequested, this, &MainWindow::trustCurrentDocument);
     auto* central = new QWidget;
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 2, 4, 2);
@@ -112,6 +133,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
     v->addLayout(top);
+    v->addWidget(trustBar_);
     v->addWidget(banner_);
     v->addWidget(editor_, 1);
     setCentralWidget(central);
@@ -181,7 +203,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     arguments_->bufferEditor()->setPreview([this](const BufferSpec& b) -> QString {
         try {
             const VariableScope scope = VariableScope::evaluate(variables_->variables());
-            const BufferFactory factory(scope, base_.baseDir());
+            const BufferFactory factory(scope, base_.baseDir(), base_.trust);
             const std::int64_t count = scope.evaluateInteger(b.count, "count");
             if (count > (std::int64_t(1) << 24))
                 return tr("%L1 elements (no preview past 16 M)").arg(count);
@@ -372,6 +394,15 @@ QString MainWindow::samplesDir()
     return QString(KW_SOURCE_SAMPLES_DIR);
 }
 
+bool MainWindow::isShippedSample(const QString& path)
+{
+    if (TrustStore::isShipped(path, samplesDir()))
+        return true;
+    // Run from its build tree, the sources' samples are the program's own too.
+    const bool buildTree = QFileInfo::exists(QCoreApplication::applicationDirPath() + "/../CMakeCache.txt");
+    return buildTree && TrustStore::isShipped(path, QString(KW_SOURCE_SAMPLES_DIR));
+}
+
 void MainWindow::wireRunner()
 {
     sweepRunner_ = new SweepRunner(runner_, sweep_, this);
@@ -382,6 +413,11 @@ void MainWindow::wireRunner()
             return;
         }
         const Document doc = currentDocument();
+        if (doc.trust != Trust::Trusted) {
+            banner_->showError(tr("The sweep cannot run"), tr("Trust the document first (the bar above the editor)."));
+            sweep_->finish();
+            return;
+        }
         if (const QString why = SweepRunner::problem(doc, request); !why.isEmpty()) {
             banner_->showError(tr("The sweep cannot run"), why);
             sweep_->finish();
@@ -489,6 +525,7 @@ void MainWindow::loadDocument(const Document& doc)
     updateLiveOptions();
     live_->setBaseDir(doc.baseDir());
     problems_->setDiagnostics({});
+    applyTrust();
     loading_ = false;
     live_->compileNow(editor_->text());
     setModified(false);
@@ -519,19 +556,52 @@ Document MainWindow::currentDocument() const
     return d;
 }
 
+void MainWindow::applyTrust(const QString& refusal)
+{
+    const bool trusted = base_.trust == Trust::Trusted;
+    live_->setTrust(base_.trust);
+    runAct_->setEnabled(trusted);
+    compileAct_->setEnabled(trusted);
+    if (trusted)
+        trustBar_->hide();
+    else
+        trustBar_->showFor(documentRequests(base_), refusal);
+}
+
+void MainWindow::trustCurrentDocument()
+{
+    QFile f(path_);
+    if (!path_.isEmpty() && !isWindowModified() && f.open(QIODevice::ReadOnly)) {
+        trust_->trust(f.readAll());
+        f.close();
+        openDocument(path_); // again, now with its source file and options allowed
+        return;
+    }
+    base_.trust = Trust::Trusted;
+    applyTrust();
+    live_->compileNow(editor_->text());
+}
+
 bool MainWindow::openDocument(const QString& path)
 {
     try {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            throw std::runtime_error("cannot read " + path.toStdString());
+        const QByteArray bytes = file.readAll();
+        const Trust trust = isShippedSample(path) || trust_->isTrusted(bytes) ? Trust::Trusted : Trust::Untrusted;
         Document doc;
         try {
-            doc = DocumentReader::readFile(path.toStdString());
+            doc = DocumentReader::readString(bytes.toStdString(), path.toStdString(), trust);
         } catch (const Error& validation) {
             // Open what parses so the user can fix what the validator refused.
-            QFile f(path);
-            if (!f.open(QIODevice::ReadOnly))
-                throw;
-            doc = DocumentReader::parse(f.readAll().toStdString(), path.toStdString());
+            const bool refused = validation.category() == ErrorCategory::Untrusted;
+            doc = refused ? withoutSourceFile(bytes, path) : DocumentReader::parse(bytes.toStdString(), path.toStdString(), trust);
             loadDocument(doc);
+            if (refused)
+                applyTrust(QString::fromUtf8(validation.what()));
+            else
+                banner_->showWarning(tr("The document has problems"), QString::fromUtf8(validation.what()));
             banner_->showWarning(tr("The document has problems"), QString::fromUtf8(validation.what()));
             path_ = QFileInfo(path).absoluteFilePath();
             settings_->addRecentFile(path_);
@@ -600,6 +670,11 @@ bool MainWindow::writeTo(const QString& path)
                 throw std::runtime_error("cannot write " + sourcePath.toStdString());
         }
         DocumentWriter::writeFile(doc, path.toStdString());
+        if (base_.trust == Trust::Trusted) { // what the user saves from a trusted document is theirs
+            QFile written(path);
+            if (written.open(QIODevice::ReadOnly))
+                trust_->trust(written.readAll());
+        }
     } catch (const std::exception& e) {
         banner_->showError(tr("Cannot save %1").arg(QFileInfo(path).fileName()), QString::fromUtf8(e.what()));
         return false;
@@ -664,6 +739,8 @@ void MainWindow::refreshRecentMenu()
 
 void MainWindow::run()
 {
+    if (base_.trust != Trust::Trusted)
+        return; // the trust bar says why
     const QStringList issues = launch_->issues();
     if (!issues.isEmpty()) {
         banner_->showError(tr("The launch is not valid for %1").arg(launch_->currentDevice()), issues.join('\n'));
@@ -676,6 +753,8 @@ void MainWindow::run()
 
 void MainWindow::compile()
 {
+    if (base_.trust != Trust::Trusted)
+        return;
     compileId_ = runner_->compile(currentDocument(), launch_->currentDevice());
     live_->compileNow(editor_->text());
 }
@@ -796,6 +875,11 @@ void MainWindow::writeRecovery()
             origin.write(path_.toUtf8());
             origin.commit();
         }
+        // The recovery copy keeps the trust its document had when it was written.
+        if (doc.trust == Trust::Trusted)
+            QFile(recoveryFile() + ".trusted").open(QIODevice::WriteOnly);
+        else
+            QFile::remove(recoveryFile() + ".trusted");
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())), 8000);
     }
@@ -805,6 +889,7 @@ void MainWindow::removeRecovery()
 {
     QFile::remove(recoveryFile());
     QFile::remove(recoveryFile() + ".origin");
+    QFile::remove(recoveryFile() + ".trusted");
 }
 
 namespace {
@@ -839,7 +924,8 @@ bool MainWindow::restoreRecovery()
         if (!f.open(QIODevice::ReadOnly))
             throw std::runtime_error("cannot read " + recoveryFile().toStdString());
         // Parsed under the original path, so files the document names resolve beside it.
-        loadDocument(DocumentReader::parse(f.readAll().toStdString(), original.toStdString()));
+        const Trust trust = QFileInfo::exists(recoveryFile() + ".trusted") ? Trust::Trusted : Trust::Untrusted;
+        loadDocument(DocumentReader::parse(f.readAll().toStdString(), original.toStdString(), trust));
         path_ = original;
         setModified(true);
         restored = true;

@@ -35,6 +35,8 @@ class Settings;
 class SweepPanel;
 class SweepRunner;
 class TimingsPanel;
+class TrustBar;
+class TrustStore;
 class VariablesTable;
 
 class MainWindow : public QMainWindow {
@@ -51,6 +53,10 @@ public:
 
     // Opens without asking about unsaved changes; false (and a banner) on failure.
     bool openDocument(const QString& path);
+    // The Trust button of the trust bar: remembers the document's bytes and
+    // reloads it with its options and files allowed.
+    void trustCurrentDocument();
+    TrustBar* trustBar() const { return trustBar_; }
     void loadDocument(const Document& doc);
     Document currentDocument() const;
 
@@ -69,6 +75,8 @@ public:
     void writeRecovery();
 
     static QString samplesDir();
+    // A sample shipped with the program (trusted without asking).
+    static bool isShippedSample(const QString& path);
 
     // Parts, for tests and the benchmark.
     CodeEditor* editor() const { return editor_; }
@@ -79,6 +87,8 @@ public:
     LiveDiagnostics* liveDiagnostics() const { return live_; }
     QMenu* recentMenu() const { return recentMenu_; }
     PrintfPanel* printfPanel() const { return printf_; }
+    QAction* runAction() const { return runAct_; }
+    QAction* compileAction() const { return compileAct_; }
 
 public slots:
     void newDocument();
@@ -116,6 +126,7 @@ private:
     void setRunning(bool running);
     void updateLiveOptions();
     void removeRecovery();
+    void applyTrust(const QString& refusal = {});
     std::string loweredNameFor(const CompileResult& result) const;
 
     Options options_;
@@ -132,6 +143,8 @@ private:
     CodeEditor* editor_;
     KernelPicker* picker_;
     ErrorBanner* banner_;
+    TrustBar* trustBar_;
+    std::unique_ptr<TrustStore> trust_;
     ArgumentsPanel* arguments_;
     LaunchPanel* launch_;
     QScrollArea* launchScroll_;

@@ -127,6 +127,7 @@ int RunnerClient::compile(const Document& doc, const QString& device)
     req["op"] = "compile";
     req["document"] = DocumentWriter::toJson(inlineDoc);
     req["base_dir"] = doc.baseDir().string();
+    req["trust"] = doc.trust == Trust::Trusted;
     req["device"] = device.toStdString();
     Job job;
     job.op = Op::Compile;
@@ -145,6 +146,7 @@ int RunnerClient::run(const Document& doc, const QString& device)
     req["op"] = "run";
     req["document"] = DocumentWriter::toJson(inlineDoc);
     req["base_dir"] = doc.baseDir().string();
+    req["trust"] = doc.trust == Trust::Trusted;
     req["device"] = device.toStdString();
     req["return_buffers"] = "all";
     Job job;

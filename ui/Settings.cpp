@@ -9,6 +9,7 @@ constexpr auto fontSize = "editor/fontSize";
 constexpr auto annotations = "editor/inlineAnnotations";
 constexpr auto device = "run/device";
 constexpr auto recent = "files/recent";
+constexpr auto trusted = "files/trusted";
 } // namespace key
 
 Settings::Settings() = default;
@@ -26,6 +27,9 @@ void Settings::setInlineAnnotations(bool on) { s_.setValue(key::annotations, on)
 
 QString Settings::lastDevice() const { return s_.value(key::device).toString(); }
 void Settings::setLastDevice(const QString& id) { s_.setValue(key::device, id); }
+
+QStringList Settings::trustedDocuments() const { return s_.value(key::trusted).toStringList(); }
+void Settings::setTrustedDocuments(const QStringList& hashes) { s_.setValue(key::trusted, hashes); }
 
 QStringList Settings::recentFiles() const { return s_.value(key::recent).toStringList(); }
 

@@ -31,6 +31,10 @@ public:
     void removeRecentFile(const QString& path);
     static constexpr int maxRecent = 10;
 
+    // SHA-256 hashes of the documents the user trusts (see TrustStore).
+    QStringList trustedDocuments() const;
+    void setTrustedDocuments(const QStringList& hashes);
+
 private:
     QSettings s_;
 };

@@ -93,6 +93,7 @@ TEST(Diagnostics, ProblemsPanelJumpsToTheLocation)
 TEST(Diagnostics, LiveCompileLocatesTheErrorFromNvrtc)
 {
     LiveDiagnostics live;
+    live.setTrust(Trust::Trusted); // the user's own source
     QSignalSpy done(&live, &LiveDiagnostics::finished);
     QSignalSpy missing(&live, &LiveDiagnostics::unavailable);
     live.setDelay(10);
@@ -117,6 +118,7 @@ TEST(Diagnostics, LiveCompileLocatesTheErrorFromNvrtc)
 TEST(Diagnostics, StaleResultsAreDropped)
 {
     LiveDiagnostics live;
+    live.setTrust(Trust::Trusted); // the user's own source
     QSignalSpy done(&live, &LiveDiagnostics::finished);
     QSignalSpy missing(&live, &LiveDiagnostics::unavailable);
     live.compileNow(source);                       // has an error

@@ -1,0 +1,154 @@
+// A document from elsewhere opens restricted: the trust bar lists what it asks for,
+// nothing is compiled (no live check) or run until the user trusts it, trust is
+// remembered by content, and a changed copy is a stranger again. Shipped samples,
+// new documents and what the user saves are trusted.
+#include "CodeEditor.hpp"
+#include "LiveDiagnostics.hpp"
+#include "MainWindow.hpp"
+#include "TrustBar.hpp"
+#include "test_locations.hpp"
+#include "test_window_options.hpp"
+
+#include <QAction>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace kw;
+
+namespace {
+
+class Trusting : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        ASSERT_TRUE(locations_.ok());
+        ASSERT_TRUE(dir_.isValid());
+        path_ = dir_.filePath("downloaded.kwb");
+        QFile in(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb");
+        ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+        QByteArray bytes = in.readAll();
+        // A document from elsewhere that asks for an option beyond the defaults.
+        timeFile_ = dir_.filePath("nvrtc-time.txt");
+        bytes.replace("\"kernel\"", "\"options\": {\"extra\": [\"--time=" + timeFile_.toUtf8() + "\"]}, \"kernel\"");
+        writeFile(path_, bytes);
+        w_ = std::make_unique<MainWindow>(test::windowOptions());
+        w_->resize(1200, 800);
+        w_->show();
+    }
+    static void writeFile(const QString& path, const QByteArray& bytes)
+    {
+        QFile out(path);
+        ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+        out.write(bytes);
+    }
+    bool restricted() const
+    {
+        return w_->trustBar()->isVisible() && !w_->runAction()->isEnabled() && !w_->compileAction()->isEnabled()
+               && w_->liveDiagnostics()->trust() == Trust::Untrusted;
+    }
+
+    test::TestLocations locations_{"trust"};
+    QTemporaryDir dir_;
+    QString path_, timeFile_;
+    std::unique_ptr<MainWindow> w_;
+};
+
+} // namespace
+
+TEST_F(Trusting, ADocumentFromElsewhereOpensRestrictedAndSaysWhatItAsksFor)
+{
+    ASSERT_TRUE(w_->openDocument(path_));
+    EXPECT_TRUE(restricted());
+    const QString text = w_->trustBar()->text();
+    EXPECT_TRUE(text.contains("comes from elsewhere")) << text.toStdString();
+    EXPECT_TRUE(text.contains("--time=" + timeFile_)) << text.toStdString();
+    EXPECT_TRUE(text.contains("options.extra[0]")) << text.toStdString();
+    // Typing in it starts no live check and Run does nothing.
+    QSignalSpy started(w_->liveDiagnostics(), &LiveDiagnostics::started);
+    w_->editor()->append("// edited\n");
+    w_->run();
+    QTest::qWait(800);
+    EXPECT_EQ(started.count(), 0);
+    EXPECT_FALSE(QFile::exists(timeFile_)) << "the option reached NVRTC";
+}
+
+TEST_F(Trusting, TrustingItEnablesItAndIsRememberedForTheSameBytesOnly)
+{
+    ASSERT_TRUE(w_->openDocument(path_));
+    ASSERT_TRUE(restricted());
+    QSignalSpy started(w_->liveDiagnostics(), &LiveDiagnostics::started);
+    w_->trustBar()->trustButton()->click();
+    EXPECT_FALSE(restricted());
+    EXPECT_FALSE(w_->trustBar()->isVisible());
+    EXPECT_TRUE(w_->runAction()->isEnabled());
+    EXPECT_GE(started.count(), 1) << "the live check runs once trusted";
+
+    // Opened again: still trusted.
+    ASSERT_TRUE(w_->openDocument(path_));
+    EXPECT_FALSE(restricted());
+    // Changed behind the window's back: a stranger again.
+    QFile f(path_);
+    ASSERT_TRUE(f.open(QIODevice::Append));
+    f.write("\n");
+    f.close();
+    ASSERT_TRUE(w_->openDocument(path_));
+    EXPECT_TRUE(restricted());
+}
+
+TEST_F(Trusting, SamplesNewDocumentsAndSavedWorkAreTrusted)
+{
+    ASSERT_TRUE(w_->openDocument(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb"));
+    EXPECT_FALSE(restricted());
+    w_->newDocument();
+    EXPECT_FALSE(restricted());
+
+    // A trusted document the user edits and saves opens trusted: the new bytes are theirs.
+    ASSERT_TRUE(w_->openDocument(path_));
+    w_->trustCurrentDocument();
+    ASSERT_FALSE(restricted());
+    w_->editor()->append("// my change\n");
+    ASSERT_TRUE(w_->save());
+    ASSERT_TRUE(w_->openDocument(path_));
+    EXPECT_FALSE(restricted());
+    EXPECT_TRUE(w_->editor()->text().contains("my change"));
+}
+
+TEST_F(Trusting, EditingAnUntrustedDocumentAndSavingItDoesNotTrustIt)
+{
+    ASSERT_TRUE(w_->openDocument(path_));
+    ASSERT_TRUE(restricted());
+    w_->editor()->append("// an edit\n");
+    ASSERT_TRUE(w_->save());
+    ASSERT_TRUE(w_->openDocument(path_));
+    EXPECT_TRUE(restricted());
+}
+
+TEST_F(Trusting, ASourceFileOutsideTheFolderIsNotReadUntilTrusted)
+{
+    QTemporaryDir other;
+    ASSERT_TRUE(other.isValid());
+    const QString source = other.filePath("kernel.cu");
+    writeFile(source, "__global__ void add(const float* a, const float* b, float* c, int n) {}\n// OUTSIDE_MARKER\n");
+    QFile in(path_);
+    ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+    nlohmann::json j = nlohmann::json::parse(in.readAll().toStdString());
+    in.close();
+    j.erase("source");
+    j["source_file"] = source.toStdString();
+    writeFile(path_, QByteArray::fromStdString(j.dump()));
+
+    ASSERT_TRUE(w_->openDocument(path_));
+    EXPECT_TRUE(restricted());
+    EXPECT_FALSE(w_->editor()->text().contains("OUTSIDE_MARKER"));
+    EXPECT_TRUE(w_->trustBar()->text().contains("source_file")) << w_->trustBar()->text().toStdString();
+    w_->trustBar()->trustButton()->click();
+    EXPECT_FALSE(restricted());
+    EXPECT_TRUE(w_->editor()->text().contains("OUTSIDE_MARKER"));
+}
