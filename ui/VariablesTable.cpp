@@ -9,6 +9,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace kw {
 
 VariablesTable::VariablesTable(QWidget* parent) : QWidget(parent)
@@ -50,6 +52,9 @@ VariablesTable::VariablesTable(QWidget* parent) : QWidget(parent)
 
 void VariablesTable::addRow(const QString& name, const QString& expression)
 {
+    // setItem announces each cell as changed; evaluating a half-built row would
+    // read its missing cells.
+    const bool wasLoading = std::exchange(loading_, true);
     const int row = table_->rowCount();
     table_->insertRow(row);
     table_->setItem(row, 0, new QTableWidgetItem(name));
@@ -57,6 +62,7 @@ void VariablesTable::addRow(const QString& name, const QString& expression)
     auto* value = new QTableWidgetItem;
     value->setFlags(value->flags() & ~Qt::ItemIsEditable);
     table_->setItem(row, 2, value);
+    loading_ = wasLoading;
 }
 
 void VariablesTable::setVariables(const Variables& variables)

@@ -104,7 +104,8 @@ double median(std::vector<double> v)
     return v.empty() ? 0 : v[v.size() / 2];
 }
 
-void startup(int runs)
+// False when a run gave no start-up report.
+bool startup(int runs)
 {
     const QString exe = QString(KW_BIN_DIR) + "/kernel-workbench";
     std::vector<double> outside, inside;
@@ -133,6 +134,7 @@ void startup(int runs)
     std::printf("start to window shown: median %.0f ms from process start (max %.0f), %.0f ms inside main, %zu runs\n",
                 median(outside), outside.empty() ? 0.0 : *std::max_element(outside.begin(), outside.end()),
                 median(inside), outside.size());
+    return int(outside.size()) == runs;
 }
 
 bool waitFor(QSignalSpy& spy, int ms)
@@ -148,7 +150,15 @@ int main(int argc, char** argv)
     const bool trace = qEnvironmentVariableIsSet("KW_TRACE_EVENTS");
     QApplication::setOrganizationName("KernelWorkbenchBench");
     QApplication::setApplicationName("bench_ui");
-    startup(5);
+    // A stage that did not finish, or finished wrong, makes the whole run fail: its
+    // stall figure would describe an event loop that had nothing to do.
+    int status = 0;
+    auto failed = [&](const char* what) {
+        std::printf("FAILED: %s\n", what);
+        status = 1;
+    };
+    if (!startup(5))
+        failed("start-up: a run gave no report");
 
     kw::MainWindow::Options options;
     options.restoreLayout = false;
@@ -158,7 +168,8 @@ int main(int argc, char** argv)
     window.resize(1400, 900);
     window.show();
     QSignalSpy devices(window.runner(), &kw::RunnerClient::devicesChanged);
-    waitFor(devices, 20000);
+    if (!waitFor(devices, 20000))
+        failed("the runner did not answer hello");
     window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb");
     window.launchPanel()->setCurrentDevice("sim");
     QTest::qWait(1000);
@@ -177,12 +188,18 @@ int main(int argc, char** argv)
     }
     const bool liveDone = live.wait(60000);
     std::printf("typing + live compile (%s): longest stall %.1f ms\n", liveDone ? "done" : "timed out", meter.stopMs());
+    if (!liveDone)
+        failed("the live compile timed out");
 
     QSignalSpy compiled(&window, &kw::MainWindow::compileCompleted);
     meter.start();
     window.compile();
     const bool compileDone = compiled.wait(60000);
     std::printf("compile in the runner (%s): longest stall %.1f ms\n", compileDone ? "done" : "timed out", meter.stopMs());
+    if (!compileDone)
+        failed("the compile in the runner timed out");
+    else if (!compiled.at(0).at(0).value<kw::CompileResult>().ok)
+        failed("the compile in the runner gave errors");
 
     QSignalSpy ran(&window, &kw::MainWindow::runCompleted);
     QElapsedTimer runClock;
@@ -198,6 +215,10 @@ int main(int argc, char** argv)
     app.tracing = false;
     std::printf("run on sim and show results (%s, %.0f ms): longest stall %.1f ms\n",
                 runDone ? "done" : "timed out", runMs, meter.stopMs());
+    if (!runDone)
+        failed("the run on sim timed out");
+    else if (ran.at(0).at(0).value<kw::RunResult>().fault)
+        failed("the run on sim faulted");
 
     // 10^7 points in the results panel, as a run would deliver them.
     kw::RunResult big;
@@ -223,5 +244,5 @@ int main(int argc, char** argv)
     QTest::qWait(2000);
     app.tracing = false;
     std::printf("showing 10^7 points: longest stall %.1f ms\n", meter.stopMs());
-    return 0;
+    return status;
 }

@@ -21,7 +21,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 using nlohmann::json;
@@ -63,6 +65,33 @@ kw::Document addDocument(const std::string& source, const std::string& n, int re
     return kw::DocumentReader::readString(doc.dump());
 }
 
+const kw::HostBuffer& bufferNamed(const kw::RunResult& r, const std::string& name)
+{
+    for (const kw::BufferResult& b : r.buffers)
+        if (b.name == name)
+            return b.data;
+    throw std::runtime_error("no buffer " + name + " in the result");
+}
+
+// A failed run or a wrong output stops the benchmark: its time must not count.
+void requireAddOutput(const kw::RunResult& r, const std::string& what)
+{
+    if (!r.ok)
+        throw std::runtime_error(what + " failed: " + kw::toJson(r).dump());
+    const kw::HostBuffer& a = bufferNamed(r, "a");
+    const kw::HostBuffer& b = bufferNamed(r, "b");
+    const kw::HostBuffer& c = bufferNamed(r, "c");
+    if (c.count() != a.count() || c.count() != b.count() || c.count() == 0)
+        throw std::runtime_error(what + ": buffers of different lengths");
+    const auto* pa = reinterpret_cast<const float*>(a.data());
+    const auto* pb = reinterpret_cast<const float*>(b.data());
+    const auto* pc = reinterpret_cast<const float*>(c.data());
+    for (std::size_t i = 0; i < c.count(); ++i)
+        if (pc[i] != pa[i] + pb[i])
+            throw std::runtime_error(what + ": c[" + std::to_string(i) + "] = " + std::to_string(pc[i])
+                                     + ", expected " + std::to_string(pa[i] + pb[i]));
+}
+
 double emptyLaunchMicroseconds(const kw::CudaBackend& backend, kw::Compiler& compiler, int launches)
 {
     kw::CompileRequest req;
@@ -70,16 +99,22 @@ double emptyLaunchMicroseconds(const kw::CudaBackend& backend, kw::Compiler& com
     req.options.arch = backend.compileArch();
     req.nameExpressions = {"empty"};
     kw::CompileResult r = compiler.compile(req);
+    if (!r.ok)
+        throw std::runtime_error("the empty kernel did not compile: " + r.log);
     const auto& api = kw::DriverApi::get();
     kw::Module module(r.cubin.empty() ? static_cast<const void*>(r.ptx.c_str()) : r.cubin.data(), "empty");
     CUfunction f = module.function(r.loweredNames.at("empty"));
+    auto require = [](CUresult status, const char* call) {
+        if (status != CUDA_SUCCESS)
+            throw std::runtime_error(std::string("empty launch: ") + call + " returned " + std::to_string(int(status)));
+    };
     for (int i = 0; i < 100; ++i)
-        api.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
-    api.cuCtxSynchronize();
+        require(api.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
+    require(api.cuCtxSynchronize(), "cuCtxSynchronize");
     const auto t0 = Clock::now();
     for (int i = 0; i < launches; ++i)
-        api.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
-    api.cuCtxSynchronize();
+        require(api.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
+    require(api.cuCtxSynchronize(), "cuCtxSynchronize");
     return msSince(t0) * 1000.0 / launches;
 }
 
@@ -103,7 +138,8 @@ int main(int argc, char** argv)
             warm.source = addSource(-1);
             warm.options.arch = backend.compileArch();
             warm.nameExpressions = {"add_vectors"};
-            compiler.compile(warm); // loads NVRTC and its built-in headers
+            if (!compiler.compile(warm).ok) // loads NVRTC and its built-in headers
+                throw std::runtime_error("add_vectors did not compile");
             std::vector<double> fresh, hit;
             for (int i = 0; i < (quick ? 3 : 10); ++i) {
                 kw::CompileRequest req = warm;
@@ -114,8 +150,10 @@ int main(int argc, char** argv)
                 t0 = Clock::now();
                 kw::CompileResult b = compiler.compile(req);
                 hit.push_back(msSince(t0));
-                if (!b.cacheHit)
-                    std::fprintf(stderr, "kwb-bench: second compile was not a cache hit\n");
+                if (!a.ok || a.cacheHit || a.ptx.empty())
+                    throw std::runtime_error("a new source was not compiled: " + a.log);
+                if (!b.ok || !b.cacheHit || b.ptx != a.ptx)
+                    throw std::runtime_error("the second compile of a source was not a cache hit");
             }
             out["compile_new_source_ms"] = kw::TimingStats::of(fresh).median;
             out["compile_cache_hit_ms"] = kw::TimingStats::of(hit).median;
@@ -131,8 +169,7 @@ int main(int argc, char** argv)
                 const auto t0 = Clock::now();
                 kw::RunResult r = engine.run(doc);
                 wall.push_back(msSince(t0));
-                if (!r.ok)
-                    throw std::runtime_error("add_vectors 2^20 failed: " + kw::toJson(r).dump());
+                requireAddOutput(r, "add_vectors 2^20");
             }
             out["edit_rerun_in_process_ms"] = kw::TimingStats::of(wall).median;
         }
@@ -140,6 +177,9 @@ int main(int argc, char** argv)
         // Kernel time at 2^26 (event timing, median of 20 repeats).
         {
             kw::RunResult r = engine.run(addDocument(addSource(-2), "1 << 26", 20));
+            requireAddOutput(r, "add_vectors 2^26");
+            if (r.timings.kernelMs.size() != 20 || !(r.timings.medianMs > 0))
+                throw std::runtime_error("add_vectors 2^26: no kernel times");
             out["add_2p26_kernel_median_ms"] = r.timings.medianMs;
             out["add_2p26_gbps"] = r.timings.gbps;
         }
@@ -159,6 +199,16 @@ int main(int argc, char** argv)
             double up = 1e30, down = 1e30;
             for (int i = 0; i < 3; ++i) {
                 kw::RunResult r = engine.run(d);
+                if (!r.ok || !(r.timings.h2dMs > 0) || !(r.timings.d2hMs > 0))
+                    throw std::runtime_error("1 GiB round trip failed: " + kw::toJson(r).dump());
+                const kw::HostBuffer& p = bufferNamed(r, "p");
+                const auto* words = reinterpret_cast<const std::uint32_t*>(p.data());
+                if (p.count() != (std::size_t(1) << 28))
+                    throw std::runtime_error("1 GiB round trip: wrong length");
+                for (std::size_t k = 0; k < p.count(); ++k)
+                    if (words[k] != 8u)
+                        throw std::runtime_error("1 GiB round trip: p[" + std::to_string(k) + "] = "
+                                                 + std::to_string(words[k]) + ", expected 8");
                 up = std::min(up, r.timings.h2dMs);
                 down = std::min(down, r.timings.d2hMs);
             }

@@ -137,7 +137,8 @@ TEST(Checks, ErrorsNameTheCheck)
     EXPECT_EQ(message(check("zz", "1")), "checks[3].buffer: no buffer named \"zz\"");
 }
 
-TEST(Checks, FastForAMillionElements)
+// Its speed is measured by tests/bench/bench_core.cpp.
+TEST(Checks, AMillionElementsAreAllChecked)
 {
     const std::size_t n = 1u << 20;
     const HostBuffer a = filled(DType::F32, n, [](std::size_t i) { return double(i % 1000); });
@@ -145,12 +146,10 @@ TEST(Checks, FastForAMillionElements)
     const HostBuffer c = filled(DType::F32, n, [&](std::size_t i) { return a.at(i) * b.at(i) + 1; });
     VariableScope scope;
     const CheckEvaluator ev(scope, {{"a", &a}, {"b", &b}, {"c", &c}});
-    const auto t0 = std::chrono::steady_clock::now();
     const CheckResult r = ev.evaluate(check("c", "a * b + 1"), "checks[0]");
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_TRUE(r.passed);
     EXPECT_EQ(r.checked, n);
-    EXPECT_LT(seconds, 1.0);
+    EXPECT_EQ(r.mismatches, 0u);
 }
 
 TEST(Checks, DocumentChecksThroughPreparedRun)

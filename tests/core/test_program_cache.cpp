@@ -264,46 +264,32 @@ TEST(ProgramCache, FailedCompileIsNotWrittenToDisk)
     EXPECT_FALSE(Compiler(std::make_shared<ProgramCache>(cacheDir)).compile(req).cacheHit);
 }
 
-TEST(ProgramCache, HitTakesUnderAMillisecond)
+// How long a hit takes is measured by tests/bench/bench_core.cpp.
+TEST(ProgramCache, RepeatedCompilesHitFromMemoryAndFromDisk)
 {
-    fs::path src = freshDir("timing_src");
-    fs::path cacheDir = freshDir("timing_cache");
+    fs::path src = freshDir("hits_src");
+    fs::path cacheDir = freshDir("hits_cache");
     std::ofstream(src / "header.h") << "#define SCALE 2.0f\n";
     auto cache = std::make_shared<ProgramCache>(cacheDir);
     Compiler compiler(cache);
-    auto cold = compiler.compile(request(src));
-    ASSERT_TRUE(cold.ok);
-    auto warmNew = compiler.compile([&] {
-        auto r = request(src);
-        r.source += "// edited\n";
-        return r;
-    }());
-    ASSERT_FALSE(warmNew.cacheHit);
+    const CompileResult cold = compiler.compile(request(src));
+    ASSERT_TRUE(cold.ok) << cold.log;
+    EXPECT_FALSE(cold.cacheHit);
+    auto edited = request(src);
+    edited.source += "// edited\n";
+    EXPECT_FALSE(compiler.compile(edited).cacheHit) << "a new source is compiled";
 
-    const int n = 200;
-    double worstMemory = 0, totalMemory = 0;
-    for (int i = 0; i < n; ++i) {
-        auto r = compiler.compile(request(src));
+    for (int i = 0; i < 5; ++i) {
+        const CompileResult r = compiler.compile(request(src));
         ASSERT_TRUE(r.cacheHit);
-        worstMemory = std::max(worstMemory, r.compileMs);
-        totalMemory += r.compileMs;
+        EXPECT_EQ(r.ptx, cold.ptx);
     }
-    double worstDisk = 0, totalDisk = 0;
-    for (int i = 0; i < 20; ++i) {
+    for (int i = 0; i < 3; ++i) {
         Compiler fresh(std::make_shared<ProgramCache>(cacheDir));
-        auto r = fresh.compile(request(src));
-        ASSERT_TRUE(r.cacheHit);
-        worstDisk = std::max(worstDisk, r.compileMs);
-        totalDisk += r.compileMs;
+        const CompileResult r = fresh.compile(request(src));
+        ASSERT_TRUE(r.cacheHit) << "found on disk by a new cache";
+        EXPECT_EQ(r.ptx, cold.ptx);
     }
-    std::cout << "[ timing   ] NVRTC cold compile " << cold.compileMs << " ms, warm-process compile of a new source "
-              << warmNew.compileMs << " ms; cache hit from memory mean " << totalMemory / n << " ms (worst "
-              << worstMemory << " ms), from disk mean " << totalDisk / 20 << " ms (worst " << worstDisk << " ms)\n";
-    RecordProperty("memory_hit_mean_ms", std::to_string(totalMemory / n));
-    RecordProperty("disk_hit_mean_ms", std::to_string(totalDisk / 20));
-    // Generous bounds for a shared, loaded machine; the goal is 1 ms.
-    EXPECT_LT(totalMemory / n, 5.0);
-    EXPECT_LT(totalDisk / 20, 5.0);
 }
 
 TEST(ProgramCache, CompilerIsSafeToShareAcrossThreads)

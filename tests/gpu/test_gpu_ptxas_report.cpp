@@ -27,6 +27,7 @@ TEST(GpuPtxasReport, RegistersAndSharedMemoryMatchTheLoadedModule)
     ASSERT_FALSE(r.cubin.empty());
     const auto report = parsePtxasReport(r.log);
     ASSERT_EQ(report.size(), r.entries.size()) << r.log;
+    ASSERT_FALSE(report.empty()) << "kernels.cu has kernels: nothing would be compared";
 
     const Context context(0);
     const Module module(r.cubin.data(), "kernels.cu");

@@ -1,6 +1,7 @@
 // Every sample runs on the GPU and its checks pass, through `kwb-run serve` (one
 // warm process for all) and through `kwb-run run`.
 #include "data/DType.hpp"
+#include "data/NpyFile.hpp"
 #include "gpu/GpuTestSupport.hpp"
 
 using namespace kwtest;
@@ -21,10 +22,14 @@ TEST(GpuSamples, EverySampleRunsAndItsChecksPassInOneServeProcess)
         const json& r = reply["result"];
         EXPECT_TRUE(r["fault"].is_null()) << r["fault"].dump();
         EXPECT_TRUE(r["compile"]["ok"].get<bool>()) << r["compile"]["log"];
+        const json document = loadSample(name);
+        ASSERT_EQ(r["checks"].size(), document.value("checks", json::array()).size())
+            << "every check of the document is evaluated";
         for (const auto& c : r["checks"])
-            EXPECT_TRUE(c["passed"].get<bool>()) << c.dump(2);
+            EXPECT_TRUE(c["passed"].get<bool>() && c["checked"].get<std::size_t>() > 0) << c.dump(2);
         EXPECT_TRUE(r["ok"].get<bool>()) << r.dump(2);
         EXPECT_EQ(r["device"]["id"], "cuda:0");
+        EXPECT_EQ(r["buffers"].size(), document["buffers"].size());
         for (const auto& b : r["buffers"]) {
             ASSERT_TRUE(buffers.count(b["name"])) << b.dump();
             const auto dtype = kw::parseDType(b["dtype"].get<std::string>());
@@ -43,7 +48,9 @@ TEST(GpuSamples, EverySampleRunsAndItsChecksPassInOneServeProcess)
 TEST(GpuSamples, EverySampleRunsThroughTheCliAndWritesItsOutputs)
 {
     KW_REQUIRE_GPU();
-    for (const auto& name : sampleNames()) {
+    const auto names = sampleNames();
+    ASSERT_FALSE(names.empty()) << "no samples in " << KW_SAMPLES_DIR;
+    for (const auto& name : names) {
         SCOPED_TRACE(name);
         const auto out = std::filesystem::temp_directory_path() / ("kw_gpu_out_" + name);
         std::filesystem::remove_all(out);
@@ -54,9 +61,19 @@ TEST(GpuSamples, EverySampleRunsThroughTheCliAndWritesItsOutputs)
         auto result = json::parse(std::ifstream(out / "result.json"));
         EXPECT_TRUE(result["ok"].get<bool>());
         EXPECT_EQ(result["timings"]["kernel_ms"].size(), 3u);
-        for (const auto& b : result["buffers"])
-            if (b["direction"] != "in")
-                EXPECT_TRUE(std::filesystem::exists(out / (b["name"].get<std::string>() + ".npy"))) << b.dump();
+        EXPECT_EQ(result["checks"].size(), loadSample(name).value("checks", json::array()).size());
+        std::size_t written = 0;
+        for (const auto& b : result["buffers"]) {
+            if (b["direction"] == "in")
+                continue;
+            const auto npy = out / (b["name"].get<std::string>() + ".npy");
+            ASSERT_TRUE(std::filesystem::exists(npy)) << b.dump();
+            const kw::NdArray a = kw::NpyFile::read(npy);
+            EXPECT_EQ(a.data.count(), b["count"].get<std::size_t>()) << b.dump();
+            EXPECT_EQ(kw::toString(a.data.dtype()), b["dtype"].get<std::string>()) << b.dump();
+            ++written;
+        }
+        EXPECT_GT(written, 0u) << "every sample has an output buffer";
     }
 }
 

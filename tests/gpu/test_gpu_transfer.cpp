@@ -1,10 +1,13 @@
-// Pinned staging: a 1 GiB upload reaches at least 40 GB/s, and the backend works
-// in-process on large data (outputs after one launch, inputs restored for repeats).
+// Pinned staging: a 1 GiB round trip is exact in every element, run after run, and the
+// backend works in-process on large data (outputs after one launch, inputs restored for
+// repeats). Its speed is a benchmark's business (tests/bench/bench_vs_cupy.py).
 #include "compile/Compiler.hpp"
 #include "cuda/CudaBackend.hpp"
 #include "doc/DocumentReader.hpp"
 #include "gpu/GpuTestSupport.hpp"
 #include "run/RunEngine.hpp"
+
+#include <cstdint>
 
 using namespace kwtest;
 using nlohmann::json;
@@ -33,10 +36,17 @@ TEST(GpuTransfer, OneGibRoundTripsThroughPinnedStaging)
     for (int attempt = 0; attempt < 3; ++attempt) { // the first run also pins the staging ring
         kw::RunResult r = engine.run(d);
         ASSERT_TRUE(r.ok) << kw::toJson(r).dump(2);
-        // Spot checks (a per-element check expression over 2^28 elements would dominate the test).
+        // Every element, compared directly on the raw words (a check expression per
+        // element would take longer than the transfer).
+        ASSERT_EQ(r.buffers.size(), 1u);
         const kw::HostBuffer& p = r.buffers[0].data;
-        for (std::size_t i : {std::size_t(0), std::size_t(12345), (std::size_t(1) << 27) + 7, (std::size_t(1) << 28) - 1})
-            ASSERT_EQ(p.at(i), double(i + 1)) << "element " << i << ", run " << attempt;
+        ASSERT_EQ(p.count(), std::size_t(1) << 28);
+        const auto* words = reinterpret_cast<const std::uint32_t*>(p.data());
+        std::size_t wrong = 0, first = 0;
+        for (std::size_t i = 0; i < p.count(); ++i)
+            if (words[i] != std::uint32_t(i + 1) && wrong++ == 0)
+                first = i;
+        ASSERT_EQ(wrong, 0u) << "first wrong element " << first << " = " << words[first] << ", run " << attempt;
         EXPECT_GT(r.timings.h2dMs, 0.0);
         EXPECT_GT(r.timings.d2hMs, 0.0);
         const double gbs = double(1u << 30) / (r.timings.h2dMs * 1e-3) / 1e9;

@@ -1,6 +1,9 @@
 #pragma once
 // The kernels the simulator is benchmarked on (tests/bench/bench_sim.cpp), which its
 // tests also check for correctness.
+#include <cstddef>
+#include <vector>
+
 namespace kwtest {
 
 inline constexpr const char* kAddVectorsSource = R"(
@@ -39,5 +42,32 @@ extern "C" __global__ void mandelbrot(int* out, int w, int h, int maxit) {
     }
     out[y * w + x] = it;
 })";
+
+// kMandelbrotSource's image computed on the host. Compiled with --fmad=false the
+// kernel rounds every float operation on its own, as this loop does (the host build
+// targets no FMA instructions), so the two agree in every pixel.
+inline std::vector<int> mandelbrotReference(int w, int h, int maxit) {
+    std::vector<int> out(std::size_t(w) * std::size_t(h));
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            volatile float cr = -2.0f + 3.0f * float(x) / float(w), ci = -1.5f + 3.0f * float(y) / float(h);
+            float zr = 0, zi = 0;
+            int it = 0;
+            for (;;) {
+                const volatile float rr = zr * zr, ii = zi * zi;
+                if (!(it < maxit && rr + ii < 4.0f))
+                    break;
+                const volatile float t = rr - ii;
+                const volatile float t2 = t + cr;
+                const volatile float p = 2 * zr;
+                const volatile float p2 = p * zi;
+                zi = p2 + ci;
+                zr = t2;
+                it++;
+            }
+            out[std::size_t(y) * std::size_t(w) + std::size_t(x)] = it;
+        }
+    return out;
+}
 
 } // namespace kwtest

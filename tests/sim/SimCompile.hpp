@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kwtest {
 
@@ -26,8 +27,10 @@ inline bool nvrtcAvailable() {
 // Compiles `source` for the simulator's arch; `kernel` may be a name expression
 // ("scale<float,128>"). Returns nullopt with the log on errors or without NVRTC.
 // tagPrintf: let the compiler tag printf lines with block and thread, as kwb-run does.
+// extra: further NVRTC options ("--fmad=false").
 inline std::optional<kw::KernelImage> compileCuda(const std::string& source, const std::string& kernel,
-                                                  std::string& log, bool tagPrintf = false) {
+                                                  std::string& log, bool tagPrintf = false,
+                                                  const std::vector<std::string>& extra = {}) {
     try {
         kw::Compiler compiler;
         kw::CompileRequest request;
@@ -35,6 +38,7 @@ inline std::optional<kw::KernelImage> compileCuda(const std::string& source, con
         request.nameExpressions = {kernel};
         request.options.arch = kw::SimBackend().compileArch();
         request.options.tagPrintf = tagPrintf;
+        request.options.extra = extra;
         kw::CompileResult result = compiler.compile(request);
         log = result.log;
         if (!result.ok) return std::nullopt;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,11 @@ template <class T> kw::LaunchArg scalar(T v) {
     a.bytes.resize(sizeof(T));
     std::memcpy(a.bytes.data(), &v, sizeof(T));
     return a;
+}
+
+// A failed launch's fault message for an assertion, also when it has no fault.
+inline std::string faultMessage(const std::optional<kw::Fault>& fault) {
+    return fault ? fault->message : std::string("the launch failed without a fault");
 }
 
 // One untimed launch (no warm-up, no repeats) with a time limit for runaway kernels.

@@ -192,7 +192,7 @@ TEST(SimFaults, BarrierAfterEarlyExitIsNotDivergent) {
     st.global.u64 [%rd28], 7;
 $L_end:
 )", {}, 64);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(r.out[39], 7u);
     EXPECT_EQ(r.out[40], 0u);
 }

@@ -1,6 +1,7 @@
 // Instruction families against hand-computed values, edge cases included. The PTX is
 // written by hand so these tests need neither NVRTC nor a GPU.
 #include "PtxHarness.hpp"
+#include "SimLaunch.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,7 +31,7 @@ TEST(SimInstructions, ShiftsClampAtRegisterWidth) {
     mov.b64 %rd1, {%r3, %r5};
     st.global.u64 [%rd28], %rd1;
 )", amounts, 8);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (std::size_t i = 0; i < amounts.size(); ++i) {
         const auto n = std::uint32_t(amounts[i]);
         EXPECT_EQ(lo(r.out[i]), n < 32 ? (1u << n) : 0u) << n;
@@ -46,7 +47,7 @@ TEST(SimInstructions, ShiftsClampAtRegisterWidth) {
     xor.b64 %rd5, %rd3, %rd4;
     st.global.u64 [%rd28], %rd5;
 )", amounts, 8);
-    ASSERT_TRUE(u.report.ok) << u.report.fault->message;
+    ASSERT_TRUE(u.report.ok) << kwtest::faultMessage(u.report.fault);
     for (std::size_t i = 0; i < amounts.size(); ++i) {
         const auto n = std::uint32_t(amounts[i]);
         const std::uint64_t shl64 = n < 64 ? (1ull << n) : 0;
@@ -67,7 +68,7 @@ TEST(SimInstructions, IntegerDivisionByZeroAndOverflow) {
     mov.b64 %rd1, {%r3, %r4};
     st.global.u64 [%rd28], %rd1;
 )", in, unsigned(in.size()));
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     const std::vector<std::pair<std::int32_t, std::int32_t>> expect{
         {3, 1}, {-3, -1}, {-1, 5}, {1, -5}, {INT_MIN, 0}, {-1, 0}};
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -97,7 +98,7 @@ TEST(SimInstructions, FloatMinMaxWithNaNAndSignedZero) {
     mov.b64 %rd1, {%f3, %f4};
     st.global.u64 [%rd28], %rd1;
 )", in, unsigned(in.size()));
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(asF32(lo(r.out[0])), 1.0f);
     EXPECT_EQ(asF32(hi(r.out[0])), 1.0f);
     EXPECT_EQ(asF32(lo(r.out[1])), 1.0f);
@@ -122,7 +123,7 @@ TEST(SimInstructions, FloatToIntConversionsSaturateAndRound) {
     mov.b64 %rd1, {%r1, %r2};
     st.global.u64 [%rd28], %rd1;
 )", in, unsigned(in.size()));
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     const std::vector<std::pair<std::int32_t, std::int32_t>> expect{
         {0, 0}, {INT_MAX, INT_MAX}, {INT_MIN, INT_MIN}, {INT_MAX, INT_MAX}, {2, 2}, {3, 4}, {-2, -3}, {-1, -1}};
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -158,7 +159,7 @@ TEST(SimInstructions, IntegerConversionsWithAndWithoutSaturation) {
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
 )", in, unsigned(in.size()));
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     auto expectHi = [](std::uint32_t wrapped, std::int32_t sat) { return wrapped | (std::uint32_t(sat) << 16); };
     EXPECT_EQ(r.out[0], pack(255, expectHi(44, 127)));
     EXPECT_EQ(r.out[1], pack(0, expectHi(251, -5)));
@@ -177,7 +178,7 @@ TEST(SimInstructions, FloatConversionsSaturateOverflowAndHalf) {
     cvt.u64.u32 %rd1, %r1;
     st.global.u64 [%rd28], %rd1;
 )", in, unsigned(in.size()));
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(asF32(r.out[0]), 1.0f);
     EXPECT_EQ(asF32(r.out[1]), 0.0f);
     EXPECT_EQ(asF32(r.out[2]), 0.0f);
@@ -226,7 +227,7 @@ TEST(SimInstructions, ComparisonsWithNaN) {
     cvt.u64.u32 %rd1, %r1;
     st.global.u64 [%rd28], %rd1;
 )", in, 3);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(r.out[0], 2u + 4 + 8 + 16 + 32); // NaN: only unordered tests hold; .or with p3 sets both
     EXPECT_EQ(r.out[1], 1u + 2 + 16);
     EXPECT_EQ(r.out[2], 8u + 32);
@@ -247,7 +248,7 @@ TEST(SimInstructions, ShufflesAllModesFullWarp) {
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
 )", in);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (int l = 0; l < 32; ++l) {
         EXPECT_EQ(lo(r.out[l]), in[(l & ~7) | 3]) << l; // width 8: c = 0x181f
         const std::uint32_t up = l >= 2 ? std::uint32_t(in[l - 2]) + 0x10000u : std::uint32_t(in[l]);
@@ -268,7 +269,7 @@ TEST(SimInstructions, ShuffleDownWithPartialMaskAndWidth) {
     st.global.u64 [%rd28], %rd1;
 $L_end:
 )", in);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (int l = 0; l < 15; ++l) EXPECT_EQ(r.out[l], pack(std::uint32_t(in[l + 1]), 1)) << l;
     EXPECT_EQ(r.out[15], pack(std::uint32_t(in[15]), 0)); // past the 16-lane segment: own value, p false
     for (int l = 16; l < 32; ++l) EXPECT_EQ(r.out[l], 0u) << l;
@@ -301,7 +302,7 @@ $L_end:
     std::vector<std::uint64_t> some(32);
     for (int l = 0; l < 32; ++l) some[l] = l % 4 == 0;
     auto r = vote(some);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (int l = 0; l < 32; l += 2) EXPECT_EQ(r.out[l], pack(0x11111111u, 0x55555555u ^ 2u)) << l;
     for (int l = 1; l < 32; l += 2) EXPECT_EQ(r.out[l], 0u);
     auto all = vote(std::vector<std::uint64_t>(32, 1));
@@ -318,7 +319,7 @@ TEST(SimInstructions, ReduxAndMatch) {
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
 )", in);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(r.out[5], pack(3 * 496 - 40 * 32, std::uint32_t(-40)));
     auto m = runPtx(R"(
     ld.global.u32 %r1, [%rd27];
@@ -330,7 +331,7 @@ TEST(SimInstructions, ReduxAndMatch) {
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
 )", in);
-    ASSERT_TRUE(m.report.ok) << m.report.fault->message;
+    ASSERT_TRUE(m.report.ok) << kwtest::faultMessage(m.report.fault);
     for (int l = 0; l < 32; ++l) EXPECT_EQ(m.out[l], pack(0xfu << (4 * (l / 4)), 0)) << l;
 }
 
@@ -373,7 +374,7 @@ $L_bar:
     st.global.u64 [%rd28+16], %rd6;
 $L_end:
 )", {}, 35, globals);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     std::vector<std::uint32_t> incOld, casOld;
     for (int l = 0; l < 32; ++l) { incOld.push_back(lo(r.out[l])); casOld.push_back(hi(r.out[l])); }
     std::sort(incOld.begin(), incOld.end());
@@ -488,7 +489,7 @@ TEST(SimInstructions, VectorLoadsStoresAndLocalMemory) {
     mov.b64 %rd3, {%r5, %r8};
     st.global.u64 [%rd28], %rd3;
 )", {}, 4);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (int l = 0; l < 4; ++l) EXPECT_EQ(r.out[l], pack(6, std::uint32_t(l + 4)));
 }
 
@@ -511,7 +512,7 @@ TEST(SimInstructions, ConstantMemoryAndDynamicShared) {
     mov.b64 %rd1, {%r1, %r7};
     st.global.u64 [%rd28], %rd1;
 )", {}, 64, globals, 64 * 4);
-    ASSERT_TRUE(r.report.ok) << r.report.fault->message;
+    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (int l = 0; l < 64; ++l) EXPECT_EQ(r.out[l], pack(3, std::uint32_t(l ^ 1))) << l;
 }
 

@@ -85,10 +85,38 @@ TEST(Arguments, SettingsSurviveSignatureEditsByName)
     EXPECT_EQ(args[2].type, DType::F64);
     EXPECT_EQ(args[3].value, "n/2");
 
-    // Remove `in`, then bring it back: its settings return too.
+    // Give `in` settings of its own (as a document would), then remove it and bring
+    // it back: its settings return too.
+    std::vector<BufferSpec> custom = panel.buffers();
+    for (BufferSpec& b : custom)
+        if (b.name == "in") {
+            b.count = "3*n";
+            b.init.kind = Initializer::Kind::Fill;
+            b.init.value = "2.5";
+        }
+    panel.load(custom, panel.args());
+    const auto fourParams = sig("__global__ void k(const float* in, float* out, double scale, int n) {}");
+    panel.setSignature(fourParams);
+    ASSERT_NE(find(panel.buffers(), "in"), nullptr);
+    ASSERT_EQ(find(panel.buffers(), "in")->count, "3*n");
+
     panel.setSignature(sig("__global__ void k(float* out, double scale, int n) {}"));
     EXPECT_EQ(panel.buffers().size(), 1u);
     EXPECT_EQ(find(panel.buffers(), "in"), nullptr);
+
+    panel.setSignature(fourParams);
+    const auto back = panel.buffers();
+    ASSERT_EQ(back.size(), 2u);
+    const BufferSpec* again = find(back, "in");
+    ASSERT_TRUE(again) << "in came back";
+    EXPECT_EQ(again->count, "3*n");
+    EXPECT_EQ(again->init.kind, Initializer::Kind::Fill);
+    EXPECT_EQ(again->init.value, "2.5");
+    EXPECT_EQ(again->direction, Direction::In);
+    const BufferSpec* outAgain = find(back, "out");
+    ASSERT_TRUE(outAgain);
+    EXPECT_EQ(outAgain->count, "2*n") << "the others kept theirs throughout";
+    EXPECT_EQ(panel.args()[3].value, "n/2");
 }
 
 TEST(Arguments, AParameterThatChangesKindGetsFreshSettings)

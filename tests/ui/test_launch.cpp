@@ -5,7 +5,10 @@
 #include "Occupancy.hpp"
 #include "support/TextFile.hpp"
 
+#include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <gtest/gtest.h>
 
 using namespace kw;
@@ -97,10 +100,31 @@ TEST(Launch, RunSettingsRoundTrip)
     r.repeats = 25;
     r.warmup = 3;
     r.timeLimitSeconds = 2.5;
+    QSignalSpy changed(&panel, &LaunchPanel::changed);
     panel.setLaunch(launch("1", "1"), r);
-    EXPECT_EQ(panel.runSettings().repeats, 25);
-    EXPECT_EQ(panel.runSettings().warmup, 3);
-    EXPECT_DOUBLE_EQ(panel.runSettings().timeLimitSeconds, 2.5);
+    // What the user sees: the three fields show the document's values.
+    const auto spins = panel.findChildren<QSpinBox*>();
+    const auto limits = panel.findChildren<QDoubleSpinBox*>();
+    ASSERT_EQ(spins.size(), 2);
+    ASSERT_EQ(limits.size(), 1);
+    QSpinBox* warmup = spins[0]->value() == 3 ? spins[0] : spins[1];
+    QSpinBox* repeats = spins[0]->value() == 3 ? spins[1] : spins[0];
+    EXPECT_EQ(warmup->value(), 3);
+    EXPECT_EQ(repeats->value(), 25);
+    EXPECT_DOUBLE_EQ(limits[0]->value(), 2.5);
+
+    // What the user types reaches the run settings, and each edit is announced.
+    changed.clear();
+    repeats->setValue(7);
+    warmup->setValue(0);
+    limits[0]->setValue(0.5);
+    EXPECT_EQ(changed.count(), 3);
+    EXPECT_EQ(panel.runSettings().repeats, 7);
+    EXPECT_EQ(panel.runSettings().warmup, 0);
+    EXPECT_DOUBLE_EQ(panel.runSettings().timeLimitSeconds, 0.5);
+    // Outside the fields' ranges, the nearest allowed value.
+    repeats->setValue(0);
+    EXPECT_EQ(panel.runSettings().repeats, 1) << "at least one timed launch";
 }
 
 TEST(Launch, ShapeViewDescribesAThread)

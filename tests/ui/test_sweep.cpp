@@ -142,8 +142,7 @@ TEST(Sweep, ProblemSizesGiveOneTimedPointEach)
     // run, and a point whose check failed would be reported, not plotted.
     Sweep s(sample("add_vectors_small.kwb"));
     ASSERT_TRUE(s.ready) << "kwb-run serve did not answer hello";
-    if (!s.sim)
-        GTEST_SKIP() << "this kwb-run offers no sim device";
+    ASSERT_TRUE(s.sim) << "kwb-run always offers the sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.request(SweepRequest::Variable, "100 1000 10000", "n");
     EXPECT_EQ(s.panel.plot()->xAxis->label(), "n") << "the axis names the variable";
@@ -162,8 +161,7 @@ TEST(Sweep, BlockSizesGiveOneTimedPointEach)
 {
     Sweep s(sample("add_vectors_small.kwb"));
     ASSERT_TRUE(s.ready) << "kwb-run serve did not answer hello";
-    if (!s.sim)
-        GTEST_SKIP() << "this kwb-run offers no sim device";
+    ASSERT_TRUE(s.sim) << "kwb-run always offers the sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.request(SweepRequest::BlockSize, "32, 64 128");
     EXPECT_TRUE(s.panel.isRunning());
@@ -186,8 +184,7 @@ TEST(Sweep, MacroValuesGiveOneTimedPointEach)
 {
     Sweep s(scaledSample());
     ASSERT_TRUE(s.ready);
-    if (!s.sim)
-        GTEST_SKIP() << "this kwb-run offers no sim device";
+    ASSERT_TRUE(s.sim) << "kwb-run always offers the sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.request(SweepRequest::Macro, "0 1 2", "SCALE");
     ASSERT_TRUE(s.finished());
@@ -204,8 +201,7 @@ TEST(Sweep, AMacroValueThatDoesNotCompileFailsAloneAndSaysWhy)
 {
     Sweep s(scaledSample());
     ASSERT_TRUE(s.ready);
-    if (!s.sim)
-        GTEST_SKIP() << "this kwb-run offers no sim device";
+    ASSERT_TRUE(s.sim) << "kwb-run always offers the sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.request(SweepRequest::Macro, "1 4 2", "SCALE");
     ASSERT_TRUE(s.finished());
@@ -235,8 +231,7 @@ TEST(Sweep, ABlockSizeTheDeviceRefusesFailsAloneAtRunTime)
     // runner, whose limit check must fail that point only.
     Sweep s(sample("add_vectors_small.kwb"));
     ASSERT_TRUE(s.ready);
-    if (!s.sim)
-        GTEST_SKIP() << "this kwb-run offers no sim device";
+    ASSERT_TRUE(s.sim) << "kwb-run always offers the sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.runner.start(s.doc, SweepRequest{SweepRequest::BlockSize, "", {"64", "4096", "128"}}, "sim");
     ASSERT_TRUE(QTest::qWaitFor([&] { return s.panel.pointsTable()->rowCount() + failed.count() >= 3; },
@@ -255,8 +250,7 @@ TEST(Sweep, APointWhoseCheckFailsIsReportedNotPlotted)
     // tile variable computes the wrong product for every tile but 16.
     Sweep s(sample("matmul.kwb"));
     ASSERT_TRUE(s.ready) << "kwb-run serve did not answer hello";
-    if (!s.sim)
-        GTEST_SKIP() << "this kwb-run offers no sim device";
+    ASSERT_TRUE(s.sim) << "kwb-run always offers the sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.request(SweepRequest::Variable, "8 16", "tile");
     ASSERT_TRUE(s.finished());

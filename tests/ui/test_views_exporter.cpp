@@ -1,4 +1,5 @@
 #include "data/HostBuffer.hpp"
+#include "data/CsvFile.hpp"
 #include "data/NpyFile.hpp"
 #include "views/Exporter.hpp"
 #include "views/LinePlot.hpp"
@@ -114,7 +115,21 @@ TEST(Exporter, WritesBuffersAsNpyAndCsv)
     ASSERT_TRUE(Exporter::saveBuffer(b, {2, 3}, csv, &error)) << error.toStdString();
     const QList<QByteArray> rows = readAll(csv).trimmed().split('\n');
     ASSERT_EQ(rows.size(), 2);
-    EXPECT_EQ(rows[1].split(',').size(), 3);
+    // Row-major, every value where it belongs: b[i] = 0.5 * i.
+    for (int r = 0; r < 2; ++r) {
+        const QList<QByteArray> cells = rows[r].trimmed().split(',');
+        ASSERT_EQ(cells.size(), 3) << "row " << r;
+        for (int c = 0; c < 3; ++c) {
+            bool ok = false;
+            EXPECT_EQ(cells[c].trimmed().toDouble(&ok), 0.5 * (r * 3 + c)) << "row " << r << " column " << c;
+            EXPECT_TRUE(ok) << cells[c].toStdString();
+        }
+    }
+    // And it reads back as the same buffer.
+    const NdArray fromCsv = CsvFile::read(csv.toStdString(), DType::F32);
+    ASSERT_EQ(fromCsv.data.count(), 6u);
+    for (std::size_t i = 0; i < 6; ++i)
+        EXPECT_EQ(fromCsv.data.at(i), b.at(i));
 
     EXPECT_FALSE(Exporter::saveBuffer(b, {}, dir.filePath("b.xyz"), &error));
 }

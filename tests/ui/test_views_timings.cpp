@@ -228,6 +228,16 @@ TEST(PtxPanel, ShowsHighlightedPtxAndTheResourcesTable)
         return QColor();
     };
     const PtxHighlighter* h = panel.highlighter();
+    // The kinds are told apart: a word coloured as the wrong kind must not pass.
+    using K = PtxHighlighter::Kind;
+    const std::vector<K> kinds{K::Directive, K::Type, K::Register, K::Number, K::Label, K::Comment, K::Instruction};
+    for (std::size_t a = 0; a < kinds.size(); ++a) {
+        ASSERT_TRUE(h->format(kinds[a]).foreground().color().isValid());
+        for (std::size_t b = a + 1; b < kinds.size(); ++b)
+            EXPECT_NE(h->format(kinds[a]).foreground().color(), h->format(kinds[b]).foreground().color())
+                << "kinds " << a << " and " << b << " look the same";
+    }
+    EXPECT_EQ(formatAt("mov.u32", "mov.u32"), h->format(K::Instruction).foreground().color());
     EXPECT_EQ(formatAt(".reg .b32", ".reg"), h->format(PtxHighlighter::Kind::Directive).foreground().color());
     EXPECT_EQ(formatAt("mov.u32", "%tid.x"), h->format(PtxHighlighter::Kind::Register).foreground().color());
     EXPECT_EQ(formatAt("demoted variable", "demoted"), h->format(PtxHighlighter::Kind::Comment).foreground().color());

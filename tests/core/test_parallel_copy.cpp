@@ -1,0 +1,91 @@
+// ParallelCopy, the multi-threaded memcpy behind uploads and downloads through pinned
+// staging: every byte arrives, nothing beyond the destination is touched, for sizes
+// around the one-thread threshold and the 4 KiB slice boundaries, unaligned ends, any
+// worker count, and many copies through one instance.
+#include "cuda/ParallelCopy.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <algorithm>
+#include <vector>
+
+namespace {
+
+// Bytes that differ from their neighbours and from copy to copy (splitmix64 words).
+std::vector<unsigned char> pattern(std::size_t n, unsigned seed)
+{
+    std::vector<unsigned char> v(n);
+    std::uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+    for (std::size_t i = 0; i < n; i += 8) {
+        std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        std::memcpy(v.data() + i, &z, std::min<std::size_t>(8, n - i));
+    }
+    return v;
+}
+
+constexpr std::size_t kGuard = 4096;
+constexpr unsigned char kGuardByte = 0xA5;
+
+// Copies `bytes` from offset srcOffset of a random source to offset dstOffset of a
+// guarded destination, and checks the copy in full and the guards around it.
+void expectExactCopy(kw::ParallelCopy& copier, std::size_t bytes, std::size_t srcOffset, std::size_t dstOffset,
+                     unsigned seed)
+{
+    SCOPED_TRACE("bytes " + std::to_string(bytes) + ", source offset " + std::to_string(srcOffset)
+                 + ", destination offset " + std::to_string(dstOffset));
+    const auto src = pattern(bytes + srcOffset, seed);
+    std::vector<unsigned char> dst(kGuard + dstOffset + bytes + kGuard, kGuardByte);
+    unsigned char* target = dst.data() + kGuard + dstOffset;
+    copier.copy(target, src.data() + srcOffset, bytes);
+    ASSERT_EQ(std::memcmp(target, src.data() + srcOffset, bytes), 0) << "the copy differs";
+    for (std::size_t i = 0; i < kGuard + dstOffset; ++i)
+        ASSERT_EQ(dst[i], kGuardByte) << "byte " << i << " before the destination was written";
+    for (std::size_t i = kGuard + dstOffset + bytes; i < dst.size(); ++i)
+        ASSERT_EQ(dst[i], kGuardByte) << "byte " << i - (kGuard + dstOffset + bytes) << " past the end was written";
+}
+
+const std::size_t kThreshold = 2u << 20; // below it the caller copies alone
+
+} // namespace
+
+TEST(ParallelCopy, EverySizeAroundTheThresholdAndTheSlicesArrivesExactly)
+{
+    for (unsigned threads : {0u, 1u, 3u, 7u}) {
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        kw::ParallelCopy copier(threads);
+        for (std::size_t bytes : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4097),
+                                  kThreshold - 1, kThreshold, kThreshold + 1, kThreshold + 4096 * 3 + 17,
+                                  std::size_t(16) << 20, (std::size_t(16) << 20) + 12345})
+            expectExactCopy(copier, bytes, 0, 0, unsigned(bytes) + threads);
+    }
+}
+
+TEST(ParallelCopy, UnalignedSourcesAndDestinationsArriveExactly)
+{
+    kw::ParallelCopy copier(3);
+    for (std::size_t srcOffset : {1u, 7u, 4093u})
+        for (std::size_t dstOffset : {3u, 8u, 4095u})
+            expectExactCopy(copier, kThreshold * 3 + 1001, srcOffset, dstOffset, unsigned(srcOffset * 31 + dstOffset));
+}
+
+TEST(ParallelCopy, OneInstanceServesManyCopiesInARow)
+{
+    // The workers wait for each new copy; none may run an old one again or miss one.
+    kw::ParallelCopy copier(3);
+    for (unsigned round = 0; round < 40; ++round)
+        expectExactCopy(copier, kThreshold + round * 65537, round % 5, (round * 3) % 11, round);
+}
+
+TEST(ParallelCopy, ASliceSmallerThanAPageStillCoversEveryByte)
+{
+    // Seven workers and eight parts of a little over the threshold: the 4 KiB rounding
+    // leaves the last parts short or empty; the last one must take what is left.
+    kw::ParallelCopy copier(7);
+    for (std::size_t extra : {std::size_t(1), std::size_t(4095), std::size_t(8 * 4096 - 1)})
+        expectExactCopy(copier, kThreshold + extra, 0, 0, unsigned(extra));
+}

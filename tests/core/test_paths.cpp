@@ -1,0 +1,90 @@
+// The per-user cache folder: $KWB_CACHE_DIR, else $XDG_CACHE_HOME/kernel-workbench,
+// else ~/.cache/kernel-workbench, else a folder in the temporary directory; and the
+// executable's own location, which resources are found relative to.
+#include "util/Paths.hpp"
+
+#include "gpu/ChildProcess.hpp"
+#include "support/TempDir.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <optional>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Sets (or, with nullopt, removes) an environment variable for one test and puts
+// the old value back afterwards.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, std::optional<std::string> value) : name_(name)
+    {
+        if (const char* old = std::getenv(name))
+            old_ = old;
+        if (value)
+            setenv(name, value->c_str(), 1);
+        else
+            unsetenv(name);
+    }
+    ~ScopedEnv()
+    {
+        if (old_)
+            setenv(name_, old_->c_str(), 1);
+        else
+            unsetenv(name_);
+    }
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+} // namespace
+
+TEST(Paths, TheCacheFolderFollowsTheEnvironmentInOrder)
+{
+    ScopedEnv kwb("KWB_CACHE_DIR", "/somewhere/kwb");
+    ScopedEnv xdg("XDG_CACHE_HOME", "/somewhere/xdg");
+    ScopedEnv home("HOME", "/somewhere/home");
+    EXPECT_EQ(kw::userCacheDir(), fs::path("/somewhere/kwb"));
+    {
+        ScopedEnv empty("KWB_CACHE_DIR", "");
+        EXPECT_EQ(kw::userCacheDir(), fs::path("/somewhere/xdg/kernel-workbench")) << "an empty value is unset";
+    }
+    {
+        ScopedEnv none("KWB_CACHE_DIR", std::nullopt);
+        EXPECT_EQ(kw::userCacheDir(), fs::path("/somewhere/xdg/kernel-workbench"));
+        ScopedEnv noXdg("XDG_CACHE_HOME", std::nullopt);
+        EXPECT_EQ(kw::userCacheDir(), fs::path("/somewhere/home/.cache/kernel-workbench"));
+        ScopedEnv noHome("HOME", std::nullopt);
+        EXPECT_EQ(kw::userCacheDir(), fs::temp_directory_path() / "kernel-workbench-cache");
+    }
+}
+
+TEST(Paths, TheExecutableIsThisTestProgram)
+{
+    const fs::path exe = kw::executablePath();
+    ASSERT_FALSE(exe.empty());
+    EXPECT_TRUE(exe.is_absolute());
+    EXPECT_TRUE(fs::exists(exe));
+    EXPECT_EQ(exe.filename(), "core_test_paths");
+    EXPECT_EQ(kw::executableDir(), exe.parent_path());
+}
+
+TEST(Paths, KwbRunKeepsItsProgramCacheInTheFolderTheEnvironmentNames)
+{
+    const fs::path cache = kw::test::freshDir("kw_test_paths", "cache");
+    const fs::path src = kw::test::freshDir("kw_test_paths", "src") / "k.cu";
+    std::ofstream(src) << "__global__ void k(int* p) { p[0] = 42; }\n";
+    ScopedEnv kwb("KWB_CACHE_DIR", cache.string());
+    const auto r = kwtest::runKwb({"compile", src.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    std::size_t entries = 0;
+    for (const auto& e : fs::recursive_directory_iterator(cache))
+        entries += e.is_regular_file();
+    EXPECT_GT(entries, 0u) << "the compile was stored under " << cache;
+}
