@@ -3,6 +3,7 @@
 #include "LaunchPanel.hpp"
 #include "RunnerClient.hpp"
 #include "UiResources.hpp"
+#include "run/VersionReport.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -10,11 +11,28 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
+
+namespace {
+
+int printVersion()
+{
+    auto lines = kw::VersionReport::collect();
+    lines.insert(lines.begin() + 2, {"Qt", std::string(qVersion()) + " (built with " QT_VERSION_STR ")"});
+    std::printf("kernel-workbench %s\n%s", KW_VERSION, kw::VersionReport::format(lines).c_str());
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    // Before QApplication, so it works without a display.
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0)
+            return printVersion();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("KernelWorkbench");
     QApplication::setApplicationName("kernel-workbench");
@@ -25,7 +43,7 @@ int main(int argc, char** argv)
     QCommandLineParser cli;
     cli.setApplicationDescription("Write, compile and run CUDA kernels.");
     cli.addHelpOption();
-    cli.addVersionOption();
+    cli.addOption({{"v", "version"}, "Print the version, and the Qt, NVRTC and driver found, then exit."});
     cli.addPositionalArgument("document", "A .kwb document to open.");
     QCommandLineOption device("device", "Device to select: cuda:N or sim.", "id");
     QCommandLineOption runOpt("run", "Run the document once it is open.");

@@ -69,6 +69,8 @@ public:
     void writeRecovery();
 
     static QString samplesDir();
+    // True for a document inside samplesDir(): Save asks for a new location.
+    static bool isInstalledSample(const QString& path);
 
     // Parts, for tests and the benchmark.
     CodeEditor* editor() const { return editor_; }
