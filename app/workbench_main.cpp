@@ -4,6 +4,7 @@
 #include "RunnerClient.hpp"
 #include "UiResources.hpp"
 #include "run/VersionReport.hpp"
+#include "util/Paths.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -11,9 +12,25 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace {
+
+// The portable archive carries fonts and a fontconfig configuration for systems
+// that have none (a minimal root, a container); a system with fonts keeps its own.
+void useBundledFontsIfTheSystemHasNone()
+{
+#ifdef __linux__
+    if (std::getenv("FONTCONFIG_FILE") || std::filesystem::exists("/etc/fonts/fonts.conf"))
+        return;
+    std::error_code ec;
+    const auto conf = kw::executableDir() / ".." / "share" / "kernel-workbench" / "fonts" / "fonts.conf";
+    if (std::filesystem::is_regular_file(conf, ec))
+        ::setenv("FONTCONFIG_FILE", conf.lexically_normal().c_str(), 1);
+#endif
+}
 
 int printVersion()
 {
@@ -33,6 +50,7 @@ int main(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
         if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0)
             return printVersion();
+    useBundledFontsIfTheSystemHasNone();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("KernelWorkbench");
     QApplication::setApplicationName("kernel-workbench");
