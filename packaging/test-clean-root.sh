@@ -67,9 +67,12 @@ ok "${tools[*]}"
 if [[ ${KWB_SKIP_BUILD:-0} != 1 ]]; then
   step "build: programs, .deb and portable archive ($build)"
   t=$SECONDS
-  cmake --build "$build" --target kwb-run kernel-workbench portable-archive
-  (cd "$build" && cpack -G DEB >/dev/null)
-  ok "built in $((SECONDS - t)) s"
+  log=$build/test-clean-root-build.log
+  if ! { cmake --build "$build" --target kwb-run kernel-workbench portable-archive && (cd "$build" && cpack -G DEB); } >"$log" 2>&1; then
+    tail -n 30 "$log"; die "build failed (log: $log)"
+  fi
+  grep -E '^-- bundled|^CPack: - package' "$log" | sed 's/^/   /'
+  ok "built in $((SECONDS - t)) s (log: $log)"
 fi
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 deb=$(ls -t "$build"/kernel-workbench_"$version"-*_amd64.deb 2>/dev/null | head -n1 || true)
