@@ -10,6 +10,7 @@ endif()
 set(libdir ${ROOT}/lib/kernel-workbench)
 set(plugdir ${libdir}/plugins)
 set(docdir ${ROOT}/share/doc/kernel-workbench)
+set(copyright "")
 set(exes ${ROOT}/bin/kernel-workbench ${ROOT}/bin/kwb-run)
 
 # The plugins a desktop session uses: X11 (xcb, with its GL integrations),
@@ -73,6 +74,11 @@ foreach(dep ${deps})
     set(pkg "(not from a Debian package)")
   endif()
   string(APPEND manifest "lib/kernel-workbench/${name}  ${pkg} ${version}\n")
+  string(APPEND copyright "\nFiles: lib/kernel-workbench/${name}\n"
+         "Copyright: see share/doc/kernel-workbench/third-party/${pkg}.copyright\n"
+         "License: LicenseRef-Debian-${pkg}\n"
+         " The terms of Debian's package ${pkg} ${version}, in\n"
+         " share/doc/kernel-workbench/third-party/${pkg}.copyright.\n")
 endforeach()
 file(WRITE ${docdir}/BUNDLED-LIBRARIES.txt "${manifest}")
 if(EXISTS /usr/share/common-licenses/Apache-2.0)
@@ -121,6 +127,14 @@ file(WRITE ${fontdir}/fonts.conf [=[<?xml version="1.0"?>
   <cachedir prefix="xdg">fontconfig</cachedir>
 </fontconfig>
 ]=])
+
+# The archive's copyright file lists the bundled libraries and fonts too.
+string(APPEND copyright "\nFiles: share/kernel-workbench/fonts/*.ttf\n"
+       "Copyright: see share/doc/kernel-workbench/third-party/fonts-dejavu-core.copyright\n"
+       "License: LicenseRef-Debian-fonts-dejavu-core\n"
+       " The terms of Debian's package fonts-dejavu-core, in\n"
+       " share/doc/kernel-workbench/third-party/fonts-dejavu-core.copyright.\n")
+file(APPEND ${docdir}/copyright "${copyright}")
 
 # Qt reads qt.conf beside the executable: the plugins are in the private folder.
 file(WRITE ${ROOT}/bin/qt.conf "[Paths]\nPrefix = ..\nPlugins = lib/kernel-workbench/plugins\n")

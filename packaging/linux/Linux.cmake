@@ -30,7 +30,7 @@ if(KW_BUNDLE_NVRTC)
     if(kw_nvrtc_files)
       string(APPEND kw_nvrtc_files "\n      ")
     endif()
-    string(APPEND kw_nvrtc_files " usr/${KW_PRIVATE_LIBDIR}/${name}")
+    string(APPEND kw_nvrtc_files " ${KW_PRIVATE_LIBDIR}/${name}")
   endforeach()
   install(DIRECTORY ${KW_PACKAGING_STAGE}/share/kernel-workbench/cuda-include
     DESTINATION ${CMAKE_INSTALL_DATADIR}/kernel-workbench)
