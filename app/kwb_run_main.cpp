@@ -15,6 +15,7 @@
 #include "run/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
 #include "run/RunResult.hpp"
+#include "run/VersionReport.hpp"
 #include "serve/ServeLoop.hpp"
 #include "util/Error.hpp"
 
@@ -306,6 +307,11 @@ int main(int argc, char** argv)
 {
     CLI::App app{"kwb-run: compile and run Kernel Workbench documents"};
     app.require_subcommand(1);
+    app.set_version_flag("--version", [] {
+        std::string text = "kwb-run " + kw::VersionReport::version() + "\n" + kw::VersionReport::format(kw::VersionReport::collect());
+        text.pop_back(); // CLI11 adds the last newline
+        return text;
+    }, "print the version, and the NVRTC and driver found, then exit");
 
     CompileArgs compileArgs;
     auto* compile = app.add_subcommand("compile", "Compile a .cu file or a .kwb document with NVRTC");

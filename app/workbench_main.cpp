@@ -3,6 +3,8 @@
 #include "LaunchPanel.hpp"
 #include "RunnerClient.hpp"
 #include "UiResources.hpp"
+#include "run/VersionReport.hpp"
+#include "util/Paths.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -10,11 +12,45 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+namespace {
+
+// The portable archive carries fonts and a fontconfig configuration for systems
+// that have none (a minimal root, a container); a system with fonts keeps its own.
+void useBundledFontsIfTheSystemHasNone()
+{
+#ifdef __linux__
+    if (std::getenv("FONTCONFIG_FILE") || std::filesystem::exists("/etc/fonts/fonts.conf"))
+        return;
+    std::error_code ec;
+    const auto conf = kw::executableDir() / ".." / "share" / "kernel-workbench" / "fonts" / "fonts.conf";
+    if (std::filesystem::is_regular_file(conf, ec))
+        ::setenv("FONTCONFIG_FILE", conf.lexically_normal().c_str(), 1);
+#endif
+}
+
+int printVersion()
+{
+    auto lines = kw::VersionReport::collect();
+    lines.insert(lines.begin() + 2, {"Qt", std::string(qVersion()) + " (built with " QT_VERSION_STR ")"});
+    std::printf("kernel-workbench %s\n%s", KW_VERSION, kw::VersionReport::format(lines).c_str());
+    return 0;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
     QElapsedTimer sinceStart;
     sinceStart.start();
+    // Before QApplication, so it works without a display.
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0)
+            return printVersion();
+    useBundledFontsIfTheSystemHasNone();
     QApplication app(argc, argv);
     QApplication::setOrganizationName("KernelWorkbench");
     QApplication::setApplicationName("kernel-workbench");
@@ -25,7 +61,7 @@ int main(int argc, char** argv)
     QCommandLineParser cli;
     cli.setApplicationDescription("Write, compile and run CUDA kernels.");
     cli.addHelpOption();
-    cli.addVersionOption();
+    cli.addOption({{"v", "version"}, "Print the version, and the Qt, NVRTC and driver found, then exit."});
     cli.addPositionalArgument("document", "A .kwb document to open.");
     QCommandLineOption device("device", "Device to select: cuda:N or sim.", "id");
     QCommandLineOption runOpt("run", "Run the document once it is open.");

@@ -641,15 +641,25 @@ void MainWindow::open()
         openDocument(path);
 }
 
+bool MainWindow::isInstalledSample(const QString& path)
+{
+    const QString dir = samplesDir();
+    const QString file = QFileInfo(path).canonicalFilePath();
+    return !dir.isEmpty() && !file.isEmpty() && file.startsWith(QDir(dir).canonicalPath() + '/');
+}
+
 bool MainWindow::save()
 {
-    return path_.isEmpty() ? saveAs() : writeTo(path_);
+    // A sample belongs to the installation: saving it means saving a copy.
+    return path_.isEmpty() || isInstalledSample(path_) ? saveAs() : writeTo(path_);
 }
 
 bool MainWindow::saveAs()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save document"),
-                                                path_.isEmpty() ? QDir::homePath() + "/untitled.kwb" : path_,
+    QString suggested = QDir::homePath() + "/untitled.kwb";
+    if (!path_.isEmpty())
+        suggested = isInstalledSample(path_) ? QDir::homePath() + '/' + QFileInfo(path_).fileName() : path_;
+    QString path = QFileDialog::getSaveFileName(this, tr("Save document"), suggested,
                                                 tr("Workbench documents (*.kwb)"));
     if (path.isEmpty())
         return false;
@@ -715,7 +725,8 @@ void MainWindow::setModified(bool on)
 void MainWindow::updateTitle()
 {
     const QString name = path_.isEmpty() ? tr("untitled.kwb") : QFileInfo(path_).fileName();
-    setWindowTitle(name + "[*] — Kernel Workbench");
+    const QString sample = !path_.isEmpty() && isInstalledSample(path_) ? tr(" (sample, read-only)") : QString();
+    setWindowTitle(name + sample + "[*] — Kernel Workbench");
 }
 
 void MainWindow::refreshRecentMenu()

@@ -77,6 +77,8 @@ public:
     static QString samplesDir();
     // A sample shipped with the program (trusted without asking).
     static bool isShippedSample(const QString& path);
+    // True for a document inside samplesDir(): Save asks for a new location.
+    static bool isInstalledSample(const QString& path);
 
     // Parts, for tests and the benchmark.
     CodeEditor* editor() const { return editor_; }

@@ -12,6 +12,7 @@
 #include "compile/PtxEntryParser.hpp"
 #include "compile/SignatureParser.hpp"
 #include "compile/ToolkitIncludeDir.hpp"
+#include "compile/UnbundledHeaderNote.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
@@ -99,6 +100,7 @@ Attempt runNvrtc(const NvrtcLibrary& nv, const TaggedSource& tagged, const std::
             d.column = tagged.userColumn(d.line, d.column);
         if (d.file == "__nv_name_map")
             at.nameMapFailed = true;
+        addUnbundledHeaderNote(d);
     }
     if (rc == NVRTC_ERROR_COMPILATION || rc == NVRTC_ERROR_INVALID_OPTION) {
         // A user-code or user-option error: a value, not an exception.

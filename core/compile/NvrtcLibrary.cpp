@@ -1,5 +1,7 @@
 #include "compile/NvrtcLibrary.hpp"
 
+#include "compile/NvrtcSearchOrder.hpp"
+
 #include "util/DynamicLibrary.hpp"
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
@@ -12,21 +14,11 @@
 namespace kw {
 
 struct NvrtcLibrary::Impl {
+    std::vector<DynamicLibrary> companions; // libnvrtc-builtins, kept open while NVRTC is
     DynamicLibrary lib;
 };
 
 namespace {
-
-std::vector<std::string> sonames()
-{
-#ifdef _WIN32
-    return {"nvrtc64_130_0.dll", "nvrtc64_120_0.dll", "nvrtc64_112_0.dll"};
-#elif defined(__APPLE__)
-    return {"libnvrtc.dylib"};
-#else
-    return {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-#endif
-}
 
 template <typename Fn>
 void bind(const DynamicLibrary& lib, Fn& fn, const char* name)
@@ -41,22 +33,8 @@ void bind(const DynamicLibrary& lib, Fn& fn, const char* name)
 std::vector<std::string> NvrtcLibrary::candidateNames()
 {
     std::vector<std::string> names;
-    if (const char* env = std::getenv("KWB_NVRTC"); env && *env)
-        names.emplace_back(env);
-    auto plain = sonames();
-    names.insert(names.end(), plain.begin(), plain.end());
-    std::vector<std::filesystem::path> dirs;
-#ifdef KW_CUDA_LIBRARY_DIR
-    dirs.emplace_back(KW_CUDA_LIBRARY_DIR);
-#endif
-    try {
-        dirs.push_back(executableDir());
-    } catch (const std::exception&) {
-        // No executable path (unusual embedding): the other places still apply.
-    }
-    for (const auto& dir : dirs)
-        for (const auto& n : plain)
-            names.push_back((dir / n).string());
+    for (const auto& c : NvrtcSearchOrder::candidates())
+        names.push_back(c.name);
     return names;
 }
 
@@ -64,7 +42,17 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Im
 {
     std::unique_ptr<Impl> guard(impl_);
     std::vector<std::string> tried;
-    impl_->lib = DynamicLibrary::openFirst(names, &tried);
+    for (const auto& name : names) {
+        std::vector<DynamicLibrary> companions;
+        for (const auto& c : NvrtcSearchOrder::companionsOf(name))
+            if (auto lib = DynamicLibrary::openFirst({c}, &tried); lib.isLoaded())
+                companions.push_back(std::move(lib));
+        impl_->lib = DynamicLibrary::openFirst({name}, &tried);
+        if (impl_->lib.isLoaded()) {
+            impl_->companions = std::move(companions);
+            break;
+        }
+    }
     if (!impl_->lib.isLoaded()) {
         std::string msg = "NVRTC could not be loaded (set KWB_NVRTC to its path); tried:";
         for (const auto& t : tried)
@@ -72,7 +60,8 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Im
         throw Error(ErrorCategory::Nvrtc, msg);
     }
     const DynamicLibrary& lib = impl_->lib;
-    path_ = lib.name();
+    path_ = lib.filePath();
+    origin_ = NvrtcSearchOrder::originOf(path_);
     bind(lib, getErrorString, "nvrtcGetErrorString");
     bind(lib, versionFn, "nvrtcVersion");
     bind(lib, getNumSupportedArchs, "nvrtcGetNumSupportedArchs");

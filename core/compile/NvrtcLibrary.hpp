@@ -15,15 +15,16 @@ public:
     // the next call tries again.
     static const NvrtcLibrary& instance();
 
-    // The names tried, in order: $KWB_NVRTC, the versioned sonames, then the same
-    // names in the toolkit's library folder and beside the executable.
+    // The names tried, in order (see NvrtcSearchOrder).
     static std::vector<std::string> candidateNames();
 
     // Opens the first of `names` that loads; throws kw::Error(Nvrtc) listing
     // each name tried and why it failed. instance() uses candidateNames().
     static std::unique_ptr<NvrtcLibrary> open(const std::vector<std::string>& names);
 
+    // The file loaded, and how it was found: "bundled", "system" or "KWB_NVRTC".
     const std::string& path() const { return path_; }
+    const std::string& origin() const { return origin_; }
     int major() const { return major_; }
     int minor() const { return minor_; }
     std::string version() const { return std::to_string(major_) + "." + std::to_string(minor_); }
@@ -58,6 +59,7 @@ private:
     struct Impl;
     Impl* impl_ = nullptr;
     std::string path_;
+    std::string origin_;
     int major_ = 0, minor_ = 0;
     std::vector<int> archs_;
 };

@@ -13,25 +13,38 @@ namespace fs = std::filesystem;
 
 fs::path toolkitIncludeDir()
 {
-    std::vector<fs::path> candidates;
-    if (const char* env = std::getenv("KWB_CUDA_INCLUDE"); env && *env)
-        candidates.emplace_back(env);
-    try {
-        candidates.push_back(executableDir() / ".." / "share" / "kernel-workbench" / "cuda-include");
-    } catch (const std::exception&) {
-        // No executable path: the other places still apply.
-    }
+    std::vector<fs::path> toolkit;
 #ifdef KW_CUDA_INCLUDE_DIR
     // CMake may hand over a list ("a;b").
     std::string_view built = KW_CUDA_INCLUDE_DIR;
     for (std::size_t start = 0; start <= built.size();) {
         std::size_t end = std::min(built.find(';', start), built.size());
         if (end > start)
-            candidates.emplace_back(built.substr(start, end - start));
+            toolkit.emplace_back(built.substr(start, end - start));
         start = end + 1;
     }
 #endif
-    candidates.emplace_back("/usr/local/cuda/include");
+    toolkit.emplace_back("/usr/local/cuda/include");
+    fs::path bundled;
+    try {
+        bundled = executableDir() / ".." / "share" / "kernel-workbench" / "cuda-include";
+    } catch (const std::exception&) {
+        // No executable path: the other places still apply.
+    }
+
+    // The headers follow NVRTC: the bundled ones match the bundled NVRTC, and a
+    // user who picks another NVRTC (KWB_NVRTC) gets the toolkit's headers first.
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("KWB_CUDA_INCLUDE"); env && *env)
+        candidates.emplace_back(env);
+    const char* nvrtc = std::getenv("KWB_NVRTC");
+    const bool toolkitFirst = nvrtc && *nvrtc;
+    if (toolkitFirst)
+        candidates.insert(candidates.end(), toolkit.begin(), toolkit.end());
+    if (!bundled.empty())
+        candidates.push_back(bundled);
+    if (!toolkitFirst)
+        candidates.insert(candidates.end(), toolkit.begin(), toolkit.end());
     for (const auto& c : candidates) {
         std::error_code ec;
         if (fs::is_regular_file(c / "cuda_fp16.h", ec))

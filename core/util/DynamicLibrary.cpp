@@ -4,6 +4,7 @@
 #include <windows.h>
 #else
 #include <dlfcn.h>
+#include <link.h>
 #endif
 
 #include <utility>
@@ -75,6 +76,23 @@ DynamicLibrary DynamicLibrary::openFirst(const std::vector<std::string>& names,
             tried->push_back(name + ": " + reason);
     }
     return lib;
+}
+
+std::string DynamicLibrary::filePath() const
+{
+    if (!handle_)
+        return {};
+#ifdef _WIN32
+    char buf[4096];
+    DWORD n = GetModuleFileNameA(reinterpret_cast<HMODULE>(handle_), buf, sizeof buf);
+    if (n > 0 && n < sizeof buf)
+        return std::string(buf, n);
+#elif defined(__linux__)
+    link_map* map = nullptr;
+    if (dlinfo(handle_, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
+        return map->l_name;
+#endif
+    return name_;
 }
 
 void* DynamicLibrary::symbol(const char* symbolName) const

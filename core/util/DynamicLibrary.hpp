@@ -21,6 +21,9 @@ public:
 
     bool isLoaded() const noexcept { return handle_ != nullptr; }
     const std::string& name() const noexcept { return name_; }
+    // The file the loader actually opened (a bare soname resolved to its path);
+    // name() when the platform cannot tell.
+    std::string filePath() const;
     void* symbol(const char* symbolName) const;
 
 private:

@@ -1,0 +1,38 @@
+#pragma once
+// Where NVRTC is looked for, in order. One place, so each platform's names and
+// folders sit side by side and --version can say which one was taken.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kw {
+
+struct NvrtcCandidate {
+    enum class Origin { Environment, System, Bundled };
+    std::string name;    // an absolute path, or a bare soname for the loader's own search
+    Origin origin = Origin::System;
+};
+
+class NvrtcSearchOrder {
+public:
+    // $KWB_NVRTC=<path> first; then the bundled copy, then the system's (the
+    // loader's search, then the toolkit found at build time). $KWB_NVRTC=system
+    // puts the system's before the bundled copy.
+    static std::vector<NvrtcCandidate> candidates();
+
+    // The package's private library folder: <exe dir>/../lib/kernel-workbench.
+    static std::filesystem::path bundledDir();
+
+    // NVRTC's file names this build can use, newest first.
+    static std::vector<std::string> libraryNames();
+
+    // The libraries to open, by path, before an NVRTC at `path`: libnvrtc opens
+    // libnvrtc-builtins by soname, and the loader would not look beside it.
+    static std::vector<std::string> companionsOf(const std::filesystem::path& path);
+
+    // How a loaded library at `path` was found: "bundled", "KWB_NVRTC" or "system".
+    static std::string originOf(const std::string& path);
+    static const char* toString(NvrtcCandidate::Origin origin);
+};
+
+} // namespace kw

@@ -1,0 +1,56 @@
+#include "compile/UnbundledHeaderNote.hpp"
+
+#include <array>
+#include <string_view>
+
+namespace kw {
+
+namespace {
+
+// Headers that come with the CUDA Toolkit and that NVIDIA's licence (CUDA EULA,
+// Attachment A) does not list as redistributable, by name or by prefix.
+constexpr std::array<std::string_view, 18> kToolkitPrefixes = {
+    "cuda_bf16.", "cuda_fp8.", "cuda_fp6.", "cuda_fp4.", "cuda_pipeline", "cuda_awbarrier",
+    "cooperative_groups", "curand", "cuComplex.h", "mma.h", "sm_", "crt/",
+    "cuda/pipeline", "cuda/annotated_ptr", "cub/", "thrust/", "vector_types.h", "cuda_runtime",
+};
+
+std::string_view packageFor(std::string_view header)
+{
+    if (header.rfind("curand", 0) == 0)
+        return "libcurand-dev-13-0";
+    if (header.rfind("cuda/", 0) == 0 || header.rfind("cub/", 0) == 0 || header.rfind("thrust/", 0) == 0)
+        return "cuda-cccl-13-0";
+    return "cuda-cudart-dev-13-0";
+}
+
+} // namespace
+
+std::string unbundledToolkitHeader(const std::string& message)
+{
+    constexpr std::string_view lead = "cannot open source file \"";
+    const auto at = message.find(lead);
+    if (at == std::string::npos)
+        return {};
+    const auto start = at + lead.size();
+    const auto end = message.find('"', start);
+    if (end == std::string::npos)
+        return {};
+    const std::string header = message.substr(start, end - start);
+    for (auto prefix : kToolkitPrefixes)
+        if (header.rfind(prefix, 0) == 0)
+            return header;
+    return {};
+}
+
+void addUnbundledHeaderNote(Diagnostic& d)
+{
+    const std::string header = unbundledToolkitHeader(d.message);
+    if (header.empty())
+        return;
+    d.notes.push_back(header + " is part of the CUDA Toolkit, whose licence does not let Kernel Workbench include it: "
+                      "install the toolkit's headers (NVIDIA's package " + std::string(packageFor(header))
+                      + ") and set KWB_CUDA_INCLUDE to their folder, e.g. /usr/local/cuda/include");
+}
+
+} // namespace kw
