@@ -4,6 +4,7 @@
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -13,9 +14,32 @@ namespace kw {
 
 struct NvrtcLibrary::Impl {
     DynamicLibrary lib;
+    DynamicLibrary builtins; // Windows: loaded from NVRTC's own folder, see below
 };
 
 namespace {
+
+#ifdef _WIN32
+// NVRTC loads nvrtc-builtins64_*.dll by name when it first compiles, and Windows
+// looks for that name beside the executable and on PATH, not beside nvrtc64_*.dll.
+// A module already loaded under that name is what such a lookup returns, so loading
+// the builtins from NVRTC's folder first makes a KWB_NVRTC elsewhere work too.
+DynamicLibrary builtinsBeside(const std::string& nvrtcPath)
+{
+    const std::filesystem::path dir = std::filesystem::path(nvrtcPath).parent_path();
+    if (dir.empty())
+        return {}; // found through the search order, as NVRTC's own lookup will be
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("nvrtc-builtins64_", 0) == 0 && entry.path().extension() == ".dll")
+            found.push_back(entry.path().string());
+    }
+    std::sort(found.rbegin(), found.rend()); // the newest first
+    return DynamicLibrary::openFirst(found);
+}
+#endif
 
 std::vector<std::string> sonames()
 {
@@ -54,6 +78,13 @@ std::vector<std::string> NvrtcLibrary::candidateNames()
     } catch (const std::exception&) {
         // No executable path (unusual embedding): the other places still apply.
     }
+#ifdef _WIN32
+    // The toolkit's installer sets CUDA_PATH; its DLLs are in bin\x64 since CUDA 13.
+    if (const char* cuda = std::getenv("CUDA_PATH"); cuda && *cuda) {
+        dirs.push_back(std::filesystem::path(cuda) / "bin" / "x64");
+        dirs.push_back(std::filesystem::path(cuda) / "bin");
+    }
+#endif
     for (const auto& dir : dirs)
         for (const auto& n : plain)
             names.push_back((dir / n).string());
@@ -73,6 +104,9 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Im
     }
     const DynamicLibrary& lib = impl_->lib;
     path_ = lib.name();
+#ifdef _WIN32
+    impl_->builtins = builtinsBeside(path_);
+#endif
     bind(lib, getErrorString, "nvrtcGetErrorString");
     bind(lib, versionFn, "nvrtcVersion");
     bind(lib, getNumSupportedArchs, "nvrtcGetNumSupportedArchs");
