@@ -4,6 +4,7 @@
 // Exit codes: 0 success, 1 compile errors, 2 bad usage / bad input / nothing to run
 // on, 3 kernel fault, 4 a check failed.
 #include "compile/Compiler.hpp"
+#include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
 #include "cuda/CudaBackend.hpp"
 #include "cuda/CudaDevices.hpp"
@@ -14,13 +15,17 @@
 #include "run/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
 #include "run/RunResult.hpp"
+#include "serve/ProcessRestart.hpp"
+#include "serve/RunnerSupervisor.hpp"
 #include "serve/ServeLoop.hpp"
 #include "util/Error.hpp"
+#include "util/Paths.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -288,12 +293,51 @@ int devicesCommand(bool asJson)
     return kOk;
 }
 
+// ---- --version
+
+// The version and what was found at run time: NVRTC (path) and the driver, or why not.
+void printVersion()
+{
+    fmt::print("kwb-run {}\n", KW_VERSION);
+    try {
+        const kw::NvrtcLibrary& nvrtc = kw::NvrtcLibrary::instance();
+        fmt::print("NVRTC    {} ({})\n", nvrtc.version(), nvrtc.path());
+    } catch (const std::exception&) {
+        fmt::print("NVRTC    not found\n");
+    }
+    if (kw::DriverApi::available()) {
+        const kw::DriverApi& d = kw::DriverApi::get();
+        fmt::print("driver   CUDA {}.{} ({})\n", d.driverVersion() / 1000, d.driverVersion() % 1000 / 10,
+                   d.libraryName());
+    } else {
+        fmt::print("driver   not found: {}\n", kw::DriverApi::unavailableReason());
+    }
+}
+
+// ---- serve
+
+#ifdef _WIN32
+int serveCommand(std::int64_t pendingFd, std::int64_t handover)
+{
+    // Without a handover file this is the supervisor the client started; it runs the
+    // real runner as its child (RunnerSupervisor.hpp says why).
+    if (handover < 0)
+        return kw::RunnerSupervisor(kw::executablePath(), std::intptr_t(pendingFd)).run();
+    kw::ProcessRestart::setHandover(std::intptr_t(handover));
+    return kw::ServeLoop(std::intptr_t(pendingFd)).run();
+}
+#else
+int serveCommand(std::int64_t pendingFd) { return kw::ServeLoop(std::intptr_t(pendingFd)).run(); }
+#endif
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     CLI::App app{"kwb-run: compile and run Kernel Workbench documents"};
-    app.require_subcommand(1);
+    app.require_subcommand(0, 1);
+    bool version = false;
+    app.add_flag("--version", version, "print the version, and the NVRTC and CUDA driver found");
 
     CompileArgs compileArgs;
     auto* compile = app.add_subcommand("compile", "Compile a .cu file or a .kwb document with NVRTC");
@@ -316,9 +360,13 @@ int main(int argc, char** argv)
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
 
-    int pendingFd = -1;
+    std::int64_t pendingFd = -1;
     auto* serve = app.add_subcommand("serve", "Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md)");
     serve->add_option("--pending-fd", pendingFd, "input already read by a previous runner (internal)");
+#ifdef _WIN32
+    std::int64_t handover = -1;
+    serve->add_option("--handover", handover, "file for unserved input when restarting (internal)");
+#endif
 
     try {
         app.parse(argc, argv);
@@ -328,6 +376,14 @@ int main(int argc, char** argv)
     }
     if (repeat >= 0)
         runArgs.repeat = repeat;
+    if (version) {
+        printVersion();
+        return kOk;
+    }
+    if (app.get_subcommands().empty()) {
+        std::fprintf(stderr, "%s", app.help().c_str());
+        return kBadInput;
+    }
 
     try {
         if (*compile)
@@ -337,7 +393,11 @@ int main(int argc, char** argv)
         if (*devices)
             return devicesCommand(devicesJson);
         if (*serve)
-            return kw::ServeLoop(pendingFd).run();
+#ifdef _WIN32
+            return serveCommand(pendingFd, handover);
+#else
+            return serveCommand(pendingFd);
+#endif
     } catch (const std::exception& e) {
         return failWith(e);
     }

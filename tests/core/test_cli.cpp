@@ -174,3 +174,15 @@ TEST(Cli, RunOnTheSimulatorExitCodesAndOutputs)
     EXPECT_EQ(compileError.exitCode, 1) << compileError.out << compileError.err;
     EXPECT_NE(compileError.out.find("nope"), std::string::npos) << compileError.out;
 }
+
+TEST(Cli, VersionNamesTheNvrtcAndDriverFoundOrSaysNotFound)
+{
+    auto r = runKwb({"--version"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("kwb-run " KW_TEST_VERSION "\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\nNVRTC    "), std::string::npos) << r.out;
+    if (kw::DriverApi::available())
+        EXPECT_NE(r.out.find("\ndriver   CUDA "), std::string::npos) << r.out;
+    else
+        EXPECT_NE(r.out.find("\ndriver   not found: "), std::string::npos) << r.out;
+}
