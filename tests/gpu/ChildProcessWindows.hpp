@@ -4,6 +4,9 @@
 // reads into a buffer, which gives the reads their time limits.
 #include <nlohmann/json.hpp>
 
+#ifndef NOMINMAX
+#define NOMINMAX // std::min and std::max in the tests that include this
+#endif
 #include <windows.h>
 
 #include <io.h>
