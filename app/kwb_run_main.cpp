@@ -336,6 +336,8 @@ int main(int argc, char** argv)
 {
     CLI::App app{"kwb-run: compile and run Kernel Workbench documents"};
     app.require_subcommand(0, 1);
+    // "/path/kernel.cu" is a file, not a Windows-style "/option".
+    app.allow_windows_style_options(false);
     bool version = false;
     app.add_flag("--version", version, "print the version, and the NVRTC and CUDA driver found");
 
