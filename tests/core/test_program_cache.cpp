@@ -1,4 +1,5 @@
 #include "compile/Compiler.hpp"
+#include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
 
 #include "support/TempDir.hpp"
@@ -308,6 +309,8 @@ TEST(ProgramCache, HitTakesUnderAMillisecond)
 
 TEST(ProgramCache, CompilerIsSafeToShareAcrossThreads)
 {
+    // Loaded here: a missing NVRTC thrown inside a worker would end the whole executable.
+    NvrtcLibrary::instance();
     fs::path cacheDir = freshDir("threads_cache");
     Compiler compiler(std::make_shared<ProgramCache>(cacheDir));
     const int threads = 3;

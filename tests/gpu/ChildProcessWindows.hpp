@@ -217,13 +217,23 @@ struct CommandResult {
     std::string out, err;
 };
 
+// Text output: the C runtime writes line ends as "\r\n" on Windows.
+inline std::string unixLineEnds(std::string text)
+{
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (!(text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n'))
+            out += text[i];
+    return out;
+}
+
 inline CommandResult runKwb(const std::vector<std::string>& args)
 {
     ChildProcess child(args);
     child.closeStdin();
     CommandResult r;
-    r.out = child.readAllStdout();
-    r.err = child.readStderr();
+    r.out = unixLineEnds(child.readAllStdout());
+    r.err = unixLineEnds(child.readStderr());
     r.exitCode = child.wait();
     return r;
 }
