@@ -2,6 +2,7 @@
 
 #include "compile/CompileResultCodec.hpp"
 #include "compile/ContentHash.hpp"
+#include "util/FileTime.hpp"
 #include "util/Paths.hpp"
 
 #include <algorithm>
@@ -160,8 +161,7 @@ std::optional<CompileResult> ProgramCache::loadFromDisk(const std::string& key)
     if (!decodeCompileResult(body.substr(keySize), r))
         return reject();
     // A hit is a use: the size limit removes the entries used longest ago.
-    std::error_code ec;
-    fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
+    setModifiedNow(path);
     return r;
 }
 

@@ -66,20 +66,14 @@ wineserver -w
 step "tests under Wine"
 reports=$out/wine-tests
 rm -rf "$reports"; mkdir -p "$reports"
-crashed=()
 for t in "${tests[@]}"; do
-  exe=$out/cross/bin/$t.exe
   printf '  %s\n' "$t"
-  # A failing test is reported from its XML below; only a missing report is fatal here.
-  timeout 900 wine "$exe" --gtest_output="xml:Z:$reports/$t.xml" >"$reports/$t.log" 2>&1 || true
-  [[ -s $reports/$t.xml ]] || crashed+=("$t")
+  # Failures are read from the output below; the exit status says nothing more.
+  timeout 900 wine "$out/cross/bin/$t.exe" >"$reports/$t.log" 2>&1 || true
 done
 report_ok=0
-python3 "$here/wine-test-report.py" "$reports"/*.xml || report_ok=1
-for t in "${crashed[@]}"; do
-  echo "  CRASHED      $t (no report; see $reports/$t.log)"; tail -5 "$reports/$t.log" | sed 's/^/      /'
-done
-((report_ok == 0 && ${#crashed[@]} == 0)) || fail "tests failed under Wine"
+python3 "$here/wine-test-report.py" "$reports"/*.log || report_ok=1
+((report_ok == 0)) || fail "tests failed under Wine (outputs in $reports)"
 
 # --- 3. installer -------------------------------------------------------------------
 step "NSIS installer"
