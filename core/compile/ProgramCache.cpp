@@ -208,7 +208,7 @@ void ProgramCache::trimDisk(const fs::path& keep)
     struct File {
         fs::path path;
         std::uintmax_t size;
-        fs::file_time_type used;
+        std::int64_t used;
     };
     std::vector<File> files;
     std::uintmax_t total = 0;
@@ -218,10 +218,10 @@ void ProgramCache::trimDisk(const fs::path& keep)
             continue;
         std::error_code fileEc;
         const std::uintmax_t size = it->file_size(fileEc);
-        const auto used = it->last_write_time(fileEc);
-        if (fileEc)
+        const auto used = modificationTicks(it->path());
+        if (fileEc || !used)
             continue;
-        files.push_back({it->path(), size, used});
+        files.push_back({it->path(), size, *used});
         total += size;
     }
     if (total <= diskLimit_)

@@ -26,4 +26,20 @@ bool setModifiedNow(const std::filesystem::path& file)
 #endif
 }
 
+std::optional<std::int64_t> modificationTicks(const std::filesystem::path& file)
+{
+#ifdef _WIN32
+    WIN32_FILE_ATTRIBUTE_DATA data;
+    if (!GetFileAttributesExW(file.wstring().c_str(), GetFileExInfoStandard, &data))
+        return std::nullopt;
+    return (std::int64_t(data.ftLastWriteTime.dwHighDateTime) << 32) | data.ftLastWriteTime.dwLowDateTime;
+#else
+    std::error_code ec;
+    const auto t = std::filesystem::last_write_time(file, ec);
+    if (ec)
+        return std::nullopt;
+    return std::int64_t(t.time_since_epoch().count());
+#endif
+}
+
 } // namespace kw

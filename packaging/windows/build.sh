@@ -83,22 +83,24 @@ echo "  $(basename "$installer"): $(du -h "$installer" | cut -f1) ($(stat -c %s 
 
 # --- 4. install, run, uninstall -------------------------------------------------------
 step "silent install under Wine"
-target='C:\Kernel Workbench'
-target_unix=$WINEPREFIX/drive_c/Kernel\ Workbench
+# The default folder (NSIS takes /D=... only unquoted, so no folder with a space).
+target='C:\Program Files\Kernel Workbench'
+target_unix="$WINEPREFIX/drive_c/Program Files/Kernel Workbench"
 # Before: the file system and the registry's uninstall list, to compare afterwards.
 snapshot() {
   (cd "$WINEPREFIX/drive_c" && find . -path ./windows -prune -o -path './users/*/Temp' -prune \
      -o -path './users/*/AppData/Local/Temp' -prune -o -print | sort)
   for hive in HKLM HKCU; do
-    wine reg query "$hive\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall" 2>/dev/null | tr -d '\r' | sort
+    { wine reg query "$hive\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall" 2>/dev/null || true; } \
+      | tr -d '\r' | sort
   done
 }
 snapshot >"$out/wine-before.txt"
-wine "$installer" /S "/D=$target"
+wine "$installer" /S
 wineserver -w
 [[ -f $target_unix/bin/kwb-run.exe ]] || fail "the installer did not put bin\\kwb-run.exe in $target"
 snapshot >"$out/wine-installed.txt"
-grep -qi 'Uninstall\\kernel-workbench' "$out/wine-installed.txt" || fail "the installer registered no uninstaller"
+grep -q 'Uninstall\\Kernel Workbench$' "$out/wine-installed.txt" || fail "the installer registered no uninstaller"
 
 step "installed kwb-run.exe --version, devices"
 version=$(wine "$target_unix/bin/kwb-run.exe" --version | tr -d '\r')

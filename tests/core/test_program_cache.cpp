@@ -237,9 +237,13 @@ TEST(ProgramCache, CorruptEntryIsRecompiledAndReplaced)
     auto files = entryFiles(cacheDir);
     ASSERT_EQ(files.size(), 1u);
     {
+        // Flip a byte in the middle (writing a fixed one is no change where it is already there).
         std::fstream f(files[0], std::ios::in | std::ios::out | std::ios::binary);
-        f.seekp(static_cast<std::streamoff>(fs::file_size(files[0]) / 2));
-        f.put('\x5a');
+        const auto middle = static_cast<std::streamoff>(fs::file_size(files[0]) / 2);
+        f.seekg(middle);
+        const char old = char(f.get());
+        f.seekp(middle);
+        f.put(char(~old));
     }
     auto again = Compiler(std::make_shared<ProgramCache>(cacheDir)).compile(request(src));
     EXPECT_FALSE(again.cacheHit);
