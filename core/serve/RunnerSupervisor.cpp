@@ -8,7 +8,6 @@
 #include <windows.h>
 
 #include <cstdint>
-#include <cstdio>
 
 namespace kw {
 
