@@ -5,6 +5,7 @@
 // on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked for an option
 // or a file it may not (--trust lifts that for one's own files).
 #include "compile/Compiler.hpp"
+#include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
 #include "cuda/CudaBackend.hpp"
 #include "cuda/CudaDevices.hpp"
@@ -16,13 +17,17 @@
 #include "run/RunEngine.hpp"
 #include "run/RunResult.hpp"
 #include "run/VersionReport.hpp"
+#include "serve/ProcessRestart.hpp"
+#include "serve/RunnerSupervisor.hpp"
 #include "serve/ServeLoop.hpp"
 #include "util/Error.hpp"
+#include "util/Paths.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -301,12 +306,30 @@ int devicesCommand(bool asJson)
     return kOk;
 }
 
+// ---- serve
+
+#ifdef _WIN32
+int serveCommand(std::int64_t pendingFd, std::int64_t handover)
+{
+    // Without a handover file this is the supervisor the client started; it runs the
+    // real runner as its child (RunnerSupervisor.hpp says why).
+    if (handover < 0)
+        return kw::RunnerSupervisor(kw::executablePath(), std::intptr_t(pendingFd)).run();
+    kw::ProcessRestart::setHandover(std::intptr_t(handover));
+    return kw::ServeLoop(std::intptr_t(pendingFd)).run();
+}
+#else
+int serveCommand(std::int64_t pendingFd) { return kw::ServeLoop(std::intptr_t(pendingFd)).run(); }
+#endif
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     CLI::App app{"kwb-run: compile and run Kernel Workbench documents"};
     app.require_subcommand(1);
+    // "/path/kernel.cu" is a file, not a Windows-style "/option".
+    app.allow_windows_style_options(false);
     app.set_version_flag("--version", [] {
         std::string text = "kwb-run " + kw::VersionReport::version() + "\n" + kw::VersionReport::format(kw::VersionReport::collect());
         text.pop_back(); // CLI11 adds the last newline
@@ -338,9 +361,13 @@ int main(int argc, char** argv)
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
 
-    int pendingFd = -1;
+    std::int64_t pendingFd = -1;
     auto* serve = app.add_subcommand("serve", "Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md)");
     serve->add_option("--pending-fd", pendingFd, "input already read by a previous runner (internal)");
+#ifdef _WIN32
+    std::int64_t handover = -1;
+    serve->add_option("--handover", handover, "file for unserved input when restarting (internal)");
+#endif
 
     try {
         app.parse(argc, argv);
@@ -359,7 +386,11 @@ int main(int argc, char** argv)
         if (*devices)
             return devicesCommand(devicesJson);
         if (*serve)
-            return kw::ServeLoop(pendingFd).run();
+#ifdef _WIN32
+            return serveCommand(pendingFd, handover);
+#else
+            return serveCommand(pendingFd);
+#endif
     } catch (const std::exception& e) {
         return failWith(e);
     }

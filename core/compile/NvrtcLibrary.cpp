@@ -6,6 +6,7 @@
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -16,9 +17,32 @@ namespace kw {
 struct NvrtcLibrary::Impl {
     std::vector<DynamicLibrary> companions; // libnvrtc-builtins, kept open while NVRTC is
     DynamicLibrary lib;
+    DynamicLibrary builtins; // Windows: loaded from NVRTC's own folder, see below
 };
 
 namespace {
+
+#ifdef _WIN32
+// NVRTC loads nvrtc-builtins64_*.dll by name when it first compiles, and Windows
+// looks for that name beside the executable and on PATH, not beside nvrtc64_*.dll.
+// A module already loaded under that name is what such a lookup returns, so loading
+// the builtins from NVRTC's folder first makes a KWB_NVRTC elsewhere work too.
+DynamicLibrary builtinsBeside(const std::string& nvrtcPath)
+{
+    const std::filesystem::path dir = std::filesystem::path(nvrtcPath).parent_path();
+    if (dir.empty())
+        return {}; // found through the search order, as NVRTC's own lookup will be
+    std::vector<std::string> found;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("nvrtc-builtins64_", 0) == 0 && entry.path().extension() == ".dll")
+            found.push_back(entry.path().string());
+    }
+    std::sort(found.rbegin(), found.rend()); // the newest first
+    return DynamicLibrary::openFirst(found);
+}
+#endif
 
 template <typename Fn>
 void bind(const DynamicLibrary& lib, Fn& fn, const char* name)
@@ -62,6 +86,9 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Im
     const DynamicLibrary& lib = impl_->lib;
     path_ = lib.filePath();
     origin_ = NvrtcSearchOrder::originOf(path_);
+#ifdef _WIN32
+    impl_->builtins = builtinsBeside(path_);
+#endif
     bind(lib, getErrorString, "nvrtcGetErrorString");
     bind(lib, versionFn, "nvrtcVersion");
     bind(lib, getNumSupportedArchs, "nvrtcGetNumSupportedArchs");

@@ -41,6 +41,13 @@ void addSystem(std::vector<NvrtcCandidate>& out)
 #ifdef KW_CUDA_LIBRARY_DIR
     addFolder(out, KW_CUDA_LIBRARY_DIR, NvrtcCandidate::Origin::System);
 #endif
+#ifdef _WIN32
+    // The toolkit's installer sets CUDA_PATH; its DLLs are in bin\x64 since CUDA 13.
+    if (const char* cuda = std::getenv("CUDA_PATH"); cuda && *cuda) {
+        addFolder(out, fs::path(cuda) / "bin" / "x64", NvrtcCandidate::Origin::System);
+        addFolder(out, fs::path(cuda) / "bin", NvrtcCandidate::Origin::System);
+    }
+#endif
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 
 #include "compile/CompileResultCodec.hpp"
 #include "compile/ContentHash.hpp"
+#include "util/FileTime.hpp"
 #include "util/Paths.hpp"
 
 #include <algorithm>
@@ -160,8 +161,7 @@ std::optional<CompileResult> ProgramCache::loadFromDisk(const std::string& key)
     if (!decodeCompileResult(body.substr(keySize), r))
         return reject();
     // A hit is a use: the size limit removes the entries used longest ago.
-    std::error_code ec;
-    fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
+    setModifiedNow(path);
     return r;
 }
 
@@ -208,7 +208,7 @@ void ProgramCache::trimDisk(const fs::path& keep)
     struct File {
         fs::path path;
         std::uintmax_t size;
-        fs::file_time_type used;
+        std::int64_t used;
     };
     std::vector<File> files;
     std::uintmax_t total = 0;
@@ -218,10 +218,10 @@ void ProgramCache::trimDisk(const fs::path& keep)
             continue;
         std::error_code fileEc;
         const std::uintmax_t size = it->file_size(fileEc);
-        const auto used = it->last_write_time(fileEc);
-        if (fileEc)
+        const auto used = modificationTicks(it->path());
+        if (fileEc || !used)
             continue;
-        files.push_back({it->path(), size, used});
+        files.push_back({it->path(), size, *used});
         total += size;
     }
     if (total <= diskLimit_)

@@ -11,7 +11,7 @@
 #include <string>
 
 #ifdef _WIN32
-#include <io.h>
+#include <windows.h>
 #else
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -22,13 +22,45 @@ namespace kw {
 
 #ifdef _WIN32
 
-void ProcessRestart::replaceProcess(const std::string&, PrintfCapture*)
+namespace {
+HANDLE handover = nullptr;
+} // namespace
+
+void ProcessRestart::setHandover(std::intptr_t handle) { handover = reinterpret_cast<HANDLE>(handle); }
+
+void ProcessRestart::replaceProcess(const std::string& pending, PrintfCapture* capture)
 {
+    if (capture)
+        capture->restoreStdout();
     std::fflush(nullptr);
+    std::size_t done = 0;
+    while (handover && done < pending.size()) {
+        DWORD n = 0;
+        const DWORD chunk = DWORD(std::min<std::size_t>(pending.size() - done, 1u << 20));
+        if (!WriteFile(handover, pending.data() + done, chunk, &n, nullptr) || n == 0)
+            break;
+        done += n;
+    }
+    if (done < pending.size())
+        std::fprintf(stderr, "kwb-run serve: restarting without %zu pending bytes\n", pending.size() - done);
+    std::fflush(nullptr);
+    // At once, without the DLLs' exit handlers: a kernel may still be running in a
+    // driver thread. The supervisor starts the next runner with the pending bytes.
+    TerminateProcess(GetCurrentProcess(), kExitRestart);
     std::_Exit(kExitRestart);
 }
 
-std::string ProcessRestart::readPending(int) { return {}; }
+std::string ProcessRestart::readPending(std::intptr_t fd)
+{
+    const HANDLE h = reinterpret_cast<HANDLE>(fd);
+    std::string data;
+    char chunk[1 << 16];
+    DWORD n = 0;
+    while (ReadFile(h, chunk, sizeof chunk, &n, nullptr) && n > 0)
+        data.append(chunk, n);
+    CloseHandle(h);
+    return data;
+}
 
 #else
 
@@ -88,8 +120,9 @@ void ProcessRestart::replaceProcess(const std::string& pending, PrintfCapture* c
     std::_Exit(kExitRestart);
 }
 
-std::string ProcessRestart::readPending(int fd)
+std::string ProcessRestart::readPending(std::intptr_t handle)
 {
+    const int fd = int(handle);
     std::string data;
     char chunk[1 << 16];
     ssize_t n;

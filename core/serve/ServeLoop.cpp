@@ -5,12 +5,13 @@
 #include "serve/MessageChannel.hpp"
 #include "serve/ProcessRestart.hpp"
 #include "util/Error.hpp"
+#include "util/FileDescriptor.hpp"
 
 #include <cstdio>
 
 namespace kw {
 
-ServeLoop::ServeLoop(int pendingFd)
+ServeLoop::ServeLoop(std::intptr_t pendingFd)
 {
     if (pendingFd >= 0)
         pending_ = ProcessRestart::readPending(pendingFd);
@@ -20,6 +21,9 @@ int ServeLoop::run()
 {
     // Before anything loads the driver: device printf must land in our pipe, and
     // the protocol keeps a private copy of the real stdout.
+    // Binary frames travel both ways: no newline translation (Windows' text mode).
+    fd::setBinary(0);
+    fd::setBinary(1);
     PrintfCapture capture;
     MessageChannel channel(0, capture.protocolFd(), std::move(pending_));
     JobDispatcher dispatcher(channel, &capture);

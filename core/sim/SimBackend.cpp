@@ -4,6 +4,7 @@
 #include "sim/LaunchState.hpp"
 #include "sim/PtxParser.hpp"
 #include "util/Error.hpp"
+#include "util/SystemMemory.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -11,7 +12,6 @@
 #include <fmt/format.h>
 #include <numeric>
 #include <thread>
-#include <unistd.h>
 
 namespace kw {
 
@@ -131,7 +131,7 @@ DeviceInfo SimBackend::device() const {
     d.ccMajor = 7;
     d.ccMinor = 5;
     // Buffers live in host memory; 227 KiB of shared memory per block as on an H100/H200 with opt-in.
-    d.totalMemory = std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
+    d.totalMemory = physicalMemoryBytes();
     d.limits.sharedPerBlockOptin = 227 * 1024;
     d.limits.multiprocessors = int(threadCount());
     return d;

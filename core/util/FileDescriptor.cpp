@@ -17,6 +17,7 @@ int makePipe(int fds[2]) { return _pipe(fds, 1 << 16, _O_BINARY | _O_NOINHERIT);
 long read(int fd, char* buf, std::size_t n) { return _read(fd, buf, unsigned(n)); }
 long write(int fd, const char* buf, std::size_t n) { return _write(fd, buf, unsigned(n)); }
 int close(int fd) { return _close(fd); }
+void setBinary(int fd) { _setmode(fd, _O_BINARY); }
 #else
 int duplicate(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }
 int duplicateTo(int fd, int target) { return ::dup2(fd, target); }
@@ -31,6 +32,7 @@ int makePipe(int fds[2])
 long read(int fd, char* buf, std::size_t n) { return long(::read(fd, buf, n)); }
 long write(int fd, const char* buf, std::size_t n) { return long(::write(fd, buf, n)); }
 int close(int fd) { return ::close(fd); }
+void setBinary(int) {}
 #endif
 
 } // namespace kw::fd

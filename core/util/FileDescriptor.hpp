@@ -11,5 +11,6 @@ int makePipe(int fds[2]);              // 0 on success
 long read(int fd, char* buf, std::size_t n);
 long write(int fd, const char* buf, std::size_t n);
 int close(int fd);
+void setBinary(int fd);                // no newline translation (only Windows has any)
 
 } // namespace kw::fd

@@ -66,9 +66,12 @@ TEST(Cli, CompileErrorExitsOneWithLocatedDiagnostics)
 TEST(Cli, CompileDefinesReachTheSource)
 {
     auto src = scratch("needs_define.cu", "#ifndef WIDTH\n#error WIDTH missing\n#endif\n__global__ void k(int* p) { p[0] = WIDTH; }\n");
-    EXPECT_EQ(runKwb({"compile", src.string()}).exitCode, 1);
-    EXPECT_EQ(runKwb({"compile", src.string(), "-D", "WIDTH=4"}).exitCode, 0);
-    EXPECT_EQ(runKwb({"compile", src.string(), "-DWIDTH=4", "--arch", "compute_80"}).exitCode, 0);
+    auto missing = runKwb({"compile", src.string()});
+    EXPECT_EQ(missing.exitCode, 1) << missing.err;
+    auto spaced = runKwb({"compile", src.string(), "-D", "WIDTH=4"});
+    EXPECT_EQ(spaced.exitCode, 0) << spaced.err;
+    auto joined = runKwb({"compile", src.string(), "-DWIDTH=4", "--arch", "compute_80"});
+    EXPECT_EQ(joined.exitCode, 0) << joined.err;
 }
 
 TEST(Cli, CompileSampleDocument)
@@ -173,4 +176,16 @@ TEST(Cli, RunOnTheSimulatorExitCodesAndOutputs)
     auto compileError = runKwb({"run", broken.string(), "--device", "sim"});
     EXPECT_EQ(compileError.exitCode, 1) << compileError.out << compileError.err;
     EXPECT_NE(compileError.out.find("nope"), std::string::npos) << compileError.out;
+}
+
+TEST(Cli, VersionNamesTheNvrtcAndDriverFoundOrSaysNotFound)
+{
+    auto r = runKwb({"--version"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_EQ(r.out.rfind("kwb-run " KW_TEST_VERSION "\n", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\nNVRTC    "), std::string::npos) << r.out;
+    if (kw::DriverApi::available())
+        EXPECT_NE(r.out.find("\ndriver   CUDA "), std::string::npos) << r.out;
+    else
+        EXPECT_NE(r.out.find("\ndriver   not found: "), std::string::npos) << r.out;
 }

@@ -2,6 +2,7 @@
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/SignatureParser.hpp"
 #include "util/Error.hpp"
+#include "util/Paths.hpp"
 
 #include "support/TempDir.hpp"
 
@@ -266,8 +267,16 @@ TEST(Compile, NvrtcCandidatesStartWithTheEnvironment)
 #endif
     ASSERT_FALSE(names.empty());
     EXPECT_EQ(names[0], "/nonexistent/libnvrtc-test.so");
+#ifdef _WIN32
+    EXPECT_NE(std::find(names.begin(), names.end(), "nvrtc64_130_0.dll"), names.end());
+    EXPECT_NE(std::find(names.begin(), names.end(), "nvrtc64_120_0.dll"), names.end());
+    // Beside the executable, where the installer puts it.
+    const std::string beside = (kw::executableDir() / "nvrtc64_130_0.dll").string();
+    EXPECT_NE(std::find(names.begin(), names.end(), beside), names.end());
+#else
     EXPECT_NE(std::find(names.begin(), names.end(), "libnvrtc.so.13"), names.end());
     EXPECT_NE(std::find(names.begin(), names.end(), "libnvrtc.so.12"), names.end());
+#endif
 }
 
 TEST(Compile, MissingNvrtcIsAnErrorThatListsWhatWasTried)
@@ -282,6 +291,15 @@ TEST(Compile, MissingNvrtcIsAnErrorThatListsWhatWasTried)
         EXPECT_NE(msg.find("/nonexistent/libnvrtc-b.so"), std::string::npos) << msg;
         EXPECT_NE(msg.find("KWB_NVRTC"), std::string::npos) << msg;
     }
+#ifdef _WIN32
+    try { // a DLL that loads but is not NVRTC
+        NvrtcLibrary::open({"kernel32.dll"});
+        FAIL() << "kernel32 is not NVRTC";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Nvrtc);
+        EXPECT_NE(std::string(e.what()).find("lacks nvrtc"), std::string::npos) << e.what();
+    }
+#endif
 #ifdef __linux__
     try {
         NvrtcLibrary::open({"libm.so.6"});

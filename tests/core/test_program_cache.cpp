@@ -1,4 +1,5 @@
 #include "compile/Compiler.hpp"
+#include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
 
 #include "support/TempDir.hpp"
@@ -6,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -236,9 +238,13 @@ TEST(ProgramCache, CorruptEntryIsRecompiledAndReplaced)
     auto files = entryFiles(cacheDir);
     ASSERT_EQ(files.size(), 1u);
     {
+        // Flip a byte in the middle (writing a fixed one is no change where it is already there).
         std::fstream f(files[0], std::ios::in | std::ios::out | std::ios::binary);
-        f.seekp(static_cast<std::streamoff>(fs::file_size(files[0]) / 2));
-        f.put('\x5a');
+        const auto middle = static_cast<std::streamoff>(fs::file_size(files[0]) / 2);
+        f.seekg(middle);
+        const char old = char(f.get());
+        f.seekp(middle);
+        f.put(char(~old));
     }
     auto again = Compiler(std::make_shared<ProgramCache>(cacheDir)).compile(request(src));
     EXPECT_FALSE(again.cacheHit);
@@ -294,6 +300,8 @@ TEST(ProgramCache, RepeatedCompilesHitFromMemoryAndFromDisk)
 
 TEST(ProgramCache, CompilerIsSafeToShareAcrossThreads)
 {
+    // Loaded here: a missing NVRTC thrown inside a worker would end the whole executable.
+    NvrtcLibrary::instance();
     fs::path cacheDir = freshDir("threads_cache");
     Compiler compiler(std::make_shared<ProgramCache>(cacheDir));
     const int threads = 3;
@@ -355,4 +363,36 @@ TEST(ProgramCache, DiskStaysUnderItsLimitAndKeepsTheEntriesUsedLast)
     EXPECT_TRUE(fs::exists(cache.entryPath("key 0"))) << "a used entry is kept";
     EXPECT_FALSE(fs::exists(cache.entryPath("key 1"))) << "the entry used longest ago goes first";
     EXPECT_LT(entryFiles(dir).size(), 9u);
+}
+
+namespace {
+void setEnvironment(const char* name, const std::string& value)
+{
+#ifdef _WIN32
+    _putenv_s(name, value.c_str()); // "" removes it
+#else
+    ::setenv(name, value.c_str(), 1);
+#endif
+}
+} // namespace
+
+TEST(ProgramCache, DefaultFolderIsTheUsersCacheFolder)
+{
+    const char* set = std::getenv("KWB_CACHE_DIR");
+    const std::string saved = set ? set : "";
+    setEnvironment("KWB_CACHE_DIR", ""); // empty counts as unset
+#ifdef _WIN32
+    const char* local = std::getenv("LOCALAPPDATA");
+    ASSERT_TRUE(local && *local) << "Windows sets LOCALAPPDATA";
+    const fs::path expected = fs::path(local) / "KernelWorkbench" / "cache" / "programs";
+#else
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    const char* home = std::getenv("HOME");
+    ASSERT_TRUE((xdg && *xdg) || (home && *home));
+    const fs::path expected =
+        (xdg && *xdg ? fs::path(xdg) : fs::path(home) / ".cache") / "kernel-workbench" / "programs";
+#endif
+    const auto cache = ProgramCache::openDefault();
+    setEnvironment("KWB_CACHE_DIR", saved);
+    EXPECT_EQ(cache->entryPath("k").parent_path(), expected);
 }

@@ -131,7 +131,7 @@ TEST(Serve, PendingInputHandedOverByAPreviousRunnerIsServedFirst)
     std::fflush(f);
     std::rewind(f);
     const int fd = fileno(f);
-    ChildProcess serve({"serve", "--pending-fd", std::to_string(fd)}, fd);
+    ChildProcess serve({"serve", "--pending-fd", kwtest::inheritedNumber(fd)}, fd);
     serve.send(request(3, "shutdown"));
     json first = serve.replyFor(1);
     EXPECT_EQ(first["result"]["protocol"], 1);

@@ -1,10 +1,10 @@
 // Message framing of the serve protocol over a pipe.
 #include "serve/MessageChannel.hpp"
 #include "util/Error.hpp"
+#include "util/FileDescriptor.hpp"
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
 
 using namespace kw;
 
@@ -12,16 +12,16 @@ namespace {
 
 struct Pipe {
     int fd[2];
-    Pipe() { EXPECT_EQ(pipe(fd), 0); }
+    Pipe() { EXPECT_EQ(kw::fd::makePipe(fd), 0); }
     ~Pipe()
     {
-        close(fd[0]);
+        kw::fd::close(fd[0]);
         if (fd[1] >= 0)
-            close(fd[1]);
+            kw::fd::close(fd[1]);
     }
     void closeWrite()
     {
-        close(fd[1]);
+        kw::fd::close(fd[1]);
         fd[1] = -1;
     }
 };
@@ -54,7 +54,7 @@ TEST(MessageChannel, PendingBytesComeFirstAndALastLineNeedsNoNewline)
 {
     Pipe p;
     const std::string rest = "{\"id\": 3}";
-    ASSERT_EQ(write(p.fd[1], rest.data(), rest.size()), ssize_t(rest.size()));
+    ASSERT_EQ(kw::fd::write(p.fd[1], rest.data(), rest.size()), long(rest.size()));
     p.closeWrite();
     MessageChannel reader(p.fd[0], -1, "{\"id\": 1}\n\n{\"id\": 2}\n");
     EXPECT_EQ(reader.read()->header["id"], 1);
@@ -68,7 +68,7 @@ TEST(MessageChannel, BadLinesThrowAndAreConsumed)
 {
     Pipe p;
     const std::string text = "not json\n[1,2]\n{\"binary\": \"x\"}\n{\"ok\": true}\n{\"binary\": 100}\nshort";
-    ASSERT_EQ(write(p.fd[1], text.data(), text.size()), ssize_t(text.size()));
+    ASSERT_EQ(kw::fd::write(p.fd[1], text.data(), text.size()), long(text.size()));
     p.closeWrite();
     MessageChannel reader(p.fd[0], -1);
     EXPECT_THROW(reader.read(), Error);

@@ -1,6 +1,9 @@
 #pragma once
 // Test helper: runs kwb-run (from KW_BIN_DIR) as a child process with pipes, for
-// CLI exit-code tests and serve-protocol conversations. POSIX only.
+// CLI exit-code tests and serve-protocol conversations. This file: POSIX.
+#ifdef _WIN32
+#include "gpu/ChildProcessWindows.hpp"
+#else
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -22,6 +25,9 @@ extern char** environ;
 namespace kwtest {
 
 inline std::string kwbRun() { return std::string(KW_BIN_DIR) + "/kwb-run"; }
+
+// The number a child is told for descriptor `fd`, which it inherits.
+inline std::string inheritedNumber(int fd) { return std::to_string(fd); }
 
 class ChildProcess {
 public:
@@ -195,3 +201,4 @@ inline CommandResult runKwb(const std::vector<std::string>& args)
 }
 
 } // namespace kwtest
+#endif

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# The Windows build that can be made and tried on Linux, in one command:
+#   1. cross-compiles kwcore, kwb-run.exe and the core and simulator tests with
+#      MinGW-w64 (mingw-w64-x86_64.cmake; dependencies from deps.sh);
+#   2. runs every test executable under Wine (a throw-away WINEPREFIX);
+#   3. builds the NSIS installer with CPack;
+#   4. installs it silently under Wine, runs the installed kwb-run.exe --version and
+#      devices, uninstalls it and checks that nothing is left.
+# Exits non-zero when any step fails. Usage: packaging/windows/build.sh [BUILD_DIR]
+# (default build-windows). KW_JOBS sets the build's parallelism (default 2).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=$(mkdir -p "${1:-$root/build-windows}" && cd "${1:-$root/build-windows}" && pwd)
+jobs=${KW_JOBS:-2}
+start=$SECONDS
+step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
+fail() { echo "build-windows: $*" >&2; exit 1; }
+
+# --- tools, from Debian ------------------------------------------------------------
+PACKAGES=(cmake ninja-build ccache g++-mingw-w64-x86-64-posix wine wine64 nsis dpkg-dev python3
+          nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libmuparser-dev)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true) == "install ok installed" ]] || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  step "installing ${missing[*]}"
+  sudo=(); ((EUID == 0)) || sudo=(sudo)
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+[[ -f /usr/local/cuda/include/cuda.h && -f /usr/local/cuda/include/nvrtc.h ]] \
+  || fail "the CUDA headers (cuda.h, nvrtc.h) are not in /usr/local/cuda/include"
+
+# --- 1. cross build -----------------------------------------------------------------
+step "MinGW dependencies"
+KW_JOBS=$jobs "$here/deps.sh" "$out/prefix" "$out/work"
+
+step "cross build"
+cmake -S "$root" -B "$out/cross" -G Ninja \
+  -DCMAKE_TOOLCHAIN_FILE="$here/mingw-w64-x86_64.cmake" -DKW_MINGW_PREFIX="$out/prefix" \
+  -DCMAKE_PREFIX_PATH="$out/prefix" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DKW_BUILD_GUI=OFF -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=OFF -DKW_NSIS_TARGET=amd64-unicode \
+  -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST >"$out/configure.log" \
+  || { cat "$out/configure.log"; fail "configure failed"; }
+tests=()
+for src in "$root"/tests/core/test_*.cpp "$root"/tests/sim/test_*.cpp; do
+  area=$(basename "$(dirname "$src")")
+  tests+=("${area}_$(basename "$src" .cpp)")
+done
+cmake --build "$out/cross" -j"$jobs" --target kwb-run "${tests[@]}"
+
+# --- a throw-away Wine ----------------------------------------------------------------
+export WINEPREFIX
+WINEPREFIX=$(mktemp -d /tmp/kwb-wine.XXXXXX)
+export WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml=" # no Mono or Gecko prompts
+cleanup() { wineserver -k 2>/dev/null || true; rm -rf "$WINEPREFIX"; }
+trap cleanup EXIT
+step "Wine prefix $WINEPREFIX"
+wine wineboot --init >/dev/null 2>&1
+wineserver -w
+
+# --- 2. tests under Wine ------------------------------------------------------------
+step "tests under Wine"
+reports=$out/wine-tests
+rm -rf "$reports"; mkdir -p "$reports"
+for t in "${tests[@]}"; do
+  printf '  %s\n' "$t"
+  # Failures are read from the output below; the exit status says nothing more.
+  timeout 900 wine "$out/cross/bin/$t.exe" >"$reports/$t.log" 2>&1 || true
+done
+report_ok=0
+python3 "$here/wine-test-report.py" "$reports"/*.log || report_ok=1
+((report_ok == 0)) || fail "tests failed under Wine (outputs in $reports)"
+
+# --- 3. installer -------------------------------------------------------------------
+step "NSIS installer"
+(cd "$out/cross" && cpack -G NSIS >"$out/cpack.log") || { cat "$out/cpack.log"; fail "cpack failed"; }
+installer=$(ls -t "$out"/cross/kernel-workbench-*-win64.exe | head -1)
+echo "  $(basename "$installer"): $(du -h "$installer" | cut -f1) ($(stat -c %s "$installer") bytes)"
+
+# --- 4. install, run, uninstall -------------------------------------------------------
+step "silent install under Wine"
+# The default folder (NSIS takes /D=... only unquoted, so no folder with a space).
+target='C:\Program Files\Kernel Workbench'
+target_unix="$WINEPREFIX/drive_c/Program Files/Kernel Workbench"
+# Before: the file system and the registry's uninstall list, to compare afterwards.
+snapshot() {
+  (cd "$WINEPREFIX/drive_c" && find . -path ./windows -prune -o -path './users/*/Temp' -prune \
+     -o -path './users/*/AppData/Local/Temp' -prune -o -print | sort)
+  for hive in HKLM HKCU; do
+    { wine reg query "$hive\\Software\\Microsoft\\Windows\\CurrentVersion\\Uninstall" 2>/dev/null || true; } \
+      | tr -d '\r' | sort
+  done
+}
+snapshot >"$out/wine-before.txt"
+wine "$installer" /S
+wineserver -w
+[[ -f $target_unix/bin/kwb-run.exe ]] || fail "the installer did not put bin\\kwb-run.exe in $target"
+snapshot >"$out/wine-installed.txt"
+grep -q 'Uninstall\\Kernel Workbench$' "$out/wine-installed.txt" || fail "the installer registered no uninstaller"
+
+step "installed kwb-run.exe --version, devices"
+version=$(wine "$target_unix/bin/kwb-run.exe" --version | tr -d '\r')
+echo "$version" | sed 's/^/  /'
+grep -q '^kwb-run [0-9]' <<<"$version" || fail "--version printed no version"
+grep -q '^NVRTC ' <<<"$version" && grep -q '^driver ' <<<"$version" || fail "--version names no NVRTC or driver"
+devices=$(wine "$target_unix/bin/kwb-run.exe" devices | tr -d '\r')
+echo "$devices" | sed 's/^/  /'
+grep -q '^sim ' <<<"$devices" || fail "devices does not list the simulator"
+sample=$target_unix/share/kernel-workbench/samples
+[[ -d $sample ]] || fail "no samples installed in $sample"
+
+step "silent uninstall under Wine"
+wine "$target_unix/Uninstall.exe" /S
+wineserver -w
+sleep 1; wineserver -w # the uninstaller runs a copy of itself from Temp
+snapshot >"$out/wine-after.txt"
+if ! diff -u "$out/wine-before.txt" "$out/wine-after.txt" >"$out/wine-left.diff"; then
+  cat "$out/wine-left.diff"; fail "the uninstaller left the above behind"
+fi
+[[ ! -e $target_unix ]] || fail "$target is still there after uninstalling"
+echo "  nothing left: file system (outside C:\\windows and Temp) and uninstall registry as before"
+
+step "done: $(basename "$installer") in $((SECONDS - start)) s"
