@@ -1,6 +1,7 @@
 #include "compile/Compiler.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/HostCodeFilter.hpp"
 #include "compile/ContentHash.hpp"
 #include "compile/DiagnosticParser.hpp"
 #include "compile/IncludeScanner.hpp"
@@ -222,12 +223,14 @@ CompileResult Compiler::compile(const CompileRequest& request)
     }();
     args.insert(args.end(), toolkitArgs.begin(), toolkitArgs.end());
 
+    // Host code around the kernels (main, cudaMalloc, <iostream>) never reaches NVRTC.
+    const DeviceSource device = HostCodeFilter::deviceOnly(request.source);
     TaggedSource tagged;
     if (options.tagPrintf)
-        tagged = PrintfTagger::tag(request.source, request.sourceName);
+        tagged = PrintfTagger::tag(device.text, request.sourceName);
     else
-        tagged.text = request.source;
-    auto includes = scanIncludes(request.source, userDirs);
+        tagged.text = device.text;
+    auto includes = scanIncludes(device.text, userDirs);
 
     std::vector<std::string> names = request.nameExpressions;
     std::string key;
@@ -267,6 +270,11 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.arch = options.arch;
     r.kernels = std::move(kernels);
     r.entries = parsePtxEntries(r.ptx);
+    for (const HostCodeRange& h : device.removed)
+        r.diagnostics.push_back(Diagnostic{request.sourceName, h.firstLine, 1, Severity::Note,
+                                           h.what + " (lines " + std::to_string(h.firstLine) + "-"
+                                               + std::to_string(h.lastLine) + ") is host code: not compiled",
+                                           {}, {}});
     for (const auto& inc : includes)
         if (!inc.path.empty())
             r.includedFiles.push_back(inc.path.string());
