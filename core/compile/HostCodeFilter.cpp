@@ -14,7 +14,7 @@ constexpr std::string_view kHostHeaders[] = {
     "unordered_map", "unordered_set", "list", "deque", "queue", "stack", "algorithm", "numeric", "chrono",
     "memory", "thread", "mutex", "random", "functional", "iterator", "exception", "stdexcept", "ctime",
     "time.h", "sys/time.h", "unistd.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_profiler_api.h",
-    "device_launch_parameters.h", "omp.h", "cublas_v2.h", "curand.h", "cufft.h", "nvrtc.h", "helper_cuda.h",
+    "device_launch_parameters.h", "windows.h", "sys/utsname.h", "omp.h", "cublas_v2.h", "curand.h", "cufft.h", "nvrtc.h", "helper_cuda.h",
     "helper_functions.h", "helper_string.h", "helper_timer.h", "helper_image.h",
 };
 
