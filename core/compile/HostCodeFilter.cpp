@@ -177,12 +177,16 @@ private:
         return "?";
     }
 
-    // A prototype without a device qualifier, or a declaration that needs the CUDA
-    // runtime or the C++ library (cudaEvent_t start; std::vector<int> v; using namespace std;).
+    // A prototype without a device qualifier, a declaration that needs the CUDA runtime
+    // or the C++ library (cudaEvent_t start; using namespace std;), or a namespace-scope
+    // variable without a memory space (NVRTC refuses host variables).
     bool isHostDeclaration(std::size_t from, std::size_t semi) const
     {
-        if (isDevice(from, semi) || ident(from, "typedef") || ident(from, "template"))
+        if (isDevice(from, semi))
             return false;
+        for (const char* keep : {"typedef", "template", "namespace", "static_assert", "struct", "class", "union", "enum"})
+            if (ident(from, keep) || (ident(from, "using") && !(from + 2 < semi && ident(from + 2, "std"))))
+                return false;
         for (std::size_t i = from; i < semi; ++i) {
             const SourceToken& t = toks_[i];
             if (t.kind != SourceToken::Kind::Identifier)
@@ -192,15 +196,24 @@ private:
             if (t.text == "__constant__" || t.text == "__shared__" || t.text == "__managed__")
                 return false;
         }
+        for (std::size_t i = from; i < semi; ++i)
+            if (ident(i, "struct") || ident(i, "class") || ident(i, "union") || ident(i, "enum") || ident(i, "constexpr"))
+                return false; // a type, or a constant device code may read
         // A function prototype: name ( ... ) ; with no '=' before the parenthesis.
         for (std::size_t i = from; i + 1 < semi; ++i) {
             if (isPunct(toks_[i], "=") || isPunct(toks_[i], "{"))
-                return false;
-            if (toks_[i].kind == SourceToken::Kind::Identifier && isPunct(toks_[i + 1], "(") && i > from)
-                return !ident(i, "__launch_bounds__") && !ident(i, "__align__") && !ident(i, "alignas")
-                       && !ident(i, "static_assert") && !ident(from, "static_assert");
+                break;
+            if (toks_[i].kind == SourceToken::Kind::Identifier && isPunct(toks_[i + 1], "(") && i > from
+                && !ident(i, "__launch_bounds__") && !ident(i, "__align__") && !ident(i, "alignas"))
+                return true;
         }
-        return false;
+        // A variable: const non-pointer ones are constants NVRTC accepts; others are host data.
+        bool isConst = false, isPointer = false;
+        for (std::size_t i = from; i < semi && !isPunct(toks_[i], "="); ++i) {
+            isConst = isConst || ident(i, "const");
+            isPointer = isPointer || isPunct(toks_[i], "*") || isPunct(toks_[i], "&");
+        }
+        return !(isConst && !isPointer);
     }
 
     void blank(std::size_t first, std::size_t last, const std::string& what)

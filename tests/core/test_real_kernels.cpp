@@ -254,13 +254,21 @@ TEST(RealKernels, DeviceMacrosAndClassBodiesAreKept)
                                "struct V { float x; HD float twice() const { return 2 * x; } };\n"
                                "HD inline float sq(float v) { return v * v; }\n"
                                "namespace util { __device__ int one() { return 1; } int hostTwo() { return 2; } }\n"
-                               "__constant__ float c[4] = {1, 2, 3, 4};\n";
+                               "__constant__ float c[4] = {1, 2, 3, 4};\n"
+                               "const int N = 4;\n"
+                               "const char* name = \"sample\";\n"
+                               "int counter = 0;\n"
+                               "namespace cg = cooperative_groups;\n";
     const kw::DeviceSource device = kw::HostCodeFilter::deviceOnly(source);
     EXPECT_NE(device.text.find("float twice()"), std::string::npos);
     EXPECT_NE(device.text.find("HD inline float sq"), std::string::npos);
     EXPECT_NE(device.text.find("__device__ int one()"), std::string::npos);
     EXPECT_EQ(device.text.find("hostTwo"), std::string::npos);
     EXPECT_NE(device.text.find("__constant__ float c[4] = {1, 2, 3, 4};"), std::string::npos);
+    EXPECT_NE(device.text.find("const int N = 4;"), std::string::npos);
+    EXPECT_NE(device.text.find("namespace cg = cooperative_groups;"), std::string::npos);
+    EXPECT_EQ(device.text.find("sample"), std::string::npos); // NVRTC refuses host variables
+    EXPECT_EQ(device.text.find("counter"), std::string::npos);
 }
 
 TEST(RealKernels, AWholeFileCompilesWithANoteForEachHostPart)
