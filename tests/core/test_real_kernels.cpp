@@ -2,6 +2,7 @@
 // the C headers, special registers, spin waits, aggregate checks, reference buffers,
 // numeric defines, "copy", "args": "auto" and vector types, through kwb-run on the simulator.
 #include "compile/HostCodeFilter.hpp"
+#include "compile/SignatureParser.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "gpu/ChildProcess.hpp"
@@ -323,4 +324,24 @@ TEST(RealKernels, CompileEmitCubinNeedsARealArchitecture)
     auto r = runKwb({"compile", (kRealDir / "constant_filter.kwb").string(), "--emit", "cubin", "--arch", "compute_75"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("no CUBIN"), std::string::npos) << r.err;
+}
+
+TEST(RealKernels, TheSignatureParserListsTheModuleGlobals)
+{
+    const auto globals = kw::parseModuleGlobals("#define TAPS 5\n"
+                                                "__constant__ float taps[TAPS];\n"
+                                                "__device__ unsigned int written;\n"
+                                                "namespace ns { __constant__ float2 poly[2][3]; }\n"
+                                                "__device__ float twice(float x) { __shared__ int s; return 2 * x; }\n"
+                                                "__global__ void k() {}\n");
+    ASSERT_EQ(globals.size(), 3u);
+    EXPECT_EQ(globals[0].name, "taps");
+    EXPECT_EQ(globals[0].space, "__constant__");
+    EXPECT_EQ(globals[0].type, "float");
+    EXPECT_EQ(globals[0].dims, "[TAPS]");
+    EXPECT_EQ(globals[0].line, 2);
+    EXPECT_EQ(globals[1].name, "written");
+    EXPECT_EQ(globals[1].type, "unsigned int");
+    EXPECT_EQ(globals[2].name, "poly");
+    EXPECT_EQ(globals[2].dims, "[2][3]");
 }
