@@ -36,10 +36,12 @@
 #ifdef _WIN32
 #include <io.h>
 #define KW_DUP _dup
+#define KW_ISATTY _isatty
 #define KW_FDOPEN _fdopen
 #else
 #include <unistd.h>
 #define KW_DUP dup
+#define KW_ISATTY isatty
 #define KW_FDOPEN fdopen
 #endif
 
@@ -91,6 +93,7 @@ struct CompileArgs {
     std::vector<std::string> defines, includes;
     bool json = false;
     bool trust = false;
+    std::string emit; // "", "ptx" or "cubin"
 };
 
 int compileCommand(const CompileArgs& a)
@@ -100,11 +103,8 @@ int compileCommand(const CompileArgs& a)
         const fs::path path(a.file);
         if (path.extension() == ".kwb") {
             const kw::Document doc = kw::DocumentReader::readFile(path, trustOf(a.trust));
-            req.source = doc.source;
+            req = kw::RunEngine::compileRequest(doc); // numeric defines evaluated as for a run
             req.sourceName = doc.sourceFile.empty() ? path.filename().string() : doc.sourceFile;
-            req.baseDir = doc.baseDir();
-            req.options = doc.options;
-            req.nameExpressions = {doc.kernel};
         } else {
             req.source = readText(path);
             req.sourceName = path.filename().string();
@@ -136,8 +136,33 @@ int compileCommand(const CompileArgs& a)
     } catch (const std::exception& e) {
         return failWith(e);
     }
+    if (a.emit == "cubin" && r.ok && r.cubin.empty()) {
+        fmt::print(stderr, "kwb-run: no CUBIN: {} is a virtual architecture (give --arch sm_XX; without a GPU "
+                           "the default is PTX only)\n",
+                   r.arch);
+        return kBadInput;
+    }
     if (a.json) {
-        fmt::print("{}\n", kw::toJson(r).dump(2));
+        nlohmann::json j = kw::toJson(r, a.emit == "ptx");
+        if (a.emit == "cubin") {
+            static const char* hex = "0123456789abcdef";
+            std::string h;
+            h.reserve(r.cubin.size() * 2);
+            for (char c : r.cubin) {
+                h += hex[(static_cast<unsigned char>(c) >> 4) & 15];
+                h += hex[static_cast<unsigned char>(c) & 15];
+            }
+            j["cubin_hex"] = h;
+        }
+        fmt::print("{}\n", j.dump(2));
+    } else if (a.emit == "ptx" && r.ok) {
+        fmt::print("{}", r.ptx);
+    } else if (a.emit == "cubin" && r.ok) {
+        if (KW_ISATTY(fileno(stdout))) {
+            fmt::print(stderr, "kwb-run: --emit cubin writes binary data; redirect it to a file\n");
+            return kBadInput;
+        }
+        std::fwrite(r.cubin.data(), 1, r.cubin.size(), stdout);
     } else {
         printDiagnostics(stdout, r);
         for (const auto& k : r.kernels) {
@@ -345,6 +370,8 @@ int main(int argc, char** argv)
     compile->add_flag("--json", compileArgs.json, "print one JSON object");
     compile->add_flag("--trust", compileArgs.trust,
                       "take the document's options and files as they are (only for your own files)");
+    compile->add_option("--emit", compileArgs.emit, "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
+        ->check(CLI::IsMember({"ptx", "cubin"}));
 
     RunArgs runArgs;
     int repeat = -1;

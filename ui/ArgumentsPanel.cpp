@@ -2,6 +2,7 @@
 
 #include "BufferEditor.hpp"
 
+#include <QLabel>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -26,6 +27,21 @@ QComboBox* dtypeCombo(DType current, QWidget* parent)
     return c;
 }
 } // namespace
+
+void ArgumentsPanel::setModuleGlobals(const std::vector<ModuleGlobal>& globals)
+{
+    QStringList lines;
+    for (const ModuleGlobal& g : globals)
+        lines << QString("%1 %2 %3%4 (line %5)")
+                     .arg(QString::fromStdString(g.space), QString::fromStdString(g.type), QString::fromStdString(g.name),
+                          QString::fromStdString(g.dims))
+                     .arg(g.line);
+    globals_->setText(lines.isEmpty() ? QString()
+                                      : tr("Module globals (the document's \"globals\" fill them):") + "\n  " + lines.join("\n  "));
+    globals_->setVisible(!lines.isEmpty());
+}
+
+QString ArgumentsPanel::moduleGlobalsText() const { return globals_->text(); }
 
 ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
 {
@@ -56,6 +72,11 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);
+    globals_ = new QLabel(this);
+    globals_->setWordWrap(true);
+    globals_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    globals_->hide();
+    layout->addWidget(globals_);
 
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row) { selectRow(row); });
     connect(editor_, &BufferEditor::changed, this, [this] {

@@ -3,6 +3,7 @@
 // become typed values. Follows signature edits, keeping the settings of every
 // parameter whose name still exists (and of removed ones, should they return).
 #include "compile/KernelSignature.hpp"
+#include "compile/SignatureParser.hpp"
 #include "doc/Document.hpp"
 
 #include <QWidget>
@@ -10,6 +11,7 @@
 #include <map>
 #include <vector>
 
+class QLabel;
 class QTableWidget;
 
 namespace kw {
@@ -24,6 +26,9 @@ public:
     // Settings from a document; applied to matching parameters by name.
     void load(const std::vector<BufferSpec>& buffers, const std::vector<ArgSpec>& args);
     void setSignature(const KernelSignature& signature);
+    // The source's __constant__/__device__ variables, listed under the table.
+    void setModuleGlobals(const std::vector<ModuleGlobal>& globals);
+    QString moduleGlobalsText() const;
     // Variable names, used for sensible defaults of new parameters ("n").
     void setVariableNames(const QStringList& names) { variables_ = names; }
 
@@ -54,6 +59,7 @@ private:
     std::map<std::string, Row> remembered_; // by parameter name
     QStringList variables_;
     QTableWidget* table_;
+    QLabel* globals_;
     BufferEditor* editor_;
     QWidget* editorScroll_;                 // shown for buffer rows only
     int selected_ = -1;

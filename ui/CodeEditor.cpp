@@ -73,6 +73,9 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
     indicatorDefine(SquiggleIndicator, WarningIndicator);
     setIndicatorForegroundColor(QColor("#d99000"), WarningIndicator);
 
+    indicatorDefine(TextColorIndicator, HostCodeIndicator);
+    setIndicatorForegroundColor(QColor("#9a9a9a"), HostCodeIndicator);
+
     setAnnotationDisplay(AnnotationBoxed);
     SendScintilla(SCI_SETMOUSEDWELLTIME, 400);
     connect(this, &QsciScintilla::SCN_DWELLSTART, this, &CodeEditor::showTooltipAt);
@@ -187,6 +190,21 @@ void CodeEditor::setDiagnostics(const std::vector<Diagnostic>& diagnostics, cons
     redrawAnnotations();
 }
 
+void CodeEditor::setHostCode(const std::vector<HostCodeRange>& ranges)
+{
+    hostCode_ = ranges;
+    SendScintilla(SCI_SETINDICATORCURRENT, HostCodeIndicator);
+    SendScintilla(SCI_INDICATORCLEARRANGE, 0UL, SendScintilla(SCI_GETLENGTH));
+    for (const HostCodeRange& r : hostCode_) {
+        if (r.firstLine < 1 || r.firstLine > lines())
+            continue;
+        const long start = SendScintilla(SCI_POSITIONFROMLINE, r.firstLine - 1);
+        const long end = SendScintilla(SCI_GETLINEENDPOSITION, std::min(r.lastLine, lines()) - 1);
+        SendScintilla(SCI_INDICATORFILLRANGE, start, end - start);
+    }
+    redrawAnnotations();
+}
+
 void CodeEditor::setAnnotationsVisible(bool on)
 {
     annotationsOn_ = on;
@@ -209,6 +227,19 @@ void CodeEditor::redrawAnnotations()
             text += '\n';
         text += QString::fromUtf8(toString(d->severity)) + ": " + QString::fromStdString(d->message);
         anyError = anyError || d->severity == Severity::Error;
+    }
+    QsciStyle host(AnnotationWarningStyle + 1, "host", QColor("#555555"), QColor("#eeeeee"), small);
+    // One note for each run of adjacent host parts (a block of host includes is one note).
+    for (std::size_t k = 0; k < hostCode_.size();) {
+        const int first = hostCode_[k].firstLine;
+        int last = hostCode_[k].lastLine;
+        QStringList what;
+        for (; k < hostCode_.size() && hostCode_[k].firstLine <= last + 1; ++k) {
+            what << QString::fromStdString(hostCode_[k].what);
+            last = std::max(last, hostCode_[k].lastLine);
+        }
+        if (first >= 1 && first <= lines() && !byLine.count(first - 1))
+            annotate(first - 1, tr("not compiled: host code (%1)").arg(what.join(", ")), host);
     }
     for (const auto& [line, entry] : byLine)
         annotate(line, entry.first, entry.second ? err : warn);

@@ -3,6 +3,7 @@
 // replace, and diagnostics shown as squiggles, margin markers, inline
 // annotations and tooltips.
 #include "compile/Diagnostic.hpp"
+#include "compile/HostCodeFilter.hpp"
 
 #include <Qsci/qsciscintilla.h>
 
@@ -22,6 +23,7 @@ public:
     static constexpr int WarningIndicator = 9;
     static constexpr int ErrorMarker = 1;
     static constexpr int WarningMarker = 2;
+    static constexpr int HostCodeIndicator = 10;
 
     explicit CodeEditor(QWidget* parent = nullptr);
     ~CodeEditor() override;
@@ -33,6 +35,8 @@ public:
     // no file) are drawn; lines and columns are 1-based as the core reports them.
     void setDiagnostics(const std::vector<Diagnostic>& diagnostics, const std::string& sourceName);
     const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+    // Dims host code NVRTC does not see, with a note on its first line.
+    void setHostCode(const std::vector<HostCodeRange>& ranges);
     void setAnnotationsVisible(bool on);
     bool annotationsVisible() const { return annotationsOn_; }
 
@@ -59,6 +63,7 @@ private:
     std::vector<Diagnostic> diagnostics_;
     std::vector<std::pair<long, long>> ranges_; // per drawn diagnostic
     std::vector<const Diagnostic*> drawn_;
+    std::vector<HostCodeRange> hostCode_;
     FindReplaceDialog* find_ = nullptr;
     QsciAPIs* apis_ = nullptr;
 };

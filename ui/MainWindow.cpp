@@ -21,6 +21,7 @@
 #include "VariablesTable.hpp"
 
 #include "compile/Compiler.hpp"
+#include "compile/HostCodeFilter.hpp"
 #include "compile/PtxasReportParser.hpp"
 #include "compile/SignatureParser.hpp"
 #include "data/NdArray.hpp"
@@ -478,8 +479,16 @@ void MainWindow::sourceChanged()
 
 void MainWindow::updateKernels()
 {
-    picker_->setKernels(parseKernelSignatures(editor_->text().toStdString()));
+    const std::string source = editor_->text().toStdString();
+    picker_->setKernels(parseKernelSignatures(source));
+    showSourceStructure(source);
     kernelChosen();
+}
+
+void MainWindow::showSourceStructure(const std::string& source)
+{
+    editor_->setHostCode(HostCodeFilter::deviceOnly(source).removed);
+    arguments_->setModuleGlobals(parseModuleGlobals(source));
 }
 
 void MainWindow::kernelChosen()
@@ -520,6 +529,7 @@ void MainWindow::loadDocument(const Document& doc)
         picker_->setKernels(parseKernelSignatures(doc.source));
         picker_->setCurrentKernel(q(doc.kernel));
     }
+    showSourceStructure(doc.source);
     kernelChosen();
     notes_->setNotes(q(doc.title), q(doc.description));
     updateLiveOptions();
@@ -551,6 +561,20 @@ Document MainWindow::currentDocument() const
     d.variables = variables_->variables();
     d.buffers = arguments_->buffers();
     d.args = arguments_->args();
+    // Globals and reference buffers have no parameter row: they stay as the document had them.
+    for (const BufferSpec& b : base_.buffers) {
+        const auto named = [&](const auto& list, auto field) {
+            return std::any_of(list.begin(), list.end(), [&](const auto& e) { return e.*field == b.name; });
+        };
+        if (!named(d.buffers, &BufferSpec::name) && (b.global || !named(base_.args, &ArgSpec::buffer)))
+            d.buffers.push_back(b);
+    }
+    const auto sameArgs = [](const std::vector<ArgSpec>& a, const std::vector<ArgSpec>& b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const ArgSpec& x, const ArgSpec& y) {
+            return x.name == y.name && x.buffer == y.buffer && x.type == y.type && x.value == y.value;
+        });
+    };
+    d.argsAuto = base_.argsAuto && sameArgs(d.args, base_.args);
     d.launch = launch_->launch();
     d.run = launch_->runSettings();
     return d;

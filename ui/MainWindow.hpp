@@ -133,6 +133,8 @@ private:
 
     Options options_;
     Settings* settings_;
+    // Dims the host code in the editor and lists the module globals.
+    void showSourceStructure(const std::string& source);
     Document base_;                  // fields the panels do not edit (options, checks, notes)
     QString path_;
     bool loading_ = false;

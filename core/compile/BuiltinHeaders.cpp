@@ -139,7 +139,10 @@ using ::intptr_t; using ::uintptr_t; using ::intmax_t; using ::uintmax_t;
 )";
 
 // size_t and ptrdiff_t are predefined by NVRTC.
+// stddef.h and cstddef share this text: the guard keeps std::byte from being defined twice.
 const char* const kCstddef = R"(#pragma once
+#ifndef KW_BUILTIN_CSTDDEF
+#define KW_BUILTIN_CSTDDEF
 #ifndef NULL
 #define NULL 0
 #endif
@@ -152,6 +155,7 @@ using ::ptrdiff_t;
 typedef decltype(nullptr) nullptr_t;
 enum class byte : unsigned char {};
 }
+#endif
 )";
 
 // printf is a device built-in.
@@ -217,6 +221,42 @@ using ::isnan; using ::isinf; using ::isfinite; using ::signbit;
 }
 )";
 
+// memcpy and memset are device built-ins; the other functions are small device
+// definitions with the C library's meaning (no locale, no errno).
+const char* const kString = R"(#pragma once
+#include <stddef.h>
+static __device__ __forceinline__ size_t strlen(const char* s)
+{ size_t n = 0; while (s[n]) ++n; return n; }
+static __device__ __forceinline__ int strcmp(const char* a, const char* b)
+{ while (*a && *a == *b) { ++a; ++b; } return (int)(unsigned char)*a - (int)(unsigned char)*b; }
+static __device__ __forceinline__ int strncmp(const char* a, const char* b, size_t n)
+{ for (; n; --n, ++a, ++b) { if (*a != *b || !*a) return (int)(unsigned char)*a - (int)(unsigned char)*b; } return 0; }
+static __device__ __forceinline__ char* strcpy(char* d, const char* s)
+{ char* r = d; while ((*d++ = *s++)) {} return r; }
+static __device__ __forceinline__ char* strncpy(char* d, const char* s, size_t n)
+{ size_t i = 0; for (; i < n && s[i]; ++i) d[i] = s[i]; for (; i < n; ++i) d[i] = 0; return d; }
+static __device__ __forceinline__ char* strcat(char* d, const char* s)
+{ strcpy(d + strlen(d), s); return d; }
+static __device__ __forceinline__ const char* strchr(const char* s, int c)
+{ for (;; ++s) { if (*s == (char)c) return s; if (!*s) return 0; } }
+static __device__ __forceinline__ int memcmp(const void* a, const void* b, size_t n)
+{ const unsigned char* p = (const unsigned char*)a; const unsigned char* q = (const unsigned char*)b;
+  for (; n; --n, ++p, ++q) if (*p != *q) return (int)*p - (int)*q; return 0; }
+static __device__ __forceinline__ void* memmove(void* d, const void* s, size_t n)
+{ unsigned char* p = (unsigned char*)d; const unsigned char* q = (const unsigned char*)s;
+  if (p < q) { for (size_t i = 0; i < n; ++i) p[i] = q[i]; } else { while (n--) p[n] = q[n]; } return d; }
+static __device__ __forceinline__ const void* memchr(const void* s, int c, size_t n)
+{ const unsigned char* p = (const unsigned char*)s; for (; n; --n, ++p) if (*p == (unsigned char)c) return p; return 0; }
+)";
+
+const char* const kCstring = R"(#pragma once
+#include <string.h>
+namespace std {
+using ::memcpy; using ::memset; using ::memcmp; using ::memmove; using ::memchr;
+using ::strlen; using ::strcmp; using ::strncmp; using ::strcpy; using ::strncpy; using ::strcat; using ::strchr;
+}
+)";
+
 std::vector<BuiltinHeaders::Header> makeAll()
 {
     return {
@@ -224,6 +264,7 @@ std::vector<BuiltinHeaders::Header> makeAll()
         {"stdint.h", kStdint},   {"cstdint", kCstdint},  {"cstddef", kCstddef}, {"stddef.h", kCstddef},
         {"cstdio", kCstdio},     {"stdio.h", kCstdio},   {"cstdlib", kCstdlib}, {"stdlib.h", kCstdlib},
         {"cassert", kAssert},    {"assert.h", kAssert},  {"math.h", kMath},     {"cmath", kCmath},
+        {"string.h", kString},   {"cstring", kCstring},
     };
 }
 

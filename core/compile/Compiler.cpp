@@ -1,6 +1,7 @@
 #include "compile/Compiler.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/HostCodeFilter.hpp"
 #include "compile/ContentHash.hpp"
 #include "compile/DiagnosticParser.hpp"
 #include "compile/IncludeGate.hpp"
@@ -259,18 +260,20 @@ CompileResult Compiler::compile(const CompileRequest& request)
     for (const auto& d : installedIncludeDirs())
         args.push_back("-I" + d.string());
 
+    // Host code around the kernels (main, cudaMalloc, <iostream>) never reaches NVRTC.
+    const DeviceSource device = HostCodeFilter::deviceOnly(request.source);
     TaggedSource tagged;
     if (options.tagPrintf)
-        tagged = PrintfTagger::tag(request.source, request.sourceName);
+        tagged = PrintfTagger::tag(device.text, request.sourceName);
     else
-        tagged.text = request.source;
+        tagged.text = device.text;
     std::vector<InMemoryHeader> ownHeaders;
     std::vector<IncludedFile> includes;
     if (trusted) {
-        includes = scanIncludes(request.source, userDirs);
+        includes = scanIncludes(device.text, userDirs);
     } else {
         std::vector<fs::path> searched(userDirs.begin() + (request.baseDir.empty() ? 0 : 1), userDirs.end());
-        AdmittedIncludes admitted = IncludeGate(folder, searched, installedIncludeDirs()).admit(request.source, request.sourceName);
+        AdmittedIncludes admitted = IncludeGate(folder, searched, installedIncludeDirs()).admit(device.text, request.sourceName);
         ownHeaders = std::move(admitted.headers);
         includes = std::move(admitted.files);
         if (!admitted.missing.empty()) {
@@ -321,6 +324,11 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.arch = options.arch;
     r.kernels = std::move(kernels);
     r.entries = parsePtxEntries(r.ptx);
+    for (const HostCodeRange& h : device.removed)
+        r.diagnostics.push_back(Diagnostic{request.sourceName, h.firstLine, 1, Severity::Note,
+                                           h.what + " (lines " + std::to_string(h.firstLine) + "-"
+                                               + std::to_string(h.lastLine) + ") is host code: not compiled",
+                                           {}, {}});
     for (const auto& inc : includes)
         if (!inc.path.empty())
             r.includedFiles.push_back(inc.path.string());

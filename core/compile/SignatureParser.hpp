@@ -3,6 +3,7 @@
 // parameters for the arguments panel and for argument marshalling.
 #include "compile/KernelSignature.hpp"
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,5 +23,17 @@ KernelParam parseKernelParam(std::string_view declaration);
 // template parameters' defaults. Throws kw::Error(Usage) when the
 // instantiation names another kernel or has too many or too few arguments.
 KernelSignature instantiate(const KernelSignature& kernel, std::string_view instantiation);
+
+// A __constant__ or __device__ variable at namespace scope, which a document's
+// "globals" can fill.
+struct ModuleGlobal {
+    std::string name;   // "taps"
+    std::string space;  // "__constant__" or "__device__"
+    std::string type;   // "float", "unsigned int", "float2"
+    std::string dims;   // "[5]", "[TAPS]" or empty
+    int line = 0;       // 1-based
+};
+// Every module variable of the source in order (ModuleGlobals.cpp). Never throws.
+std::vector<ModuleGlobal> parseModuleGlobals(std::string_view source);
 
 } // namespace kw

@@ -259,6 +259,34 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         }
     }
 
+    // ---- module variables a buffer fills: its device copy goes into the variable
+    // before every launch and comes back after the first
+    std::vector<CUdeviceptr> variable(buffers.size(), 0);
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        if (buffers[i].global.empty())
+            continue;
+        const auto g = fn.module.global(buffers[i].global);
+        if (!g)
+            throw Error(ErrorCategory::Document,
+                        fmt::format("global '{}': the module has no __constant__ or __device__ variable of that name",
+                                    buffers[i].global));
+        if (g->bytes != buffers[i].data.byteSize())
+            throw Error(ErrorCategory::Document,
+                        fmt::format("global '{}': the variable is {} bytes but the document gives {} bytes",
+                                    buffers[i].global, g->bytes, buffers[i].data.byteSize()));
+        variable[i] = g->pointer;
+    }
+    auto copyVariables = [&](bool intoModule) {
+        for (std::size_t i = 0; i < buffers.size(); ++i) {
+            if (!variable[i] || buffers[i].data.byteSize() == 0 || (!intoModule && buffers[i].direction == Direction::In))
+                continue;
+            api.check(intoModule ? api.cuMemcpyDtoDAsync(variable[i], device[i].pointer(), buffers[i].data.byteSize(), stream)
+                                 : api.cuMemcpyDtoDAsync(device[i].pointer(), variable[i], buffers[i].data.byteSize(), stream),
+                      "cuMemcpyDtoDAsync", "global " + buffers[i].global);
+        }
+    };
+    copyVariables(true);
+
     // ---- kernel parameters
     std::vector<CUdeviceptr> pointers(args.size());
     std::vector<void*> params(args.size());
@@ -343,6 +371,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     }
 
     // ---- outputs
+    copyVariables(false);
     t0 = Clock::now();
     for (std::size_t i = 0; i < buffers.size(); ++i)
         if (buffers[i].direction != Direction::In)
@@ -363,6 +392,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
                     api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(),
                                                     buffers[i].data.byteSize(), stream),
                               "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
+            copyVariables(true);
             const int timed = rep - warmup;
             if (timed >= 0)
                 starts[std::size_t(timed)].record(stream);

@@ -30,6 +30,7 @@ namespace kw {
     X(cuModuleLoadData, v2000, 2000)                                  \
     X(cuModuleUnload, v2000, 2000)                                    \
     X(cuModuleGetFunction, v2000, 2000)                               \
+    X(cuModuleGetGlobal, v3020, 3020)                                 \
     X(cuFuncGetAttribute, v2020, 2020)                                \
     X(cuFuncSetAttribute, v9000, 9000)                                \
     X(cuMemAlloc, v3020, 3020)                                        \

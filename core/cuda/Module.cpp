@@ -47,4 +47,15 @@ CUfunction Module::function(const std::string& loweredName) const
     return f;
 }
 
+std::optional<Module::Global> Module::global(const std::string& name) const
+{
+    const auto& api = DriverApi::get();
+    Global g;
+    const CUresult r = api.cuModuleGetGlobal(&g.pointer, &g.bytes, module_, name.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND)
+        return std::nullopt;
+    api.check(r, "cuModuleGetGlobal", "variable " + name + " in module " + label_);
+    return g;
+}
+
 } // namespace kw

@@ -2,6 +2,7 @@
 // A loaded CUDA module (CUBIN or PTX image), unloaded on destruction.
 #include <cuda.h>
 
+#include <optional>
 #include <string>
 
 namespace kw {
@@ -19,6 +20,13 @@ public:
 
     CUmodule handle() const noexcept { return module_; }
     CUfunction function(const std::string& loweredName) const;
+
+    struct Global {
+        CUdeviceptr pointer = 0;
+        std::size_t bytes = 0;
+    };
+    // A __constant__ or __device__ variable by its PTX name; nullopt when the module has none.
+    std::optional<Global> global(const std::string& name) const;
 
 private:
     void unload() noexcept;

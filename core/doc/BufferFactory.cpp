@@ -168,6 +168,8 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
     case Initializer::Kind::File:
         fillFromFile(array, init, initField + ".path");
         break;
+    case Initializer::Kind::Copy:
+        break; // PreparedRun copies the other buffer's initial contents in
     }
     return array;
 }

@@ -1,5 +1,6 @@
 #include "doc/CheckEvaluator.hpp"
 
+#include "doc/CheckAggregate.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
@@ -44,31 +45,122 @@ CheckEvaluator::CheckEvaluator(const VariableScope& scope, std::vector<CheckBuff
 void CheckEvaluator::validate(const CheckSpec& check, const std::string& field, const VariableScope& scope,
                               const std::vector<std::string>& bufferNames)
 {
-    const std::string exprField = field + ".expect";
-    Expression e(check.expect, exprField);
-    double dummy = 0;
-    std::vector<std::string> names;
-    for (const auto& b : bufferNames) {
-        names.push_back(b);
-        names.push_back(b + "_in");
-    }
-    for (const auto& [n, v] : scope.values())
-        if (std::find(names.begin(), names.end(), n) == names.end())
-            e.defineConstant(n, v);
-    for (const std::string n : {"i", "x", "y", "z"})
-        if (std::find(names.begin(), names.end(), n) == names.end())
+    std::vector<std::pair<std::string, std::string>> texts{{check.expect, field + ".expect"}};
+    if (!check.of.empty())
+        texts.emplace_back(check.of, field + ".of");
+    for (const auto& [text, exprField] : texts) {
+        Expression e(text, exprField);
+        double dummy = 0;
+        std::vector<std::string> names;
+        for (const auto& b : bufferNames) {
+            names.push_back(b);
+            names.push_back(b + "_in");
+        }
+        for (const auto& [n, v] : scope.values())
+            if (std::find(names.begin(), names.end(), n) == names.end())
+                e.defineConstant(n, v);
+        for (const std::string n : {"i", "x", "y", "z"})
+            if (std::find(names.begin(), names.end(), n) == names.end())
+                e.bindVariable(n, &dummy);
+        Element unused; // muparser wants non-null user data; validation never evaluates
+        for (const auto& n : names) {
             e.bindVariable(n, &dummy);
-    Element unused; // muparser wants non-null user data; validation never evaluates
-    for (const auto& n : names) {
-        e.bindVariable(n, &dummy);
-        e.bindFunction(n, elementAt, &unused);
+            e.bindFunction(n, elementAt, &unused);
+        }
+        e.compile();
     }
-    e.compile();
 }
+
+namespace {
+
+// An expression evaluated per element k of a buffer of `count` elements: i, x, y, z,
+// the scope, and every buffer by name (element k) and name(j).
+class PerElement {
+public:
+    PerElement(const VariableScope& scope, const std::vector<CheckBuffer>& buffers, const std::string& text,
+               const std::string& field, const std::string& targetName, std::size_t count,
+               const std::vector<std::size_t>& shape)
+        : e_(text, field)
+        , count_(count)
+    {
+        std::vector<std::string> bufferNames;
+        for (const auto& b : buffers) {
+            if (b.data) {
+                elements_.push_back(std::make_unique<Element>(Element{b.data, b.name, field}));
+                bufferNames.push_back(b.name);
+            }
+            if (b.initial) {
+                elements_.push_back(std::make_unique<Element>(Element{b.initial, b.name + "_in", field}));
+                bufferNames.push_back(b.name + "_in");
+            }
+        }
+        // Every buffer (and its initial state) is a function; only the names the
+        // expression uses are bound as per-element variables, to keep the loop cheap.
+        for (const auto& el : elements_)
+            e_.bindFunction(el->name, elementAt, el.get());
+        const auto isBuffer = [&](const std::string& n) {
+            return std::find(bufferNames.begin(), bufferNames.end(), n) != bufferNames.end();
+        };
+        for (const auto& [n, v] : scope.values())
+            if (!isBuffer(n))
+                e_.defineConstant(n, v);
+        for (auto [n, p] : {std::pair{"i", &i_}, {"x", &x_}, {"y", &y_}, {"z", &z_}})
+            if (!isBuffer(n))
+                e_.bindVariable(n, p);
+
+        const std::vector<std::string> used = e_.usedNames();
+        for (const auto& el : elements_) {
+            if (std::find(used.begin(), used.end(), el->name) == used.end())
+                continue;
+            if (el->buffer->count() < count)
+                throw Error(ErrorCategory::Expression,
+                            field + ": buffer \"" + el->name + "\" has " + std::to_string(el->buffer->count())
+                                + " elements, \"" + targetName + "\" has " + std::to_string(count) + "; use "
+                                + el->name + "(j) to pick elements");
+            bound_.push_back(std::make_unique<BoundValue>(BoundValue{el->buffer, 0.0}));
+            e_.bindVariable(el->name, &bound_.back()->value);
+        }
+        e_.compile();
+        w_ = shape.empty() ? std::max<std::size_t>(count, 1) : std::max<std::size_t>(shape.back(), 1);
+        h_ = shape.size() >= 2 ? std::max<std::size_t>(shape[shape.size() - 2], 1) : 1;
+    }
+
+    double at(std::size_t k)
+    {
+        i_ = double(k);
+        x_ = double(k % w_);
+        y_ = double((k / w_) % h_);
+        z_ = double(k / (w_ * h_));
+        for (const auto& b : bound_)
+            b->value = loadAsDouble(b->buffer->dtype(), b->buffer->data() + k * sizeOf(b->buffer->dtype()));
+        return e_.evaluate();
+    }
+
+private:
+    Expression e_;
+    std::size_t count_ = 0, w_ = 1, h_ = 1;
+    double i_ = 0, x_ = 0, y_ = 0, z_ = 0;
+    std::vector<std::unique_ptr<Element>> elements_;
+    std::vector<std::unique_ptr<BoundValue>> bound_;
+};
+
+bool withinTolerance(const CheckSpec& check, double got, double expected, CheckResult& result)
+{
+    if (std::isnan(expected) || std::isnan(got))
+        return std::isnan(expected) && std::isnan(got);
+    if (std::isinf(expected) || std::isinf(got))
+        return expected == got;
+    const double absErr = std::fabs(got - expected);
+    result.maxAbsError = std::max(result.maxAbsError, absErr);
+    if (expected != 0)
+        result.maxRelError = std::max(result.maxRelError, absErr / std::fabs(expected));
+    return absErr <= check.absTol + check.relTol * std::fabs(expected);
+}
+
+} // namespace
 
 CheckResult CheckEvaluator::evaluate(const CheckSpec& check, const std::string& field) const
 {
-    const std::string exprField = field + ".expect";
     const auto target = std::find_if(buffers_.begin(), buffers_.end(),
                                      [&](const CheckBuffer& b) { return b.name == check.buffer; });
     if (target == buffers_.end() || !target->data)
@@ -76,81 +168,35 @@ CheckResult CheckEvaluator::evaluate(const CheckSpec& check, const std::string& 
     const HostBuffer& out = *target->data;
     const std::size_t count = out.count();
 
-    Expression e(check.expect, exprField);
-    // Every buffer (and its initial state) is a function; only the names the
-    // expression uses are bound as per-element variables, to keep the loop cheap.
-    std::vector<std::unique_ptr<Element>> elements;
-    std::vector<std::string> bufferNames;
-    for (const auto& b : buffers_) {
-        if (b.data) {
-            elements.push_back(std::make_unique<Element>(Element{b.data, b.name, exprField}));
-            bufferNames.push_back(b.name);
-        }
-        if (b.initial) {
-            elements.push_back(std::make_unique<Element>(Element{b.initial, b.name + "_in", exprField}));
-            bufferNames.push_back(b.name + "_in");
-        }
-    }
-    for (const auto& el : elements)
-        e.bindFunction(el->name, elementAt, el.get());
-    const auto isBuffer = [&](const std::string& n) {
-        return std::find(bufferNames.begin(), bufferNames.end(), n) != bufferNames.end();
-    };
-    for (const auto& [n, v] : scope_.values())
-        if (!isBuffer(n))
-            e.defineConstant(n, v);
-
-    double i = 0, x = 0, y = 0, z = 0;
-    for (auto [n, p] : {std::pair{"i", &i}, {"x", &x}, {"y", &y}, {"z", &z}})
-        if (!isBuffer(n))
-            e.bindVariable(n, p);
-
-    std::vector<std::string> used = e.usedNames();
-    std::vector<std::unique_ptr<BoundValue>> bound;
-    for (const auto& el : elements) {
-        if (std::find(used.begin(), used.end(), el->name) == used.end())
-            continue;
-        if (el->buffer->count() < count)
-            throw Error(ErrorCategory::Expression,
-                        exprField + ": buffer \"" + el->name + "\" has " + std::to_string(el->buffer->count())
-                            + " elements, \"" + check.buffer + "\" has " + std::to_string(count) + "; use "
-                            + el->name + "(j) to pick elements");
-        bound.push_back(std::make_unique<BoundValue>(BoundValue{el->buffer, 0.0}));
-        e.bindVariable(el->name, &bound.back()->value);
-    }
-    e.compile();
-
-    const std::vector<std::size_t>& shape = target->shape;
-    const std::size_t w = shape.empty() ? count : shape.back();
-    const std::size_t h = shape.size() >= 2 ? shape[shape.size() - 2] : 1;
-
     CheckResult result;
     result.buffer = check.buffer;
     result.expect = check.expect;
     result.checked = count;
+    if (!check.aggregate.empty()) {
+        // One comparison: the aggregate of `of` over the buffer against `expect`.
+        const std::string of = check.of.empty() ? check.buffer : check.of;
+        PerElement value(scope_, buffers_, of, field + ".of", check.buffer, count, target->shape);
+        CheckAggregate aggregate(check.aggregate);
+        for (std::size_t k = 0; k < count; ++k)
+            aggregate.add(value.at(k));
+        PerElement expect(scope_, buffers_, check.expect, field + ".expect", check.buffer, 1, {});
+        const double expected = expect.at(0);
+        const double got = aggregate.result();
+        result.expect = check.aggregate + "(" + of + ") == " + check.expect;
+        if (!withinTolerance(check, got, expected, result)) {
+            result.firstMismatches.push_back(Mismatch{0, got, expected});
+            result.mismatches = 1;
+        }
+        result.passed = result.mismatches == 0;
+        return result;
+    }
+
+    PerElement expect(scope_, buffers_, check.expect, field + ".expect", check.buffer, count, target->shape);
     const std::size_t outSize = sizeOf(out.dtype());
     for (std::size_t k = 0; k < count; ++k) {
-        i = double(k);
-        x = double(k % w);
-        y = double((k / w) % h);
-        z = double(k / (w * h));
-        for (const auto& b : bound)
-            b->value = loadAsDouble(b->buffer->dtype(), b->buffer->data() + k * sizeOf(b->buffer->dtype()));
-        const double expected = e.evaluate();
+        const double expected = expect.at(k);
         const double got = loadAsDouble(out.dtype(), out.data() + k * outSize);
-        bool pass;
-        if (std::isnan(expected) || std::isnan(got)) {
-            pass = std::isnan(expected) && std::isnan(got);
-        } else if (std::isinf(expected) || std::isinf(got)) {
-            pass = expected == got;
-        } else {
-            const double absErr = std::fabs(got - expected);
-            pass = absErr <= check.absTol + check.relTol * std::fabs(expected);
-            result.maxAbsError = std::max(result.maxAbsError, absErr);
-            if (expected != 0)
-                result.maxRelError = std::max(result.maxRelError, absErr / std::fabs(expected));
-        }
-        if (!pass) {
+        if (!withinTolerance(check, got, expected, result)) {
             if (result.firstMismatches.size() < 10)
                 result.firstMismatches.push_back(Mismatch{k, got, expected});
             ++result.mismatches;

@@ -17,6 +17,7 @@ constexpr struct {
     {Initializer::Kind::Arange, "arange"}, {Initializer::Kind::Linspace, "linspace"},
     {Initializer::Kind::Uniform, "uniform"}, {Initializer::Kind::Normal, "normal"},
     {Initializer::Kind::Expression, "expression"}, {Initializer::Kind::File, "file"},
+    {Initializer::Kind::Copy, "copy"},
 };
 
 } // namespace

@@ -20,7 +20,7 @@ const char* toString(Direction d);                        // "in", "out", "inout
 std::optional<Direction> parseDirection(std::string_view s);
 
 struct Initializer {
-    enum class Kind { Zeros, Fill, Arange, Linspace, Uniform, Normal, Expression, File };
+    enum class Kind { Zeros, Fill, Arange, Linspace, Uniform, Normal, Expression, File, Copy };
     Kind kind = Kind::Zeros;
     std::string value = "0";        // fill value expression
     std::string start = "0", step = "1", stop = "1"; // arange start/step, linspace start/stop
@@ -29,6 +29,7 @@ struct Initializer {
     std::uint64_t seed = 0;         // uniform/normal
     std::string expression;         // per element: i, x, y, z and the variables
     std::string file;               // .npy/.csv/.bin, relative to the document
+    std::string from;               // copy: the buffer whose initial contents this one starts with
 };
 const char* toString(Initializer::Kind kind);             // "zeros", "fill", ...
 std::optional<Initializer::Kind> parseInitializerKind(std::string_view s);
@@ -41,6 +42,7 @@ struct BufferSpec {
     Initializer init;
     Direction direction = Direction::InOut;
     bool plot = true;
+    bool global = false;            // listed under "globals": fills the module variable of this name
 };
 
 // One kernel argument in parameter order: a buffer by name or a typed scalar expression.
@@ -68,6 +70,8 @@ struct RunSettings {
 struct CheckSpec {
     std::string buffer;
     std::string expect;             // per element: i, x, y, z, variables, other buffers by name (element i) and name(j)
+    std::string aggregate;          // empty, or sum/min/max/mean/count/any/all of `of` over the buffer, compared with expect
+    std::string of;                 // aggregate: the per-element expression (default: the buffer's element)
     double absTol = 1e-6;
     double relTol = 1e-5;
 };
@@ -83,6 +87,7 @@ struct Document {
     std::vector<std::pair<std::string, std::string>> variables; // in order; later may use earlier
     std::vector<BufferSpec> buffers;
     std::vector<ArgSpec> args;
+    bool argsAuto = false;          // "args": "auto": each parameter bound to the buffer or variable of its name
     LaunchSpecText launch;
     RunSettings run;
     std::vector<CheckSpec> checks;

@@ -1,6 +1,8 @@
 #include "doc/DocumentReader.hpp"
 
 #include "data/BinaryFile.hpp"
+#include "doc/ArgsByName.hpp"
+#include "doc/CheckAggregate.hpp"
 #include "doc/DocumentValidator.hpp"
 #include "doc/Expression.hpp"
 #include "util/ConfinedFolder.hpp"
@@ -186,7 +188,7 @@ Initializer readInit(const Json& j, const std::string& field)
         const auto kind = parseInitializerKind(s);
         if (!kind)
             fail(field, "\"" + s + "\" is not an initialiser kind (zeros, fill, arange, linspace, uniform, normal, "
-                                   "expression, file)");
+                                   "expression, file, copy)");
         init.kind = *kind;
         return init;
     }
@@ -198,7 +200,7 @@ Initializer readInit(const Json& j, const std::string& field)
     const auto kind = parseInitializerKind(kindText);
     if (!kind)
         fail(field + ".kind", "\"" + kindText + "\" is not one of zeros, fill, arange, linspace, uniform, normal, "
-                                                "expression, file");
+                                                "expression, file, copy");
     init.kind = *kind;
     const auto need = [&](const char* key) -> const Json& {
         if (!j.contains(key))
@@ -248,6 +250,10 @@ Initializer readInit(const Json& j, const std::string& field)
     case K::File:
         requireObject(j, field, {"kind", "path"});
         init.file = getString(need("path"), field + ".path");
+        break;
+    case K::Copy:
+        requireObject(j, field, {"kind", "from"});
+        init.from = getString(need("from"), field + ".from");
         break;
     }
     if (has("seed")) {
@@ -372,20 +378,42 @@ RunSettings readRun(const Json& j)
     return r;
 }
 
+// A __constant__ or __device__ variable: a buffer under another name, read-only unless it says otherwise.
+BufferSpec readGlobal(const Json& j, const std::string& field)
+{
+    BufferSpec b = readBuffer(j, field);
+    b.global = true;
+    if (!j.contains("direction"))
+        b.direction = Direction::In;
+    return b;
+}
+
 CheckSpec readCheck(const Json& j, const std::string& field)
 {
-    requireObject(j, field, {"buffer", "expect", "abs_tol", "rel_tol"});
+    requireObject(j, field, {"buffer", "expect", "abs_tol", "rel_tol", "aggregate", "of"});
     CheckSpec c;
     if (!j.contains("buffer"))
         fail(field + ".buffer", "missing");
     c.buffer = getString(j["buffer"], field + ".buffer");
-    if (!j.contains("expect"))
+    // any/all compare with true unless told otherwise.
+    if (!j.contains("expect") && !(j.contains("aggregate") && j["aggregate"].is_string()
+                                   && (j["aggregate"] == "any" || j["aggregate"] == "all")))
         fail(field + ".expect", "missing");
-    c.expect = getExpression(j["expect"], field + ".expect");
+    c.expect = j.contains("expect") ? getExpression(j["expect"], field + ".expect") : "1";
     if (j.contains("abs_tol"))
         c.absTol = getNumber(j["abs_tol"], field + ".abs_tol");
     if (j.contains("rel_tol"))
         c.relTol = getNumber(j["rel_tol"], field + ".rel_tol");
+    if (j.contains("aggregate")) {
+        c.aggregate = getString(j["aggregate"], field + ".aggregate");
+        if (!isAggregate(c.aggregate))
+            fail(field + ".aggregate", "\"" + c.aggregate + "\" is not one of sum, min, max, mean, count, any, all");
+    }
+    if (j.contains("of")) {
+        if (c.aggregate.empty())
+            fail(field + ".of", "needs \"aggregate\"");
+        c.of = getExpression(j["of"], field + ".of");
+    }
     return c;
 }
 
@@ -430,7 +458,7 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
                                                  + ": " + detail);
     }
     requireObject(j, "", {"format", "version", "title", "description", "source", "source_file", "kernel", "options",
-                          "variables", "buffers", "args", "launch", "run", "checks"});
+                          "variables", "buffers", "globals", "args", "launch", "run", "checks"});
 
     Document doc;
     doc.path = path;
@@ -502,9 +530,19 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
         doc.variables = readVariables(j["variables"]);
     if (j.contains("buffers"))
         doc.buffers = readList<BufferSpec>(j["buffers"], "buffers", readBuffer);
+    if (j.contains("globals"))
+        for (BufferSpec& g : readList<BufferSpec>(j["globals"], "globals", readGlobal))
+            doc.buffers.push_back(std::move(g));
     if (!j.contains("args"))
-        fail("args", "missing (one entry per kernel parameter)");
-    doc.args = readList<ArgSpec>(j["args"], "args", readArg);
+        fail("args", "missing (one entry per kernel parameter, or \"auto\")");
+    if (j["args"].is_string()) {
+        if (j["args"] != "auto")
+            fail("args", "expected an array or \"auto\", got \"" + j["args"].get<std::string>() + "\"");
+        doc.argsAuto = true;
+        doc.args = bindArgsByName(doc);
+    } else {
+        doc.args = readList<ArgSpec>(j["args"], "args", readArg);
+    }
     if (!j.contains("launch"))
         fail("launch", "missing");
     doc.launch = readLaunch(j["launch"]);

@@ -1,8 +1,10 @@
 #include "doc/DocumentValidator.hpp"
 
 #include "compile/SignatureParser.hpp"
+#include "data/CVectorType.hpp"
 #include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
+#include "doc/DefineValues.hpp"
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
 #include "doc/VariableScope.hpp"
@@ -106,6 +108,19 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
         case Initializer::Kind::File:
             factory.create(spec, field); // reads the file: existence, format and element count
             break;
+        case Initializer::Kind::Copy: {
+            const BufferSpec* source = doc.findBuffer(init.from);
+            if (!source || source == &spec)
+                fail(initField + ".from", "no other buffer named \"" + init.from + "\"");
+            if (source->init.kind == Initializer::Kind::Copy)
+                fail(initField + ".from", "\"" + init.from + "\" is itself a copy; name the buffer it copies");
+            const std::size_t mine = NdArray::elementCount(shape);
+            const std::size_t theirs = NdArray::elementCount(factory.shape(*source, "buffers (" + source->name + ")"));
+            if (mine != theirs)
+                fail(initField + ".from", "\"" + init.from + "\" has " + std::to_string(theirs) + " elements, this buffer "
+                                              + std::to_string(mine));
+            break;
+        }
         case Initializer::Kind::Zeros:
             break;
         }
@@ -140,10 +155,26 @@ void validateArgs(const Document& doc, const KernelSignature& kernel, const Vari
                 fail(field + ".buffer", "no buffer named \"" + arg.buffer + "\" (buffers: "
                                             + (names.empty() ? "none" : names) + ")");
             }
+            if (buffer->global)
+                fail(field + ".buffer", "\"" + arg.buffer + "\" is a global (a module variable), not a buffer to pass");
             const auto pointee = param.pointerDepth <= 1 ? dtypeForCType(param.baseType) : std::nullopt;
             if (pointee && *pointee != buffer->dtype && sizeOf(*pointee) != sizeOf(buffer->dtype))
                 fail(field + ".buffer", "buffer \"" + arg.buffer + "\" is " + toString(buffer->dtype)
                                             + " but the parameter is " + paramText);
+            const auto vector = param.pointerDepth <= 1 && !pointee ? vectorTypeOf(param.baseType) : std::nullopt;
+            if (vector) {
+                // float4* takes an f32 buffer of 4 elements per vector.
+                if (sizeOf(buffer->dtype) != vector->componentSize)
+                    fail(field + ".buffer", "buffer \"" + arg.buffer + "\" has " + std::to_string(sizeOf(buffer->dtype))
+                                                + "-byte elements (" + toString(buffer->dtype) + ") but parameter "
+                                                + paramText + " has " + std::to_string(vector->componentSize)
+                                                + "-byte components");
+                const std::size_t count = NdArray::elementCount(BufferFactory(scope, doc.baseDir()).shape(*buffer, field));
+                if (count % vector->components != 0)
+                    fail(field + ".buffer", "buffer \"" + arg.buffer + "\" has " + std::to_string(count)
+                                                + " elements, not a whole number of " + param.baseType + " ("
+                                                + std::to_string(vector->components) + " each)");
+            }
         } else {
             if (param.isPointer)
                 fail(field, "parameter " + paramText + " is a pointer; give {\"buffer\": NAME}");
@@ -240,7 +271,7 @@ void DocumentValidator::validate(const Document& doc)
             fail(doc.sourceFile.empty() ? "source" : "source_file", "the kernel source is empty");
         const KernelSignature kernel = kernelSignature(doc);
         validateVariables(doc);
-        const VariableScope scope = VariableScope::evaluate(doc.variables);
+        const VariableScope scope = documentScope(doc);
         validateBuffers(doc, scope);
         validateArgs(doc, kernel, scope);
         evaluateLaunch(doc.launch, scope);

@@ -97,6 +97,7 @@ Json init(const Initializer& i)
         break;
     case K::Expression: j["expr"] = i.expression; break;
     case K::File: j["path"] = i.file; break;
+    case K::Copy: j["from"] = i.from; break;
     }
     return j;
 }
@@ -126,7 +127,7 @@ Json DocumentWriter::toJson(const Document& doc)
         vars.push_back(Json::array({name, expression(value)}));
     j["variables"] = vars;
 
-    Json buffers = Json::array();
+    Json buffers = Json::array(), globals = Json::array();
     for (const BufferSpec& b : doc.buffers) {
         Json jb = Json::object();
         jb["name"] = b.name;
@@ -142,9 +143,11 @@ Json DocumentWriter::toJson(const Document& doc)
         jb["direction"] = kw::toString(b.direction);
         if (!b.plot)
             jb["plot"] = false;
-        buffers.push_back(jb);
+        (b.global ? globals : buffers).push_back(jb);
     }
     j["buffers"] = buffers;
+    if (!globals.empty())
+        j["globals"] = globals;
 
     Json args = Json::array();
     for (const ArgSpec& a : doc.args) {
@@ -159,7 +162,10 @@ Json DocumentWriter::toJson(const Document& doc)
         }
         args.push_back(ja);
     }
-    j["args"] = args;
+    if (doc.argsAuto)
+        j["args"] = "auto";
+    else
+        j["args"] = args;
 
     Json launch = Json::object();
     launch["grid"] = dims(doc.launch.grid);
@@ -179,6 +185,10 @@ Json DocumentWriter::toJson(const Document& doc)
         for (const CheckSpec& c : doc.checks) {
             Json jc = Json::object();
             jc["buffer"] = c.buffer;
+            if (!c.aggregate.empty())
+                jc["aggregate"] = c.aggregate;
+            if (!c.of.empty())
+                jc["of"] = expression(c.of);
             jc["expect"] = expression(c.expect);
             jc["abs_tol"] = c.absTol;
             jc["rel_tol"] = c.relTol;

@@ -2,26 +2,58 @@
 
 #include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
+#include "doc/DefineValues.hpp"
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
 #include "util/Error.hpp"
 
 namespace kw {
 
+namespace {
+
+// A "copy" initialiser: the other buffer's initial contents, element by element (converting the dtype).
+void copyInitial(const Document& doc, std::vector<BufferArg>& buffers, std::size_t target)
+{
+    const std::string field = "buffers[" + std::to_string(target) + "].init.from";
+    const std::string& from = doc.buffers[target].init.from;
+    std::size_t source = 0;
+    while (source < doc.buffers.size() && doc.buffers[source].name != from)
+        ++source;
+    if (source == doc.buffers.size() || source == target)
+        throw Error(ErrorCategory::Document, field + ": no other buffer named \"" + from + "\"");
+    if (doc.buffers[source].init.kind == Initializer::Kind::Copy)
+        throw Error(ErrorCategory::Document, field + ": \"" + from + "\" is itself a copy; name the buffer it copies");
+    HostBuffer& out = buffers[target].data;
+    const HostBuffer& in = buffers[source].data;
+    if (in.count() != out.count())
+        throw Error(ErrorCategory::Document, field + ": \"" + from + "\" has " + std::to_string(in.count())
+                                                 + " elements, this buffer " + std::to_string(out.count()));
+    if (in.dtype() == out.dtype())
+        out.bytes() = in.bytes();
+    else
+        for (std::size_t k = 0; k < in.count(); ++k)
+            out.set(k, in.at(k));
+}
+
+} // namespace
+
 PreparedRun PreparedRun::fromDocument(const Document& doc)
 {
     try {
         PreparedRun run;
-        run.variables = VariableScope::evaluate(doc.variables);
+        run.variables = documentScope(doc);
         run.checkScope = run.variables;
 
         const BufferFactory factory(run.variables, doc.baseDir(), doc.trust);
         for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
             const BufferSpec& spec = doc.buffers[b];
             NdArray array = factory.create(spec, "buffers[" + std::to_string(b) + "]");
-            run.buffers.push_back(BufferArg{spec.name, spec.direction, std::move(array.data)});
+            run.buffers.push_back(BufferArg{spec.name, spec.direction, std::move(array.data), spec.global ? spec.name : ""});
             run.shapes.push_back(std::move(array.shape));
         }
+        for (std::size_t b = 0; b < doc.buffers.size(); ++b)
+            if (doc.buffers[b].init.kind == Initializer::Kind::Copy)
+                copyInitial(doc, run.buffers, b);
 
         for (std::size_t a = 0; a < doc.args.size(); ++a) {
             const ArgSpec& spec = doc.args[a];

@@ -1,5 +1,6 @@
 #include "run/ArgumentCheck.hpp"
 
+#include "data/CVectorType.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -57,6 +58,10 @@ std::vector<std::string> ArgumentCheck::check(const std::string& kernel, const P
                 if (pointee && *pointee != have)
                     warnings.push_back(fmt::format("{}: buffer {} holds {} but parameter {} is {}", label,
                                                    bname, toString(have), sp->name, sp->type));
+                if (!pointee && sp->pointerDepth == 1 && sp->baseType != "void" && !vectorTypeOf(sp->baseType))
+                    warnings.push_back(fmt::format("{}: parameter {} points to {}, whose size is not known here: "
+                                                   "the size of buffer {} cannot be checked against it",
+                                                   label, sp->name, sp->baseType, bname));
             }
         } else {
             if (a.bytes.size() != p.size)

@@ -29,6 +29,7 @@ struct BufferArg {
     std::string name;
     Direction direction = Direction::InOut;
     HostBuffer data;           // initial data in, state after one launch out
+    std::string global;        // non-empty: the module's __constant__/__device__ variable this fills
 };
 
 // One kernel argument, in parameter order.

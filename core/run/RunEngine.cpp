@@ -1,5 +1,6 @@
 #include "run/RunEngine.hpp"
 
+#include "doc/DefineValues.hpp"
 #include "doc/PreparedRun.hpp"
 #include "run/ArgumentCheck.hpp"
 #include "run/PrintfLineParser.hpp"
@@ -8,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <future>
 
 namespace kw {
@@ -60,6 +62,12 @@ CompileRequest RunEngine::compileRequest(const Document& doc)
     request.sourceName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
     request.baseDir = doc.baseDir();
     request.options = doc.options;
+    try {
+        VariableScope scope = VariableScope::evaluate(doc.variables);
+        request.options.defines = resolveDefines(doc.options.defines, scope);
+    } catch (const Error&) {
+        // A bad variable is reported when the inputs are prepared; compile the defines as written.
+    }
     request.nameExpressions = {doc.kernel};
     request.trust = doc.trust;
     return request;
@@ -135,8 +143,28 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     if (checksUseInitialData(doc))
         initial = prepared.buffers;
 
+    // A buffer no argument passes (and no global) is a reference for the checks: never uploaded.
+    std::vector<std::size_t> launchedIndex(prepared.buffers.size(), SIZE_MAX);
+    for (const LaunchArg& a : prepared.args)
+        if (a.isBuffer && a.buffer < launchedIndex.size())
+            launchedIndex[a.buffer] = 0;
+    std::vector<BufferArg> launched;
+    for (std::size_t i = 0; i < prepared.buffers.size(); ++i)
+        if (launchedIndex[i] == 0 || !prepared.buffers[i].global.empty()) {
+            launchedIndex[i] = launched.size();
+            launched.push_back(std::move(prepared.buffers[i]));
+        }
+    std::vector<LaunchArg> launchArgs = prepared.args;
+    for (LaunchArg& a : launchArgs)
+        if (a.isBuffer)
+            a.buffer = launchedIndex[a.buffer];
+
     stage("launch");
-    LaunchReport report = backend_.launch(image, prepared.buffers, prepared.args, config);
+    LaunchReport report = backend_.launch(image, launched, launchArgs, config);
+    const std::uint64_t moved = bytesMoved(launched);
+    for (std::size_t i = 0; i < prepared.buffers.size(); ++i)
+        if (launchedIndex[i] != SIZE_MAX)
+            prepared.buffers[i] = std::move(launched[launchedIndex[i]]);
 
     result.fault = report.fault;
     result.printf = PrintfLineParser::parse(report.printfOutput);
@@ -151,7 +179,7 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     t.minMs = kt.minMs;
     t.medianMs = kt.medianMs;
     t.meanMs = kt.meanMs;
-    t.bytesMoved = bytesMoved(prepared.buffers);
+    t.bytesMoved = moved;
     if (t.medianMs > 0)
         t.gbps = double(t.bytesMoved) / (t.medianMs * 1e-3) / 1e9;
 

@@ -61,9 +61,10 @@ BlockRunner::BlockRunner(LaunchState& launch) : L_(launch), fn_(*launch.fn) {
             w.R[RegDynSmem * 32 + l] = L_.dynShared;
             w.R[RegTotalSmem * 32 + l] = L_.sharedSize;
             w.R[RegSmId * 32 + l] = 0;
-            w.R[RegNsmId * 32 + l] = 1;
+            w.R[RegNsmId * 32 + l] = std::max<std::uint32_t>(1, L_.smCount);
             w.R[RegGridId * 32 + l] = 1;
             w.R[RegZero * 32 + l] = 0;
+            w.R[RegOne * 32 + l] = 1;
         }
         for (const auto& [reg, bits] : fn_.constRegs)
             for (int l = 0; l < 32; ++l) w.R[std::size_t(reg) * 32 + l] = bits;
@@ -87,13 +88,17 @@ bool BlockRunner::run(std::uint64_t linear) {
         std::uint64_t* cx = w.reg(RegCtaidX);
         std::uint64_t* cy = w.reg(RegCtaidY);
         std::uint64_t* cz = w.reg(RegCtaidZ);
-        for (int l = 0; l < 32; ++l) { cx[l] = ctaid.x; cy[l] = ctaid.y; cz[l] = ctaid.z; }
+        std::uint64_t* sm = w.reg(RegSmId);
+        // Blocks spread over the multiprocessors as a GPU's block scheduler would hand them out.
+        const std::uint64_t smid = linear % std::max<std::uint32_t>(1, L_.smCount);
+        for (int l = 0; l < 32; ++l) { cx[l] = ctaid.x; cy[l] = ctaid.y; cz[l] = ctaid.z; sm[l] = smid; }
         w.pc = 0;
         w.mask = w.exists;
         w.exited = ~w.exists;
         w.atBar = 0;
         w.mergePc = ~0u;
         w.stop = false;
+        w.polled = false;
         std::fill(std::begin(w.lanePc), std::end(w.lanePc), 0u);
     }
     for (;;) {
@@ -188,10 +193,17 @@ void BlockRunner::runWarp(Warp& w) {
         }
         switch (in.ctrl) {
         case Ctrl::None:
+            w.polled |= in.polls;
             if (m && in.fn) in.fn(w, in, m);
             ++w.pc;
             break;
         case Ctrl::Bra:
+            // A loop that polls memory or sleeps waits for another warp or lane: end the time slice
+            // so the writer runs now rather than after tens of thousands of spins.
+            if (w.polled && m && in.target <= w.pc) {
+                w.polled = false;
+                sliceEnd = w.executed + 1;
+            }
             if (m == w.mask) w.pc = in.target;
             else if (m == 0) ++w.pc;
             else {

@@ -950,6 +950,9 @@ void Decoder::run() {
     const PtxType t = types_.empty() ? PtxType::None : types_[0];
     const bool fl = isFloat(t);
 
+    // A loop around one of these may wait for another warp: the scheduler lets others run (BlockRunner).
+    in_.polls = b == "nanosleep" || (b == "ld" && (has("volatile") || has("acquire") || has("relaxed"))) ||
+                ((b == "atom") && (has("cas") || has("exch") || has("acquire") || has("acq_rel")));
     if (b == "ld" || b == "ldu" || b == "st") return memory();
     if (b == "atom" || b == "red") return atomic();
     if (b == "mov") return decodeMov();
@@ -1207,8 +1210,10 @@ void Decoder::decodeMov() {
     const PtxOperand& d = ops_[0];
     const PtxOperand& s = ops_[1];
     if (s.kind == PtxOperand::Kind::Sym && (s.text == "%clock" || s.text == "%clock64" || s.text == "%globaltimer" ||
-                                            s.text == "%globaltimer_lo")) {
+                                            s.text == "%globaltimer_lo" || s.text == "%clock_hi" ||
+                                            s.text == "%globaltimer_hi")) {
         in_.d[0] = dst(0);
+        in_.mode = std::uint8_t(s.text.ends_with("_hi") ? 1 : 0);
         in_.fn = &hClock;
         return;
     }

@@ -24,6 +24,7 @@ struct LaunchState {
     std::uint32_t dynShared = 0;
     bool raceCheck = false;
     double timeLimitSeconds = 10.0;
+    std::uint32_t smCount = 1;     // %nsmid: the multiprocessors the device reports
     std::chrono::steady_clock::time_point deadline;
     std::atomic<bool> stop{false};
 

@@ -23,6 +23,7 @@ enum SpecialReg : std::uint32_t {
     RegCtaidX, RegCtaidY, RegCtaidZ, RegNctaidX, RegNctaidY, RegNctaidZ,
     RegLaneId, RegWarpId, RegNwarpId, RegLanemaskEq, RegLanemaskLt, RegLanemaskLe,
     RegLanemaskGt, RegLanemaskGe, RegDynSmem, RegTotalSmem, RegSmId, RegNsmId, RegGridId,
+    RegOne,
     RegCarry, // the carry flag of add.cc/addc/sub.cc/subc/mad.cc/madc
     RegFirstUser,
 };
@@ -38,6 +39,7 @@ struct Instr {
     bool ftz = false, sat = false;
     bool atomic = false;            // atomics do not race with each other
     bool warpSync = false;          // shfl/vote/match/redux/bar.warp.sync: member lanes execute together
+    bool polls = false;             // nanosleep, volatile/acquire loads, cas/exch: a loop around it may be a spin wait
     std::uint8_t vec = 1;           // vector width of ld/st/mov
     std::uint8_t nd = 0, na = 0;
     std::uint8_t negMask = 0;       // bit i: a[i] is a negated predicate

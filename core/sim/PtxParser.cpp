@@ -594,6 +594,15 @@ private:
             {"%lanemask_gt", RegLanemaskGt}, {"%lanemask_ge", RegLanemaskGe},
             {"%dynamic_smem_size", RegDynSmem}, {"%total_smem_size", RegTotalSmem},
             {"%smid", RegSmId}, {"%nsmid", RegNsmId}, {"%gridid", RegGridId},
+            {"%aggr_smem_size", RegTotalSmem},
+            // Without clusters every block is a cluster of one (what a GPU reports for a plain launch).
+            {"%clusterid.x", RegCtaidX}, {"%clusterid.y", RegCtaidY}, {"%clusterid.z", RegCtaidZ},
+            {"%nclusterid.x", RegNctaidX}, {"%nclusterid.y", RegNctaidY}, {"%nclusterid.z", RegNctaidZ},
+            {"%cluster_ctaid.x", RegZero}, {"%cluster_ctaid.y", RegZero}, {"%cluster_ctaid.z", RegZero},
+            {"%cluster_nctaid.x", RegOne}, {"%cluster_nctaid.y", RegOne}, {"%cluster_nctaid.z", RegOne},
+            {"%cluster_ctarank", RegZero}, {"%cluster_nctarank", RegOne}, {"%is_explicit_cluster", RegZero},
+            {"%reserved_smem_offset_begin", RegZero}, {"%reserved_smem_offset_end", RegZero},
+            {"%reserved_smem_offset_cap", RegZero},
             {"_", RegSink},
         };
     }
@@ -733,6 +742,12 @@ private:
             op.kind = PtxOperand::Kind::Reg;
             op.neg = true;
             op.reg = regOf(st[i++]);
+            return op;
+        }
+        if (t.text == "WARP_SZ") { // the PTX constant behind warpSize
+            op.kind = PtxOperand::Kind::Imm;
+            op.text = "32";
+            ++i;
             return op;
         }
         if (t.text == "-" || t.kind == Token::Number) {

@@ -56,6 +56,32 @@ struct GridRun {
     std::uint64_t instructions = 0;
 };
 
+// For each module variable, the buffer that fills it (null for none); the sizes must agree.
+std::vector<BufferArg*> bindGlobals(const Module& mod, std::vector<BufferArg>& buffers) {
+    std::vector<BufferArg*> bound(mod.globals.size(), nullptr);
+    for (auto& b : buffers) {
+        if (b.global.empty()) continue;
+        std::size_t gi = 0;
+        while (gi < mod.globals.size() && (mod.globals[gi].name != b.global || mod.globals[gi].space == Space::Shared))
+            ++gi;
+        if (gi == mod.globals.size()) {
+            std::string names;
+            for (const auto& g : mod.globals)
+                if (g.space == Space::Global || g.space == Space::Const) names += (names.empty() ? "" : ", ") + g.name;
+            throw Error(ErrorCategory::Document,
+                        fmt::format("global '{}': the module has no __constant__ or __device__ variable of that name "
+                                    "(it has: {})",
+                                    b.global, names.empty() ? "none" : names));
+        }
+        if (mod.globals[gi].size != b.data.byteSize())
+            throw Error(ErrorCategory::Document,
+                        fmt::format("global '{}': the variable is {} bytes but the document gives {} bytes", b.global,
+                                    mod.globals[gi].size, b.data.byteSize()));
+        bound[gi] = &b;
+    }
+    return bound;
+}
+
 GridRun runGrid(LaunchState& L, unsigned threads) {
     const std::uint64_t blocks = L.grid.volume();
     threads = unsigned(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, blocks)));
@@ -176,20 +202,27 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     L.sharedSize = config.sharedBytes ? mod->dynamicSharedOffset + config.sharedBytes : mod->staticShared;
     L.raceCheck = raceCheck_;
     L.timeLimitSeconds = config.timeLimitSeconds;
+    L.smCount = threadCount();
 
-    // Module variables get fresh storage per launch; buffers are mapped where they lie.
+    // Module variables get fresh storage per launch, except those a document buffer fills:
+    // that buffer is the variable's storage. Other buffers are mapped where they lie.
+    const std::vector<BufferArg*> bound = bindGlobals(*mod, buffers);
     std::vector<std::vector<std::uint8_t>> globals;
-    for (const auto& g : mod->globals) {
+    for (std::size_t gi = 0; gi < mod->globals.size(); ++gi) {
+        const GlobalVar& g = mod->globals[gi];
         if (g.space == Space::Shared) continue;
         globals.push_back(g.init);
         auto& storage = globals.back();
         if (storage.empty()) storage.resize(1);
+        std::uint8_t* host = bound[gi] ? reinterpret_cast<std::uint8_t*>(bound[gi]->data.data())
+                                       : storage.data();
         L.mem.map(fmt::format("{} variable '{}'", g.space == Space::Const ? "constant" : "global", g.name),
-                  storage.data(), g.size, g.space == Space::Const, g.address);
+                  host, g.size, g.space == Space::Const, g.address);
     }
     std::vector<std::uint64_t> bufferAddress(buffers.size());
     for (std::size_t i = 0; i < buffers.size(); ++i)
-        bufferAddress[i] = L.mem.map(fmt::format("buffer '{}'", buffers[i].name),
+        if (buffers[i].global.empty())
+            bufferAddress[i] = L.mem.map(fmt::format("buffer '{}'", buffers[i].name),
                                      reinterpret_cast<std::uint8_t*>(buffers[i].data.data()),
                                      buffers[i].data.byteSize(), false);
 
@@ -200,7 +233,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     for (std::size_t i = 0; i < args.size(); ++i) {
         const ParamDecl& p = fn->params[i];
         if (args[i].isBuffer) {
-            if (args[i].buffer >= buffers.size())
+            if (args[i].buffer >= buffers.size() || !buffers[args[i].buffer].global.empty())
                 throw Error(ErrorCategory::Usage, fmt::format("argument {} names buffer {} of {}", i + 1,
                                                               args[i].buffer, buffers.size()));
             if (p.size != 8)
@@ -257,6 +290,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
             for (std::size_t g = 0, k = 0; g < mod->globals.size(); ++g)
                 if (mod->globals[g].space != Space::Shared) {
                     auto& storage = globals[k++];
+                    if (bound[g]) continue; // restored with the buffers
                     std::copy(mod->globals[g].init.begin(), mod->globals[g].init.end(), storage.begin());
                 }
             L.deadline = deadlineAfter(config.timeLimitSeconds);

@@ -31,6 +31,7 @@ struct Warp {
     std::uint32_t exists = 0, exited = 0, atBar = 0;
     std::uint32_t barPred = 0;        // bar.red: each waiting lane's predicate
     std::uint32_t mergePc = ~0u;      // lowest pc of a runnable lane waiting to rejoin
+    bool polled = false;              // ran a polling instruction since its last backward branch
     bool ahead = false;               // the lanes running now overtook lanes still behind them
     std::uint32_t lanePc[32] = {};
     std::uint64_t executed = 0;

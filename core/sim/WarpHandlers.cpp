@@ -125,7 +125,7 @@ void hMatchAll(Warp& w, const Instr& in, std::uint32_t m) {
 void hClock(Warp& w, const Instr& in, std::uint32_t m) {
     const auto now = std::chrono::steady_clock::now().time_since_epoch();
     const auto ns = std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
-    const std::uint64_t v = sizeOf(in.type) == 8 ? ns : (ns & 0xffffffffu);
+    const std::uint64_t v = in.mode == 1 ? ns >> 32 : sizeOf(in.type) == 8 ? ns : (ns & 0xffffffffu);
     std::uint64_t* D = w.reg(in.d[0]);
     forLanes(m, [&](int l) { D[l] = v; });
 }
