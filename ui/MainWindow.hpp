@@ -2,12 +2,14 @@
 // The workbench window: the editor in the middle, panels in docks, the run
 // loop (compile, run, show) wired to the runner client, and the document's
 // life cycle (new, open, save, samples, recent files, recovery).
+#include "PresentationScaler.hpp"
 #include "doc/Document.hpp"
 #include "run/RunResult.hpp"
 
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -30,6 +32,8 @@ class PrintfPanel;
 class ProblemsPanel;
 class PtxPanel;
 class ResultsPanel;
+class RunHistory;
+class RunHistoryPanel;
 class RunnerClient;
 class Settings;
 class SweepPanel;
@@ -79,6 +83,12 @@ public:
     LiveDiagnostics* liveDiagnostics() const { return live_; }
     QMenu* recentMenu() const { return recentMenu_; }
     PrintfPanel* printfPanel() const { return printf_; }
+    ResultsPanel* resultsPanel() const { return results_; }
+    TimingsPanel* timingsPanel() const { return timings_; }
+    PtxPanel* ptxPanel() const { return ptx_; }
+    ProblemsPanel* problemsPanel() const { return problems_; }
+    RunHistory* runHistory() const { return history_; }
+    RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
 
 public slots:
     void newDocument();
@@ -96,6 +106,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildActions();
@@ -104,7 +115,7 @@ private:
     void wireRunner();
     bool maybeSave();
     bool writeTo(const QString& path);
-    void setModified(bool on = true);
+    void setModified(bool on);     // false: what is shown is saved; true: unsaved whatever it holds
     void updateTitle();
     void refreshRecentMenu();
     void populateSamples(QMenu* menu);
@@ -113,6 +124,9 @@ private:
     void kernelChosen();
     void showCompile(const CompileResult& result);
     void showRun(const std::shared_ptr<const RunResult>& result);
+    void showFault(const Fault& fault, const std::vector<Diagnostic>& compileDiagnostics);
+    void documentChanged();
+    static QString compileFailedTitle();
     void setRunning(bool running);
     void updateLiveOptions();
     void removeRecovery();
@@ -125,8 +139,11 @@ private:
     bool loading_ = false;
     bool presentation_ = false;
     bool layoutRestored_ = false;
+    bool firstShow_ = true;
+    std::function<void()> applyDefaultDockSizes_;
     QByteArray statePresentation_;
     QFont normalFont_;
+    PresentationScaler scaler_{1.6};
     int normalEditorFont_ = 11;
 
     CodeEditor* editor_;
@@ -143,6 +160,9 @@ private:
     TimingsPanel* timings_;
     PtxPanel* ptx_;
     SweepPanel* sweep_;
+    RunHistory* history_;
+    RunHistoryPanel* historyPanel_;
+    Document runDocument_;           // what the run in flight was started with
     SweepRunner* sweepRunner_ = nullptr;
     LiveDiagnostics* live_;
     RunnerClient* runner_;
@@ -159,9 +179,13 @@ private:
     QAction* annotAct_;
     std::vector<QDockWidget*> docks_;
     QDockWidget* printfDock_ = nullptr;
+    QDockWidget* shapeDock_ = nullptr;
     std::vector<QDockWidget*> hiddenInPresentation_;
     int runId_ = -1;
     int compileId_ = -1;
+    int ptxCompileId_ = -1;          // the compile that fills the PTX view after a run
+    std::string savedState_;         // the document as last saved or opened
+    bool forcedModified_ = false;    // a restored recovery copy: unsaved until saved
 };
 
 } // namespace kw
