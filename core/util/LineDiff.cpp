@@ -50,12 +50,13 @@ std::vector<DiffLine> LineDiff::compare(std::string_view before, std::string_vie
             if (i < n && j < m && a[head + i] == b[head + j]) {
                 out.push_back({DiffLine::Kind::Same, a[head + i], int(head + i + 1), int(head + j + 1)});
                 ++i, ++j;
-            } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-                out.push_back({DiffLine::Kind::Added, b[head + j], 0, int(head + j + 1)});
-                ++j;
-            } else {
+            } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
+                // Removals first, so a changed line reads as the old one, then the new.
                 out.push_back({DiffLine::Kind::Removed, a[head + i], int(head + i + 1), 0});
                 ++i;
+            } else {
+                out.push_back({DiffLine::Kind::Added, b[head + j], 0, int(head + j + 1)});
+                ++j;
             }
         }
     }

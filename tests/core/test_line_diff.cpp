@@ -38,7 +38,7 @@ TEST(LineDiff, ChangedLineIsRemovedThenAddedWithLineNumbers)
 TEST(LineDiff, InsertionsAndDeletionsInTheMiddleKeepTheCommonLines)
 {
     const auto d = LineDiff::compare("1\n2\n3\n4\n5\n", "1\n3\nnew\n4\n5\n6\n");
-    EXPECT_EQ(kinds(d), "=-=+===+");
+    EXPECT_EQ(kinds(d), "=-=+==+");
     EXPECT_EQ(d.back().text, "6");
     EXPECT_EQ(d.back().newLine, 6);
 }
