@@ -27,7 +27,14 @@ std::uint32_t& axis(Dim3& d, int i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; 
 
 LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
 {
-    const QString valueStyle = QString("color: %1;").arg(ThemeColours::value(palette()).name());
+    // Coloured through the palette, not a style sheet, so they follow font changes
+    // (presentation mode) like every other label.
+    auto tint = [](QLabel* l, const QColor& c) {
+        QPalette p = l->palette();
+        p.setColor(QPalette::WindowText, c);
+        l->setPalette(p);
+    };
+    const QColor valueColour = ThemeColours::value(palette());
     // One compact group: the fields, their values and their errors are seen together
     // without scrolling, even on a 1366x768 screen.
     auto* dims = new QGroupBox(tr("Launch"), this);
@@ -47,7 +54,7 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
         gridValue_[i] = new QLabel(dims);
         blockValue_[i] = new QLabel(dims);
         for (QLabel* l : {gridValue_[i], blockValue_[i]})
-            l->setStyleSheet(valueStyle);
+            tint(l, valueColour);
         g->addWidget(gridEdit_[i], 2, i + 1);
         g->addWidget(gridValue_[i], 3, i + 1);
         g->addWidget(blockEdit_[i], 4, i + 1);
@@ -55,7 +62,7 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
     }
     shared_ = new QLineEdit("0", dims);
     sharedValue_ = new QLabel(dims);
-    sharedValue_->setStyleSheet(valueStyle);
+    tint(sharedValue_, valueColour);
     g->addWidget(new QLabel(tr("shared")), 6, 0);
     g->addWidget(shared_, 6, 1);
     g->addWidget(sharedValue_, 6, 2, 1, 2);
@@ -64,7 +71,7 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
     issuesLabel_ = new QLabel(dims);
     issuesLabel_->setWordWrap(true);
     issuesLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    issuesLabel_->setStyleSheet(QString("color: %1;").arg(ThemeColours::error(palette()).name()));
+    tint(issuesLabel_, ThemeColours::error(palette()));
     g->addWidget(issuesLabel_, 7, 0, 1, 4);
 
     warmup_ = new QSpinBox(dims);
