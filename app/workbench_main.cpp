@@ -80,8 +80,6 @@ int main(int argc, char** argv)
         const QStringList wh = cli.value(size).split('x');
         if (wh.size() == 2)
             window.resize(wh[0].toInt(), wh[1].toInt());
-    } else if (!options.restoreLayout || window.size().width() < 400) {
-        window.resize(1500, 950);
     }
     window.show();
     if (cli.isSet(report)) {

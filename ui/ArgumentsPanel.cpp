@@ -65,10 +65,12 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
     editorScroll_ = scroll;
     editorScroll_->hide();
     split->addWidget(editorScroll_);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    // The table first: every argument row in view, the selected buffer's details below.
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
     // Room for a typical kernel's parameters without scrolling.
-    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 3 * table_->verticalHeader()->defaultSectionSize());
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 4 * table_->verticalHeader()->defaultSectionSize() + 4);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);

@@ -2,11 +2,14 @@
 
 #include "CudaLexer.hpp"
 #include "FindReplaceDialog.hpp"
+#include "ThemeColours.hpp"
 #include "UiResources.hpp"
 
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscistyle.h>
 
+#include <QApplication>
+#include <QEvent>
 #include <QFile>
 #include <QFontDatabase>
 #include <QShortcut>
@@ -50,7 +53,6 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
     setBraceMatching(SloppyBraceMatch);
     setFolding(BoxedTreeFoldStyle, 2);
     setCaretLineVisible(true);
-    setCaretLineBackgroundColor(QColor("#f4f7fb"));
     setAutoCompletionSource(AcsAll);
     setAutoCompletionThreshold(3);
     setAutoCompletionCaseSensitivity(true);
@@ -60,18 +62,15 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
     setMarginLineNumbers(0, true);
     setMarginType(MarkerMargin, SymbolMargin);
     setMarginWidth(MarkerMargin, 16);
-    setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker));
+    setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker) | (1 << FaultMarker));
     markerDefine(Circle, ErrorMarker);
-    setMarkerBackgroundColor(QColor("#d9342b"), ErrorMarker);
-    setMarkerForegroundColor(QColor("#d9342b"), ErrorMarker);
     markerDefine(RightTriangle, WarningMarker);
-    setMarkerBackgroundColor(QColor("#f0ad1e"), WarningMarker);
-    setMarkerForegroundColor(QColor("#c08000"), WarningMarker);
-
+    markerDefine(RightArrow, FaultMarker);
     indicatorDefine(SquiggleIndicator, ErrorIndicator);
-    setIndicatorForegroundColor(QColor("#e0201a"), ErrorIndicator);
     indicatorDefine(SquiggleIndicator, WarningIndicator);
-    setIndicatorForegroundColor(QColor("#d99000"), WarningIndicator);
+    // Long lines get a horizontal scroll bar as wide as the longest line seen.
+    SendScintilla(SCI_SETSCROLLWIDTH, 1);
+    SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 1);
 
     indicatorDefine(TextColorIndicator, HostCodeIndicator);
     setIndicatorForegroundColor(QColor("#9a9a9a"), HostCodeIndicator);
@@ -96,6 +95,73 @@ CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
     scoped(QKeySequence::ZoomOut, [this] { setFontSize(fontSize_ - 1); });
 
     setFontSize(fontSize_);
+    applyPalette();
+}
+
+void CodeEditor::changeEvent(QEvent* e)
+{
+    QsciScintilla::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange && !applyingPalette_)
+        applyPalette();
+}
+
+void CodeEditor::applyPalette()
+{
+    applyingPalette_ = true;
+    const QPalette pal = QApplication::palette(this);
+    const bool dark = ThemeColours::isDark(pal);
+    const QColor paper = pal.color(QPalette::Base), text = pal.color(QPalette::Text);
+    const QColor err = ThemeColours::error(pal), warn = ThemeColours::warning(pal);
+    // The lexer's colours are made for white paper; on dark paper each keeps its hue
+    // and gets the mirrored lightness.
+    if (!lexerLight_.size())
+        for (int style = 0; style < 128; ++style)
+            lexerLight_.push_back(lexer()->color(style));
+    for (int style = 0; style < 128; ++style) {
+        QColor c = lexerLight_[std::size_t(style)];
+        if (dark) {
+            float h, sat, l, a;
+            c.getHslF(&h, &sat, &l, &a);
+            c = QColor::fromHslF(h, sat, std::max(0.55f, 1.0f - l), a);
+        }
+        lexer()->setColor(style == 0 || c == QColor(Qt::black) ? text : c, style);
+        lexer()->setPaper(paper, style);
+    }
+    lexer()->setDefaultPaper(paper);
+    lexer()->setDefaultColor(text);
+    setPaper(paper);
+    setColor(text);
+    setCaretForegroundColor(text);
+    setCaretLineBackgroundColor(ThemeColours::tint(pal, pal.color(QPalette::Highlight), 0.08));
+    setMarginsBackgroundColor(pal.color(QPalette::Window));
+    setMarginsForegroundColor(pal.color(QPalette::PlaceholderText));
+    setFoldMarginColors(pal.color(QPalette::Window), pal.color(QPalette::Window));
+    setSelectionBackgroundColor(pal.color(QPalette::Highlight));
+    setSelectionForegroundColor(pal.color(QPalette::HighlightedText));
+    setMarkerBackgroundColor(err, ErrorMarker);
+    setMarkerForegroundColor(err, ErrorMarker);
+    setMarkerBackgroundColor(warn, WarningMarker);
+    setMarkerForegroundColor(warn, WarningMarker);
+    setMarkerBackgroundColor(err, FaultMarker);
+    setMarkerForegroundColor(err, FaultMarker);
+    setIndicatorForegroundColor(err, ErrorIndicator);
+    setIndicatorForegroundColor(warn, WarningIndicator);
+    redrawAnnotations();
+    applyingPalette_ = false;
+}
+
+void CodeEditor::setFaultLine(int line)
+{
+    markerDeleteAll(FaultMarker);
+    faultLine_ = line > 0 && line <= lines() ? line : 0;
+    if (faultLine_ > 0)
+        markerAdd(faultLine_ - 1, FaultMarker);
+}
+
+void CodeEditor::setWrapLongLines(bool on)
+{
+    setWrapMode(on ? WrapWord : WrapNone);
+    setWrapVisualFlags(on ? WrapFlagByBorder : WrapFlagNone);
 }
 
 CodeEditor::~CodeEditor()
@@ -218,8 +284,10 @@ void CodeEditor::redrawAnnotations()
         return;
     QFont small = lexer()->defaultFont();
     small.setPointSize(std::max(6, fontSize_ - 1));
-    QsciStyle err(AnnotationErrorStyle, "error", QColor("#8b0000"), QColor("#fde7e6"), small);
-    QsciStyle warn(AnnotationWarningStyle, "warning", QColor("#6b4a00"), QColor("#fff4d6"), small);
+    const QPalette pal = QApplication::palette(this);
+    const QColor text = pal.color(QPalette::Text);
+    QsciStyle err(AnnotationErrorStyle, "error", text, ThemeColours::tint(pal, ThemeColours::error(pal)), small);
+    QsciStyle warn(AnnotationWarningStyle, "warning", text, ThemeColours::tint(pal, ThemeColours::warning(pal)), small);
     std::map<int, std::pair<QString, bool>> byLine; // line -> text, any error
     for (const Diagnostic* d : drawn_) {
         auto& [text, anyError] = byLine[d->line - 1];

@@ -24,6 +24,7 @@ public:
     static constexpr int ErrorMarker = 1;
     static constexpr int WarningMarker = 2;
     static constexpr int HostCodeIndicator = 10;
+    static constexpr int FaultMarker = 3;
 
     explicit CodeEditor(QWidget* parent = nullptr);
     ~CodeEditor() override;
@@ -45,13 +46,24 @@ public:
     // The diagnostic messages covering a 1-based line/column.
     QStringList messagesAt(int line, int column) const;
 
+    // Marks the line a kernel faulted on (1-based); 0 clears the mark.
+    void setFaultLine(int line);
+    int faultLine() const { return faultLine_; }
+    // Long lines wrap at the window's edge (presentation mode) instead of scrolling.
+    void setWrapLongLines(bool on);
+
 public slots:
     void goTo(int line, int column); // 1-based
     void showFind();
     void showReplace();
     void findNextMatch();
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
+    // Paper, text and state colours from the palette: light and dark desktops alike.
+    void applyPalette();
     void updateMarginWidth();
     void redrawAnnotations();
     void showTooltipAt(int position, int x, int y);
@@ -59,6 +71,9 @@ private:
     std::pair<long, long> tokenRange(int line, int column) const;
 
     int fontSize_ = 11;
+    int faultLine_ = 0;
+    std::vector<QColor> lexerLight_;   // the lexer's own colours, for light paper
+    bool applyingPalette_ = false;
     bool annotationsOn_ = true;
     std::vector<Diagnostic> diagnostics_;
     std::vector<std::pair<long, long>> ranges_; // per drawn diagnostic

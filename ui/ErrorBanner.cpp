@@ -1,8 +1,12 @@
 #include "ErrorBanner.hpp"
 
+#include "ThemeColours.hpp"
+
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
+#include <QPushButton>
 #include <QToolButton>
 
 namespace kw {
@@ -13,6 +17,12 @@ ErrorBanner::ErrorBanner(QWidget* parent) : QFrame(parent)
     label_ = new QLabel(this);
     label_->setWordWrap(true);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    action_ = new QPushButton(this);
+    action_->hide();
+    connect(action_, &QPushButton::clicked, this, [this] {
+        if (onAction_)
+            onAction_();
+    });
     auto* close = new QToolButton(this);
     close->setText(QStringLiteral("✕"));
     close->setAutoRaise(true);
@@ -21,29 +31,57 @@ ErrorBanner::ErrorBanner(QWidget* parent) : QFrame(parent)
     layout->setContentsMargins(8, 4, 4, 4);
     layout->addWidget(icon_);
     layout->addWidget(label_, 1);
+    layout->addWidget(action_, 0, Qt::AlignTop);
     layout->addWidget(close, 0, Qt::AlignTop);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
     hide();
 }
 
-void ErrorBanner::showStyled(const QString& title, const QString& detail, const char* background, const char* border)
+void ErrorBanner::applyColours()
 {
+    const QColor accent = error_ ? ThemeColours::error(palette()) : ThemeColours::warning(palette());
+    const QColor back = ThemeColours::tint(palette(), accent);
+    // Set on the frame only: the child widgets keep the palette's text colours.
     setStyleSheet(QString("kw--ErrorBanner { background: %1; border: 1px solid %2; border-radius: 3px; }")
-                      .arg(background, border));
+                      .arg(back.name(), accent.name()));
+}
+
+void ErrorBanner::changeEvent(QEvent* e)
+{
+    QFrame::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange && !isHidden())
+        applyColours();
+}
+
+void ErrorBanner::showStyled(const QString& title, const QString& detail)
+{
+    title_ = title;
+    applyColours();
     label_->setText("<b>" + title.toHtmlEscaped() + "</b><br>" + detail.toHtmlEscaped().replace('\n', "<br>"));
+    action_->hide();
+    onAction_ = nullptr;
     show();
 }
 
 void ErrorBanner::showError(const QString& title, const QString& detail)
 {
     icon_->setPixmap(QIcon(":/kw/icons/error.svg").pixmap(20, 20));
-    showStyled(title, detail, "#fde7e6", "#d9342b");
+    error_ = true;
+    showStyled(title, detail);
 }
 
 void ErrorBanner::showWarning(const QString& title, const QString& detail)
 {
     icon_->setPixmap(QIcon(":/kw/icons/warning.svg").pixmap(20, 20));
-    showStyled(title, detail, "#fff4d6", "#f0ad1e");
+    error_ = false;
+    showStyled(title, detail);
+}
+
+void ErrorBanner::setAction(const QString& text, std::function<void()> action)
+{
+    onAction_ = std::move(action);
+    action_->setText(text);
+    action_->setVisible(!text.isEmpty());
 }
 
 QString ErrorBanner::text() const { return isHidden() ? QString() : label_->text(); }

@@ -2,6 +2,7 @@
 
 #include "LaunchShapeView.hpp"
 #include "Occupancy.hpp"
+#include "ThemeColours.hpp"
 #include "compile/PtxasReportParser.hpp"
 #include "views/PtxResources.hpp"
 #include "doc/VariableScope.hpp"
@@ -11,6 +12,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -21,54 +23,78 @@ namespace kw {
 namespace {
 const char* axes[] = {"x", "y", "z"};
 std::uint32_t& axis(Dim3& d, int i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
-const QString bad = "QLineEdit { background: #fde2e1; border: 1px solid #d9342b; }";
 } // namespace
 
 LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
 {
+    // Coloured through the palette, not a style sheet, so they follow font changes
+    // (presentation mode) like every other label.
+    auto tint = [](QLabel* l, const QColor& c) {
+        QPalette p = l->palette();
+        p.setColor(QPalette::WindowText, c);
+        l->setPalette(p);
+    };
+    const QColor valueColour = ThemeColours::value(palette());
+    // One compact group: the fields, their values and their errors are seen together
+    // without scrolling, even on a 1366x768 screen.
     auto* dims = new QGroupBox(tr("Launch"), this);
     auto* g = new QGridLayout(dims);
-    g->addWidget(new QLabel(tr("grid")), 1, 0);
-    g->addWidget(new QLabel(tr("block")), 3, 0);
+    g->setVerticalSpacing(2);
+    device_ = new QComboBox(dims);
+    device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    device_->setMinimumContentsLength(12);
+    g->addWidget(new QLabel(tr("device")), 0, 0);
+    g->addWidget(device_, 0, 1, 1, 3);
+    g->addWidget(new QLabel(tr("grid")), 2, 0);
+    g->addWidget(new QLabel(tr("block")), 4, 0);
     for (int i = 0; i < 3; ++i) {
-        g->addWidget(new QLabel(axes[i]), 0, i + 1, Qt::AlignCenter);
+        g->addWidget(new QLabel(axes[i]), 1, i + 1, Qt::AlignCenter);
         gridEdit_[i] = new QLineEdit(dims);
         blockEdit_[i] = new QLineEdit(dims);
         gridValue_[i] = new QLabel(dims);
         blockValue_[i] = new QLabel(dims);
         for (QLabel* l : {gridValue_[i], blockValue_[i]})
-            l->setStyleSheet("color: #2f6db5;");
-        g->addWidget(gridEdit_[i], 1, i + 1);
-        g->addWidget(gridValue_[i], 2, i + 1);
-        g->addWidget(blockEdit_[i], 3, i + 1);
-        g->addWidget(blockValue_[i], 4, i + 1);
+            tint(l, valueColour);
+        g->addWidget(gridEdit_[i], 2, i + 1);
+        g->addWidget(gridValue_[i], 3, i + 1);
+        g->addWidget(blockEdit_[i], 4, i + 1);
+        g->addWidget(blockValue_[i], 5, i + 1);
     }
     shared_ = new QLineEdit("0", dims);
     sharedValue_ = new QLabel(dims);
-    sharedValue_->setStyleSheet("color: #2f6db5;");
-    g->addWidget(new QLabel(tr("dynamic shared bytes")), 5, 0, 1, 2);
-    g->addWidget(shared_, 5, 2);
-    g->addWidget(sharedValue_, 5, 3);
+    tint(sharedValue_, valueColour);
+    g->addWidget(new QLabel(tr("shared")), 6, 0);
+    g->addWidget(shared_, 6, 1);
+    g->addWidget(sharedValue_, 6, 2, 1, 2);
+    shared_->setToolTip(tr("Dynamic shared memory per block, in bytes"));
 
-    auto* runBox = new QGroupBox(tr("Run"), this);
-    auto* form = new QFormLayout(runBox);
-    device_ = new QComboBox(runBox);
-    warmup_ = new QSpinBox(runBox);
+    issuesLabel_ = new QLabel(dims);
+    issuesLabel_->setWordWrap(true);
+    issuesLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    tint(issuesLabel_, ThemeColours::error(palette()));
+    g->addWidget(issuesLabel_, 7, 0, 1, 4);
+
+    warmup_ = new QSpinBox(dims);
     warmup_->setRange(0, 1000);
-    repeats_ = new QSpinBox(runBox);
+    repeats_ = new QSpinBox(dims);
     repeats_->setRange(1, 100000);
-    timeLimit_ = new QDoubleSpinBox(runBox);
+    timeLimit_ = new QDoubleSpinBox(dims);
     timeLimit_->setRange(0.1, 3600);
     timeLimit_->setSuffix(" s");
     timeLimit_->setValue(10);
-    form->addRow(tr("Device"), device_);
-    form->addRow(tr("Warm-up"), warmup_);
-    form->addRow(tr("Timed repeats"), repeats_);
-    form->addRow(tr("Time limit"), timeLimit_);
+    auto* runRow = new QHBoxLayout;
+    runRow->addWidget(new QLabel(tr("warm-up")));
+    runRow->addWidget(warmup_);
+    runRow->addWidget(new QLabel(tr("repeats")));
+    runRow->addWidget(repeats_);
+    runRow->addWidget(new QLabel(tr("time limit")));
+    runRow->addWidget(timeLimit_);
+    runRow->addStretch();
+    g->addLayout(runRow, 8, 0, 1, 4);
+    warmup_->setToolTip(tr("Untimed launches before the timed ones"));
+    repeats_->setToolTip(tr("Timed launches; the outputs are those of the first launch"));
+    timeLimit_->setToolTip(tr("The runner is stopped when a launch takes longer"));
 
-    issuesLabel_ = new QLabel(this);
-    issuesLabel_->setWordWrap(true);
-    issuesLabel_->setStyleSheet("color: #c00000;");
     resources_ = new QLabel(this);
     resources_->setWordWrap(true);
     shape_ = new LaunchShapeView(this);
@@ -76,9 +102,8 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(dims);
-    layout->addWidget(issuesLabel_);
-    layout->addWidget(runBox);
     layout->addWidget(resources_);
+    // The drawing is a widget of its own: the window shows it in a dock of its own.
     layout->addWidget(shape_, 1);
 
     for (QLineEdit* e : findChildren<QLineEdit*>())
@@ -227,6 +252,7 @@ void LaunchPanel::evaluate()
     const DeviceInfo dev = currentDeviceInfo();
     const DeviceLimits& lim = dev.limits;
     const QString devName = QString::fromStdString(dev.name.empty() ? dev.id : dev.name);
+    const QString bad = ThemeColours::badFieldStyle(palette());
 
     auto evalDim = [&](QLineEdit* edit, QLabel* label, const std::string& field,
                        std::uint64_t max, const char* limitName) -> std::optional<std::uint32_t> {

@@ -1,5 +1,7 @@
 #include "LaunchShapeView.hpp"
 
+#include "ThemeColours.hpp"
+
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
@@ -10,7 +12,6 @@ namespace kw {
 
 namespace {
 constexpr std::uint64_t maxCells = 1024; // beyond this only the first cells are drawn
-constexpr int header = 34;
 
 bool same(Dim3 a, Dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 QString str(Dim3 d) { return QString("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z); }
@@ -61,24 +62,36 @@ QRect LaunchShapeView::blockRect(Dim3 block)
     return cellRect(gridLayout_, grid_, block);
 }
 
+QRect LaunchShapeView::threadRect(Dim3 thread)
+{
+    if (!valid_)
+        return {};
+    computeLayouts();
+    return cellRect(blockLayout_, block_, thread);
+}
+
 QRect LaunchShapeView::cellRect(const Layout& l, Dim3 shape, Dim3 c)
 {
     const std::uint64_t linear = c.x + std::uint64_t(c.y) * shape.x + std::uint64_t(c.z) * shape.x * shape.y;
-    if (linear >= l.shown)
+    if (linear >= l.shown || l.cell <= 0)
         return {};
-    int col, row;
-    if (shape.y == 1 && shape.z == 1) {
-        col = int(linear % l.cols);
-        row = int(linear / l.cols);
-    } else {
-        if (c.x >= std::uint32_t(l.cols))
-            return {};
-        col = int(c.x);
-        row = int(c.y + std::uint64_t(c.z) * shape.y);
-        if (row >= l.rows)
-            return {};
+    if (l.oneD) {
+        const int col = int(linear % l.cols), row = int(linear / l.cols);
+        return QRect(l.area.left() + col * l.cell, l.area.top() + row * l.cell, l.cell - 1, l.cell - 1);
     }
-    return QRect(l.area.left() + col * l.cell, l.area.top() + row * l.cell, l.cell - 1, l.cell - 1);
+    if (c.x >= std::uint32_t(l.cols) || c.y >= std::uint32_t(l.rows) || c.z >= std::uint32_t(l.layers))
+        return {};
+    const QRect label = layerLabelRect(l, int(c.z));
+    const int x0 = label.left(), y0 = label.bottom() + 1;
+    return QRect(x0 + int(c.x) * l.cell, y0 + int(c.y) * l.cell, l.cell - 1, l.cell - 1);
+}
+
+QRect LaunchShapeView::layerLabelRect(const Layout& l, int z)
+{
+    const int tileW = l.cols * l.cell, tileH = l.rows * l.cell;
+    const int col = z % l.perRow, row = z / l.perRow;
+    return QRect(l.area.left() + col * (tileW + l.gap), l.area.top() + row * (l.label + tileH + l.gap),
+                 std::max(tileW, 1), l.label);
 }
 
 Dim3 LaunchShapeView::coordOf(std::uint64_t linear, Dim3 shape)
@@ -96,42 +109,63 @@ LaunchShapeView::Layout LaunchShapeView::layoutFor(const QRect& area, Dim3 shape
     l.area = area;
     l.total = shape.volume();
     l.shown = std::min<std::uint64_t>(l.total, maxCells);
-    // 1-D shapes wrap every `wrap` cells (a warp per row for threads); 2-D/3-D
-    // shapes draw x across and y (then z) down.
-    const bool oneD = shape.y == 1 && shape.z == 1;
-    l.cols = int(oneD ? std::min<std::uint64_t>(shape.x, wrap) : std::min<std::uint64_t>(shape.x, 64));
-    l.cols = std::max(1, l.cols);
-    l.rows = int((l.shown + l.cols - 1) / l.cols);
-    if (!oneD)
-        l.rows = int(std::min<std::uint64_t>((l.shown + shape.x - 1) / shape.x, std::uint64_t(shape.y) * shape.z));
-    l.rows = std::max(1, l.rows);
-    l.cell = std::max(2, std::min(area.width() / l.cols, area.height() / l.rows));
-    l.cell = std::min(l.cell, 28);
+    l.oneD = shape.y == 1 && shape.z == 1;
+    if (l.oneD) {
+        l.cols = std::max(1, int(std::min<std::uint64_t>(shape.x, wrap)));
+        l.rows = std::max(1, int((l.shown + l.cols - 1) / l.cols));
+        l.cell = std::clamp(std::min(area.width() / l.cols, area.height() / l.rows), 2, 28);
+        return l;
+    }
+    const std::uint64_t plane = std::uint64_t(shape.x) * shape.y;
+    l.cols = std::max(1, int(std::min<std::uint64_t>(shape.x, 64)));
+    l.rows = std::max(1, int(std::min<std::uint64_t>(shape.y, (l.shown + shape.x - 1) / shape.x)));
+    l.layers = std::max(1, int(std::min<std::uint64_t>(shape.z, (l.shown + plane - 1) / plane)));
+    l.label = shape.z > 1 ? fontMetrics().height() : 0;
+    l.gap = shape.z > 1 ? std::max(6, fontMetrics().height() / 2) : 0;
+    // The number of layers per row that gives the largest cells.
+    int best = 0;
+    for (int perRow = 1; perRow <= l.layers; ++perRow) {
+        const int tileRows = (l.layers + perRow - 1) / perRow;
+        const int byWidth = (area.width() - (perRow - 1) * l.gap) / (perRow * l.cols);
+        const int byHeight = (area.height() - tileRows * (l.label + l.gap)) / (tileRows * l.rows);
+        const int cell = std::min(byWidth, byHeight);
+        if (cell > best) {
+            best = cell;
+            l.perRow = perRow;
+        }
+    }
+    l.cell = std::clamp(best, 2, 28);
     return l;
 }
 
-std::optional<Dim3> LaunchShapeView::hit(const Layout& l, Dim3 shape, int wrap, QPoint p) const
+std::optional<Dim3> LaunchShapeView::hit(const Layout& l, Dim3 shape, QPoint p) const
 {
     if (!l.area.contains(p) || l.cell <= 0)
         return std::nullopt;
-    const int c = (p.x() - l.area.left()) / l.cell;
-    const int r = (p.y() - l.area.top()) / l.cell;
-    if (c >= l.cols || r >= l.rows)
-        return std::nullopt;
-    const bool oneD = shape.y == 1 && shape.z == 1;
-    const std::uint64_t linear = oneD ? std::uint64_t(r) * l.cols + c : std::uint64_t(r) * shape.x + c;
-    if (linear >= l.shown || (!oneD && std::uint32_t(c) >= shape.x))
-        return std::nullopt;
-    return coordOf(linear, shape);
+    // At most maxCells cells: asking each is simple and exact for every layout.
+    for (std::uint64_t i = 0; i < l.shown; ++i) {
+        const Dim3 c = coordOf(i, shape);
+        if (cellRect(l, shape, c).adjusted(0, 0, 1, 1).contains(p))
+            return c;
+    }
+    return std::nullopt;
 }
+
+int LaunchShapeView::headerHeight() const { return 3 * fontMetrics().height() + 8; }
 
 void LaunchShapeView::computeLayouts()
 {
     const int half = width() / 2;
-    const QRect gridArea(8, header + 18, half - 16, height() - header - 26);
-    const QRect blockArea(half + 8, header + 18, width() - half - 16, height() - header - 26);
+    const int top = headerHeight();
+    const QRect gridArea(8, top, half - 16, height() - top - 6);
+    const QRect blockArea(half + 8, top, width() - half - 16, height() - top - 6);
     gridLayout_ = layoutFor(gridArea, grid_, 32);
     blockLayout_ = layoutFor(blockArea, block_, warp_);
+}
+
+QColor LaunchShapeView::warpColour(std::uint64_t warp)
+{
+    return warp % 2 ? QColor(70, 130, 200) : QColor(118, 185, 0);
 }
 
 void LaunchShapeView::paintEvent(QPaintEvent*)
@@ -140,30 +174,36 @@ void LaunchShapeView::paintEvent(QPaintEvent*)
     p.fillRect(rect(), palette().base());
     if (!valid_) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("Launch shape appears when grid and block are valid"));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Launch shape appears when grid and block are valid"));
         return;
     }
     computeLayouts();
+    const int lineH = fontMetrics().height();
     const std::uint64_t threads = grid_.volume() * block_.volume();
     const std::uint64_t warpsPerBlock = (block_.volume() + warp_ - 1) / warp_;
     p.setPen(palette().color(QPalette::Text));
     QFont f = font();
     f.setBold(true);
     p.setFont(f);
-    p.drawText(QRect(8, 2, width() - 16, 16), Qt::AlignLeft,
+    p.drawText(QRect(8, 2, width() - 16, lineH), Qt::AlignLeft,
                tr("%L1 blocks × %L2 threads = %L3 threads, %L4 warps")
                    .arg(grid_.volume()).arg(block_.volume()).arg(threads).arg(grid_.volume() * warpsPerBlock));
     p.setFont(font());
-    p.drawText(QRect(8, 18, width() - 16, 16), Qt::AlignLeft,
+    p.drawText(QRect(8, 2 + lineH, width() - 16, lineH), Qt::AlignLeft,
                tr("grid %1×%2×%3   block %4×%5×%6").arg(grid_.x).arg(grid_.y).arg(grid_.z)
                    .arg(block_.x).arg(block_.y).arg(block_.z));
 
-    auto drawPanel = [&](const Layout& l, Dim3 shape, int wrap, const QString& title, bool isGrid) {
+    const QColor selectedFill = palette().color(QPalette::Highlight);
+    const QColor gridFill = selectedFill.lighter(ThemeColours::isDark(palette()) ? 60 : 160);
+    auto drawPanel = [&](const Layout& l, Dim3 shape, const QString& title, bool isGrid) {
         p.setPen(palette().color(QPalette::Text));
         QString t = title;
         if (l.shown < l.total)
             t += tr(" (first %L1 of %L2)").arg(l.shown).arg(l.total);
-        p.drawText(QRect(l.area.left(), header, l.area.width(), 16), Qt::AlignLeft, t);
+        p.drawText(QRect(l.area.left(), 4 + 2 * lineH, l.area.width(), lineH), Qt::AlignLeft, t);
+        if (!l.oneD && shape.z > 1)
+            for (int z = 0; z < l.layers; ++z)
+                p.drawText(layerLabelRect(l, z), Qt::AlignLeft | Qt::AlignVCenter, tr("z = %1").arg(z));
         std::unordered_set<std::uint64_t> printed; // linear thread indices of the selected block
         if (!isGrid)
             for (const PrintfLine& line : lines_)
@@ -177,24 +217,20 @@ void LaunchShapeView::paintEvent(QPaintEvent*)
                 continue;
             QColor fill;
             if (isGrid) {
-                fill = same(c, selected_) ? QColor("#2f6db5") : QColor("#9cc0e8");
+                fill = same(c, selected_) ? selectedFill : gridFill;
             } else {
-                // Alternate colours per warp so warps are visible.
-                const std::uint64_t linear = i;
-                fill = (linear / warp_) % 2 ? QColor("#a9d18e") : QColor("#76b900");
-                if (printed.count(linear))
-                    fill = fill.darker(140);
+                fill = warpColour(i / warp_);
+                if (printed.count(i))
+                    fill = fill.darker(150);
             }
             if (hover_ && !isGrid && same(*hover_, c))
-                fill = QColor("#f0ad1e");
+                fill = QColor(240, 173, 30);
             p.fillRect(cell, fill);
         }
-        if (shape.z > 1)
-            p.drawText(QRect(l.area.left(), l.area.bottom() - 14, l.area.width(), 14), Qt::AlignLeft,
-                       tr("z layers stacked below each other"));
     };
-    drawPanel(gridLayout_, grid_, 32, tr("Grid of blocks (click one)"), true);
-    drawPanel(blockLayout_, block_, warp_, tr("Threads of block %1, a warp per colour").arg(str(selected_)), false);
+    drawPanel(gridLayout_, grid_, tr("Grid of blocks (click one)"), true);
+    drawPanel(blockLayout_, block_,
+              tr("Threads of block %1; warps alternate green and blue").arg(str(selected_)), false);
 }
 
 QString LaunchShapeView::describeThread(Dim3 t) const
@@ -220,12 +256,12 @@ void LaunchShapeView::mouseMoveEvent(QMouseEvent* e)
     if (!valid_)
         return;
     computeLayouts();
-    const auto t = hit(blockLayout_, block_, warp_, e->position().toPoint());
+    const auto t = hit(blockLayout_, block_, e->position().toPoint());
     const bool changed = t.has_value() != hover_.has_value() || (t && hover_ && !same(*t, *hover_));
     hover_ = t;
     if (t)
         QToolTip::showText(e->globalPosition().toPoint(), describeThread(*t), this);
-    else if (auto b = hit(gridLayout_, grid_, 32, e->position().toPoint()))
+    else if (auto b = hit(gridLayout_, grid_, e->position().toPoint()))
         QToolTip::showText(e->globalPosition().toPoint(), tr("blockIdx %1").arg(str(*b)), this);
     else
         QToolTip::hideText();
@@ -238,7 +274,7 @@ void LaunchShapeView::mousePressEvent(QMouseEvent* e)
     if (!valid_)
         return;
     computeLayouts();
-    if (auto b = hit(gridLayout_, grid_, 32, e->position().toPoint()))
+    if (auto b = hit(gridLayout_, grid_, e->position().toPoint()))
         selectBlock(*b);
 }
 

@@ -1,18 +1,26 @@
 #include "MainWindow.hpp"
 
 #include <algorithm>
+#include <utility>
 #include <stdexcept>
 
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
 #include "CodeEditor.hpp"
+#include "DefaultWindowSize.hpp"
 #include "ErrorBanner.hpp"
+#include "HelpMenu.hpp"
+#include "FaultDescription.hpp"
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
 #include "LaunchShapeView.hpp"
 #include "LiveDiagnostics.hpp"
 #include "NotesPanel.hpp"
+#include "PresentationScaler.hpp"
 #include "ProblemsPanel.hpp"
+#include "RecoveryCopy.hpp"
+#include "RunHistory.hpp"
+#include "RunHistoryPanel.hpp"
 #include "RunnerClient.hpp"
 #include "Settings.hpp"
 #include "TrustBar.hpp"
@@ -55,6 +63,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -65,7 +74,6 @@ namespace kw {
 
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
-QString dim(Dim3 d) { return QString("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z); }
 
 // A starting document: one kernel, its arguments and a launch that fits it.
 Document starterDocument()
@@ -86,7 +94,7 @@ Document starterDocument()
     d.buffers = {in, out};
     d.args = {{"in", "in", DType::F32, ""}, {"out", "out", DType::F32, ""},
               {"factor", "", DType::F32, "2"}, {"n", "", DType::I32, "n"}};
-    d.launch.grid = {"(n + block - 1) / block", "1", "1"};
+    d.launch.grid = {"cdiv(n, block)", "1", "1"};
     d.launch.block = {"block", "1", "1"};
     d.trust = Trust::Trusted; // the user's own
     return d;
@@ -162,7 +170,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(editor_, &QsciScintilla::textChanged, this, &MainWindow::sourceChanged);
     connect(picker_, &KernelPicker::kernelChanged, this, [this] {
         kernelChosen();
-        setModified();
+        documentChanged();
     });
     connect(live_, &LiveDiagnostics::started, this, [this] { diagLabel_->setText(tr("checking…")); });
     connect(live_, &LiveDiagnostics::finished, this, [this](const CompileResult& r) {
@@ -171,6 +179,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         launch_->setCompileResult(r, loweredNameFor(r));
         if (r.ok)
             ptx_->setPtxasReport(parsePtxasReport(r.log));
+        // The error that stopped the last run is fixed: its banner is old news.
+        if (r.ok && banner_->title() == compileFailedTitle())
+            banner_->hide();
         diagLabel_->setText(r.ok ? tr("✓ compiles (%1 ms)").arg(r.compileMs, 0, 'f', 0)
                                  : tr("%n error(s)", nullptr, problems_->errorCount()));
     });
@@ -183,16 +194,17 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     // scrolled into view: the drawing sits below the launch fields.
     connect(printf_, &PrintfPanel::blockSelected, this, [this](const Dim3& block) {
         launch_->shapeView()->selectBlock(block);
-        launchScroll_->ensureWidgetVisible(launch_->shapeView(), 0, 0);
+        shapeDock_->show();
+        shapeDock_->raise();
     });
     connect(variables_, &VariablesTable::changed, this, [this] {
         launch_->setVariables(variables_->variables());
         arguments_->setVariableNames(variables_->names());
         arguments_->bufferEditor()->refreshPreview();
-        setModified();
+        documentChanged();
     });
-    connect(arguments_, &ArgumentsPanel::changed, this, [this] { setModified(); });
-    connect(launch_, &LaunchPanel::changed, this, [this] { setModified(); });
+    connect(arguments_, &ArgumentsPanel::changed, this, [this] { documentChanged(); });
+    connect(launch_, &LaunchPanel::changed, this, [this] { documentChanged(); });
     connect(launch_, &LaunchPanel::deviceChanged, this, [this](const QString& id) {
         settings_->setLastDevice(id);
         updateLiveOptions();
@@ -224,9 +236,17 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     if (options_.autosave)
         autosaveTimer_.start();
 
+    bool geometryRestored = false;
     if (options_.restoreLayout) {
-        restoreGeometry(settings_->windowGeometry());
+        geometryRestored = restoreGeometry(settings_->windowGeometry());
         layoutRestored_ = restoreState(settings_->windowState());
+    }
+    if (!geometryRestored) {
+        // While the docks were added side by side, before they were tabbed, the layout
+        // asked for the width of all of them; settle it before sizing the window.
+        layout()->activate();
+        if (const QScreen* screen = QGuiApplication::primaryScreen())
+            setGeometry(DefaultWindowSize::within(screen->availableGeometry()));
     }
     if (!settings_->lastDevice().isEmpty())
         launch_->setCurrentDevice(settings_->lastDevice());
@@ -262,15 +282,20 @@ void MainWindow::buildDocks()
     timings_ = new TimingsPanel;
     ptx_ = new PtxPanel;
     sweep_ = new SweepPanel;
+    history_ = new RunHistory(this);
+    historyPanel_ = new RunHistoryPanel(history_);
 
     launchScroll_ = new QScrollArea;
     launchScroll_->setWidget(launch_);
     launchScroll_->setWidgetResizable(true);
 
+    // The right column runs the window's full height: the launch fields and the
+    // arguments need it more than the bottom tabs need the width.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     QDockWidget* notes = addDock(notes_, tr("Notes"), "notesDock", Qt::LeftDockWidgetArea);
     QDockWidget* vars = addDock(variables_, tr("Variables"), "variablesDock", Qt::LeftDockWidgetArea);
-    QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
     QDockWidget* launch = addDock(launchScroll_, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
+    QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;
@@ -278,20 +303,26 @@ void MainWindow::buildDocks()
     QDockWidget* problems = addDock(problems_, tr("Problems"), "problemsDock", Qt::BottomDockWidgetArea);
     QDockWidget* ptx = addDock(ptx_, tr("PTX"), "ptxDock", Qt::BottomDockWidgetArea);
     QDockWidget* sweep = addDock(sweep_, tr("Sweep"), "sweepDock", Qt::BottomDockWidgetArea);
+    // The launch drawing is taken out of the launch panel, which stays short.
+    shapeDock_ = addDock(launch_->shapeView(), tr("Launch shape"), "launchShapeDock", Qt::BottomDockWidgetArea);
+    QDockWidget* history = addDock(historyPanel_, tr("Run history"), "runHistoryDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(notes, vars);
     notes->raise();
-    splitDockWidget(args, launch, Qt::Vertical);
-    for (QDockWidget* d : {pf, timings, problems, ptx, sweep})
+    splitDockWidget(launch, args, Qt::Vertical);
+    for (QDockWidget* d : {pf, timings, problems, ptx, sweep, shapeDock_, history})
         tabifyDockWidget(results, d);
     results->raise();
     // Sizes only take once the window has its size; a restored layout wins.
-    QTimer::singleShot(0, this, [=, this] {
-        if (layoutRestored_)
-            return;
-        resizeDocks({notes, args}, {300, 480}, Qt::Horizontal);
-        resizeDocks({args, launch}, {290, 520}, Qt::Vertical);
-        resizeDocks({results}, {280}, Qt::Vertical);
-    });
+    // Sizes only take once the window is shown at its size; a restored layout wins.
+    applyDefaultDockSizes_ = [=, this] {
+        // The editor keeps about half the width and most of the height; the launch
+        // fields get the height they need, the arguments the rest of the column.
+        const int w = width(), h = height();
+        resizeDocks({notes, launch}, {int(w * 0.2), int(w * 0.3)}, Qt::Horizontal);
+        const int launchHeight = launch_->sizeHint().height() + 40;
+        resizeDocks({launch, args}, {launchHeight, std::max(200, h - 120 - launchHeight)}, Qt::Vertical);
+        resizeDocks({results}, {int(h * 0.36)}, Qt::Vertical);
+    };
     hiddenInPresentation_ = {vars, problems, ptx, sweep, timings};
 }
 
@@ -318,6 +349,25 @@ void MainWindow::buildActions()
     populateSamples(menuBar()->addMenu(tr("&Samples")));
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    // The editor's own keys do the work while it has focus; the menu makes them known.
+    auto editAction = [&](const QString& text, QKeySequence::StandardKey key, auto slot) {
+        QAction* a = edit->addAction(text, editor_, slot);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WidgetShortcut); // the editor's key handling stays in charge
+        editor_->addAction(a);
+        return a;
+    };
+    editAction(tr("&Undo"), QKeySequence::Undo, &QsciScintilla::undo);
+    editAction(tr("&Redo"), QKeySequence::Redo, &QsciScintilla::redo);
+    edit->addSeparator();
+    QAction* cutAct = editAction(tr("Cu&t"), QKeySequence::Cut, &QsciScintilla::cut);
+    QAction* copyAct = editAction(tr("&Copy"), QKeySequence::Copy, &QsciScintilla::copy);
+    editAction(tr("&Paste"), QKeySequence::Paste, &QsciScintilla::paste);
+    cutAct->setEnabled(false);
+    copyAct->setEnabled(false);
+    connect(editor_, &QsciScintilla::copyAvailable, cutAct, &QAction::setEnabled);
+    connect(editor_, &QsciScintilla::copyAvailable, copyAct, &QAction::setEnabled);
+    edit->addSeparator();
     edit->addAction(tr("&Find…"), editor_, &CodeEditor::showFind);
     edit->addAction(tr("&Replace…"), editor_, &CodeEditor::showReplace);
     edit->addSeparator();
@@ -357,6 +407,8 @@ void MainWindow::buildActions()
     view->addSeparator();
     for (QDockWidget* d : docks_)
         view->addAction(d->toggleViewAction());
+
+    menuBar()->addMenu(new HelpMenu(this));
 
     auto* tb = addToolBar(tr("Main"));
     tb->setObjectName("mainToolBar");
@@ -424,6 +476,7 @@ void MainWindow::wireRunner()
             sweep_->finish();
             return;
         }
+        sweep_->setSimulated(launch_->currentDevice() == "sim");
         sweepRunner_->start(doc, request, launch_->currentDevice());
     });
     connect(sweepRunner_, &SweepRunner::pointFailed, this, [this](const QString& value, const QString& why) {
@@ -435,6 +488,10 @@ void MainWindow::wireRunner()
         stageLabel_->setText(tr("Running: %1").arg(stage));
     });
     connect(runner_, &RunnerClient::compileFinished, this, [this](int id, const CompileResult& r) {
+        if (id == ptxCompileId_) {
+            ptx_->showCompile(r);
+            return;
+        }
         if (id != compileId_)
             return;
         showCompile(r);
@@ -446,6 +503,7 @@ void MainWindow::wireRunner()
     connect(runner_, &RunnerClient::runResultReady, this, [this](int id, const std::shared_ptr<const RunResult>& r) {
         if (id != runId_)
             return;
+        history_->add(runDocument_, q(r->device.name.empty() ? r->device.id : r->device.name), r);
         showRun(r);
         emit runCompleted(*r);
     });
@@ -472,7 +530,8 @@ void MainWindow::sourceChanged()
 {
     if (loading_)
         return;
-    setModified();
+    editor_->setFaultLine(0);
+    documentChanged();
     live_->sourceEdited(editor_->text());
     signatureTimer_.start();
 }
@@ -517,6 +576,7 @@ void MainWindow::loadDocument(const Document& doc)
     base_ = doc;
     banner_->hide();
     editor_->setText(q(doc.source));
+    editor_->SendScintilla(QsciScintilla::SCI_EMPTYUNDOBUFFER); // undo never reaches the previous document
     editor_->setDiagnostics({}, LiveDiagnostics::sourceName);
     variables_->setVariables(doc.variables);
     arguments_->setVariableNames(variables_->names());
@@ -535,10 +595,20 @@ void MainWindow::loadDocument(const Document& doc)
     updateLiveOptions();
     live_->setBaseDir(doc.baseDir());
     problems_->setDiagnostics({});
+    // Nothing of the previous document stays on screen.
+    results_->clear();
+    printf_->clear();
+    timings_->clear();
+    ptx_->clear();
+    launch_->shapeView()->setPrintf({});
+    history_->clear();
+    editor_->setFaultLine(0);
+    runId_ = compileId_ = ptxCompileId_ = -1;
     applyTrust();
     loading_ = false;
     live_->compileNow(editor_->text());
     setModified(false);
+    editor_->setFocus();
 }
 
 // Live checks compile for the chosen device's architecture (the simulator stands for
@@ -742,7 +812,20 @@ void MainWindow::setModified(bool on)
 {
     if (loading_)
         return;
+    forcedModified_ = on;
+    if (!on)
+        savedState_ = DocumentWriter::toString(currentDocument());
     setWindowModified(on);
+    updateTitle();
+}
+
+// Modified means "differs from what was saved": undoing back to the saved text, or
+// setting a field back, clears the mark.
+void MainWindow::documentChanged()
+{
+    if (loading_)
+        return;
+    setWindowModified(forcedModified_ || DocumentWriter::toString(currentDocument()) != savedState_);
     updateTitle();
 }
 
@@ -776,13 +859,15 @@ void MainWindow::run()
 {
     if (base_.trust != Trust::Trusted)
         return; // the trust bar says why
+    editor_->setFaultLine(0);
     const QStringList issues = launch_->issues();
     if (!issues.isEmpty()) {
         banner_->showError(tr("The launch is not valid for %1").arg(launch_->currentDevice()), issues.join('\n'));
         return;
     }
     banner_->hide();
-    runId_ = runner_->run(currentDocument(), launch_->currentDevice());
+    runDocument_ = currentDocument();
+    runId_ = runner_->run(runDocument_, launch_->currentDevice());
     stageLabel_->setText(tr("Running…"));
 }
 
@@ -805,7 +890,10 @@ void MainWindow::showCompile(const CompileResult& r)
     problems_->setDiagnostics(r.diagnostics);
     // The launch panel takes its resources from the live check only: that one
     // compiles for a real architecture, a runner's compile for the simulator does not.
-    ptx_->showCompile(r);
+    // A run's compile comes without its PTX: the view keeps what it has until the
+    // follow-up compile brings it.
+    if (!r.ok || !r.ptx.empty())
+        ptx_->showCompile(r);
 }
 
 void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
@@ -813,26 +901,19 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
     const RunResult& r = *shared;
     showCompile(r.compile);
     if (!r.compile.ok) {
-        banner_->showError(tr("Compile failed"), tr("%n error(s); see the Problems list.", nullptr, problems_->errorCount()));
+        banner_->showError(compileFailedTitle(), tr("%n error(s); see the Problems list.", nullptr, problems_->errorCount()));
         return;
     }
-    if (r.fault) {
-        const Fault& f = *r.fault;
-        QString where;
-        if (f.block && f.thread)
-            where = tr("\nblock %1, thread %2").arg(dim(*f.block), dim(*f.thread));
-        if (f.line > 0)
-            where += tr("\nat %1:%2").arg(q(f.file)).arg(f.line);
-        banner_->showError(tr("Kernel %1 failed: %2").arg(picker_->currentKernel(), toString(f.kind)),
-                           q(f.message) + where + tr("\nThe document is unchanged."));
-        if (f.line > 0 && (f.file.empty() || f.file == LiveDiagnostics::sourceName))
-            editor_->goTo(f.line, 1);
-    } else if (!r.warnings.empty()) {
+    if (r.fault)
+        showFault(*r.fault, r.compile.diagnostics);
+    else if (!r.warnings.empty()) {
         QStringList w;
         for (const std::string& s : r.warnings)
             w << q(s);
         banner_->showWarning(tr("Run finished with warnings"), w.join('\n'));
     }
+    if (r.compile.ptx.empty())
+        ptxCompileId_ = runner_->compile(currentDocument(), launch_->currentDevice());
     launch_->shapeView()->setPrintf(r.printf);
     printf_->showOutput(r.printf, r.grid, r.block);
     // A kernel that only prints (hello_from_gpu) has nothing to plot: show its output.
@@ -852,10 +933,36 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
         failed += c.passed ? 0 : 1;
     statusBar()->showMessage(
         r.fault ? tr("Run failed")
-                : tr("Ran on %1: median %2 ms%3").arg(q(r.device.name.empty() ? r.device.id : r.device.name))
+                : (r.device.id == "sim" ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
+                                        : tr("Ran on %1: median %2 ms%3"))
+                      .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
                       .arg(r.timings.medianMs, 0, 'g', 4)
                       .arg(r.checks.empty() ? QString() : failed ? tr(", %1 check(s) FAILED").arg(failed) : tr(", checks passed")),
         15000);
+}
+
+QString MainWindow::compileFailedTitle() { return tr("Compile failed"); }
+
+void MainWindow::showFault(const Fault& f, const std::vector<Diagnostic>& compileDiagnostics)
+{
+    const Document doc = currentDocument();
+    const std::string compiledName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+    const QString label = !doc.sourceFile.empty() ? q(doc.sourceFile)
+                          : path_.isEmpty()       ? tr("the kernel source")
+                                                  : tr("the kernel source of %1").arg(QFileInfo(path_).fileName());
+    const FaultDescription d(f, compiledName, label);
+    banner_->showError(tr("Kernel %1 failed: %2").arg(picker_->currentKernel(), toString(f.kind)),
+                       d.detail() + tr("\nThe document is unchanged."));
+    if (const int line = d.sourceLine(); line > 0) {
+        editor_->setFaultLine(line);
+        editor_->goTo(line, 1);
+        banner_->setAction(tr("Go to line %1").arg(line), [this, line] { editor_->goTo(line, 1); });
+        // Listed with the compile's messages, so the Problems list jumps there too.
+        std::vector<Diagnostic> all = compileDiagnostics;
+        all.insert(all.begin(), Diagnostic{compiledName, line, 0, Severity::Error,
+                                           tr("kernel fault: %1").arg(q(toString(f.kind))).toStdString(), {}, {}});
+        problems_->setDiagnostics(all);
+    }
 }
 
 void MainWindow::setPresentationMode(bool on)
@@ -866,10 +973,9 @@ void MainWindow::setPresentationMode(bool on)
     if (on) {
         statePresentation_ = saveState();
         normalEditorFont_ = editor_->fontSize();
-        QFont big = normalFont_;
-        big.setPointSizeF(normalFont_.pointSizeF() * 1.6);
-        QApplication::setFont(big);
+        scaler_.enlarge(this);
         editor_->setFontSize(int(normalEditorFont_ * 1.8));
+        editor_->setWrapLongLines(true); // nothing cut off at the right edge of a projector
         for (QDockWidget* d : hiddenInPresentation_)
             d->hide();
         for (QToolBar* tb : findChildren<QToolBar*>())
@@ -878,8 +984,9 @@ void MainWindow::setPresentationMode(bool on)
         statusBar()->showMessage(tr("Presentation mode: F5 runs, F11 leaves"), 6000);
         showFullScreen();
     } else {
-        QApplication::setFont(normalFont_);
+        scaler_.restore();
         editor_->setFontSize(normalEditorFont_);
+        editor_->setWrapLongLines(false);
         menuBar()->show();
         restoreState(statePresentation_);
         showNormal();
@@ -889,58 +996,28 @@ void MainWindow::setPresentationMode(bool on)
         addAction(a);
 }
 
-QString MainWindow::recoveryFile()
-{
-    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)).filePath("recovery.kwb");
-}
+QString MainWindow::recoveryFile() { return RecoveryCopy::file(); }
 
-bool MainWindow::hasRecovery() const { return QFileInfo::exists(recoveryFile()); }
+bool MainWindow::hasRecovery() const { return RecoveryCopy::exists(); }
 
 void MainWindow::writeRecovery()
 {
     if (!isWindowModified())
         return;
     try {
-        Document doc = currentDocument();
-        doc.sourceFile.clear(); // self-contained: the source travels inline
-        QDir().mkpath(QFileInfo(recoveryFile()).absolutePath());
-        DocumentWriter::writeFile(doc, recoveryFile().toStdString());
-        QSaveFile origin(recoveryFile() + ".origin");
-        if (origin.open(QIODevice::WriteOnly)) {
-            origin.write(path_.toUtf8());
-            origin.commit();
-        }
-        // The recovery copy keeps the trust its document had when it was written.
-        if (doc.trust == Trust::Trusted)
-            QFile(recoveryFile() + ".trusted").open(QIODevice::WriteOnly);
-        else
-            QFile::remove(recoveryFile() + ".trusted");
+        RecoveryCopy::write(currentDocument(), path_);
     } catch (const std::exception& e) {
         statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())), 8000);
     }
 }
 
-void MainWindow::removeRecovery()
-{
-    QFile::remove(recoveryFile());
-    QFile::remove(recoveryFile() + ".origin");
-    QFile::remove(recoveryFile() + ".trusted");
-}
-
-namespace {
-// The file the recovery copy was made from; empty for an untitled document.
-QString recoveryOrigin()
-{
-    QFile origin(MainWindow::recoveryFile() + ".origin");
-    return origin.open(QIODevice::ReadOnly) ? QString::fromUtf8(origin.readAll()) : QString();
-}
-} // namespace
+void MainWindow::removeRecovery() { RecoveryCopy::remove(); }
 
 void MainWindow::offerRecovery()
 {
     if (!hasRecovery())
         return;
-    const QString original = recoveryOrigin();
+    const QString original = RecoveryCopy::origin();
     const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
         tr("Kernel Workbench did not close cleanly last time. Restore the unsaved copy of %1?")
             .arg(original.isEmpty() ? tr("an untitled document") : original));
@@ -952,15 +1029,10 @@ void MainWindow::offerRecovery()
 
 bool MainWindow::restoreRecovery()
 {
-    const QString original = recoveryOrigin();
     bool restored = false;
     try {
-        QFile f(recoveryFile());
-        if (!f.open(QIODevice::ReadOnly))
-            throw std::runtime_error("cannot read " + recoveryFile().toStdString());
-        // Parsed under the original path, so files the document names resolve beside it.
-        const Trust trust = QFileInfo::exists(recoveryFile() + ".trusted") ? Trust::Trusted : Trust::Untrusted;
-        loadDocument(DocumentReader::parse(f.readAll().toStdString(), original.toStdString(), trust));
+        const QString original = RecoveryCopy::origin();
+        loadDocument(RecoveryCopy::read());
         path_ = original;
         setModified(true);
         restored = true;
@@ -969,6 +1041,13 @@ bool MainWindow::restoreRecovery()
     }
     removeRecovery();
     return restored;
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (std::exchange(firstShow_, false) && !layoutRestored_)
+        QTimer::singleShot(0, this, applyDefaultDockSizes_);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

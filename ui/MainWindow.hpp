@@ -2,12 +2,14 @@
 // The workbench window: the editor in the middle, panels in docks, the run
 // loop (compile, run, show) wired to the runner client, and the document's
 // life cycle (new, open, save, samples, recent files, recovery).
+#include "PresentationScaler.hpp"
 #include "doc/Document.hpp"
 #include "run/RunResult.hpp"
 
 #include <QMainWindow>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -30,6 +32,8 @@ class PrintfPanel;
 class ProblemsPanel;
 class PtxPanel;
 class ResultsPanel;
+class RunHistory;
+class RunHistoryPanel;
 class RunnerClient;
 class Settings;
 class SweepPanel;
@@ -91,6 +95,12 @@ public:
     PrintfPanel* printfPanel() const { return printf_; }
     QAction* runAction() const { return runAct_; }
     QAction* compileAction() const { return compileAct_; }
+    ResultsPanel* resultsPanel() const { return results_; }
+    TimingsPanel* timingsPanel() const { return timings_; }
+    PtxPanel* ptxPanel() const { return ptx_; }
+    ProblemsPanel* problemsPanel() const { return problems_; }
+    RunHistory* runHistory() const { return history_; }
+    RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
 
 public slots:
     void newDocument();
@@ -108,6 +118,7 @@ signals:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildActions();
@@ -116,7 +127,7 @@ private:
     void wireRunner();
     bool maybeSave();
     bool writeTo(const QString& path);
-    void setModified(bool on = true);
+    void setModified(bool on);     // false: what is shown is saved; true: unsaved whatever it holds
     void updateTitle();
     void refreshRecentMenu();
     void populateSamples(QMenu* menu);
@@ -125,6 +136,9 @@ private:
     void kernelChosen();
     void showCompile(const CompileResult& result);
     void showRun(const std::shared_ptr<const RunResult>& result);
+    void showFault(const Fault& fault, const std::vector<Diagnostic>& compileDiagnostics);
+    void documentChanged();
+    static QString compileFailedTitle();
     void setRunning(bool running);
     void updateLiveOptions();
     void removeRecovery();
@@ -140,8 +154,11 @@ private:
     bool loading_ = false;
     bool presentation_ = false;
     bool layoutRestored_ = false;
+    bool firstShow_ = true;
+    std::function<void()> applyDefaultDockSizes_;
     QByteArray statePresentation_;
     QFont normalFont_;
+    PresentationScaler scaler_{1.6};
     int normalEditorFont_ = 11;
 
     CodeEditor* editor_;
@@ -160,6 +177,9 @@ private:
     TimingsPanel* timings_;
     PtxPanel* ptx_;
     SweepPanel* sweep_;
+    RunHistory* history_;
+    RunHistoryPanel* historyPanel_;
+    Document runDocument_;           // what the run in flight was started with
     SweepRunner* sweepRunner_ = nullptr;
     LiveDiagnostics* live_;
     RunnerClient* runner_;
@@ -176,9 +196,13 @@ private:
     QAction* annotAct_;
     std::vector<QDockWidget*> docks_;
     QDockWidget* printfDock_ = nullptr;
+    QDockWidget* shapeDock_ = nullptr;
     std::vector<QDockWidget*> hiddenInPresentation_;
     int runId_ = -1;
     int compileId_ = -1;
+    int ptxCompileId_ = -1;          // the compile that fills the PTX view after a run
+    std::string savedState_;         // the document as last saved or opened
+    bool forcedModified_ = false;    // a restored recovery copy: unsaved until saved
 };
 
 } // namespace kw

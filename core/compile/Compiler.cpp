@@ -1,4 +1,5 @@
 #include "compile/Compiler.hpp"
+#include "compile/MissingTokenLocator.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
 #include "compile/HostCodeFilter.hpp"
@@ -292,6 +293,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
         key = cacheKey(nv.version(), options.arch, request, tagged, args, names, includes);
         if (auto hit = cache_->find(key)) {
             hit->cacheHit = true;
+            // Entries stored before the relocation existed get it here; it is idempotent.
+            MissingTokenLocator::relocate(hit->diagnostics, request.source, request.sourceName);
             hit->compileMs = msSince(t0);
             return std::move(*hit);
         }
@@ -321,6 +324,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
         at = runNvrtc(nv, tagged, request.sourceName, ownHeaders, args, names, wantCubin);
     }
     CompileResult r = std::move(at.result);
+    MissingTokenLocator::relocate(r.diagnostics, request.source, request.sourceName);
     r.arch = options.arch;
     r.kernels = std::move(kernels);
     r.entries = parsePtxEntries(r.ptx);

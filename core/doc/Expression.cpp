@@ -129,7 +129,10 @@ std::int64_t Expression::evaluateInteger() const
 {
     const double v = evaluate();
     if (!std::isfinite(v) || v != std::floor(v))
-        fail("\"" + text_ + "\" is not an integer (" + formatNumber(v) + ")");
+        fail("\"" + text_ + "\" is not an integer (" + formatNumber(v) + ")"
+             + (std::isfinite(v) && text_.find('/') != std::string::npos
+                    ? "; / divides exactly here: use cdiv(a, b) to round up or floor(a / b) to round down"
+                    : ""));
     if (std::fabs(v) >= 9223372036854775808.0)
         fail("\"" + text_ + "\" is too large (" + formatNumber(v) + ")");
     return static_cast<std::int64_t>(v);
@@ -146,6 +149,9 @@ std::string formatNumber(double v)
             s.pop_back();
         if (s.back() == '.')
             s.pop_back();
+        // Two decimals would show 4.996 as "5": a fraction must never read as a whole number.
+        if (s.find('.') == std::string::npos)
+            return fmt::format("{:.6g}", v) == s ? numberText(v) : fmt::format("{:.6g}", v);
         return s;
     }
     return fmt::format("{:.6g}", v);

@@ -87,7 +87,9 @@ TEST(Launch, BadDimsNameTheField)
     const VariableScope scope = VariableScope::evaluate({{"n", "400"}});
     LaunchSpecText text;
     text.grid = {"n / 256"};
-    EXPECT_EQ(errorOf([&] { evaluateLaunch(text, scope); }), "launch.grid[0]: \"n / 256\" is not an integer (1.56)");
+    EXPECT_EQ(errorOf([&] { evaluateLaunch(text, scope); }),
+              "launch.grid[0]: \"n / 256\" is not an integer (1.56); / divides exactly here: use cdiv(a, b) to "
+              "round up or floor(a / b) to round down");
     text.grid = {"1", "-2"};
     EXPECT_EQ(errorOf([&] { evaluateLaunch(text, scope); }), "launch.grid[1]: \"-2\" must be a positive integer (-2)");
     text.grid = {"1"};

@@ -1,5 +1,6 @@
 #include "compile/Compiler.hpp"
 #include "compile/DiagnosticParser.hpp"
+#include "compile/MissingTokenLocator.hpp"
 #include "util/Error.hpp"
 #include "support/TextFile.hpp"
 
@@ -65,7 +66,9 @@ TEST(Diagnostics, TableStillMatchesThisNvrtc)
         req.options.extra = entry["options"].get<std::vector<std::string>>();
         req.options.arch = entry.value("arch", "");
         auto r = compiler.compile(req);
-        expectMatches(r.diagnostics, entry["diagnostics"], name, true);
+        // The table holds the log as NVRTC writes it; the compiler's own moves
+        // (MissingTokenLocator) are tested below.
+        expectMatches(parseNvrtcLog(r.log), entry["diagnostics"], name, true);
         bool hasError = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
                                     [](const Diagnostic& d) { return d.severity == Severity::Error; });
         EXPECT_EQ(r.ok, !hasError) << name;
@@ -131,4 +134,45 @@ TEST(Diagnostics, LinesThatOnlyLookLikeHeadersAreNotDiagnostics)
     ASSERT_EQ(ds.size(), 1u);
     EXPECT_EQ(ds[0].message, "real one");
     EXPECT_EQ(ds[0].column, 5);
+}
+
+// NVRTC puts a missing ";" at the next token, on the next line; the compiler moves it
+// back to the end of the statement that lacks it.
+TEST(Diagnostics, MissingSemicolonIsOnTheLineWhereItIsMissing)
+{
+    const std::string source = "__global__ void k(int* out)\n{\n    int x = 3   // three\n\n    out[0] = x;\n}\n";
+    std::vector<Diagnostic> d = {{"k.cu", 5, 5, Severity::Error, "expected a \";\"", {}, {}},
+                                 {"k.cu", 5, 5, Severity::Error, "identifier \"y\" is undefined", {}, {}},
+                                 {"other.h", 5, 5, Severity::Error, "expected a \";\"", {}, {}}};
+    MissingTokenLocator::relocate(d, source, "k.cu");
+    EXPECT_EQ(d[0].line, 3);
+    EXPECT_EQ(d[0].column, 13); // the "3", before the comment
+    EXPECT_EQ(d[1].line, 5);    // other messages stay where NVRTC put them
+    EXPECT_EQ(d[2].line, 5);    // and so do other files'
+    MissingTokenLocator::relocate(d, source, "k.cu");
+    EXPECT_EQ(d[0].line, 3);
+    EXPECT_EQ(d[0].column, 13);
+    // A token reported in the middle of a line is left alone.
+    std::vector<Diagnostic> mid = {{"k.cu", 5, 12, Severity::Error, "expected a \")\"", {}, {}}};
+    MissingTokenLocator::relocate(mid, source, "k.cu");
+    EXPECT_EQ(mid[0].line, 5);
+    EXPECT_EQ(mid[0].column, 12);
+}
+
+TEST(Diagnostics, CompilerReportsMissingSemicolonAtTheStatement)
+{
+    try {
+        Compiler::nvrtcVersion();
+    } catch (const Error& e) {
+        GTEST_SKIP() << "NVRTC not available: " << e.what();
+    }
+    CompileRequest req;
+    req.source = test::readTextFile(kLogDir / "missing_semicolon.cu");
+    req.sourceName = "missing_semicolon.cu";
+    req.options.tagPrintf = false;
+    const CompileResult r = Compiler().compile(req);
+    ASSERT_FALSE(r.diagnostics.empty()) << r.log;
+    EXPECT_EQ(r.diagnostics[0].message, "expected a \";\"");
+    EXPECT_EQ(r.diagnostics[0].line, 3);
+    EXPECT_EQ(r.diagnostics[0].column, 13);
 }

@@ -101,7 +101,8 @@ TEST(Expressions, IntegerEvaluationRefusesFractions)
     const VariableScope scope = VariableScope::evaluate({{"n", "400"}});
     EXPECT_EQ(scope.evaluateInteger("n/4", "f"), 100);
     EXPECT_EQ(errorOf([&] { scope.evaluateInteger("n/3", "buffers[1].count"); }),
-              "buffers[1].count: \"n/3\" is not an integer (133.33)");
+              "buffers[1].count: \"n/3\" is not an integer (133.33); / divides exactly here: use cdiv(a, b) "
+              "to round up or floor(a / b) to round down");
     EXPECT_NE(errorOf([&] { scope.evaluateInteger("1/0", "f"); }).find("is not an integer (inf)"), std::string::npos);
     EXPECT_NE(errorOf([&] { scope.evaluateInteger("2^70", "f"); }).find("too large"), std::string::npos);
 }
@@ -138,6 +139,21 @@ TEST(Expressions, FormatNumber)
     EXPECT_EQ(formatNumber(1048576), "1048576");
     EXPECT_EQ(formatNumber(-3), "-3");
     EXPECT_EQ(formatNumber(1e-7), "1e-07");
+    // Rounding must never make a fraction look whole: 4.996 is not "5".
+    EXPECT_EQ(formatNumber(4.99609375), "4.99609");
+    EXPECT_EQ(formatNumber(2.0000001), "2.0000001");
     EXPECT_EQ(numberText(0.1), "0.1");
     EXPECT_EQ(numberText(400), "400");
+}
+
+// The grid formula of C code divides exactly in an expression: the message must give the
+// real value and the way out, never a rounded "5" that contradicts "not an integer".
+TEST(Expressions, InexactDivisionSaysWhyAndHowToRoundUp)
+{
+    const VariableScope scope = VariableScope::evaluate({{"n", "1024"}, {"block", "256"}});
+    const std::string msg = errorOf([&] { scope.evaluateInteger("(n + block - 1) / block", "launch.grid[0]"); });
+    EXPECT_NE(msg.find("is not an integer (4.99609)"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find("(5)"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("cdiv(a, b)"), std::string::npos) << msg;
+    EXPECT_EQ(scope.evaluateInteger("cdiv(n + 1, block)", "launch.grid[0]"), 5);
 }

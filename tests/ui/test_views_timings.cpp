@@ -88,6 +88,26 @@ TEST(TimingsPanel, HidesThePeakComparisonWhenThePeakIsUnknown)
     EXPECT_TRUE(panel.bandwidthLabel()->text().contains("GB/s"));
 }
 
+// The simulator's times are the CPU's: labelled so, and no bandwidth or copy figures
+// that would read as measurements of a GPU.
+TEST(TimingsPanel, SimulatorTimesAreLabelledAndShowNoBandwidthOrCopies)
+{
+    test::app();
+    TimingsPanel panel;
+    RunResult r = timedRun(0);
+    r.device.id = "sim";
+    panel.showResult(r);
+    EXPECT_TRUE(panel.summary()->text().contains("Simulator time")) << panel.summary()->text().toStdString();
+    EXPECT_TRUE(panel.summary()->text().contains("not a GPU measurement"));
+    EXPECT_FALSE(panel.bandwidthLabel()->text().contains("GB/s")) << panel.bandwidthLabel()->text().toStdString();
+    EXPECT_TRUE(panel.bandwidthBar()->isHidden());
+    EXPECT_TRUE(panel.repeatPlot()->yAxis->label().contains("simulator time"));
+    // compile, module load and the simulation; no H2D or D2H.
+    EXPECT_EQ(panel.breakdownPlot()->plottableCount(), 3);
+    for (int i = 0; i < panel.breakdownPlot()->plottableCount(); ++i)
+        EXPECT_FALSE(panel.breakdownPlot()->plottable(i)->name().contains("H2D"));
+}
+
 TEST(SweepPanel, EmitsTheRequestAndPlotsPoints)
 {
     test::app();

@@ -47,7 +47,7 @@ ChecksView::ChecksView(QWidget* parent)
     plot_->yAxis->setLabel(tr("got - expected"));
     plot_->legend->setVisible(true);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->setMinimumHeight(160);
+    plot_->setMinimumHeight(90); // the results dock must fit under the editor on a laptop
 
     QFont f = headline_->font();
     f.setBold(true);
@@ -57,6 +57,8 @@ ChecksView::ChecksView(QWidget* parent)
     // first result arrives re-lays out the whole dock.
     headline_->setText(tr("No checks in this document."));
 
+    summary_->setMinimumHeight(50);
+    mismatches_->setMinimumHeight(50);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(summary_);
     split->addWidget(plot_);

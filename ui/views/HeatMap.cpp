@@ -37,12 +37,15 @@ QCPColorGradient viridis()
 
 HeatMap::HeatMap(QWidget* parent)
     : QWidget(parent), plot_(new QCustomPlot(this)), slice_(new QSpinBox(this)),
-      sliceLabel_(new QLabel(tr("Slice (z):"), this))
+      sliceLabel_(new QLabel(tr("Slice (z):"), this)), readout_(new QLabel(this))
 {
     auto* top = new QHBoxLayout;
     top->addWidget(sliceLabel_);
     top->addWidget(slice_);
     top->addStretch();
+    readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    readout_->setText(tr("Point at a cell to read its value"));
+    top->addWidget(readout_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
@@ -69,6 +72,8 @@ HeatMap::HeatMap(QWidget* parent)
         plot_->replot();
     });
 
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showValueUnder(e->pos()); });
+
     sliceLabel_->hide();
     slice_->hide();
     connect(slice_, qOverload<int>(&QSpinBox::valueChanged), this, &HeatMap::setSlice);
@@ -88,6 +93,31 @@ void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<st
     scale_->axis()->setLabel(name);
     rescaleAxes_ = true;
     fill();
+}
+
+QString HeatMap::describeElement(long long x, long long y) const
+{
+    if (!buffer_ || shape_.size() < 2)
+        return {};
+    const std::size_t rows = shape_[shape_.size() - 2], cols = shape_.back();
+    if (x < 0 || y < 0 || std::size_t(x) >= cols || std::size_t(y) >= rows)
+        return {};
+    // The element itself, not the averaged cell a large image shows.
+    const std::size_t i = std::size_t(slice_->value()) * rows * cols + std::size_t(y) * cols + std::size_t(x);
+    if (i >= buffer_->count())
+        return {};
+    QString where = tr("x %1, y %2").arg(x).arg(y);
+    if (shape_.size() == 3)
+        where += tr(", z %1").arg(slice_->value());
+    return tr("%1: %2").arg(where).arg(buffer_->at(i), 0, 'g', 7);
+}
+
+void HeatMap::showValueUnder(const QPoint& pixel)
+{
+    const double x = plot_->xAxis->pixelToCoord(pixel.x());
+    const double y = plot_->yAxis->pixelToCoord(pixel.y());
+    const QString text = describeElement(std::llround(x), std::llround(y));
+    readout_->setText(text.isEmpty() ? tr("Point at a cell to read its value") : text);
 }
 
 void HeatMap::setSlice(int slice)

@@ -31,6 +31,11 @@ public:
                    const QString& name);
     void setSlice(int slice);
 
+    // "x 3, y 1: 0.25" for the element at column x, row y of the shown slice; empty outside.
+    QString describeElement(long long x, long long y) const;
+    // The value under the mouse, as describeElement words it.
+    QLabel* readout() const { return readout_; }
+
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }
     bool isReady() const { return ready_; }   // the map shows the current buffer and slice
@@ -44,12 +49,14 @@ signals:
 private:
     void fill();
     void showCells(const HeatMapCells& cells, quint64 generation);
+    void showValueUnder(const QPoint& pixel);
 
     QCustomPlot* plot_;
     QCPColorMap* map_;
     QCPColorScale* scale_;
     QSpinBox* slice_;
     QLabel* sliceLabel_;
+    QLabel* readout_;
     std::shared_ptr<const HostBuffer> buffer_;
     std::vector<std::size_t> shape_;
     quint64 generation_ = 0;       // which fill a finished average belongs to

@@ -1,5 +1,6 @@
 #include "views/ResultsPanel.hpp"
 
+#include "views/BarChart.hpp"
 #include "views/BufferTableView.hpp"
 #include "views/ChecksView.hpp"
 #include "views/Exporter.hpp"
@@ -44,6 +45,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
       exportPlot_(new QPushButton(tr("Export plot..."), this)),
       exportBuffer_(new QPushButton(tr("Export buffer..."), this)), tabs_(new QTabWidget(this)),
       plotStack_(new QStackedWidget(this)), line_(new LinePlot(this)), heat_(new HeatMap(this)),
+      bars_(new BarChart(this)),
       histogram_(new HistogramView(this)), table_(new BufferTableView(this)),
       checks_(new ChecksView(this)), empty_(new QLabel(tr("Run the kernel to see its buffers here."), this))
 {
@@ -68,6 +70,7 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     plotStack_->addWidget(empty_);
     plotStack_->addWidget(line_);
     plotStack_->addWidget(heat_);
+    plotStack_->addWidget(bars_);
     tabs_->addTab(plotStack_, tr("Plot"));
     tabs_->addTab(histogram_, tr("Histogram"));
     tabs_->addTab(table_, tr("Table"));
@@ -209,6 +212,11 @@ bool ResultsPanel::showsHeatMap() const
     return plotStack_->currentWidget() == heat_;
 }
 
+bool ResultsPanel::showsBars() const
+{
+    return plotStack_->currentWidget() == bars_;
+}
+
 void ResultsPanel::showBuffer(int resultIndex)
 {
     if (!result_ || resultIndex < 0 || std::size_t(resultIndex) >= result_->buffers.size())
@@ -228,7 +236,9 @@ void ResultsPanel::showBuffer(int resultIndex)
     // The view is switched now and filled in the next pass of the event loop: a plot
     // shown for the first time draws itself at its new size, and drawing it again
     // with the data in the same pass would hold the window for twice as long.
-    plotStack_->setCurrentWidget(isTwoDimensional(b) ? static_cast<QWidget*>(heat_) : line_);
+    plotStack_->setCurrentWidget(isTwoDimensional(b) ? static_cast<QWidget*>(heat_)
+                                 : BarChart::suits(b) ? static_cast<QWidget*>(bars_)
+                                                      : line_);
     fillTimer_.start();
 }
 
@@ -253,6 +263,8 @@ void ResultsPanel::fillPlot()
     const BufferResult& b = result_->buffers[std::size_t(shownIndex_)];
     if (isTwoDimensional(b))
         heat_->setBuffer(shown_, b.shape, QString::fromStdString(b.name));
+    else if (BarChart::suits(b))
+        bars_->setBuffer(shown_, QString::fromStdString(b.name));
     else
         line_->setBuffer(shown_, QString::fromStdString(b.name));
 }
@@ -266,7 +278,7 @@ void ResultsPanel::exportPlot()
         plot = checks_->errorPlot();
     else {
         fillPlot(); // the table tab may be current, with the plot not yet drawn
-        plot = showsHeatMap() ? heat_->plot() : line_->plot();
+        plot = showsHeatMap() ? heat_->plot() : plotStack_->currentWidget() == bars_ ? bars_->plot() : line_->plot();
     }
     Exporter::savePlotInteractive(this, plot, buffers_->currentText().section(' ', 0, 0));
 }

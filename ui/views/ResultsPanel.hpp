@@ -16,6 +16,7 @@ class QPushButton;
 
 namespace kw {
 
+class BarChart;
 class LinePlot;
 class HeatMap;
 class HistogramView;
@@ -42,6 +43,8 @@ public:
     QTabWidget* tabs() const { return tabs_; }
     LinePlot* linePlot() const { return line_; }
     HeatMap* heatMap() const { return heat_; }
+    BarChart* barChart() const { return bars_; }
+    bool showsBars() const;
     HistogramView* histogram() const { return histogram_; }
     BufferTableView* table() const { return table_; }
     ChecksView* checks() const { return checks_; }
@@ -66,6 +69,7 @@ private:
     QStackedWidget* plotStack_;
     LinePlot* line_;
     HeatMap* heat_;
+    BarChart* bars_;
     HistogramView* histogram_;
     BufferTableView* table_;
     ChecksView* checks_;

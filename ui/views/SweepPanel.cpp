@@ -65,6 +65,13 @@ SweepPanel::SweepPanel(QWidget* parent)
     updateKind();
 }
 
+void SweepPanel::setSimulated(bool on)
+{
+    plot_->yAxis->setLabel(on ? tr("median simulator time (ms, CPU)") : tr("median kernel time (ms)"));
+    points_->setHorizontalHeaderLabels({tr("Parameter"), on ? tr("Simulator median (ms)") : tr("Median (ms)")});
+    plot_->replot();
+}
+
 void SweepPanel::updateKind()
 {
     const int kind = kind_->currentData().toInt();

@@ -34,6 +34,8 @@ public:
     QCustomPlot* plot() const { return plot_; }
     QTableWidget* pointsTable() const { return points_; }
     bool isRunning() const { return running_; }
+    // Times from the CPU simulator are labelled as such, not as kernel times.
+    void setSimulated(bool on);
 
 public slots:
     void start();                                   // validates and emits sweepRequested

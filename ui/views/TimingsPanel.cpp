@@ -4,6 +4,7 @@
 
 #include <QLabel>
 #include <QProgressBar>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -36,6 +37,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
       bandwidthBar_(new QProgressBar(this))
 {
     summary_->setWordWrap(true);
+    bandwidth_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bandwidth_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     bandwidthBar_->setRange(0, 1000);
@@ -52,7 +54,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     repeats_->xAxis->setTicker(ticker);
 
-    breakdown_->setMinimumHeight(130);
+    breakdown_->setMinimumHeight(90);
     breakdown_->setMaximumHeight(170);
     breakdown_->xAxis->setLabel(tr("ms"));
     breakdown_->yAxis->setTicks(false);
@@ -68,14 +70,20 @@ TimingsPanel::TimingsPanel(QWidget* parent)
         auto* l = new QLabel(QStringLiteral("<b>%1</b>").arg(text), this);
         return l;
     };
+    // The repeats beside the breakdown, not above it: the dock stays short enough
+    // to leave the editor its height on a 768-pixel screen.
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(summary_);
-    layout->addWidget(repeats_, 3);
-    layout->addWidget(title(tr("Where the time of the run went")));
-    layout->addWidget(breakdown_, 1);
-    layout->addWidget(title(tr("Memory bandwidth")));
-    layout->addWidget(bandwidth_);
-    layout->addWidget(bandwidthBar_);
+    auto* row = new QHBoxLayout;
+    row->addWidget(repeats_, 3);
+    auto* side = new QVBoxLayout;
+    side->addWidget(title(tr("Where the time of the run went")));
+    side->addWidget(breakdown_, 1);
+    side->addWidget(title(tr("Memory bandwidth")));
+    side->addWidget(bandwidth_);
+    side->addWidget(bandwidthBar_);
+    row->addLayout(side, 2);
+    layout->addLayout(row, 1);
     clear();
 }
 
@@ -95,11 +103,15 @@ void TimingsPanel::showResult(const RunResult& r)
 {
     const RunTimings& t = r.timings;
     stats_ = TimingStats::compute(t.kernelMs);
+    simulated_ = r.device.id == "sim";
     const double median = stats_.count ? stats_.median : t.medianMs;
     if (stats_.count) {
+        const QString head = simulated_ ? tr("<b>Simulator time (the CPU running the simulation, not a GPU "
+                                             "measurement): median %1</b>")
+                                        : tr("<b>Kernel time: median %1</b>");
         summary_->setText(
-            tr("<b>Kernel time: median %1</b> &nbsp; min %2 &nbsp; max %3 &nbsp; mean %4 &nbsp; "
-               "IQR %5 (%6 \u2013 %7) &nbsp; over %8 repeats on %9")
+            (head + tr(" &nbsp; min %2 &nbsp; max %3 &nbsp; mean %4 &nbsp; IQR %5 (%6 \u2013 %7) &nbsp; "
+                       "over %8 repeats on %9"))
                 .arg(formatMs(stats_.median), formatMs(stats_.min), formatMs(stats_.max),
                      formatMs(stats_.mean), formatMs(stats_.iqr()), formatMs(stats_.q1),
                      formatMs(stats_.q3))
@@ -116,7 +128,12 @@ void TimingsPanel::showResult(const RunResult& r)
                         : median > 0 ? double(t.bytesMoved) / (median * 1e-3) / 1e9 : 0.0;
     const double peak = r.device.memoryBandwidthGBs;
     const QString moved = QLocale().formattedDataSize(qint64(t.bytesMoved), 1, QLocale::DataSizeSIFormat);
-    if (gbps <= 0) {
+    if (simulated_) {
+        // Bytes over the simulator's time says how fast the CPU simulates, nothing of a GPU.
+        bandwidth_->setText(tr("No bandwidth figure on the simulator: its times are those of the CPU "
+                               "simulating the kernel. Run on a GPU to measure memory bandwidth."));
+        bandwidthBar_->hide();
+    } else if (gbps <= 0) {
         bandwidth_->setText(tr("No bandwidth figure: the run moved no buffer data or was not timed."));
         bandwidthBar_->hide();
     } else if (peak > 0) {
@@ -150,7 +167,10 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
     // Short kernels read better in microseconds than as 0.021 ms.
     const bool micro = stats_.median < 1.0;
     const double k = micro ? 1000.0 : 1.0;
-    repeats_->yAxis->setLabel(micro ? tr("kernel time (\u00b5s)") : tr("kernel time (ms)"));
+    if (simulated_)
+        repeats_->yAxis->setLabel(micro ? tr("simulator time (\u00b5s, CPU)") : tr("simulator time (ms, CPU)"));
+    else
+        repeats_->yAxis->setLabel(micro ? tr("kernel time (\u00b5s)") : tr("kernel time (ms)"));
     auto* q3 = lineGraph(repeats_, tr("IQR"), QPen(QColor(31, 119, 180, 60)));
     auto* q1 = lineGraph(repeats_, QString(), QPen(QColor(31, 119, 180, 60)));
     q3->setData({x0, x1}, {k * stats_.q3, k * stats_.q3});
@@ -197,12 +217,15 @@ void TimingsPanel::plotBreakdown(const RunResult& r)
         {tr("compile%1").arg(r.compile.cacheHit ? tr(" (cached)") : QString()), t.compileMs, QColor(148, 103, 189)},
         {tr("module load"), t.moduleLoadMs, QColor(140, 86, 75)},
         {tr("H2D"), t.h2dMs, QColor(255, 127, 14)},
-        {tr("kernel (median)"), kernel, QColor(44, 160, 44)},
+        {simulated_ ? tr("simulation (median)") : tr("kernel (median)"), kernel, QColor(44, 160, 44)},
         {tr("D2H"), t.d2hMs, QColor(31, 119, 180)},
     };
     QCPBars* below = nullptr;
     double total = 0;
     for (const Phase& p : phases) {
+        // The simulator's "copies" are host memcpy: no transfer to measure.
+        if (simulated_ && (p.name == tr("H2D") || p.name == tr("D2H")))
+            continue;
         auto* bars = new QCPBars(breakdown_->yAxis, breakdown_->xAxis);
         bars->setName(QStringLiteral("%1 %2").arg(p.name, formatMs(p.ms)));
         bars->setPen(QPen(p.color.darker(130)));
