@@ -12,7 +12,9 @@ namespace kw {
 class BufferFactory {
 public:
     // Relative initialiser files are looked up in baseDir. The scope must outlive the factory.
-    BufferFactory(const VariableScope& scope, std::filesystem::path baseDir);
+    // With `attached`, file initialisers come from it and never from the disk.
+    BufferFactory(const VariableScope& scope, std::filesystem::path baseDir,
+                  std::shared_ptr<const AttachedFiles> attached = nullptr);
 
     // The display shape: {count} for 1-D, else the shape, whose product equals the count.
     // `field` prefixes errors ("buffers[1]"); throws kw::Error(Document) or (Expression).
@@ -30,9 +32,11 @@ public:
 private:
     void fillExpression(NdArray& array, const Initializer& init, const std::string& field) const;
     void fillFromFile(NdArray& array, const Initializer& init, const std::string& field) const;
+    NdArray readLocal(const std::string& file, DType dtype, const std::string& field) const;
 
     const VariableScope& scope_;
     std::filesystem::path baseDir_;
+    std::shared_ptr<const AttachedFiles> attached_;
 };
 
 } // namespace kw

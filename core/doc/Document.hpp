@@ -3,10 +3,12 @@
 // as text here; doc/PreparedRun evaluates them against the variables.
 #include "compile/CompileOptions.hpp"
 #include "data/DType.hpp"
+#include "data/NdArray.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +73,10 @@ struct CheckSpec {
     double relTol = 1e-5;
 };
 
+// Initialiser data that came with a job from a remote client, by the file name
+// the document gives: used instead of the disk, which may not be the client's.
+using AttachedFiles = std::map<std::string, NdArray>;
+
 struct Document {
     int version = 1;
     std::string title;
@@ -86,6 +92,8 @@ struct Document {
     RunSettings run;
     std::vector<CheckSpec> checks;
     std::filesystem::path path;     // where it was loaded from (empty for unsaved)
+    // Set on a runner serving a remote job: file initialisers read only from here.
+    std::shared_ptr<const AttachedFiles> attachedFiles;
     std::filesystem::path baseDir() const;
 
     const BufferSpec* findBuffer(const std::string& name) const;

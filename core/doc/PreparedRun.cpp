@@ -15,7 +15,7 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
         run.variables = VariableScope::evaluate(doc.variables);
         run.checkScope = run.variables;
 
-        const BufferFactory factory(run.variables, doc.baseDir());
+        const BufferFactory factory(run.variables, doc.baseDir(), doc.attachedFiles);
         for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
             const BufferSpec& spec = doc.buffers[b];
             NdArray array = factory.create(spec, "buffers[" + std::to_string(b) + "]");
