@@ -14,6 +14,7 @@
 #include "NotesPanel.hpp"
 #include "ProblemsPanel.hpp"
 #include "RunnerClient.hpp"
+#include "RunnerPicker.hpp"
 #include "Settings.hpp"
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
@@ -120,6 +121,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     runner_ = new RunnerClient(this);
     if (!options_.runnerProgram.isEmpty())
         runner_->setProgram(options_.runnerProgram);
+    top->addWidget(new RunnerPicker(runner_, settings_, central));
 
     buildDocks();
     buildActions();
