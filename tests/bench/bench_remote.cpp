@@ -8,7 +8,11 @@
 #include "RemoteTestSupport.hpp"
 #include "support/TempDir.hpp"
 
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
 #include "doc/DocumentReader.hpp"
+#include "run/DeviceSelector.hpp"
+#include "run/RunEngine.hpp"
 #include "serve/ServeClient.hpp"
 
 #include <fmt/format.h>
@@ -99,13 +103,28 @@ int main(int argc, char** argv)
     const kw::Document tiny = tinyDocument(dir / "tiny");
 
     {
+        // Interleaved, so both see the same load on a shared machine.
         kw::ServeClient here(local), there(ssh);
-        const double l = median(jobTimes(here, tiny, jobs)), s = median(jobTimes(there, tiny, jobs));
+        std::vector<double> l, s;
+        for (int round = 0; round < 5; ++round) {
+            const auto a = jobTimes(here, tiny, jobs / 5 + 1), b = jobTimes(there, tiny, jobs / 5 + 1);
+            l.insert(l.end(), a.begin(), a.end());
+            s.insert(s.end(), b.begin(), b.end());
+        }
         fmt::print("latency per job (tiny sim job, median of {}): local runner {:.2f} ms, loopback ssh {:.2f} ms, "
-                   "added {:.2f} ms\n", jobs, l, s, s - l);
+                   "added {:.2f} ms\n", l.size(), median(l), median(s), median(s) - median(l));
     }
     {
         const kw::Document big = bigDocument(dir / "big", mib);
+        {
+            // The same job in this process: what the engine itself costs, without a runner.
+            kw::Compiler compiler(kw::ProgramCache::openDefault());
+            auto backend = kw::DeviceSelector::open(kw::DeviceSelector::parse("sim"), nullptr);
+            kw::RunEngine engine(compiler, *backend);
+            const auto t0 = Clock::now();
+            const kw::RunResult r = engine.run(kw::DocumentReader::readFile(dir / "big" / "big.kwb"));
+            fmt::print("{} MiB job in process (no runner): {:.0f} ms (ok {})\n", mib, msSince(t0), r.ok);
+        }
         for (const auto& [label, command] : {std::pair{"local runner (pipe)", local}, std::pair{"loopback ssh", ssh}}) {
             kw::ServeClient client(command);
             const auto t0 = Clock::now();
