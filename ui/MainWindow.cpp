@@ -121,7 +121,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     runner_ = new RunnerClient(this);
     if (!options_.runnerProgram.isEmpty())
         runner_->setProgram(options_.runnerProgram);
-    top->addWidget(new RunnerPicker(runner_, settings_, central));
+    top->addWidget(new RunnerPicker(runner_, settings_, central), 1);
 
     buildDocks();
     buildActions();

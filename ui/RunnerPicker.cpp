@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSignalBlocker>
+#include <QSizePolicy>
 #include <QToolButton>
 
 namespace kw {
@@ -45,6 +46,10 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     reconnect_->hide();
     status_ = new QLabel(this);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long status must not widen the editor's row and squeeze the docks: it is
+    // clipped, and its tooltip has all of it.
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status_->setMinimumWidth(120);
 
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -52,7 +57,7 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     row->addWidget(combo_);
     row->addWidget(manage_);
     row->addWidget(reconnect_);
-    row->addWidget(status_);
+    row->addWidget(status_, 1);
 
     connect(combo_, &QComboBox::currentIndexChanged, this, [this] { apply(true); });
     connect(reconnect_, &QToolButton::clicked, this, [this] {
@@ -69,7 +74,7 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     });
     connect(client_, &RunnerClient::runnerLost, this, [this](const QString& what) {
         reconnect_->setVisible(client_->isRemote());
-        showStatus(tr("not connected"), true);
+        showStatus(tr("not connected: %1").arg(what), true);
         status_->setToolTip(what);
     });
     connect(client_, &RunnerClient::runResultReady, this, [this](int, const std::shared_ptr<const RunResult>& r) {
@@ -162,6 +167,8 @@ QString RunnerPicker::statusText() const { return status_->text(); }
 void RunnerPicker::showStatus(const QString& text, bool problem)
 {
     status_->setText(text);
+    if (!problem)
+        status_->setToolTip(text);
     status_->setStyleSheet(problem ? "color: #b00020;" : QString());
 }
 

@@ -91,7 +91,7 @@ int main(int argc, char** argv)
     const int jobs = argc > 1 ? std::atoi(argv[1]) : 20;
     const std::size_t mib = argc > 2 ? std::size_t(std::atoi(argv[2])) : 256;
     const fs::path dir = kw::test::freshDir("kwbench", "remote");
-    const std::string cache = "env XDG_CACHE_HOME=" + (dir / "remote-cache").string() + " ";
+    const std::string cache = "env -u KWB_CACHE_DIR XDG_CACHE_HOME=" + (dir / "remote-cache").string() + " ";
     const std::string local = kwtest::kwbRunPath() + " serve";
 
     kwtest::LoopbackSshServer sshd(dir / "sshd");

@@ -39,9 +39,11 @@ protected:
     void SetUp() override { ASSERT_TRUE(startError_->empty()) << *startError_; }
 
     static fs::path remoteCache() { return *dir_ / "node-cache"; }
+    // srun hands the test's environment to the job: the runner's cache folder is
+    // chosen the way a node's login environment would choose it.
     static std::string runner()
     {
-        return "srun --quiet --ntasks=1 --partition=gpu --time=5 env XDG_CACHE_HOME=" + remoteCache().string() + " "
+        return "srun --quiet --ntasks=1 --partition=gpu --time=5 env -u KWB_CACHE_DIR XDG_CACHE_HOME=" + remoteCache().string() + " "
                + kwtest::kwbRunPath() + " serve";
     }
 

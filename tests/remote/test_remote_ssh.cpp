@@ -47,7 +47,7 @@ protected:
     // the way a login shell would set XDG_CACHE_HOME.
     static std::string runner(const std::string& config = "ssh_config")
     {
-        return server_->sshCommand(config) + " env XDG_CACHE_HOME=" + remoteCache().string() + " "
+        return server_->sshCommand(config) + " env -u KWB_CACHE_DIR XDG_CACHE_HOME=" + remoteCache().string() + " "
                + kwtest::kwbRunPath() + " serve";
     }
 

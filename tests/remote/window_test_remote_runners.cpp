@@ -23,7 +23,7 @@ namespace {
 
 fs::path testDir() { return kw::test::freshDir("kwremote", "window"); }
 
-std::string cacheEnv(const fs::path& cache) { return "env XDG_CACHE_HOME=" + cache.string() + " "; }
+std::string cacheEnv(const fs::path& cache) { return "env -u KWB_CACHE_DIR XDG_CACHE_HOME=" + cache.string() + " "; }
 
 // Runs `doc` and waits for its end: the result, or the failure message.
 struct Outcome {
