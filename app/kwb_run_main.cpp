@@ -19,6 +19,7 @@
 #include "run/VersionReport.hpp"
 #include "serve/ProcessRestart.hpp"
 #include "serve/RunnerSupervisor.hpp"
+#include "serve/ServeClient.hpp"
 #include "serve/ServeLoop.hpp"
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
@@ -180,7 +181,7 @@ int compileCommand(const CompileArgs& a)
 // ---- run
 
 struct RunArgs {
-    std::string file, device, outDir;
+    std::string file, device, outDir, runner;
     std::optional<int> repeat;
     bool json = false;
     bool trust = false;
@@ -225,6 +226,62 @@ void printSummary(std::FILE* out, const kw::RunResult& r)
     }
 }
 
+int exitCodeOf(const kw::RunResult& r)
+{
+    if (!r.compile.ok)
+        return kCompileErrors;
+    if (r.fault)
+        return kFault;
+    return r.ok ? kOk : kCheckFailed;
+}
+
+std::string byteText(std::uint64_t bytes)
+{
+    if (bytes < 1024)
+        return fmt::format("{} B", bytes);
+    if (bytes < (1 << 20))
+        return fmt::format("{:.1f} KiB", double(bytes) / 1024);
+    return fmt::format("{:.1f} MiB", double(bytes) / (1 << 20));
+}
+
+// The document on a runner started by a command line (ssh, srun): its headers and
+// initialiser files travel with the job; the outputs come back.
+int remoteRunCommand(const RunArgs& a, const kw::Document& doc)
+{
+    if (a.repeat)
+        return failWith(kw::Error(kw::ErrorCategory::Usage, "--repeat is not available with --runner; "
+                                                             "set run.repeats in the document"));
+    kw::RunResult r;
+    kw::RunnerTraffic traffic;
+    try {
+        kw::ServeClient client(a.runner);
+        r = client.run(doc, a.device, "outputs");
+        traffic = client.lastJob();
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+    int code = exitCodeOf(r);
+    try {
+        if (!a.outDir.empty() && r.compile.ok)
+            writeOutputs(a.outDir, r);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
+        code = code == kOk ? kBadInput : code;
+    }
+    if (a.json) {
+        json j = kw::toJson(r);
+        j["runner"] = {{"command", a.runner}, {"bytes_sent", traffic.sent}, {"bytes_received", traffic.received}};
+        fmt::print("{}\n", j.dump(2));
+    } else if (!r.compile.ok) {
+        printDiagnostics(stdout, r.compile);
+    } else {
+        printSummary(stdout, r);
+        fmt::print("runner   {}: sent {}, received {}\n", a.runner, byteText(traffic.sent),
+                   byteText(traffic.received));
+    }
+    return code;
+}
+
 int runCommand(const RunArgs& a)
 {
     kw::Document doc;
@@ -233,6 +290,8 @@ int runCommand(const RunArgs& a)
     } catch (const std::exception& e) {
         return failWith(e);
     }
+    if (!a.runner.empty())
+        return remoteRunCommand(a, doc);
     // Device printf lands on fd 1: move it onto a pipe before the driver loads, and
     // print our own output through the original stdout.
     kw::PrintfCapture capture;
@@ -255,13 +314,7 @@ int runCommand(const RunArgs& a)
         return failWith(e);
     }
 
-    int code = kOk;
-    if (!r.compile.ok)
-        code = kCompileErrors;
-    else if (r.fault)
-        code = kFault;
-    else if (!r.ok)
-        code = kCheckFailed;
+    int code = exitCodeOf(r);
 
     try {
         if (!a.outDir.empty() && r.compile.ok)
@@ -383,6 +436,9 @@ int main(int argc, char** argv)
     run->add_flag("--json", runArgs.json, "print the run result as JSON");
     run->add_flag("--trust", runArgs.trust,
                   "take the document's options and files as they are (only for your own files)");
+    run->add_option("--runner", runArgs.runner,
+                    "run on the runner this command line starts, e.g. \"ssh gpu-server kwb-run serve\" "
+                    "(docs/remote.md); --device then names one of its devices");
 
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");

@@ -22,6 +22,7 @@
 #include "RunHistory.hpp"
 #include "RunHistoryPanel.hpp"
 #include "RunnerClient.hpp"
+#include "RunnerPicker.hpp"
 #include "Settings.hpp"
 #include "TrustBar.hpp"
 #include "TrustStore.hpp"
@@ -151,6 +152,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     runner_ = new RunnerClient(this);
     if (!options_.runnerProgram.isEmpty())
         runner_->setProgram(options_.runnerProgram);
+    top->addWidget(new RunnerPicker(runner_, settings_, central), 1);
 
     buildDocks();
     buildActions();

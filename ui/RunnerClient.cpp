@@ -1,10 +1,17 @@
 #include "RunnerClient.hpp"
 
-#include "doc/DocumentWriter.hpp"
+#include "serve/JobCodec.hpp"
+#include "serve/Protocol.hpp"
+#include "serve/RunnerFailure.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QProcessEnvironment>
+
+#ifdef Q_OS_UNIX
+#include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -24,6 +31,10 @@ QString launchDescription(const Document& doc)
         return "(" + parts.join(", ") + ")";
     };
     return QString("grid %1, block %2").arg(dims(doc.launch.grid), dims(doc.launch.block));
+}
+QByteArray line(const nlohmann::json& message)
+{
+    return QByteArray::fromStdString(protocol::encode(message));
 }
 } // namespace
 
@@ -84,11 +95,27 @@ void RunnerClient::start()
     expectingExit_ = false;
     killReason_.clear();
     startedAt_.start();
-    process_.start(program_, {"serve"});
+    if (command_.isEmpty()) {
+        process_.setChildProcessModifier({});
+        process_.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        process_.start(program_, {"serve"});
+    } else {
+        // Without a terminal, an ssh that wants a password or a host-key answer
+        // fails with a message instead of waiting for one nobody sees.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("SSH_ASKPASS_REQUIRE", "never");
+        process_.setProcessEnvironment(env);
+#ifdef Q_OS_UNIX
+        process_.setChildProcessModifier([] { ::setsid(); });
+        process_.start("/bin/sh", {"-c", command_});
+#else
+        process_.startCommand(command_);
+#endif
+    }
     Job hello;
     hello.op = Op::Hello;
     hello.id = nextId_++;
-    hello.line = QByteArray(R"({"v":1,"id":)") + QByteArray::number(hello.id) + R"(,"op":"hello"})" + '\n';
+    hello.line = line(protocol::request(hello.id, protocol::op::kHello));
     queue_.push_front(std::move(hello));
     sendNext();
 }
@@ -99,7 +126,7 @@ void RunnerClient::shutdown()
         return;
     expectingExit_ = true;
     watchdog_.stop();
-    process_.write(R"({"v":1,"id":0,"op":"shutdown"})" "\n");
+    process_.write(line(protocol::request(0, protocol::op::kShutdown)));
     if (!process_.waitForFinished(2000))
         process_.kill();
 }
@@ -117,52 +144,55 @@ int RunnerClient::enqueue(Job job)
     return id;
 }
 
-int RunnerClient::compile(const Document& doc, const QString& device)
+void RunnerClient::setRunner(const QString& name, const QString& commandLine)
 {
-    Document inlineDoc = doc;
-    inlineDoc.sourceFile.clear(); // the runner may not share our file system
-    nlohmann::ordered_json req;
-    req["v"] = 1;
-    req["id"] = nextId_;
-    req["op"] = "compile";
-    req["document"] = DocumentWriter::toJson(inlineDoc);
-    req["base_dir"] = doc.baseDir().string();
-    req["trust"] = doc.trust == Trust::Trusted;
-    req["device"] = device.toStdString();
-    Job job;
-    job.op = Op::Compile;
-    job.line = QByteArray::fromStdString(req.dump()) + '\n';
-    job.kernel = doc.kernel;
-    return enqueue(std::move(job));
+    if (name == runnerName_ && commandLine == command_)
+        return;
+    shutdown();
+    runnerName_ = name;
+    command_ = commandLine;
+    devices_.clear();
 }
 
-int RunnerClient::run(const Document& doc, const QString& device)
+int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device)
 {
-    Document inlineDoc = doc;
-    inlineDoc.sourceFile.clear();
-    nlohmann::ordered_json req;
-    req["v"] = 1;
-    req["id"] = nextId_;
-    req["op"] = "run";
-    req["document"] = DocumentWriter::toJson(inlineDoc);
-    req["base_dir"] = doc.baseDir().string();
-    req["trust"] = doc.trust == Trust::Trusted;
-    req["device"] = device.toStdString();
-    req["return_buffers"] = "all";
+    // Headers and initialiser files are read here: the runner may be on another machine.
+    EncodedJob encoded;
+    try {
+        encoded = JobCodec::encode(doc, opName, nextId_, device.toStdString());
+    } catch (const std::exception& e) {
+        const int id = nextId_++;
+        const QString why = QString::fromUtf8(e.what());
+        QTimer::singleShot(0, this, [this, id, why] { emit jobFailed(id, why); });
+        return id;
+    }
+    if (op == Op::Run)
+        encoded.header["return_buffers"] = "all";
     Job job;
-    job.op = Op::Run;
-    job.line = QByteArray::fromStdString(req.dump()) + '\n';
+    job.op = op;
+    job.line = QByteArray::fromStdString(
+        protocol::encode(encoded.header, encoded.payload.data(), encoded.payload.size()));
     job.kernel = doc.kernel;
     job.launchText = launchDescription(doc);
     job.timeLimitS = doc.run.timeLimitSeconds;
     return enqueue(std::move(job));
 }
 
+int RunnerClient::compile(const Document& doc, const QString& device)
+{
+    return enqueueEncoded(Op::Compile, doc, protocol::op::kCompile, device);
+}
+
+int RunnerClient::run(const Document& doc, const QString& device)
+{
+    return enqueueEncoded(Op::Run, doc, protocol::op::kRun, device);
+}
+
 int RunnerClient::requestDevices()
 {
     Job job;
     job.op = Op::Devices;
-    job.line = QByteArray(R"({"v":1,"id":)") + QByteArray::number(nextId_) + R"(,"op":"devices"})" + '\n';
+    job.line = line(protocol::request(nextId_, protocol::op::kDevices));
     return enqueue(std::move(job));
 }
 
@@ -173,6 +203,8 @@ void RunnerClient::sendNext()
     current_ = std::move(queue_.front());
     queue_.pop_front();
     process_.write(current_->line);
+    sent_ = quint64(current_->line.size());
+    received_ = 0;
     // Compiles get a generous allowance; a run's kernel part is re-armed with
     // its time limit when the runner reports the launch stage.
     armWatchdog(current_->op == Op::Run || current_->op == Op::Compile
@@ -196,7 +228,9 @@ void RunnerClient::onReadyRead()
         if (nl < 0) {
             if (process_.bytesAvailable() <= 0)
                 return;
-            inbox_ += process_.readAllStandardOutput();
+            const QByteArray more = process_.readAllStandardOutput();
+            countReceived(more.size());
+            inbox_ += more;
             continue;
         }
         const QByteArray line = inbox_.left(nl);
@@ -240,10 +274,12 @@ bool RunnerClient::readFrame()
             const qint64 got = process_.read(reinterpret_cast<char*>(frame_->data()) + frameFilled_, n);
             if (got <= 0)
                 return false;
+            countReceived(got);
             frameFilled_ += std::size_t(got);
             binaryLeft_ -= got;
         } else {
             const QByteArray bytes = process_.read(n);
+            countReceived(bytes.size());
             takeFrameBytes(bytes.constData(), bytes.size());
         }
     }
@@ -279,6 +315,22 @@ void RunnerClient::handleMessage(const nlohmann::json& msg)
         return;
     }
     watchdog_.stop();
+    lastSent_ = sent_;
+    lastReceived_ = received_;
+    if (current_->op == Op::Hello) {
+        try {
+            protocol::checkHelloReply(msg);
+        } catch (const std::exception& e) {
+            // Another version: restarting would only meet it again.
+            const QString what = tr("Runner %1: %2").arg(displayName(), QString::fromUtf8(e.what()));
+            expectingExit_ = true;
+            killReason_.clear();
+            process_.kill();
+            loseRunner(what);
+            return;
+        }
+        emit runnerConnected(displayName());
+    }
     Job job = std::move(*current_);
     current_.reset();
     const nlohmann::json result = msg.value("result", nlohmann::json::object());
@@ -334,6 +386,26 @@ void RunnerClient::failAllQueued(const QString& why)
         jobDone();
         emit jobFailed(j.id, why);
     }
+}
+
+void RunnerClient::loseRunner(const QString& what)
+{
+    watchdog_.stop();
+    if (current_) {
+        const Job job = std::move(*current_);
+        current_.reset();
+        if (job.op != Op::Hello) {
+            jobDone();
+            emit jobFailed(job.id, what);
+        }
+    }
+    failAllQueued(what);
+    emit runnerLost(what);
+}
+
+QString RunnerClient::displayName() const
+{
+    return runnerName_.isEmpty() ? (command_.isEmpty() ? tr("this computer") : command_) : runnerName_;
 }
 
 void RunnerClient::stop()
@@ -393,6 +465,19 @@ void RunnerClient::onProcessFinished(int exitCode, QProcess::ExitStatus status)
     expectingExit_ = false;
     killReason_.clear();
     const bool early = startedAt_.isValid() && startedAt_.elapsed() < earlyDeathMs;
+
+    if (!asked && isRemote()) {
+        // A connection, not a process of ours: say what ended it, report the job in
+        // flight as lost, and connect again only when asked (the next job).
+        const QString how = status == QProcess::CrashExit ? QStringLiteral("crashed")
+                                                          : QStringLiteral("exited with status %1").arg(exitCode);
+        const QString why = QString::fromStdString(
+            RunnerFailure::describe(command_.toStdString(), how.toStdString(), QString::fromUtf8(stderrTail_).trimmed().toStdString()));
+        const bool inFlight = current_ && current_->op != Op::Hello;
+        loseRunner(inFlight ? tr("The connection to runner %1 was lost; the job in flight is lost: %2").arg(displayName(), why)
+                            : tr("Runner %1 is not connected: %2").arg(displayName(), why));
+        return;
+    }
 
     QString what;
     if (!asked) {

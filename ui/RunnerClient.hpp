@@ -35,6 +35,17 @@ public:
     // Extra time past a run's time limit before the watchdog kills the runner.
     void setGraceMs(int ms) { graceMs_ = ms; }
 
+    // A runner started by a command line (`ssh host kwb-run serve`, `srun ... kwb-run
+    // serve`) instead of the local program; an empty command means the local one.
+    // Ends the current runner; the next job (or start()) connects to the new one.
+    void setRunner(const QString& name, const QString& commandLine);
+    QString runnerName() const { return runnerName_; }
+    QString runnerCommand() const { return command_; }
+    bool isRemote() const { return !command_.isEmpty(); }
+    // Bytes of protocol messages each way for the last finished job.
+    quint64 lastJobBytesSent() const { return lastSent_; }
+    quint64 lastJobBytesReceived() const { return lastReceived_; }
+
     void start();
     void shutdown();                  // polite: asks the runner to exit
     bool isRunning() const { return process_.state() != QProcess::NotRunning; }
@@ -64,6 +75,11 @@ signals:
     void jobFailed(int id, const QString& message);
     // The runner died or hung and was restarted; what happened, for a banner.
     void runnerRestarted(const QString& what);
+    // A runner command that ended, was cut off or speaks another protocol version:
+    // it is not restarted; the next job (or start()) connects again.
+    void runnerLost(const QString& what);
+    // The hello of a (re)started runner was answered: it is ready.
+    void runnerConnected(const QString& name);
     void busyChanged(bool busy);
 
 private:
@@ -71,7 +87,7 @@ private:
     struct Job {
         int id = 0;
         Op op = Op::Hello;
-        QByteArray line;               // request JSON line
+        QByteArray line;               // request JSON line, then its binary payload
         std::string kernel;            // for reports
         QString launchText;
         double timeLimitS = 10;
@@ -92,6 +108,10 @@ private:
     void armWatchdog(int ms);
     void jobDone();
     void failAllQueued(const QString& why);
+    int enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device);
+    void loseRunner(const QString& what);
+    QString displayName() const;
+    void countReceived(qint64 bytes) { received_ += quint64(std::max<qint64>(bytes, 0)); }
 
     QProcess process_;
     QString program_;
@@ -115,6 +135,8 @@ private:
     QElapsedTimer startedAt_;
     QByteArray stderrTail_;
     std::vector<DeviceInfo> devices_;
+    QString runnerName_, command_;
+    quint64 sent_ = 0, received_ = 0, lastSent_ = 0, lastReceived_ = 0;
 };
 
 } // namespace kw

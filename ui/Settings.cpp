@@ -10,6 +10,10 @@ constexpr auto annotations = "editor/inlineAnnotations";
 constexpr auto device = "run/device";
 constexpr auto recent = "files/recent";
 constexpr auto trusted = "files/trusted";
+constexpr auto runners = "runners/saved";
+constexpr auto runnerName = "name";
+constexpr auto runnerCommand = "command";
+constexpr auto lastRunner = "runners/last";
 } // namespace key
 
 Settings::Settings() = default;
@@ -30,6 +34,32 @@ void Settings::setLastDevice(const QString& id) { s_.setValue(key::device, id); 
 
 QStringList Settings::trustedDocuments() const { return s_.value(key::trusted).toStringList(); }
 void Settings::setTrustedDocuments(const QStringList& hashes) { s_.setValue(key::trusted, hashes); }
+QList<QPair<QString, QString>> Settings::savedRunners() const
+{
+    QList<QPair<QString, QString>> list;
+    auto& s = const_cast<QSettings&>(s_);
+    const int n = s.beginReadArray(key::runners);
+    for (int i = 0; i < n; ++i) {
+        s.setArrayIndex(i);
+        list.append({s.value(key::runnerName).toString(), s.value(key::runnerCommand).toString()});
+    }
+    s.endArray();
+    return list;
+}
+
+void Settings::setSavedRunners(const QList<QPair<QString, QString>>& runners)
+{
+    s_.beginWriteArray(key::runners, int(runners.size()));
+    for (int i = 0; i < runners.size(); ++i) {
+        s_.setArrayIndex(i);
+        s_.setValue(key::runnerName, runners[i].first);
+        s_.setValue(key::runnerCommand, runners[i].second);
+    }
+    s_.endArray();
+}
+
+QString Settings::lastRunner() const { return s_.value(key::lastRunner).toString(); }
+void Settings::setLastRunner(const QString& name) { s_.setValue(key::lastRunner, name); }
 
 QStringList Settings::recentFiles() const { return s_.value(key::recent).toStringList(); }
 

@@ -2,6 +2,8 @@
 // The workbench's persistent preferences. Every QSettings key lives here and
 // nowhere else.
 #include <QByteArray>
+#include <QList>
+#include <QPair>
 #include <QSettings>
 #include <QStringList>
 
@@ -24,6 +26,12 @@ public:
 
     QString lastDevice() const;
     void setLastDevice(const QString& id);
+
+    // Saved runners, as pairs of name and command line, in the user's order.
+    QList<QPair<QString, QString>> savedRunners() const;
+    void setSavedRunners(const QList<QPair<QString, QString>>& runners);
+    QString lastRunner() const;        // a saved runner's name; empty for this computer
+    void setLastRunner(const QString& name);
 
     QStringList recentFiles() const;
     // Moves path to the front; keeps at most maxRecent entries.

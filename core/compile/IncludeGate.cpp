@@ -184,23 +184,9 @@ private:
             if (end == std::string::npos)
                 continue;
             const fs::path name(d.substr(q + 1, end - q - 1));
-            if (name.is_absolute() || leavesItsFolder(name))
+            if (!ConfinedFolder::staysInside(name))
                 refuse(file, line, "__has_include(\"" + name.string() + "\") names a file outside the document's folder");
         }
-    }
-
-    static bool leavesItsFolder(const fs::path& name)
-    {
-        int depth = 0;
-        for (const auto& part : name.lexically_normal()) {
-            if (part == "..")
-                --depth;
-            else if (!part.empty() && part != ".")
-                ++depth;
-            if (depth < 0)
-                return true;
-        }
-        return false;
     }
 
     void include(const IncludeDirective& inc, const std::string& file, int line, int column, const fs::path& dir,
@@ -234,7 +220,7 @@ private:
                 ownHeader(inc.name, own.path, file, line, depth);
                 return;
             case ConfinedFolder::Status::Outside:
-                if (name.is_absolute() || leavesItsFolder(name) || base == dir)
+                if (!ConfinedFolder::staysInside(name) || base == dir)
                     refuse(file, line, "#include " + spelled + " " + ConfinedFolder::explain(own.status));
                 continue; // a search folder simply lacks it
             case ConfinedFolder::Status::NotRegular:

@@ -61,10 +61,12 @@ constexpr std::int64_t kMaxCount = std::int64_t(1) << 40;
 
 } // namespace
 
-BufferFactory::BufferFactory(const VariableScope& scope, std::filesystem::path baseDir, Trust trust)
+BufferFactory::BufferFactory(const VariableScope& scope, std::filesystem::path baseDir, Trust trust,
+                             std::shared_ptr<const AttachedFiles> attached)
     : scope_(scope)
     , baseDir_(std::move(baseDir))
     , trust_(trust)
+    , attached_(std::move(attached))
 {
 }
 
@@ -217,20 +219,37 @@ void BufferFactory::fillFromFile(NdArray& array, const Initializer& init, const 
 {
     if (init.file.empty())
         fail(field, "no file given");
-    const std::filesystem::path path = resolve(init.file, field);
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        fail(field, "file \"" + init.file + "\" not found (looked for " + path.string() + ")");
     NdArray loaded;
-    try {
-        loaded = readFile(path, array.data.dtype());
-    } catch (const Error& e) {
-        fail(field, e.what());
+    if (attached_) {
+        // A remote job: the client read the file; this machine's disk is not its disk.
+        if (trust_ != Trust::Trusted && !ConfinedFolder::staysInside(init.file))
+            throw Error(ErrorCategory::Untrusted,
+                        field + ": \"" + init.file + "\" " + ConfinedFolder::explain(ConfinedFolder::Status::Outside));
+        auto it = attached_->find(init.file);
+        if (it == attached_->end())
+            fail(field, "file \"" + init.file + "\" did not come with the job (the client could not read it)");
+        loaded.data = convertTo(it->second.data, array.data.dtype());
+        loaded.shape = it->second.shape;
+    } else {
+        loaded = readLocal(init.file, array.data.dtype(), field);
     }
     if (loaded.data.count() != array.data.count())
         fail(field, "\"" + init.file + "\" holds " + std::to_string(loaded.data.count())
                         + " elements, but the buffer has " + std::to_string(array.data.count()));
     array.data = std::move(loaded.data);
+}
+
+NdArray BufferFactory::readLocal(const std::string& file, DType dtype, const std::string& field) const
+{
+    const std::filesystem::path path = resolve(file, field);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        fail(field, "file \"" + file + "\" not found (looked for " + path.string() + ")");
+    try {
+        return readFile(path, dtype);
+    } catch (const Error& e) {
+        fail(field, e.what());
+    }
 }
 
 } // namespace kw

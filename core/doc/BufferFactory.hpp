@@ -13,7 +13,9 @@ class BufferFactory {
 public:
     // Relative initialiser files are looked up in baseDir; for an untrusted document
     // they must lie inside it. The scope must outlive the factory.
-    BufferFactory(const VariableScope& scope, std::filesystem::path baseDir, Trust trust);
+    // With `attached`, file initialisers come from it and never from the disk.
+    BufferFactory(const VariableScope& scope, std::filesystem::path baseDir, Trust trust,
+                  std::shared_ptr<const AttachedFiles> attached = nullptr);
 
     // The display shape: {count} for 1-D, else the shape, whose product equals the count.
     // `field` prefixes errors ("buffers[1]"); throws kw::Error(Document) or (Expression).
@@ -32,10 +34,12 @@ public:
 private:
     void fillExpression(NdArray& array, const Initializer& init, const std::string& field) const;
     void fillFromFile(NdArray& array, const Initializer& init, const std::string& field) const;
+    NdArray readLocal(const std::string& file, DType dtype, const std::string& field) const;
 
     const VariableScope& scope_;
     std::filesystem::path baseDir_;
     Trust trust_;
+    std::shared_ptr<const AttachedFiles> attached_;
 };
 
 } // namespace kw

@@ -3,11 +3,13 @@
 // as text here; doc/PreparedRun evaluates them against the variables.
 #include "compile/CompileOptions.hpp"
 #include "data/DType.hpp"
+#include "data/NdArray.hpp"
 #include "util/Trust.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -76,6 +78,10 @@ struct CheckSpec {
     double relTol = 1e-5;
 };
 
+// Initialiser data that came with a job from a remote client, by the file name
+// the document gives: used instead of the disk, which may not be the client's.
+using AttachedFiles = std::map<std::string, NdArray>;
+
 struct Document {
     int version = 1;
     std::string title;
@@ -95,6 +101,8 @@ struct Document {
     // How it was loaded, not part of the file: an untrusted document may name
     // files only inside its folder and compile only with allow-listed options.
     Trust trust = Trust::Untrusted;
+    // Set on a runner serving a remote job: file initialisers read only from here.
+    std::shared_ptr<const AttachedFiles> attachedFiles;
     std::filesystem::path baseDir() const;
 
     const BufferSpec* findBuffer(const std::string& name) const;

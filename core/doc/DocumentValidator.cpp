@@ -60,7 +60,7 @@ void validateVariables(const Document& doc)
 
 void validateBuffers(const Document& doc, const VariableScope& scope)
 {
-    const BufferFactory factory(scope, doc.baseDir(), doc.trust);
+    const BufferFactory factory(scope, doc.baseDir(), doc.trust, doc.attachedFiles);
     for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
         const BufferSpec& spec = doc.buffers[b];
         const std::string field = "buffers[" + std::to_string(b) + "]";

@@ -44,7 +44,7 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
         run.variables = documentScope(doc);
         run.checkScope = run.variables;
 
-        const BufferFactory factory(run.variables, doc.baseDir(), doc.trust);
+        const BufferFactory factory(run.variables, doc.baseDir(), doc.trust, doc.attachedFiles);
         for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
             const BufferSpec& spec = doc.buffers[b];
             NdArray array = factory.create(spec, "buffers[" + std::to_string(b) + "]");

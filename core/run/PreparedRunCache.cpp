@@ -1,5 +1,6 @@
 #include "run/PreparedRunCache.hpp"
 
+#include "compile/ContentHash.hpp"
 #include "doc/DocumentWriter.hpp"
 
 #include <filesystem>
@@ -23,6 +24,15 @@ std::string fileStamps(const Document& doc)
     for (const auto& b : doc.buffers) {
         if (b.init.kind != Initializer::Kind::File)
             continue;
+        if (doc.attachedFiles) {
+            // Data sent with a job: its contents are its stamp.
+            auto it = doc.attachedFiles->find(b.init.file);
+            const auto& bytes = it == doc.attachedFiles->end() ? std::vector<std::byte>() : it->second.data.bytes();
+            stamps += b.init.file + ":attached:" + std::to_string(bytes.size()) + ":"
+                      + std::to_string(contentHash({reinterpret_cast<const char*>(bytes.data()), bytes.size()}))
+                      + ";";
+            continue;
+        }
         const auto path = doc.baseDir() / b.init.file;
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);

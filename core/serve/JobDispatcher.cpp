@@ -10,8 +10,11 @@
 #include "run/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
 #include "run/RunResult.hpp"
+#include "serve/JobCodec.hpp"
 #include "serve/ProcessRestart.hpp"
+#include "serve/Protocol.hpp"
 #include "util/Error.hpp"
+#include "util/Paths.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -23,39 +26,16 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kProtocolVersion = 1;
-
-json errorJson(const std::exception& e)
-{
-    if (const auto* ke = dynamic_cast<const Error*>(&e))
-        return {{"category", toString(ke->category())},
-                {"message", e.what()},
-                {"path", ke->path() ? json(*ke->path()) : json(nullptr)},
-                {"line", ke->line() ? json(*ke->line()) : json(nullptr)}};
-    return {{"category", "internal"}, {"message", e.what()}, {"path", nullptr}, {"line", nullptr}};
-}
-
-// The document travels inline (an object or its JSON text); files it names are
-// resolved against base_dir on the runner's side. The client says whether its
-// user trusts the document ("trust": true); otherwise it is confined.
-Document documentOf(const json& request)
-{
-    auto it = request.find("document");
-    if (it == request.end())
-        throw Error(ErrorCategory::Protocol, "request has no \"document\"");
-    const std::string text = it->is_string() ? it->get<std::string>() : it->dump();
-    std::filesystem::path where;
-    if (auto b = request.find("base_dir"); b != request.end() && b->is_string() && !b->get<std::string>().empty())
-        where = std::filesystem::path(b->get<std::string>()) / "document.kwb";
-    const auto t = request.find("trust");
-    const bool trusted = t != request.end() && t->is_boolean() && t->get<bool>();
-    return DocumentReader::readString(text, where, trusted ? Trust::Trusted : Trust::Untrusted);
-}
-
 std::string deviceOf(const json& request)
 {
     auto it = request.find("device");
     return it != request.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// The folder a decoded job's headers were written to (empty for a local client's job).
+std::filesystem::path jobFolderOf(const Document& doc)
+{
+    return doc.attachedFiles ? doc.baseDir() : std::filesystem::path();
 }
 
 } // namespace
@@ -71,14 +51,13 @@ JobDispatcher::~JobDispatcher() = default;
 
 void JobDispatcher::event(const json& id, json body)
 {
-    body["v"] = kProtocolVersion;
-    body["id"] = id;
-    channel_.write(std::move(body));
+    const std::string name = body.value("event", std::string(protocol::event::kStage));
+    channel_.write(protocol::eventMessage(id, name, std::move(body)));
 }
 
 void JobDispatcher::replyError(const json& id, const std::exception& e)
 {
-    channel_.write({{"v", kProtocolVersion}, {"id", id}, {"ok", false}, {"error", errorJson(e)}});
+    channel_.write(protocol::errorReply(id, e));
 }
 
 Backend& JobDispatcher::backend(const std::string& device)
@@ -95,7 +74,7 @@ json JobDispatcher::hello()
     json list = json::array();
     for (const auto& d : DeviceSelector::list())
         list.push_back(toJson(d));
-    return {{"protocol", kProtocolVersion}, {"version", KW_VERSION}, {"devices", list}};
+    return {{"protocol", protocol::kVersion}, {"version", KW_VERSION}, {"devices", list}};
 }
 
 json JobDispatcher::devices()
@@ -107,9 +86,10 @@ json JobDispatcher::devices()
             {"driver", DriverApi::available() ? json(nullptr) : json(DriverApi::unavailableReason())}};
 }
 
-json JobDispatcher::compile(const json& request)
+json JobDispatcher::compile(const Message& message)
 {
-    const Document doc = documentOf(request);
+    const json& request = message.header;
+    const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
     CompileRequest req = RunEngine::compileRequest(doc);
     const std::string device = deviceOf(request);
     if (!device.empty())
@@ -117,18 +97,21 @@ json JobDispatcher::compile(const json& request)
     else if (req.options.arch.empty() && CudaDevices::count() > 0)
         req.options.arch = backend("cuda:0").compileArch();
     // else the document's arch, or PTX for the default virtual arch: no device needed.
-    return toJson(compiler_->compile(req), true);
+    CompileResult result = compiler_->compile(req);
+    JobCodec::relativize(result, jobFolderOf(doc));
+    return toJson(result, true);
 }
 
-JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)
+JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
 {
-    const Document doc = documentOf(request);
+    const json& request = message.header;
+    const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
     Backend& be = backend(deviceOf(request));
     auto* cuda = dynamic_cast<CudaBackend*>(&be);
     if (cuda && !cuda->canUsePrintfBuffer(doc.run.printfBufferBytes)) {
         // The FIFO size is fixed after the first launch of a context: serve this
         // request again in a fresh process.
-        replay_ = request.dump() + "\n";
+        replay_ = protocol::encode(request, message.binary.data(), message.binary.size());
         return Next::Restart;
     }
     const std::string returnBuffers = request.value("return_buffers", std::string("outputs"));
@@ -149,7 +132,7 @@ JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)
         f.message = "the job did not finish within " + std::to_string(limit.count() / 1000)
                     + " s; the runner was restarted";
         timedOut.fault = f;
-        channel_.write({{"v", kProtocolVersion}, {"id", id}, {"ok", true}, {"result", toJson(timedOut)}});
+        channel_.write(protocol::reply(id, toJson(timedOut)));
         ProcessRestart::replaceProcess(channel_.unread(), printf_);
     });
 
@@ -167,21 +150,20 @@ JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)
         for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 
     if (returnBuffers != "none" && !result.fault) {
-        event(id, {{"event", "stage"}, {"stage", "download"}});
+        event(id, {{"event", protocol::event::kStage}, {"stage", "download"}});
         for (const auto& b : result.buffers) {
             if (returnBuffers == "outputs" && b.direction == Direction::In)
                 continue;
-            channel_.write({{"v", kProtocolVersion},
-                            {"id", id},
-                            {"event", "buffer"},
-                            {"name", b.name},
-                            {"dtype", toString(b.data.dtype())},
-                            {"count", b.data.count()},
-                            {"shape", b.shape}},
+            channel_.write(protocol::eventMessage(id, protocol::event::kBuffer,
+                                                  {{"name", b.name},
+                                                   {"dtype", toString(b.data.dtype())},
+                                                   {"count", b.data.count()},
+                                                   {"shape", b.shape}}),
                            b.data.data(), b.data.byteSize());
         }
     }
-    channel_.write({{"v", kProtocolVersion}, {"id", id}, {"ok", true}, {"result", toJson(result)}});
+    JobCodec::relativize(result.compile, jobFolderOf(doc));
+    channel_.write(protocol::reply(id, toJson(result)));
     return cuda && cuda->poisoned() ? Next::Restart : Next::Continue;
 }
 
@@ -191,24 +173,24 @@ JobDispatcher::Next JobDispatcher::handle(const Message& request)
     const json id = h.value("id", json(nullptr));
     replay_.clear();
     try {
-        if (h.value("v", 0) != kProtocolVersion)
-            throw Error(ErrorCategory::Protocol, "unsupported protocol version (this runner speaks \"v\": 1)");
+        if (protocol::versionOf(h) != protocol::kVersion)
+            throw Error(ErrorCategory::Protocol, protocol::versionMismatch(protocol::kVersion, protocol::versionOf(h)));
         const std::string op = h.value("op", std::string());
         json result;
-        if (op == "hello")
+        if (op == protocol::op::kHello)
             result = hello();
-        else if (op == "devices")
+        else if (op == protocol::op::kDevices)
             result = devices();
-        else if (op == "compile")
-            result = compile(h);
-        else if (op == "run")
-            return run(h, id);
-        else if (op == "shutdown")
+        else if (op == protocol::op::kCompile)
+            result = compile(request);
+        else if (op == protocol::op::kRun)
+            return run(request, id);
+        else if (op == protocol::op::kShutdown)
             result = json::object();
         else
             throw Error(ErrorCategory::Protocol, "unknown op \"" + op + "\"");
-        channel_.write({{"v", kProtocolVersion}, {"id", id}, {"ok", true}, {"result", result}});
-        return op == "shutdown" ? Next::Exit : Next::Continue;
+        channel_.write(protocol::reply(id, std::move(result)));
+        return op == protocol::op::kShutdown ? Next::Exit : Next::Continue;
     } catch (const std::exception& e) {
         replyError(id, e);
         for (const auto& [name, be] : backends_)

@@ -33,8 +33,8 @@ public:
 private:
     nlohmann::json hello();
     nlohmann::json devices();
-    nlohmann::json compile(const nlohmann::json& request);
-    Next run(const nlohmann::json& request, const nlohmann::json& id);
+    nlohmann::json compile(const Message& request);
+    Next run(const Message& request, const nlohmann::json& id);
     Backend& backend(const std::string& device);
     void event(const nlohmann::json& id, nlohmann::json body);
 

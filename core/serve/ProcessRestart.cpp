@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #ifdef _WIN32
@@ -72,10 +73,14 @@ int pendingFile(const std::string& pending)
 {
     int fd = memfd_create("kwb-serve-pending", 0);
     if (fd < 0) {
-        char path[] = "/tmp/kwb-serve-pending-XXXXXX";
-        fd = mkstemp(path);
+        // Without memfd: an unlinked file in the runner user's cache folder, not /tmp.
+        std::error_code ec;
+        const std::filesystem::path dir = userCacheDir() / "tmp";
+        std::filesystem::create_directories(dir, ec);
+        std::string path = (dir / "serve-pending-XXXXXX").string();
+        fd = mkstemp(path.data());
         if (fd >= 0)
-            unlink(path);
+            unlink(path.c_str());
     }
     if (fd < 0)
         return -1;

@@ -41,6 +41,22 @@ ConfinedFolder::ConfinedFolder(fs::path root, std::vector<fs::path> alsoReadable
         addFolder(f, asWritten_, canonical_);
 }
 
+bool ConfinedFolder::staysInside(const fs::path& p)
+{
+    if (p.empty() || p.has_root_name() || p.has_root_directory())
+        return false;
+    int depth = 0;
+    for (const auto& part : p) {
+        if (part == "..")
+            --depth;
+        else if (!part.empty() && part != ".")
+            ++depth;
+        if (depth < 0)
+            return false;
+    }
+    return true;
+}
+
 const char* ConfinedFolder::explain(Status status)
 {
     switch (status) {

@@ -29,6 +29,10 @@ public:
 
     const std::filesystem::path& root() const { return root_; }
 
+    // True for a relative path that does not climb out of its folder ("a/../b" does
+    // not; "../b" and "/b" do), judged as written.
+    static bool staysInside(const std::filesystem::path& p);
+
     // Message fragments with one wording everywhere.
     static const char* explain(Status status);
 

@@ -1,5 +1,6 @@
 // The serve protocol through a real `kwb-run serve` child process (no GPU needed).
 #include "gpu/ChildProcess.hpp"
+#include "serve/Protocol.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -26,7 +27,7 @@ json sampleDocument(const std::string& name)
 
 json request(int id, const std::string& op, json extra = json::object())
 {
-    extra["v"] = 1;
+    extra["v"] = kw::protocol::kVersion;
     extra["id"] = id;
     extra["op"] = op;
     return extra;
@@ -40,8 +41,8 @@ TEST(Serve, HelloDevicesCompileAndShutdown)
     serve.send(request(1, "hello"));
     json hello = serve.replyFor(1);
     ASSERT_TRUE(hello["ok"].get<bool>()) << hello.dump();
-    EXPECT_EQ(hello["v"], 1);
-    EXPECT_EQ(hello["result"]["protocol"], 1);
+    EXPECT_EQ(hello["v"], kw::protocol::kVersion);
+    EXPECT_EQ(hello["result"]["protocol"], kw::protocol::kVersion);
     EXPECT_TRUE(hello["result"]["devices"].is_array());
 
     serve.send(request(2, "devices"));
@@ -105,8 +106,11 @@ TEST(Serve, MalformedAndUnknownRequestsGetErrorsAndTheRunnerGoesOn)
     EXPECT_FALSE(unknown["ok"].get<bool>());
     EXPECT_NE(unknown["error"]["message"].get<std::string>().find("fly"), std::string::npos);
 
-    serve.send({{"v", 2}, {"id", 6}, {"op", "hello"}});
-    EXPECT_FALSE(serve.replyFor(6)["ok"].get<bool>());
+    // A client of another version gets one message naming both versions.
+    serve.send({{"v", kw::protocol::kVersion + 1}, {"id", 6}, {"op", "hello"}});
+    json other = serve.replyFor(6);
+    EXPECT_FALSE(other["ok"].get<bool>());
+    EXPECT_EQ(other["error"]["message"], kw::protocol::versionMismatch(kw::protocol::kVersion, kw::protocol::kVersion + 1));
 
     json bad = sampleDocument("add_vectors_small.kwb");
     bad["buffers"][0]["dtype"] = "f33";
@@ -134,7 +138,7 @@ TEST(Serve, PendingInputHandedOverByAPreviousRunnerIsServedFirst)
     ChildProcess serve({"serve", "--pending-fd", kwtest::inheritedNumber(fd)}, fd);
     serve.send(request(3, "shutdown"));
     json first = serve.replyFor(1);
-    EXPECT_EQ(first["result"]["protocol"], 1);
+    EXPECT_EQ(first["result"]["protocol"], kw::protocol::kVersion);
     json second = serve.replyFor(2);
     EXPECT_TRUE(second["result"].contains("devices"));
     EXPECT_TRUE(serve.replyFor(3)["ok"].get<bool>());

@@ -3,6 +3,7 @@
 #include "cuda/CudaDevices.hpp"
 #include "cuda/DriverApi.hpp"
 #include "gpu/ChildProcess.hpp"
+#include "serve/Protocol.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -53,7 +54,7 @@ inline nlohmann::json runJob(ChildProcess& serve, int id, const nlohmann::json& 
                              const std::string& device = "cuda:0",
                              std::map<std::string, std::vector<char>>* buffers = nullptr)
 {
-    serve.send({{"v", 1},
+    serve.send({{"v", kw::protocol::kVersion},
                 {"id", id},
                 {"op", "run"},
                 {"document", document},

@@ -1,0 +1,55 @@
+#pragma once
+// The `kwb-run serve` protocol in one place (docs/protocol.md): its version, the
+// names of its requests and events, and the codecs both the runner and its
+// clients (kwb-run run --runner, the workbench's RunnerClient) use.
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace kw::protocol {
+
+// Version 2: jobs carry their include files and initialiser data (binary frame).
+inline constexpr int kVersion = 2;
+
+// Requests (member "op").
+namespace op {
+inline constexpr const char* kHello = "hello";
+inline constexpr const char* kDevices = "devices";
+inline constexpr const char* kCompile = "compile";
+inline constexpr const char* kRun = "run";
+inline constexpr const char* kShutdown = "shutdown";
+} // namespace op
+
+// Events before a final reply (member "event").
+namespace event {
+inline constexpr const char* kStage = "stage";
+inline constexpr const char* kBuffer = "buffer";
+} // namespace event
+
+// {"v": kVersion, "id": id, "op": op}.
+nlohmann::json request(const nlohmann::json& id, std::string_view op);
+// {"v", "id", "ok": true, "result"}.
+nlohmann::json reply(const nlohmann::json& id, nlohmann::json result);
+// {"v", "id", "ok": false, "error": {"category", "message", "path", "line"}}.
+nlohmann::json errorReply(const nlohmann::json& id, const std::exception& e);
+// {"v", "id", "event": name, ...body}.
+nlohmann::json eventMessage(const nlohmann::json& id, std::string_view name, nlohmann::json body = nlohmann::json::object());
+
+// One message as it goes on the wire: the header line (with "binary": bytes when
+// there is a payload) and the payload right after its newline.
+std::string encode(nlohmann::json header, const void* binary = nullptr, std::size_t bytes = 0);
+// The bytes of a header line on the wire (with its newline, without the payload).
+std::size_t lineBytes(const nlohmann::json& header);
+
+// The one message for a version mismatch, naming both versions.
+std::string versionMismatch(int runnerVersion, int clientVersion);
+// The protocol version a message says it speaks (0 when it has none).
+int versionOf(const nlohmann::json& message);
+// Throws kw::Error(Protocol) with versionMismatch() when a hello reply (the whole
+// message) comes from a runner of another version.
+void checkHelloReply(const nlohmann::json& message);
+
+} // namespace kw::protocol

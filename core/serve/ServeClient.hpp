@@ -1,0 +1,65 @@
+#pragma once
+// The client side of the serve protocol without Qt, for `kwb-run run --runner CMD`
+// and tests: starts the runner command, checks its protocol version, sends jobs
+// with their headers and initialiser data, and collects results and output buffers.
+// A runner that ends mid-job makes the job lost (kw::Error, category Io), never a result.
+#include "compile/CompileResult.hpp"
+#include "doc/Document.hpp"
+#include "run/RunResult.hpp"
+#include "serve/MessageChannel.hpp"
+#include "serve/RunnerProcess.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kw {
+
+// Bytes of protocol messages (header lines and binary frames) each way.
+struct RunnerTraffic {
+    std::uint64_t sent = 0;
+    std::uint64_t received = 0;
+};
+
+class ServeClient {
+public:
+    // Starts the runner and says hello. Throws kw::Error: Protocol for a version
+    // mismatch, Io (described by RunnerFailure) when the runner ends first.
+    explicit ServeClient(const std::string& commandLine);
+    ~ServeClient(); // asks the runner to exit, kills it after a grace period
+    ServeClient(const ServeClient&) = delete;
+    ServeClient& operator=(const ServeClient&) = delete;
+
+    const std::vector<DeviceInfo>& devices() const noexcept { return devices_; }
+    const std::string& runnerRelease() const noexcept { return release_; }
+    const std::string& commandLine() const noexcept { return process_.commandLine(); }
+
+    using StageCallback = std::function<void(const std::string& stage)>;
+    // Runs the document on the runner's device ("" for its default). Buffers come
+    // back as the runner returns them ("outputs" or "all").
+    RunResult run(const Document& doc, const std::string& device, const std::string& returnBuffers = "outputs",
+                  const StageCallback& onStage = {});
+    CompileResult compile(const Document& doc, const std::string& device);
+
+    RunnerTraffic traffic() const noexcept { return total_; }
+    RunnerTraffic lastJob() const noexcept { return last_; }
+    // Ends the connection the hard way (the process group), as a network failure would.
+    void kill() { process_.kill(); }
+
+private:
+    nlohmann::json roundTrip(const nlohmann::json& header, const std::vector<std::byte>& payload,
+                             const StageCallback& onStage, std::map<std::string, HostBuffer>* buffers);
+    [[noreturn]] void lost(const std::string& during);
+
+    RunnerProcess process_;
+    MessageChannel channel_;
+    std::vector<DeviceInfo> devices_;
+    std::string release_;
+    int nextId_ = 1;
+    RunnerTraffic total_, last_;
+};
+
+} // namespace kw

@@ -1,0 +1,161 @@
+// Remote runners on this machine: the latency a loopback SSH hop adds per job,
+// the throughput of a 256 MiB buffer round trip over SSH, and the time from srun
+// to the first result on a one-node Slurm cluster. Starts the same real servers
+// as the `remote` tests (sshd on loopback, munged/slurmctld/slurmd).
+//   bench_remote [jobs=20] [mib=256]
+#include "LoopbackSshServer.hpp"
+#include "OneNodeSlurmCluster.hpp"
+#include "RemoteTestSupport.hpp"
+#include "support/TempDir.hpp"
+
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
+#include "doc/DocumentReader.hpp"
+#include "run/DeviceSelector.hpp"
+#include "run/RunEngine.hpp"
+#include "serve/ServeClient.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <vector>
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+kw::Document tinyDocument(const fs::path& dir)
+{
+    fs::create_directories(dir);
+    const nlohmann::json doc = {
+        {"format", "kernel-workbench"}, {"version", 1}, {"title", "tiny"},
+        {"source", "__global__ void inc(float* a) { a[threadIdx.x] += 1.0f; }\n"},
+        {"kernel", "inc"},
+        {"buffers", {{{"name", "a"}, {"dtype", "f32"}, {"count", "32"}, {"init", {{"kind", "zeros"}}}, {"direction", "inout"}}}},
+        {"args", {{{"name", "a"}, {"buffer", "a"}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {32, 1, 1}}}},
+        {"run", {{"warmup", 0}, {"repeats", 0}}}};
+    std::ofstream(dir / "tiny.kwb") << doc.dump();
+    return kw::DocumentReader::readFile(dir / "tiny.kwb");
+}
+
+// One inout u8 buffer of `mib` MiB from a raw file; the kernel touches one byte.
+kw::Document bigDocument(const fs::path& dir, std::size_t mib)
+{
+    fs::create_directories(dir);
+    std::vector<char> bytes(mib << 20);
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = char(i * 131);
+    std::ofstream(dir / "big.raw", std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+    const nlohmann::json doc = {
+        {"format", "kernel-workbench"}, {"version", 1}, {"title", "big"},
+        {"source", "__global__ void touch(unsigned char* a) { a[0] += 1; }\n"},
+        {"kernel", "touch"},
+        {"buffers", {{{"name", "a"}, {"dtype", "u8"}, {"count", std::to_string(bytes.size())},
+                      {"init", {{"kind", "file"}, {"path", "big.raw"}}}, {"direction", "inout"}}}},
+        {"args", {{{"name", "a"}, {"buffer", "a"}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}}},
+        {"run", {{"warmup", 0}, {"repeats", 0}}}};
+    std::ofstream(dir / "big.kwb") << doc.dump();
+    return kw::DocumentReader::readFile(dir / "big.kwb");
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+std::vector<double> jobTimes(kw::ServeClient& client, const kw::Document& doc, int jobs)
+{
+    client.run(doc, "sim"); // warm: compile cache, process start
+    std::vector<double> t;
+    for (int i = 0; i < jobs; ++i) {
+        const auto t0 = Clock::now();
+        client.run(doc, "sim");
+        t.push_back(msSince(t0));
+    }
+    return t;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const int jobs = argc > 1 ? std::atoi(argv[1]) : 20;
+    const std::size_t mib = argc > 2 ? std::size_t(std::atoi(argv[2])) : 256;
+    const fs::path dir = kw::test::freshDir("kwbench", "remote");
+    const std::string cache = "env -u KWB_CACHE_DIR XDG_CACHE_HOME=" + (dir / "remote-cache").string() + " ";
+    const std::string local = kwtest::kwbRunPath() + " serve";
+
+    kwtest::LoopbackSshServer sshd(dir / "sshd");
+    if (const std::string e = sshd.start(); !e.empty()) {
+        fmt::print(stderr, "sshd: {}\n", e);
+        return 1;
+    }
+    const std::string ssh = sshd.sshCommand() + " " + cache + local;
+    const kw::Document tiny = tinyDocument(dir / "tiny");
+
+    {
+        // Interleaved, so both see the same load on a shared machine.
+        kw::ServeClient here(local), there(ssh);
+        std::vector<double> l, s;
+        for (int round = 0; round < 5; ++round) {
+            const auto a = jobTimes(here, tiny, jobs / 5 + 1), b = jobTimes(there, tiny, jobs / 5 + 1);
+            l.insert(l.end(), a.begin(), a.end());
+            s.insert(s.end(), b.begin(), b.end());
+        }
+        fmt::print("latency per job (tiny sim job, median of {}): local runner {:.2f} ms, loopback ssh {:.2f} ms, "
+                   "added {:.2f} ms\n", l.size(), median(l), median(s), median(s) - median(l));
+    }
+    {
+        const kw::Document big = bigDocument(dir / "big", mib);
+        {
+            // The same job in this process: what the engine itself costs, without a runner.
+            kw::Compiler compiler(kw::ProgramCache::openDefault());
+            auto backend = kw::DeviceSelector::open(kw::DeviceSelector::parse("sim"), nullptr);
+            kw::RunEngine engine(compiler, *backend);
+            const auto t0 = Clock::now();
+            const kw::RunResult r = engine.run(kw::DocumentReader::readFile(dir / "big" / "big.kwb"));
+            fmt::print("{} MiB job in process (no runner): {:.0f} ms (ok {})\n", mib, msSince(t0), r.ok);
+        }
+        for (const auto& [label, command] : {std::pair{"local runner (pipe)", local}, std::pair{"loopback ssh", ssh}}) {
+            kw::ServeClient client(command);
+            const auto t0 = Clock::now();
+            const kw::RunResult r = client.run(big, "sim");
+            const double ms = msSince(t0);
+            const double moved = double(client.lastJob().sent + client.lastJob().received) / (1 << 20);
+            fmt::print("{} MiB round trip, {}: {:.0f} ms, sent {:.1f} MiB, received {:.1f} MiB, {:.0f} MiB/s "
+                       "(ok {})\n", mib, label, ms, double(client.lastJob().sent) / (1 << 20),
+                       double(client.lastJob().received) / (1 << 20), moved / (ms / 1000), r.ok);
+        }
+        fs::remove(dir / "big" / "big.raw");
+    }
+    sshd.stop();
+
+    kwtest::OneNodeSlurmCluster slurm(dir / "slurm");
+    if (const std::string e = slurm.start(); !e.empty()) {
+        fmt::print(stderr, "slurm: {}\n", e);
+        return 1;
+    }
+    const std::string srun = "srun --quiet --ntasks=1 --time=5 " + cache + local;
+    std::vector<double> first;
+    for (int i = 0; i < 5; ++i) {
+        const auto t0 = Clock::now();
+        kw::ServeClient client(srun);
+        const double hello = msSince(t0);
+        client.run(tiny, "sim");
+        first.push_back(msSince(t0));
+        if (i == 0)
+            fmt::print("srun: first hello after {:.0f} ms\n", hello);
+    }
+    fmt::print("srun to first result (tiny sim job, median of 5): {:.0f} ms (min {:.0f} ms)\n", median(first),
+               *std::min_element(first.begin(), first.end()));
+    return 0;
+}
