@@ -169,7 +169,7 @@ void validateArgs(const Document& doc, const KernelSignature& kernel, const Vari
                                                 + "-byte elements (" + toString(buffer->dtype) + ") but parameter "
                                                 + paramText + " has " + std::to_string(vector->componentSize)
                                                 + "-byte components");
-                const std::size_t count = NdArray::elementCount(BufferFactory(scope, doc.baseDir()).shape(*buffer, field));
+                const std::size_t count = NdArray::elementCount(BufferFactory(scope, doc.baseDir(), doc.trust).shape(*buffer, field));
                 if (count % vector->components != 0)
                     fail(field + ".buffer", "buffer \"" + arg.buffer + "\" has " + std::to_string(count)
                                                 + " elements, not a whole number of " + param.baseType + " ("
