@@ -49,6 +49,14 @@ Document documentOf(const json& request)
     return DocumentReader::readString(text, where);
 }
 
+// All launches of a job plus a minute, saturated: a huge time_limit_s means no limit.
+std::chrono::milliseconds jobLimit(const RunSettings& run)
+{
+    const double ms = run.timeLimitSeconds * 1000.0 * (3.0 + double(run.warmup) + double(run.repeats)) + 60000.0;
+    const double most = double(std::chrono::milliseconds::max().count() / 2);
+    return std::chrono::milliseconds(ms > 0 && ms < most ? static_cast<long long>(ms) : static_cast<long long>(most));
+}
+
 std::string deviceOf(const json& request)
 {
     auto it = request.find("device");
@@ -134,9 +142,7 @@ JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)
 
     // A backstop for hangs outside the backend's own time-limit polling: reply with
     // a timeout fault and replace the process.
-    const auto limit = std::chrono::milliseconds(
-        static_cast<long long>(doc.run.timeLimitSeconds * 1000.0 * (3 + doc.run.warmup + doc.run.repeats))
-        + 60000);
+    const auto limit = jobLimit(doc.run);
     const DeviceInfo device = be.device();
     watchdog_.arm(limit, [this, id, device, limit] {
         RunResult timedOut;
@@ -146,7 +152,8 @@ JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)
         f.message = "the job did not finish within " + std::to_string(limit.count() / 1000)
                     + " s; the runner was restarted";
         timedOut.fault = f;
-        channel_.write({{"v", kProtocolVersion}, {"id", id}, {"ok", true}, {"result", toJson(timedOut)}});
+        // The main thread is stuck in the job: it must not write after this reply.
+        channel_.writeLast({{"v", kProtocolVersion}, {"id", id}, {"ok", true}, {"result", toJson(timedOut)}});
         ProcessRestart::replaceProcess(channel_.unread(), printf_);
     });
 
