@@ -26,6 +26,9 @@ struct LaunchState {
     double timeLimitSeconds = 10.0;
     std::chrono::steady_clock::time_point deadline;
     std::atomic<bool> stop{false};
+    std::size_t printfBufferBytes = std::size_t(1) << 20;
+    std::atomic<std::uint64_t> printfBytes{0}; // printf output of this launch so far
+    std::atomic<bool> printfTruncated{false};
 
     std::mutex mu;
     std::optional<Fault> fault;
