@@ -228,6 +228,18 @@ CompileResult Compiler::compile(const CompileRequest& request)
     else
         tagged.text = request.source;
     auto includes = scanIncludes(request.source, userDirs);
+    for (const auto& inc : includes)
+        if (inc.notRegular) {
+            CompileResult refused;
+            refused.arch = options.arch;
+            Diagnostic d;
+            d.file = request.sourceName;
+            d.message = "#include \"" + inc.spelled + "\": not a regular file (a FIFO, device or folder is never read)";
+            refused.diagnostics.push_back(d);
+            refused.log = d.message + "\n";
+            refused.compileMs = msSince(t0);
+            return refused;
+        }
 
     std::vector<std::string> names = request.nameExpressions;
     std::string key;

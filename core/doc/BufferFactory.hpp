@@ -24,8 +24,9 @@ public:
     // The path an initialiser file resolves to.
     std::filesystem::path resolve(const std::string& file) const;
 
-    // Reads an initialiser file (.npy, .csv/.txt, else raw) as dtype; throws kw::Error(Io).
-    static NdArray readFile(const std::filesystem::path& path, DType dtype);
+    // Reads an initialiser file (.npy, .csv/.txt, else raw) as dtype for a buffer of
+    // `count` elements (a file far larger is refused unread); throws kw::Error(Io).
+    static NdArray readFile(const std::filesystem::path& path, DType dtype, std::size_t count);
 
 private:
     void fillExpression(NdArray& array, const Initializer& init, const std::string& field) const;
