@@ -43,9 +43,12 @@ namespace {
 
 enum Exit { kOk = 0, kCompileErrors = 1, kBadInput = 2, kFault = 3, kCheckFailed = 4 };
 
+// "kwb-run: document error: buffers[0].count: ...": the category lets scripts tell
+// a bad document from a missing driver without parsing the message.
 int failWith(const std::exception& e)
 {
-    std::fprintf(stderr, "kwb-run: %s\n", e.what());
+    const auto* ke = dynamic_cast<const kw::Error*>(&e);
+    std::fprintf(stderr, "kwb-run: %s error: %s\n", ke ? kw::toString(ke->category()) : "internal", e.what());
     return kBadInput;
 }
 
@@ -120,7 +123,7 @@ int compileCommand(const CompileArgs& a)
         return failWith(e);
     }
     if (a.json) {
-        fmt::print("{}\n", kw::toJson(r).dump(2));
+        fmt::print("{}\n", kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace));
     } else {
         printDiagnostics(stdout, r);
         for (const auto& k : r.kernels) {
@@ -149,7 +152,7 @@ void writeOutputs(const fs::path& dir, const kw::RunResult& r)
     for (const auto& b : r.buffers)
         if (b.direction != kw::Direction::In && !r.fault)
             kw::NpyFile::write(dir / (b.name + ".npy"), b.data, b.shape);
-    std::ofstream(dir / "result.json") << kw::toJson(r).dump(2) << "\n";
+    std::ofstream(dir / "result.json") << kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 
 void printSummary(std::FILE* out, const kw::RunResult& r)
@@ -228,7 +231,7 @@ int runCommand(const RunArgs& a)
         code = code == kOk ? kBadInput : code;
     }
     if (a.json)
-        fmt::print(out, "{}\n", kw::toJson(r).dump(2));
+        fmt::print(out, "{}\n", kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace));
     else if (!r.compile.ok)
         printDiagnostics(out, r.compile);
     else
