@@ -9,6 +9,7 @@ PACKAGES=(
   nlohmann-json3-dev libmuparser-dev libcli11-dev libfmt-dev libgtest-dev
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev
   xvfb xauth python3-numpy
+  clang libclang-rt-14-dev
 )
 
 missing=()
