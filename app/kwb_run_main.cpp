@@ -3,6 +3,8 @@
 //
 // Exit codes: 0 success, 1 compile errors, 2 bad usage / bad input / nothing to run
 // on, 3 kernel fault, 4 a check failed.
+#include "compile/CompileRequestJson.hpp"
+#include "compile/CompileResultCodec.hpp"
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
 #include "cuda/CudaBackend.hpp"
@@ -15,12 +17,14 @@
 #include "run/RunEngine.hpp"
 #include "run/RunResult.hpp"
 #include "serve/ServeLoop.hpp"
+#include "serve/Watchdog.hpp"
 #include "util/Error.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -75,6 +79,28 @@ void printDiagnostics(std::FILE* out, const kw::CompileResult& r)
 
 // ---- compile
 
+constexpr std::chrono::milliseconds kCompileLimit{120000};
+
+// `compile-worker`: one CompileRequest as JSON on stdin, the encoded CompileResult on
+// stdout (kw::IsolatedCompiler's child process).
+int compileWorkerCommand()
+{
+    std::string input;
+    char chunk[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0)
+        input.append(chunk, n);
+    try {
+        const kw::CompileRequest req = kw::compileRequestFromJson(json::parse(input));
+        const std::string bytes = kw::encodeCompileResult(kw::Compiler().compile(req));
+        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+        std::fflush(stdout);
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+    return kOk;
+}
+
 struct CompileArgs {
     std::string file, arch;
     std::vector<std::string> defines, includes;
@@ -117,8 +143,17 @@ int compileCommand(const CompileArgs& a)
 
     kw::CompileResult r;
     try {
+        // NVRTC blocked on something (a file it should not read) must not hang a script.
+        kw::Watchdog watchdog;
+        watchdog.arm(kCompileLimit, [] {
+            std::fprintf(stderr, "kwb-run: nvrtc error: the compiler did not finish within %lld s and was stopped\n",
+                         static_cast<long long>(kCompileLimit.count() / 1000));
+            std::fflush(nullptr);
+            std::_Exit(kBadInput);
+        });
         kw::Compiler compiler(kw::ProgramCache::openDefault());
         r = compiler.compile(req);
+        watchdog.disarm();
     } catch (const std::exception& e) {
         return failWith(e);
     }
@@ -323,6 +358,9 @@ int main(int argc, char** argv)
     auto* serve = app.add_subcommand("serve", "Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md)");
     serve->add_option("--pending-fd", pendingFd, "input already read by a previous runner (internal)");
 
+    auto* worker = app.add_subcommand("compile-worker", "");
+    worker->group(""); // internal: the workbench's isolated compiles
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -341,6 +379,8 @@ int main(int argc, char** argv)
             return devicesCommand(devicesJson);
         if (*serve)
             return kw::ServeLoop(pendingFd).run();
+        if (*worker)
+            return compileWorkerCommand();
     } catch (const std::exception& e) {
         return failWith(e);
     }

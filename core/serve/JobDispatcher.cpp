@@ -122,7 +122,30 @@ json JobDispatcher::compile(const json& request)
     else if (req.options.arch.empty() && CudaDevices::count() > 0)
         req.options.arch = backend("cuda:0").compileArch();
     // else the document's arch, or PTX for the default virtual arch: no device needed.
-    return toJson(compiler_->compile(req), true);
+    // NVRTC stuck on a hostile source: reply with an error and replace the process.
+    const json id = request.value("id", json(nullptr));
+    watchdog_.arm(std::chrono::milliseconds(120000), [this, id] {
+        channel_.writeLast({{"v", kProtocolVersion},
+                            {"id", id},
+                            {"ok", false},
+                            {"error",
+                             {{"category", "nvrtc"},
+                              {"message", "the compiler did not finish within 120 s; the runner was restarted"},
+                              {"path", nullptr},
+                              {"line", nullptr}}}});
+        ProcessRestart::replaceProcess(channel_.unread(), printf_);
+    });
+    CompileResult result;
+    try {
+        result = compiler_->compile(req);
+    } catch (...) {
+        if (!watchdog_.disarm())
+            for (;;) std::this_thread::sleep_for(std::chrono::hours(1)); // the watchdog is replacing us
+        throw;
+    }
+    if (!watchdog_.disarm())
+        for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    return toJson(result, true);
 }
 
 JobDispatcher::Next JobDispatcher::run(const json& request, const json& id)
