@@ -48,7 +48,8 @@ std::optional<Message> MessageChannel::read()
             throw Error(ErrorCategory::Protocol, "input ended inside a binary frame of " + std::to_string(n)
                                                      + " bytes (" + std::to_string(bytes.size()) + " came)");
         m.binary.resize(bytes.size());
-        std::memcpy(m.binary.data(), bytes.data(), bytes.size());
+        if (!bytes.empty())
+            std::memcpy(m.binary.data(), bytes.data(), bytes.size());
     }
     return m;
 }

@@ -288,6 +288,7 @@ private:
         std::vector<ParamDecl> params;
         expect("(");
         while (!accept(")")) {
+            if (peek().kind == Token::End) fail(peek(), "unterminated parameter list");
             ParamDecl p;
             PtxType type = PtxType::B8;
             std::uint32_t align = 0;
