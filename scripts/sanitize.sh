@@ -22,7 +22,7 @@ flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$root" -B "$build_dir" -G Ninja "${launcher[@]}" \
-  -DCMAKE_BUILD_TYPE= -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DKW_BUILD_GUI=OFF -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=OFF -DKW_BUILD_FUZZ=ON
 
