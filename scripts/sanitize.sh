@@ -34,7 +34,10 @@ while IFS= read -r t; do targets+=("$t"); done < <(
   done)
 cmake --build "$build_dir" -j "$jobs" $(printf -- '--target %s ' "${targets[@]}")
 
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
+# Leak checking stays off: NVRTC links its own libstdc++, whose 72704-byte exception
+# pool LeakSanitizer reports at exit from an already unloaded module (no frames to
+# suppress by name). Every other ASan and UBSan check is fatal.
+export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 ctest --test-dir "$build_dir" --output-on-failure -L "$labels"
 
@@ -47,7 +50,7 @@ for fuzzer in "$build_dir"/bin/fuzz_*; do
   # Work on a copy: the seed corpus in the repository only changes by hand.
   cp -r "$root/tests/fuzz/corpus/$name/." "$corpus/" 2>/dev/null || true
   echo "fuzz: $name for ${fuzz_seconds}s"
-  if ! "$fuzzer" -max_total_time="$fuzz_seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 "$fuzzer" -max_total_time="$fuzz_seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$findings/" -print_final_stats=1 "$corpus" 2>"$build_dir/$name.log"; then
     echo "fuzz: $name found a problem; input under $findings, log $build_dir/$name.log" >&2
     tail -40 "$build_dir/$name.log" >&2
