@@ -4,6 +4,8 @@
 // Exit codes: 0 success, 1 compile errors, 2 bad usage / bad input / nothing to run
 // on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked for an option
 // or a file it may not (--trust lifts that for one's own files).
+#include "compile/CompileRequestJson.hpp"
+#include "compile/CompileResultCodec.hpp"
 #include "compile/Compiler.hpp"
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
@@ -21,6 +23,7 @@
 #include "serve/RunnerSupervisor.hpp"
 #include "serve/ServeClient.hpp"
 #include "serve/ServeLoop.hpp"
+#include "serve/Watchdog.hpp"
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
 
@@ -29,6 +32,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -53,14 +57,16 @@ namespace {
 
 enum Exit { kOk = 0, kCompileErrors = 1, kBadInput = 2, kFault = 3, kCheckFailed = 4, kUntrusted = 5 };
 
+// "kwb-run: document error: buffers[0].count: ...": the category lets scripts tell
+// a bad document from a missing driver without parsing the message.
 int failWith(const std::exception& e)
 {
     const auto* ke = dynamic_cast<const kw::Error*>(&e);
     if (ke && ke->category() == kw::ErrorCategory::Untrusted) {
-        std::fprintf(stderr, "kwb-run: refused: %s\n(for a document of your own, --trust lifts this)\n", e.what());
+        std::fprintf(stderr, "kwb-run: untrusted error: %s\n(for a document of your own, --trust lifts this)\n", e.what());
         return kUntrusted;
     }
-    std::fprintf(stderr, "kwb-run: %s\n", e.what());
+    std::fprintf(stderr, "kwb-run: %s error: %s\n", ke ? kw::toString(ke->category()) : "internal", e.what());
     return kBadInput;
 }
 
@@ -88,6 +94,28 @@ void printDiagnostics(std::FILE* out, const kw::CompileResult& r)
 }
 
 // ---- compile
+
+constexpr std::chrono::milliseconds kCompileLimit{120000};
+
+// `compile-worker`: one CompileRequest as JSON on stdin, the encoded CompileResult on
+// stdout (kw::IsolatedCompiler's child process).
+int compileWorkerCommand()
+{
+    std::string input;
+    char chunk[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0)
+        input.append(chunk, n);
+    try {
+        const kw::CompileRequest req = kw::compileRequestFromJson(json::parse(input));
+        const std::string bytes = kw::encodeCompileResult(kw::Compiler().compile(req));
+        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+        std::fflush(stdout);
+    } catch (const std::exception& e) {
+        return failWith(e);
+    }
+    return kOk;
+}
 
 struct CompileArgs {
     std::string file, arch;
@@ -132,8 +160,17 @@ int compileCommand(const CompileArgs& a)
 
     kw::CompileResult r;
     try {
+        // NVRTC blocked on something (a file it should not read) must not hang a script.
+        kw::Watchdog watchdog;
+        watchdog.arm(kCompileLimit, [] {
+            std::fprintf(stderr, "kwb-run: nvrtc error: the compiler did not finish within %lld s and was stopped\n",
+                         static_cast<long long>(kCompileLimit.count() / 1000));
+            std::fflush(nullptr);
+            std::_Exit(kBadInput);
+        });
         kw::Compiler compiler(kw::ProgramCache::openDefault());
         r = compiler.compile(req);
+        watchdog.disarm();
     } catch (const std::exception& e) {
         return failWith(e);
     }
@@ -155,7 +192,7 @@ int compileCommand(const CompileArgs& a)
             }
             j["cubin_hex"] = h;
         }
-        fmt::print("{}\n", j.dump(2));
+        fmt::print("{}\n", j.dump(2, ' ', false, json::error_handler_t::replace));
     } else if (a.emit == "ptx" && r.ok) {
         fmt::print("{}", r.ptx);
     } else if (a.emit == "cubin" && r.ok) {
@@ -193,7 +230,7 @@ void writeOutputs(const fs::path& dir, const kw::RunResult& r)
     for (const auto& b : r.buffers)
         if (b.direction != kw::Direction::In && !r.fault)
             kw::NpyFile::write(dir / (b.name + ".npy"), b.data, b.shape);
-    std::ofstream(dir / "result.json") << kw::toJson(r).dump(2) << "\n";
+    std::ofstream(dir / "result.json") << kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 
 void printSummary(std::FILE* out, const kw::RunResult& r)
@@ -324,7 +361,7 @@ int runCommand(const RunArgs& a)
         code = code == kOk ? kBadInput : code;
     }
     if (a.json)
-        fmt::print(out, "{}\n", kw::toJson(r).dump(2));
+        fmt::print(out, "{}\n", kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace));
     else if (!r.compile.ok)
         printDiagnostics(out, r.compile);
     else
@@ -452,6 +489,9 @@ int main(int argc, char** argv)
     serve->add_option("--handover", handover, "file for unserved input when restarting (internal)");
 #endif
 
+    auto* worker = app.add_subcommand("compile-worker", "");
+    worker->group(""); // internal: the workbench's isolated compiles
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -474,6 +514,8 @@ int main(int argc, char** argv)
 #else
             return serveCommand(pendingFd);
 #endif
+        if (*worker)
+            return compileWorkerCommand();
     } catch (const std::exception& e) {
         return failWith(e);
     }

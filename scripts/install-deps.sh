@@ -11,6 +11,8 @@ PACKAGES=(
   xvfb xauth python3-numpy
   # Real servers for the tests labelled `remote` (started by the tests, on loopback).
   openssh-server openssh-client munge slurmctld slurmd slurm-client
+  # The sanitizer build and the fuzz targets (scripts/sanitize.sh).
+  clang libclang-rt-14-dev
 )
 
 missing=()

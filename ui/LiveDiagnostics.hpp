@@ -1,6 +1,8 @@
 #pragma once
 // Compiles the editor's source on a worker thread shortly after typing stops
 // and reports the diagnostics of the latest edit only (older results are dropped).
+// The compile runs in a `kwb-run compile-worker` child process where one is
+// installed, so a compiler crash or hang shows as a diagnostic.
 #include "compile/CompileOptions.hpp"
 #include "compile/CompileResult.hpp"
 #include "util/Trust.hpp"
@@ -15,6 +17,7 @@
 namespace kw {
 
 class Compiler;
+class IsolatedCompiler;
 
 class LiveDiagnostics : public QObject {
     Q_OBJECT
@@ -53,7 +56,8 @@ private:
     CompileOptions options_;
     std::filesystem::path baseDir_;
     Trust trust_ = Trust::Untrusted;
-    std::shared_ptr<Compiler> compiler_;
+    std::shared_ptr<Compiler> compiler_;          // in this process, when no kwb-run is installed beside it
+    std::shared_ptr<IsolatedCompiler> isolated_;  // in a child process (crashes and hangs contained)
     QThreadPool pool_;
     quint64 generation_ = 0;
     int running_ = 0;

@@ -272,6 +272,18 @@ CompileResult Compiler::compile(const CompileRequest& request)
     std::vector<IncludedFile> includes;
     if (trusted) {
         includes = scanIncludes(device.text, userDirs);
+        for (const auto& inc : includes)
+            if (inc.notRegular) {
+                CompileResult refused;
+                refused.arch = options.arch;
+                Diagnostic d;
+                d.file = request.sourceName;
+                d.message = "#include \"" + inc.spelled + "\": not a regular file (a FIFO, device or folder is never read)";
+                refused.diagnostics.push_back(d);
+                refused.log = d.message + "\n";
+                refused.compileMs = msSince(t0);
+                return refused;
+            }
     } else {
         std::vector<fs::path> searched(userDirs.begin() + (request.baseDir.empty() ? 0 : 1), userDirs.end());
         AdmittedIncludes admitted = IncludeGate(folder, searched, installedIncludeDirs()).admit(device.text, request.sourceName);

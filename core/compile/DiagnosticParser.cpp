@@ -1,5 +1,7 @@
 #include "compile/DiagnosticParser.hpp"
 
+#include <charconv>
+
 #include <cctype>
 #include <optional>
 #include <string>
@@ -91,8 +93,11 @@ std::optional<Diagnostic> parseHeader(const std::string& line)
         Diagnostic d;
         if (!parseSeverity(std::string_view(line).substr(p + 3), d))
             continue;
+        // A line number too long for an int is not a location NVRTC wrote.
+        const auto [end, ec] = std::from_chars(line.data() + open, line.data() + p, d.line);
+        if (ec != std::errc() || end != line.data() + p)
+            continue;
         d.file = line.substr(0, open - 1);
-        d.line = std::stoi(line.substr(open, p - open));
         return d;
     }
     std::string_view rest = line;

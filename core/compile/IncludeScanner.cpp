@@ -57,14 +57,21 @@ public:
             if (name.empty())
                 continue;
             std::vector<fs::path> candidates;
-            if (quoted && !currentDir.empty())
-                candidates.push_back(currentDir / name);
+            if (quoted) // NVRTC looks for the top-level source's quoted includes in the working folder
+                candidates.push_back(currentDir.empty() ? fs::path(name) : currentDir / name);
             for (const auto& d : dirs_)
                 candidates.push_back(d / name);
             bool found = false;
             for (const auto& c : candidates) {
                 std::error_code ec;
-                if (!fs::is_regular_file(c, ec))
+                const auto status = fs::status(c, ec);
+                if (fs::exists(status) && !fs::is_regular_file(status)) {
+                    if (seen_.insert(c.string()).second)
+                        files_.push_back({name, c, {}, true});
+                    found = true;
+                    break;
+                }
+                if (!fs::is_regular_file(status))
                     continue;
                 fs::path canonical = fs::weakly_canonical(c, ec);
                 found = true;

@@ -12,6 +12,9 @@ struct IncludedFile {
     std::string spelled;              // as written in the #include
     std::filesystem::path path;       // empty when not found in the user's folders
     std::string contents;
+    // Found, but a FIFO, a device or a folder: NVRTC would block on it or fail
+    // obscurely, so the compiler refuses it before NVRTC runs.
+    bool notRegular = false;
 };
 
 // Follows #include "..." and #include <...> that resolve in the including

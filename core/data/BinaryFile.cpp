@@ -9,12 +9,25 @@
 
 namespace kw {
 
-std::vector<std::byte> BinaryFile::readAll(const std::filesystem::path& path)
+std::vector<std::byte> BinaryFile::readAll(const std::filesystem::path& path, std::uintmax_t maxBytes)
 {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw Error(ErrorCategory::Io, path.string() + ": cannot open (" + (ec ? ec.message() : "no such file") + ")");
+    if (!std::filesystem::is_regular_file(status))
+        throw Error(ErrorCategory::Io, path.string() + ": not a regular file");
+    const std::uintmax_t fileSize = std::filesystem::file_size(path, ec);
+    if (!ec && fileSize > maxBytes)
+        throw Error(ErrorCategory::Io, path.string() + ": the file is " + std::to_string(fileSize)
+                                           + " bytes, more than the " + std::to_string(maxBytes) + " bytes expected");
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in)
         throw Error(ErrorCategory::Io, path.string() + ": cannot open (" + std::strerror(errno) + ")");
     const std::streamsize size = in.tellg();
+    if (size < 0 || std::uintmax_t(size) > maxBytes)
+        throw Error(ErrorCategory::Io, path.string() + ": cannot tell its size, or it grew past "
+                                           + std::to_string(maxBytes) + " bytes");
     in.seekg(0);
     std::vector<std::byte> bytes(static_cast<std::size_t>(size));
     if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
@@ -32,9 +45,9 @@ void BinaryFile::writeAll(const std::filesystem::path& path, const std::vector<s
         throw Error(ErrorCategory::Io, path.string() + ": write failed");
 }
 
-HostBuffer BinaryFile::read(const std::filesystem::path& path, DType dtype)
+HostBuffer BinaryFile::read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes)
 {
-    std::vector<std::byte> bytes = readAll(path);
+    std::vector<std::byte> bytes = readAll(path, maxBytes);
     if (bytes.size() % sizeOf(dtype) != 0)
         throw Error(ErrorCategory::Io, path.string() + ": " + std::to_string(bytes.size())
                                            + " bytes is not a whole number of " + toString(dtype) + " elements ("

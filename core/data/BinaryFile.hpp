@@ -3,6 +3,7 @@
 #include "data/HostBuffer.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <vector>
 
@@ -10,12 +11,13 @@ namespace kw {
 
 class BinaryFile {
 public:
-    // Throw kw::Error(Io) naming the file.
-    static std::vector<std::byte> readAll(const std::filesystem::path& path);
+    // Throw kw::Error(Io) naming the file. Only regular files are read (a FIFO or a
+    // device would block or never end), and one over maxBytes is refused before it is read.
+    static std::vector<std::byte> readAll(const std::filesystem::path& path, std::uintmax_t maxBytes = UINTMAX_MAX);
     static void writeAll(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
 
     // A raw little-endian array: the file size must be a multiple of the element size.
-    static HostBuffer read(const std::filesystem::path& path, DType dtype);
+    static HostBuffer read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes = UINTMAX_MAX);
     static void write(const std::filesystem::path& path, const HostBuffer& data);
 };
 

@@ -91,9 +91,9 @@ NdArray CsvFile::parse(std::string_view text, DType dtype, const std::string& wh
     return array;
 }
 
-NdArray CsvFile::read(const std::filesystem::path& path, DType dtype)
+NdArray CsvFile::read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes)
 {
-    const std::vector<std::byte> bytes = BinaryFile::readAll(path);
+    const std::vector<std::byte> bytes = BinaryFile::readAll(path, maxBytes);
     return parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), dtype,
                  path.string());
 }

@@ -4,6 +4,7 @@
 // every row has the same number of values (more than one row and column).
 #include "data/NdArray.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -14,7 +15,8 @@ namespace kw {
 class CsvFile {
 public:
     // Throws kw::Error(Io) naming the file, line and the text that is not a number.
-    static NdArray read(const std::filesystem::path& path, DType dtype);
+    // Files over maxBytes are refused before they are read.
+    static NdArray read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes = UINTMAX_MAX);
     static NdArray parse(std::string_view text, DType dtype, const std::string& what);
 
     // One row per line: the last dimension of the shape is the row length

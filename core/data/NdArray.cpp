@@ -1,13 +1,24 @@
 #include "data/NdArray.hpp"
 
+#include "util/Error.hpp"
+
 namespace kw {
 
-std::size_t NdArray::elementCount(const std::vector<std::size_t>& shape)
+std::optional<std::size_t> NdArray::checkedElementCount(const std::vector<std::size_t>& shape)
 {
     std::size_t n = 1;
     for (std::size_t d : shape)
-        n *= d;
+        if (__builtin_mul_overflow(n, d, &n))
+            return std::nullopt;
     return n;
+}
+
+std::size_t NdArray::elementCount(const std::vector<std::size_t>& shape)
+{
+    const auto n = checkedElementCount(shape);
+    if (!n)
+        throw Error(ErrorCategory::Internal, "a shape whose element count overflows 64 bits");
+    return *n;
 }
 
 HostBuffer convertTo(const HostBuffer& data, DType dtype)

@@ -2,6 +2,7 @@
 #include "data/HostBuffer.hpp"
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace kw {
@@ -13,6 +14,8 @@ struct NdArray {
 
     // The number of elements the shape describes (1 for a 0-d shape).
     static std::size_t elementCount(const std::vector<std::size_t>& shape);
+    // The product of the dimensions, or nullopt when it does not fit in 64 bits.
+    static std::optional<std::size_t> checkedElementCount(const std::vector<std::size_t>& shape);
 };
 
 // The data converted to dtype: bytes are copied when the element types match

@@ -84,7 +84,8 @@ std::vector<std::size_t> parseShape(std::string_view value, const std::string& w
         std::size_t v = 0;
         bool digits = false;
         while (i < inner.size() && inner[i] >= '0' && inner[i] <= '9') {
-            v = v * 10 + std::size_t(inner[i] - '0');
+            if (__builtin_mul_overflow(v, std::size_t(10), &v) || __builtin_add_overflow(v, std::size_t(inner[i] - '0'), &v))
+                fail(what, "header shape has a dimension larger than 64 bits");
             ++i;
             digits = true;
         }
@@ -156,9 +157,12 @@ NdArray NpyFile::decode(const std::vector<std::byte>& bytes, const std::string& 
         fail(what, "header has no 'shape'");
     NdArray array;
     array.shape = parseShape(*shapeValue, what);
-    const std::size_t count = NdArray::elementCount(array.shape);
+    const auto counted = NdArray::checkedElementCount(array.shape);
+    std::size_t need = 0;
+    if (!counted || __builtin_mul_overflow(*counted, sizeOf(dtype), &need))
+        fail(what, "header shape " + shapeText(array.shape) + " is too large (its size overflows 64 bits)");
+    const std::size_t count = *counted;
     const std::size_t dataStart = headerStart + headerLen;
-    const std::size_t need = count * sizeOf(dtype);
     if (bytes.size() - dataStart < need)
         fail(what, "holds " + std::to_string(bytes.size() - dataStart) + " data bytes, shape "
                        + shapeText(array.shape) + " needs " + std::to_string(need));
@@ -167,9 +171,9 @@ NdArray NpyFile::decode(const std::vector<std::byte>& bytes, const std::string& 
     return array;
 }
 
-NdArray NpyFile::read(const std::filesystem::path& path)
+NdArray NpyFile::read(const std::filesystem::path& path, std::uintmax_t maxBytes)
 {
-    return decode(BinaryFile::readAll(path), path.string());
+    return decode(BinaryFile::readAll(path, maxBytes), path.string());
 }
 
 std::vector<std::byte> NpyFile::encode(const HostBuffer& data, const std::vector<std::size_t>& shape)

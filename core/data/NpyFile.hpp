@@ -4,6 +4,7 @@
 #include "data/NdArray.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,7 +14,8 @@ namespace kw {
 class NpyFile {
 public:
     // Throws kw::Error(Io) naming the file and the problem.
-    static NdArray read(const std::filesystem::path& path);
+    // Files over maxBytes are refused before they are read.
+    static NdArray read(const std::filesystem::path& path, std::uintmax_t maxBytes = UINTMAX_MAX);
     // `what` names the data in error messages (a file name or a buffer name).
     static NdArray decode(const std::vector<std::byte>& bytes, const std::string& what);
 

@@ -110,8 +110,7 @@ std::vector<std::size_t> BufferFactory::shape(const BufferSpec& spec, const std:
             fail(dimField, "\"" + spec.shape[d] + "\" must be a positive integer (" + std::to_string(n) + ")");
         if (n > kMaxCount)
             fail(dimField, "\"" + spec.shape[d] + "\" is too large (" + std::to_string(n) + ")");
-        product *= n;
-        if (product > kMaxCount)
+        if (__builtin_mul_overflow(product, n, &product) || product > kMaxCount)
             fail(field + ".shape", "is too large");
         dims.push_back(std::size_t(n));
         text += (d ? " x " : "") + std::to_string(n);
@@ -199,18 +198,20 @@ void BufferFactory::fillExpression(NdArray& array, const Initializer& init, cons
     });
 }
 
-NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype)
+NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype, std::size_t count)
 {
+    // A file far larger than the buffer it fills is refused by its size, before reading.
+    const std::uintmax_t elements = count;
     const std::string ext = lowerExtension(path);
     if (ext == ".npy") {
-        NdArray a = NpyFile::read(path);
+        NdArray a = NpyFile::read(path, elements * 16 + (1 << 20)); // any dtype, and the header
         a.data = convertTo(a.data, dtype);
         return a;
     }
     if (ext == ".csv" || ext == ".txt")
-        return CsvFile::read(path, dtype);
+        return CsvFile::read(path, dtype, elements * 64 + (1 << 20)); // generous text per number
     NdArray a;
-    a.data = BinaryFile::read(path, dtype);
+    a.data = BinaryFile::read(path, dtype, elements * sizeOf(dtype));
     a.shape = {a.data.count()};
     return a;
 }
@@ -231,7 +232,7 @@ void BufferFactory::fillFromFile(NdArray& array, const Initializer& init, const 
         loaded.data = convertTo(it->second.data, array.data.dtype());
         loaded.shape = it->second.shape;
     } else {
-        loaded = readLocal(init.file, array.data.dtype(), field);
+        loaded = readLocal(init.file, array.data.dtype(), array.data.count(), field);
     }
     if (loaded.data.count() != array.data.count())
         fail(field, "\"" + init.file + "\" holds " + std::to_string(loaded.data.count())
@@ -239,14 +240,17 @@ void BufferFactory::fillFromFile(NdArray& array, const Initializer& init, const 
     array.data = std::move(loaded.data);
 }
 
-NdArray BufferFactory::readLocal(const std::string& file, DType dtype, const std::string& field) const
+NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const
 {
     const std::filesystem::path path = resolve(file, field);
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        fail(field, "\"" + file + "\" is not a regular file");
+    if (!std::filesystem::is_regular_file(status))
         fail(field, "file \"" + file + "\" not found (looked for " + path.string() + ")");
     try {
-        return readFile(path, dtype);
+        return readFile(path, dtype, count);
     } catch (const Error& e) {
         fail(field, e.what());
     }

@@ -28,13 +28,14 @@ public:
     // (kw::Error(Untrusted) for a file outside the folder of an untrusted document).
     std::filesystem::path resolve(const std::string& file, const std::string& field) const;
 
-    // Reads an initialiser file (.npy, .csv/.txt, else raw) as dtype; throws kw::Error(Io).
-    static NdArray readFile(const std::filesystem::path& path, DType dtype);
+    // Reads an initialiser file (.npy, .csv/.txt, else raw) as dtype for a buffer of
+    // `count` elements (a file far larger is refused unread); throws kw::Error(Io).
+    static NdArray readFile(const std::filesystem::path& path, DType dtype, std::size_t count);
 
 private:
     void fillExpression(NdArray& array, const Initializer& init, const std::string& field) const;
     void fillFromFile(NdArray& array, const Initializer& init, const std::string& field) const;
-    NdArray readLocal(const std::string& file, DType dtype, const std::string& field) const;
+    NdArray readLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const;
 
     const VariableScope& scope_;
     std::filesystem::path baseDir_;

@@ -7,10 +7,12 @@
 #include "doc/Expression.hpp"
 #include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
+#include "util/JsonDepth.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <limits>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -72,10 +74,10 @@ std::string getExpression(const Json& j, const std::string& field)
 {
     if (j.is_string())
         return j.get<std::string>();
+    if (j.is_number_unsigned()) // before is_number_integer, which is true for unsigned too
+        return std::to_string(j.get<unsigned long long>());
     if (j.is_number_integer())
         return std::to_string(j.get<long long>());
-    if (j.is_number_unsigned())
-        return std::to_string(j.get<unsigned long long>());
     if (j.is_number_float())
         return numberText(j.get<double>());
     fail(field, std::string("expected an expression (a string or a number), got ") + kindName(j));
@@ -90,6 +92,8 @@ double getNumber(const Json& j, const std::string& field)
 
 long long getInteger(const Json& j, const std::string& field)
 {
+    if (j.is_number_unsigned() && j.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<long long>::max()))
+        fail(field, std::to_string(j.get<std::uint64_t>()) + " is too large");
     if (j.is_number_integer() || j.is_number_unsigned())
         return j.get<long long>();
     if (j.is_number_float()) {
@@ -446,9 +450,15 @@ std::string lineAndColumn(const std::string& text, std::size_t byte)
 
 Document DocumentReader::parse(const std::string& text, const std::filesystem::path& path, Trust trust)
 {
+    // Walking a parsed value recurses (dump, the readers below): bound the depth first.
+    if (jsonNestingDepth(text) > kMaxJsonDepth)
+        throw Error(ErrorCategory::Document,
+                    "the document is nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
     Json j;
     try {
         j = Json::parse(text);
+    } catch (const Json::out_of_range& e) { // a number such as 1e400
+        throw Error(ErrorCategory::Document, std::string("not a valid document: ") + e.what());
     } catch (const Json::parse_error& e) {
         std::string what = e.what();
         // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."

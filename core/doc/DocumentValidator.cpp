@@ -184,7 +184,7 @@ void validateArgs(const Document& doc, const KernelSignature& kernel, const Vari
                                           + " (" + toString(*expected) + ")");
             if (trim(arg.value).empty())
                 fail(field + ".value", "is empty");
-            packScalar(arg.type, scope.evaluate(arg.value, field + ".value"), field + ".value");
+            packScalar(arg.type, arg.value, scope.evaluate(arg.value, field + ".value"), field + ".value");
         }
     }
 }

@@ -5,6 +5,7 @@
 #include <muParser.h>
 
 #include <charconv>
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -12,8 +13,10 @@ namespace kw {
 
 namespace {
 
-double shiftLeft(double a, double b) { return std::ldexp(std::trunc(a), int(b)); }
-double shiftRight(double a, double b) { return std::floor(std::ldexp(std::trunc(a), -int(b))); }
+// Shift counts beyond +-4096 already give 0 or infinity; clamped, they never overflow int.
+int shiftCount(double b) { return std::isnan(b) ? 0 : int(std::clamp(std::trunc(b), -4096.0, 4096.0)); }
+double shiftLeft(double a, double b) { return std::ldexp(std::trunc(a), shiftCount(b)); }
+double shiftRight(double a, double b) { return std::floor(std::ldexp(std::trunc(a), -shiftCount(b))); }
 double modulo(double a, double b) { return std::fmod(a, b); }
 double floorOf(double a) { return std::floor(a); }
 double ceilOf(double a) { return std::ceil(a); }

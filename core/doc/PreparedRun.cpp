@@ -69,7 +69,7 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
                 arg.buffer = index;
             } else {
                 const double value = run.variables.evaluate(spec.value, field + ".value");
-                arg.bytes = packScalar(spec.type, value, field);
+                arg.bytes = packScalar(spec.type, spec.value, value, field);
                 if (!spec.name.empty() && !run.checkScope.contains(spec.name) && !doc.findBuffer(spec.name))
                     run.checkScope.set(spec.name, value);
             }

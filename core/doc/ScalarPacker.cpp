@@ -4,7 +4,10 @@
 #include "util/Error.hpp"
 
 #include <cfloat>
+#include <charconv>
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace kw {
 
@@ -66,6 +69,37 @@ std::vector<std::byte> packScalar(DType type, double value, const std::string& f
     }
     std::vector<std::byte> bytes(sizeOf(type));
     storeFromDouble(type, bytes.data(), value);
+    return bytes;
+}
+
+std::vector<std::byte> packScalar(DType type, const std::string& text, double value, const std::string& field)
+{
+    const std::size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+    if (isFloating(type) || first == std::string::npos)
+        return packScalar(type, value, field);
+    const char* begin = text.data() + first;
+    const char* end = text.data() + last + 1;
+    const bool negative = *begin == '-';
+    std::uint64_t magnitude = 0;
+    const auto [ptr, ec] = std::from_chars(begin + (negative ? 1 : 0), end, magnitude);
+    if (ptr != end || ec != std::errc() || begin + (negative ? 1 : 0) == end)
+        return packScalar(type, value, field); // an expression, or too large for any type
+    const bool is64 = type == DType::I64 || type == DType::U64;
+    if (!is64)
+        return packScalar(type, value, field); // exact in a double already
+    std::uint64_t bits = 0;
+    if (type == DType::U64) {
+        if (negative && magnitude != 0)
+            return packScalar(type, value, field); // out of range: the usual message
+        bits = magnitude;
+    } else {
+        const std::uint64_t top = std::uint64_t(std::numeric_limits<std::int64_t>::max());
+        if (magnitude > top + (negative ? 1 : 0))
+            return packScalar(type, value, field);
+        bits = negative ? ~magnitude + 1 : magnitude;
+    }
+    std::vector<std::byte> bytes(8);
+    std::memcpy(bytes.data(), &bits, 8);
     return bytes;
 }
 

@@ -10,6 +10,7 @@
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentValidator.hpp"
 #include "doc/DocumentWriter.hpp"
+#include "doc/VariableScope.hpp"
 #include "serve/Protocol.hpp"
 #include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
@@ -47,6 +48,19 @@ bool safeRelative(const fs::path& p)
         if (part == "..")
             return false;
     return true;
+}
+
+// The buffer's element count, for refusing a far larger file unread; when the
+// count cannot be evaluated here, the runner's validator reports it.
+std::size_t elementsOf(const Document& doc, const BufferSpec& spec)
+{
+    constexpr std::size_t kMostElements = std::size_t(1) << 40;
+    try {
+        const std::int64_t n = VariableScope::evaluate(doc.variables).evaluateInteger(spec.count, "count");
+        return n > 0 && std::size_t(n) < kMostElements ? std::size_t(n) : kMostElements;
+    } catch (const std::exception&) {
+        return kMostElements;
+    }
 }
 
 std::string hex(std::uint64_t v)
@@ -145,7 +159,7 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
                                                      + path.string() + ")");
         NdArray a;
         try {
-            a = BufferFactory::readFile(path, spec.dtype);
+            a = BufferFactory::readFile(path, spec.dtype, elementsOf(doc, spec));
         } catch (const Error& e) {
             throw Error(ErrorCategory::Document, "buffers[" + std::to_string(b) + "].init.path: " + e.what());
         }

@@ -26,6 +26,14 @@ using nlohmann::json;
 
 namespace {
 
+// All launches of a job plus a minute, saturated: a huge time_limit_s means no limit.
+std::chrono::milliseconds jobLimit(const RunSettings& run)
+{
+    const double ms = run.timeLimitSeconds * 1000.0 * (3.0 + double(run.warmup) + double(run.repeats)) + 60000.0;
+    const double most = double(std::chrono::milliseconds::max().count() / 2);
+    return std::chrono::milliseconds(ms > 0 && ms < most ? static_cast<long long>(ms) : static_cast<long long>(most));
+}
+
 std::string deviceOf(const json& request)
 {
     auto it = request.find("device");
@@ -97,7 +105,23 @@ json JobDispatcher::compile(const Message& message)
     else if (req.options.arch.empty() && CudaDevices::count() > 0)
         req.options.arch = backend("cuda:0").compileArch();
     // else the document's arch, or PTX for the default virtual arch: no device needed.
-    CompileResult result = compiler_->compile(req);
+    // NVRTC stuck on a hostile source: reply with an error and replace the process.
+    const json id = request.value("id", json(nullptr));
+    watchdog_.arm(std::chrono::milliseconds(120000), [this, id] {
+        channel_.writeLast(protocol::errorReply(
+            id, Error(ErrorCategory::Nvrtc, "the compiler did not finish within 120 s; the runner was restarted")));
+        ProcessRestart::replaceProcess(channel_.unread(), printf_);
+    });
+    CompileResult result;
+    try {
+        result = compiler_->compile(req);
+    } catch (...) {
+        if (!watchdog_.disarm())
+            for (;;) std::this_thread::sleep_for(std::chrono::hours(1)); // the watchdog is replacing us
+        throw;
+    }
+    if (!watchdog_.disarm())
+        for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
     JobCodec::relativize(result, jobFolderOf(doc));
     return toJson(result, true);
 }
@@ -120,9 +144,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
 
     // A backstop for hangs outside the backend's own time-limit polling: reply with
     // a timeout fault and replace the process.
-    const auto limit = std::chrono::milliseconds(
-        static_cast<long long>(doc.run.timeLimitSeconds * 1000.0 * (3 + doc.run.warmup + doc.run.repeats))
-        + 60000);
+    const auto limit = jobLimit(doc.run);
     const DeviceInfo device = be.device();
     watchdog_.arm(limit, [this, id, device, limit] {
         RunResult timedOut;
@@ -132,7 +154,8 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
         f.message = "the job did not finish within " + std::to_string(limit.count() / 1000)
                     + " s; the runner was restarted";
         timedOut.fault = f;
-        channel_.write(protocol::reply(id, toJson(timedOut)));
+        // The main thread is stuck in the job: it must not write after this reply.
+        channel_.writeLast(protocol::reply(id, toJson(timedOut)));
         ProcessRestart::replaceProcess(channel_.unread(), printf_);
     });
 

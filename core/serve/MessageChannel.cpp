@@ -2,66 +2,39 @@
 
 #include "util/Error.hpp"
 #include "util/FileDescriptor.hpp"
+#include "util/JsonDepth.hpp"
 
 #include <cerrno>
 #include <cstring>
 
 namespace kw {
 
-namespace {
-constexpr std::size_t kMaxLine = std::size_t(1) << 30;
-} // namespace
-
 MessageChannel::MessageChannel(int inFd, int outFd, std::string pending)
-    : inFd_(inFd)
+    : reader_(inFd, kMaxLine, std::move(pending))
     , outFd_(outFd)
-    , buffer_(std::move(pending))
 {
-}
-
-bool MessageChannel::fill()
-{
-    if (eof_)
-        return false;
-    char chunk[1 << 16];
-    for (;;) {
-        long n = fd::read(inFd_, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            eof_ = true;
-            return false;
-        }
-        buffer_.append(chunk, std::size_t(n));
-        return true;
-    }
 }
 
 std::optional<Message> MessageChannel::read()
 {
-    std::size_t nl;
-    while ((nl = buffer_.find('\n')) == std::string::npos) {
-        if (buffer_.size() > kMaxLine)
-            throw Error(ErrorCategory::Protocol, "message line longer than 1 GiB");
-        if (!fill()) {
-            if (buffer_.find_first_not_of(" \t\r\n") == std::string::npos)
-                return std::nullopt;
-            nl = buffer_.size(); // a last line without its newline
-            buffer_.push_back('\n');
+    std::string line;
+    for (;;) {
+        const LineReader::Status status = reader_.readLine(line);
+        if (status == LineReader::Status::End)
+            return std::nullopt;
+        if (status == LineReader::Status::TooLong)
+            throw Error(ErrorCategory::Protocol, "message line longer than " + std::to_string(kMaxLine >> 20)
+                                                     + " MiB (large buffers travel in binary frames)");
+        if (line.find_first_not_of(" \t") != std::string::npos)
             break;
-        }
     }
-    std::string line = buffer_.substr(0, nl);
-    buffer_.erase(0, nl + 1);
-    if (!line.empty() && line.back() == '\r')
-        line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos)
-        return read();
-
+    if (jsonNestingDepth(line) > kMaxJsonDepth)
+        throw Error(ErrorCategory::Protocol,
+                    "message is nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
     Message m;
     try {
         m.header = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) { // syntax errors and numbers out of range alike
         throw Error(ErrorCategory::Protocol, std::string("message is not valid JSON: ") + e.what());
     }
     if (!m.header.is_object())
@@ -69,14 +42,14 @@ std::optional<Message> MessageChannel::read()
     if (auto it = m.header.find("binary"); it != m.header.end()) {
         if (!it->is_number_unsigned())
             throw Error(ErrorCategory::Protocol, "\"binary\" must be a byte count");
-        const std::size_t n = it->get<std::size_t>();
-        while (buffer_.size() < n)
-            if (!fill())
-                throw Error(ErrorCategory::Protocol, "input ended inside a binary frame of "
-                                                         + std::to_string(n) + " bytes");
-        m.binary.resize(n);
-        std::memcpy(m.binary.data(), buffer_.data(), n);
-        buffer_.erase(0, n);
+        const std::uint64_t n = it->get<std::uint64_t>();
+        std::string bytes;
+        if (!reader_.readBytes(std::size_t(n), bytes))
+            throw Error(ErrorCategory::Protocol, "input ended inside a binary frame of " + std::to_string(n)
+                                                     + " bytes (" + std::to_string(bytes.size()) + " came)");
+        m.binary.resize(bytes.size());
+        if (!bytes.empty())
+            std::memcpy(m.binary.data(), bytes.data(), bytes.size());
     }
     return m;
 }
@@ -102,9 +75,26 @@ void MessageChannel::write(nlohmann::json header, const void* binary, std::size_
     std::string line = header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     line.push_back('\n');
     std::lock_guard lock(writeMutex_);
+    if (closed_)
+        return;
     writeAll(line.data(), line.size());
     if (binary && bytes)
         writeAll(static_cast<const char*>(binary), bytes);
+}
+
+} // namespace kw
+
+namespace kw {
+
+void MessageChannel::writeLast(nlohmann::json header)
+{
+    std::string line = header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    line.push_back('\n');
+    std::lock_guard lock(writeMutex_);
+    if (closed_)
+        return;
+    closed_ = true;
+    writeAll(line.data(), line.size());
 }
 
 } // namespace kw

@@ -1,6 +1,8 @@
 #pragma once
 // The serve protocol's framing (docs/protocol.md): one JSON object per line; a
 // message with "binary": N is followed by exactly N raw bytes.
+#include "serve/LineReader.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -21,8 +23,9 @@ public:
     // `pending` holds bytes already read from `inFd` by an earlier process (re-exec).
     MessageChannel(int inFd, int outFd, std::string pending = {});
 
-    // The next message; nullopt at end of input. A line that is not a JSON object
-    // throws kw::Error(Protocol) after being consumed, so the caller can reply and go on.
+    // The next message; nullopt at end of input. A line that is not a JSON object (or
+    // too long, or nested too deeply) throws kw::Error(Protocol) after being consumed,
+    // so the caller can reply and go on.
     std::optional<Message> read();
 
     // Writes one message (and its binary payload, whose size it sets as "binary").
@@ -30,16 +33,22 @@ public:
     void write(nlohmann::json header, const void* binary = nullptr, std::size_t bytes = 0);
 
     // Bytes read from the input but not yet returned as messages.
-    const std::string& unread() const noexcept { return buffer_; }
+    std::string unread() const { return reader_.unread(); }
+
+    // Writes a last message and drops every later one, so nothing another thread writes
+    // can follow it (the process is about to be replaced).
+    void writeLast(nlohmann::json header);
+
+    // The longest request line accepted (documents travel inline; buffers in frames).
+    static constexpr std::size_t kMaxLine = std::size_t(64) << 20;
 
 private:
-    bool fill();  // reads more input; false at end
     void writeAll(const char* data, std::size_t bytes);
 
-    int inFd_, outFd_;
-    std::string buffer_;
-    bool eof_ = false;
+    LineReader reader_;
+    int outFd_;
     std::mutex writeMutex_;
+    bool closed_ = false;
 };
 
 } // namespace kw

@@ -4,6 +4,7 @@
 #include "util/Paths.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -99,6 +100,12 @@ int pendingFile(const std::string& pending)
 
 void ProcessRestart::replaceProcess(const std::string& pending, PrintfCapture* capture)
 {
+    // One thread restarts; another that gets here too (the watchdog and the main
+    // thread at once) waits for the exec instead of racing it.
+    static std::atomic_flag started = ATOMIC_FLAG_INIT;
+    if (started.test_and_set())
+        for (;;)
+            pause();
     if (capture)
         capture->restoreStdout();
     std::fflush(nullptr);

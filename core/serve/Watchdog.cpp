@@ -23,7 +23,10 @@ void Watchdog::arm(std::chrono::milliseconds limit, std::function<void()> onExpi
         std::lock_guard lock(mutex_);
         armed_ = true;
         fired_ = false;
-        deadline_ = std::chrono::steady_clock::now() + limit;
+        const auto now = std::chrono::steady_clock::now();
+        const auto room = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::time_point::max() - now);
+        deadline_ = limit < room ? now + limit : std::chrono::steady_clock::time_point::max();
         onExpire_ = std::move(onExpire);
     }
     changed_.notify_all();
@@ -40,7 +43,7 @@ void Watchdog::loop()
 {
     std::unique_lock lock(mutex_);
     while (!stop_) {
-        if (!armed_) {
+        if (!armed_ || deadline_ == std::chrono::steady_clock::time_point::max()) {
             changed_.wait(lock);
             continue;
         }

@@ -112,6 +112,16 @@ bool BlockRunner::run(std::uint64_t linear) {
         if (ran) continue;
         if (!releaseBarrier()) break;
         if (L_.stop.load(std::memory_order_relaxed)) return false;
+        // A loop around __syncthreads() ends every warp's turn at the barrier, before
+        // its time slice is used up: the limit is checked at each release as well.
+        if (std::chrono::steady_clock::now() > L_.deadline) {
+            warps_.front().fault(FaultKind::Timeout,
+                                 fmt::format("the kernel ran longer than the time limit of {} s and was stopped "
+                                             "(endless loop?)",
+                                             L_.timeLimitSeconds),
+                                 -1, fn_.code[std::min<std::size_t>(warps_.front().pc, fn_.code.size() - 1)]);
+            return false;
+        }
     }
     if (L_.stop.load(std::memory_order_relaxed)) return false;
     if (!blk_.printf.empty()) printf_.emplace_back(linear, std::move(blk_.printf));
@@ -301,6 +311,21 @@ bool BlockRunner::releaseBarrier() {
         }
     }
     if (barPc == ~0u) return false; // every thread has exited
+    // Threads that exited never arrive: the waiting ones would wait forever on a GPU.
+    for (auto& w : warps_) {
+        const std::uint32_t gone = w.exited & w.exists;
+        if (!gone) continue;
+        const int l = __builtin_ctz(gone);
+        const Instr& a = fn_.code[barPc];
+        w.mask = 1u << l;
+        w.fault(FaultKind::DivergentBarrier,
+                fmt::format("divergent barrier (a __syncthreads() not reached by all threads of the block): thread "
+                            "({},{},{}) waits at the barrier on line {}, this thread has exited",
+                            first->threadOf(firstLane).x, first->threadOf(firstLane).y, first->threadOf(firstLane).z,
+                            a.line),
+                l, a);
+        return false;
+    }
     if (blk_.race) race_.nextEpoch();
     const Instr& bar = fn_.code[barPc];
     if (bar.mode) { // bar.red: reduce the predicates of all waiting threads
@@ -350,6 +375,12 @@ void BlockRunner::printf(Warp& w, const Instr& in, std::uint32_t m) {
         auto text = formatDevicePrintf(callParam<std::uint64_t>(w, l, in.a[0]), callParam<std::uint64_t>(w, l, in.a[1]),
                                        read, count);
         if (!text) return;
+        // The GPU's printf FIFO holds printfBufferBytes; what does not fit is dropped.
+        const std::uint64_t before = L_.printfBytes.fetch_add(text->size(), std::memory_order_relaxed);
+        if (before + text->size() > L_.printfBufferBytes) {
+            L_.printfTruncated.store(true, std::memory_order_relaxed);
+            return;
+        }
         blk_.printf += *text;
         if (in.d[0] != ~0u && in.d[0] + 4 <= w.localBytes)
             std::memcpy(w.local + std::size_t(l) * w.localBytes + in.d[0], &count, 4);

@@ -27,6 +27,9 @@ struct LaunchState {
     std::uint32_t smCount = 1;     // %nsmid: the multiprocessors the device reports
     std::chrono::steady_clock::time_point deadline;
     std::atomic<bool> stop{false};
+    std::size_t printfBufferBytes = std::size_t(1) << 20;
+    std::atomic<std::uint64_t> printfBytes{0}; // printf output of this launch so far
+    std::atomic<bool> printfTruncated{false};
 
     std::mutex mu;
     std::optional<Fault> fault;

@@ -94,19 +94,44 @@ std::vector<Token> tokenize(std::string_view s) {
                 "PTX parse error at PTX line " + std::to_string(t.line) + " near '" + t.text + "': " + what);
 }
 
+// A statement's tokens. Malformed PTX (inline asm is user text) may end a statement
+// anywhere: reading past its end is a parse error naming the line, never a crash.
+struct Statement : std::vector<Token> {
+    using std::vector<Token>::vector;
+    const Token& operator[](std::size_t i) const {
+        if (i >= size()) fail(empty() ? Token{} : back(), "incomplete statement");
+        return std::vector<Token>::operator[](i);
+    }
+};
+
+// What the simulator accepts of one module: far above what compilers emit, low enough
+// that a hostile declaration fails at once instead of exhausting memory.
+constexpr std::uint64_t kMaxRegisters = std::uint64_t(1) << 18;     // virtual registers per kernel
+constexpr std::uint64_t kMaxVariableBytes = std::uint64_t(1) << 30; // one .global/.const/.shared variable
+constexpr std::uint64_t kMaxParamBytes = 32764;                      // the kernel parameter space (CUDA 12.1+)
+constexpr std::uint64_t kMaxAlign = 4096;
+constexpr std::size_t kMaxFiles = 65535; // .file indices (stored in 16 bits)
+
+// a * b, failing at `t` instead of wrapping around.
+std::uint64_t checkedProduct(std::uint64_t a, std::uint64_t b, const Token& t, const char* what) {
+    std::uint64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) fail(t, std::string(what) + " overflows 64 bits");
+    return r;
+}
+
 std::uint64_t parseUnsigned(const std::string& s) {
     return std::strtoull(s.c_str(), nullptr, (s.size() > 2 && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
 }
 
-std::uint32_t alignUp(std::uint64_t v, std::uint32_t a) {
-    return static_cast<std::uint32_t>((v + a - 1) / a * a);
+std::uint64_t alignUp(std::uint64_t v, std::uint32_t a) {
+    return (v + a - 1) / a * a;
 }
 
 // A function body as statements (token ranges), decoded after the module layout is known.
 struct RawFunction {
     Function fn;
     std::vector<ParamDecl> rets; // .func return parameters
-    std::vector<std::vector<Token>> body;
+    std::vector<Statement> body;
 };
 
 struct SourceLoc {
@@ -146,6 +171,11 @@ private:
     void expect(const char* text) {
         if (!accept(text)) fail(peek(), std::string("expected '") + text + "'");
     }
+    static std::uint32_t alignment(const Token& t) {
+        const std::uint64_t a = parseUnsigned(t.text);
+        if (a > kMaxAlign) fail(t, "alignment larger than " + std::to_string(kMaxAlign));
+        return static_cast<std::uint32_t>(a);
+    }
     void skipBraces() {
         expect("{");
         int depth = 1;
@@ -167,7 +197,9 @@ private:
         }
         if (t.text == ".file") {
             next();
-            auto index = static_cast<std::size_t>(parseUnsigned(next().text));
+            const Token& at = next();
+            const auto index = parseUnsigned(at.text);
+            if (index > kMaxFiles) fail(at, ".file index too large");
             std::string path = next().text;
             while (accept(",")) next();
             if (mod_.files.size() <= index) mod_.files.resize(index + 1);
@@ -201,21 +233,25 @@ private:
         int vec = 1;
         for (;;) {
             const std::string& d = peek().text;
-            if (d == ".align") { next(); v.align = static_cast<std::uint32_t>(parseUnsigned(next().text)); }
+            if (d == ".align") { next(); v.align = alignment(next()); }
             else if (d == ".v2" || d == ".v4") { vec = d == ".v2" ? 2 : 4; next(); }
             else if (!d.empty() && d[0] == '.' && parsePtxType(d.substr(1)) != PtxType::None) { type = parsePtxType(d.substr(1)); next(); }
             else break;
         }
-        v.name = next().text;
+        const Token& nameTok = next();
+        v.name = nameTok.text;
         std::uint64_t count = 1;
         bool unsized = false;
         while (accept("[")) {
             if (accept("]")) { unsized = true; continue; }
-            count *= parseUnsigned(next().text);
+            count = checkedProduct(count, parseUnsigned(next().text), nameTok, "the variable's size");
             expect("]");
         }
         const int elem = sizeOf(type) * vec;
-        v.size = unsized ? 0 : count * elem;
+        v.size = unsized ? 0 : checkedProduct(count, std::uint64_t(elem), nameTok, "the variable's size");
+        if (v.size > kMaxVariableBytes)
+            fail(nameTok, "variable of " + std::to_string(v.size) + " bytes; the simulator takes at most " +
+                              std::to_string(kMaxVariableBytes) + " bytes per variable");
         if (v.align < static_cast<std::uint32_t>(sizeOf(type))) v.align = std::max<std::uint32_t>(v.align, sizeOf(type));
         v.init.assign(v.size, 0);
         if (accept("=")) {
@@ -252,18 +288,22 @@ private:
         std::vector<ParamDecl> params;
         expect("(");
         while (!accept(")")) {
+            if (peek().kind == Token::End) fail(peek(), "unterminated parameter list");
             ParamDecl p;
             PtxType type = PtxType::B8;
             std::uint32_t align = 0;
             while (peek().kind == Token::Ident && peek().text[0] == '.') {
                 std::string d = next().text;
-                if (d == ".align") align = static_cast<std::uint32_t>(parseUnsigned(next().text));
+                if (d == ".align") align = alignment(next());
                 else if (parsePtxType(d.substr(1)) != PtxType::None) type = parsePtxType(d.substr(1));
             }
-            p.name = next().text;
+            const Token& nameTok = next();
+            p.name = nameTok.text;
             std::uint64_t count = 1;
-            while (accept("[")) { count *= parseUnsigned(next().text); expect("]"); }
-            p.size = static_cast<std::uint32_t>(count * sizeOf(type));
+            while (accept("[")) { count = checkedProduct(count, parseUnsigned(next().text), nameTok, "the parameter's size"); expect("]"); }
+            const std::uint64_t size = checkedProduct(count, std::uint64_t(sizeOf(type)), nameTok, "the parameter's size");
+            if (size > kMaxParamBytes) fail(nameTok, "parameter larger than the parameter space");
+            p.size = static_cast<std::uint32_t>(size);
             p.align = align ? align : static_cast<std::uint32_t>(sizeOf(type));
             params.push_back(p);
             accept(",");
@@ -279,9 +319,10 @@ private:
         if (peek().text == "(") raw.fn.params = paramList();
         std::uint32_t offset = 0;
         for (auto& p : raw.fn.params) {
-            offset = alignUp(offset, std::max<std::uint32_t>(p.align, 1));
+            offset = static_cast<std::uint32_t>(alignUp(offset, std::max<std::uint32_t>(p.align, 1)));
             p.offset = offset;
             offset += p.size;
+            if (offset > kMaxParamBytes) fail(peek(), "parameters larger than the parameter space");
         }
         raw.fn.paramBytes = offset;
         while (peek().text != "{" && peek().text != ";") {
@@ -291,7 +332,7 @@ private:
         if (accept(";")) return; // declaration only
         expect("{");
         int depth = 1;
-        std::vector<Token> stmt;
+        Statement stmt;
         auto flush = [&] { if (!stmt.empty()) { raw.body.push_back(std::move(stmt)); stmt.clear(); } };
         while (depth > 0) {
             const Token& t = next();
@@ -345,21 +386,25 @@ private:
     // block-wide layout with the extern (dynamic) part last.
     void layout() {
         std::uint64_t addr = kGlobalBase;
-        std::uint32_t shared = 0, dynAlign = 16;
+        std::uint64_t shared = 0;
+        std::uint32_t dynAlign = 16;
         for (auto& v : mod_.globals) {
             if (v.space == Space::Shared) {
                 if (v.isExtern) { dynAlign = std::max(dynAlign, v.align); continue; }
                 shared = alignUp(shared, std::max<std::uint32_t>(v.align, 1));
                 v.address = shared;
-                shared += static_cast<std::uint32_t>(v.size);
+                shared += v.size;
+                if (shared > kMaxVariableBytes)
+                    throw Error(ErrorCategory::Limit, "the module's static shared memory exceeds " +
+                                                          std::to_string(kMaxVariableBytes) + " bytes");
             } else {
                 addr = (addr + 255) / 256 * 256;
                 v.address = addr;
                 addr += std::max<std::uint64_t>(v.size, 1) + 256;
             }
         }
-        mod_.staticShared = shared;
-        mod_.dynamicSharedOffset = alignUp(shared, dynAlign);
+        mod_.staticShared = static_cast<std::uint32_t>(shared);
+        mod_.dynamicSharedOffset = static_cast<std::uint32_t>(alignUp(shared, dynAlign));
         for (auto& v : mod_.globals)
             if (v.space == Space::Shared && v.isExtern) v.address = mod_.dynamicSharedOffset;
     }
@@ -380,11 +425,19 @@ private:
     Scope* scope_ = nullptr;
     SourceLoc loc_;
 
+    // The GPU gives a thread at most 512 KiB of local memory (the CUDA programming
+    // guide's limit for every architecture since sm_20); the simulator holds to it.
+    static constexpr std::uint64_t kMaxLocalPerThread = std::uint64_t(512) << 10;
+
     std::uint32_t allocLocal(std::uint64_t size, std::uint32_t align) {
-        fn_->localBytes = alignUp(fn_->localBytes, std::max<std::uint32_t>(align, 1));
-        const std::uint32_t at = fn_->localBytes;
-        fn_->localBytes += static_cast<std::uint32_t>(size);
-        return at;
+        const std::uint64_t at = alignUp(fn_->localBytes, std::max<std::uint32_t>(align, 1));
+        if (size > kMaxLocalPerThread || at + size > kMaxLocalPerThread)
+            throw Error(ErrorCategory::Limit,
+                        "kernel " + fn_->name + " needs more than 512 KiB of local memory per thread (" +
+                            std::to_string(at + std::min(size, kMaxLocalPerThread * 1024)) +
+                            " bytes of stack and local arrays); a GPU allows at most 512 KiB per thread");
+        fn_->localBytes = static_cast<std::uint32_t>(at + size);
+        return static_cast<std::uint32_t>(at);
     }
 
     void decodeFunction(RawFunction& raw) {
@@ -397,11 +450,11 @@ private:
         scope.kernelParams = &fn.params;
         scope.callStack.push_back(fn.name);
         emitBody(raw, scope);
-        fn.localBytes = alignUp(fn.localBytes, 8);
+        fn.localBytes = static_cast<std::uint32_t>(alignUp(fn.localBytes, 8));
         mod_.functions.push_back(std::move(fn));
     }
 
-    void pushInstr(Instr in, const std::vector<Token>& st, const std::string& why) {
+    void pushInstr(Instr in, const Statement& st, const std::string& why) {
         fn_->code.push_back(in);
         fn_->text.push_back(statementText(st));
         fn_->unsupported.push_back(why);
@@ -473,7 +526,7 @@ private:
 
     // call[.uni] [(ret),] name[, (args)]: printf and assert are built in; device
     // functions with a body are inlined, their parameters living in the local frame.
-    void emitCall(const std::vector<Token>& st, std::size_t op, Scope& scope) {
+    void emitCall(const Statement& st, std::size_t op, Scope& scope) {
         Instr in;
         in.line = loc_.line;
         in.file = loc_.file;
@@ -549,28 +602,32 @@ private:
         if (!why.empty()) markUnsupported(end ? end - 1 : 0, why);
     }
 
-    static std::string nameBeforeDims(const std::vector<Token>& st) {
+    static std::string nameBeforeDims(const Statement& st) {
         for (std::size_t i = 0; i + 1 < st.size(); ++i)
             if (st[i + 1].text == "[") return st[i].text;
         return st.back().text;
     }
 
-    static void declaredVar(const std::vector<Token>& st, std::uint32_t& align, std::uint64_t& size) {
+    static void declaredVar(const Statement& st, std::uint32_t& align, std::uint64_t& size) {
         PtxType type = PtxType::B8;
         std::uint64_t count = 1;
         int vec = 1;
         for (std::size_t i = 1; i < st.size(); ++i) {
             const std::string& t = st[i].text;
-            if (t == ".align") align = static_cast<std::uint32_t>(parseUnsigned(st[++i].text));
+            if (t == ".align") align = alignment(st[++i]);
             else if (t == ".v2" || t == ".v4") vec = t == ".v2" ? 2 : 4;
-            else if (t[0] == '.' && parsePtxType(t.substr(1)) != PtxType::None) type = parsePtxType(t.substr(1));
-            else if (t == "[" && i + 1 < st.size() && st[i + 1].kind == Token::Number) count *= parseUnsigned(st[++i].text);
+            else if (!t.empty() && t[0] == '.' && parsePtxType(t.substr(1)) != PtxType::None) type = parsePtxType(t.substr(1));
+            else if (t == "[" && i + 1 < st.size() && st[i + 1].kind == Token::Number) {
+                ++i;
+                count = checkedProduct(count, parseUnsigned(st[i].text), st[i], "the variable's size");
+            }
         }
-        size = count * sizeOf(type) * vec;
+        size = checkedProduct(checkedProduct(count, std::uint64_t(sizeOf(type)), st[0], "the variable's size"),
+                              std::uint64_t(vec), st[0], "the variable's size");
         align = std::max<std::uint32_t>(align, sizeOf(type));
     }
 
-    SourceLoc parseLoc(const std::vector<Token>& st) {
+    SourceLoc parseLoc(const Statement& st) {
         SourceLoc l;
         l.file = static_cast<std::uint16_t>(parseUnsigned(st[1].text));
         l.line = static_cast<std::uint32_t>(parseUnsigned(st[2].text));
@@ -607,22 +664,27 @@ private:
         };
     }
 
-    static void declareRegs(const std::vector<Token>& st, Function& fn,
+    static void declareRegs(const Statement& st, Function& fn,
                             std::unordered_map<std::string, std::uint32_t>& regs) {
         for (std::size_t i = 1; i < st.size(); ++i) {
             const Token& t = st[i];
             if (t.kind != Token::Ident || t.text[0] == '.') continue;
             if (i + 3 < st.size() && st[i + 1].text == "<") {
                 auto n = parseUnsigned(st[i + 2].text);
+                if (n > kMaxRegisters || fn.numRegs + n > kMaxRegisters)
+                    fail(st[i + 2], "declares " + std::to_string(n) + " registers; the simulator takes at most " +
+                                        std::to_string(kMaxRegisters) + " registers per kernel");
                 for (std::uint64_t k = 0; k < n; ++k) regs[t.text + std::to_string(k)] = fn.numRegs++;
                 i += 3;
             } else {
+                if (fn.numRegs >= kMaxRegisters)
+                    fail(t, "more than " + std::to_string(kMaxRegisters) + " registers in one kernel");
                 regs[t.text] = fn.numRegs++; // a declaration in a nested block shadows the outer one
             }
         }
     }
 
-    static std::string statementText(const std::vector<Token>& st) {
+    static std::string statementText(const Statement& st) {
         std::string s;
         for (std::size_t i = 0; i < st.size(); ++i) {
             const std::string& t = st[i].text;
@@ -636,7 +698,7 @@ private:
         return s + ";";
     }
 
-    Instr decodeStatement(const std::vector<Token>& st,
+    Instr decodeStatement(const Statement& st,
                           const std::unordered_map<std::string, std::uint32_t>& regs,
                           const std::unordered_map<std::string, std::uint64_t>& locals, const DecodeEnv& env,
                           SourceLoc loc) {
@@ -678,7 +740,7 @@ private:
         return nullptr;
     }
 
-    PtxOperand operand(const std::vector<Token>& st, std::size_t& i,
+    PtxOperand operand(const Statement& st, std::size_t& i,
                        const std::unordered_map<std::string, std::uint32_t>& regs,
                        const std::unordered_map<std::string, std::uint64_t>& locals, std::string& why) {
         PtxOperand op;

@@ -100,15 +100,17 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
                 const std::uint64_t begin = nextBlock.fetch_add(chunk);
                 if (begin >= blocks) break;
                 const std::uint64_t end = std::min(blocks, begin + chunk);
-                for (std::uint64_t b = begin; b < end; ++b)
-                    if (!runner.run(b)) break;
-                // Many short blocks never use up a warp's time slice: check the limit here too.
-                if (Clock::now() > L.deadline) {
+                std::uint64_t b = begin;
+                bool late = false;
+                // Many short blocks never use up a warp's time slice: check the limit per block too.
+                for (; b < end && !late; ++b)
+                    late = !runner.run(b) || Clock::now() > L.deadline;
+                if (!L.stop.load(std::memory_order_relaxed) && Clock::now() > L.deadline) {
                     Fault f;
                     f.kind = FaultKind::Timeout;
                     f.message = fmt::format("the kernel ran longer than the time limit of {} s and was stopped "
                                             "({} of {} blocks finished)",
-                                            L.timeLimitSeconds, std::min(end, blocks), blocks);
+                                            L.timeLimitSeconds, b, blocks);
                     L.recordFault(std::move(f));
                 }
             }
@@ -255,15 +257,22 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
         for (auto& b : buffers) inputs.push_back(b.data.bytes());
 
     L.deadline = deadlineAfter(config.timeLimitSeconds);
+    L.printfBufferBytes = config.printfBufferBytes;
     GridRun first = runGrid(L, threadCount());
     report.timings.firstLaunchMs = first.ms;
     report.printfOutput = std::move(first.printf);
+    report.printfMaybeTruncated = L.printfTruncated.load();
     if (report.printfOutput.size() > config.printfBufferBytes) {
         // The GPU drops what overflows its printf FIFO; keep the same bound.
         const auto cut = report.printfOutput.rfind('\n', config.printfBufferBytes);
         report.printfOutput.resize(cut == std::string::npos ? config.printfBufferBytes : cut + 1);
         report.printfMaybeTruncated = true;
     }
+    if (report.printfMaybeTruncated)
+        report.warnings.push_back(fmt::format(
+            "printf output ({} bytes kept) was cut off: the device printf buffer is {} bytes; raise "
+            "run.printf_buffer_bytes",
+            report.printfOutput.size(), config.printfBufferBytes));
     {
         std::lock_guard lock(L.mu);
         report.warnings.insert(report.warnings.end(), L.warnings.begin(), L.warnings.end());
@@ -294,6 +303,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
                     std::copy(mod->globals[g].init.begin(), mod->globals[g].init.end(), storage.begin());
                 }
             L.deadline = deadlineAfter(config.timeLimitSeconds);
+            L.printfBytes = 0;
             times.push_back(runGrid(L, threadCount()).ms);
             if (L.fault) break;
         }

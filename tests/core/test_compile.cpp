@@ -141,7 +141,8 @@ TEST(Compile, TemplateKernelByInstantiationName)
     EXPECT_EQ(r.loweredNames["scale<double, 4>"], "_Z5scaleIdLi4EEvPT_S0_");
     ASSERT_EQ(r.entries.size(), 2u);
     for (const auto& [expr, lowered] : r.loweredNames) {
-        auto it = std::find_if(r.entries.begin(), r.entries.end(), [&](const PtxEntry& e) { return e.name == lowered; });
+        const std::string& name = lowered; // clang 14 cannot capture a structured binding
+        auto it = std::find_if(r.entries.begin(), r.entries.end(), [&](const PtxEntry& e) { return e.name == name; });
         ASSERT_NE(it, r.entries.end()) << lowered;
         auto sig = instantiate(r.kernels.at(0), expr);
         ASSERT_EQ(sig.params.size(), it->params.size());

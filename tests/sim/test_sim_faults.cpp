@@ -183,8 +183,8 @@ $L_end:
     EXPECT_TRUE(contains(r.report.fault->message, "line 44")) << r.report.fault->message;
 }
 
-TEST(SimFaults, BarrierAfterEarlyExitIsNotDivergent) {
-    // Exited threads count as arrived, as on the hardware.
+TEST(SimFaults, BarrierAfterEarlyExitIsDivergent) {
+    // Threads that exited never arrive: the others would wait for them forever.
     auto r = runPtx(R"(
     setp.ge.u32 %p1, %r31, 40;
     @%p1 bra $L_end;
@@ -192,9 +192,10 @@ TEST(SimFaults, BarrierAfterEarlyExitIsNotDivergent) {
     st.global.u64 [%rd28], 7;
 $L_end:
 )", {}, 64);
-    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
-    EXPECT_EQ(r.out[39], 7u);
-    EXPECT_EQ(r.out[40], 0u);
+    ASSERT_TRUE(r.report.fault);
+    EXPECT_EQ(r.report.fault->kind, kw::FaultKind::DivergentBarrier);
+    EXPECT_TRUE(contains(r.report.fault->message, "has exited")) << r.report.fault->message;
+    EXPECT_EQ(r.out[39], 0u); // nobody passed the barrier
 }
 
 TEST(SimFaults, UnsupportedInstructionNamesItAndTheLine) {
