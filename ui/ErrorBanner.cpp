@@ -1,5 +1,7 @@
 #include "ErrorBanner.hpp"
 
+#include <QScopedValueRollback>
+
 #include "ThemeColours.hpp"
 
 #include <QEvent>
@@ -42,6 +44,8 @@ void ErrorBanner::applyColours()
     const QColor accent = error_ ? ThemeColours::error(palette()) : ThemeColours::warning(palette());
     const QColor back = ThemeColours::tint(palette(), accent);
     // Set on the frame only: the child widgets keep the palette's text colours.
+    // A style sheet change sends a palette change itself: do not answer that one.
+    const QScopedValueRollback<bool> guard(applying_, true);
     setStyleSheet(QString("kw--ErrorBanner { background: %1; border: 1px solid %2; border-radius: 3px; }")
                       .arg(back.name(), accent.name()));
 }
@@ -49,7 +53,7 @@ void ErrorBanner::applyColours()
 void ErrorBanner::changeEvent(QEvent* e)
 {
     QFrame::changeEvent(e);
-    if (e->type() == QEvent::PaletteChange && !isHidden())
+    if (e->type() == QEvent::PaletteChange && !isHidden() && !applying_)
         applyColours();
 }
 

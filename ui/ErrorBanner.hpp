@@ -35,6 +35,7 @@ private:
     std::function<void()> onAction_;
     QString title_;
     bool error_ = true;
+    bool applying_ = false; // inside applyColours
 };
 
 } // namespace kw

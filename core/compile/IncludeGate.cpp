@@ -223,8 +223,11 @@ private:
                 if (!ConfinedFolder::staysInside(name) || base == dir)
                     refuse(file, line, "#include " + spelled + " " + ConfinedFolder::explain(own.status));
                 continue; // a search folder simply lacks it
-            case ConfinedFolder::Status::NotRegular:
-                refuse(file, line, "#include " + spelled + " " + ConfinedFolder::explain(own.status));
+            case ConfinedFolder::Status::NotRegular: // a FIFO would block NVRTC: an error, never opened
+                result.missing.push_back({file, line, column, Severity::Error,
+                                          "#include " + spelled + ": not a regular file (a FIFO, device or folder is never read)",
+                                          {}, {}});
+                return;
             case ConfinedFolder::Status::Missing:
                 continue;
             }

@@ -23,8 +23,9 @@ struct InMemoryHeader {
 struct AdmittedIncludes {
     std::vector<InMemoryHeader> headers; // for nvrtcCreateProgram
     std::vector<IncludedFile> files;     // the document's headers read (for the program cache key)
-    // Quoted includes found nowhere, as NVRTC would report them: a compile error,
-    // not a refusal, and NVRTC is not asked (it would look in the working folder).
+    // Quoted includes found nowhere, as NVRTC would report them, and includes of
+    // non-regular files (a FIFO would block): compile errors, not refusals, and
+    // NVRTC is not asked (it would look in the working folder).
     std::vector<Diagnostic> missing;
 };
 
@@ -36,7 +37,7 @@ public:
                 std::vector<std::filesystem::path> installedDirs);
 
     // Throws kw::Error(Untrusted) naming the file and line of an include that is
-    // computed, leads outside, or is not a regular file.
+    // computed or leads outside.
     AdmittedIncludes admit(std::string_view source, const std::string& sourceName) const;
 
 private:

@@ -198,22 +198,44 @@ void BufferFactory::fillExpression(NdArray& array, const Initializer& init, cons
     });
 }
 
-NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype, std::size_t count)
+namespace {
+
+struct SizeCaps {
+    std::uintmax_t npy, csv, raw;
+};
+
+NdArray readWithCaps(const std::filesystem::path& path, DType dtype, const SizeCaps& caps)
 {
-    // A file far larger than the buffer it fills is refused by its size, before reading.
-    const std::uintmax_t elements = count;
     const std::string ext = lowerExtension(path);
     if (ext == ".npy") {
-        NdArray a = NpyFile::read(path, elements * 16 + (1 << 20)); // any dtype, and the header
+        NdArray a = NpyFile::read(path, caps.npy);
         a.data = convertTo(a.data, dtype);
         return a;
     }
     if (ext == ".csv" || ext == ".txt")
-        return CsvFile::read(path, dtype, elements * 64 + (1 << 20)); // generous text per number
+        return CsvFile::read(path, dtype, caps.csv);
     NdArray a;
-    a.data = BinaryFile::read(path, dtype, elements * sizeOf(dtype));
+    a.data = BinaryFile::read(path, dtype, caps.raw);
     a.shape = {a.data.count()};
     return a;
+}
+
+} // namespace
+
+NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype, std::size_t count)
+{
+    // A file far larger than the buffer it fills is refused by its size, before reading
+    // (counts are at most 2^40, so these products do not overflow).
+    const std::uintmax_t elements = count;
+    return readWithCaps(path, dtype,
+                        {elements * 16 + (1 << 20), // any dtype, and the header
+                         elements * 64 + (1 << 20), // generous text per number
+                         elements * sizeOf(dtype)});
+}
+
+NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype)
+{
+    return readWithCaps(path, dtype, {UINTMAX_MAX, UINTMAX_MAX, UINTMAX_MAX});
 }
 
 void BufferFactory::fillFromFile(NdArray& array, const Initializer& init, const std::string& field) const

@@ -31,6 +31,8 @@ public:
     // Reads an initialiser file (.npy, .csv/.txt, else raw) as dtype for a buffer of
     // `count` elements (a file far larger is refused unread); throws kw::Error(Io).
     static NdArray readFile(const std::filesystem::path& path, DType dtype, std::size_t count);
+    // The same without a size cap (a file the user chose, read whole).
+    static NdArray readFile(const std::filesystem::path& path, DType dtype);
 
 private:
     void fillExpression(NdArray& array, const Initializer& init, const std::string& field) const;

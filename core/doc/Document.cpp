@@ -56,7 +56,12 @@ std::optional<Initializer::Kind> parseInitializerKind(std::string_view s)
 
 std::filesystem::path Document::baseDir() const
 {
-    return path.empty() ? std::filesystem::path() : path.parent_path();
+    if (path.empty())
+        return {};
+    // "doc.kwb" lives in the working folder: its folder is that, not "".
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    return (ec ? path : absolute).parent_path();
 }
 
 const BufferSpec* Document::findBuffer(const std::string& name) const

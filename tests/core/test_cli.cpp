@@ -183,9 +183,9 @@ TEST(Cli, VersionNamesTheNvrtcAndDriverFoundOrSaysNotFound)
     auto r = runKwb({"--version"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.rfind("kwb-run " KW_TEST_VERSION "\n", 0), 0u) << r.out;
-    EXPECT_NE(r.out.find("\nNVRTC    "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nNVRTC:        13."), std::string::npos) << r.out;
     if (kw::DriverApi::available())
-        EXPECT_NE(r.out.find("\ndriver   CUDA "), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("\ndriver:       CUDA "), std::string::npos) << r.out;
     else
-        EXPECT_NE(r.out.find("\ndriver   not found: "), std::string::npos) << r.out;
+        EXPECT_NE(r.out.find("\ndriver:       not found ("), std::string::npos) << r.out;
 }

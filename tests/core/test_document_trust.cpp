@@ -199,9 +199,16 @@ TEST(DocumentTrust, FifoIsRefusedWithoutBlocking)
 {
     Layout l("fifo");
     ASSERT_EQ(::mkfifo((l.doc / "pipe.h").c_str(), 0600), 0);
-    auto done = std::async(std::launch::async, [&] { return refusal(request(l, "#include \"pipe.h\"\n" + std::string(kKernel))); });
+    auto done = std::async(std::launch::async, [&] {
+        Compiler compiler;
+        return compiler.compile(request(l, "#include \"pipe.h\"\n" + std::string(kKernel)));
+    });
     ASSERT_EQ(done.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "the include blocked";
-    EXPECT_NE(done.get().find("not a regular file"), std::string::npos);
+    const CompileResult r = done.get();
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.diagnostics.size(), 1u);
+    EXPECT_NE(r.diagnostics[0].message.find("not a regular file"), std::string::npos);
+    EXPECT_EQ(r.diagnostics[0].line, 1);
 }
 
 TEST(DocumentTrust, MissingQuotedIncludeIsNotLookedUpInTheWorkingFolder)

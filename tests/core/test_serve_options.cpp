@@ -4,6 +4,8 @@
 // its time limit, with the job queued behind it served next.
 #include "gpu/ChildProcess.hpp"
 
+#include "serve/Protocol.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -33,7 +35,7 @@ struct Reply {
 
 Reply runJob(ChildProcess& serve, int id, const json& document, const std::string& returnBuffers)
 {
-    json request = {{"v", 1}, {"id", id}, {"op", "run"}, {"document", document}, {"base_dir", KW_SAMPLES_DIR},
+    json request = {{"v", kw::protocol::kVersion}, {"id", id}, {"op", "run"}, {"document", document}, {"base_dir", KW_SAMPLES_DIR},
                     {"device", "sim"}};
     if (!returnBuffers.empty())
         request["return_buffers"] = returnBuffers;
@@ -109,7 +111,7 @@ TEST(ServeOptions, ADocumentSentAsTextIsTheSameDocument)
     ASSERT_EQ(asText.final["result"]["checks"].size(), 1u);
     EXPECT_TRUE(asText.final["result"]["checks"][0]["passed"].get<bool>());
 
-    serve.send({{"v", 1}, {"id", 2}, {"op", "compile"}, {"document", doc.dump()}, {"base_dir", KW_SAMPLES_DIR},
+    serve.send({{"v", kw::protocol::kVersion}, {"id", 2}, {"op", "compile"}, {"document", doc.dump()}, {"base_dir", KW_SAMPLES_DIR},
                 {"device", "sim"}});
     const json compiled = serve.replyFor(2);
     ASSERT_TRUE(compiled["ok"].get<bool>()) << compiled.dump(2);
@@ -132,9 +134,9 @@ TEST(ServeOptions, AStuckJobStopsAtItsTimeLimitAndTheJobQueuedBehindItRuns)
     stuck.erase("checks");
     stuck["run"] = {{"warmup", 0}, {"repeats", 1}, {"time_limit_s", 1}};
     // Both requests are in the pipe before the first one finishes.
-    serve.send({{"v", 1}, {"id", 1}, {"op", "run"}, {"document", stuck}, {"base_dir", KW_SAMPLES_DIR},
+    serve.send({{"v", kw::protocol::kVersion}, {"id", 1}, {"op", "run"}, {"document", stuck}, {"base_dir", KW_SAMPLES_DIR},
                 {"device", "sim"}});
-    serve.send({{"v", 1}, {"id", 2}, {"op", "run"}, {"document", sampleDocument("add_vectors_small.kwb")},
+    serve.send({{"v", kw::protocol::kVersion}, {"id", 2}, {"op", "run"}, {"document", sampleDocument("add_vectors_small.kwb")},
                 {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}, {"return_buffers", "none"}});
 
     const json first = serve.replyFor(1, std::chrono::seconds(90));

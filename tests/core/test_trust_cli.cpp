@@ -4,6 +4,8 @@
 #include "gpu/ChildProcess.hpp"
 #include "support/TempDir.hpp"
 
+#include "serve/Protocol.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -135,14 +137,14 @@ TEST(TrustCli, ServeConfinesJobsUnlessTheClientTrustsThem)
     Scratch s("serve");
     kwtest::ChildProcess serve({"serve"});
     const json doc = document("#include \"" + (s.outside / "secret.h").string() + "\"\n" + kKernel);
-    serve.send({{"v", 1}, {"id", 1}, {"op", "compile"}, {"document", doc}, {"base_dir", s.doc.string()}, {"device", "sim"}});
+    serve.send({{"v", kw::protocol::kVersion}, {"id", 1}, {"op", "compile"}, {"document", doc}, {"base_dir", s.doc.string()}, {"device", "sim"}});
     const json refused = serve.replyFor(1);
     ASSERT_FALSE(refused["ok"].get<bool>()) << refused.dump();
     EXPECT_EQ(refused["error"]["category"], "untrusted") << refused.dump();
     EXPECT_EQ(refused.dump().find(kSecret), std::string::npos);
 
     const json own = document("#include \"" + (s.outside / "ok.h").string() + "\"\n" + kKernel);
-    serve.send({{"v", 1}, {"id", 2}, {"op", "compile"}, {"document", own}, {"base_dir", s.doc.string()}, {"device", "sim"},
+    serve.send({{"v", kw::protocol::kVersion}, {"id", 2}, {"op", "compile"}, {"document", own}, {"base_dir", s.doc.string()}, {"device", "sim"},
                 {"trust", true}});
     const json trusted = serve.replyFor(2);
     ASSERT_TRUE(trusted["ok"].get<bool>()) << trusted.dump();

@@ -158,6 +158,11 @@ TEST_P(BadInput, IsRefusedCleanlyAndTouchesNothingOutsideItsFolder)
     } else {
         expectClass(classifyCli(r.exitCode, r.out, r.err), expect, where);
     }
+    if (expect.contains("absent")) // what must never be quoted back, e.g. another file's contents
+        EXPECT_FALSE(std::regex_search(r.out + r.err, std::regex(expect["absent"].get<std::string>())))
+            << where << "the output discloses /" << expect["absent"].get<std::string>() << "/";
+    for (const auto& name : member(expect, "no_files"))
+        EXPECT_FALSE(fs::exists(area.scratch() / name.get<std::string>())) << where << name << " was written";
     const json files = member(expect, "files");
     for (const auto& [name, pattern] : files.items()) {
         const fs::path p = area.scratch() / name;
