@@ -8,7 +8,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${1:-$root/build-gpu}
 
 "$root/scripts/install-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DKW_BUILD_GUI=OFF -DKW_BUILD_BENCH=ON -DCMAKE_BUILD_TYPE=Release
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$root" -B "$build" -G Ninja "${launcher[@]}" -DKW_BUILD_GUI=OFF -DKW_BUILD_BENCH=ON -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j "$(nproc)"
 
 # The one shared library the GPU machine does not have; tests record absolute

@@ -12,7 +12,11 @@ jobs=${KW_JOBS:-$(nproc)}
 
 "$root/scripts/install-deps.sh"
 
-cmake -S "$root" -B "$build_dir" -G Ninja \
+# ccache (installed by install-deps.sh) makes rebuilds of unchanged files free.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+cmake -S "$root" -B "$build_dir" -G Ninja "${launcher[@]}" \
   -DCMAKE_BUILD_TYPE="${KW_BUILD_TYPE:-Release}" \
   -DKW_BUILD_GUI=ON -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=OFF
 

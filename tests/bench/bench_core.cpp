@@ -87,7 +87,7 @@ void expressionInitialiser(Table& table)
 {
     const char* what = "initialiser sin(i * 0.001) * n + (i % 7), 2^20 f32";
     const VariableScope scope = VariableScope::evaluate({{"n", "12"}});
-    const BufferFactory factory(scope, fs::temp_directory_path());
+    const BufferFactory factory(scope, fs::temp_directory_path(), kw::Trust::Untrusted);
     BufferSpec spec;
     spec.name = "b";
     spec.dtype = DType::F32;
