@@ -287,7 +287,11 @@ IncludeGate::IncludeGate(const ConfinedFolder& folder, std::vector<fs::path> use
 AdmittedIncludes IncludeGate::admit(std::string_view source, const std::string& sourceName) const
 {
     Walk walk(folder_, userDirs_, installedDirs_);
-    walk.file(source, sourceName, folder_.root(), 0);
+    // A source_file in a subfolder finds its quoted includes beside it, as NVRTC
+    // finds them beside a file it opened.
+    const fs::path sourceDir = fs::path(sourceName).parent_path();
+    const bool besideSource = !sourceDir.empty() && ConfinedFolder::staysInside(sourceDir) && !folder_.root().empty();
+    walk.file(source, sourceName, besideSource ? folder_.root() / sourceDir : folder_.root(), 0);
     return std::move(walk.result);
 }
 

@@ -258,6 +258,17 @@ TEST(DocumentTrust, OwnHeadersNestedAndInstalledHeadersStillWork)
     EXPECT_NE(m.find("options.include_dirs[0]"), std::string::npos) << m;
 }
 
+TEST(DocumentTrust, ASourceFileInASubfolderFindsTheHeadersBesideIt)
+{
+    Layout l("subfolder");
+    write(l.doc / "src" / "scan.cuh", "#define SCAN 3\n");
+    CompileRequest r = request(l, "#include \"scan.cuh\"\nstatic_assert(SCAN == 3, \"\");\n" + std::string(kKernel));
+    r.sourceName = "src/scan.cu";
+    Compiler compiler;
+    const auto res = compiler.compile(r);
+    EXPECT_TRUE(res.ok) << (res.diagnostics.empty() ? res.log : res.diagnostics[0].message);
+}
+
 TEST(DocumentTrust, HeaderErrorsInsideTheFolderStillReachTheUser)
 {
     Layout l("errors");
