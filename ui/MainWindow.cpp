@@ -658,10 +658,12 @@ void MainWindow::applyTrust(const QString& refusal)
     live_->setTrust(base_.trust);
     runAct_->setEnabled(trusted);
     compileAct_->setEnabled(trusted);
-    if (trusted)
+    if (trusted) {
         trustBar_->hide();
-    else
+    } else {
         trustBar_->showFor(documentRequests(base_), refusal);
+        diagLabel_->setText(tr("not checked until trusted"));
+    }
 }
 
 void MainWindow::trustCurrentDocument()
