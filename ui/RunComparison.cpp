@@ -1,5 +1,7 @@
 #include "RunComparison.hpp"
 
+#include "views/PlotTheme.hpp"
+
 #include "ThemeColours.hpp"
 
 #include "doc/DocumentWriter.hpp"
@@ -90,6 +92,7 @@ RunComparison::RunComparison(QWidget* parent)
     layout->addWidget(tabs_);
     connect(buffer_, &QComboBox::currentIndexChanged, this, &RunComparison::showDifference);
     clear();
+    PlotTheme::follow(plot_);
 }
 
 void RunComparison::clear()

@@ -1,5 +1,7 @@
 #include "VariablesTable.hpp"
 
+#include "ThemeColours.hpp"
+
 #include "doc/Expression.hpp"
 #include "doc/VariableScope.hpp"
 
@@ -113,7 +115,7 @@ void VariablesTable::evaluate()
             value->setToolTip(QString());
         } catch (const std::exception& e) {
             value->setText(tr("error"));
-            value->setForeground(QColor("#c00000"));
+            value->setForeground(ThemeColours::error(palette()));
             value->setToolTip(QString::fromUtf8(e.what()));
         }
     }

@@ -66,10 +66,7 @@ struct Sweep {
     }
     QString status() const
     {
-        for (QLabel* l : panel.findChildren<QLabel*>())
-            if (l->text().startsWith("Done") || l->text().startsWith("Sweep finished") || l->styleSheet().contains("#c62828"))
-                return l->text();
-        return {};
+        return panel.statusLabel()->text();
     }
 };
 

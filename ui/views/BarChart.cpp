@@ -1,5 +1,7 @@
 #include "views/BarChart.hpp"
 
+#include "PlotTheme.hpp"
+
 #include "data/DType.hpp"
 #include "data/HostBuffer.hpp"
 #include "run/RunResult.hpp"
@@ -29,6 +31,7 @@ BarChart::BarChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
         plot_->rescaleAxes();
         plot_->replot();
     });
+    PlotTheme::follow(plot_);
 }
 
 bool BarChart::suits(const BufferResult& b)

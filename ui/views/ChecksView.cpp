@@ -1,5 +1,7 @@
 #include "views/ChecksView.hpp"
 
+#include "PlotTheme.hpp"
+
 #include <qcustomplot.h>
 
 #include <QHeaderView>
@@ -75,6 +77,7 @@ ChecksView::ChecksView(QWidget* parent)
         emit mismatchActivated(mismatches_->item(row, 0)->text(),
                                mismatches_->item(row, 1)->text().toULongLong());
     });
+    PlotTheme::follow(plot_);
 }
 
 void ChecksView::setChecks(const std::vector<CheckResult>& checks)

@@ -1,5 +1,7 @@
 #include "views/HeatMap.hpp"
 
+#include "PlotTheme.hpp"
+
 #include "data/HostBuffer.hpp"
 #include "views/AspectRatioLock.hpp"
 #include "views/HeatMapCells.hpp"
@@ -77,6 +79,7 @@ HeatMap::HeatMap(QWidget* parent)
     sliceLabel_->hide();
     slice_->hide();
     connect(slice_, qOverload<int>(&QSpinBox::valueChanged), this, &HeatMap::setSlice);
+    PlotTheme::follow(plot_);
 }
 
 void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape,

@@ -1,5 +1,7 @@
 #include "views/HistogramView.hpp"
 
+#include "PlotTheme.hpp"
+
 #include "data/HostBuffer.hpp"
 #include "views/BufferStats.hpp"
 
@@ -40,6 +42,7 @@ HistogramView::HistogramView(QWidget* parent)
     plot_->yAxis->setLabel(tr("count"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     connect(bins_, qOverload<int>(&QSpinBox::valueChanged), this, [this] { rebuild(); });
+    PlotTheme::follow(plot_);
 }
 
 void HistogramView::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString& name)

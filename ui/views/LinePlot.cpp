@@ -1,5 +1,7 @@
 #include "views/LinePlot.hpp"
 
+#include "PlotTheme.hpp"
+
 #include "data/HostBuffer.hpp"
 #include "views/MinMaxDecimator.hpp"
 
@@ -45,6 +47,7 @@ LinePlot::LinePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     });
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, &LinePlot::resetView);
     setToolTip(tr("Drag to pan, wheel to zoom, double-click to show everything"));
+    PlotTheme::follow(plot_);
 }
 
 LinePlot::~LinePlot() = default;

@@ -1,5 +1,8 @@
 #include "views/PtxHighlighter.hpp"
 
+#include <QApplication>
+#include <QPalette>
+
 namespace kw {
 
 PtxHighlighter::PtxHighlighter(QTextDocument* document) : QSyntaxHighlighter(document)
@@ -18,7 +21,7 @@ PtxHighlighter::PtxHighlighter(QTextDocument* document) : QSyntaxHighlighter(doc
     formats_[int(Kind::Number)] = fmt(QColor(191, 54, 12));
     formats_[int(Kind::Label)] = fmt(QColor(130, 119, 23), true);
     formats_[int(Kind::Comment)] = fmt(QColor(117, 117, 117), false, true);
-    formats_[int(Kind::Instruction)] = fmt(QColor(33, 33, 33), true);
+    formats_[int(Kind::Instruction)] = fmt(QApplication::palette().color(QPalette::Text), true); // readable on any paper
 
     // Later rules win where they overlap.
     const QString types = QStringLiteral(

@@ -1,5 +1,9 @@
 #include "views/SweepPanel.hpp"
 
+#include "ThemeColours.hpp"
+
+#include "PlotTheme.hpp"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -63,6 +67,7 @@ SweepPanel::SweepPanel(QWidget* parent)
     connect(run_, &QPushButton::clicked, this, &SweepPanel::start);
     connect(values_, &QLineEdit::returnPressed, this, &SweepPanel::start);
     updateKind();
+    PlotTheme::follow(plot_);
 }
 
 void SweepPanel::setSimulated(bool on)
@@ -156,7 +161,7 @@ void SweepPanel::start()
     const auto r = request(&error);
     if (!r) {
         status_->setText(error);
-        status_->setStyleSheet(QStringLiteral("color: #c62828;"));
+        status_->setStyleSheet(QStringLiteral("color: %1;").arg(ThemeColours::error(palette()).name()));
         return;
     }
     status_->setStyleSheet(QString());

@@ -31,6 +31,7 @@ public:
     QLineEdit* nameEdit() const { return name_; }
     QLineEdit* valuesEdit() const { return values_; }
     QPushButton* runButton() const { return run_; }
+    QLabel* statusLabel() const { return status_; }
     QCustomPlot* plot() const { return plot_; }
     QTableWidget* pointsTable() const { return points_; }
     bool isRunning() const { return running_; }

@@ -1,5 +1,7 @@
 #include "views/TimingsPanel.hpp"
 
+#include "PlotTheme.hpp"
+
 #include <qcustomplot.h>
 
 #include <QLabel>
@@ -46,7 +48,6 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     repeats_->xAxis->setLabel(tr("repeat"));
     repeats_->yAxis->setLabel(tr("kernel time (ms)"));
     repeats_->legend->setVisible(true);
-    repeats_->legend->setBrush(QColor(255, 255, 255, 210));
     repeats_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     repeats_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
@@ -85,6 +86,8 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     row->addLayout(side, 2);
     layout->addLayout(row, 1);
     clear();
+    PlotTheme::follow(repeats_);
+    PlotTheme::follow(breakdown_);
 }
 
 void TimingsPanel::clear()
