@@ -233,6 +233,19 @@ void writeOutputs(const fs::path& dir, const kw::RunResult& r)
     std::ofstream(dir / "result.json") << kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 
+// --out: the outputs and result.json; a failure to write them is bad input.
+int writeOutputsIfAsked(const std::string& dir, const kw::RunResult& r, int code)
+{
+    try {
+        if (!dir.empty() && r.compile.ok)
+            writeOutputs(dir, r);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
+        return code == kOk ? kBadInput : code;
+    }
+    return code;
+}
+
 void printSummary(std::FILE* out, const kw::RunResult& r)
 {
     if (!r.printf.raw.empty()) {
@@ -298,13 +311,7 @@ int remoteRunCommand(const RunArgs& a, const kw::Document& doc)
         return failWith(e);
     }
     int code = exitCodeOf(r);
-    try {
-        if (!a.outDir.empty() && r.compile.ok)
-            writeOutputs(a.outDir, r);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
-        code = code == kOk ? kBadInput : code;
-    }
+    code = writeOutputsIfAsked(a.outDir, r, code);
     if (a.json) {
         json j = kw::toJson(r);
         j["runner"] = {{"command", a.runner}, {"bytes_sent", traffic.sent}, {"bytes_received", traffic.received}};
@@ -353,13 +360,7 @@ int runCommand(const RunArgs& a)
 
     int code = exitCodeOf(r);
 
-    try {
-        if (!a.outDir.empty() && r.compile.ok)
-            writeOutputs(a.outDir, r);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
-        code = code == kOk ? kBadInput : code;
-    }
+    code = writeOutputsIfAsked(a.outDir, r, code);
     if (a.json)
         fmt::print(out, "{}\n", kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace));
     else if (!r.compile.ok)

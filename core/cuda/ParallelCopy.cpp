@@ -42,7 +42,8 @@ void ParallelCopy::copyPart(unsigned part) const
 void ParallelCopy::copy(void* dst, const void* src, std::size_t bytes)
 {
     if (bytes < kParallelThreshold || workers_.empty()) {
-        std::memcpy(dst, src, bytes);
+        if (bytes > 0) // an empty buffer may have no storage: memcpy of null is undefined even for 0 bytes
+            std::memcpy(dst, src, bytes);
         return;
     }
     {

@@ -94,6 +94,14 @@ json JobDispatcher::devices()
             {"driver", DriverApi::available() ? json(nullptr) : json(DriverApi::unavailableReason())}};
 }
 
+void JobDispatcher::disarmOrWait()
+{
+    // A watchdog that fired is replacing this process: write nothing more, just wait.
+    if (!watchdog_.disarm())
+        for (;;)
+            std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
 json JobDispatcher::compile(const Message& message)
 {
     const json& request = message.header;
@@ -116,12 +124,10 @@ json JobDispatcher::compile(const Message& message)
     try {
         result = compiler_->compile(req);
     } catch (...) {
-        if (!watchdog_.disarm())
-            for (;;) std::this_thread::sleep_for(std::chrono::hours(1)); // the watchdog is replacing us
+        disarmOrWait();
         throw;
     }
-    if (!watchdog_.disarm())
-        for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    disarmOrWait();
     JobCodec::relativize(result, jobFolderOf(doc));
     return toJson(result, true);
 }
@@ -165,12 +171,10 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     try {
         result = engine.run(doc);
     } catch (...) {
-        if (!watchdog_.disarm())
-            for (;;) std::this_thread::sleep_for(std::chrono::hours(1)); // the watchdog is replacing us
+        disarmOrWait();
         throw;
     }
-    if (!watchdog_.disarm())
-        for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+    disarmOrWait();
 
     if (returnBuffers != "none" && !result.fault) {
         event(id, {{"event", protocol::event::kStage}, {"stage", "download"}});

@@ -31,6 +31,7 @@ public:
     void replyError(const nlohmann::json& id, const std::exception& e);
 
 private:
+    void disarmOrWait();
     nlohmann::json hello();
     nlohmann::json devices();
     nlohmann::json compile(const Message& request);
