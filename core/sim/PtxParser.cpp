@@ -24,6 +24,11 @@ std::string Module::fileName(std::uint16_t index) const {
 
 namespace {
 
+std::int64_t wrappingAdd(std::int64_t a, std::uint64_t b)
+{
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + b);
+}
+
 struct Token {
     enum Kind { Ident, Number, String, Punct, End } kind = End;
     std::string text;
@@ -762,20 +767,21 @@ private:
                 if (e.text == "-") { negative = true; ++i; }
                 const Token& v = st[i];
                 if (v.kind == Token::Number) {
-                    auto bits = static_cast<std::int64_t>(immediateBits(v.text, PtxType::S64));
-                    op.offset += negative ? -bits : bits;
+                    // Addresses wrap modulo 2^64, as on the GPU; signed overflow would be undefined.
+                    const std::uint64_t bits = immediateBits(v.text, PtxType::S64);
+                    op.offset = wrappingAdd(op.offset, negative ? 0 - bits : bits);
                 } else if (first && regs.count(v.text)) {
                     op.reg = regs.at(v.text);
                 } else if (const ParamDecl* p = kernelParam(v.text)) {
                     op.memSpace = Space::Param;
-                    op.offset += p->offset;
+                    op.offset = wrappingAdd(op.offset, p->offset);
                 } else if (locals.count(v.text)) {
                     op.memSpace = Space::Local;
-                    op.offset += static_cast<std::int64_t>(locals.at(v.text));
+                    op.offset = wrappingAdd(op.offset, locals.at(v.text));
                 } else if (globalIndex_.count(v.text)) {
                     const GlobalVar& g = mod_.globals[globalIndex_.at(v.text)];
                     op.memSpace = g.space;
-                    op.offset += static_cast<std::int64_t>(g.address);
+                    op.offset = wrappingAdd(op.offset, g.address);
                 } else {
                     why = "unknown name " + v.text + " in address";
                 }
