@@ -2,6 +2,7 @@
 // the C headers, special registers, spin waits, aggregate checks, reference buffers,
 // numeric defines, "copy", "args": "auto" and vector types, through kwb-run on the simulator.
 #include "compile/HostCodeFilter.hpp"
+#include "support/TempDir.hpp"
 #include "compile/SignatureParser.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
@@ -40,8 +41,8 @@ fs::path variant(const std::string& name, const std::string& from, const std::st
     EXPECT_NE(at, std::string::npos) << from;
     if (at != std::string::npos)
         text.replace(at, from.size(), to);
-    const fs::path dir = fs::temp_directory_path() / "kw_test_real";
-    fs::create_directories(dir);
+    // Per process: ctest runs the cases of this file side by side.
+    static const fs::path dir = kw::test::freshDir("kw_test_real", "variants");
     for (const auto& e : fs::directory_iterator(kRealDir))
         if (e.path().extension() != ".kwb")
             fs::copy_file(e.path(), dir / e.path().filename(), fs::copy_options::overwrite_existing);
@@ -52,8 +53,7 @@ fs::path variant(const std::string& name, const std::string& from, const std::st
 
 fs::path scratch(const std::string& name, const std::string& text)
 {
-    const fs::path dir = fs::temp_directory_path() / "kw_test_real";
-    fs::create_directories(dir);
+    static const fs::path dir = kw::test::freshDir("kw_test_real", "scratch");
     std::ofstream(dir / name, std::ios::binary) << text;
     return dir / name;
 }
