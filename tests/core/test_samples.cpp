@@ -6,6 +6,8 @@
 #include "doc/PreparedRun.hpp"
 #include "util/Error.hpp"
 
+#include "support/Samples.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,16 +29,6 @@ const std::set<std::string> kUncheckedSamples = {
     "mandelbrot",     // iteration counts have no closed form
 };
 
-std::vector<std::string> sampleNames()
-{
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(kSamplesDir))
-        if (entry.path().extension() == ".kwb")
-            names.push_back(entry.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
 Document load(const std::string& name) { return DocumentReader::readFile(kSamplesDir / (name + ".kwb")); }
 
 CompileResult compile(const Document& doc)
@@ -56,7 +48,7 @@ class Sample : public testing::TestWithParam<std::string> {};
 
 TEST(Samples, EverySeedProgramAndTeachingClassicIsThere)
 {
-    const std::vector<std::string> names = sampleNames();
+    const std::vector<std::string> names = kw::test::sampleStems();
     for (const char* required : {"hello_from_gpu", "add_vectors", "add_vectors_small", "multiply_them",
                                  "gaussian_kernel", "to_device_roundtrip", "saxpy", "matmul", "reduction_shared",
                                  "reduction_shuffle", "histogram", "mandelbrot", "template_scale"})
@@ -128,5 +120,5 @@ TEST_P(Sample, ChecksEvaluateAndFailBeforeTheKernelRuns)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(All, Sample, testing::ValuesIn(sampleNames()),
+INSTANTIATE_TEST_SUITE_P(All, Sample, testing::ValuesIn(kw::test::sampleStems()),
                          [](const testing::TestParamInfo<std::string>& info) { return info.param; });

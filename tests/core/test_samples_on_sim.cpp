@@ -10,6 +10,8 @@
 #include "sim/SimBackend.hpp"
 #include "support/TextFile.hpp"
 
+#include "support/Samples.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,16 +31,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kSamplesDir = KW_SAMPLES_DIR;
-
-std::vector<std::string> sampleNames()
-{
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(kSamplesDir))
-        if (entry.path().extension() == ".kwb")
-            names.push_back(entry.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
 
 // The rows of docs/samples.md's "## Checks" table: sample -> checked buffers
 // ("—" rows, for samples without a check, give no buffer but list the sample).
@@ -107,7 +99,7 @@ class SampleOnSim : public testing::TestWithParam<std::string> {};
 
 TEST(SamplesOnSim, ThereAreSamplesAndTheDocumentListsEachOne)
 {
-    const auto names = sampleNames();
+    const auto names = kw::test::sampleStems();
     ASSERT_GE(names.size(), 13u) << "the samples folder lost documents";
     const auto documented = documentedChecks();
     for (const auto& name : names)
@@ -154,7 +146,7 @@ TEST_P(SampleOnSim, RunsAndPassesEveryCheckTheDocumentAndTheDocsList)
     EXPECT_EQ(r.buffers.size(), doc.buffers.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(All, SampleOnSim, testing::ValuesIn(sampleNames()),
+INSTANTIATE_TEST_SUITE_P(All, SampleOnSim, testing::ValuesIn(kw::test::sampleStems()),
                          [](const testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // The tutorial's hello_from_gpu with block=(1,1,1), (3,1,1), (3,4,1) and (3,4,5):

@@ -2,6 +2,8 @@
 #include "gpu/ChildProcess.hpp"
 #include "serve/Protocol.hpp"
 
+#include "support/Samples.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -13,17 +15,10 @@
 #include <sstream>
 
 using kwtest::ChildProcess;
+using kw::test::sampleDocument;
 using nlohmann::json;
 
 namespace {
-
-json sampleDocument(const std::string& name)
-{
-    std::ifstream in(std::string(KW_SAMPLES_DIR) + "/" + name);
-    std::stringstream s;
-    s << in.rdbuf();
-    return json::parse(s.str());
-}
 
 json request(int id, const std::string& op, json extra = json::object())
 {

@@ -6,6 +6,8 @@
 
 #include "serve/Protocol.hpp"
 
+#include "support/Samples.hpp"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -15,17 +17,10 @@
 #include <sstream>
 
 using kwtest::ChildProcess;
+using kw::test::sampleDocument;
 using nlohmann::json;
 
 namespace {
-
-json sampleDocument(const std::string& name)
-{
-    std::ifstream in(std::string(KW_SAMPLES_DIR) + "/" + name);
-    std::stringstream s;
-    s << in.rdbuf();
-    return json::parse(s.str());
-}
 
 struct Reply {
     json final;

@@ -4,6 +4,7 @@
 #include "cuda/DriverApi.hpp"
 #include "gpu/ChildProcess.hpp"
 #include "serve/Protocol.hpp"
+#include "support/Samples.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -31,21 +32,14 @@ inline std::string noGpuReason()
             GTEST_SKIP() << why;                            \
     } while (0)
 
-inline nlohmann::json loadSample(const std::string& name)
-{
-    std::ifstream in(std::string(KW_SAMPLES_DIR) + "/" + name);
-    std::stringstream s;
-    s << in.rdbuf();
-    return nlohmann::json::parse(s.str());
-}
+inline nlohmann::json loadSample(const std::string& fileName) { return kw::test::sampleDocument(fileName); }
 
+// Every sample's file name ("add_vectors.kwb"), sorted.
 inline std::vector<std::string> sampleNames()
 {
     std::vector<std::string> names;
-    for (const auto& e : std::filesystem::directory_iterator(KW_SAMPLES_DIR))
-        if (e.path().extension() == ".kwb")
-            names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
+    for (const auto& stem : kw::test::sampleStems())
+        names.push_back(stem + ".kwb");
     return names;
 }
 
