@@ -15,9 +15,9 @@
 #include "data/NpyFile.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/DeviceSelector.hpp"
-#include "run/PrintfCapture.hpp"
+#include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 #include "run/VersionReport.hpp"
 #include "serve/ProcessRestart.hpp"
 #include "serve/RunnerSupervisor.hpp"
@@ -26,6 +26,7 @@
 #include "serve/Watchdog.hpp"
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
+#include "serve/ResultJson.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

@@ -9,8 +9,8 @@
 #include "cuda/Module.hpp"
 #include "cuda/StagedTransfer.hpp"
 #include "cuda/Stream.hpp"
-#include "run/PrintfCapture.hpp"
-#include "run/TimingStats.hpp"
+#include "launch/PrintfCapture.hpp"
+#include "launch/TimingStats.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>

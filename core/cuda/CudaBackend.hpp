@@ -1,6 +1,6 @@
 #pragma once
 // Runs kernels on a GPU through the driver API (backend "cuda").
-#include "run/Backend.hpp"
+#include "launch/Backend.hpp"
 
 #include <cuda.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Enumerates the GPUs the driver sees and queries their limits.
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Maps the CUresult of a kernel launch or sync onto a structured fault.
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <cuda.h>
 

@@ -3,7 +3,7 @@
 #include "data/HostBuffer.hpp"
 #include "doc/Document.hpp"
 #include "doc/VariableScope.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <string>
 #include <vector>

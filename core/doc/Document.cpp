@@ -5,11 +5,6 @@ namespace kw {
 namespace {
 
 constexpr struct {
-    Direction d;
-    const char* name;
-} kDirections[] = {{Direction::In, "in"}, {Direction::Out, "out"}, {Direction::InOut, "inout"}};
-
-constexpr struct {
     Initializer::Kind kind;
     const char* name;
 } kKinds[] = {
@@ -21,22 +16,6 @@ constexpr struct {
 };
 
 } // namespace
-
-const char* toString(Direction d)
-{
-    for (const auto& e : kDirections)
-        if (e.d == d)
-            return e.name;
-    return "inout";
-}
-
-std::optional<Direction> parseDirection(std::string_view s)
-{
-    for (const auto& e : kDirections)
-        if (s == e.name)
-            return e.d;
-    return std::nullopt;
-}
 
 const char* toString(Initializer::Kind kind)
 {

@@ -3,6 +3,7 @@
 // as text here; doc/PreparedRun evaluates them against the variables.
 #include "compile/CompileOptions.hpp"
 #include "data/DType.hpp"
+#include "data/Direction.hpp"
 #include "data/NdArray.hpp"
 #include "util/Trust.hpp"
 
@@ -16,10 +17,6 @@
 #include <vector>
 
 namespace kw {
-
-enum class Direction { In, Out, InOut };
-const char* toString(Direction d);                        // "in", "out", "inout"
-std::optional<Direction> parseDirection(std::string_view s);
 
 struct Initializer {
     enum class Kind { Zeros, Fill, Arange, Linspace, Uniform, Normal, Expression, File, Copy };

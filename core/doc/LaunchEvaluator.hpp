@@ -2,7 +2,7 @@
 // The launch's grid, block and dynamic shared memory from their expressions.
 #include "doc/Document.hpp"
 #include "doc/VariableScope.hpp"
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <cstdint>
 

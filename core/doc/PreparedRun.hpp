@@ -3,8 +3,8 @@
 // bytes and the launch configuration; and, after the launch, its checks.
 #include "doc/Document.hpp"
 #include "doc/VariableScope.hpp"
-#include "run/LaunchTypes.hpp"
-#include "run/RunResult.hpp"
+#include "launch/LaunchTypes.hpp"
+#include "launch/RunResult.hpp"
 
 #include <cstddef>
 #include <vector>

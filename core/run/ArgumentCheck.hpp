@@ -5,7 +5,7 @@
 // of the parameter it fills.
 #include "compile/KernelSignature.hpp"
 #include "doc/Document.hpp"
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <string>
 #include <vector>

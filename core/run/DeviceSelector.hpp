@@ -1,6 +1,6 @@
 #pragma once
 // Device names ("cuda:0", "0", "sim") and the backend behind each.
-#include "run/Backend.hpp"
+#include "launch/Backend.hpp"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
 // Splits captured device printf output into lines tagged with the block and
 // thread that printed them (see compile/PrintfTagger.hpp).
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <string_view>
 

@@ -3,9 +3,9 @@
 // launch, parse printf, run the checks, and collect everything into a RunResult.
 #include "compile/Compiler.hpp"
 #include "doc/Document.hpp"
-#include "run/Backend.hpp"
+#include "launch/Backend.hpp"
 #include "run/PreparedRunCache.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <functional>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 // Executes one serve request (hello, devices, compile, run, shutdown) and writes
 // its events and reply. Keeps compilers and backends warm between jobs.
-#include "run/Backend.hpp"
+#include "launch/Backend.hpp"
 #include "run/PreparedRunCache.hpp"
 #include "serve/MessageChannel.hpp"
 #include "serve/Watchdog.hpp"

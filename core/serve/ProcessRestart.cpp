@@ -1,6 +1,6 @@
 #include "serve/ProcessRestart.hpp"
 
-#include "run/PrintfCapture.hpp"
+#include "launch/PrintfCapture.hpp"
 #include "util/Paths.hpp"
 
 #include <algorithm>

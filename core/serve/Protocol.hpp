@@ -2,6 +2,8 @@
 // The `kwb-run serve` protocol in one place (docs/protocol.md): its version, the
 // names of its requests and events, and the codecs both the runner and its
 // clients (kwb-run run --runner, the workbench's RunnerClient) use.
+#include "serve/ResultJson.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>

@@ -5,7 +5,7 @@
 // A runner that ends mid-job makes the job lost (kw::Error, category Io), never a result.
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 #include "serve/MessageChannel.hpp"
 #include "serve/RunnerProcess.hpp"
 

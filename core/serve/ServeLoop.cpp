@@ -1,6 +1,6 @@
 #include "serve/ServeLoop.hpp"
 
-#include "run/PrintfCapture.hpp"
+#include "launch/PrintfCapture.hpp"
 #include "serve/JobDispatcher.hpp"
 #include "serve/MessageChannel.hpp"
 #include "serve/ProcessRestart.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // What all workers of one simulated launch share: memory, parameters, the first fault.
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 #include "sim/MemoryMap.hpp"
 #include "sim/PtxModule.hpp"
 

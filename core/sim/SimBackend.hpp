@@ -2,7 +2,7 @@
 // The `sim` backend: runs kernels on the CPU by interpreting NVRTC's PTX. Warps of 32
 // lanes run in lock step; blocks are spread over all cores. Every access is checked
 // against the allocations, so faults name the thread, instruction, address and line.
-#include "run/Backend.hpp"
+#include "launch/Backend.hpp"
 
 #include <memory>
 #include <mutex>

@@ -15,7 +15,8 @@
 #include "cuda/Module.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/RunEngine.hpp"
-#include "run/TimingStats.hpp"
+#include "launch/TimingStats.hpp"
+#include "serve/ResultJson.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -4,7 +4,7 @@
 #include "doc/DocumentReader.hpp"
 #include "run/ArgumentCheck.hpp"
 #include "run/RunEngine.hpp"
-#include "run/TimingStats.hpp"
+#include "launch/TimingStats.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // The JSON forms of run, compile and device results (docs/protocol.md) round-trip.
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
+#include "serve/ResultJson.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

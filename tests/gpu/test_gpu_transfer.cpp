@@ -6,6 +6,7 @@
 #include "doc/DocumentReader.hpp"
 #include "gpu/GpuTestSupport.hpp"
 #include "run/RunEngine.hpp"
+#include "serve/ResultJson.hpp"
 
 #include <cstdint>
 

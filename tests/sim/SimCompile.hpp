@@ -2,7 +2,7 @@
 // Compiles CUDA C++ for the simulator with the product's compiler (NVRTC loaded at
 // run time), for the simulator's tests and benchmarks.
 #include "compile/Compiler.hpp"
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 #include "sim/SimBackend.hpp"
 #include "util/Error.hpp"
 

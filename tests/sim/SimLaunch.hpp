@@ -1,7 +1,7 @@
 #pragma once
 // Buffers, arguments and launch settings for SimBackend::launch, shared by the
 // simulator's tests and its benchmark.
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <cstdint>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "run/PrintfCapture.hpp"
+#include "launch/PrintfCapture.hpp"
 
 #include "util/Error.hpp"
 #include "util/FileDescriptor.hpp"

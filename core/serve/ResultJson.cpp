@@ -1,5 +1,5 @@
 // JSON forms of the run and compile results (docs/protocol.md, "Results").
-#include "run/RunResult.hpp"
+#include "serve/ResultJson.hpp"
 
 #include "util/Error.hpp"
 

@@ -1,4 +1,4 @@
-#include "run/TimingStats.hpp"
+#include "launch/TimingStats.hpp"
 
 #include <algorithm>
 #include <numeric>

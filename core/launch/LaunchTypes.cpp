@@ -1,4 +1,4 @@
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 namespace kw {
 

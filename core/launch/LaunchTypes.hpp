@@ -1,7 +1,7 @@
 #pragma once
 #include "compile/KernelSignature.hpp"
 #include "data/HostBuffer.hpp"
-#include "doc/Document.hpp"
+#include "data/Direction.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,10 +1,8 @@
 #pragma once
-// Everything one run produces; serialised as result.json and as the serve
-// protocol's run result (docs/protocol.md).
+// Everything one run produces. serve/ResultJson gives its JSON form (result.json and
+// the serve protocol's run result, docs/protocol.md).
 #include "compile/CompileResult.hpp"
-#include "run/LaunchTypes.hpp"
-
-#include <nlohmann/json_fwd.hpp>
+#include "launch/LaunchTypes.hpp"
 
 #include <optional>
 #include <string>
@@ -66,13 +64,5 @@ struct RunResult {
     std::vector<BufferResult> buffers;
     std::vector<std::string> warnings;
 };
-
-// JSON forms (buffer contents are not included; they travel as .npy or binary frames).
-nlohmann::json toJson(const CompileResult& r, bool includePtx = false);
-nlohmann::json toJson(const RunResult& r);
-nlohmann::json toJson(const DeviceInfo& d);
-CompileResult compileResultFromJson(const nlohmann::json& j);
-RunResult runResultFromJson(const nlohmann::json& j); // buffers get metadata only
-DeviceInfo deviceInfoFromJson(const nlohmann::json& j);
 
 } // namespace kw

@@ -1,5 +1,5 @@
 #pragma once
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <string>
 #include <vector>

@@ -1,0 +1,18 @@
+#pragma once
+// The JSON forms of what a run produces (docs/protocol.md, "Results"): result.json,
+// kwb-run --json and the serve protocol's replies. Buffer contents are not included;
+// they travel as .npy files or binary frames.
+#include "launch/RunResult.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace kw {
+
+nlohmann::json toJson(const CompileResult& r, bool includePtx = false);
+nlohmann::json toJson(const RunResult& r);
+nlohmann::json toJson(const DeviceInfo& d);
+CompileResult compileResultFromJson(const nlohmann::json& j);
+RunResult runResultFromJson(const nlohmann::json& j); // buffers get metadata only
+DeviceInfo deviceInfoFromJson(const nlohmann::json& j);
+
+} // namespace kw
