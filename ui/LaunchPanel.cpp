@@ -1,5 +1,7 @@
 #include "LaunchPanel.hpp"
 
+#include "launch/LaunchLimits.hpp"
+
 #include "LaunchShapeView.hpp"
 #include "Occupancy.hpp"
 #include "ThemeColours.hpp"
@@ -251,11 +253,11 @@ void LaunchPanel::evaluate()
     }
     const DeviceInfo dev = currentDeviceInfo();
     const DeviceLimits& lim = dev.limits;
-    const QString devName = QString::fromStdString(dev.name.empty() ? dev.id : dev.name);
     const QString bad = ThemeColours::badFieldStyle(palette());
 
-    auto evalDim = [&](QLineEdit* edit, QLabel* label, const std::string& field,
-                       std::uint64_t max, const char* limitName) -> std::optional<std::uint32_t> {
+    using Field = LimitViolation::Field;
+    auto evalDim = [&](QLineEdit* edit, QLabel* label, const std::string& field, Field kind,
+                       int axisIndex) -> std::optional<std::uint32_t> {
         edit->setStyleSheet(QString());
         edit->setToolTip(QString());
         label->setText(QString());
@@ -266,11 +268,8 @@ void LaunchPanel::evaluate()
         try {
             v = scope->evaluateInteger(edit->text().trimmed().toStdString(), field);
             label->setText(QString("= %L1").arg(v));
-            if (v < 1)
-                problem = tr("%1 is %2; it must be at least 1").arg(QString::fromStdString(field)).arg(v);
-            else if (std::uint64_t(v) > max)
-                problem = tr("%1 is %L2, over the %3 of %4 (%L5)").arg(QString::fromStdString(field)).arg(v)
-                              .arg(limitName, devName).arg(max);
+            if (auto p = checkDimension(kind, axisIndex, v, lim))
+                problem = QString::fromStdString(*p);
         } catch (const std::exception& e) {
             problem = QString::fromUtf8(e.what());
             label->setText(tr("error"));
@@ -283,29 +282,27 @@ void LaunchPanel::evaluate()
         }
         return std::uint32_t(v);
     };
-    const std::uint32_t maxGrid[] = {lim.maxGrid.x, lim.maxGrid.y, lim.maxGrid.z};
-    const std::uint32_t maxBlock[] = {lim.maxBlock.x, lim.maxBlock.y, lim.maxBlock.z};
     Dim3 g, b;
     bool ok = true;
     for (int i = 0; i < 3; ++i) {
         auto gv = evalDim(gridEdit_[i], gridValue_[i], std::string("launch.grid[") + char('0' + i) + "]",
-                          maxGrid[i], "grid limit");
+                          Field::Grid, i);
         auto bv = evalDim(blockEdit_[i], blockValue_[i], std::string("launch.block[") + char('0' + i) + "]",
-                          maxBlock[i], "block limit");
+                          Field::Block, i);
         ok = ok && gv && bv;
         if (gv) axis(g, i) = *gv;
         if (bv) axis(b, i) = *bv;
     }
-    if (ok && b.volume() > std::uint64_t(lim.maxThreadsPerBlock)) {
-        const QString p = tr("block has %L1 threads, over the %2 limit of %L3 threads per block")
-                              .arg(b.volume()).arg(devName).arg(lim.maxThreadsPerBlock);
-        for (QLineEdit* e : blockEdit_) {
-            e->setStyleSheet(bad);
-            e->setToolTip(p);
+    if (ok)
+        if (auto p = checkThreadsPerBlock(b, lim)) {
+            const QString text = QString::fromStdString(*p);
+            for (QLineEdit* e : blockEdit_) {
+                e->setStyleSheet(bad);
+                e->setToolTip(text);
+            }
+            issues_ << text;
+            ok = false;
         }
-        issues_ << p;
-        ok = false;
-    }
     // Registers are known once ptxas has compiled for a GPU; the simulator has no
     // register file, so there the figure is a note, not a reason to refuse the run.
     if (ok && ptxas_ && ptxas_->registers > 0) {
@@ -335,13 +332,10 @@ void LaunchPanel::evaluate()
         try {
             const std::int64_t s = scope->evaluateInteger(shared_->text().trimmed().toStdString(), "launch.shared_bytes");
             sharedValue_->setText(QString("= %L1 B").arg(s));
-            const std::uint64_t total = std::uint64_t(std::max<std::int64_t>(s, 0)) + staticShared_;
-            if (s < 0) {
-                issues_ << tr("launch.shared_bytes is %1; it cannot be negative").arg(s);
-                shared_->setStyleSheet(bad);
-            } else if (total > lim.sharedPerBlockOptin) {
-                issues_ << tr("shared memory per block is %L1 B (%L2 dynamic + %L3 static), over the %4 limit of %L5 B")
-                               .arg(total).arg(s).arg(staticShared_).arg(devName).arg(lim.sharedPerBlockOptin);
+            KernelLimits kernel;
+            kernel.staticShared = staticShared_;
+            if (auto p = checkSharedMemory(s, lim, kernel)) {
+                issues_ << QString::fromStdString(*p);
                 shared_->setStyleSheet(bad);
             } else {
                 sharedBytes_ = std::uint64_t(s);

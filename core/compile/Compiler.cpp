@@ -15,6 +15,7 @@
 #include "compile/SignatureParser.hpp"
 #include "compile/ToolkitIncludeDir.hpp"
 #include "compile/UnbundledHeaderNote.hpp"
+#include "util/Elapsed.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
@@ -27,12 +28,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using Clock = SteadyClock;
 
 // Destroys the NVRTC program on every path out.
 class Program {

@@ -9,8 +9,10 @@
 #include "cuda/Module.hpp"
 #include "cuda/StagedTransfer.hpp"
 #include "cuda/Stream.hpp"
+#include "launch/LaunchLimits.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "launch/TimingStats.hpp"
+#include "util/Elapsed.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -24,12 +26,7 @@ namespace kw {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using Clock = SteadyClock;
 
 std::string dimText(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
 
@@ -161,47 +158,9 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     const std::string kname = "kernel " + kernel.name;
 
     // ---- validate against the real limits before launching
-    // Every violated limit is named, so one edit can fix them all.
-    std::vector<std::string> violations;
-    auto limitError = [&](const std::string& what) { violations.push_back(what); };
-    auto throwViolations = [&] {
-        if (violations.empty())
-            return;
-        std::string msg = kname + ": ";
-        for (std::size_t i = 0; i < violations.size(); ++i)
-            msg += (i ? "; " : "") + violations[i];
-        throw Error(ErrorCategory::Limit, msg);
-    };
-    const char* axis[3] = {"x", "y", "z"};
-    const std::uint32_t block[3] = {config.block.x, config.block.y, config.block.z};
-    const std::uint32_t grid[3] = {config.grid.x, config.grid.y, config.grid.z};
-    const std::uint32_t maxBlock[3] = {lim.maxBlock.x, lim.maxBlock.y, lim.maxBlock.z};
-    const std::uint32_t maxGrid[3] = {lim.maxGrid.x, lim.maxGrid.y, lim.maxGrid.z};
-    for (int i = 0; i < 3; ++i) {
-        if (block[i] == 0 || grid[i] == 0)
-            limitError(fmt::format("{}.{} is 0; every launch dimension must be at least 1",
-                                   block[i] == 0 ? "block" : "grid", axis[i]));
-        if (block[i] > maxBlock[i])
-            limitError(fmt::format("block.{} = {} exceeds the device's maximum block dimension {}",
-                                   axis[i], block[i], maxBlock[i]));
-        if (grid[i] > maxGrid[i])
-            limitError(fmt::format("grid.{} = {} exceeds the device's maximum grid dimension {}",
-                                   axis[i], grid[i], maxGrid[i]));
-    }
-    const std::uint64_t threads = config.block.volume();
-    if (threads > std::uint64_t(lim.maxThreadsPerBlock))
-        limitError(fmt::format("block {} has {} threads; the device allows at most {} threads per block",
-                               dimText(config.block), threads, lim.maxThreadsPerBlock));
-    else if (threads > std::uint64_t(fn.maxThreads))
-        limitError(fmt::format("block {} has {} threads; this kernel allows at most {} threads per "
-                               "block (set by its __launch_bounds__ or its {} registers per thread)",
-                               dimText(config.block), threads, fn.maxThreads, fn.registers));
     const std::size_t totalShared = std::size_t(fn.staticShared) + config.sharedBytes;
-    if (totalShared > lim.sharedPerBlockOptin)
-        limitError(fmt::format("shared memory {} bytes ({} static + {} dynamic) exceeds the device's "
-                               "maximum of {} bytes per block",
-                               totalShared, fn.staticShared, config.sharedBytes, lim.sharedPerBlockOptin));
-    throwViolations();
+    refuseViolations(kernel.name, checkLaunchLimits(config, lim, {std::uint64_t(fn.maxThreads), fn.registers,
+                                                                  std::uint64_t(fn.staticShared)}));
     // Above the default 48 KiB per block a kernel must opt in to more dynamic shared memory.
     if (totalShared > lim.sharedPerBlock)
         api.check(api.cuFuncSetAttribute(fn.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -209,8 +168,10 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
                   "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
                   fmt::format("{}, {} bytes", kname, config.sharedBytes));
 
-    // Each argument against the kernel's own parameter layout.
+    // Each argument against the kernel's own parameter layout, every mismatch named.
     if (api.cuFuncGetParamInfo) {
+        std::vector<std::string> mismatches;
+        auto limitError = [&](std::string what) { mismatches.push_back(std::move(what)); };
         std::size_t count = 0;
         for (;; ++count) {
             std::size_t offset = 0, size = 0;
@@ -229,7 +190,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         if (count != args.size())
             limitError(fmt::format("{} arguments given but the kernel has {} parameters",
                                    args.size(), count));
-        throwViolations();
+        refuseLaunch(kernel.name, mismatches);
     }
     for (const auto& a : args)
         if (a.isBuffer && a.buffer >= buffers.size())
@@ -407,7 +368,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         }
         for (int i = 0; i < repeats; ++i)
             report.timings.repeatMs.push_back(stops[std::size_t(i)].elapsedSince(starts[std::size_t(i)]));
-        const TimingStats stats = TimingStats::of(report.timings.repeatMs);
+        const TimingStats stats = TimingStats::compute(report.timings.repeatMs);
         report.timings.minMs = stats.min;
         report.timings.medianMs = stats.median;
         report.timings.meanMs = stats.mean;

@@ -1,20 +1,34 @@
 #include "launch/TimingStats.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace kw {
 
-TimingStats TimingStats::of(std::vector<double> values)
+double TimingStats::quantile(const std::vector<double>& sorted, double q)
+{
+    if (sorted.empty())
+        return 0;
+    const double pos = q * double(sorted.size() - 1);
+    const std::size_t lo = std::size_t(std::floor(pos));
+    const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+TimingStats TimingStats::compute(std::vector<double> samples)
 {
     TimingStats s;
-    if (values.empty())
+    s.count = samples.size();
+    if (samples.empty())
         return s;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    s.min = values.front();
-    s.median = n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-    s.mean = std::accumulate(values.begin(), values.end(), 0.0) / double(n);
+    std::sort(samples.begin(), samples.end());
+    s.min = samples.front();
+    s.max = samples.back();
+    s.median = quantile(samples, 0.5);
+    s.q1 = quantile(samples, 0.25);
+    s.q3 = quantile(samples, 0.75);
+    s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / double(samples.size());
     return s;
 }
 

@@ -1,12 +1,19 @@
 #pragma once
+// Order statistics of repeated timings: what the backends report and the timings
+// panel draws.
+#include <cstddef>
 #include <vector>
 
 namespace kw {
 
-// Summary of repeated timings.
 struct TimingStats {
-    double min = 0, median = 0, mean = 0;
-    static TimingStats of(std::vector<double> values);
+    std::size_t count = 0;
+    double min = 0, max = 0, median = 0, mean = 0;
+    double q1 = 0, q3 = 0;   // quartiles (linear interpolation, as numpy's default)
+
+    double iqr() const { return q3 - q1; }
+    static TimingStats compute(std::vector<double> samples);
+    static double quantile(const std::vector<double>& sorted, double q);
 };
 
 } // namespace kw

@@ -1,8 +1,11 @@
 #include "sim/SimBackend.hpp"
 
+#include "launch/LaunchLimits.hpp"
+#include "launch/TimingStats.hpp"
 #include "sim/BlockRunner.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/PtxParser.hpp"
+#include "util/Elapsed.hpp"
 #include "util/Error.hpp"
 #include "util/SystemMemory.hpp"
 
@@ -19,34 +22,12 @@ using namespace sim;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+using Clock = SteadyClock;
 
 // A limit of 0 or less means none.
 Clock::time_point deadlineAfter(double seconds) {
     if (!(seconds > 0)) return Clock::time_point::max();
     return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(seconds, 1e7)));
-}
-
-void checkLimits(const DeviceLimits& lim, const LaunchConfig& c, std::uint32_t staticShared) {
-    auto bad = [](const std::string& m) { throw Error(ErrorCategory::Limit, m); };
-    if (c.block.x == 0 || c.block.y == 0 || c.block.z == 0 || c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0)
-        bad("grid and block dimensions must be at least 1");
-    if (c.block.volume() > std::uint64_t(lim.maxThreadsPerBlock))
-        bad(fmt::format("block of {} threads exceeds the limit of {} threads per block", c.block.volume(),
-                        lim.maxThreadsPerBlock));
-    if (c.block.x > lim.maxBlock.x || c.block.y > lim.maxBlock.y || c.block.z > lim.maxBlock.z)
-        bad(fmt::format("block ({},{},{}) exceeds the maximum block dimensions ({},{},{})", c.block.x, c.block.y,
-                        c.block.z, lim.maxBlock.x, lim.maxBlock.y, lim.maxBlock.z));
-    if (c.grid.x > lim.maxGrid.x || c.grid.y > lim.maxGrid.y || c.grid.z > lim.maxGrid.z)
-        bad(fmt::format("grid ({},{},{}) exceeds the maximum grid dimensions ({},{},{})", c.grid.x, c.grid.y,
-                        c.grid.z, lim.maxGrid.x, lim.maxGrid.y, lim.maxGrid.z));
-    if (std::uint64_t(staticShared) + c.sharedBytes > lim.sharedPerBlockOptin)
-        bad(fmt::format("{} bytes of static plus {} bytes of dynamic shared memory exceed the limit of {} bytes",
-                        staticShared, c.sharedBytes, lim.sharedPerBlockOptin));
 }
 
 // One execution of the grid over the worker threads.
@@ -187,7 +168,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     const Function* fn = mod->findFunction(entry);
     if (!fn || !fn->isEntry)
         throw Error(ErrorCategory::Simulator, fmt::format("kernel entry '{}' not found in the PTX module", entry));
-    checkLimits(device().limits, config, mod->staticShared);
+    refuseViolations(kernel.name, checkLaunchLimits(config, device().limits, {0, 0, mod->staticShared}));
     // Instructions the simulator cannot run fault only when reached; say so up front.
     for (std::size_t i = 0; i < fn->unsupported.size(); ++i)
         if (!fn->unsupported[i].empty())
@@ -312,12 +293,10 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     if (times.empty()) times.push_back(first.ms);
     auto& t = report.timings;
     t.repeatMs = times;
-    std::vector<double> sorted = times;
-    std::sort(sorted.begin(), sorted.end());
-    t.minMs = sorted.front();
-    t.medianMs = sorted.size() % 2 ? sorted[sorted.size() / 2]
-                                   : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
-    t.meanMs = std::accumulate(sorted.begin(), sorted.end(), 0.0) / double(sorted.size());
+    const TimingStats stats = TimingStats::compute(times);
+    t.minMs = stats.min;
+    t.medianMs = stats.median;
+    t.meanMs = stats.mean;
     return report;
 }
 

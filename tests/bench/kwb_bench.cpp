@@ -156,8 +156,8 @@ int main(int argc, char** argv)
                 if (!b.ok || !b.cacheHit || b.ptx != a.ptx)
                     throw std::runtime_error("the second compile of a source was not a cache hit");
             }
-            out["compile_new_source_ms"] = kw::TimingStats::of(fresh).median;
-            out["compile_cache_hit_ms"] = kw::TimingStats::of(hit).median;
+            out["compile_new_source_ms"] = kw::TimingStats::compute(fresh).median;
+            out["compile_cache_hit_ms"] = kw::TimingStats::compute(hit).median;
         }
 
         out["empty_launch_us"] = emptyLaunchMicroseconds(backend, compiler, quick ? 2000 : 20000);
@@ -172,7 +172,7 @@ int main(int argc, char** argv)
                 wall.push_back(msSince(t0));
                 requireAddOutput(r, "add_vectors 2^20");
             }
-            out["edit_rerun_in_process_ms"] = kw::TimingStats::of(wall).median;
+            out["edit_rerun_in_process_ms"] = kw::TimingStats::compute(wall).median;
         }
 
         // Kernel time at 2^26 (event timing, median of 20 repeats).

@@ -269,10 +269,10 @@ TEST(ArgumentCheck, WarnsWhenABufferTypeDiffersFromThePointee)
 
 TEST(TimingStats, MinMedianMean)
 {
-    auto s = TimingStats::of({4.0, 1.0, 3.0, 2.0});
+    auto s = TimingStats::compute({4.0, 1.0, 3.0, 2.0});
     EXPECT_DOUBLE_EQ(s.min, 1.0);
     EXPECT_DOUBLE_EQ(s.median, 2.5);
     EXPECT_DOUBLE_EQ(s.mean, 2.5);
-    s = TimingStats::of({5.0, 1.0, 3.0});
+    s = TimingStats::compute({5.0, 1.0, 3.0});
     EXPECT_DOUBLE_EQ(s.median, 3.0);
 }

@@ -2,7 +2,7 @@
 #include "views/PtxPanel.hpp"
 #include "views/PtxResources.hpp"
 #include "views/SweepPanel.hpp"
-#include "views/TimingStats.hpp"
+#include "launch/TimingStats.hpp"
 #include "views/TimingsPanel.hpp"
 #include "views_test_app.hpp"
 
