@@ -2,6 +2,9 @@
 #include "compile/KernelSignature.hpp"
 #include "data/HostBuffer.hpp"
 #include "data/Direction.hpp"
+#include "launch/CheckTool.hpp"
+#include "launch/Dim3.hpp"
+#include "launch/KernelProfile.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -10,11 +13,6 @@
 #include <vector>
 
 namespace kw {
-
-struct Dim3 {
-    std::uint32_t x = 1, y = 1, z = 1;
-    std::uint64_t volume() const { return std::uint64_t(x) * y * z; }
-};
 
 // What a backend executes: the compiled kernel and where its name lives in the module.
 struct KernelImage {
@@ -46,6 +44,8 @@ struct LaunchConfig {
     int repeats = 10;
     std::size_t printfBufferBytes = 1 << 20;
     double timeLimitSeconds = 10.0;
+    ProfileRequest profile;          // count per line (the simulator)
+    CheckTool check = CheckTool::None;
 };
 
 enum class FaultKind {
@@ -78,6 +78,8 @@ struct LaunchReport {
     bool printfMaybeTruncated = false;
     KernelTimings timings;
     std::vector<std::string> warnings;
+    std::optional<KernelProfile> profile;   // when asked for and the backend counts
+    std::vector<CheckFinding> findings;     // what the requested check found
 };
 
 // Device limits the launch is validated against.

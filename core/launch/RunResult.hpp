@@ -63,6 +63,9 @@ struct RunResult {
     std::vector<CheckResult> checks;
     std::vector<BufferResult> buffers;
     std::vector<std::string> warnings;
+    std::optional<KernelProfile> profile;   // per-line counters (the simulator, on request)
+    CheckTool check = CheckTool::None;      // the check that ran, if any
+    std::vector<CheckFinding> findings;     // what it found
 };
 
 } // namespace kw
