@@ -18,7 +18,6 @@
 #include "NotesPanel.hpp"
 #include "PresentationScaler.hpp"
 #include "ProblemsPanel.hpp"
-#include "RecoveryCopy.hpp"
 #include "RunHistory.hpp"
 #include "RunHistoryPanel.hpp"
 #include "RunnerClient.hpp"
@@ -26,6 +25,7 @@
 #include "Settings.hpp"
 #include "TrustBar.hpp"
 #include "TrustStore.hpp"
+#include "UnsavedWorkGuard.hpp"
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
 
@@ -233,10 +233,22 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         }
     });
 
-    autosaveTimer_.setInterval(15000);
-    connect(&autosaveTimer_, &QTimer::timeout, this, &MainWindow::writeRecovery);
+    recovery_ = new UnsavedWorkGuard({[this] { return isWindowModified(); }, [this] { return currentDocument(); },
+                                      [this] { return path_; },
+                                      [this](const Document& doc, const QString& origin) {
+                                          loadDocument(doc);
+                                          path_ = origin;
+                                          setModified(true);
+                                      }},
+                                     this);
+    connect(recovery_, &UnsavedWorkGuard::writeFailed, this, [this](const QString& why) {
+        statusBar()->showMessage(tr("Autosave failed: %1").arg(why), 8000);
+    });
+    connect(recovery_, &UnsavedWorkGuard::restoreFailed, this, [this](const QString& why) {
+        banner_->showError(tr("Cannot restore the recovery copy"), why);
+    });
     if (options_.autosave)
-        autosaveTimer_.start();
+        recovery_->startAutosave(15000);
 
     bool geometryRestored = false;
     if (options_.restoreLayout) {
@@ -1000,52 +1012,12 @@ void MainWindow::setPresentationMode(bool on)
         addAction(a);
 }
 
-QString MainWindow::recoveryFile() { return RecoveryCopy::file(); }
-
-bool MainWindow::hasRecovery() const { return RecoveryCopy::exists(); }
-
-void MainWindow::writeRecovery()
-{
-    if (!isWindowModified())
-        return;
-    try {
-        RecoveryCopy::write(currentDocument(), path_);
-    } catch (const std::exception& e) {
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())), 8000);
-    }
-}
-
-void MainWindow::removeRecovery() { RecoveryCopy::remove(); }
-
-void MainWindow::offerRecovery()
-{
-    if (!hasRecovery())
-        return;
-    const QString original = RecoveryCopy::origin();
-    const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
-        tr("Kernel Workbench did not close cleanly last time. Restore the unsaved copy of %1?")
-            .arg(original.isEmpty() ? tr("an untitled document") : original));
-    if (answer == QMessageBox::Yes)
-        restoreRecovery();
-    else
-        removeRecovery();
-}
-
-bool MainWindow::restoreRecovery()
-{
-    bool restored = false;
-    try {
-        const QString original = RecoveryCopy::origin();
-        loadDocument(RecoveryCopy::read());
-        path_ = original;
-        setModified(true);
-        restored = true;
-    } catch (const std::exception& e) {
-        banner_->showError(tr("Cannot restore the recovery copy"), QString::fromUtf8(e.what()));
-    }
-    removeRecovery();
-    return restored;
-}
+QString MainWindow::recoveryFile() { return UnsavedWorkGuard::file(); }
+bool MainWindow::hasRecovery() const { return recovery_->exists(); }
+void MainWindow::writeRecovery() { recovery_->write(); }
+void MainWindow::removeRecovery() { recovery_->remove(); }
+void MainWindow::offerRecovery() { recovery_->offer(this); }
+bool MainWindow::restoreRecovery() { return recovery_->restore(); }
 
 void MainWindow::showEvent(QShowEvent* event)
 {

@@ -41,6 +41,7 @@ class SweepRunner;
 class TimingsPanel;
 class TrustBar;
 class TrustStore;
+class UnsavedWorkGuard;
 class VariablesTable;
 
 class MainWindow : public QMainWindow {
@@ -184,7 +185,7 @@ private:
     LiveDiagnostics* live_;
     RunnerClient* runner_;
     QTimer signatureTimer_;
-    QTimer autosaveTimer_;
+    UnsavedWorkGuard* recovery_;
     QLabel* stageLabel_;
     QLabel* diagLabel_;
     QProgressBar* progress_;
