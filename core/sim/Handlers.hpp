@@ -21,12 +21,6 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom32(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom64(Warp& w, const Instr& in, std::uint32_t mask);
 
-// Half-precision bit conversions (round to nearest even).
-float halfBitsToFloat(std::uint16_t h);
-std::uint16_t floatToHalfBits(float f);
-float bf16BitsToFloat(std::uint16_t h);
-std::uint16_t floatToBf16Bits(float f);
-
 void hShfl(Warp& w, const Instr& in, std::uint32_t mask);
 void hVote(Warp& w, const Instr& in, std::uint32_t mask);
 void hActivemask(Warp& w, const Instr& in, std::uint32_t mask);

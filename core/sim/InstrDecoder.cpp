@@ -1,5 +1,7 @@
 #include "sim/InstrDecoder.hpp"
 
+#include "data/HalfFloat.hpp"
+
 #include "sim/ExecHelpers.hpp"
 #include "sim/Handlers.hpp"
 #include "sim/Warp.hpp"
@@ -500,57 +502,6 @@ struct Value {
     bool isF32 = false;
 };
 
-inline float halfToFloat(std::uint16_t h) {
-    const std::uint32_t sign = (h & 0x8000u) << 16;
-    std::uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ffu, bits;
-    if (exp == 0) {
-        if (man == 0) bits = sign;
-        else {
-            exp = 127 - 15 + 1;
-            while (!(man & 0x400u)) { man <<= 1; --exp; }
-            man &= 0x3ffu;
-            bits = sign | (exp << 23) | (man << 13);
-        }
-    } else if (exp == 31) bits = sign | 0x7f800000u | (man << 13);
-    else bits = sign | ((exp + 127 - 15) << 23) | (man << 13);
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-inline std::uint16_t floatToHalf(float f) { // round to nearest even
-    std::uint32_t x;
-    std::memcpy(&x, &f, 4);
-    const std::uint32_t sign = (x >> 16) & 0x8000u;
-    const std::uint32_t absx = x & 0x7fffffffu;
-    if (absx >= 0x7f800000u) return std::uint16_t(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0));
-    if (absx >= 0x477ff000u) return std::uint16_t(sign | 0x7c00u); // overflow to inf
-    if (absx < 0x33000001u) return std::uint16_t(sign);            // underflow to zero
-    int exp = int(absx >> 23) - 127 + 15;
-    std::uint32_t man = (absx & 0x7fffffu) | 0x800000u;
-    int shift = 13;
-    if (exp <= 0) { shift += 1 - exp; exp = 0; }
-    std::uint32_t r = man >> shift;
-    const std::uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (r & 1))) ++r;
-    if (exp == 0) return std::uint16_t(sign | r);
-    return std::uint16_t(sign | ((std::uint32_t(exp) << 10) + (r - 0x400u)));
-}
-
-inline float bf16ToFloat(std::uint16_t h) {
-    const std::uint32_t bits = std::uint32_t(h) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-inline std::uint16_t floatToBf16(float f) {
-    std::uint32_t x;
-    std::memcpy(&x, &f, 4);
-    if ((x & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((x >> 16) | 0x40);
-    x += 0x7fffu + ((x >> 16) & 1);
-    return std::uint16_t(x >> 16);
-}
-
 inline Value readValue(PtxType t, std::uint64_t bits, bool ftz) {
     Value v{Value::Int};
     switch (t) {
@@ -563,7 +514,7 @@ inline Value readValue(PtxType t, std::uint64_t bits, bool ftz) {
     case PtxType::U32: case PtxType::B32: v.kind = Value::Uint; v.u = get<std::uint32_t>(bits); break;
     case PtxType::U64: case PtxType::B64: v.kind = Value::Uint; v.u = bits; break;
     case PtxType::F16: v.kind = Value::Flt; v.f32 = halfToFloat(std::uint16_t(bits)); v.f = v.f32; v.isF32 = true; break;
-    case PtxType::BF16: v.kind = Value::Flt; v.f32 = bf16ToFloat(std::uint16_t(bits)); v.f = v.f32; v.isF32 = true; break;
+    case PtxType::BF16: v.kind = Value::Flt; v.f32 = bfloat16ToFloat(std::uint16_t(bits)); v.f = v.f32; v.isF32 = true; break;
     case PtxType::F32: v.kind = Value::Flt; v.f32 = get<float>(bits); if (ftz) v.f32 = flushSubnormal(v.f32); v.f = v.f32; v.isF32 = true; break;
     case PtxType::F64: v.kind = Value::Flt; v.f = get<double>(bits); break;
     default: break;
@@ -643,8 +594,8 @@ inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
     }
     if (in.sat) { f32 = saturate01(f32); f64 = saturate01(f64); }
     switch (t) {
-    case PtxType::F16: return floatToHalf(f32);
-    case PtxType::BF16: return floatToBf16(f32);
+    case PtxType::F16: return halfFromFloat(f32);
+    case PtxType::BF16: return bfloat16FromFloat(f32);
     case PtxType::F32: return put<float>(in.ftz ? flushSubnormal(f32) : f32);
     default: return put<double>(f64);
     }
@@ -718,7 +669,7 @@ template <template <class> class Op> struct HBin { static void run(Warp& w, cons
             const float x = halfToFloat(std::uint16_t(a[l] >> (16 * h))), y = halfToFloat(std::uint16_t(b[l] >> (16 * h)));
             float v = Op<float>::f(x, y);
             if (in.sat) v = saturate01(v);
-            r |= std::uint64_t(floatToHalf(v)) << (16 * h);
+            r |= std::uint64_t(halfFromFloat(v)) << (16 * h);
         }
         d[l] = r;
     });
@@ -730,7 +681,7 @@ template <template <class> class Op> struct HUn { static void run(Warp& w, const
     forLanes(m, [&](int l) {
         std::uint64_t r = 0;
         for (int h = 0; h < lanes; ++h)
-            r |= std::uint64_t(floatToHalf(Op<float>::f(halfToFloat(std::uint16_t(a[l] >> (16 * h)))))) << (16 * h);
+            r |= std::uint64_t(halfFromFloat(Op<float>::f(halfToFloat(std::uint16_t(a[l] >> (16 * h)))))) << (16 * h);
         d[l] = r;
     });
 } };
@@ -745,7 +696,7 @@ struct HFma { static void run(Warp& w, const Instr& in, std::uint32_t m) {
                          z = halfToFloat(std::uint16_t(c[l] >> (16 * h)));
             float v = float(x * y + z); // exact product in double, one rounding to float, then to half
             if (in.sat) v = saturate01(v);
-            r |= std::uint64_t(floatToHalf(v)) << (16 * h);
+            r |= std::uint64_t(halfFromFloat(v)) << (16 * h);
         }
         d[l] = r;
     });
@@ -1358,11 +1309,6 @@ void Decoder::decodeWarp() {
 }
 
 } // namespace
-
-float halfBitsToFloat(std::uint16_t h) { return halfToFloat(h); }
-std::uint16_t floatToHalfBits(float f) { return floatToHalf(f); }
-float bf16BitsToFloat(std::uint16_t h) { return bf16ToFloat(h); }
-std::uint16_t floatToBf16Bits(float f) { return floatToBf16(f); }
 
 std::string decodeInstr(const std::string& opcode, const std::vector<PtxOperand>& ops, Instr& in,
                         const DecodeEnv& env) {

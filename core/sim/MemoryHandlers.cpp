@@ -1,4 +1,5 @@
 // ld/st/atom/red on every state space, with bounds and alignment checks per lane.
+#include "data/HalfFloat.hpp"
 #include "sim/ExecHelpers.hpp"
 #include "sim/Handlers.hpp"
 #include "sim/Warp.hpp"
@@ -177,8 +178,8 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
             case AtomOp::Exch: nv = b; break;
             case AtomOp::Cas: nv = cur == b ? std::uint16_t(C[l]) : cur; break;
             case AtomOp::Add:
-                nv = in.type == PtxType::BF16 ? floatToBf16Bits(bf16BitsToFloat(cur) + bf16BitsToFloat(b))
-                     : in.type == PtxType::F16 ? floatToHalfBits(halfBitsToFloat(cur) + halfBitsToFloat(b))
+                nv = in.type == PtxType::BF16 ? bfloat16FromFloat(bfloat16ToFloat(cur) + bfloat16ToFloat(b))
+                     : in.type == PtxType::F16 ? halfFromFloat(halfToFloat(cur) + halfToFloat(b))
                                                : std::uint16_t(cur + b);
                 break;
             default: break;
