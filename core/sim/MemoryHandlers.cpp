@@ -42,7 +42,7 @@ template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, 
 } // namespace
 
 void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint32_t es = in.mode, total = es * in.vec;
+    const std::uint32_t es = in.elemSize, total = es * in.vec;
     const bool sgn = isSigned(in.type);
     if (in.vec == 1) {
         switch (es) {
@@ -65,7 +65,7 @@ void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
 }
 
 void hStore(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint32_t es = in.mode, total = es * in.vec;
+    const std::uint32_t es = in.elemSize, total = es * in.vec;
     const std::uint64_t* A = w.reg(in.addr);
     forLanes(m, [&](int l) {
         std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, true, l, in);
@@ -78,7 +78,7 @@ void hStore(Warp& w, const Instr& in, std::uint32_t m) {
 }
 
 void hLoadParam(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint32_t es = in.mode, total = es * in.vec;
+    const std::uint32_t es = in.elemSize, total = es * in.vec;
     const auto& params = w.L->params;
     if (in.imm < 0 || std::uint64_t(in.imm) + total > params.size()) {
         w.fault(FaultKind::OutOfBounds,
@@ -145,7 +145,7 @@ template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint64_t* B = w.reg(in.a[0]);
     const std::uint64_t* C = w.reg(in.a[1]);
     std::uint64_t* D = w.reg(in.d[0]);
-    const auto op = static_cast<AtomOp>(in.mode);
+    const AtomOp op = in.atom;
     forLanes(m, [&](int l) {
         std::uint8_t* p = w.access(in.space, A[l] + in.imm, sizeof(U), true, l, in);
         if (!p) return;
@@ -161,7 +161,7 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint64_t* B = w.reg(in.a[0]);
     const std::uint64_t* C = w.reg(in.a[1]);
     std::uint64_t* D = w.reg(in.d[0]);
-    const auto op = static_cast<AtomOp>(in.mode);
+    const AtomOp op = in.atom;
     forLanes(m, [&](int l) {
         const std::uint64_t addr = A[l] + in.imm;
         std::uint8_t* p = w.access(in.space, addr, 2, true, l, in);
