@@ -232,7 +232,7 @@ void BlockRunner::runWarp(Warp& w) {
             if (!w.mask) reschedule(w);
             break;
         case Ctrl::Bar:
-            if (in.mode) { // bar.red: remember each arriving lane's predicate
+            if (in.barRed != BarRedOp::None) { // remember each arriving lane's predicate
                 const std::uint64_t* p = w.reg(in.a[0]);
                 const bool neg = in.negMask & 1;
                 for (std::uint32_t k = m; k; k &= k - 1) {
@@ -328,13 +328,15 @@ bool BlockRunner::releaseBarrier() {
     }
     if (blk_.race) race_.nextEpoch();
     const Instr& bar = fn_.code[barPc];
-    if (bar.mode) { // bar.red: reduce the predicates of all waiting threads
+    if (bar.barRed != BarRedOp::None) { // reduce the predicates of all waiting threads
         std::uint64_t count = 0, waiting = 0;
         for (auto& w : warps_) {
             count += std::uint64_t(__builtin_popcount(w.atBar & w.barPred));
             waiting += std::uint64_t(__builtin_popcount(w.atBar));
         }
-        const std::uint64_t value = bar.mode == 1 ? count : bar.mode == 2 ? (count == waiting) : (count != 0);
+        const std::uint64_t value = bar.barRed == BarRedOp::Popc ? count
+                                    : bar.barRed == BarRedOp::And ? (count == waiting)
+                                                                  : (count != 0);
         for (auto& w : warps_) {
             std::uint64_t* d = w.reg(bar.d[0]);
             for (std::uint32_t m = w.atBar; m; m &= m - 1) d[__builtin_ctz(m)] = value;

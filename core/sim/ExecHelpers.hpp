@@ -45,9 +45,9 @@ template <class T> inline T saturate01(T x) {
 // Sets the host rounding mode for the directed-rounding PTX modifiers (.rz/.rm/.rp).
 class RoundingScope {
 public:
-    explicit RoundingScope(std::uint8_t rnd) {
+    explicit RoundingScope(RoundMode rnd) {
         int mode = FE_TONEAREST;
-        switch (static_cast<RoundMode>(rnd)) {
+        switch (rnd) {
         case RoundMode::Rz: mode = FE_TOWARDZERO; break;
         case RoundMode::Rm: mode = FE_DOWNWARD; break;
         case RoundMode::Rp: mode = FE_UPWARD; break;
@@ -67,7 +67,7 @@ private:
 };
 
 inline bool plainRounding(const Instr& in) {
-    return !in.ftz && !in.sat && (in.rnd == std::uint8_t(RoundMode::Default) || in.rnd == std::uint8_t(RoundMode::Rn));
+    return !in.ftz && !in.sat && (in.round == RoundMode::Default || in.round == RoundMode::Rn);
 }
 
 } // namespace kw::sim

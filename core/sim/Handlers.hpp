@@ -1,31 +1,20 @@
 #pragma once
-// Handlers for memory, atomic and warp-collective instructions (arithmetic handlers
-// are templates local to the decoder).
+// Handlers for memory, atomic and warp-collective instructions (the arithmetic ones
+// are picked through ArithmeticHandlers.hpp).
 #include "sim/PtxModule.hpp"
 
 #include <cstdint>
 
 namespace kw::sim {
 
-enum class AtomOp : std::uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
-enum class ShflMode : std::uint8_t { Up, Down, Bfly, Idx };
-enum class VoteMode : std::uint8_t { All, Any, Uni, Ballot };
-enum class ReduxOp : std::uint8_t { Add, Min, Max, And, Or, Xor };
-
-// Memory: in.mode holds the element size in bytes, in.vec the vector width.
+// Memory: in.elemSize is the element size in bytes, in.vec the vector width.
 void hLoad(Warp& w, const Instr& in, std::uint32_t mask);
 void hStore(Warp& w, const Instr& in, std::uint32_t mask);
 void hLoadParam(Warp& w, const Instr& in, std::uint32_t mask);
-// Atomics: in.mode holds the AtomOp; red has no destination (d[0] is the sink).
+// Atomics: in.atom is the operation; red has no destination (d[0] is the sink).
 void hAtom16(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom32(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom64(Warp& w, const Instr& in, std::uint32_t mask);
-
-// Half-precision bit conversions (round to nearest even).
-float halfBitsToFloat(std::uint16_t h);
-std::uint16_t floatToHalfBits(float f);
-float bf16BitsToFloat(std::uint16_t h);
-std::uint16_t floatToBf16Bits(float f);
 
 void hShfl(Warp& w, const Instr& in, std::uint32_t mask);
 void hVote(Warp& w, const Instr& in, std::uint32_t mask);
@@ -33,6 +22,7 @@ void hActivemask(Warp& w, const Instr& in, std::uint32_t mask);
 void hRedux(Warp& w, const Instr& in, std::uint32_t mask);
 void hMatchAny(Warp& w, const Instr& in, std::uint32_t mask);
 void hMatchAll(Warp& w, const Instr& in, std::uint32_t mask);
-void hClock(Warp& w, const Instr& in, std::uint32_t mask);
+void hClock(Warp& w, const Instr& in, std::uint32_t mask);   // %clock, %clock64, %globaltimer(_lo)
+void hClockHi(Warp& w, const Instr& in, std::uint32_t mask); // %clock_hi, %globaltimer_hi
 
 } // namespace kw::sim

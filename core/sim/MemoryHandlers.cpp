@@ -1,4 +1,5 @@
 // ld/st/atom/red on every state space, with bounds and alignment checks per lane.
+#include "data/HalfFloat.hpp"
 #include "sim/ExecHelpers.hpp"
 #include "sim/Handlers.hpp"
 #include "sim/Warp.hpp"
@@ -41,7 +42,7 @@ template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, 
 } // namespace
 
 void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint32_t es = in.mode, total = es * in.vec;
+    const std::uint32_t es = in.elemSize, total = es * in.vec;
     const bool sgn = isSigned(in.type);
     if (in.vec == 1) {
         switch (es) {
@@ -64,7 +65,7 @@ void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
 }
 
 void hStore(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint32_t es = in.mode, total = es * in.vec;
+    const std::uint32_t es = in.elemSize, total = es * in.vec;
     const std::uint64_t* A = w.reg(in.addr);
     forLanes(m, [&](int l) {
         std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, true, l, in);
@@ -77,7 +78,7 @@ void hStore(Warp& w, const Instr& in, std::uint32_t m) {
 }
 
 void hLoadParam(Warp& w, const Instr& in, std::uint32_t m) {
-    const std::uint32_t es = in.mode, total = es * in.vec;
+    const std::uint32_t es = in.elemSize, total = es * in.vec;
     const auto& params = w.L->params;
     if (in.imm < 0 || std::uint64_t(in.imm) + total > params.size()) {
         w.fault(FaultKind::OutOfBounds,
@@ -144,7 +145,7 @@ template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint64_t* B = w.reg(in.a[0]);
     const std::uint64_t* C = w.reg(in.a[1]);
     std::uint64_t* D = w.reg(in.d[0]);
-    const auto op = static_cast<AtomOp>(in.mode);
+    const AtomOp op = in.atom;
     forLanes(m, [&](int l) {
         std::uint8_t* p = w.access(in.space, A[l] + in.imm, sizeof(U), true, l, in);
         if (!p) return;
@@ -160,7 +161,7 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint64_t* B = w.reg(in.a[0]);
     const std::uint64_t* C = w.reg(in.a[1]);
     std::uint64_t* D = w.reg(in.d[0]);
-    const auto op = static_cast<AtomOp>(in.mode);
+    const AtomOp op = in.atom;
     forLanes(m, [&](int l) {
         const std::uint64_t addr = A[l] + in.imm;
         std::uint8_t* p = w.access(in.space, addr, 2, true, l, in);
@@ -177,8 +178,8 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
             case AtomOp::Exch: nv = b; break;
             case AtomOp::Cas: nv = cur == b ? std::uint16_t(C[l]) : cur; break;
             case AtomOp::Add:
-                nv = in.type == PtxType::BF16 ? floatToBf16Bits(bf16BitsToFloat(cur) + bf16BitsToFloat(b))
-                     : in.type == PtxType::F16 ? floatToHalfBits(halfBitsToFloat(cur) + halfBitsToFloat(b))
+                nv = in.type == PtxType::BF16 ? bfloat16FromFloat(bfloat16ToFloat(cur) + bfloat16ToFloat(b))
+                     : in.type == PtxType::F16 ? halfFromFloat(halfToFloat(cur) + halfToFloat(b))
                                                : std::uint16_t(cur + b);
                 break;
             default: break;

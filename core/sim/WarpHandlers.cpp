@@ -22,7 +22,7 @@ void hShfl(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint64_t* C = w.reg(in.a[2]);
     std::uint64_t* D = w.reg(in.d[0]);
     std::uint64_t* P = w.reg(in.d[1]);
-    const auto mode = static_cast<ShflMode>(in.mode);
+    const ShflMode mode = in.shfl;
     forLanes(m, [&](int lane) {
         const int bval = int(B[lane] & 31);
         const int cval = int(C[lane] & 31);
@@ -52,7 +52,7 @@ void hVote(Warp& w, const Instr& in, std::uint32_t m) {
         if ((A[l] != 0) != neg) bits |= 1u << l;
     });
     std::uint64_t result = 0;
-    switch (static_cast<VoteMode>(in.mode)) {
+    switch (in.vote) {
     case VoteMode::All: result = bits == part; break;
     case VoteMode::Any: result = bits != 0; break;
     case VoteMode::Uni: result = bits == 0 || bits == part; break;
@@ -70,7 +70,7 @@ void hActivemask(Warp& w, const Instr& in, std::uint32_t m) {
 void hRedux(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint32_t part = memberMask(w, in, in.a[1], m);
     const std::uint64_t* A = w.reg(in.a[0]);
-    const auto op = static_cast<ReduxOp>(in.mode);
+    const ReduxOp op = in.redux;
     const bool sgn = isSigned(in.type);
     std::uint32_t acc = 0;
     bool first = true;
@@ -122,10 +122,22 @@ void hMatchAll(Warp& w, const Instr& in, std::uint32_t m) {
     });
 }
 
-void hClock(Warp& w, const Instr& in, std::uint32_t m) {
+namespace {
+std::uint64_t nowNs() {
     const auto now = std::chrono::steady_clock::now().time_since_epoch();
-    const auto ns = std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
-    const std::uint64_t v = in.mode == 1 ? ns >> 32 : sizeOf(in.type) == 8 ? ns : (ns & 0xffffffffu);
+    return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(now).count());
+}
+} // namespace
+
+void hClock(Warp& w, const Instr& in, std::uint32_t m) {
+    const std::uint64_t ns = nowNs();
+    const std::uint64_t v = sizeOf(in.type) == 8 ? ns : (ns & 0xffffffffu);
+    std::uint64_t* D = w.reg(in.d[0]);
+    forLanes(m, [&](int l) { D[l] = v; });
+}
+
+void hClockHi(Warp& w, const Instr& in, std::uint32_t m) {
+    const std::uint64_t v = nowNs() >> 32;
     std::uint64_t* D = w.reg(in.d[0]);
     forLanes(m, [&](int l) { D[l] = v; });
 }

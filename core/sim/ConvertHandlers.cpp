@@ -1,0 +1,135 @@
+// cvt between every pair of integer, f16, bf16, f32 and f64 types, with the integer
+// (.rni/.rzi/.rmi/.rpi) and float (.rn/.rz/.rm/.rp) roundings, .sat and .ftz.
+#include "sim/ArithmeticHandlers.hpp"
+
+#include "data/HalfFloat.hpp"
+#include "sim/ExecHelpers.hpp"
+#include "sim/Warp.hpp"
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace kw::sim {
+
+namespace {
+
+struct Value {
+    enum Kind { Int, Uint, Flt } kind;
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    double f = 0;
+    float f32 = 0;
+    bool isF32 = false;
+};
+
+inline Value readValue(PtxType t, std::uint64_t bits, bool ftz) {
+    Value v{Value::Int};
+    switch (t) {
+    case PtxType::S8: v.i = get<std::int8_t>(bits); break;
+    case PtxType::S16: v.i = get<std::int16_t>(bits); break;
+    case PtxType::S32: v.i = get<std::int32_t>(bits); break;
+    case PtxType::S64: v.i = get<std::int64_t>(bits); break;
+    case PtxType::U8: case PtxType::B8: v.kind = Value::Uint; v.u = get<std::uint8_t>(bits); break;
+    case PtxType::U16: case PtxType::B16: v.kind = Value::Uint; v.u = get<std::uint16_t>(bits); break;
+    case PtxType::U32: case PtxType::B32: v.kind = Value::Uint; v.u = get<std::uint32_t>(bits); break;
+    case PtxType::U64: case PtxType::B64: v.kind = Value::Uint; v.u = bits; break;
+    case PtxType::F16: v.kind = Value::Flt; v.f32 = halfToFloat(std::uint16_t(bits)); v.f = v.f32; v.isF32 = true; break;
+    case PtxType::BF16: v.kind = Value::Flt; v.f32 = bfloat16ToFloat(std::uint16_t(bits)); v.f = v.f32; v.isF32 = true; break;
+    case PtxType::F32: v.kind = Value::Flt; v.f32 = get<float>(bits); if (ftz) v.f32 = flushSubnormal(v.f32); v.f = v.f32; v.isF32 = true; break;
+    case PtxType::F64: v.kind = Value::Flt; v.f = get<double>(bits); break;
+    default: break;
+    }
+    return v;
+}
+
+inline double roundIntegral(double x, RoundMode r) {
+    switch (r) {
+    case RoundMode::Rni: return std::nearbyint(x); // host default: nearest even
+    case RoundMode::Rzi: return std::trunc(x);
+    case RoundMode::Rmi: return std::floor(x);
+    case RoundMode::Rpi: return std::ceil(x);
+    default: return x;
+    }
+}
+
+template <class I> inline std::uint64_t floatToInt(double x) {
+    if (std::isnan(x)) return 0;
+    if (x <= double(std::numeric_limits<I>::min())) return put<I>(std::numeric_limits<I>::min());
+    if (x >= double(std::numeric_limits<I>::max())) return put<I>(std::numeric_limits<I>::max());
+    return put<I>(I(x));
+}
+
+template <class I> inline std::uint64_t clampInt(const Value& v, bool sat) {
+    if (!sat) {
+        const std::uint64_t raw = v.kind == Value::Int ? std::uint64_t(v.i) : v.u;
+        return put<I>(I(raw));
+    }
+    if (v.kind == Value::Int) {
+        if (v.i < 0 && !std::is_signed_v<I>) return 0;
+        if (std::is_signed_v<I> && v.i < std::int64_t(std::numeric_limits<I>::min())) return put<I>(std::numeric_limits<I>::min());
+        if (v.i > 0 && std::uint64_t(v.i) > std::uint64_t(std::numeric_limits<I>::max())) return put<I>(std::numeric_limits<I>::max());
+        return put<I>(I(v.i));
+    }
+    if (v.u > std::uint64_t(std::numeric_limits<I>::max())) return put<I>(std::numeric_limits<I>::max());
+    return put<I>(I(v.u));
+}
+
+inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
+    const RoundMode rnd = in.round;
+    if (v.kind == Value::Flt && !isFloat(t)) {
+        const double x = roundIntegral(v.f, rnd == RoundMode::Default ? RoundMode::Rzi : rnd);
+        switch (t) {
+        case PtxType::S8: return floatToInt<std::int8_t>(x);
+        case PtxType::S16: return floatToInt<std::int16_t>(x);
+        case PtxType::S32: return floatToInt<std::int32_t>(x);
+        case PtxType::S64: return floatToInt<std::int64_t>(x);
+        case PtxType::U8: case PtxType::B8: return floatToInt<std::uint8_t>(x);
+        case PtxType::U16: case PtxType::B16: return floatToInt<std::uint16_t>(x);
+        case PtxType::U32: case PtxType::B32: return floatToInt<std::uint32_t>(x);
+        default: return floatToInt<std::uint64_t>(x);
+        }
+    }
+    if (!isFloat(t)) {
+        switch (t) {
+        case PtxType::S8: return clampInt<std::int8_t>(v, in.sat);
+        case PtxType::S16: return clampInt<std::int16_t>(v, in.sat);
+        case PtxType::S32: return clampInt<std::int32_t>(v, in.sat);
+        case PtxType::S64: return clampInt<std::int64_t>(v, in.sat);
+        case PtxType::U8: case PtxType::B8: return clampInt<std::uint8_t>(v, in.sat);
+        case PtxType::U16: case PtxType::B16: return clampInt<std::uint16_t>(v, in.sat);
+        case PtxType::U32: case PtxType::B32: return clampInt<std::uint32_t>(v, in.sat);
+        default: return clampInt<std::uint64_t>(v, in.sat);
+        }
+    }
+    // Float destination.
+    RoundingScope scope{rnd};
+    float f32 = 0;
+    double f64 = 0;
+    if (v.kind == Value::Int) { f32 = float(v.i); f64 = double(v.i); }
+    else if (v.kind == Value::Uint) { f32 = float(v.u); f64 = double(v.u); }
+    else {
+        const bool integral = rnd == RoundMode::Rni || rnd == RoundMode::Rzi || rnd == RoundMode::Rmi || rnd == RoundMode::Rpi;
+        if (v.isF32) { f32 = integral ? float(roundIntegral(v.f32, rnd)) : v.f32; f64 = integral ? roundIntegral(v.f32, rnd) : v.f; }
+        else { f64 = integral ? roundIntegral(v.f, rnd) : v.f; f32 = float(f64); }
+    }
+    if (in.sat) { f32 = saturate01(f32); f64 = saturate01(f64); }
+    switch (t) {
+    case PtxType::F16: return halfFromFloat(f32);
+    case PtxType::BF16: return bfloat16FromFloat(f32);
+    case PtxType::F32: return put<float>(in.ftz ? flushSubnormal(f32) : f32);
+    default: return put<double>(f64);
+    }
+}
+
+struct Cvt { static void run(Warp& w, const Instr& in, std::uint32_t m) {
+    std::uint64_t* d = w.reg(in.d[0]);
+    const std::uint64_t* a = w.reg(in.a[0]);
+    forLanes(m, [&](int l) { d[l] = writeValue(in.type, readValue(in.type2, a[l], in.ftz), in); });
+} };
+
+} // namespace
+
+void hCvt(Warp& w, const Instr& in, std::uint32_t m) { Cvt::run(w, in, m); }
+
+} // namespace kw::sim

@@ -1,0 +1,87 @@
+#pragma once
+// One decoded instruction: its handler, operand registers and the modifiers that
+// select what the handler does, each in a field of its own type. Instr is read on
+// every step of the warp loop: the selectors are bit-fields so it stays 88 bytes.
+#include "sim/PtxTypes.hpp"
+
+#include <cstdint>
+
+namespace kw::sim {
+
+struct Warp;
+struct Instr;
+using Handler = void (*)(Warp&, const Instr&, std::uint32_t mask);
+
+// Instructions the warp scheduler handles itself; everything else runs through Instr::fn.
+enum class Ctrl : std::uint8_t { None, Bra, Exit, Bar, Printf, Assert, Trap, Unsupported };
+
+// Registers every warp pre-fills at start: special registers, a zero and a sink.
+enum SpecialReg : std::uint32_t {
+    RegZero, RegSink,
+    RegTidX, RegTidY, RegTidZ, RegNtidX, RegNtidY, RegNtidZ,
+    RegCtaidX, RegCtaidY, RegCtaidZ, RegNctaidX, RegNctaidY, RegNctaidZ,
+    RegLaneId, RegWarpId, RegNwarpId, RegLanemaskEq, RegLanemaskLt, RegLanemaskLe,
+    RegLanemaskGt, RegLanemaskGe, RegDynSmem, RegTotalSmem, RegSmId, RegNsmId, RegGridId,
+    RegOne,
+    RegCarry, // the carry flag of add.cc/addc/sub.cc/subc/mad.cc/madc
+    RegFirstUser,
+};
+
+enum class RoundMode : std::uint8_t { Default, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+// setp/set comparisons; lo/ls/hi/hs are the unsigned ones, the ...u forms are true on NaN.
+enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+// setp's .and/.or/.xor: how the comparison combines with the predicate c.
+enum class BoolOp : std::uint8_t { None, And, Or, Xor };
+// testp's classes.
+enum class TestOp : std::uint8_t { Finite, Infinite, Number, NotANumber, Normal, Subnormal };
+// bar.red's reduction over the block's predicates; None is a plain barrier.
+enum class BarRedOp : std::uint8_t { None, Popc, And, Or };
+enum class AtomOp : std::uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, Cas };
+enum class ShflMode : std::uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : std::uint8_t { All, Any, Uni, Ballot };
+enum class ReduxOp : std::uint8_t { Add, Min, Max, And, Or, Xor };
+
+struct Instr {
+    Handler fn = nullptr;
+    Ctrl ctrl = Ctrl::None;
+    PtxType type = PtxType::None;   // the instruction's (destination) type
+    PtxType type2 = PtxType::None;  // cvt source type, wide/compare operand type
+    Space space = Space::Generic;
+    std::uint8_t elemSize = 0;      // ld/st: bytes of one element
+    std::uint8_t packBits = 0;      // mov {a, b, ...}: bits of one packed element
+    std::uint8_t vec = 1;           // vector width of ld/st
+    std::uint8_t negMask = 0;       // bit i: a[i] is a negated predicate
+
+    RoundMode round : 4 = RoundMode::Default;
+    BoolOp boolOp : 2 = BoolOp::None;
+    ShflMode shfl : 2 = ShflMode::Up;
+    CmpOp cmp : 5 = CmpOp::Eq;
+    TestOp test : 3 = TestOp::Finite;
+    AtomOp atom : 4 = AtomOp::Add;  // atom, red
+    VoteMode vote : 2 = VoteMode::All;
+    BarRedOp barRed : 2 = BarRedOp::None;
+    ReduxOp redux : 3 = ReduxOp::Add;
+    bool carryIn : 1 = false;       // addc/subc/madc: add the carry flag
+    bool carryOut : 1 = false;      // .cc: write the carry flag
+    bool ftz : 1 = false;
+    bool sat : 1 = false;
+    bool atomic : 1 = false;        // atomics do not race with each other
+    std::uint8_t nd : 3 = 0;        // destinations and sources in d[] and a[] where a handler loops over them
+    std::uint8_t na : 3 = 0;
+    bool guardNeg : 1 = false;
+
+    bool warpSync = false;          // shfl/vote/match/redux/bar.warp.sync: member lanes execute together
+    bool polls = false;             // nanosleep, volatile/acquire loads, cas/exch: a loop around it may be a spin wait
+    std::int32_t guard = -1;        // predicate register guarding the instruction
+    std::uint32_t d[4] = {RegSink, RegSink, RegSink, RegSink};
+    std::uint32_t a[4] = {RegZero, RegZero, RegZero, RegZero};
+    std::uint32_t addr = RegZero;   // memory operand base register
+    std::int64_t imm = 0;           // memory operand offset, lop3 table, cvta window offset
+    std::uint32_t target = 0;       // branch target
+    std::uint32_t line = 0;         // source line (.loc), 0 when unknown
+    std::uint16_t file = 0;         // .file index
+};
+
+static_assert(sizeof(Instr) <= 88, "Instr is in the warp loop: keep it small");
+
+} // namespace kw::sim
