@@ -254,6 +254,11 @@ void LaunchPanel::evaluate()
     const DeviceInfo dev = currentDeviceInfo();
     const DeviceLimits& lim = dev.limits;
     const QString bad = ThemeColours::badFieldStyle(palette());
+    const QString devName = QString::fromStdString(dev.name.empty() ? dev.id : dev.name);
+    // The core's wording, led by the field it concerns and the device it was checked against.
+    auto onDevice = [&](const QString& field, const std::string& problem) {
+        return tr("%1 on %2: %3").arg(field, devName, QString::fromStdString(problem));
+    };
 
     using Field = LimitViolation::Field;
     auto evalDim = [&](QLineEdit* edit, QLabel* label, const std::string& field, Field kind,
@@ -269,7 +274,7 @@ void LaunchPanel::evaluate()
             v = scope->evaluateInteger(edit->text().trimmed().toStdString(), field);
             label->setText(QString("= %L1").arg(v));
             if (auto p = checkDimension(kind, axisIndex, v, lim))
-                problem = QString::fromStdString(*p);
+                problem = onDevice(QString::fromStdString(field), *p);
         } catch (const std::exception& e) {
             problem = QString::fromUtf8(e.what());
             label->setText(tr("error"));
@@ -295,7 +300,7 @@ void LaunchPanel::evaluate()
     }
     if (ok)
         if (auto p = checkThreadsPerBlock(b, lim)) {
-            const QString text = QString::fromStdString(*p);
+            const QString text = onDevice("launch.block", *p);
             for (QLineEdit* e : blockEdit_) {
                 e->setStyleSheet(bad);
                 e->setToolTip(text);
@@ -335,7 +340,7 @@ void LaunchPanel::evaluate()
             KernelLimits kernel;
             kernel.staticShared = staticShared_;
             if (auto p = checkSharedMemory(s, lim, kernel)) {
-                issues_ << QString::fromStdString(*p);
+                issues_ << onDevice("launch.shared_bytes", *p);
                 shared_->setStyleSheet(bad);
             } else {
                 sharedBytes_ = std::uint64_t(s);

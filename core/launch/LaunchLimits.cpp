@@ -23,8 +23,7 @@ std::optional<std::string> checkDimension(LimitViolation::Field field, int axis,
         return fmt::format("{}.{} is {}; every launch dimension must be at least 1", what, kAxis[axis], value);
     const std::uint32_t max = component(grid ? limits.maxGrid : limits.maxBlock, axis);
     if (std::uint64_t(value) > max)
-        return fmt::format("{}.{} = {} exceeds the device's maximum {} dimension {}", what, kAxis[axis], value,
-                           what, max);
+        return fmt::format("{}.{} = {} exceeds the device's {} limit of {}", what, kAxis[axis], value, what, max);
     return std::nullopt;
 }
 
@@ -34,8 +33,8 @@ std::optional<std::string> checkThreadsPerBlock(const Dim3& block, const DeviceL
     const std::uint64_t threads = block.volume();
     const std::string shape = fmt::format("{}x{}x{}", block.x, block.y, block.z);
     if (threads > std::uint64_t(limits.maxThreadsPerBlock))
-        return fmt::format("block {} has {} threads; the device allows at most {} threads per block", shape,
-                           threads, limits.maxThreadsPerBlock);
+        return fmt::format("block {} has {} threads; the device's limit is {} threads per block", shape, threads,
+                           limits.maxThreadsPerBlock);
     if (kernel.maxThreads > 0 && threads > kernel.maxThreads)
         return fmt::format("block {} has {} threads; this kernel allows at most {} threads per block (set by its "
                            "__launch_bounds__ or its {} registers per thread)",
@@ -50,7 +49,7 @@ std::optional<std::string> checkSharedMemory(std::int64_t dynamicBytes, const De
         return fmt::format("dynamic shared memory is {} bytes; it cannot be negative", dynamicBytes);
     const std::uint64_t total = kernel.staticShared + std::uint64_t(dynamicBytes);
     if (total > limits.sharedPerBlockOptin)
-        return fmt::format("shared memory {} bytes ({} static + {} dynamic) exceeds the device's maximum of {} "
+        return fmt::format("shared memory {} bytes ({} static + {} dynamic) exceeds the device's limit of {} "
                            "bytes per block",
                            total, kernel.staticShared, dynamicBytes, limits.sharedPerBlockOptin);
     return std::nullopt;

@@ -38,9 +38,9 @@ TEST(LaunchLimits, EveryBrokenLimitIsNamedWithItsAxis)
     ASSERT_EQ(v.size(), 4u);
     EXPECT_EQ(v[0].field, LimitViolation::Field::Grid);
     EXPECT_EQ(v[0].axis, 1);
-    EXPECT_EQ(v[0].message, "grid.y = 70000 exceeds the device's maximum grid dimension 65535");
-    EXPECT_EQ(v[1].message, "block.z = 100 exceeds the device's maximum block dimension 64");
-    EXPECT_EQ(v[2].message, "block 3x4x100 has 1200 threads; the device allows at most 1024 threads per block");
+    EXPECT_EQ(v[0].message, "grid.y = 70000 exceeds the device's grid limit of 65535");
+    EXPECT_EQ(v[1].message, "block.z = 100 exceeds the device's block limit of 64");
+    EXPECT_EQ(v[2].message, "block 3x4x100 has 1200 threads; the device's limit is 1024 threads per block");
     EXPECT_EQ(v[3].field, LimitViolation::Field::Shared);
     EXPECT_TRUE(mentions(v, "65536 bytes (0 static + 65536 dynamic)"));
 }
