@@ -41,6 +41,7 @@ std::vector<fs::path> splitPath(const std::string& value)
     return out;
 }
 
+#ifndef _WIN32
 // "cuda-12.4" -> {12, 4}, for newest-first order; not a version: empty.
 std::vector<int> versionOf(const std::string& folderName)
 {
@@ -79,6 +80,7 @@ std::vector<fs::path> versionedToolkits(const fs::path& parent)
         out.push_back(std::move(f.second));
     return out;
 }
+#endif
 
 bool isExecutableFile(const fs::path& p)
 {

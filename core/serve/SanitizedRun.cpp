@@ -33,6 +33,7 @@ using nlohmann::json;
 
 namespace {
 
+#ifndef _WIN32
 std::string readText(const fs::path& file)
 {
     std::ifstream in(file, std::ios::binary);
@@ -96,7 +97,6 @@ std::string detail(const SanitizerLog& log, const std::string& stderrTail)
     return s;
 }
 
-#ifndef _WIN32
 // Everything the child writes to its stdout, until it closes it (or is killed).
 std::string readAll(int fd)
 {
@@ -118,7 +118,6 @@ std::string readAll(int fd)
     }
     return out;
 }
-#endif
 
 // The outputs the child wrote as .npy; an `in` buffer holds its initial contents.
 void fillBuffers(RunResult& result, const Document& doc, const fs::path& outDir)
@@ -148,6 +147,7 @@ void fillBuffers(RunResult& result, const Document& doc, const fs::path& outDir)
             b.data = it->data;
     }
 }
+#endif
 
 } // namespace
 
