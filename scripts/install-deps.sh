@@ -6,7 +6,7 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ pkg-config ccache
-  nlohmann-json3-dev libmuparser-dev libcli11-dev libfmt-dev libgtest-dev
+  nlohmann-json3-dev libmuparser-dev libpugixml-dev libcli11-dev libfmt-dev libgtest-dev
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev
   xvfb xauth python3-numpy
   # Real servers for the tests labelled `remote` (started by the tests, on loopback).

@@ -3,6 +3,7 @@
 #include "doc/DefineValues.hpp"
 #include "doc/PreparedRun.hpp"
 #include "run/ArgumentCheck.hpp"
+#include "run/ExternalCheck.hpp"
 #include "run/PrintfLineParser.hpp"
 #include "util/Error.hpp"
 
@@ -31,6 +32,9 @@ bool checksUseInitialData(const Document& doc)
     return std::any_of(doc.checks.begin(), doc.checks.end(),
                        [](const CheckSpec& c) { return c.expect.find("_in") != std::string::npos; });
 }
+
+// A GPU's checks are compute-sanitizer's: the whole run goes under it, in a child.
+bool checksOutside(const DeviceInfo& device) { return device.id.rfind("cuda:", 0) == 0; }
 
 } // namespace
 
@@ -80,8 +84,26 @@ CompileResult RunEngine::compile(const Document& doc)
     return compiler_.compile(request);
 }
 
+RunResult RunEngine::runExternalCheck(const Document& doc, const RunOverrides& overrides, CheckTool tool)
+{
+    const DeviceInfo device = backend_.device();
+    if (!externalCheck_)
+        throw Error(ErrorCategory::Usage,
+                    fmt::format("--check {} on {} runs under compute-sanitizer, which this program cannot start; "
+                                "use kwb-run, or --device sim",
+                                toString(tool), device.id));
+    stage("launch"); // compile, launch and the tool's run, all in the child
+    RunResult result = externalCheck_->run(doc, device, tool, overrides);
+    result.check = tool;
+    return result;
+}
+
 RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
 {
+    const CheckTool check = overrides.check.value_or(CheckTool::None);
+    if (check != CheckTool::None && checksOutside(backend_.device()))
+        return runExternalCheck(doc, overrides, check);
+
     RunResult result;
     result.device = backend_.device();
 
@@ -135,6 +157,8 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
         config.warmup = *overrides.warmup;
     if (overrides.timeLimitSeconds)
         config.timeLimitSeconds = *overrides.timeLimitSeconds;
+    if (check != CheckTool::None)
+        config.check = check; // the backend's own checks (the simulator's)
     result.grid = config.grid;
     result.block = config.block;
     result.sharedBytes = config.sharedBytes;
@@ -167,6 +191,8 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
             prepared.buffers[i] = std::move(launched[launchedIndex[i]]);
 
     result.fault = report.fault;
+    result.check = config.check;
+    result.findings = std::move(report.findings);
     result.printf = PrintfLineParser::parse(report.printfOutput);
     result.printf.truncated = report.printfMaybeTruncated;
     result.warnings.insert(result.warnings.end(), report.warnings.begin(), report.warnings.end());
@@ -187,7 +213,7 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
         stage("checks");
         result.checks = prepared.evaluateChecks(doc, initial.empty() ? nullptr : &initial);
     }
-    result.ok = report.ok && !report.fault
+    result.ok = report.ok && !report.fault && result.findings.empty()
                 && std::all_of(result.checks.begin(), result.checks.end(),
                                [](const CheckResult& c) { return c.passed; });
 

@@ -4,6 +4,7 @@
 #include "compile/Compiler.hpp"
 #include "doc/Document.hpp"
 #include "launch/Backend.hpp"
+#include "launch/CheckTool.hpp"
 #include "run/PreparedRunCache.hpp"
 #include "launch/RunResult.hpp"
 
@@ -17,7 +18,12 @@ struct RunOverrides {
     std::optional<int> repeats;          // --repeat
     std::optional<int> warmup;
     std::optional<double> timeLimitSeconds;
+    // --check (docs/checks.md): on a `cuda` device the run goes to the ExternalCheck
+    // (compute-sanitizer); on other backends it is LaunchConfig::check, the backend's own.
+    std::optional<CheckTool> check;
 };
+
+class ExternalCheck;
 
 class RunEngine {
 public:
@@ -28,6 +34,9 @@ public:
 
     // "compile", "upload" (evaluate + allocate + launch), "checks" as they start.
     void onStage(StageCallback callback) { onStage_ = std::move(callback); }
+
+    // Runs a check on a `cuda` device (may be null: such a run is then refused).
+    void setExternalCheck(ExternalCheck* check) { externalCheck_ = check; }
 
     // Compile errors come back as a result with ok == false and the diagnostics;
     // a kernel fault as a result with `fault`. A bad document or a machinery
@@ -45,11 +54,13 @@ public:
 
 private:
     void stage(const std::string& name) const;
+    RunResult runExternalCheck(const Document& doc, const RunOverrides& overrides, CheckTool tool);
 
     Compiler& compiler_;
     Backend& backend_;
     PreparedRunCache* inputs_;
     StageCallback onStage_;
+    ExternalCheck* externalCheck_ = nullptr;
 };
 
 } // namespace kw

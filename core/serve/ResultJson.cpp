@@ -50,6 +50,38 @@ T value(const json& j, const char* key, T fallback)
     return it->get<T>();
 }
 
+// A check's finding: {"tool","kind","message","file","line","block","thread","address","count"}.
+json findingJson(const CheckFinding& f)
+{
+    return {{"tool", toString(f.tool)},
+            {"kind", f.kind},
+            {"message", f.message},
+            {"file", f.file.empty() ? json(nullptr) : json(f.file)},
+            {"line", f.line ? json(f.line) : json(nullptr)},
+            {"block", f.block ? dimJson(*f.block) : json(nullptr)},
+            {"thread", f.thread ? dimJson(*f.thread) : json(nullptr)},
+            {"address", f.address ? json(*f.address) : json(nullptr)},
+            {"count", f.count}};
+}
+
+CheckFinding findingFromJson(const json& j)
+{
+    CheckFinding f;
+    f.tool = parseCheckTool(value<std::string>(j, "tool", "none")).value_or(CheckTool::None);
+    f.kind = value<std::string>(j, "kind", "");
+    f.message = value<std::string>(j, "message", "");
+    f.file = value<std::string>(j, "file", "");
+    f.line = value<int>(j, "line", 0);
+    if (j.contains("block") && !j["block"].is_null())
+        f.block = dimFromJson(j["block"]);
+    if (j.contains("thread") && !j["thread"].is_null())
+        f.thread = dimFromJson(j["thread"]);
+    if (j.contains("address") && !j["address"].is_null())
+        f.address = j["address"].get<std::uint64_t>();
+    f.count = value<std::uint32_t>(j, "count", 1);
+    return f;
+}
+
 json faultJson(const Fault& f)
 {
     return {{"kind", toString(f.kind)},
@@ -231,7 +263,7 @@ json toJson(const RunResult& r)
                            {"shape", b.shape},
                            {"direction", toString(b.direction)}});
     const RunTimings& t = r.timings;
-    return {{"ok", r.ok},
+    json out = {{"ok", r.ok},
             {"device", toJson(r.device)},
             {"compile", toJson(r.compile)},
             {"launch", {{"grid", dimJson(r.grid)}, {"block", dimJson(r.block)}, {"shared_bytes", r.sharedBytes}}},
@@ -255,6 +287,15 @@ json toJson(const RunResult& r)
             {"checks", checks},
             {"buffers", buffers},
             {"warnings", r.warnings}};
+    // Only when the run asked for a check (--check): what it found, maybe nothing.
+    if (r.check != CheckTool::None) {
+        json findings = json::array();
+        for (const auto& f : r.findings)
+            findings.push_back(findingJson(f));
+        out["check"] = toString(r.check);
+        out["findings"] = std::move(findings);
+    }
+    return out;
 }
 
 RunResult runResultFromJson(const json& j)
@@ -324,6 +365,9 @@ RunResult runResultFromJson(const json& j)
         r.buffers.push_back(std::move(br));
     }
     r.warnings = value<std::vector<std::string>>(j, "warnings", {});
+    r.check = parseCheckTool(value<std::string>(j, "check", "none")).value_or(CheckTool::None);
+    for (const auto& f : j.value("findings", json::array()))
+        r.findings.push_back(findingFromJson(f));
     return r;
 }
 

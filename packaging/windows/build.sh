@@ -20,7 +20,7 @@ fail() { echo "build-windows: $*" >&2; exit 1; }
 
 # --- tools, from Debian ------------------------------------------------------------
 PACKAGES=(cmake ninja-build ccache g++-mingw-w64-x86-64-posix wine wine64 nsis dpkg-dev python3
-          nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libmuparser-dev)
+          nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libmuparser-dev libpugixml-dev)
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true) == "install ok installed" ]] || missing+=("$pkg")

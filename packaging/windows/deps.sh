@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Fills a prefix with what the MinGW-w64 cross build links against, all from Debian:
 #   - nlohmann-json, fmt (header-only) and CLI11: headers of the Debian -dev packages;
-#   - muparser: built for MinGW from its Debian source package (apt-get source, with a
-#     deb-src list and apt state of our own, so the system's apt setup is not touched);
+#   - muparser and pugixml: built for MinGW from their Debian source packages (apt-get
+#     source, with a deb-src list and apt state of our own, so the system's apt setup is
+#     not touched);
 #   - GoogleTest: built for MinGW from the sources libgtest-dev puts in /usr/src.
 # Usage: deps.sh PREFIX WORKDIR. Does nothing for a part that is already in PREFIX.
 set -euo pipefail
@@ -44,30 +45,50 @@ endif()
 set(fmt_VERSION "$(dpkg-query -W -f='${Version}' libfmt-dev | sed 's/[+~-].*//')")
 CFG
 
-# --- muparser from its Debian source package -------------------------------------
-if [[ ! -f $prefix/lib/libmuparser.a ]]; then
-  apt_dir=$work/apt
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/src"
-  cat >"$apt_dir/deb-src.sources" <<'SRC'
+# --- muparser and pugixml from their Debian source packages ----------------------
+apt_dir=$work/apt
+apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/deb-src.sources" -o "Dir::Etc::SourceParts=-"
+          -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
+          -o "Debug::NoLocking=1")
+apt_ready=0
+# debian_source PACKAGE DEV_PACKAGE: unpacks the source of the version installed here
+# into $apt_dir/src/PACKAGE-src.
+debian_source() {
+  local pkg=$1 dev=$2 version
+  if ((!apt_ready)); then
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/src"
+    cat >"$apt_dir/deb-src.sources" <<'SRC'
 Types: deb-src
 URIs: http://deb.debian.org/debian
 Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-  apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/deb-src.sources" -o "Dir::Etc::SourceParts=-"
-            -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-            -o "Debug::NoLocking=1")
-  apt-get "${apt_opts[@]}" update -qq
-  version=$(dpkg-query -W -f='${source:Version}' libmuparser-dev 2>/dev/null || true)
-  (cd "$apt_dir/src" && apt-get "${apt_opts[@]}" source --download-only "muparser${version:+=$version}")
-  (cd "$apt_dir/src" && rm -rf muparser-src && dpkg-source -x ./muparser_*.dsc muparser-src)
+    apt-get "${apt_opts[@]}" update -qq
+    apt_ready=1
+  fi
+  version=$(dpkg-query -W -f='${source:Version}' "$dev" 2>/dev/null || true)
+  (cd "$apt_dir/src" && apt-get "${apt_opts[@]}" source --download-only "$pkg${version:+=$version}")
+  (cd "$apt_dir/src" && rm -rf "$pkg-src" && dpkg-source -x ./"${pkg}"_*.dsc "$pkg-src")
+}
+
+if [[ ! -f $prefix/lib/libmuparser.a ]]; then
+  debian_source muparser libmuparser-dev
   cmake -S "$apt_dir/src/muparser-src" -B "$work/muparser-build" -G Ninja "${launcher[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DKW_MINGW_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF -DENABLE_OPENMP=OFF -DENABLE_SAMPLES=OFF \
     -DBUILD_TESTING=OFF
   cmake --build "$work/muparser-build" -j"${KW_JOBS:-2}"
   cmake --install "$work/muparser-build"
+fi
+
+if [[ ! -f $prefix/lib/libpugixml.a ]]; then
+  debian_source pugixml libpugixml-dev
+  cmake -S "$apt_dir/src/pugixml-src" -B "$work/pugixml-build" -G Ninja "${launcher[@]}" \
+    -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DKW_MINGW_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF -DPUGIXML_BUILD_TESTS=OFF
+  cmake --build "$work/pugixml-build" -j"${KW_JOBS:-2}"
+  cmake --install "$work/pugixml-build"
 fi
 
 # --- GoogleTest from libgtest-dev's sources --------------------------------------
