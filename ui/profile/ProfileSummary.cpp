@@ -50,7 +50,12 @@ QString ProfileSummary::ratio(const std::optional<double>& value, int decimals)
 
 QString ProfileSummary::percent(const std::optional<double>& share)
 {
-    return share ? QStringLiteral("%1 %").arg(std::lround(*share * 100.0)) : QString();
+    if (!share)
+        return {};
+    // 99.94 % is not 100 %: a few divergent branches must not round away.
+    const double pc = *share * 100.0;
+    const bool whole = std::abs(pc - std::round(pc)) < 1e-9 || (pc > 0.5 && pc < 99.5);
+    return QStringLiteral("%1 %").arg(whole ? QString::number(std::lround(pc)) : QString::number(pc, 'f', 1));
 }
 
 QString ProfileSummary::totals(const KernelProfile& p)

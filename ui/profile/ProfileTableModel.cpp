@@ -19,10 +19,11 @@ constexpr double noValue = -std::numeric_limits<double>::infinity();
 
 QVariant orBlank(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(noValue); }
 
-QString location(const LineProfile& l)
+// The editor's lines by number alone; a header's with its file name.
+QString location(const LineProfile& l, const ProfileSource& source)
 {
     const QString file = l.file.empty() ? QString() : QFileInfo(QString::fromStdString(l.file)).fileName();
-    return file.isEmpty() ? QObject::tr("line %1").arg(l.line) : QStringLiteral("%1:%2").arg(file).arg(l.line);
+    return file.isEmpty() || source.isShown(l.file) ? QString::number(l.line) : QStringLiteral("%1:%2").arg(file).arg(l.line);
 }
 
 QString countOrBlank(std::uint64_t v) { return v ? ProfileSummary::count(v) : QString(); }
@@ -59,7 +60,7 @@ QVariant ProfileTableModel::display(const LineProfile& l, int column) const
     const ProfileCounters& c = l.counters;
     const ProfileExtras& e = l.extras;
     switch (column) {
-    case LocationColumn: return location(l);
+    case LocationColumn: return location(l, source_);
     case SourceColumn: return source_.lineText(l.file, l.line);
     case MetricColumn: return ProfileSummary::count(ProfileMetrics::value(metric_, l));
     case InstructionsColumn: return ProfileSummary::count(c.inst_executed);
@@ -123,7 +124,10 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole: return display(l, column);
     case SortRole: return sortValue(l, column);
     case LineRole: return l.line;
-    case Qt::ToolTipRole: return ProfileSummary::lineTooltip(l);
+    case Qt::ToolTipRole:
+        return column == SourceColumn && !source_.lineText(l.file, l.line).isEmpty()
+                   ? source_.lineText(l.file, l.line).toHtmlEscaped() + QStringLiteral("<hr>") + ProfileSummary::lineTooltip(l)
+                   : ProfileSummary::lineTooltip(l);
     case Qt::TextAlignmentRole:
         return column <= SourceColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
