@@ -1,12 +1,18 @@
 // The Profile view as a user meets it: a GPU run says where counters come from and
 // offers the simulator; a profiled run fills the totals, the table, the findings and
-// the memory-access picture of the recorded warp.
+// the memory-access picture of the recorded warp; the window wires the view to the
+// editor, to Run > Profile per line and to a run on the simulator.
+#include "CodeEditor.hpp"
+#include "MainWindow.hpp"
+#include "RunnerClient.hpp"
 #include "profile/AccessPicture.hpp"
 #include "profile/FindingsList.hpp"
 #include "profile/HeatLegend.hpp"
+#include "profile/ProfileMargin.hpp"
 #include "profile/ProfileTableModel.hpp"
 #include "profile/ProfileView.hpp"
 #include "qstring_printer.hpp"
+#include "test_window_options.hpp"
 #include "views_test_app.hpp"
 
 #include <gtest/gtest.h>
@@ -188,4 +194,53 @@ TEST(ProfileView, RowsFindingsAndTheCounterChooserSpeakUp)
     EXPECT_FALSE(view.hasProfile());
     EXPECT_EQ(view.model()->rowCount(), 0);
     EXPECT_FALSE(view.picture()->hasSample());
+}
+
+TEST(ProfileView, TheWindowWiresProfilingAndTheMarginToTheView)
+{
+    test::app();
+    MainWindow window(test::windowOptions());
+    window.resize(1366, 768);
+    window.show();
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000)) << "kwb-run serve did not answer hello";
+    ASSERT_TRUE(window.profileView());
+    ASSERT_TRUE(window.profileAction());
+    EXPECT_TRUE(window.profileAction()->isCheckable());
+    EXPECT_FALSE(window.nextRunProfile().enabled);
+    window.profileAction()->setChecked(true);
+    EXPECT_TRUE(window.nextRunProfile().enabled);
+    EXPECT_FALSE(window.nextRunProfile().capture) << "no lanes asked for yet";
+
+    // A row of the view moves the editor there; the margin and the view share a counter.
+    window.editor()->setText(source + "\n\n\n");
+    window.profileView()->setSource(window.editor()->text(), "kernel.cu");
+    window.profileView()->showResult(profiledRun());
+    window.profileMargin()->setProfile(*profiledRun().profile, "kernel.cu");
+    emit window.profileView()->lineActivated(4);
+    int line = 0, index = 0;
+    window.editor()->getCursorPosition(&line, &index);
+    EXPECT_EQ(line, 3);
+    window.profileView()->setMetric(ProfileMetric::GlobalSectors);
+    EXPECT_EQ(window.profileMargin()->metric(), ProfileMetric::GlobalSectors);
+    EXPECT_FALSE(window.profileMargin()->colourOf(3).isValid()) << "line 3 moves no sector";
+    EXPECT_TRUE(window.profileMargin()->colourOf(4).isValid());
+
+    // "Profile on the simulator": one run on the simulator, asked to count, whose
+    // result the view shows: its counters, or that the runner sent none back.
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb"));
+    EXPECT_FALSE(window.profileView()->hasProfile()) << "a new document clears the view";
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    emit window.profileView()->profileRequested(5, Dim3{0, 0, 0}, 0);
+    ASSERT_TRUE(ran.wait(120000));
+    const RunResult r = ran.at(0).at(0).value<RunResult>();
+    EXPECT_EQ(r.device.id, "sim");
+    ASSERT_TRUE(window.nextRunProfile().capture) << "the lanes asked for stay asked for";
+    EXPECT_EQ(window.nextRunProfile().capture->line, 5);
+    EXPECT_EQ(window.profileView()->hasProfile(), r.profile.has_value());
+    if (!r.profile) {
+        EXPECT_TRUE(window.profileView()->notice()->isVisible());
+        EXPECT_TRUE(window.profileView()->noticeText()->text().contains("no per-line counters"))
+            << window.profileView()->noticeText()->text();
+    }
 }
