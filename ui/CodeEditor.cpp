@@ -186,6 +186,7 @@ void CodeEditor::setFontSize(int points)
     setMarginsFont(mono);
     updateMarginWidth();
     redrawAnnotations();
+    emit fontSizeChanged(fontSize_);
 }
 
 void CodeEditor::updateMarginWidth()

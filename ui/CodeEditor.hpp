@@ -58,6 +58,9 @@ public slots:
     void showReplace();
     void findNextMatch();
 
+signals:
+    void fontSizeChanged(int points);   // margins drawn by others follow the text's size
+
 protected:
     void changeEvent(QEvent* e) override;
 

@@ -43,6 +43,8 @@
 #include "doc/VariableScope.hpp"
 
 #include "SweepRunner.hpp"
+#include "profile/ProfileMargin.hpp"
+#include "profile/ProfileView.hpp"
 #include "views/PrintfPanel.hpp"
 #include "views/PtxPanel.hpp"
 #include "views/ResultsPanel.hpp"
@@ -192,6 +194,16 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         diagLabel_->setToolTip(why);
     });
     connect(problems_, &ProblemsPanel::locationActivated, editor_, &CodeEditor::goTo);
+    // The Profile view and the editor margin show the same counter and point at each other.
+    profileMargin_ = new ProfileMargin(editor_);
+    connect(profile_, &ProfileView::metricChanged, profileMargin_, &ProfileMargin::setMetric);
+    connect(profile_, &ProfileView::lineActivated, editor_, [this](int line) { editor_->goTo(line, 1); });
+    connect(profileMargin_, &ProfileMargin::lineClicked, this, [this](int line) {
+        profile_->selectLine(line);
+        profileDock_->show();
+        profileDock_->raise();
+    });
+    connect(profile_, &ProfileView::profileRequested, this, &MainWindow::profileOnSimulator);
     // A block picked in the printf grid is shown where it sits in the launch drawing,
     // scrolled into view: the drawing sits below the launch fields.
     connect(printf_, &PrintfPanel::blockSelected, this, [this](const Dim3& block) {
@@ -295,6 +307,7 @@ void MainWindow::buildDocks()
     results_ = new ResultsPanel;
     timings_ = new TimingsPanel;
     ptx_ = new PtxPanel;
+    profile_ = new ProfileView;
     sweep_ = new SweepPanel;
     history_ = new RunHistory(this);
     historyPanel_ = new RunHistoryPanel(history_);
@@ -314,6 +327,7 @@ void MainWindow::buildDocks()
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;
     QDockWidget* timings = addDock(timings_, tr("Timings"), "timingsDock", Qt::BottomDockWidgetArea);
+    profileDock_ = addDock(profile_, tr("Profile"), "profileDock", Qt::BottomDockWidgetArea);
     QDockWidget* problems = addDock(problems_, tr("Problems"), "problemsDock", Qt::BottomDockWidgetArea);
     QDockWidget* ptx = addDock(ptx_, tr("PTX"), "ptxDock", Qt::BottomDockWidgetArea);
     QDockWidget* sweep = addDock(sweep_, tr("Sweep"), "sweepDock", Qt::BottomDockWidgetArea);
@@ -323,7 +337,7 @@ void MainWindow::buildDocks()
     tabifyDockWidget(notes, vars);
     notes->raise();
     splitDockWidget(launch, args, Qt::Vertical);
-    for (QDockWidget* d : {pf, timings, problems, ptx, sweep, shapeDock_, history})
+    for (QDockWidget* d : {pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history})
         tabifyDockWidget(results, d);
     results->raise();
     // Sizes only take once the window has its size; a restored layout wins.
@@ -412,6 +426,11 @@ void MainWindow::buildActions()
     runMenu->addAction(runAct_);
     runMenu->addAction(compileAct_);
     runMenu->addAction(stopAct_);
+    runMenu->addSeparator();
+    profileAct_ = runMenu->addAction(QIcon(":/kw/icons/profile.svg"), tr("&Profile per line (simulator)"));
+    profileAct_->setCheckable(true);
+    profileAct_->setToolTip(tr("Runs on the CPU simulator count, per source line, what Nsight Compute counts on a GPU"));
+    profileAct_->setIconText(tr("Profile"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     presentAct_ = act(tr("&Presentation mode"), ":/kw/icons/presentation.svg", QKeySequence(Qt::Key_F11), [] {});
@@ -430,7 +449,7 @@ void MainWindow::buildActions()
     for (QAction* a : {newAct, openAct, saveAct})
         tb->addAction(a);
     tb->addSeparator();
-    for (QAction* a : {runAct_, compileAct_, stopAct_, presentAct_})
+    for (QAction* a : {runAct_, compileAct_, stopAct_, profileAct_, presentAct_})
         tb->addAction(a);
     refreshRecentMenu();
 }
@@ -614,6 +633,9 @@ void MainWindow::loadDocument(const Document& doc)
     printf_->clear();
     timings_->clear();
     ptx_->clear();
+    profile_->clear();
+    profileMargin_->clear();
+    capture_.reset();
     launch_->shapeView()->setPrintf({});
     history_->clear();
     editor_->setFaultLine(0);
@@ -873,18 +895,48 @@ void MainWindow::refreshRecentMenu()
 
 void MainWindow::run()
 {
+    runOn(launch_->currentDevice(), nextRunProfile());
+}
+
+ProfileRequest MainWindow::nextRunProfile() const
+{
+    ProfileRequest p;
+    p.enabled = profileAct_->isChecked();
+    if (p.enabled)
+        p.capture = capture_;
+    return p;
+}
+
+void MainWindow::profileOnSimulator(int line, Dim3 block, quint32 warp)
+{
+    if (line > 0)
+        capture_ = AccessCaptureRequest{{}, line, block, warp};
+    ProfileRequest p;
+    p.enabled = true;
+    p.capture = capture_;
+    runOn(QStringLiteral("sim"), p);
+}
+
+void MainWindow::runOn(const QString& device, const ProfileRequest& profile)
+{
     if (base_.trust != Trust::Trusted)
         return; // the trust bar says why
     editor_->setFaultLine(0);
     const QStringList issues = launch_->issues();
     if (!issues.isEmpty()) {
-        banner_->showError(tr("The launch is not valid for %1").arg(launch_->currentDevice()), issues.join('\n'));
+        banner_->showError(tr("The launch is not valid for %1").arg(device), issues.join('\n'));
         return;
     }
     banner_->hide();
     runDocument_ = currentDocument();
-    runId_ = runner_->run(runDocument_, launch_->currentDevice());
+    runProfile_ = profile;
+    runId_ = runner_->run(runDocument_, device);
     stageLabel_->setText(tr("Running…"));
+}
+
+std::string MainWindow::compiledSourceName() const
+{
+    return base_.sourceFile.empty() ? "kernel.cu" : base_.sourceFile;
 }
 
 void MainWindow::compile()
@@ -938,6 +990,16 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
     if (!anyOutput && (!r.printf.lines.empty() || !r.printf.untagged.empty()))
         printfDock_->raise();
     results_->showResult(shared);
+    profile_->setSource(editor_->text(), q(compiledSourceName()));
+    profile_->showResult(r, runProfile_);
+    if (r.profile)
+        profileMargin_->setProfile(*r.profile, q(compiledSourceName()));
+    else
+        profileMargin_->clear();
+    if (runProfile_.enabled) {
+        profileDock_->show();
+        profileDock_->raise();
+    }
     // Drawn in the next pass of the event loop: together with the results the
     // first display of a run would hold the window for longer than a frame or two.
     QTimer::singleShot(0, timings_, [this, shared] {
@@ -962,7 +1024,7 @@ QString MainWindow::compileFailedTitle() { return tr("Compile failed"); }
 void MainWindow::showFault(const Fault& f, const std::vector<Diagnostic>& compileDiagnostics)
 {
     const Document doc = currentDocument();
-    const std::string compiledName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+    const std::string compiledName = compiledSourceName();
     const QString label = !doc.sourceFile.empty() ? q(doc.sourceFile)
                           : path_.isEmpty()       ? tr("the kernel source")
                                                   : tr("the kernel source of %1").arg(QFileInfo(path_).fileName());

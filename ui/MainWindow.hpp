@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QDockWidget;
@@ -30,6 +31,8 @@ class LiveDiagnostics;
 class NotesPanel;
 class PrintfPanel;
 class ProblemsPanel;
+class ProfileMargin;
+class ProfileView;
 class PtxPanel;
 class ResultsPanel;
 class RunHistory;
@@ -102,6 +105,15 @@ public:
     ProblemsPanel* problemsPanel() const { return problems_; }
     RunHistory* runHistory() const { return history_; }
     RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
+    ProfileView* profileView() const { return profile_; }
+    ProfileMargin* profileMargin() const { return profileMargin_; }
+    QAction* profileAction() const { return profileAct_; }
+
+    // What the next run asks the runner to count: Run > Profile per line, and the
+    // lanes last asked for with the Profile view's "Record lanes". RunnerClient
+    // sends it once the job carries "profile" (core/serve/JobCodec); until then a run
+    // comes back without counters and the Profile view says so.
+    ProfileRequest nextRunProfile() const;
 
 public slots:
     void newDocument();
@@ -112,6 +124,9 @@ public slots:
     void compile();
     void stop();
     void setPresentationMode(bool on);
+    // One profiled run on the simulator, recording the lanes of warp `warp` of `block`
+    // at `line` (0: counters only), whatever device is chosen for the other runs.
+    void profileOnSimulator(int line, kw::Dim3 block, quint32 warp);
 
 signals:
     void runCompleted(const kw::RunResult& result);
@@ -145,6 +160,9 @@ private:
     void removeRecovery();
     void applyTrust(const QString& refusal = {});
     std::string loweredNameFor(const CompileResult& result) const;
+    // The name the compiler gives the editor's text, as diagnostics and -lineinfo use it.
+    std::string compiledSourceName() const;
+    void runOn(const QString& device, const ProfileRequest& profile);
 
     Options options_;
     Settings* settings_;
@@ -177,6 +195,11 @@ private:
     ResultsPanel* results_;
     TimingsPanel* timings_;
     PtxPanel* ptx_;
+    ProfileView* profile_;
+    ProfileMargin* profileMargin_ = nullptr;
+    QDockWidget* profileDock_ = nullptr;
+    std::optional<AccessCaptureRequest> capture_;  // the lanes "Record lanes" asked for
+    ProfileRequest runProfile_;      // what the run in flight was asked to count
     SweepPanel* sweep_;
     RunHistory* history_;
     RunHistoryPanel* historyPanel_;
@@ -195,6 +218,7 @@ private:
     QAction* stopAct_;
     QAction* presentAct_;
     QAction* annotAct_;
+    QAction* profileAct_;
     std::vector<QDockWidget*> docks_;
     QDockWidget* printfDock_ = nullptr;
     QDockWidget* shapeDock_ = nullptr;
