@@ -2,7 +2,7 @@
 // How a kernel fault is told to the user: the message without the simulator's own
 // location suffix, block and thread once, and the place named as the document's
 // source (not the compiler's scratch name) with the line to jump to.
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <QString>
 

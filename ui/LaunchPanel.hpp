@@ -6,7 +6,7 @@
 #include "compile/CompileResult.hpp"
 #include "compile/KernelResources.hpp"
 #include "doc/Document.hpp"
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <QWidget>
 

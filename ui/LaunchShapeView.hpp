@@ -2,8 +2,8 @@
 // Draws the launch shape: the grid of blocks and one block's threads, with
 // totals. Hovering a thread tells its blockIdx, threadIdx, global index and
 // what it printed (tagged printf); clicking a block shows its threads.
-#include "run/LaunchTypes.hpp"
-#include "run/RunResult.hpp"
+#include "launch/LaunchTypes.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QColor>
 #include <QWidget>

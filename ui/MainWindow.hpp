@@ -4,7 +4,7 @@
 // life cycle (new, open, save, samples, recent files, recovery).
 #include "PresentationScaler.hpp"
 #include "doc/Document.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QMainWindow>
 #include <QTimer>

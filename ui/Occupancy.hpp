@@ -1,7 +1,7 @@
 #pragma once
 // Theoretical occupancy of one kernel launch on one device: how many blocks
 // fit on a multiprocessor given threads, shared memory and registers.
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <string>
 

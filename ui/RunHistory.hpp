@@ -2,7 +2,7 @@
 // The last runs of the open document: what was run (its source and settings) and
 // what came back (results, timings), so two of them can be compared.
 #include "doc/Document.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QDateTime>
 #include <QObject>

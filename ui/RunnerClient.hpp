@@ -6,7 +6,7 @@
 // CUDA driver itself.
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QByteArray>
 #include <QElapsedTimer>

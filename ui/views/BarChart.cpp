@@ -4,7 +4,7 @@
 
 #include "data/DType.hpp"
 #include "data/HostBuffer.hpp"
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <qcustomplot.h>
 

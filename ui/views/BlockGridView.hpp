@@ -2,7 +2,7 @@
 // The launch grid as cells, one per block, coloured by how many printf lines the block
 // printed; x runs right and y down. A 3-D grid shows one z slice at a time. A 1-D grid
 // wraps into rows so large grids stay readable. Clicking a block selects it.
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The document's checks after a run: pass/fail per check, the error (got - expected)
 // at the mismatching indices the runner reported, and the first mismatches as a table.
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QWidget>
 

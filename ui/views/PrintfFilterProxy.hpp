@@ -2,7 +2,7 @@
 // Filters a PrintfTableModel by block, thread and text. A block or thread filter is
 // "x", "x,y" or "x,y,z" (parentheses and spaces allowed, "*" matches any value);
 // only the given components must match. Text is a case-insensitive substring.
-#include "run/LaunchTypes.hpp"
+#include "launch/LaunchTypes.hpp"
 
 #include <QSortFilterProxyModel>
 

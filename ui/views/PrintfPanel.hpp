@@ -2,7 +2,7 @@
 // The kernel's printf output: the raw console, a filterable table of the tagged lines
 // (block, thread, text) and a grid of blocks coloured by line count, where clicking a
 // block lists its threads' lines. A banner warns when the output was cut off.
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QWidget>
 

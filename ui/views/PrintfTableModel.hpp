@@ -1,6 +1,6 @@
 #pragma once
 // Tagged printf lines as a table: block, thread, text.
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QAbstractTableModel>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The run's buffers: pick one, see it as a line plot (1-D) or heat map (2-D/3-D shape),
 // a histogram and a paged table; the checks' outcome when the document has checks.
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 
 #include <QTimer>
 #include <QWidget>

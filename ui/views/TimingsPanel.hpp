@@ -2,7 +2,7 @@
 // How long the run took: each timed repeat with its median and spread (min/max, IQR),
 // the phases of the run as one stacked bar, and the achieved memory bandwidth against
 // the device's peak when the peak is known.
-#include "run/RunResult.hpp"
+#include "launch/RunResult.hpp"
 #include "views/TimingStats.hpp"
 
 #include <QWidget>
