@@ -9,7 +9,6 @@
 #include "compile/Compiler.hpp"
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
-#include "cuda/CudaBackend.hpp"
 #include "cuda/CudaDevices.hpp"
 #include "cuda/DriverApi.hpp"
 #include "data/NpyFile.hpp"
@@ -370,8 +369,7 @@ int runCommand(const RunArgs& a)
         printSummary(out, r);
     std::fflush(out);
 
-    auto* cuda = dynamic_cast<kw::CudaBackend*>(backend.get());
-    if (cuda && cuda->hung()) {
+    if (backend->stillRunning()) {
         // A kernel is still running: leave without touching the driver again.
         std::fflush(nullptr);
         std::_Exit(code);

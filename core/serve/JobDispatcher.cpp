@@ -2,7 +2,6 @@
 
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
-#include "cuda/CudaBackend.hpp"
 #include "cuda/CudaDevices.hpp"
 #include "cuda/DriverApi.hpp"
 #include "doc/DocumentReader.hpp"
@@ -137,8 +136,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     const json& request = message.header;
     const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
     Backend& be = backend(deviceOf(request));
-    auto* cuda = dynamic_cast<CudaBackend*>(&be);
-    if (cuda && !cuda->canUsePrintfBuffer(doc.run.printfBufferBytes)) {
+    if (!be.canUsePrintfBuffer(doc.run.printfBufferBytes)) {
         // The FIFO size is fixed after the first launch of a context: serve this
         // request again in a fresh process.
         replay_ = protocol::encode(request, message.binary.data(), message.binary.size());
@@ -191,7 +189,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     }
     JobCodec::relativize(result.compile, jobFolderOf(doc));
     channel_.write(protocol::reply(id, toJson(result)));
-    return cuda && cuda->poisoned() ? Next::Restart : Next::Continue;
+    return be.usable() ? Next::Continue : Next::Restart;
 }
 
 JobDispatcher::Next JobDispatcher::handle(const Message& request)
@@ -221,7 +219,7 @@ JobDispatcher::Next JobDispatcher::handle(const Message& request)
     } catch (const std::exception& e) {
         replyError(id, e);
         for (const auto& [name, be] : backends_)
-            if (auto* cuda = dynamic_cast<CudaBackend*>(be.get()); cuda && cuda->poisoned())
+            if (!be->usable())
                 return Next::Restart;
         return Next::Continue;
     }
