@@ -24,6 +24,7 @@
 #include "serve/ServeLoop.hpp"
 #include "serve/Watchdog.hpp"
 #include "util/Error.hpp"
+#include "util/FileDescriptor.hpp"
 #include "util/Paths.hpp"
 #include "serve/ResultJson.hpp"
 
@@ -37,18 +38,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#ifdef _WIN32
-#include <io.h>
-#define KW_DUP _dup
-#define KW_ISATTY _isatty
-#define KW_FDOPEN _fdopen
-#else
-#include <unistd.h>
-#define KW_DUP dup
-#define KW_ISATTY isatty
-#define KW_FDOPEN fdopen
-#endif
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -196,7 +185,7 @@ int compileCommand(const CompileArgs& a)
     } else if (a.emit == "ptx" && r.ok) {
         fmt::print("{}", r.ptx);
     } else if (a.emit == "cubin" && r.ok) {
-        if (KW_ISATTY(fileno(stdout))) {
+        if (kw::fd::isTerminal(fileno(stdout))) {
             fmt::print(stderr, "kwb-run: --emit cubin writes binary data; redirect it to a file\n");
             return kBadInput;
         }
@@ -339,7 +328,7 @@ int runCommand(const RunArgs& a)
     // Device printf lands on fd 1: move it onto a pipe before the driver loads, and
     // print our own output through the original stdout.
     kw::PrintfCapture capture;
-    std::FILE* out = KW_FDOPEN(KW_DUP(capture.protocolFd()), "w");
+    std::FILE* out = kw::fd::openStream(kw::fd::duplicate(capture.protocolFd()), "w");
     std::unique_ptr<kw::Backend> backend;
     try {
         backend = kw::DeviceSelector::open(kw::DeviceSelector::parse(a.device), &capture);
