@@ -13,6 +13,7 @@
 #include "cuda/DriverApi.hpp"
 #include "data/NpyFile.hpp"
 #include "doc/DocumentReader.hpp"
+#include "run/ArchChoice.hpp"
 #include "run/DeviceSelector.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
@@ -136,13 +137,7 @@ int compileCommand(const CompileArgs& a)
         // Folders named on the command line are the user's own choice.
         for (const auto& i : a.includes)
             req.userIncludeDirs.push_back(fs::absolute(i));
-        if (!a.arch.empty())
-            req.options.arch = a.arch;
-        else if (req.options.arch.empty() && kw::CudaDevices::count() > 0) {
-            // CUBIN for the GPU that is here; PTX only when there is none.
-            const kw::DeviceInfo d = kw::CudaDevices::query(0);
-            req.options.arch = fmt::format("sm_{}{}", d.ccMajor, d.ccMinor);
-        }
+        req.options.arch = kw::ArchChoice::choose(a.arch, req.options.arch);
     } catch (const std::exception& e) {
         return failWith(e);
     }

@@ -90,7 +90,7 @@ CudaBackend::~CudaBackend()
 
 std::string CudaBackend::compileArch() const
 {
-    return fmt::format("sm_{}{}", info_.ccMajor, info_.ccMinor);
+    return CudaDevices::cubinArch(info_);
 }
 
 bool CudaBackend::canUsePrintfBuffer(std::size_t bytes) const noexcept

@@ -2,9 +2,9 @@
 
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
-#include "cuda/CudaDevices.hpp"
 #include "cuda/DriverApi.hpp"
 #include "doc/DocumentReader.hpp"
+#include "run/ArchChoice.hpp"
 #include "run/DeviceSelector.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
@@ -107,11 +107,12 @@ json JobDispatcher::compile(const Message& message)
     const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
     CompileRequest req = RunEngine::compileRequest(doc);
     const std::string device = deviceOf(request);
-    if (!device.empty())
-        req.options.arch = backend(device).compileArch();
-    else if (req.options.arch.empty() && CudaDevices::count() > 0)
-        req.options.arch = backend("cuda:0").compileArch();
-    // else the document's arch, or PTX for the default virtual arch: no device needed.
+    // The named device's arch, else the document's, else the first GPU's (through its
+    // backend, which the runs that follow find warm), else PTX: no device needed.
+    ArchChoice::Gpus gpus = ArchChoice::ofThisMachine();
+    gpus.firstArch = [this] { return backend("cuda:0").compileArch(); };
+    req.options.arch =
+        ArchChoice::choose(device.empty() ? std::string() : backend(device).compileArch(), req.options.arch, gpus);
     // NVRTC stuck on a hostile source: reply with an error and replace the process.
     const json id = request.value("id", json(nullptr));
     watchdog_.arm(std::chrono::milliseconds(120000), [this, id] {
