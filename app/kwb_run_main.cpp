@@ -9,12 +9,12 @@
 #include "compile/Compiler.hpp"
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
-#include "cuda/CudaDevices.hpp"
-#include "cuda/DriverApi.hpp"
 #include "data/NpyFile.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/ArchChoice.hpp"
 #include "run/DeviceSelector.hpp"
+#include "run/DevicesReport.hpp"
+#include "run/DevicesText.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
 #include "launch/RunResult.hpp"
@@ -365,43 +365,16 @@ int runCommand(const RunArgs& a)
 
 int devicesCommand(bool asJson)
 {
-    std::vector<kw::DeviceInfo> list;
+    kw::DevicesReport report;
     try {
-        list = kw::DeviceSelector::list();
+        report = kw::DevicesReport::collect();
     } catch (const std::exception& e) {
         return failWith(e);
     }
-    const bool driver = kw::DriverApi::available();
-    if (asJson) {
-        json devs = json::array();
-        for (const auto& d : list)
-            devs.push_back(kw::toJson(d));
-        fmt::print("{}\n", json{{"devices", devs},
-                                {"driver", driver ? json(nullptr) : json(kw::DriverApi::unavailableReason())}}
-                               .dump(2));
-        return kOk;
-    }
-    if (!driver)
-        fmt::print("No GPU: {}\n", kw::DriverApi::unavailableReason());
-    else if (kw::CudaDevices::count() == 0)
-        fmt::print("No GPU: the NVIDIA driver reports no device\n");
-    for (const auto& d : list) {
-        const auto& l = d.limits;
-        fmt::print("{}  {}", d.id, d.name);
-        if (d.id == "sim") {
-            fmt::print("\n");
-            continue;
-        }
-        fmt::print("  compute {}.{}  {:.1f} GiB  {} SMs\n", d.ccMajor, d.ccMinor,
-                   double(d.totalMemory) / (1 << 30), l.multiprocessors);
-        fmt::print("        max threads/block {}  block {}  grid {}  shared/block {} B (opt-in {} B)  "
-                   "registers/block {}  warp {}",
-                   l.maxThreadsPerBlock, dims(l.maxBlock), dims(l.maxGrid), l.sharedPerBlock,
-                   l.sharedPerBlockOptin, l.maxRegistersPerBlock, l.warpSize);
-        if (d.memoryBandwidthGBs > 0)
-            fmt::print("  peak bandwidth {:.0f} GB/s", d.memoryBandwidthGBs);
-        fmt::print("\n");
-    }
+    if (asJson)
+        fmt::print("{}\n", kw::toJson(report).dump(2));
+    else
+        fmt::print("{}", kw::DevicesText::format(report));
     return kOk;
 }
 

@@ -31,8 +31,6 @@ double msSince(Clock::time_point t0)
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-std::string dimText(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
-
 // Waits for `event` without blocking in the driver, so an endless kernel turns
 // into a timeout instead of a hang. Returns CUDA_ERROR_LAUNCH_TIMEOUT on expiry.
 CUresult waitFor(const DriverApi& api, CUevent event, double limitSeconds)
@@ -191,11 +189,11 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     const std::uint64_t threads = config.block.volume();
     if (threads > std::uint64_t(lim.maxThreadsPerBlock))
         limitError(fmt::format("block {} has {} threads; the device allows at most {} threads per block",
-                               dimText(config.block), threads, lim.maxThreadsPerBlock));
+                               toString(config.block), threads, lim.maxThreadsPerBlock));
     else if (threads > std::uint64_t(fn.maxThreads))
         limitError(fmt::format("block {} has {} threads; this kernel allows at most {} threads per "
                                "block (set by its __launch_bounds__ or its {} registers per thread)",
-                               dimText(config.block), threads, fn.maxThreads, fn.registers));
+                               toString(config.block), threads, fn.maxThreads, fn.registers));
     const std::size_t totalShared = std::size_t(fn.staticShared) + config.sharedBytes;
     if (totalShared > lim.sharedPerBlockOptin)
         limitError(fmt::format("shared memory {} bytes ({} static + {} dynamic) exceeds the device's "
@@ -307,7 +305,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         if (r != CUDA_SUCCESS && !CudaFault::isSticky(r))
             api.check(r, "cuLaunchKernel",
                       fmt::format("{}, grid {}, block {}, {} bytes dynamic shared memory", kname,
-                                  dimText(config.grid), dimText(config.block), config.sharedBytes));
+                                  toString(config.grid), toString(config.block), config.sharedBytes));
         return r;
     };
     // Returns true and fills the report when the kernel faulted or timed out.

@@ -15,6 +15,7 @@ struct Dim3 {
     std::uint32_t x = 1, y = 1, z = 1;
     std::uint64_t volume() const { return std::uint64_t(x) * y * z; }
 };
+std::string toString(const Dim3& d); // "256x1x1"
 
 // What a backend executes: the compiled kernel and where its name lives in the module.
 struct KernelImage {

@@ -2,10 +2,10 @@
 
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
-#include "cuda/DriverApi.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/ArchChoice.hpp"
 #include "run/DeviceSelector.hpp"
+#include "run/DevicesReport.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
 #include "launch/RunResult.hpp"
@@ -78,19 +78,12 @@ Backend& JobDispatcher::backend(const std::string& device)
 
 json JobDispatcher::hello()
 {
-    json list = json::array();
-    for (const auto& d : DeviceSelector::list())
-        list.push_back(toJson(d));
-    return {{"protocol", protocol::kVersion}, {"version", KW_VERSION}, {"devices", list}};
+    return {{"protocol", protocol::kVersion}, {"version", KW_VERSION}, {"devices", toJson(DeviceSelector::list())}};
 }
 
 json JobDispatcher::devices()
 {
-    json list = json::array();
-    for (const auto& d : DeviceSelector::list())
-        list.push_back(toJson(d));
-    return {{"devices", list},
-            {"driver", DriverApi::available() ? json(nullptr) : json(DriverApi::unavailableReason())}};
+    return toJson(DevicesReport::collect());
 }
 
 void JobDispatcher::disarmOrWait()
