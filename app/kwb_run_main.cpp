@@ -15,6 +15,8 @@
 #include "run/DeviceSelector.hpp"
 #include "run/DevicesReport.hpp"
 #include "run/DevicesText.hpp"
+#include "run/ExitCode.hpp"
+#include "run/FailureReport.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
 #include "launch/RunResult.hpp"
@@ -45,20 +47,7 @@ using nlohmann::json;
 
 namespace {
 
-enum Exit { kOk = 0, kCompileErrors = 1, kBadInput = 2, kFault = 3, kCheckFailed = 4, kUntrusted = 5 };
-
-// "kwb-run: document error: buffers[0].count: ...": the category lets scripts tell
-// a bad document from a missing driver without parsing the message.
-int failWith(const std::exception& e)
-{
-    const auto* ke = dynamic_cast<const kw::Error*>(&e);
-    if (ke && ke->category() == kw::ErrorCategory::Untrusted) {
-        std::fprintf(stderr, "kwb-run: untrusted error: %s\n(for a document of your own, --trust lifts this)\n", e.what());
-        return kUntrusted;
-    }
-    std::fprintf(stderr, "kwb-run: %s error: %s\n", ke ? kw::toString(ke->category()) : "internal", e.what());
-    return kBadInput;
-}
+int failWith(const std::exception& e) { return kw::FailureReport::print(stderr, e); }
 
 kw::Trust trustOf(bool trusted) { return trusted ? kw::Trust::Trusted : kw::Trust::Untrusted; }
 
@@ -104,7 +93,7 @@ int compileWorkerCommand()
     } catch (const std::exception& e) {
         return failWith(e);
     }
-    return kOk;
+    return kw::ExitCode::Ok;
 }
 
 struct CompileArgs {
@@ -150,7 +139,7 @@ int compileCommand(const CompileArgs& a)
             std::fprintf(stderr, "kwb-run: nvrtc error: the compiler did not finish within %lld s and was stopped\n",
                          static_cast<long long>(kCompileLimit.count() / 1000));
             std::fflush(nullptr);
-            std::_Exit(kBadInput);
+            std::_Exit(kw::ExitCode::BadInput);
         });
         kw::Compiler compiler(kw::ProgramCache::openDefault());
         r = compiler.compile(req);
@@ -162,7 +151,7 @@ int compileCommand(const CompileArgs& a)
         fmt::print(stderr, "kwb-run: no CUBIN: {} is a virtual architecture (give --arch sm_XX; without a GPU "
                            "the default is PTX only)\n",
                    r.arch);
-        return kBadInput;
+        return kw::ExitCode::BadInput;
     }
     if (a.json) {
         nlohmann::json j = kw::toJson(r, a.emit == "ptx");
@@ -182,7 +171,7 @@ int compileCommand(const CompileArgs& a)
     } else if (a.emit == "cubin" && r.ok) {
         if (kw::fd::isTerminal(fileno(stdout))) {
             fmt::print(stderr, "kwb-run: --emit cubin writes binary data; redirect it to a file\n");
-            return kBadInput;
+            return kw::ExitCode::BadInput;
         }
         std::fwrite(r.cubin.data(), 1, r.cubin.size(), stdout);
     } else {
@@ -196,7 +185,7 @@ int compileCommand(const CompileArgs& a)
         fmt::print("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
                    r.cacheHit ? " (cached)" : "");
     }
-    return r.ok ? kOk : kCompileErrors;
+    return kw::ExitCode::of(r);
 }
 
 // ---- run
@@ -225,7 +214,7 @@ int writeOutputsIfAsked(const std::string& dir, const kw::RunResult& r, int code
             writeOutputs(dir, r);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
-        return code == kOk ? kBadInput : code;
+        return code == kw::ExitCode::Ok ? kw::ExitCode::BadInput : code;
     }
     return code;
 }
@@ -260,15 +249,6 @@ void printSummary(std::FILE* out, const kw::RunResult& r)
     }
 }
 
-int exitCodeOf(const kw::RunResult& r)
-{
-    if (!r.compile.ok)
-        return kCompileErrors;
-    if (r.fault)
-        return kFault;
-    return r.ok ? kOk : kCheckFailed;
-}
-
 std::string byteText(std::uint64_t bytes)
 {
     if (bytes < 1024)
@@ -294,7 +274,7 @@ int remoteRunCommand(const RunArgs& a, const kw::Document& doc)
     } catch (const std::exception& e) {
         return failWith(e);
     }
-    int code = exitCodeOf(r);
+    int code = kw::ExitCode::of(r);
     code = writeOutputsIfAsked(a.outDir, r, code);
     if (a.json) {
         json j = kw::toJson(r);
@@ -342,7 +322,7 @@ int runCommand(const RunArgs& a)
         return failWith(e);
     }
 
-    int code = exitCodeOf(r);
+    int code = kw::ExitCode::of(r);
 
     code = writeOutputsIfAsked(a.outDir, r, code);
     if (a.json)
@@ -375,7 +355,7 @@ int devicesCommand(bool asJson)
         fmt::print("{}\n", kw::toJson(report).dump(2));
     else
         fmt::print("{}", kw::DevicesText::format(report));
-    return kOk;
+    return kw::ExitCode::Ok;
 }
 
 // ---- serve
@@ -453,7 +433,7 @@ int main(int argc, char** argv)
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
-        return rc == 0 ? kOk : kBadInput;
+        return rc == 0 ? kw::ExitCode::Ok : kw::ExitCode::BadInput;
     }
     if (repeat >= 0)
         runArgs.repeat = repeat;
@@ -476,5 +456,5 @@ int main(int argc, char** argv)
     } catch (const std::exception& e) {
         return failWith(e);
     }
-    return kBadInput;
+    return kw::ExitCode::BadInput;
 }
