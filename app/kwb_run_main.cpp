@@ -19,6 +19,7 @@
 #include "run/FailureReport.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
+#include "run/SummaryText.hpp"
 #include "launch/RunResult.hpp"
 #include "run/VersionReport.hpp"
 #include "serve/ProcessRestart.hpp"
@@ -59,17 +60,6 @@ std::string readText(const fs::path& path)
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
-}
-
-std::string dims(const kw::Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
-
-void printDiagnostics(std::FILE* out, const kw::CompileResult& r)
-{
-    for (const auto& d : r.diagnostics) {
-        fmt::print(out, "{}:{}:{}: {}: {}\n", d.file, d.line, d.column, kw::toString(d.severity), d.message);
-        for (const auto& n : d.notes)
-            fmt::print(out, "    {}\n", n);
-    }
 }
 
 // ---- compile
@@ -175,15 +165,7 @@ int compileCommand(const CompileArgs& a)
         }
         std::fwrite(r.cubin.data(), 1, r.cubin.size(), stdout);
     } else {
-        printDiagnostics(stdout, r);
-        for (const auto& k : r.kernels) {
-            std::string params;
-            for (const auto& p : k.params)
-                params += (params.empty() ? "" : ", ") + p.type + (p.name.empty() ? "" : " " + p.name);
-            fmt::print("kernel {}({})\n", k.name, params);
-        }
-        fmt::print("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
-                   r.cacheHit ? " (cached)" : "");
+        fmt::print("{}", kw::SummaryText::compile(r));
     }
     return kw::ExitCode::of(r);
 }
@@ -219,45 +201,6 @@ int writeOutputsIfAsked(const std::string& dir, const kw::RunResult& r, int code
     return code;
 }
 
-void printSummary(std::FILE* out, const kw::RunResult& r)
-{
-    if (!r.printf.raw.empty()) {
-        fmt::print(out, "{}", r.printf.raw);
-        if (r.printf.raw.back() != '\n')
-            fmt::print(out, "\n");
-    }
-    for (const auto& w : r.warnings)
-        fmt::print(out, "warning: {}\n", w);
-    fmt::print(out, "device   {} ({})\n", r.device.name, r.device.id);
-    fmt::print(out, "launch   grid {} block {} shared {} B\n", dims(r.grid), dims(r.block), r.sharedBytes);
-    if (r.fault) {
-        fmt::print(out, "FAULT    {}: {}\n", kw::toString(r.fault->kind), r.fault->message);
-        return;
-    }
-    const kw::RunTimings& t = r.timings;
-    fmt::print(out, "kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs,
-               t.minMs, t.meanMs, t.kernelMs.size());
-    fmt::print(out, "memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
-    fmt::print(out, "times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
-               t.compileMs, r.compile.cacheHit ? " (cached)" : "", t.moduleLoadMs, t.h2dMs, t.d2hMs);
-    for (const auto& c : r.checks) {
-        fmt::print(out, "check    {} = {}: {} ({} of {} elements differ, max abs error {:.3g}, max rel error {:.3g})\n",
-                   c.buffer, c.expect, c.passed ? "passed" : "FAILED", c.mismatches, c.checked, c.maxAbsError,
-                   c.maxRelError);
-        for (const auto& m : c.firstMismatches)
-            fmt::print(out, "           [{}] got {} expected {}\n", m.index, m.got, m.expected);
-    }
-}
-
-std::string byteText(std::uint64_t bytes)
-{
-    if (bytes < 1024)
-        return fmt::format("{} B", bytes);
-    if (bytes < (1 << 20))
-        return fmt::format("{:.1f} KiB", double(bytes) / 1024);
-    return fmt::format("{:.1f} MiB", double(bytes) / (1 << 20));
-}
-
 // The document on a runner started by a command line (ssh, srun): its headers and
 // initialiser files travel with the job; the outputs come back.
 int remoteRunCommand(const RunArgs& a, const kw::Document& doc)
@@ -281,11 +224,9 @@ int remoteRunCommand(const RunArgs& a, const kw::Document& doc)
         j["runner"] = {{"command", a.runner}, {"bytes_sent", traffic.sent}, {"bytes_received", traffic.received}};
         fmt::print("{}\n", j.dump(2));
     } else if (!r.compile.ok) {
-        printDiagnostics(stdout, r.compile);
+        fmt::print("{}", kw::SummaryText::diagnostics(r.compile));
     } else {
-        printSummary(stdout, r);
-        fmt::print("runner   {}: sent {}, received {}\n", a.runner, byteText(traffic.sent),
-                   byteText(traffic.received));
+        fmt::print("{}{}", kw::SummaryText::run(r), kw::SummaryText::runner(a.runner, traffic.sent, traffic.received));
     }
     return code;
 }
@@ -328,9 +269,9 @@ int runCommand(const RunArgs& a)
     if (a.json)
         fmt::print(out, "{}\n", kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace));
     else if (!r.compile.ok)
-        printDiagnostics(out, r.compile);
+        fmt::print(out, "{}", kw::SummaryText::diagnostics(r.compile));
     else
-        printSummary(out, r);
+        fmt::print(out, "{}", kw::SummaryText::run(r));
     std::fflush(out);
 
     if (backend->stillRunning()) {
