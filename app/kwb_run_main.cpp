@@ -11,7 +11,6 @@
 #include "compile/ProgramCache.hpp"
 #include "data/NpyFile.hpp"
 #include "doc/DocumentReader.hpp"
-#include "run/ArchChoice.hpp"
 #include "run/DeviceSelector.hpp"
 #include "run/DevicesReport.hpp"
 #include "run/DevicesText.hpp"
@@ -22,11 +21,11 @@
 #include "run/SummaryText.hpp"
 #include "launch/RunResult.hpp"
 #include "run/VersionReport.hpp"
+#include "serve/CompileCommand.hpp"
 #include "serve/ProcessRestart.hpp"
 #include "serve/RunnerSupervisor.hpp"
 #include "serve/ServeClient.hpp"
 #include "serve/ServeLoop.hpp"
-#include "serve/Watchdog.hpp"
 #include "util/Error.hpp"
 #include "util/FileDescriptor.hpp"
 #include "util/Paths.hpp"
@@ -52,19 +51,7 @@ int failWith(const std::exception& e) { return kw::FailureReport::print(stderr, 
 
 kw::Trust trustOf(bool trusted) { return trusted ? kw::Trust::Trusted : kw::Trust::Untrusted; }
 
-std::string readText(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw kw::Error(kw::ErrorCategory::Io, "cannot read " + path.string());
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 // ---- compile
-
-constexpr std::chrono::milliseconds kCompileLimit{120000};
 
 // `compile-worker`: one CompileRequest as JSON on stdin, the encoded CompileResult on
 // stdout (kw::IsolatedCompiler's child process).
@@ -84,90 +71,6 @@ int compileWorkerCommand()
         return failWith(e);
     }
     return kw::ExitCode::Ok;
-}
-
-struct CompileArgs {
-    std::string file, arch;
-    std::vector<std::string> defines, includes;
-    bool json = false;
-    bool trust = false;
-    std::string emit; // "", "ptx" or "cubin"
-};
-
-int compileCommand(const CompileArgs& a)
-{
-    kw::CompileRequest req;
-    try {
-        const fs::path path(a.file);
-        if (path.extension() == ".kwb") {
-            const kw::Document doc = kw::DocumentReader::readFile(path, trustOf(a.trust));
-            req = kw::RunEngine::compileRequest(doc); // numeric defines evaluated as for a run
-            req.sourceName = doc.sourceFile.empty() ? path.filename().string() : doc.sourceFile;
-        } else {
-            req.source = readText(path);
-            req.sourceName = path.filename().string();
-            req.baseDir = fs::absolute(path).parent_path();
-        }
-        req.trust = trustOf(a.trust);
-        for (const auto& d : a.defines) {
-            const auto eq = d.find('=');
-            req.options.defines.emplace_back(d.substr(0, eq), eq == std::string::npos ? "" : d.substr(eq + 1));
-        }
-        // Folders named on the command line are the user's own choice.
-        for (const auto& i : a.includes)
-            req.userIncludeDirs.push_back(fs::absolute(i));
-        req.options.arch = kw::ArchChoice::choose(a.arch, req.options.arch);
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-
-    kw::CompileResult r;
-    try {
-        // NVRTC blocked on something (a file it should not read) must not hang a script.
-        kw::Watchdog watchdog;
-        watchdog.arm(kCompileLimit, [] {
-            std::fprintf(stderr, "kwb-run: nvrtc error: the compiler did not finish within %lld s and was stopped\n",
-                         static_cast<long long>(kCompileLimit.count() / 1000));
-            std::fflush(nullptr);
-            std::_Exit(kw::ExitCode::BadInput);
-        });
-        kw::Compiler compiler(kw::ProgramCache::openDefault());
-        r = compiler.compile(req);
-        watchdog.disarm();
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    if (a.emit == "cubin" && r.ok && r.cubin.empty()) {
-        fmt::print(stderr, "kwb-run: no CUBIN: {} is a virtual architecture (give --arch sm_XX; without a GPU "
-                           "the default is PTX only)\n",
-                   r.arch);
-        return kw::ExitCode::BadInput;
-    }
-    if (a.json) {
-        nlohmann::json j = kw::toJson(r, a.emit == "ptx");
-        if (a.emit == "cubin") {
-            static const char* hex = "0123456789abcdef";
-            std::string h;
-            h.reserve(r.cubin.size() * 2);
-            for (char c : r.cubin) {
-                h += hex[(static_cast<unsigned char>(c) >> 4) & 15];
-                h += hex[static_cast<unsigned char>(c) & 15];
-            }
-            j["cubin_hex"] = h;
-        }
-        fmt::print("{}\n", j.dump(2, ' ', false, json::error_handler_t::replace));
-    } else if (a.emit == "ptx" && r.ok) {
-        fmt::print("{}", r.ptx);
-    } else if (a.emit == "cubin" && r.ok) {
-        if (kw::fd::isTerminal(fileno(stdout))) {
-            fmt::print(stderr, "kwb-run: --emit cubin writes binary data; redirect it to a file\n");
-            return kw::ExitCode::BadInput;
-        }
-        std::fwrite(r.cubin.data(), 1, r.cubin.size(), stdout);
-    } else {
-        fmt::print("{}", kw::SummaryText::compile(r));
-    }
-    return kw::ExitCode::of(r);
 }
 
 // ---- run
@@ -329,16 +232,16 @@ int main(int argc, char** argv)
         return text;
     }, "print the version, and the NVRTC and driver found, then exit");
 
-    CompileArgs compileArgs;
+    kw::CompileCommandOptions compileOptions;
     auto* compile = app.add_subcommand("compile", "Compile a .cu file or a .kwb document with NVRTC");
-    compile->add_option("file", compileArgs.file, "FILE.cu or FILE.kwb")->required();
-    compile->add_option("--arch", compileArgs.arch, "target, e.g. sm_90 or compute_90 (default: the GPU's)");
-    compile->add_option("-D,--define", compileArgs.defines, "NAME[=VALUE]");
-    compile->add_option("-I,--include", compileArgs.includes, "include folder");
-    compile->add_flag("--json", compileArgs.json, "print one JSON object");
-    compile->add_flag("--trust", compileArgs.trust,
+    compile->add_option("file", compileOptions.file, "FILE.cu or FILE.kwb")->required();
+    compile->add_option("--arch", compileOptions.arch, "target, e.g. sm_90 or compute_90 (default: the GPU's)");
+    compile->add_option("-D,--define", compileOptions.defines, "NAME[=VALUE]");
+    compile->add_option("-I,--include", compileOptions.includes, "include folder");
+    compile->add_flag("--json", compileOptions.json, "print one JSON object");
+    compile->add_flag("--trust", compileOptions.trust,
                       "take the document's options and files as they are (only for your own files)");
-    compile->add_option("--emit", compileArgs.emit, "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
+    compile->add_option("--emit", compileOptions.emit, "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
         ->check(CLI::IsMember({"ptx", "cubin"}));
 
     RunArgs runArgs;
@@ -381,7 +284,7 @@ int main(int argc, char** argv)
 
     try {
         if (*compile)
-            return compileCommand(compileArgs);
+            return kw::CompileCommand(compileOptions).execute();
         if (*run)
             return runCommand(runArgs);
         if (*devices)
