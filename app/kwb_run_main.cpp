@@ -23,6 +23,7 @@
 #include "run/VersionReport.hpp"
 #include "serve/CompileCommand.hpp"
 #include "serve/ProcessRestart.hpp"
+#include "serve/RunCommand.hpp"
 #include "serve/RunnerSupervisor.hpp"
 #include "serve/ServeClient.hpp"
 #include "serve/ServeLoop.hpp"
@@ -49,8 +50,6 @@ namespace {
 
 int failWith(const std::exception& e) { return kw::FailureReport::print(stderr, e); }
 
-kw::Trust trustOf(bool trusted) { return trusted ? kw::Trust::Trusted : kw::Trust::Untrusted; }
-
 // ---- compile
 
 // `compile-worker`: one CompileRequest as JSON on stdin, the encoded CompileResult on
@@ -71,118 +70,6 @@ int compileWorkerCommand()
         return failWith(e);
     }
     return kw::ExitCode::Ok;
-}
-
-// ---- run
-
-struct RunArgs {
-    std::string file, device, outDir, runner;
-    std::optional<int> repeat;
-    bool json = false;
-    bool trust = false;
-};
-
-void writeOutputs(const fs::path& dir, const kw::RunResult& r)
-{
-    fs::create_directories(dir);
-    for (const auto& b : r.buffers)
-        if (b.direction != kw::Direction::In && !r.fault)
-            kw::NpyFile::write(dir / (b.name + ".npy"), b.data, b.shape);
-    std::ofstream(dir / "result.json") << kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-}
-
-// --out: the outputs and result.json; a failure to write them is bad input.
-int writeOutputsIfAsked(const std::string& dir, const kw::RunResult& r, int code)
-{
-    try {
-        if (!dir.empty() && r.compile.ok)
-            writeOutputs(dir, r);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
-        return code == kw::ExitCode::Ok ? kw::ExitCode::BadInput : code;
-    }
-    return code;
-}
-
-// The document on a runner started by a command line (ssh, srun): its headers and
-// initialiser files travel with the job; the outputs come back.
-int remoteRunCommand(const RunArgs& a, const kw::Document& doc)
-{
-    if (a.repeat)
-        return failWith(kw::Error(kw::ErrorCategory::Usage, "--repeat is not available with --runner; "
-                                                             "set run.repeats in the document"));
-    kw::RunResult r;
-    kw::RunnerTraffic traffic;
-    try {
-        kw::ServeClient client(a.runner);
-        r = client.run(doc, a.device, "outputs");
-        traffic = client.lastJob();
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    int code = kw::ExitCode::of(r);
-    code = writeOutputsIfAsked(a.outDir, r, code);
-    if (a.json) {
-        json j = kw::toJson(r);
-        j["runner"] = {{"command", a.runner}, {"bytes_sent", traffic.sent}, {"bytes_received", traffic.received}};
-        fmt::print("{}\n", j.dump(2));
-    } else if (!r.compile.ok) {
-        fmt::print("{}", kw::SummaryText::diagnostics(r.compile));
-    } else {
-        fmt::print("{}{}", kw::SummaryText::run(r), kw::SummaryText::runner(a.runner, traffic.sent, traffic.received));
-    }
-    return code;
-}
-
-int runCommand(const RunArgs& a)
-{
-    kw::Document doc;
-    try {
-        doc = kw::DocumentReader::readFile(a.file, trustOf(a.trust));
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    if (!a.runner.empty())
-        return remoteRunCommand(a, doc);
-    // Device printf lands on fd 1: move it onto a pipe before the driver loads, and
-    // print our own output through the original stdout.
-    kw::PrintfCapture capture;
-    std::FILE* out = kw::fd::openStream(kw::fd::duplicate(capture.protocolFd()), "w");
-    std::unique_ptr<kw::Backend> backend;
-    try {
-        backend = kw::DeviceSelector::open(kw::DeviceSelector::parse(a.device), &capture);
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-
-    kw::RunResult r;
-    try {
-        kw::Compiler compiler(kw::ProgramCache::openDefault());
-        kw::RunEngine engine(compiler, *backend);
-        kw::RunOverrides overrides;
-        overrides.repeats = a.repeat;
-        r = engine.run(doc, overrides);
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-
-    int code = kw::ExitCode::of(r);
-
-    code = writeOutputsIfAsked(a.outDir, r, code);
-    if (a.json)
-        fmt::print(out, "{}\n", kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace));
-    else if (!r.compile.ok)
-        fmt::print(out, "{}", kw::SummaryText::diagnostics(r.compile));
-    else
-        fmt::print(out, "{}", kw::SummaryText::run(r));
-    std::fflush(out);
-
-    if (backend->stillRunning()) {
-        // A kernel is still running: leave without touching the driver again.
-        std::fflush(nullptr);
-        std::_Exit(code);
-    }
-    return code;
 }
 
 // ---- devices
@@ -244,17 +131,17 @@ int main(int argc, char** argv)
     compile->add_option("--emit", compileOptions.emit, "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
         ->check(CLI::IsMember({"ptx", "cubin"}));
 
-    RunArgs runArgs;
-    int repeat = -1;
+    kw::RunCommandOptions runOptions;
     auto* run = app.add_subcommand("run", "Run a .kwb document");
-    run->add_option("file", runArgs.file, "FILE.kwb")->required();
-    run->add_option("--device", runArgs.device, "N, cuda:N or sim (default: cuda:0 if present, else sim)");
-    run->add_option("--repeat", repeat, "timed repeats (overrides the document)")->check(CLI::NonNegativeNumber);
-    run->add_option("--out", runArgs.outDir, "write output buffers as .npy and result.json here");
-    run->add_flag("--json", runArgs.json, "print the run result as JSON");
-    run->add_flag("--trust", runArgs.trust,
+    run->add_option("file", runOptions.file, "FILE.kwb")->required();
+    run->add_option("--device", runOptions.device, "N, cuda:N or sim (default: cuda:0 if present, else sim)");
+    run->add_option("--repeat", runOptions.repeat, "timed repeats (overrides the document)")
+        ->check(CLI::NonNegativeNumber);
+    run->add_option("--out", runOptions.outDir, "write output buffers as .npy and result.json here");
+    run->add_flag("--json", runOptions.json, "print the run result as JSON");
+    run->add_flag("--trust", runOptions.trust,
                   "take the document's options and files as they are (only for your own files)");
-    run->add_option("--runner", runArgs.runner,
+    run->add_option("--runner", runOptions.runner,
                     "run on the runner this command line starts, e.g. \"ssh gpu-server kwb-run serve\" "
                     "(docs/remote.md); --device then names one of its devices");
 
@@ -279,14 +166,12 @@ int main(int argc, char** argv)
         const int rc = app.exit(e);
         return rc == 0 ? kw::ExitCode::Ok : kw::ExitCode::BadInput;
     }
-    if (repeat >= 0)
-        runArgs.repeat = repeat;
 
     try {
         if (*compile)
             return kw::CompileCommand(compileOptions).execute();
         if (*run)
-            return runCommand(runArgs);
+            return kw::RunCommand(runOptions).execute();
         if (*devices)
             return devicesCommand(devicesJson);
         if (*serve)
