@@ -1,111 +1,25 @@
 // kwb-run: compile and run workbench documents from the command line, list the
-// GPUs, and serve the workbench over stdin/stdout.
+// GPUs, and serve the workbench over stdin/stdout. This file defines the command
+// line; each subcommand is a core class (core/serve/*Command, compile/CompileWorker).
 //
-// Exit codes: 0 success, 1 compile errors, 2 bad usage / bad input / nothing to run
-// on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked for an option
-// or a file it may not (--trust lifts that for one's own files).
-#include "compile/CompileRequestJson.hpp"
-#include "compile/CompileResultCodec.hpp"
-#include "compile/Compiler.hpp"
-#include "compile/NvrtcLibrary.hpp"
-#include "compile/ProgramCache.hpp"
-#include "data/NpyFile.hpp"
-#include "doc/DocumentReader.hpp"
-#include "run/DeviceSelector.hpp"
-#include "run/DevicesReport.hpp"
-#include "run/DevicesText.hpp"
+// Exit codes (run/ExitCode): 0 success, 1 compile errors, 2 bad usage / bad input /
+// nothing to run on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked
+// for an option or a file it may not (--trust lifts that for one's own files).
+#include "compile/CompileWorker.hpp"
+#include "run/CompileCommandOptions.hpp"
 #include "run/ExitCode.hpp"
 #include "run/FailureReport.hpp"
-#include "launch/PrintfCapture.hpp"
-#include "run/RunEngine.hpp"
-#include "run/SummaryText.hpp"
-#include "launch/RunResult.hpp"
+#include "run/RunCommandOptions.hpp"
 #include "run/VersionReport.hpp"
 #include "serve/CompileCommand.hpp"
-#include "serve/ProcessRestart.hpp"
+#include "serve/DevicesCommand.hpp"
 #include "serve/RunCommand.hpp"
-#include "serve/RunnerSupervisor.hpp"
-#include "serve/ServeClient.hpp"
-#include "serve/ServeLoop.hpp"
-#include "util/Error.hpp"
-#include "util/FileDescriptor.hpp"
-#include "util/Paths.hpp"
-#include "serve/ResultJson.hpp"
+#include "serve/ServeCommand.hpp"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include <cstdint>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
-namespace fs = std::filesystem;
-using nlohmann::json;
-
-namespace {
-
-int failWith(const std::exception& e) { return kw::FailureReport::print(stderr, e); }
-
-// ---- compile
-
-// `compile-worker`: one CompileRequest as JSON on stdin, the encoded CompileResult on
-// stdout (kw::IsolatedCompiler's child process).
-int compileWorkerCommand()
-{
-    std::string input;
-    char chunk[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0)
-        input.append(chunk, n);
-    try {
-        const kw::CompileRequest req = kw::compileRequestFromJson(json::parse(input));
-        const std::string bytes = kw::encodeCompileResult(kw::Compiler().compile(req));
-        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-        std::fflush(stdout);
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    return kw::ExitCode::Ok;
-}
-
-// ---- devices
-
-int devicesCommand(bool asJson)
-{
-    kw::DevicesReport report;
-    try {
-        report = kw::DevicesReport::collect();
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    if (asJson)
-        fmt::print("{}\n", kw::toJson(report).dump(2));
-    else
-        fmt::print("{}", kw::DevicesText::format(report));
-    return kw::ExitCode::Ok;
-}
-
-// ---- serve
-
-#ifdef _WIN32
-int serveCommand(std::int64_t pendingFd, std::int64_t handover)
-{
-    // Without a handover file this is the supervisor the client started; it runs the
-    // real runner as its child (RunnerSupervisor.hpp says why).
-    if (handover < 0)
-        return kw::RunnerSupervisor(kw::executablePath(), std::intptr_t(pendingFd)).run();
-    kw::ProcessRestart::setHandover(std::intptr_t(handover));
-    return kw::ServeLoop(std::intptr_t(pendingFd)).run();
-}
-#else
-int serveCommand(std::int64_t pendingFd) { return kw::ServeLoop(std::intptr_t(pendingFd)).run(); }
-#endif
-
-} // namespace
+#include <string>
 
 int main(int argc, char** argv)
 {
@@ -149,12 +63,11 @@ int main(int argc, char** argv)
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
 
-    std::int64_t pendingFd = -1;
+    kw::ServeCommand::Options serveOptions;
     auto* serve = app.add_subcommand("serve", "Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md)");
-    serve->add_option("--pending-fd", pendingFd, "input already read by a previous runner (internal)");
+    serve->add_option("--pending-fd", serveOptions.pendingFd, "input already read by a previous runner (internal)");
 #ifdef _WIN32
-    std::int64_t handover = -1;
-    serve->add_option("--handover", handover, "file for unserved input when restarting (internal)");
+    serve->add_option("--handover", serveOptions.handover, "file for unserved input when restarting (internal)");
 #endif
 
     auto* worker = app.add_subcommand("compile-worker", "");
@@ -163,8 +76,7 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int rc = app.exit(e);
-        return rc == 0 ? kw::ExitCode::Ok : kw::ExitCode::BadInput;
+        return app.exit(e) == 0 ? kw::ExitCode::Ok : kw::ExitCode::BadInput;
     }
 
     try {
@@ -173,17 +85,15 @@ int main(int argc, char** argv)
         if (*run)
             return kw::RunCommand(runOptions).execute();
         if (*devices)
-            return devicesCommand(devicesJson);
+            return kw::DevicesCommand::execute(devicesJson);
         if (*serve)
-#ifdef _WIN32
-            return serveCommand(pendingFd, handover);
-#else
-            return serveCommand(pendingFd);
-#endif
-        if (*worker)
-            return compileWorkerCommand();
+            return kw::ServeCommand::execute(serveOptions);
+        if (*worker) {
+            kw::CompileWorker::serve(stdin, stdout);
+            return kw::ExitCode::Ok;
+        }
     } catch (const std::exception& e) {
-        return failWith(e);
+        return kw::FailureReport::print(stderr, e);
     }
     return kw::ExitCode::BadInput;
 }
