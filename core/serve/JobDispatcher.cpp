@@ -8,6 +8,7 @@
 #include "run/DevicesReport.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
+#include "run/VersionReport.hpp"
 #include "launch/RunResult.hpp"
 #include "serve/JobCodec.hpp"
 #include "serve/ProcessRestart.hpp"
@@ -56,10 +57,9 @@ JobDispatcher::JobDispatcher(MessageChannel& channel, PrintfCapture* printf)
 
 JobDispatcher::~JobDispatcher() = default;
 
-void JobDispatcher::event(const json& id, json body)
+void JobDispatcher::stage(const json& id, const std::string& name)
 {
-    const std::string name = body.value("event", std::string(protocol::event::kStage));
-    channel_.write(protocol::eventMessage(id, name, std::move(body)));
+    channel_.write(protocol::stageEvent(id, name));
 }
 
 void JobDispatcher::replyError(const json& id, const std::exception& e)
@@ -78,7 +78,9 @@ Backend& JobDispatcher::backend(const std::string& device)
 
 json JobDispatcher::hello()
 {
-    return {{"protocol", protocol::kVersion}, {"version", KW_VERSION}, {"devices", toJson(DeviceSelector::list())}};
+    return {{"protocol", protocol::kVersion},
+            {"version", VersionReport::version()},
+            {"devices", toJson(DeviceSelector::list())}};
 }
 
 json JobDispatcher::devices()
@@ -158,7 +160,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     });
 
     RunEngine engine(*compiler_, be, &preparedInputs_);
-    engine.onStage([&](const std::string& stage) { event(id, {{"event", "stage"}, {"stage", stage}}); });
+    engine.onStage([&](const std::string& name) { stage(id, name); });
     RunResult result;
     try {
         result = engine.run(doc);
@@ -169,7 +171,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     disarmOrWait();
 
     if (returnBuffers != "none" && !result.fault) {
-        event(id, {{"event", protocol::event::kStage}, {"stage", "download"}});
+        stage(id, protocol::stage::kDownload);
         for (const auto& b : result.buffers) {
             if (returnBuffers == "outputs" && b.direction == Direction::In)
                 continue;
@@ -194,7 +196,7 @@ JobDispatcher::Next JobDispatcher::handle(const Message& request)
     try {
         if (protocol::versionOf(h) != protocol::kVersion)
             throw Error(ErrorCategory::Protocol, protocol::versionMismatch(protocol::kVersion, protocol::versionOf(h)));
-        const std::string op = h.value("op", std::string());
+        const std::string op = protocol::opOf(h);
         json result;
         if (op == protocol::op::kHello)
             result = hello();
