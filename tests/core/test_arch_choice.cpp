@@ -56,10 +56,11 @@ TEST(ArchChoice, ThisMachineAnswersAsTheDriverDoes)
 {
     const ArchChoice::Gpus here = ArchChoice::ofThisMachine();
     ASSERT_EQ(here.present(), kw::CudaDevices::count() > 0);
-    if (here.present())
+    if (here.present()) {
         EXPECT_EQ(here.firstArch(), kw::CudaDevices::cubinArch(kw::CudaDevices::query(0)));
-    else
+    } else {
         EXPECT_EQ(ArchChoice::choose("", ""), "");
+    }
 }
 
 TEST(ArchChoice, AGpusCubinTargetIsSmAndItsComputeCapability)

@@ -50,8 +50,9 @@ TEST(DevicesReport, ThisMachineListsItsGpusThenTheSimulatorAndSaysWhyThereIsNoDr
     EXPECT_EQ(r.devices.size(), std::size_t(kw::CudaDevices::count()) + 1);
     EXPECT_EQ(r.hasGpu(), kw::CudaDevices::count() > 0);
     EXPECT_EQ(r.noDriver.has_value(), !kw::DriverApi::available());
-    if (r.noDriver)
+    if (r.noDriver) {
         EXPECT_EQ(*r.noDriver, kw::DriverApi::unavailableReason());
+    }
 }
 
 TEST(DevicesReport, OnlyTheSimulatorIsNoGpu)

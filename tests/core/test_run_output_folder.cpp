@@ -74,7 +74,10 @@ TEST(RunOutputFolder, AFaultedRunWritesOnlyTheResult)
     const fs::path dir = kw::test::freshDir("kw_test_run_output_folder", "fault");
     kw::RunResult r = result();
     r.ok = false;
-    r.fault = kw::Fault{kw::FaultKind::OutOfBounds, "past the end"};
+    kw::Fault f;
+    f.kind = kw::FaultKind::OutOfBounds;
+    f.message = "past the end";
+    r.fault = f;
     RunOutputFolder::write(dir, r);
     EXPECT_FALSE(fs::exists(dir / "p.npy"));
     EXPECT_FALSE(fs::exists(dir / "q.npy"));

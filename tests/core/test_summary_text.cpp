@@ -15,7 +15,11 @@ kw::CompileResult compiled()
     r.compileMs = 12.345;
     kw::KernelSignature k;
     k.name = "scale";
-    k.params = {{"x", "float *"}, {"", "int"}};
+    kw::KernelParam x, n;
+    x.name = "x";
+    x.type = "float *";
+    n.type = "int";
+    k.params = {x, n};
     r.kernels = {k};
     return r;
 }
