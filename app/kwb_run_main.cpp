@@ -1,445 +1,25 @@
 // kwb-run: compile and run workbench documents from the command line, list the
-// GPUs, and serve the workbench over stdin/stdout.
+// GPUs, and serve the workbench over stdin/stdout. This file defines the command
+// line; each subcommand is a core class (core/serve/*Command, compile/CompileWorker).
 //
-// Exit codes: 0 success, 1 compile errors, 2 bad usage / bad input / nothing to run
-// on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked for an option
-// or a file it may not (--trust lifts that for one's own files).
-#include "compile/CompileRequestJson.hpp"
-#include "compile/CompileResultCodec.hpp"
-#include "compile/Compiler.hpp"
-#include "compile/NvrtcLibrary.hpp"
-#include "compile/ProgramCache.hpp"
-#include "cuda/CudaBackend.hpp"
-#include "cuda/CudaDevices.hpp"
-#include "cuda/DriverApi.hpp"
-#include "data/NpyFile.hpp"
-#include "doc/DocumentReader.hpp"
-#include "run/DeviceSelector.hpp"
-#include "launch/PrintfCapture.hpp"
-#include "run/RunEngine.hpp"
-#include "launch/RunResult.hpp"
+// Exit codes (run/ExitCode): 0 success, 1 compile errors, 2 bad usage / bad input /
+// nothing to run on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked
+// for an option or a file it may not (--trust lifts that for one's own files).
+#include "compile/CompileWorker.hpp"
+#include "run/CompileCommandOptions.hpp"
+#include "run/ExitCode.hpp"
+#include "run/FailureReport.hpp"
+#include "run/RunCommandOptions.hpp"
 #include "run/VersionReport.hpp"
-#include "serve/ProcessRestart.hpp"
-#include "serve/RunnerSupervisor.hpp"
-#include "serve/ServeClient.hpp"
-#include "serve/ServeLoop.hpp"
-#include "serve/Watchdog.hpp"
-#include "util/Error.hpp"
-#include "util/Paths.hpp"
-#include "serve/ResultJson.hpp"
+#include "serve/CompileCommand.hpp"
+#include "serve/DevicesCommand.hpp"
+#include "serve/RunCommand.hpp"
+#include "serve/ServeCommand.hpp"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include <cstdint>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#ifdef _WIN32
-#include <io.h>
-#define KW_DUP _dup
-#define KW_ISATTY _isatty
-#define KW_FDOPEN _fdopen
-#else
-#include <unistd.h>
-#define KW_DUP dup
-#define KW_ISATTY isatty
-#define KW_FDOPEN fdopen
-#endif
-
-namespace fs = std::filesystem;
-using nlohmann::json;
-
-namespace {
-
-enum Exit { kOk = 0, kCompileErrors = 1, kBadInput = 2, kFault = 3, kCheckFailed = 4, kUntrusted = 5 };
-
-// "kwb-run: document error: buffers[0].count: ...": the category lets scripts tell
-// a bad document from a missing driver without parsing the message.
-int failWith(const std::exception& e)
-{
-    const auto* ke = dynamic_cast<const kw::Error*>(&e);
-    if (ke && ke->category() == kw::ErrorCategory::Untrusted) {
-        std::fprintf(stderr, "kwb-run: untrusted error: %s\n(for a document of your own, --trust lifts this)\n", e.what());
-        return kUntrusted;
-    }
-    std::fprintf(stderr, "kwb-run: %s error: %s\n", ke ? kw::toString(ke->category()) : "internal", e.what());
-    return kBadInput;
-}
-
-kw::Trust trustOf(bool trusted) { return trusted ? kw::Trust::Trusted : kw::Trust::Untrusted; }
-
-std::string readText(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw kw::Error(kw::ErrorCategory::Io, "cannot read " + path.string());
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string dims(const kw::Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
-
-void printDiagnostics(std::FILE* out, const kw::CompileResult& r)
-{
-    for (const auto& d : r.diagnostics) {
-        fmt::print(out, "{}:{}:{}: {}: {}\n", d.file, d.line, d.column, kw::toString(d.severity), d.message);
-        for (const auto& n : d.notes)
-            fmt::print(out, "    {}\n", n);
-    }
-}
-
-// ---- compile
-
-constexpr std::chrono::milliseconds kCompileLimit{120000};
-
-// `compile-worker`: one CompileRequest as JSON on stdin, the encoded CompileResult on
-// stdout (kw::IsolatedCompiler's child process).
-int compileWorkerCommand()
-{
-    std::string input;
-    char chunk[1 << 16];
-    std::size_t n;
-    while ((n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0)
-        input.append(chunk, n);
-    try {
-        const kw::CompileRequest req = kw::compileRequestFromJson(json::parse(input));
-        const std::string bytes = kw::encodeCompileResult(kw::Compiler().compile(req));
-        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-        std::fflush(stdout);
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    return kOk;
-}
-
-struct CompileArgs {
-    std::string file, arch;
-    std::vector<std::string> defines, includes;
-    bool json = false;
-    bool trust = false;
-    std::string emit; // "", "ptx" or "cubin"
-};
-
-int compileCommand(const CompileArgs& a)
-{
-    kw::CompileRequest req;
-    try {
-        const fs::path path(a.file);
-        if (path.extension() == ".kwb") {
-            const kw::Document doc = kw::DocumentReader::readFile(path, trustOf(a.trust));
-            req = kw::RunEngine::compileRequest(doc); // numeric defines evaluated as for a run
-            req.sourceName = doc.sourceFile.empty() ? path.filename().string() : doc.sourceFile;
-        } else {
-            req.source = readText(path);
-            req.sourceName = path.filename().string();
-            req.baseDir = fs::absolute(path).parent_path();
-        }
-        req.trust = trustOf(a.trust);
-        for (const auto& d : a.defines) {
-            const auto eq = d.find('=');
-            req.options.defines.emplace_back(d.substr(0, eq), eq == std::string::npos ? "" : d.substr(eq + 1));
-        }
-        // Folders named on the command line are the user's own choice.
-        for (const auto& i : a.includes)
-            req.userIncludeDirs.push_back(fs::absolute(i));
-        if (!a.arch.empty())
-            req.options.arch = a.arch;
-        else if (req.options.arch.empty() && kw::CudaDevices::count() > 0) {
-            // CUBIN for the GPU that is here; PTX only when there is none.
-            const kw::DeviceInfo d = kw::CudaDevices::query(0);
-            req.options.arch = fmt::format("sm_{}{}", d.ccMajor, d.ccMinor);
-        }
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-
-    kw::CompileResult r;
-    try {
-        // NVRTC blocked on something (a file it should not read) must not hang a script.
-        kw::Watchdog watchdog;
-        watchdog.arm(kCompileLimit, [] {
-            std::fprintf(stderr, "kwb-run: nvrtc error: the compiler did not finish within %lld s and was stopped\n",
-                         static_cast<long long>(kCompileLimit.count() / 1000));
-            std::fflush(nullptr);
-            std::_Exit(kBadInput);
-        });
-        kw::Compiler compiler(kw::ProgramCache::openDefault());
-        r = compiler.compile(req);
-        watchdog.disarm();
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    if (a.emit == "cubin" && r.ok && r.cubin.empty()) {
-        fmt::print(stderr, "kwb-run: no CUBIN: {} is a virtual architecture (give --arch sm_XX; without a GPU "
-                           "the default is PTX only)\n",
-                   r.arch);
-        return kBadInput;
-    }
-    if (a.json) {
-        nlohmann::json j = kw::toJson(r, a.emit == "ptx");
-        if (a.emit == "cubin") {
-            static const char* hex = "0123456789abcdef";
-            std::string h;
-            h.reserve(r.cubin.size() * 2);
-            for (char c : r.cubin) {
-                h += hex[(static_cast<unsigned char>(c) >> 4) & 15];
-                h += hex[static_cast<unsigned char>(c) & 15];
-            }
-            j["cubin_hex"] = h;
-        }
-        fmt::print("{}\n", j.dump(2, ' ', false, json::error_handler_t::replace));
-    } else if (a.emit == "ptx" && r.ok) {
-        fmt::print("{}", r.ptx);
-    } else if (a.emit == "cubin" && r.ok) {
-        if (KW_ISATTY(fileno(stdout))) {
-            fmt::print(stderr, "kwb-run: --emit cubin writes binary data; redirect it to a file\n");
-            return kBadInput;
-        }
-        std::fwrite(r.cubin.data(), 1, r.cubin.size(), stdout);
-    } else {
-        printDiagnostics(stdout, r);
-        for (const auto& k : r.kernels) {
-            std::string params;
-            for (const auto& p : k.params)
-                params += (params.empty() ? "" : ", ") + p.type + (p.name.empty() ? "" : " " + p.name);
-            fmt::print("kernel {}({})\n", k.name, params);
-        }
-        fmt::print("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
-                   r.cacheHit ? " (cached)" : "");
-    }
-    return r.ok ? kOk : kCompileErrors;
-}
-
-// ---- run
-
-struct RunArgs {
-    std::string file, device, outDir, runner;
-    std::optional<int> repeat;
-    bool json = false;
-    bool trust = false;
-};
-
-void writeOutputs(const fs::path& dir, const kw::RunResult& r)
-{
-    fs::create_directories(dir);
-    for (const auto& b : r.buffers)
-        if (b.direction != kw::Direction::In && !r.fault)
-            kw::NpyFile::write(dir / (b.name + ".npy"), b.data, b.shape);
-    std::ofstream(dir / "result.json") << kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-}
-
-// --out: the outputs and result.json; a failure to write them is bad input.
-int writeOutputsIfAsked(const std::string& dir, const kw::RunResult& r, int code)
-{
-    try {
-        if (!dir.empty() && r.compile.ok)
-            writeOutputs(dir, r);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "kwb-run: cannot write --out: %s\n", e.what());
-        return code == kOk ? kBadInput : code;
-    }
-    return code;
-}
-
-void printSummary(std::FILE* out, const kw::RunResult& r)
-{
-    if (!r.printf.raw.empty()) {
-        fmt::print(out, "{}", r.printf.raw);
-        if (r.printf.raw.back() != '\n')
-            fmt::print(out, "\n");
-    }
-    for (const auto& w : r.warnings)
-        fmt::print(out, "warning: {}\n", w);
-    fmt::print(out, "device   {} ({})\n", r.device.name, r.device.id);
-    fmt::print(out, "launch   grid {} block {} shared {} B\n", dims(r.grid), dims(r.block), r.sharedBytes);
-    if (r.fault) {
-        fmt::print(out, "FAULT    {}: {}\n", kw::toString(r.fault->kind), r.fault->message);
-        return;
-    }
-    const kw::RunTimings& t = r.timings;
-    fmt::print(out, "kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs,
-               t.minMs, t.meanMs, t.kernelMs.size());
-    fmt::print(out, "memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
-    fmt::print(out, "times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
-               t.compileMs, r.compile.cacheHit ? " (cached)" : "", t.moduleLoadMs, t.h2dMs, t.d2hMs);
-    for (const auto& c : r.checks) {
-        fmt::print(out, "check    {} = {}: {} ({} of {} elements differ, max abs error {:.3g}, max rel error {:.3g})\n",
-                   c.buffer, c.expect, c.passed ? "passed" : "FAILED", c.mismatches, c.checked, c.maxAbsError,
-                   c.maxRelError);
-        for (const auto& m : c.firstMismatches)
-            fmt::print(out, "           [{}] got {} expected {}\n", m.index, m.got, m.expected);
-    }
-}
-
-int exitCodeOf(const kw::RunResult& r)
-{
-    if (!r.compile.ok)
-        return kCompileErrors;
-    if (r.fault)
-        return kFault;
-    return r.ok ? kOk : kCheckFailed;
-}
-
-std::string byteText(std::uint64_t bytes)
-{
-    if (bytes < 1024)
-        return fmt::format("{} B", bytes);
-    if (bytes < (1 << 20))
-        return fmt::format("{:.1f} KiB", double(bytes) / 1024);
-    return fmt::format("{:.1f} MiB", double(bytes) / (1 << 20));
-}
-
-// The document on a runner started by a command line (ssh, srun): its headers and
-// initialiser files travel with the job; the outputs come back.
-int remoteRunCommand(const RunArgs& a, const kw::Document& doc)
-{
-    if (a.repeat)
-        return failWith(kw::Error(kw::ErrorCategory::Usage, "--repeat is not available with --runner; "
-                                                             "set run.repeats in the document"));
-    kw::RunResult r;
-    kw::RunnerTraffic traffic;
-    try {
-        kw::ServeClient client(a.runner);
-        r = client.run(doc, a.device, "outputs");
-        traffic = client.lastJob();
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    int code = exitCodeOf(r);
-    code = writeOutputsIfAsked(a.outDir, r, code);
-    if (a.json) {
-        json j = kw::toJson(r);
-        j["runner"] = {{"command", a.runner}, {"bytes_sent", traffic.sent}, {"bytes_received", traffic.received}};
-        fmt::print("{}\n", j.dump(2));
-    } else if (!r.compile.ok) {
-        printDiagnostics(stdout, r.compile);
-    } else {
-        printSummary(stdout, r);
-        fmt::print("runner   {}: sent {}, received {}\n", a.runner, byteText(traffic.sent),
-                   byteText(traffic.received));
-    }
-    return code;
-}
-
-int runCommand(const RunArgs& a)
-{
-    kw::Document doc;
-    try {
-        doc = kw::DocumentReader::readFile(a.file, trustOf(a.trust));
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    if (!a.runner.empty())
-        return remoteRunCommand(a, doc);
-    // Device printf lands on fd 1: move it onto a pipe before the driver loads, and
-    // print our own output through the original stdout.
-    kw::PrintfCapture capture;
-    std::FILE* out = KW_FDOPEN(KW_DUP(capture.protocolFd()), "w");
-    std::unique_ptr<kw::Backend> backend;
-    try {
-        backend = kw::DeviceSelector::open(kw::DeviceSelector::parse(a.device), &capture);
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-
-    kw::RunResult r;
-    try {
-        kw::Compiler compiler(kw::ProgramCache::openDefault());
-        kw::RunEngine engine(compiler, *backend);
-        kw::RunOverrides overrides;
-        overrides.repeats = a.repeat;
-        r = engine.run(doc, overrides);
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-
-    int code = exitCodeOf(r);
-
-    code = writeOutputsIfAsked(a.outDir, r, code);
-    if (a.json)
-        fmt::print(out, "{}\n", kw::toJson(r).dump(2, ' ', false, json::error_handler_t::replace));
-    else if (!r.compile.ok)
-        printDiagnostics(out, r.compile);
-    else
-        printSummary(out, r);
-    std::fflush(out);
-
-    auto* cuda = dynamic_cast<kw::CudaBackend*>(backend.get());
-    if (cuda && cuda->hung()) {
-        // A kernel is still running: leave without touching the driver again.
-        std::fflush(nullptr);
-        std::_Exit(code);
-    }
-    return code;
-}
-
-// ---- devices
-
-int devicesCommand(bool asJson)
-{
-    std::vector<kw::DeviceInfo> list;
-    try {
-        list = kw::DeviceSelector::list();
-    } catch (const std::exception& e) {
-        return failWith(e);
-    }
-    const bool driver = kw::DriverApi::available();
-    if (asJson) {
-        json devs = json::array();
-        for (const auto& d : list)
-            devs.push_back(kw::toJson(d));
-        fmt::print("{}\n", json{{"devices", devs},
-                                {"driver", driver ? json(nullptr) : json(kw::DriverApi::unavailableReason())}}
-                               .dump(2));
-        return kOk;
-    }
-    if (!driver)
-        fmt::print("No GPU: {}\n", kw::DriverApi::unavailableReason());
-    else if (kw::CudaDevices::count() == 0)
-        fmt::print("No GPU: the NVIDIA driver reports no device\n");
-    for (const auto& d : list) {
-        const auto& l = d.limits;
-        fmt::print("{}  {}", d.id, d.name);
-        if (d.id == "sim") {
-            fmt::print("\n");
-            continue;
-        }
-        fmt::print("  compute {}.{}  {:.1f} GiB  {} SMs\n", d.ccMajor, d.ccMinor,
-                   double(d.totalMemory) / (1 << 30), l.multiprocessors);
-        fmt::print("        max threads/block {}  block {}  grid {}  shared/block {} B (opt-in {} B)  "
-                   "registers/block {}  warp {}",
-                   l.maxThreadsPerBlock, dims(l.maxBlock), dims(l.maxGrid), l.sharedPerBlock,
-                   l.sharedPerBlockOptin, l.maxRegistersPerBlock, l.warpSize);
-        if (d.memoryBandwidthGBs > 0)
-            fmt::print("  peak bandwidth {:.0f} GB/s", d.memoryBandwidthGBs);
-        fmt::print("\n");
-    }
-    return kOk;
-}
-
-// ---- serve
-
-#ifdef _WIN32
-int serveCommand(std::int64_t pendingFd, std::int64_t handover)
-{
-    // Without a handover file this is the supervisor the client started; it runs the
-    // real runner as its child (RunnerSupervisor.hpp says why).
-    if (handover < 0)
-        return kw::RunnerSupervisor(kw::executablePath(), std::intptr_t(pendingFd)).run();
-    kw::ProcessRestart::setHandover(std::intptr_t(handover));
-    return kw::ServeLoop(std::intptr_t(pendingFd)).run();
-}
-#else
-int serveCommand(std::int64_t pendingFd) { return kw::ServeLoop(std::intptr_t(pendingFd)).run(); }
-#endif
-
-} // namespace
+#include <string>
 
 int main(int argc, char** argv)
 {
@@ -453,29 +33,29 @@ int main(int argc, char** argv)
         return text;
     }, "print the version, and the NVRTC and driver found, then exit");
 
-    CompileArgs compileArgs;
+    kw::CompileCommandOptions compileOptions;
     auto* compile = app.add_subcommand("compile", "Compile a .cu file or a .kwb document with NVRTC");
-    compile->add_option("file", compileArgs.file, "FILE.cu or FILE.kwb")->required();
-    compile->add_option("--arch", compileArgs.arch, "target, e.g. sm_90 or compute_90 (default: the GPU's)");
-    compile->add_option("-D,--define", compileArgs.defines, "NAME[=VALUE]");
-    compile->add_option("-I,--include", compileArgs.includes, "include folder");
-    compile->add_flag("--json", compileArgs.json, "print one JSON object");
-    compile->add_flag("--trust", compileArgs.trust,
+    compile->add_option("file", compileOptions.file, "FILE.cu or FILE.kwb")->required();
+    compile->add_option("--arch", compileOptions.arch, "target, e.g. sm_90 or compute_90 (default: the GPU's)");
+    compile->add_option("-D,--define", compileOptions.defines, "NAME[=VALUE]");
+    compile->add_option("-I,--include", compileOptions.includes, "include folder");
+    compile->add_flag("--json", compileOptions.json, "print one JSON object");
+    compile->add_flag("--trust", compileOptions.trust,
                       "take the document's options and files as they are (only for your own files)");
-    compile->add_option("--emit", compileArgs.emit, "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
+    compile->add_option("--emit", compileOptions.emit, "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
         ->check(CLI::IsMember({"ptx", "cubin"}));
 
-    RunArgs runArgs;
-    int repeat = -1;
+    kw::RunCommandOptions runOptions;
     auto* run = app.add_subcommand("run", "Run a .kwb document");
-    run->add_option("file", runArgs.file, "FILE.kwb")->required();
-    run->add_option("--device", runArgs.device, "N, cuda:N or sim (default: cuda:0 if present, else sim)");
-    run->add_option("--repeat", repeat, "timed repeats (overrides the document)")->check(CLI::NonNegativeNumber);
-    run->add_option("--out", runArgs.outDir, "write output buffers as .npy and result.json here");
-    run->add_flag("--json", runArgs.json, "print the run result as JSON");
-    run->add_flag("--trust", runArgs.trust,
+    run->add_option("file", runOptions.file, "FILE.kwb")->required();
+    run->add_option("--device", runOptions.device, "N, cuda:N or sim (default: cuda:0 if present, else sim)");
+    run->add_option("--repeat", runOptions.repeat, "timed repeats (overrides the document)")
+        ->check(CLI::NonNegativeNumber);
+    run->add_option("--out", runOptions.outDir, "write output buffers as .npy and result.json here");
+    run->add_flag("--json", runOptions.json, "print the run result as JSON");
+    run->add_flag("--trust", runOptions.trust,
                   "take the document's options and files as they are (only for your own files)");
-    run->add_option("--runner", runArgs.runner,
+    run->add_option("--runner", runOptions.runner,
                     "run on the runner this command line starts, e.g. \"ssh gpu-server kwb-run serve\" "
                     "(docs/remote.md); --device then names one of its devices");
 
@@ -483,12 +63,11 @@ int main(int argc, char** argv)
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
 
-    std::int64_t pendingFd = -1;
+    kw::ServeCommand::Options serveOptions;
     auto* serve = app.add_subcommand("serve", "Serve the JSON-lines protocol on stdin/stdout (docs/protocol.md)");
-    serve->add_option("--pending-fd", pendingFd, "input already read by a previous runner (internal)");
+    serve->add_option("--pending-fd", serveOptions.pendingFd, "input already read by a previous runner (internal)");
 #ifdef _WIN32
-    std::int64_t handover = -1;
-    serve->add_option("--handover", handover, "file for unserved input when restarting (internal)");
+    serve->add_option("--handover", serveOptions.handover, "file for unserved input when restarting (internal)");
 #endif
 
     auto* worker = app.add_subcommand("compile-worker", "");
@@ -497,29 +76,24 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int rc = app.exit(e);
-        return rc == 0 ? kOk : kBadInput;
+        return app.exit(e) == 0 ? kw::ExitCode::Ok : kw::ExitCode::BadInput;
     }
-    if (repeat >= 0)
-        runArgs.repeat = repeat;
 
     try {
         if (*compile)
-            return compileCommand(compileArgs);
+            return kw::CompileCommand(compileOptions).execute();
         if (*run)
-            return runCommand(runArgs);
+            return kw::RunCommand(runOptions).execute();
         if (*devices)
-            return devicesCommand(devicesJson);
+            return kw::DevicesCommand::execute(devicesJson);
         if (*serve)
-#ifdef _WIN32
-            return serveCommand(pendingFd, handover);
-#else
-            return serveCommand(pendingFd);
-#endif
-        if (*worker)
-            return compileWorkerCommand();
+            return kw::ServeCommand::execute(serveOptions);
+        if (*worker) {
+            kw::CompileWorker::serve(stdin, stdout);
+            return kw::ExitCode::Ok;
+        }
     } catch (const std::exception& e) {
-        return failWith(e);
+        return kw::FailureReport::print(stderr, e);
     }
-    return kBadInput;
+    return kw::ExitCode::BadInput;
 }

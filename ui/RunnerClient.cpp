@@ -246,7 +246,7 @@ void RunnerClient::onReadyRead()
             binaryLeft_ = msg["binary"].get<qint64>();
             frame_.reset();
             frameFilled_ = 0;
-            if (current_ && msg.value("event", "") == "buffer") {
+            if (current_ && protocol::eventOf(msg) == protocol::event::kBuffer) {
                 const auto dtype = parseDType(msg.value("dtype", "f32")).value_or(DType::U8);
                 frame_.emplace(dtype, msg.value("count", std::size_t(0)));
                 frameName_ = msg.value("name", "");
@@ -306,9 +306,9 @@ void RunnerClient::handleMessage(const nlohmann::json& msg)
     if (!current_ || msg.value("id", -1) != current_->id)
         return; // a late reply of a job we gave up on
     if (msg.contains("event")) {
-        const std::string stage = msg.value("stage", "");
-        if (msg["event"] == "stage") {
-            if (stage == "launch" && current_->op == Op::Run)
+        const std::string stage = protocol::stageOf(msg);
+        if (msg["event"] == protocol::event::kStage) {
+            if (stage == protocol::stage::kLaunch && current_->op == Op::Run)
                 armWatchdog(int(current_->timeLimitS * 1000) + graceMs_);
             emit stageChanged(current_->id, QString::fromStdString(stage));
         }

@@ -28,8 +28,6 @@ namespace {
 
 using Clock = SteadyClock;
 
-std::string dimText(const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); }
-
 // Waits for `event` without blocking in the driver, so an endless kernel turns
 // into a timeout instead of a hang. Returns CUDA_ERROR_LAUNCH_TIMEOUT on expiry.
 CUresult waitFor(const DriverApi& api, CUevent event, double limitSeconds)
@@ -87,7 +85,7 @@ CudaBackend::~CudaBackend()
 
 std::string CudaBackend::compileArch() const
 {
-    return fmt::format("sm_{}{}", info_.ccMajor, info_.ccMinor);
+    return CudaDevices::cubinArch(info_);
 }
 
 bool CudaBackend::canUsePrintfBuffer(std::size_t bytes) const noexcept
@@ -268,7 +266,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         if (r != CUDA_SUCCESS && !CudaFault::isSticky(r))
             api.check(r, "cuLaunchKernel",
                       fmt::format("{}, grid {}, block {}, {} bytes dynamic shared memory", kname,
-                                  dimText(config.grid), dimText(config.block), config.sharedBytes));
+                                  toString(config.grid), toString(config.block), config.sharedBytes));
         return r;
     };
     // Returns true and fills the report when the kernel faulted or timed out.

@@ -30,14 +30,12 @@ public:
     LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
                         const std::vector<LaunchArg>& args, const LaunchConfig& config) override;
 
-    // After a sticky fault or a timeout every later driver call fails: the process
-    // must be replaced (serve re-execs itself, the CLI exits).
-    bool poisoned() const noexcept { return poisoned_; }
-    // A kernel may still be running (timeout): the process must end without
-    // touching the driver again (_exit / exec).
-    bool hung() const noexcept { return hung_; }
+    // After a sticky fault or a timeout every later driver call fails.
+    bool usable() const noexcept override { return !poisoned_; }
+    // After a timeout the kernel may still be running.
+    bool stillRunning() const noexcept override { return hung_; }
     // The device printf FIFO size can only be set before the first launch.
-    bool canUsePrintfBuffer(std::size_t bytes) const noexcept;
+    bool canUsePrintfBuffer(std::size_t bytes) const noexcept override;
 
 private:
     struct Loaded;

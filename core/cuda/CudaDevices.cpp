@@ -81,4 +81,9 @@ std::vector<DeviceInfo> CudaDevices::list()
     return out;
 }
 
+std::string CudaDevices::cubinArch(const DeviceInfo& device)
+{
+    return "sm_" + std::to_string(device.ccMajor) + std::to_string(device.ccMinor);
+}
+
 } // namespace kw

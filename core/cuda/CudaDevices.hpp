@@ -2,6 +2,7 @@
 // Enumerates the GPUs the driver sees and queries their limits.
 #include "launch/LaunchTypes.hpp"
 
+#include <string>
 #include <vector>
 
 namespace kw {
@@ -13,6 +14,8 @@ public:
     // Throws kw::Error(NoDevice) without a driver, kw::Error(Usage) for a bad ordinal.
     static DeviceInfo query(int ordinal);
     static std::vector<DeviceInfo> list();
+    // The CUBIN target of a GPU: "sm_90" for compute capability 9.0.
+    static std::string cubinArch(const DeviceInfo& device);
 };
 
 } // namespace kw

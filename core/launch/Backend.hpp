@@ -1,6 +1,7 @@
 #pragma once
 #include "launch/LaunchTypes.hpp"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,21 @@ public:
     // not thrown; machinery failures throw kw::Error.
     virtual LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
                                 const std::vector<LaunchArg>& args, const LaunchConfig& config) = 0;
+
+    // What the process that owns the backend must know after a launch. The defaults
+    // are the simulator's: a fault there is reported and leaves nothing behind, its
+    // threads stop at the time limit, and it sizes the printf buffer for each launch.
+
+    // False once a fault has left the device unusable for this process (every later
+    // call would fail): the process must be replaced before the next job (serve
+    // re-execs itself, the CLI exits).
+    virtual bool usable() const noexcept { return true; }
+    // A kernel may still be running (it outlived its time limit): the process must end
+    // without touching the device again (_exit, exec).
+    virtual bool stillRunning() const noexcept { return false; }
+    // Whether a launch may ask for a device printf buffer of `bytes`; a GPU context
+    // fixes the size at its first launch.
+    virtual bool canUsePrintfBuffer([[maybe_unused]] std::size_t bytes) const noexcept { return true; }
 };
 
 } // namespace kw

@@ -2,6 +2,11 @@
 
 namespace kw {
 
+std::string toString(const Dim3& d)
+{
+    return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
+}
+
 const char* toString(FaultKind kind)
 {
     switch (kind) {

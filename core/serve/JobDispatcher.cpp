@@ -2,13 +2,13 @@
 
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
-#include "cuda/CudaBackend.hpp"
-#include "cuda/CudaDevices.hpp"
-#include "cuda/DriverApi.hpp"
 #include "doc/DocumentReader.hpp"
+#include "run/ArchChoice.hpp"
 #include "run/DeviceSelector.hpp"
+#include "run/DevicesReport.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
+#include "run/VersionReport.hpp"
 #include "launch/RunResult.hpp"
 #include "serve/JobCodec.hpp"
 #include "serve/ProcessRestart.hpp"
@@ -57,10 +57,9 @@ JobDispatcher::JobDispatcher(MessageChannel& channel, PrintfCapture* printf)
 
 JobDispatcher::~JobDispatcher() = default;
 
-void JobDispatcher::event(const json& id, json body)
+void JobDispatcher::stage(const json& id, const std::string& name)
 {
-    const std::string name = body.value("event", std::string(protocol::event::kStage));
-    channel_.write(protocol::eventMessage(id, name, std::move(body)));
+    channel_.write(protocol::stageEvent(id, name));
 }
 
 void JobDispatcher::replyError(const json& id, const std::exception& e)
@@ -79,19 +78,14 @@ Backend& JobDispatcher::backend(const std::string& device)
 
 json JobDispatcher::hello()
 {
-    json list = json::array();
-    for (const auto& d : DeviceSelector::list())
-        list.push_back(toJson(d));
-    return {{"protocol", protocol::kVersion}, {"version", KW_VERSION}, {"devices", list}};
+    return {{"protocol", protocol::kVersion},
+            {"version", VersionReport::version()},
+            {"devices", toJson(DeviceSelector::list())}};
 }
 
 json JobDispatcher::devices()
 {
-    json list = json::array();
-    for (const auto& d : DeviceSelector::list())
-        list.push_back(toJson(d));
-    return {{"devices", list},
-            {"driver", DriverApi::available() ? json(nullptr) : json(DriverApi::unavailableReason())}};
+    return toJson(DevicesReport::collect());
 }
 
 void JobDispatcher::disarmOrWait()
@@ -108,11 +102,12 @@ json JobDispatcher::compile(const Message& message)
     const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
     CompileRequest req = RunEngine::compileRequest(doc);
     const std::string device = deviceOf(request);
-    if (!device.empty())
-        req.options.arch = backend(device).compileArch();
-    else if (req.options.arch.empty() && CudaDevices::count() > 0)
-        req.options.arch = backend("cuda:0").compileArch();
-    // else the document's arch, or PTX for the default virtual arch: no device needed.
+    // The named device's arch, else the document's, else the first GPU's (through its
+    // backend, which the runs that follow find warm), else PTX: no device needed.
+    ArchChoice::Gpus gpus = ArchChoice::ofThisMachine();
+    gpus.firstArch = [this] { return backend("cuda:0").compileArch(); };
+    req.options.arch =
+        ArchChoice::choose(device.empty() ? std::string() : backend(device).compileArch(), req.options.arch, gpus);
     // NVRTC stuck on a hostile source: reply with an error and replace the process.
     const json id = request.value("id", json(nullptr));
     watchdog_.arm(std::chrono::milliseconds(120000), [this, id] {
@@ -137,8 +132,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     const json& request = message.header;
     const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
     Backend& be = backend(deviceOf(request));
-    auto* cuda = dynamic_cast<CudaBackend*>(&be);
-    if (cuda && !cuda->canUsePrintfBuffer(doc.run.printfBufferBytes)) {
+    if (!be.canUsePrintfBuffer(doc.run.printfBufferBytes)) {
         // The FIFO size is fixed after the first launch of a context: serve this
         // request again in a fresh process.
         replay_ = protocol::encode(request, message.binary.data(), message.binary.size());
@@ -166,7 +160,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     });
 
     RunEngine engine(*compiler_, be, &preparedInputs_);
-    engine.onStage([&](const std::string& stage) { event(id, {{"event", "stage"}, {"stage", stage}}); });
+    engine.onStage([&](const std::string& name) { stage(id, name); });
     RunResult result;
     try {
         result = engine.run(doc);
@@ -177,7 +171,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     disarmOrWait();
 
     if (returnBuffers != "none" && !result.fault) {
-        event(id, {{"event", protocol::event::kStage}, {"stage", "download"}});
+        stage(id, protocol::stage::kDownload);
         for (const auto& b : result.buffers) {
             if (returnBuffers == "outputs" && b.direction == Direction::In)
                 continue;
@@ -191,7 +185,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     }
     JobCodec::relativize(result.compile, jobFolderOf(doc));
     channel_.write(protocol::reply(id, toJson(result)));
-    return cuda && cuda->poisoned() ? Next::Restart : Next::Continue;
+    return be.usable() ? Next::Continue : Next::Restart;
 }
 
 JobDispatcher::Next JobDispatcher::handle(const Message& request)
@@ -202,7 +196,7 @@ JobDispatcher::Next JobDispatcher::handle(const Message& request)
     try {
         if (protocol::versionOf(h) != protocol::kVersion)
             throw Error(ErrorCategory::Protocol, protocol::versionMismatch(protocol::kVersion, protocol::versionOf(h)));
-        const std::string op = h.value("op", std::string());
+        const std::string op = protocol::opOf(h);
         json result;
         if (op == protocol::op::kHello)
             result = hello();
@@ -221,7 +215,7 @@ JobDispatcher::Next JobDispatcher::handle(const Message& request)
     } catch (const std::exception& e) {
         replyError(id, e);
         for (const auto& [name, be] : backends_)
-            if (auto* cuda = dynamic_cast<CudaBackend*>(be.get()); cuda && cuda->poisoned())
+            if (!be->usable())
                 return Next::Restart;
         return Next::Continue;
     }

@@ -37,7 +37,7 @@ private:
     nlohmann::json compile(const Message& request);
     Next run(const Message& request, const nlohmann::json& id);
     Backend& backend(const std::string& device);
-    void event(const nlohmann::json& id, nlohmann::json body);
+    void stage(const nlohmann::json& id, const std::string& name);
 
     MessageChannel& channel_;
     PrintfCapture* printf_;

@@ -6,9 +6,12 @@ namespace kw::protocol {
 
 using nlohmann::json;
 
-json request(const json& id, std::string_view op)
+json request(const json& id, std::string_view op, json members)
 {
-    return {{"v", kVersion}, {"id", id}, {"op", op}};
+    members["v"] = kVersion;
+    members["id"] = id;
+    members["op"] = op;
+    return members;
 }
 
 json reply(const json& id, json result)
@@ -36,6 +39,15 @@ json eventMessage(const json& id, std::string_view name, json body)
     body["event"] = name;
     return body;
 }
+
+json stageEvent(const json& id, std::string_view stage)
+{
+    return eventMessage(id, event::kStage, {{"stage", stage}});
+}
+
+std::string opOf(const json& message) { return message.value("op", std::string()); }
+std::string eventOf(const json& message) { return message.value("event", std::string()); }
+std::string stageOf(const json& message) { return message.value("stage", std::string()); }
 
 std::string encode(json header, const void* binary, std::size_t bytes)
 {

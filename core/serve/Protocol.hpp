@@ -31,14 +31,33 @@ inline constexpr const char* kStage = "stage";
 inline constexpr const char* kBuffer = "buffer";
 } // namespace event
 
-// {"v": kVersion, "id": id, "op": op}.
-nlohmann::json request(const nlohmann::json& id, std::string_view op);
+// The stages of a job in order (member "stage" of a stage event): the first four
+// as run/RunEngine reports them, then the runner's own before the buffer frames.
+namespace stage {
+inline constexpr const char* kCompile = "compile";
+inline constexpr const char* kUpload = "upload";
+inline constexpr const char* kLaunch = "launch";
+inline constexpr const char* kChecks = "checks";
+inline constexpr const char* kDownload = "download";
+} // namespace stage
+
+// {"v": kVersion, "id": id, "op": op, ...members}.
+nlohmann::json request(const nlohmann::json& id, std::string_view op,
+                       nlohmann::json members = nlohmann::json::object());
 // {"v", "id", "ok": true, "result"}.
 nlohmann::json reply(const nlohmann::json& id, nlohmann::json result);
 // {"v", "id", "ok": false, "error": {"category", "message", "path", "line"}}.
 nlohmann::json errorReply(const nlohmann::json& id, const std::exception& e);
 // {"v", "id", "event": name, ...body}.
 nlohmann::json eventMessage(const nlohmann::json& id, std::string_view name, nlohmann::json body = nlohmann::json::object());
+// {"v", "id", "event": "stage", "stage": stage}.
+nlohmann::json stageEvent(const nlohmann::json& id, std::string_view stage);
+
+// What a message says it is; empty when it does not say. A member that is not a
+// string throws nlohmann::json::type_error.
+std::string opOf(const nlohmann::json& message);    // "op" of a request
+std::string eventOf(const nlohmann::json& message); // "event" of an event
+std::string stageOf(const nlohmann::json& message); // "stage" of a stage event
 
 // One message as it goes on the wire: the header line (with "binary": bytes when
 // there is a payload) and the payload right after its newline.

@@ -208,6 +208,19 @@ json toJson(const DeviceInfo& d)
               {"max_threads_per_multiprocessor", l.maxThreadsPerMultiprocessor}}}};
 }
 
+json toJson(const std::vector<DeviceInfo>& devices)
+{
+    json list = json::array();
+    for (const auto& d : devices)
+        list.push_back(toJson(d));
+    return list;
+}
+
+json toJson(const DevicesReport& report)
+{
+    return {{"devices", toJson(report.devices)}, {"driver", report.noDriver ? json(*report.noDriver) : json(nullptr)}};
+}
+
 DeviceInfo deviceInfoFromJson(const json& j)
 {
     DeviceInfo d;

@@ -3,6 +3,9 @@
 // kwb-run --json and the serve protocol's replies. Buffer contents are not included;
 // they travel as .npy files or binary frames.
 #include "launch/RunResult.hpp"
+#include "run/DevicesReport.hpp"
+
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -11,6 +14,10 @@ namespace kw {
 nlohmann::json toJson(const CompileResult& r, bool includePtx = false);
 nlohmann::json toJson(const RunResult& r);
 nlohmann::json toJson(const DeviceInfo& d);
+nlohmann::json toJson(const std::vector<DeviceInfo>& devices); // [DEVICE...]
+// {"devices": [DEVICE...], "driver": null or why there is no driver}: the serve
+// `devices` reply and `kwb-run devices --json`.
+nlohmann::json toJson(const DevicesReport& report);
 CompileResult compileResultFromJson(const nlohmann::json& j);
 RunResult runResultFromJson(const nlohmann::json& j); // buffers get metadata only
 DeviceInfo deviceInfoFromJson(const nlohmann::json& j);

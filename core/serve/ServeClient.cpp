@@ -66,7 +66,7 @@ json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& pa
                             std::map<std::string, HostBuffer>* buffers)
 {
     const json id = header["id"];
-    const bool isHello = header.value("op", std::string()) == protocol::op::kHello;
+    const bool isHello = protocol::opOf(header) == protocol::op::kHello;
     const std::string during = isHello ? "it ended before answering" : "the job in flight is lost";
     last_ = {};
     try {
@@ -93,10 +93,10 @@ json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& pa
         last_.received += protocol::lineBytes(m->header) + m->binary.size();
         if (m->header.value("id", json()) != id)
             continue;
-        const std::string ev = m->header.value("event", std::string());
+        const std::string ev = protocol::eventOf(m->header);
         if (ev == protocol::event::kStage) {
             if (onStage)
-                onStage(m->header.value("stage", std::string()));
+                onStage(protocol::stageOf(m->header));
             continue;
         }
         if (ev == protocol::event::kBuffer) {

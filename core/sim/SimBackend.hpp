@@ -22,6 +22,8 @@ public:
     std::string compileArch() const override { return "compute_75"; }
     LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
                         const std::vector<LaunchArg>& args, const LaunchConfig& config) override;
+    // usable(), stillRunning(), canUsePrintfBuffer(): Backend's defaults are the
+    // simulator's answers.
 
     // Report shared-memory races (two threads of a block touching one word between
     // barriers, one of them writing) as warnings. Off by default: it slows runs down.

@@ -18,6 +18,8 @@ long read(int fd, char* buf, std::size_t n) { return _read(fd, buf, unsigned(n))
 long write(int fd, const char* buf, std::size_t n) { return _write(fd, buf, unsigned(n)); }
 int close(int fd) { return _close(fd); }
 void setBinary(int fd) { _setmode(fd, _O_BINARY); }
+bool isTerminal(int fd) { return _isatty(fd) != 0; }
+std::FILE* openStream(int fd, const char* mode) { return _fdopen(fd, mode); }
 #else
 int duplicate(int fd) { return fcntl(fd, F_DUPFD_CLOEXEC, 3); }
 int duplicateTo(int fd, int target) { return ::dup2(fd, target); }
@@ -33,6 +35,8 @@ long read(int fd, char* buf, std::size_t n) { return long(::read(fd, buf, n)); }
 long write(int fd, const char* buf, std::size_t n) { return long(::write(fd, buf, n)); }
 int close(int fd) { return ::close(fd); }
 void setBinary(int) {}
+bool isTerminal(int fd) { return ::isatty(fd) != 0; }
+std::FILE* openStream(int fd, const char* mode) { return ::fdopen(fd, mode); }
 #endif
 
 } // namespace kw::fd

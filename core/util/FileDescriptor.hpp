@@ -1,7 +1,9 @@
 #pragma once
-// The few raw descriptor calls the runner needs, spelled once for each platform.
-// New descriptors are close-on-exec, so a re-exec'd runner inherits none by accident.
+// The few raw descriptor calls the runner and the CLI need, spelled once for each
+// platform. New descriptors are close-on-exec, so a re-exec'd runner inherits none by
+// accident.
 #include <cstddef>
+#include <cstdio>
 
 namespace kw::fd {
 
@@ -12,5 +14,7 @@ long read(int fd, char* buf, std::size_t n);
 long write(int fd, const char* buf, std::size_t n);
 int close(int fd);
 void setBinary(int fd);                // no newline translation (only Windows has any)
+bool isTerminal(int fd);               // isatty
+std::FILE* openStream(int fd, const char* mode); // fdopen: the stream owns fd; null on failure
 
 } // namespace kw::fd

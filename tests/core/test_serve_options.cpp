@@ -30,8 +30,8 @@ struct Reply {
 
 Reply runJob(ChildProcess& serve, int id, const json& document, const std::string& returnBuffers)
 {
-    json request = {{"v", kw::protocol::kVersion}, {"id", id}, {"op", "run"}, {"document", document}, {"base_dir", KW_SAMPLES_DIR},
-                    {"device", "sim"}};
+    json request = kw::protocol::request(id, kw::protocol::op::kRun,
+                                         {{"document", document}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}});
     if (!returnBuffers.empty())
         request["return_buffers"] = returnBuffers;
     serve.send(request);
@@ -106,8 +106,8 @@ TEST(ServeOptions, ADocumentSentAsTextIsTheSameDocument)
     ASSERT_EQ(asText.final["result"]["checks"].size(), 1u);
     EXPECT_TRUE(asText.final["result"]["checks"][0]["passed"].get<bool>());
 
-    serve.send({{"v", kw::protocol::kVersion}, {"id", 2}, {"op", "compile"}, {"document", doc.dump()}, {"base_dir", KW_SAMPLES_DIR},
-                {"device", "sim"}});
+    serve.send(kw::protocol::request(2, kw::protocol::op::kCompile,
+                                     {{"document", doc.dump()}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
     const json compiled = serve.replyFor(2);
     ASSERT_TRUE(compiled["ok"].get<bool>()) << compiled.dump(2);
     EXPECT_NE(compiled["result"]["ptx"].get<std::string>().find(".entry"), std::string::npos);
@@ -129,10 +129,13 @@ TEST(ServeOptions, AStuckJobStopsAtItsTimeLimitAndTheJobQueuedBehindItRuns)
     stuck.erase("checks");
     stuck["run"] = {{"warmup", 0}, {"repeats", 1}, {"time_limit_s", 1}};
     // Both requests are in the pipe before the first one finishes.
-    serve.send({{"v", kw::protocol::kVersion}, {"id", 1}, {"op", "run"}, {"document", stuck}, {"base_dir", KW_SAMPLES_DIR},
-                {"device", "sim"}});
-    serve.send({{"v", kw::protocol::kVersion}, {"id", 2}, {"op", "run"}, {"document", sampleDocument("add_vectors_small.kwb")},
-                {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}, {"return_buffers", "none"}});
+    serve.send(kw::protocol::request(1, kw::protocol::op::kRun,
+                                     {{"document", stuck}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
+    serve.send(kw::protocol::request(2, kw::protocol::op::kRun,
+                                     {{"document", sampleDocument("add_vectors_small.kwb")},
+                                      {"base_dir", KW_SAMPLES_DIR},
+                                      {"device", "sim"},
+                                      {"return_buffers", "none"}}));
 
     const json first = serve.replyFor(1, std::chrono::seconds(90));
     ASSERT_TRUE(first["ok"].get<bool>()) << first.dump(2);

@@ -137,15 +137,16 @@ TEST(TrustCli, ServeConfinesJobsUnlessTheClientTrustsThem)
     Scratch s("serve");
     kwtest::ChildProcess serve({"serve"});
     const json doc = document("#include \"" + (s.outside / "secret.h").string() + "\"\n" + kKernel);
-    serve.send({{"v", kw::protocol::kVersion}, {"id", 1}, {"op", "compile"}, {"document", doc}, {"base_dir", s.doc.string()}, {"device", "sim"}});
+    serve.send(kw::protocol::request(1, kw::protocol::op::kCompile,
+                                     {{"document", doc}, {"base_dir", s.doc.string()}, {"device", "sim"}}));
     const json refused = serve.replyFor(1);
     ASSERT_FALSE(refused["ok"].get<bool>()) << refused.dump();
     EXPECT_EQ(refused["error"]["category"], "untrusted") << refused.dump();
     EXPECT_EQ(refused.dump().find(kSecret), std::string::npos);
 
     const json own = document("#include \"" + (s.outside / "ok.h").string() + "\"\n" + kKernel);
-    serve.send({{"v", kw::protocol::kVersion}, {"id", 2}, {"op", "compile"}, {"document", own}, {"base_dir", s.doc.string()}, {"device", "sim"},
-                {"trust", true}});
+    serve.send(kw::protocol::request(2, kw::protocol::op::kCompile,
+                                     {{"document", own}, {"base_dir", s.doc.string()}, {"device", "sim"}, {"trust", true}}));
     const json trusted = serve.replyFor(2);
     ASSERT_TRUE(trusted["ok"].get<bool>()) << trusted.dump();
     EXPECT_TRUE(trusted["result"]["ok"].get<bool>()) << trusted.dump();

@@ -48,13 +48,11 @@ inline nlohmann::json runJob(ChildProcess& serve, int id, const nlohmann::json& 
                              const std::string& device = "cuda:0",
                              std::map<std::string, std::vector<char>>* buffers = nullptr)
 {
-    serve.send({{"v", kw::protocol::kVersion},
-                {"id", id},
-                {"op", "run"},
-                {"document", document},
-                {"base_dir", KW_SAMPLES_DIR},
-                {"device", device},
-                {"return_buffers", buffers ? "all" : "none"}});
+    serve.send(kw::protocol::request(id, kw::protocol::op::kRun,
+                                     {{"document", document},
+                                      {"base_dir", KW_SAMPLES_DIR},
+                                      {"device", device},
+                                      {"return_buffers", buffers ? "all" : "none"}}));
     for (;;) {
         auto m = serve.receive(std::chrono::seconds(180));
         if (!m)

@@ -55,7 +55,7 @@ TEST_P(GpuFaults, IsReportedAndTheNextJobSucceeds)
     json hello = runJob(serve, 4, loadSample("hello_from_gpu.kwb"));
     EXPECT_EQ(hello["result"]["printf"]["lines"].size(), 60u) << hello.dump(2);
 
-    serve.send({{"v", kw::protocol::kVersion}, {"id", 5}, {"op", "shutdown"}});
+    serve.send(kw::protocol::request(5, kw::protocol::op::kShutdown));
     EXPECT_TRUE(serve.replyFor(5)["ok"].get<bool>());
     EXPECT_EQ(serve.wait(), 0);
 }

@@ -1,0 +1,23 @@
+#include "run/ArchChoice.hpp"
+
+#include "cuda/CudaDevices.hpp"
+
+namespace kw {
+
+ArchChoice::Gpus ArchChoice::ofThisMachine()
+{
+    return {[] { return CudaDevices::count() > 0; }, [] { return CudaDevices::cubinArch(CudaDevices::query(0)); }};
+}
+
+std::string ArchChoice::choose(const std::string& asked, const std::string& documentArch, const Gpus& gpus)
+{
+    if (!asked.empty())
+        return asked;
+    if (!documentArch.empty())
+        return documentArch;
+    if (gpus.present && gpus.present())
+        return gpus.firstArch();
+    return {};
+}
+
+} // namespace kw

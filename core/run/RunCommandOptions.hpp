@@ -1,0 +1,19 @@
+#pragma once
+// `kwb-run run`'s options as the command line gives them. A new flag is a new field
+// here, bound in the program's option definitions and read by the command.
+#include <optional>
+#include <string>
+
+namespace kw {
+
+struct RunCommandOptions {
+    std::string file;          // FILE.kwb
+    std::string device;        // --device: N, cuda:N or sim; empty: cuda:0 if present, else sim
+    std::optional<int> repeat; // --repeat: timed repeats instead of the document's
+    std::string outDir;        // --out: output buffers as .npy and result.json here
+    std::string runner;        // --runner: the command line that starts a runner (docs/remote.md)
+    bool json = false;         // --json: the run result as JSON
+    bool trust = false;        // --trust: the document's options and files as they are
+};
+
+} // namespace kw

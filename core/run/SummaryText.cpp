@@ -1,0 +1,76 @@
+#include "run/SummaryText.hpp"
+
+#include <fmt/format.h>
+
+namespace kw {
+
+std::string SummaryText::diagnostics(const CompileResult& r)
+{
+    std::string text;
+    for (const auto& d : r.diagnostics) {
+        text += fmt::format("{}:{}:{}: {}: {}\n", d.file, d.line, d.column, toString(d.severity), d.message);
+        for (const auto& n : d.notes)
+            text += fmt::format("    {}\n", n);
+    }
+    return text;
+}
+
+std::string SummaryText::compile(const CompileResult& r)
+{
+    std::string text = diagnostics(r);
+    for (const auto& k : r.kernels) {
+        std::string params;
+        for (const auto& p : k.params)
+            params += (params.empty() ? "" : ", ") + p.type + (p.name.empty() ? "" : " " + p.name);
+        text += fmt::format("kernel {}({})\n", k.name, params);
+    }
+    text += fmt::format("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
+                        r.cacheHit ? " (cached)" : "");
+    return text;
+}
+
+std::string SummaryText::run(const RunResult& r)
+{
+    std::string text;
+    if (!r.printf.raw.empty()) {
+        text += r.printf.raw;
+        if (r.printf.raw.back() != '\n')
+            text += "\n";
+    }
+    for (const auto& w : r.warnings)
+        text += fmt::format("warning: {}\n", w);
+    text += fmt::format("device   {} ({})\n", r.device.name, r.device.id);
+    text += fmt::format("launch   grid {} block {} shared {} B\n", toString(r.grid), toString(r.block), r.sharedBytes);
+    if (r.fault)
+        return text + fmt::format("FAULT    {}: {}\n", toString(r.fault->kind), r.fault->message);
+    const RunTimings& t = r.timings;
+    text += fmt::format("kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs,
+                        t.minMs, t.meanMs, t.kernelMs.size());
+    text += fmt::format("memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
+    text += fmt::format("times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
+                        t.compileMs, r.compile.cacheHit ? " (cached)" : "", t.moduleLoadMs, t.h2dMs, t.d2hMs);
+    for (const auto& c : r.checks) {
+        text += fmt::format(
+            "check    {} = {}: {} ({} of {} elements differ, max abs error {:.3g}, max rel error {:.3g})\n", c.buffer,
+            c.expect, c.passed ? "passed" : "FAILED", c.mismatches, c.checked, c.maxAbsError, c.maxRelError);
+        for (const auto& m : c.firstMismatches)
+            text += fmt::format("           [{}] got {} expected {}\n", m.index, m.got, m.expected);
+    }
+    return text;
+}
+
+std::string SummaryText::runner(const std::string& command, std::uint64_t sent, std::uint64_t received)
+{
+    return fmt::format("runner   {}: sent {}, received {}\n", command, bytes(sent), bytes(received));
+}
+
+std::string SummaryText::bytes(std::uint64_t n)
+{
+    if (n < 1024)
+        return fmt::format("{} B", n);
+    if (n < (1 << 20))
+        return fmt::format("{:.1f} KiB", double(n) / 1024);
+    return fmt::format("{:.1f} MiB", double(n) / (1 << 20));
+}
+
+} // namespace kw

@@ -1,0 +1,27 @@
+#pragma once
+// The human-readable text kwb-run prints for what it compiled and ran: compile
+// diagnostics, a compile's kernels and summary line, a run's summary (printf output,
+// warnings, device, launch, then the fault or the timings and checks), and what a
+// runner's connection carried.
+#include "compile/CompileResult.hpp"
+#include "launch/RunResult.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace kw {
+
+class SummaryText {
+public:
+    // "file:line:column: severity: message", each note indented below.
+    static std::string diagnostics(const CompileResult& r);
+    // The diagnostics, "kernel name(params)" for each kernel, "compiled for ARCH in N ms".
+    static std::string compile(const CompileResult& r);
+    static std::string run(const RunResult& r);
+    // "runner   COMMAND: sent 1.2 KiB, received 3.4 KiB".
+    static std::string runner(const std::string& command, std::uint64_t sent, std::uint64_t received);
+    // "512 B", "1.5 KiB", "2.0 MiB".
+    static std::string bytes(std::uint64_t n);
+};
+
+} // namespace kw

@@ -1,0 +1,94 @@
+#include "serve/CompileCommand.hpp"
+
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
+#include "run/CompileInput.hpp"
+#include "run/ExitCode.hpp"
+#include "run/FailureReport.hpp"
+#include "run/SummaryText.hpp"
+#include "serve/ResultJson.hpp"
+#include "serve/Watchdog.hpp"
+#include "util/FileDescriptor.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+
+namespace kw {
+
+namespace {
+
+std::string hex(const std::vector<char>& bytes)
+{
+    static const char* digits = "0123456789abcdef";
+    std::string h;
+    h.reserve(bytes.size() * 2);
+    for (char c : bytes) {
+        h += digits[(static_cast<unsigned char>(c) >> 4) & 15];
+        h += digits[static_cast<unsigned char>(c) & 15];
+    }
+    return h;
+}
+
+} // namespace
+
+CompileCommand::CompileCommand(CompileCommandOptions options, std::FILE* out, std::FILE* err)
+    : options_(std::move(options))
+    , out_(out)
+    , err_(err)
+{
+}
+
+int CompileCommand::execute()
+{
+    CompileResult r;
+    try {
+        const CompileRequest req = CompileInput::request(options_);
+        // NVRTC blocked on something (a file it should not read) must not hang a script.
+        Watchdog watchdog;
+        std::FILE* err = err_;
+        watchdog.arm(kTimeLimit, [err] {
+            std::fprintf(err, "kwb-run: nvrtc error: the compiler did not finish within %lld s and was stopped\n",
+                         static_cast<long long>(kTimeLimit.count() / 1000));
+            std::fflush(nullptr);
+            std::_Exit(ExitCode::BadInput);
+        });
+        Compiler compiler(ProgramCache::openDefault());
+        r = compiler.compile(req);
+        watchdog.disarm();
+    } catch (const std::exception& e) {
+        return FailureReport::print(err_, e);
+    }
+    return print(r);
+}
+
+int CompileCommand::print(const CompileResult& r)
+{
+    const std::string& emit = options_.emit;
+    if (emit == "cubin" && r.ok && r.cubin.empty()) {
+        fmt::print(err_, "kwb-run: no CUBIN: {} is a virtual architecture (give --arch sm_XX; without a GPU "
+                         "the default is PTX only)\n",
+                   r.arch);
+        return ExitCode::BadInput;
+    }
+    if (options_.json) {
+        nlohmann::json j = toJson(r, emit == "ptx");
+        if (emit == "cubin")
+            j["cubin_hex"] = hex(r.cubin);
+        fmt::print(out_, "{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+    } else if (emit == "ptx" && r.ok) {
+        fmt::print(out_, "{}", r.ptx);
+    } else if (emit == "cubin" && r.ok) {
+        if (fd::isTerminal(fileno(out_))) {
+            fmt::print(err_, "kwb-run: --emit cubin writes binary data; redirect it to a file\n");
+            return ExitCode::BadInput;
+        }
+        std::fwrite(r.cubin.data(), 1, r.cubin.size(), out_);
+    } else {
+        fmt::print(out_, "{}", SummaryText::compile(r));
+    }
+    return ExitCode::of(r);
+}
+
+} // namespace kw

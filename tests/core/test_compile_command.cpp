@@ -1,0 +1,134 @@
+// `kwb-run compile` as a core class (serve/CompileCommand): what it prints on its
+// output and error streams, and the exit code, for each way of asking.
+#include "run/ExitCode.hpp"
+#include "serve/CompileCommand.hpp"
+#include "support/TempDir.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using kw::CompileCommand;
+using kw::CompileCommandOptions;
+using kw::ExitCode;
+
+namespace {
+
+struct Outcome {
+    int code = -1;
+    std::string out, err;
+};
+
+std::string contents(std::FILE* f)
+{
+    std::string text;
+    std::rewind(f);
+    char chunk[4096];
+    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;)
+        text.append(chunk, n);
+    std::fclose(f);
+    return text;
+}
+
+Outcome compile(CompileCommandOptions o)
+{
+    std::FILE* out = std::tmpfile();
+    std::FILE* err = std::tmpfile();
+    Outcome r;
+    r.code = CompileCommand(std::move(o), out, err).execute();
+    r.out = contents(out);
+    r.err = contents(err);
+    return r;
+}
+
+CompileCommandOptions source(const std::string& name, const std::string& text)
+{
+    const fs::path p = kw::test::freshDir("kw_test_compile_command", name) / (name + ".cu");
+    std::ofstream(p, std::ios::binary) << text;
+    CompileCommandOptions o;
+    o.file = p.string();
+    o.arch = "compute_75"; // the same on every machine
+    return o;
+}
+
+const char* kScale = "__global__ void scale(float* x, float s, int n) { if (threadIdx.x < n) x[threadIdx.x] *= s; }\n";
+
+} // namespace
+
+TEST(CompileCommand, TextListsTheKernelsAndSaysForWhat)
+{
+    const Outcome r = compile(source("text", kScale));
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    EXPECT_EQ(r.out.rfind("kernel scale(float * x, float s, int n)\ncompiled for compute_75 in ", 0), 0u) << r.out;
+    EXPECT_EQ(r.err, "");
+}
+
+TEST(CompileCommand, JsonIsOneObjectWithThePtxOnlyWhenEmitted)
+{
+    CompileCommandOptions o = source("json", kScale);
+    o.json = true;
+    const Outcome plain = compile(o);
+    ASSERT_EQ(plain.code, ExitCode::Ok) << plain.err;
+    const nlohmann::json j = nlohmann::json::parse(plain.out);
+    EXPECT_TRUE(j["ok"].get<bool>());
+    EXPECT_EQ(j["arch"], "compute_75");
+    EXPECT_FALSE(j.contains("ptx"));
+    o.emit = "ptx";
+    const nlohmann::json withPtx = nlohmann::json::parse(compile(o).out);
+    EXPECT_NE(withPtx["ptx"].get<std::string>().find(".entry"), std::string::npos);
+}
+
+TEST(CompileCommand, EmitPtxPrintsThePtxItself)
+{
+    CompileCommandOptions o = source("ptx", kScale);
+    o.emit = "ptx";
+    const Outcome r = compile(o);
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    EXPECT_NE(r.out.find(".visible .entry"), std::string::npos) << r.out;
+}
+
+TEST(CompileCommand, EmitCubinNeedsARealArch)
+{
+    CompileCommandOptions o = source("virtual", kScale);
+    o.emit = "cubin";
+    const Outcome r = compile(o);
+    EXPECT_EQ(r.code, ExitCode::BadInput);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "kwb-run: no CUBIN: compute_75 is a virtual architecture (give --arch sm_XX; without a GPU "
+                     "the default is PTX only)\n");
+}
+
+TEST(CompileCommand, EmitCubinWritesTheElfImageOrItsHexInJson)
+{
+    CompileCommandOptions o = source("cubin", kScale);
+    o.arch = "sm_90";
+    o.emit = "cubin";
+    const Outcome binary = compile(o);
+    ASSERT_EQ(binary.code, ExitCode::Ok) << binary.err;
+    EXPECT_EQ(binary.out.substr(0, 4), "\x7f" "ELF");
+    o.json = true;
+    const nlohmann::json j = nlohmann::json::parse(compile(o).out);
+    EXPECT_EQ(j["cubin_hex"].get<std::string>().substr(0, 8), "7f454c46");
+    EXPECT_EQ(j["cubin_hex"].get<std::string>().size(), binary.out.size() * 2);
+}
+
+TEST(CompileCommand, CompileErrorsArePrintedWithTheirPlaceAndExitOne)
+{
+    const Outcome r = compile(source("bad", "__global__ void k(float* x)\n{\n    x[0] = undefined_name;\n}\n"));
+    EXPECT_EQ(r.code, ExitCode::CompileErrors);
+    EXPECT_NE(r.out.find("bad.cu:3:"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("failed for compute_75 in "), std::string::npos) << r.out;
+}
+
+TEST(CompileCommand, AFileThatCannotBeReadIsReportedNotThrown)
+{
+    CompileCommandOptions o;
+    o.file = "/nonexistent/kernel.cu";
+    const Outcome r = compile(o);
+    EXPECT_EQ(r.code, ExitCode::BadInput);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "kwb-run: io error: cannot read /nonexistent/kernel.cu\n");
+}

@@ -1,0 +1,181 @@
+// `kwb-run run` as a core class (serve/RunCommand) on the simulator, here and on a
+// runner it starts: what it prints, what --out gets, and the exit code.
+#include "run/ExitCode.hpp"
+#include "serve/RunCommand.hpp"
+#include "support/TempDir.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using kw::ExitCode;
+using kw::RunCommand;
+using kw::RunCommandOptions;
+
+namespace {
+
+struct Outcome {
+    int code = -1;
+    std::string out, err;
+};
+
+std::string contents(std::FILE* f)
+{
+    std::string text;
+    std::rewind(f);
+    char chunk[4096];
+    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;)
+        text.append(chunk, n);
+    std::fclose(f);
+    return text;
+}
+
+Outcome run(RunCommandOptions o)
+{
+    std::FILE* out = std::tmpfile();
+    std::FILE* err = std::tmpfile();
+    Outcome r;
+    r.code = RunCommand(std::move(o), out, err).execute();
+    r.out = contents(out);
+    r.err = contents(err);
+    return r;
+}
+
+RunCommandOptions sample(const std::string& name)
+{
+    RunCommandOptions o;
+    o.file = std::string(KW_SAMPLES_DIR) + "/" + name;
+    o.device = "sim";
+    return o;
+}
+
+fs::path document(const std::string& name, const std::string& source, const std::string& checks = "[]")
+{
+    const fs::path p = kw::test::freshDir("kw_test_run_command", name) / (name + ".kwb");
+    std::ofstream(p) << R"({"format": "kernel-workbench", "version": 1, "source": )" << nlohmann::json(source).dump()
+                     << R"(, "kernel": "k",
+      "buffers": [{"name": "p", "dtype": "i32", "count": "8", "init": {"kind": "zeros"}, "direction": "out"}],
+      "args": [{"name": "p", "buffer": "p"}], "launch": {"grid": [1, 1, 1], "block": [8, 1, 1]},
+      "run": {"warmup": 0, "repeats": 1}, "checks": )"
+                     << checks << "}";
+    return p;
+}
+
+std::string runner() { return std::string(KW_BIN_DIR) + "/kwb-run serve"; }
+
+} // namespace
+
+TEST(RunCommand, ASummaryOfARunThatPassed)
+{
+    const Outcome r = run(sample("add_vectors_small.kwb"));
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    EXPECT_EQ(r.out.rfind("device   CPU simulator (", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\nlaunch   grid 1x1x1 block 256x1x1 shared 0 B\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\ncheck    c = 5 + 2*i: passed"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err, "");
+}
+
+TEST(RunCommand, RepeatOverridesTheDocumentAndJsonIsTheResult)
+{
+    RunCommandOptions o = sample("add_vectors_small.kwb");
+    o.repeat = 2;
+    o.json = true;
+    const Outcome r = run(o);
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    const nlohmann::json j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["timings"]["kernel_ms"].size(), 2u);
+    EXPECT_EQ(j["device"]["id"], "sim");
+    EXPECT_FALSE(j.contains("runner"));
+}
+
+TEST(RunCommand, OutWritesTheOutputsAndTheResult)
+{
+    RunCommandOptions o = sample("add_vectors_small.kwb");
+    const fs::path out = kw::test::freshDir("kw_test_run_command", "out") / "result";
+    o.outDir = out.string();
+    ASSERT_EQ(run(o).code, ExitCode::Ok);
+    EXPECT_TRUE(fs::exists(out / "c.npy"));
+    EXPECT_FALSE(fs::exists(out / "a.npy"));
+    EXPECT_TRUE(fs::exists(out / "result.json"));
+}
+
+TEST(RunCommand, AnOutThatCannotBeWrittenIsBadInputAfterTheSummary)
+{
+    RunCommandOptions o = sample("add_vectors_small.kwb");
+    const fs::path blocked = kw::test::freshDir("kw_test_run_command", "blocked") / "file";
+    std::ofstream(blocked) << "not a folder";
+    o.outDir = blocked.string();
+    const Outcome r = run(o);
+    EXPECT_EQ(r.code, ExitCode::BadInput);
+    EXPECT_EQ(r.err.rfind("kwb-run: cannot write --out: ", 0), 0u) << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << "the run itself is still reported";
+}
+
+TEST(RunCommand, AFaultAFailedCheckAndACompileErrorEachHaveTheirCode)
+{
+    RunCommandOptions o;
+    o.device = "sim";
+    o.file = document("fault", "__global__ void k(int* p) { p[threadIdx.x + 1000000] = 1; }\n").string();
+    const Outcome fault = run(o);
+    EXPECT_EQ(fault.code, ExitCode::Fault) << fault.err;
+    EXPECT_NE(fault.out.find("\nFAULT    out_of_bounds: "), std::string::npos) << fault.out;
+
+    o.file = document("check", "__global__ void k(int* p) { p[threadIdx.x] = threadIdx.x; }\n",
+                      R"([{"buffer": "p", "expect": "i + 1"}])")
+                 .string();
+    const Outcome check = run(o);
+    EXPECT_EQ(check.code, ExitCode::CheckFailed) << check.err;
+    EXPECT_NE(check.out.find("FAILED (8 of 8 elements differ"), std::string::npos) << check.out;
+
+    o.file = document("cerr", "__global__ void k(int* p) { nope; }\n").string();
+    const Outcome cerr = run(o);
+    EXPECT_EQ(cerr.code, ExitCode::CompileErrors) << cerr.err;
+    EXPECT_EQ(cerr.out.rfind("kernel.cu:1:", 0), 0u) << "the diagnostics alone: " << cerr.out;
+    EXPECT_NE(cerr.out.find("\"nope\" is undefined"), std::string::npos) << cerr.out;
+    EXPECT_EQ(cerr.out.find("device "), std::string::npos) << cerr.out;
+}
+
+TEST(RunCommand, ABadDocumentOrDeviceIsReportedNotThrown)
+{
+    RunCommandOptions o = sample("add_vectors_small.kwb");
+    o.device = "gpu7";
+    const Outcome device = run(o);
+    EXPECT_EQ(device.code, ExitCode::BadInput);
+    EXPECT_EQ(device.err, "kwb-run: usage error: device \"gpu7\" is not a device name (use N, cuda:N or sim)\n");
+
+    o = sample("absent.kwb");
+    const Outcome absent = run(o);
+    EXPECT_EQ(absent.code, ExitCode::BadInput);
+    EXPECT_NE(absent.err.find("absent.kwb"), std::string::npos) << absent.err;
+    EXPECT_EQ(absent.out, "");
+}
+
+TEST(RunCommand, OnARunnerTheSummarySaysWhatTheConnectionCarried)
+{
+    RunCommandOptions o = sample("add_vectors_small.kwb");
+    o.runner = runner();
+    const Outcome r = run(o);
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    EXPECT_NE(r.out.find("\ncheck    c = 5 + 2*i: passed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nrunner   " + runner() + ": sent "), std::string::npos) << r.out;
+
+    o.json = true;
+    const nlohmann::json j = nlohmann::json::parse(run(o).out);
+    EXPECT_EQ(j["runner"]["command"], runner());
+    EXPECT_GT(j["runner"]["bytes_sent"].get<int>(), 0);
+    EXPECT_GT(j["runner"]["bytes_received"].get<int>(), 0);
+}
+
+TEST(RunCommand, RepeatIsNotAvailableOnARunner)
+{
+    RunCommandOptions o = sample("add_vectors_small.kwb");
+    o.runner = runner();
+    o.repeat = 3;
+    const Outcome r = run(o);
+    EXPECT_EQ(r.code, ExitCode::BadInput);
+    EXPECT_EQ(r.err, "kwb-run: usage error: --repeat is not available with --runner; set run.repeats in the "
+                     "document\n");
+}
