@@ -25,7 +25,10 @@ BlockRunner::BlockRunner(LaunchState& launch) : L_(launch), fn_(*launch.fn) {
     if (L_.raceCheck) {
         race_.reset(L_.sharedSize);
         blk_.race = &race_;
+        blk_.watchShared = true;
     }
+    if (L_.check != CheckTool::None)
+        checks_ = std::make_unique<BlockChecks>(L_, blk_, race_, warpsPerBlock_, fn_.localBytes);
     // Everything that does not change from block to block is written once.
     for (std::uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
         Warp& w = warps_[wi];
@@ -84,6 +87,7 @@ bool BlockRunner::run(std::uint64_t linear) {
     blk_.printf.clear();
     if (L_.sharedSize) std::fill(shared_.begin(), shared_.end(), std::uint8_t(0));
     if (blk_.race) race_.reset(L_.sharedSize);
+    if (checks_) checks_->beginBlock(linear);
     for (auto& w : warps_) {
         std::uint64_t* cx = w.reg(RegCtaidX);
         std::uint64_t* cy = w.reg(RegCtaidY);
@@ -287,6 +291,8 @@ void BlockRunner::checkTime(Warp& w, const Instr& in) {
 
 // All warps wait: release the barrier when every waiting thread is at the same one.
 bool BlockRunner::releaseBarrier() {
+    // synccheck: a barrier not all threads reach is a finding, and releases those waiting (BarrierChecks.cpp).
+    const bool lenient = checks_ && checks_->barrier(warps_, fn_);
     std::uint32_t barPc = ~0u;
     const Warp* first = nullptr;
     int firstLane = 0;
@@ -295,7 +301,7 @@ bool BlockRunner::releaseBarrier() {
             const int l = __builtin_ctz(m);
             const std::uint32_t pc = w.lanePc[l] - 1;
             if (barPc == ~0u) { barPc = pc; first = &w; firstLane = l; continue; }
-            if (pc != barPc) {
+            if (pc != barPc && !lenient) {
                 const Instr& a = fn_.code[barPc];
                 const Instr& b = fn_.code[pc];
                 w.mask = 1u << l;
@@ -314,7 +320,7 @@ bool BlockRunner::releaseBarrier() {
     // Threads that exited never arrive: the waiting ones would wait forever on a GPU.
     for (auto& w : warps_) {
         const std::uint32_t gone = w.exited & w.exists;
-        if (!gone) continue;
+        if (!gone || lenient) continue;
         const int l = __builtin_ctz(gone);
         const Instr& a = fn_.code[barPc];
         w.mask = 1u << l;
@@ -326,6 +332,8 @@ bool BlockRunner::releaseBarrier() {
                 l, a);
         return false;
     }
+    // bar.sync id, count: a plain barrier when the count names the whole block (BarrierChecks.cpp).
+    if (fn_.code[barPc].barCount && !barrierCountsMatch(warps_, fn_, checks_.get())) return false;
     if (blk_.race) race_.nextEpoch();
     const Instr& bar = fn_.code[barPc];
     if (bar.barRed != BarRedOp::None) { // reduce the predicates of all waiting threads

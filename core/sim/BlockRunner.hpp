@@ -4,9 +4,11 @@
 // every warp waits, the barrier releases (or is reported as divergent).
 #include "sim/LaunchState.hpp"
 #include "sim/RaceDetector.hpp"
+#include "sim/SimChecks.hpp"
 #include "sim/Warp.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +34,7 @@ private:
     BlockState blk_;
     RaceDetector race_;
     std::vector<std::pair<std::uint64_t, std::string>> printf_;
+    std::unique_ptr<BlockChecks> checks_; // while the launch runs a check (SimChecks.hpp)
 
     void runWarp(Warp& w);
     void reschedule(Warp& w);

@@ -22,6 +22,9 @@ void hActivemask(Warp& w, const Instr& in, std::uint32_t mask);
 void hRedux(Warp& w, const Instr& in, std::uint32_t mask);
 void hMatchAny(Warp& w, const Instr& in, std::uint32_t mask);
 void hMatchAll(Warp& w, const Instr& in, std::uint32_t mask);
+// bar.warp.sync (__syncwarp): orders the lanes' shared accesses for racecheck and checks the mask
+// under synccheck (BarrierChecks.cpp); otherwise no effect beyond the reconvergence warpSync asks for.
+void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t mask);
 void hClock(Warp& w, const Instr& in, std::uint32_t mask);   // %clock, %clock64, %globaltimer(_lo)
 void hClockHi(Warp& w, const Instr& in, std::uint32_t mask); // %clock_hi, %globaltimer_hi
 

@@ -69,6 +69,7 @@ struct Instr {
     std::uint8_t nd : 3 = 0;        // destinations and sources in d[] and a[] where a handler loops over them
     std::uint8_t na : 3 = 0;
     bool guardNeg : 1 = false;
+    bool barCount : 1 = false;      // bar.sync id, b: a[1] holds the thread count b
 
     bool warpSync = false;          // shfl/vote/match/redux/bar.warp.sync: member lanes execute together
     bool polls = false;             // nanosleep, volatile/acquire loads, cas/exch: a loop around it may be a spin wait

@@ -14,6 +14,8 @@
 
 namespace kw::sim {
 
+class CheckFindings;
+
 struct LaunchState {
     const Module* mod = nullptr;
     const Function* fn = nullptr;
@@ -23,6 +25,8 @@ struct LaunchState {
     std::uint32_t sharedSize = 0;   // static + dynamic bytes per block
     std::uint32_t dynShared = 0;
     bool raceCheck = false;
+    CheckTool check = CheckTool::None;  // the check asked for (SimChecks.hpp)
+    CheckFindings* findings = nullptr;  // where the workers' findings are merged while it runs
     double timeLimitSeconds = 10.0;
     std::uint32_t smCount = 1;     // %nsmid: the multiprocessors the device reports
     std::chrono::steady_clock::time_point deadline;

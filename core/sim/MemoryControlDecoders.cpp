@@ -177,7 +177,13 @@ void decodeTrap(Decoder& d, const OpcodeInfo&) { d.in().ctrl = Ctrl::Trap; }
 
 void decodeBarrier(Decoder& d, const OpcodeInfo&) {
     Instr& in = d.in();
-    if (d.has("warp")) { in.warpSync = true; return; } // bar.warp.sync: a reconvergence point
+    if (d.has("warp")) { // bar.warp.sync membermask: a reconvergence point
+        in.warpSync = true;
+        d.need(1);
+        in.a[0] = d.src(0, PtxType::B32);
+        in.fn = &hBarWarpSync;
+        return;
+    }
     if (d.has("arrive")) d.unsupported("`" + d.joined() + "` (only bar.sync, barrier.sync and bar.red are supported)");
     const std::size_t count = d.ops().size();
     if (d.has("red")) {
@@ -190,7 +196,11 @@ void decodeBarrier(Decoder& d, const OpcodeInfo&) {
         in.ctrl = Ctrl::Bar;
         return;
     }
-    if (count > 1) d.unsupported("barrier with a thread count (named barriers)");
+    if (count > 2) d.unsupported("`" + d.joined() + "` with more than a barrier and a thread count");
+    if (count == 2) { // bar.sync id, b: runs when b names the whole block (BarrierChecks.cpp)
+        in.a[1] = d.src(1, PtxType::U32);
+        in.barCount = true;
+    }
     in.ctrl = Ctrl::Bar;
 }
 

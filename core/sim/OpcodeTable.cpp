@@ -151,7 +151,7 @@ std::string_view shapeText(Shape s) {
     case Shape::Vote: return "d, {!}p, membermask";
     case Shape::WarpReduce: return "d, a, membermask";
     case Shape::Match: return "d[|p], a, membermask";
-    case Shape::Barrier: return "id | d, id, {!}p";
+    case Shape::Barrier: return "id[, b] | membermask | d, id, {!}p";
     }
     return "";
 }

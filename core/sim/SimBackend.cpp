@@ -5,6 +5,7 @@
 #include "sim/BlockRunner.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/PtxParser.hpp"
+#include "sim/SimChecks.hpp"
 #include "util/Elapsed.hpp"
 #include "util/Error.hpp"
 #include "util/SystemMemory.hpp"
@@ -183,7 +184,11 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     L.block = config.block;
     L.dynShared = config.sharedBytes;
     L.sharedSize = config.sharedBytes ? mod->dynamicSharedOffset + config.sharedBytes : mod->staticShared;
-    L.raceCheck = raceCheck_;
+    L.raceCheck = raceCheck_ || config.check == CheckTool::Racecheck;
+    // The check runs on the first launch; the timed repeats run without it.
+    CheckFindings findings(config.check);
+    L.check = config.check;
+    if (config.check != CheckTool::None) L.findings = &findings;
     L.timeLimitSeconds = config.timeLimitSeconds;
     L.smCount = threadCount();
 
@@ -262,6 +267,10 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
             report.fault = L.fault;
         }
     }
+    findings.report(report);
+    L.check = CheckTool::None;
+    L.findings = nullptr;
+    L.raceCheck = raceCheck_;
 
     std::vector<double> times;
     if (report.ok && timed && config.repeats > 0) {

@@ -1,6 +1,7 @@
 #include "sim/Warp.hpp"
 
 #include "sim/RaceDetector.hpp"
+#include "sim/SimChecks.hpp"
 
 #include <fmt/format.h>
 
@@ -26,10 +27,12 @@ void Warp::fault(FaultKind kind, const std::string& what, int lane, const Instr&
 
 std::uint8_t* Warp::misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
                                const Instr& in) {
-    fault(FaultKind::MisalignedAddress,
-          fmt::format("misaligned {} {} of {} bytes at address 0x{:x}", spaceName(sp), write ? "write" : "read",
-                      size, addr),
-          lane, in);
+    const std::string what = fmt::format("misaligned {} {} of {} bytes at address 0x{:x}", spaceName(sp),
+                                         write ? "write" : "read", size, addr);
+    if (blk->checks) // memcheck: a finding as well as the fault
+        blk->checks->memoryError(*this, write ? FindingKind::MisalignedWrite : FindingKind::MisalignedRead, addr,
+                                 what, lane, in);
+    fault(FaultKind::MisalignedAddress, what, lane, in);
     return nullptr;
 }
 
@@ -44,18 +47,21 @@ std::uint8_t* Warp::outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size
         where = fmt::format("{} is read-only", r->name);
     else
         where = L->mem.describe(addr, size);
-    fault(FaultKind::OutOfBounds,
-          fmt::format("out-of-bounds {} {} of {} bytes at address 0x{:x} ({})", spaceName(sp),
-                      write ? "write" : "read", size, addr, where),
-          lane, in);
+    const std::string what = fmt::format("out-of-bounds {} {} of {} bytes at address 0x{:x} ({})", spaceName(sp),
+                                         write ? "write" : "read", size, addr, where);
+    if (blk->checks) // memcheck: a finding as well as the fault
+        blk->checks->memoryError(*this, write ? FindingKind::OutOfBoundsWrite : FindingKind::OutOfBoundsRead, addr,
+                                 what, lane, in);
+    fault(FaultKind::OutOfBounds, what, lane, in);
     return nullptr;
 }
 
 void Warp::noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in) {
-    if (in.atomic) return;
+    if (blk->checks) blk->checks->shared(*this, addr, size, write, lane, in); // initcheck
+    if (!blk->race || in.atomic) return;
     const Dim3 t = threadOf(lane);
     const std::uint32_t linear = t.x + L->block.x * (t.y + L->block.y * t.z);
-    blk->race->access(*L, addr, size, write, linear, in.line, Dim3Lite{L->block.x, L->block.y, L->block.z});
+    blk->race->access(*L, addr, size, write, linear, in, Dim3Lite{L->block.x, L->block.y, L->block.z});
 }
 
 } // namespace kw::sim

@@ -10,6 +10,7 @@
 namespace kw::sim {
 
 class RaceDetector;
+class BlockChecks;
 
 struct BlockState {
     LaunchState* launch = nullptr;
@@ -17,6 +18,9 @@ struct BlockState {
     Dim3 ctaid;
     std::string printf;               // this block's device printf text
     RaceDetector* race = nullptr;
+    BlockChecks* checks = nullptr;    // the launch's check (SimChecks.hpp), null without one
+    bool watchShared = false;         // race detector or initcheck: shared accesses go to noteShared
+    bool watchLocal = false;          // initcheck: local accesses go to noteLocal
 };
 
 struct Warp {
@@ -66,12 +70,13 @@ struct Warp {
         if (sp == Space::Shared) {
             if (addr >= L->sharedSize || size > L->sharedSize - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
-            if (blk->race) noteShared(std::uint32_t(addr), size, write, lane, in);
+            if (blk->watchShared) noteShared(std::uint32_t(addr), size, write, lane, in);
             return blk->shared + addr;
         }
         if (sp == Space::Local) {
             if (addr >= localBytes || size > localBytes - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
+            if (blk->watchLocal) noteLocal(std::uint32_t(addr), size, write, lane, in);
             return local + std::size_t(lane) * localBytes + addr;
         }
         return outOfBounds(sp, addr, size, write, lane, in);
@@ -84,6 +89,7 @@ private:
     std::uint8_t* misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     std::uint8_t* outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     void noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
+    void noteLocal(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in); // SimChecks.cpp
 };
 
 } // namespace kw::sim
