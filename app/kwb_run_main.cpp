@@ -55,6 +55,13 @@ int main(int argc, char** argv)
     run->add_flag("--json", runOptions.json, "print the run result as JSON");
     run->add_flag("--trust", runOptions.trust,
                   "take the document's options and files as they are (only for your own files)");
+    run->add_option("--check", runOptions.check,
+                    "find memory errors, shared-memory races, uninitialised reads or barrier misuse: the "
+                    "simulator's own checks on sim, compute-sanitizer on a GPU (docs/checks.md)")
+        ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
+    run->add_flag("--profile", runOptions.profile,
+                  "count per source line what Nsight Compute counts (memory requests, sectors, bank conflicts, "
+                  "divergent branches); needs --device sim (docs/profile.md)");
     run->add_option("--runner", runOptions.runner,
                     "run on the runner this command line starts, e.g. \"ssh gpu-server kwb-run serve\" "
                     "(docs/remote.md); --device then names one of its devices");

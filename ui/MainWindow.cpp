@@ -54,6 +54,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -431,6 +432,26 @@ void MainWindow::buildActions()
     profileAct_->setCheckable(true);
     profileAct_->setToolTip(tr("Runs on the CPU simulator count, per source line, what Nsight Compute counts on a GPU"));
     profileAct_->setIconText(tr("Profile"));
+    // One check at a time, as compute-sanitizer runs one tool at a time.
+    QMenu* checkMenu = runMenu->addMenu(tr("&Check"));
+    checkMenu->setToolTipsVisible(true);
+    auto* checkGroup = new QActionGroup(this);
+    const std::pair<CheckTool, QString> tools[] = {
+        {CheckTool::None, tr("&No check")},
+        {CheckTool::Memcheck, tr("&Memory errors (memcheck)")},
+        {CheckTool::Racecheck, tr("Shared-memory &races (racecheck)")},
+        {CheckTool::Initcheck, tr("&Uninitialised reads (initcheck)")},
+        {CheckTool::Synccheck, tr("&Barrier misuse (synccheck)")}};
+    for (const auto& [tool, label] : tools) {
+        QAction* a = checkMenu->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(tool == CheckTool::None);
+        a->setData(int(tool));
+        a->setToolTip(tr("On the simulator its own checks; on a GPU compute-sanitizer"));
+        checkGroup->addAction(a);
+    }
+    connect(checkGroup, &QActionGroup::triggered, this,
+            [this](QAction* a) { checkTool_ = CheckTool(a->data().toInt()); });
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     presentAct_ = act(tr("&Presentation mode"), ":/kw/icons/presentation.svg", QKeySequence(Qt::Key_F11), [] {});
@@ -930,7 +951,11 @@ void MainWindow::runOn(const QString& device, const ProfileRequest& profile)
     banner_->hide();
     runDocument_ = currentDocument();
     runProfile_ = profile;
-    runId_ = runner_->run(runDocument_, device);
+    RunOverrides overrides;
+    overrides.profile = profile;
+    if (checkTool_ != CheckTool::None)
+        overrides.check = checkTool_;
+    runId_ = runner_->run(runDocument_, device, overrides);
     stageLabel_->setText(tr("Running…"));
 }
 
@@ -972,7 +997,9 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
         banner_->showError(compileFailedTitle(), tr("%n error(s); see the Problems list.", nullptr, problems_->errorCount()));
         return;
     }
-    if (r.fault)
+    if (!r.findings.empty())
+        showFindings(r);
+    else if (r.fault)
         showFault(*r.fault, r.compile.diagnostics);
     else if (!r.warnings.empty()) {
         QStringList w;
@@ -1040,6 +1067,31 @@ void MainWindow::showFault(const Fault& f, const std::vector<Diagnostic>& compil
         all.insert(all.begin(), Diagnostic{compiledName, line, 0, Severity::Error,
                                            tr("kernel fault: %1").arg(q(toString(f.kind))).toStdString(), {}, {}});
         problems_->setDiagnostics(all);
+    }
+}
+
+// A check's findings, like a fault: the banner lists them, the editor marks the
+// first, and the Problems list holds each at its line.
+void MainWindow::showFindings(const RunResult& r)
+{
+    const std::string compiledName = compiledSourceName();
+    QStringList lines;
+    std::vector<Diagnostic> all = r.compile.diagnostics;
+    for (const CheckFinding& f : r.findings) {
+        QString where = f.line > 0 ? tr("line %1: ").arg(f.line) : QString();
+        lines << where + q(f.message) + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
+        if (f.line > 0)
+            all.push_back(Diagnostic{f.file.empty() ? compiledName : f.file, f.line, 0, Severity::Error,
+                                     toString(r.check) + std::string(": ") + f.kind, {}, {}});
+    }
+    banner_->showError(tr("%1 found %n problem(s)", nullptr, int(r.findings.size())).arg(q(toString(r.check))),
+                       lines.join('\n'));
+    problems_->setDiagnostics(all);
+    const int first = r.findings.front().line;
+    if (first > 0) {
+        editor_->setFaultLine(first);
+        editor_->goTo(first, 1);
+        banner_->setAction(tr("Go to line %1").arg(first), [this, first] { editor_->goTo(first, 1); });
     }
 }
 

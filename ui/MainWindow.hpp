@@ -153,6 +153,7 @@ private:
     void showCompile(const CompileResult& result);
     void showRun(const std::shared_ptr<const RunResult>& result);
     void showFault(const Fault& fault, const std::vector<Diagnostic>& compileDiagnostics);
+    void showFindings(const RunResult& result);
     void documentChanged();
     static QString compileFailedTitle();
     void setRunning(bool running);
@@ -199,6 +200,7 @@ private:
     ProfileMargin* profileMargin_ = nullptr;
     QDockWidget* profileDock_ = nullptr;
     std::optional<AccessCaptureRequest> capture_;  // the lanes "Record lanes" asked for
+    CheckTool checkTool_ = CheckTool::None; // Run > Check: the tool the next runs use
     ProfileRequest runProfile_;      // what the run in flight was asked to count
     SweepPanel* sweep_;
     RunHistory* history_;

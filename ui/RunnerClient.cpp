@@ -2,7 +2,9 @@
 
 #include "serve/JobCodec.hpp"
 #include "serve/Protocol.hpp"
+#include "serve/RunRequestOptions.hpp"
 #include "serve/RunnerFailure.hpp"
+#include "serve/SanitizedRun.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -154,7 +156,8 @@ void RunnerClient::setRunner(const QString& name, const QString& commandLine)
     devices_.clear();
 }
 
-int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device)
+int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device,
+                                 const RunOverrides& overrides)
 {
     // Headers and initialiser files are read here: the runner may be on another machine.
     EncodedJob encoded;
@@ -166,8 +169,10 @@ int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName,
         QTimer::singleShot(0, this, [this, id, why] { emit jobFailed(id, why); });
         return id;
     }
-    if (op == Op::Run)
+    if (op == Op::Run) {
         encoded.header["return_buffers"] = "all";
+        writeRunOptions(encoded.header, overrides);
+    }
     Job job;
     job.op = op;
     job.line = QByteArray::fromStdString(
@@ -175,6 +180,8 @@ int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName,
     job.kernel = doc.kernel;
     job.launchText = launchDescription(doc);
     job.timeLimitS = doc.run.timeLimitSeconds;
+    if (overrides.check && *overrides.check != CheckTool::None)
+        job.timeLimitS = std::max(job.timeLimitS, SanitizedRun::childLaunchLimitSeconds(doc.run.timeLimitSeconds));
     return enqueue(std::move(job));
 }
 
@@ -183,9 +190,9 @@ int RunnerClient::compile(const Document& doc, const QString& device)
     return enqueueEncoded(Op::Compile, doc, protocol::op::kCompile, device);
 }
 
-int RunnerClient::run(const Document& doc, const QString& device)
+int RunnerClient::run(const Document& doc, const QString& device, const RunOverrides& overrides)
 {
-    return enqueueEncoded(Op::Run, doc, protocol::op::kRun, device);
+    return enqueueEncoded(Op::Run, doc, protocol::op::kRun, device, overrides);
 }
 
 int RunnerClient::requestDevices()

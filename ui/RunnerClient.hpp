@@ -4,6 +4,7 @@
 // time; a watchdog kills a run that outlives its time limit, Stop kills a
 // runaway run, and a runner that dies is restarted. The GUI never calls the
 // CUDA driver itself.
+#include "run/RunEngine.hpp"
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
@@ -56,7 +57,7 @@ public:
 
     // Queue a job; the returned id comes back with its signals.
     int compile(const Document& doc, const QString& device);
-    int run(const Document& doc, const QString& device);
+    int run(const Document& doc, const QString& device, const RunOverrides& overrides = {});
     int requestDevices();
     // Kills the job in flight (a runaway kernel) and restarts the runner.
     void stop();
@@ -108,7 +109,8 @@ private:
     void armWatchdog(int ms);
     void jobDone();
     void failAllQueued(const QString& why);
-    int enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device);
+    int enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device,
+                       const RunOverrides& overrides = {});
     void loseRunner(const QString& what);
     QString displayName() const;
     void countReceived(qint64 bytes) { received_ += quint64(std::max<qint64>(bytes, 0)); }

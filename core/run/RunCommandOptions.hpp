@@ -14,6 +14,8 @@ struct RunCommandOptions {
     std::string runner;        // --runner: the command line that starts a runner (docs/remote.md)
     bool json = false;         // --json: the run result as JSON
     bool trust = false;        // --trust: the document's options and files as they are
+    std::string check;         // --check: memcheck, racecheck, initcheck or synccheck (docs/checks.md)
+    bool profile = false;      // --profile: per-line counters from the simulator (docs/profile.md)
 };
 
 } // namespace kw

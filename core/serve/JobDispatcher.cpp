@@ -1,5 +1,8 @@
 #include "serve/JobDispatcher.hpp"
 
+#include "serve/RunRequestOptions.hpp"
+#include "serve/SanitizedRun.hpp"
+
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
 #include "doc/DocumentReader.hpp"
@@ -144,7 +147,11 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
 
     // A backstop for hangs outside the backend's own time-limit polling: reply with
     // a timeout fault and replace the process.
-    const auto limit = jobLimit(doc.run);
+    const RunOverrides overrides = readRunOptions(request);
+    // A checked run on a GPU runs in a child under compute-sanitizer, slower than the document says.
+    const auto limit = overrides.check && *overrides.check != CheckTool::None
+                           ? std::max(jobLimit(doc.run), SanitizedRun::jobLimit(doc.run, overrides))
+                           : jobLimit(doc.run);
     const DeviceInfo device = be.device();
     watchdog_.arm(limit, [this, id, device, limit] {
         RunResult timedOut;
@@ -161,9 +168,11 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
 
     RunEngine engine(*compiler_, be, &preparedInputs_);
     engine.onStage([&](const std::string& name) { stage(id, name); });
+    SanitizedRun sanitized;
+    engine.setExternalCheck(&sanitized);
     RunResult result;
     try {
-        result = engine.run(doc);
+        result = engine.run(doc, overrides);
     } catch (...) {
         disarmOrWait();
         throw;

@@ -11,6 +11,7 @@
 #include "run/SummaryText.hpp"
 #include "serve/ResultJson.hpp"
 #include "serve/RunOutputFolder.hpp"
+#include "serve/SanitizedRun.hpp"
 #include "serve/ServeClient.hpp"
 #include "util/Error.hpp"
 #include "util/FileDescriptor.hpp"
@@ -57,9 +58,9 @@ int RunCommand::runHere(const Document& doc)
     {
         Compiler compiler(ProgramCache::openDefault());
         RunEngine engine(compiler, *backend);
-        RunOverrides overrides;
-        overrides.repeats = options_.repeat;
-        r = engine.run(doc, overrides);
+        SanitizedRun sanitized;
+        engine.setExternalCheck(&sanitized);
+        r = engine.run(doc, overrides());
     }
     const int code = writeOutputs(r, ExitCode::of(r));
     print(out, r, nullptr);
@@ -82,12 +83,22 @@ int RunCommand::runOnRunner(const Document& doc)
     RunnerTraffic traffic;
     {
         ServeClient client(options_.runner);
-        r = client.run(doc, options_.device, "outputs");
+        r = client.run(doc, options_.device, "outputs", {}, overrides());
         traffic = client.lastJob();
     }
     const int code = writeOutputs(r, ExitCode::of(r));
     print(out_ ? out_ : stdout, r, &traffic);
     return code;
+}
+
+RunOverrides RunCommand::overrides() const
+{
+    RunOverrides o;
+    o.repeats = options_.repeat;
+    if (!options_.check.empty())
+        o.check = parseCheckTool(options_.check);
+    o.profile.enabled = options_.profile;
+    return o;
 }
 
 int RunCommand::writeOutputs(const RunResult& r, int code)

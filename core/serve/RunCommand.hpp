@@ -4,6 +4,7 @@
 // the JSON object (--json), the compile diagnostics when it did not compile, else the
 // summary. Returns the exit code (run/ExitCode).
 #include "run/RunCommandOptions.hpp"
+#include "run/RunEngine.hpp"
 
 #include <cstdio>
 #include <string>
@@ -28,6 +29,7 @@ private:
     int runHere(const Document& doc);
     int runOnRunner(const Document& doc);
     // --out, when asked for and the document compiled; a failure to write is bad input.
+    RunOverrides overrides() const; // the command line's changes to the document's run
     int writeOutputs(const RunResult& r, int code);
     void print(std::FILE* out, const RunResult& r, const RunnerTraffic* runner);
 

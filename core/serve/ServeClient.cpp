@@ -1,5 +1,7 @@
 #include "serve/ServeClient.hpp"
 
+#include "serve/RunRequestOptions.hpp"
+
 #include "serve/JobCodec.hpp"
 #include "serve/Protocol.hpp"
 #include "serve/RunnerFailure.hpp"
@@ -119,10 +121,11 @@ json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& pa
 }
 
 RunResult ServeClient::run(const Document& doc, const std::string& device, const std::string& returnBuffers,
-                           const StageCallback& onStage)
+                           const StageCallback& onStage, const RunOverrides& overrides)
 {
     EncodedJob job = JobCodec::encode(doc, protocol::op::kRun, nextId_++, device);
     job.header["return_buffers"] = returnBuffers;
+    writeRunOptions(job.header, overrides);
     std::map<std::string, HostBuffer> buffers;
     const json reply = roundTrip(job.header, job.payload, onStage, &buffers);
     if (!reply.value("ok", false)) {

@@ -3,6 +3,7 @@
 // and tests: starts the runner command, checks its protocol version, sends jobs
 // with their headers and initialiser data, and collects results and output buffers.
 // A runner that ends mid-job makes the job lost (kw::Error, category Io), never a result.
+#include "run/RunEngine.hpp"
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
@@ -41,7 +42,7 @@ public:
     // Runs the document on the runner's device ("" for its default). Buffers come
     // back as the runner returns them ("outputs" or "all").
     RunResult run(const Document& doc, const std::string& device, const std::string& returnBuffers = "outputs",
-                  const StageCallback& onStage = {});
+                  const StageCallback& onStage = {}, const RunOverrides& overrides = {});
     CompileResult compile(const Document& doc, const std::string& device);
 
     RunnerTraffic traffic() const noexcept { return total_; }
