@@ -3,10 +3,12 @@
 // in turn, each until it blocks at a barrier, exits or uses up its time slice; when
 // every warp waits, the barrier releases (or is reported as divergent).
 #include "sim/LaunchState.hpp"
+#include "sim/ProfileCollector.hpp"
 #include "sim/RaceDetector.hpp"
 #include "sim/Warp.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +23,8 @@ public:
 
     std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
     std::uint64_t instructions() const;
+    // This runner's counters when the launch is profiled (null otherwise).
+    std::unique_ptr<ProfileCollector> takeProfile() { return std::move(prof_); }
 
 private:
     LaunchState& L_;
@@ -32,6 +36,7 @@ private:
     BlockState blk_;
     RaceDetector race_;
     std::vector<std::pair<std::uint64_t, std::string>> printf_;
+    std::unique_ptr<ProfileCollector> prof_;
 
     void runWarp(Warp& w);
     void reschedule(Warp& w);

@@ -1,6 +1,7 @@
 #pragma once
 // One warp of 32 lanes executing in lock step: registers (reg-major, 32 lanes per
 // register), reconvergence state and memory access with bounds checks.
+#include "sim/AccessLog.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/PtxModule.hpp"
 
@@ -37,6 +38,7 @@ struct Warp {
     std::uint64_t executed = 0;
     bool stop = false;
     const MemRegion* cache = nullptr; // last global region hit
+    AccessLog* probe = nullptr;       // profiling: where access() notes each lane's access (null: off)
 
     std::uint64_t* reg(std::uint32_t i) const { return R + std::size_t(i) * 32; }
     Dim3 threadOf(int lane) const {
@@ -53,6 +55,7 @@ struct Warp {
             else if (addr - kLocalWindow < kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
             else sp = Space::Global;
         }
+        if (probe) [[unlikely]] probe->note(sp, addr, size, write, lane);
         if (sp == Space::Global || sp == Space::Const) {
             const MemRegion* r = cache;
             if (!(r && addr - r->base < r->size && size <= r->size - (addr - r->base))) {
