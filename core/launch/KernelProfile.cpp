@@ -35,11 +35,13 @@ ProfileExtras& ProfileExtras::operator+=(const ProfileExtras& o)
         global_stride_bytes = o.global_stride_bytes;
     shared_ld_ideal_wavefronts += o.shared_ld_ideal_wavefronts;
     shared_st_ideal_wavefronts += o.shared_st_ideal_wavefronts;
-    // A stride is a first regular step: the first one seen stays.
+    // Strides and runs are first regular patterns: the first one seen stays.
     for (auto [mine, theirs] : {std::pair{&global_ld_stride_bytes, o.global_ld_stride_bytes},
                                 std::pair{&global_st_stride_bytes, o.global_st_stride_bytes},
                                 std::pair{&shared_ld_stride_bytes, o.shared_ld_stride_bytes},
-                                std::pair{&shared_st_stride_bytes, o.shared_st_stride_bytes}})
+                                std::pair{&shared_st_stride_bytes, o.shared_st_stride_bytes},
+                                std::pair{&global_ld_run_bytes, o.global_ld_run_bytes},
+                                std::pair{&global_st_run_bytes, o.global_st_run_bytes}})
         if (*mine == 0)
             *mine = theirs;
     global_ld_bytes = std::max(global_ld_bytes, o.global_ld_bytes);

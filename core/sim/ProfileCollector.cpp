@@ -48,6 +48,27 @@ std::uint32_t regularStride(const std::uint64_t* addr, std::uint32_t lanes) {
     return mag > 0xffffffffu ? 0 : static_cast<std::uint32_t>(mag);
 }
 
+// The bytes of each run of contiguous addresses (lane by lane) when the lanes split into
+// two or more runs of one length, else 0.
+std::uint32_t equalRuns(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes) {
+    std::uint64_t run = 0, first = 0, end = 0;
+    int runs = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        if (runs > 0 && addr[l] == end) {
+            run += size[l];
+        } else {
+            if (runs > 1 && run != first) return 0;
+            if (runs == 1) first = run;
+            ++runs;
+            run = size[l];
+        }
+        end = addr[l] + size[l];
+    }
+    if (runs < 2 || run != first || first > 0xffffffffu) return 0;
+    return std::uint32_t(first);
+}
+
 std::uint32_t widest(const std::uint32_t* size, std::uint32_t lanes) {
     std::uint32_t w = 0;
     for (std::uint32_t m = lanes; m; m &= m - 1) w = std::max(w, size[__builtin_ctz(m)]);
@@ -196,6 +217,9 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
                                              ? regularStride(log.addr, global)
                                              : 0;
             const std::uint32_t bytes = widest(log.size, global);
+            std::uint32_t& runField = st ? x.global_st_run_bytes : x.global_ld_run_bytes;
+            if (stride == 0 && runField == 0 && c.global_ld_requests + c.global_st_requests < kStrideTries)
+                runField = equalRuns(log.addr, log.size, global);
             if (st) {
                 ++c.global_st_requests;
                 c.global_st_sectors += s.sectors;
