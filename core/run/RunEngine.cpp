@@ -135,6 +135,8 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
         config.warmup = *overrides.warmup;
     if (overrides.timeLimitSeconds)
         config.timeLimitSeconds = *overrides.timeLimitSeconds;
+    if (overrides.profile.enabled)
+        config.profile = overrides.profile;
     result.grid = config.grid;
     result.block = config.block;
     result.sharedBytes = config.sharedBytes;
@@ -167,6 +169,10 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
             prepared.buffers[i] = std::move(launched[launchedIndex[i]]);
 
     result.fault = report.fault;
+    result.profile = std::move(report.profile);
+    if (config.profile.enabled && !result.profile)
+        result.warnings.push_back(fmt::format("profile: the {} backend does not count per line; the simulator does",
+                                              result.device.id.empty() ? "selected" : result.device.id));
     result.printf = PrintfLineParser::parse(report.printfOutput);
     result.printf.truncated = report.printfMaybeTruncated;
     result.warnings.insert(result.warnings.end(), report.warnings.begin(), report.warnings.end());

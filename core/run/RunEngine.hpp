@@ -17,6 +17,7 @@ struct RunOverrides {
     std::optional<int> repeats;          // --repeat
     std::optional<int> warmup;
     std::optional<double> timeLimitSeconds;
+    ProfileRequest profile;              // --profile: per-line counters (the simulator)
 };
 
 class RunEngine {

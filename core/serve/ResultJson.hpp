@@ -6,10 +6,17 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
+
 namespace kw {
 
 nlohmann::json toJson(const CompileResult& r, bool includePtx = false);
 nlohmann::json toJson(const RunResult& r);
+// With the kernel's source text, whose lines the profile's findings quote.
+nlohmann::json toJson(const RunResult& r, const std::string& source);
+// "profile": {"totals", "lines", "extras", "samples", "figures", "findings"} (docs/protocol.md).
+nlohmann::json toJson(const KernelProfile& p, const std::string& source = {});
+KernelProfile kernelProfileFromJson(const nlohmann::json& j); // figures and findings are derived, not read
 nlohmann::json toJson(const DeviceInfo& d);
 CompileResult compileResultFromJson(const nlohmann::json& j);
 RunResult runResultFromJson(const nlohmann::json& j); // buffers get metadata only
