@@ -47,6 +47,8 @@ ProfileExtras& ProfileExtras::operator+=(const ProfileExtras& o)
     global_ld_bytes = std::max(global_ld_bytes, o.global_ld_bytes);
     global_st_bytes = std::max(global_st_bytes, o.global_st_bytes);
     shared_bytes = std::max(shared_bytes, o.shared_bytes);
+    global_ld_lanes += o.global_ld_lanes;
+    global_st_lanes += o.global_st_lanes;
     atomic_lanes += o.atomic_lanes;
     atomic_addresses += o.atomic_addresses;
     return *this;

@@ -40,6 +40,7 @@ struct ProfileExtras {
     std::uint32_t global_ld_stride_bytes = 0, global_st_stride_bytes = 0;
     std::uint32_t shared_ld_stride_bytes = 0, shared_st_stride_bytes = 0;
     std::uint32_t global_ld_bytes = 0, global_st_bytes = 0; // the widest access of one lane
+    std::uint64_t global_ld_lanes = 0, global_st_lanes = 0; // active lanes of the requests, summed
     // When the lanes follow no one stride: the bytes of each run of contiguous addresses in
     // the first request that splits into two or more equal runs (a block narrower than 32
     // threads reading rows); 0 when none did.

@@ -15,6 +15,8 @@ namespace {
 // What a warp needs at the least for a global request to count as wasteful: 20 % more
 // sectors than its bytes fill (one misaligned 4-byte warp: 5 for 4).
 constexpr double kSectorExcess = 1.2;
+// Requests with at least this many lanes on average count as whole warps.
+constexpr double kFullWarp = 31.5;
 // Shared memory: half again as many wavefronts as the phases need.
 constexpr double kWavefrontExcess = 1.5;
 // Branches: a quarter of them splitting the warp, or one in twenty where the line runs
@@ -87,6 +89,14 @@ std::string globalText(const LineProfile& l, const ProfileFigures& f, bool store
     const double ideal = store ? f.stIdealSectorsPerRequest : f.ldIdealSectorsPerRequest;
     const char* verb = store ? "write" : "read";
     std::string head = fmt::format("{} sectors per request where {} would do", number(per), number(ideal));
+    const std::uint64_t requests = store ? l.counters.global_st_requests : l.counters.global_ld_requests;
+    const std::uint64_t laneSum = store ? x.global_st_lanes : x.global_ld_lanes;
+    const double lanes = requests && laneSum ? double(laneSum) / double(requests) : 32.0; // 0: not counted
+    if (stride <= bytes && lanes < kFullWarp)
+        return fmt::format("{}: only {} of 32 lanes take part on average (the others inactive or predicated off "
+                           "here), so the sectors carry bytes no active thread asked for; give whole warps the "
+                           "same path (map the work so that neighbouring threads agree)",
+                           head, number(lanes));
     if (stride > bytes && bytes > 0)
         return fmt::format("{}: neighbouring threads {} addresses {} bytes apart{}; let consecutive threads {} "
                            "consecutive elements (or stage the data through shared memory)",

@@ -100,6 +100,8 @@ constexpr std::pair<const char*, std::uint64_t ProfileExtras::*> kExtraFields64[
     {"shared_ideal_wavefronts", &ProfileExtras::shared_ideal_wavefronts},
     {"shared_ld_ideal_wavefronts", &ProfileExtras::shared_ld_ideal_wavefronts},
     {"shared_st_ideal_wavefronts", &ProfileExtras::shared_st_ideal_wavefronts},
+    {"global_ld_lanes", &ProfileExtras::global_ld_lanes},
+    {"global_st_lanes", &ProfileExtras::global_st_lanes},
     {"atomic_lanes", &ProfileExtras::atomic_lanes},
     {"atomic_addresses", &ProfileExtras::atomic_addresses},
 };

@@ -226,12 +226,14 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
                 x.global_st_ideal_sectors += s.ideal;
                 setOnce(x.global_st_stride_bytes, stride);
                 x.global_st_bytes = std::max(x.global_st_bytes, bytes);
+                x.global_st_lanes += std::uint64_t(__builtin_popcount(global));
             } else {
                 ++c.global_ld_requests;
                 c.global_ld_sectors += s.sectors;
                 x.global_ld_ideal_sectors += s.ideal;
                 setOnce(x.global_ld_stride_bytes, stride);
                 x.global_ld_bytes = std::max(x.global_ld_bytes, bytes);
+                x.global_ld_lanes += std::uint64_t(__builtin_popcount(global));
             }
             setOnce(x.global_stride_bytes, stride);
         }

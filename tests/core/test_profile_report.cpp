@@ -39,6 +39,7 @@ KernelProfile handMade()
     ld.extras.global_ld_stride_bytes = 128;
     ld.extras.global_stride_bytes = 128;
     ld.extras.global_ld_bytes = 4;
+    ld.extras.global_ld_lanes = 32;
     LineProfile br{"/tmp/k.cu", 4, {}, {}};
     br.counters.inst_executed = 10;
     br.counters.thread_inst_executed = 320;
@@ -62,6 +63,7 @@ KernelProfile handMade()
     st.extras.global_st_ideal_sectors = 4;
     st.extras.global_st_stride_bytes = 4;
     st.extras.global_st_bytes = 4;
+    st.extras.global_st_lanes = 32;
     for (LineProfile* l : {&ld, &br, &sh, &st}) {
         p.totals += l->counters;
         p.totalExtras += l->extras;

@@ -233,7 +233,7 @@ extern "C" __global__ void branches(const float* in, float* out) {
     float v = in[i];
     if (threadIdx.x & 1) {               // ODD
         v = v * 3.0f;                    // ODD_BODY
-        out[i + 512] = v;
+        out[i + 512] = v;                // ODD_STORE
     }
     if (blockIdx.x & 1) {                // BLOCK
         v = v + 1.0f;                    // BLOCK_BODY
@@ -266,6 +266,15 @@ extern "C" __global__ void branches(const float* in, float* out) {
     EXPECT_EQ(blkBody.counters.inst_executed % 8, 0u);
     EXPECT_EQ(blkBody.counters.thread_inst_executed, 32 * blkBody.counters.inst_executed);
     EXPECT_EQ(p.totals.divergent_branches, 16u);
+    // ODD_STORE: the 16 odd lanes of each warp write every other float of the warp's
+    // 128-byte window (aligned: 512 floats in, warps 128 bytes apart): 4 sectors for 64
+    // distinct bytes (ideal 2). 16 requests -> 64 sectors, ideal 32, 256 lanes.
+    const auto oddStore = lineAt(p, src, "// ODD_STORE");
+    EXPECT_EQ(oddStore.counters.global_st_requests, 16u);
+    EXPECT_EQ(oddStore.counters.global_st_sectors, 64u);
+    EXPECT_EQ(oddStore.extras.global_st_ideal_sectors, 32u);
+    EXPECT_EQ(oddStore.extras.global_st_lanes, 256u);
+    EXPECT_EQ(oddStore.extras.global_st_stride_bytes, 4u); // per lane, counted across the inactive ones
 }
 
 TEST(ProfileCounters, LocalArrayIndexedAtRunTime) {

@@ -92,7 +92,7 @@ extern "C" __global__ void branches(const float* in, float* out) {
     float v = in[i];
     if (threadIdx.x & 1) {               // ODD
         v = v * 3.0f;
-        out[i + 512] = v;
+        out[i + 512] = v;                // ODD_STORE
     }
     if (blockIdx.x & 1) {                // BLOCK
         v = v + 1.0f;
@@ -109,6 +109,12 @@ extern "C" __global__ void branches(const float* in, float* out) {
     EXPECT_EQ(odd[0].kind, kw::ProfileFinding::Kind::Divergence);
     EXPECT_EQ(odd[0].text.rfind("every warp splits here: `threadIdx.x & 1`", 0), 0u) << odd[0].text;
     EXPECT_TRUE(findingsAt(*r.report.profile, src, "// BLOCK").empty());
+    // Half the lanes store inside the branch: the sectors are half used, and it says so.
+    const auto store = findingsAt(*r.report.profile, src, "// ODD_STORE");
+    ASSERT_EQ(store.size(), 1u);
+    EXPECT_EQ(store[0].kind, kw::ProfileFinding::Kind::GlobalStore);
+    EXPECT_EQ(store[0].text.rfind("4 sectors per request where 2 would do: only 16 of 32 lanes take part", 0), 0u)
+        << store[0].text;
     // Every branch on the ODD line splits its warp: branch efficiency 0 there.
     for (const auto& lf : kw::costliestLines(*r.report.profile))
         if (lf.line->line == lineOf(src, "// ODD")) EXPECT_DOUBLE_EQ(lf.figures.branchEfficiency, 0.0);
