@@ -205,7 +205,8 @@ void BlockRunner::runWarp(Warp& w) {
             forLanes(m, [&](int l) { pm |= std::uint32_t((p[l] != 0) != in.guardNeg) << l; });
             m = pm;
         }
-        const std::uint32_t pc = w.pc, active = w.mask;
+        // Profiling: the one test in the loop when it is off.
+        if (prof) [[unlikely]] prof->issue(w, in, m);
         switch (in.ctrl) {
         case Ctrl::None:
             w.polled |= in.polls;
@@ -271,8 +272,6 @@ void BlockRunner::runWarp(Warp& w) {
             ++w.pc;
             break;
         }
-        // Profiling: the one test in the loop when it is off.
-        if (prof) [[unlikely]] prof->step(w, in, pc, active, m);
         if (w.stop) return;
         if (w.pc >= w.mergePc) reschedule(w);
         if (++w.executed >= sliceEnd) {

@@ -24,7 +24,10 @@ public:
     std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
     std::uint64_t instructions() const;
     // This runner's counters when the launch is profiled (null otherwise).
-    std::unique_ptr<ProfileCollector> takeProfile() { return std::move(prof_); }
+    std::unique_ptr<ProfileCollector> takeProfile() {
+        if (prof_) prof_->flush();
+        return std::move(prof_);
+    }
 
 private:
     LaunchState& L_;

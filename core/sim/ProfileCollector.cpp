@@ -175,16 +175,34 @@ WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, 
 }
 
 ProfileCollector::ProfileCollector(const Function& fn, const std::optional<CaptureTarget>& capture)
-    : pcs(fn.code.size()), capture_(capture) {}
+    : pcs(fn.code.size()), code_(fn.code.data()), capture_(capture) {}
 
 void ProfileCollector::beginBlock(const Dim3& ctaid) {
+    flush();
     captureBlock_ = capture_ && samples.size() < capture_->maxSamples && ctaid.x == capture_->block.x &&
                     ctaid.y == capture_->block.y && ctaid.z == capture_->block.z;
 }
 
-void ProfileCollector::finishAccess(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p) {
+void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m) {
+    if (log.lanes) flush();
+    PcCounters& p = pcs[std::size_t(&in - code_)];
+    ++p.counters.inst_executed;
+    p.counters.thread_inst_executed += std::uint64_t(__builtin_popcount(w.mask));
+    if (in.ctrl == Ctrl::Bra) {
+        ++p.extras.branches;
+        if (m && m != w.mask) ++p.counters.divergent_branches;
+    }
+    pendingWarp_ = &w;
+    pendingInstr_ = &in;
+}
+
+void ProfileCollector::flush() {
+    if (!log.lanes) return;
     // printf and assert read their strings through access() as well: not a memory instruction.
-    if (in.ctrl == Ctrl::None) memory(w, in, pc, p);
+    if (pendingInstr_ && pendingInstr_->ctrl == Ctrl::None) {
+        const auto pc = std::uint32_t(pendingInstr_ - code_);
+        memory(*pendingWarp_, *pendingInstr_, pc, pcs[pc]);
+    }
     log.lanes = 0;
 }
 

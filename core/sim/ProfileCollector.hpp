@@ -3,10 +3,10 @@
 // BlockRunner owns one collector and counts per instruction index (pc), with no locks;
 // mergeProfile() sums the workers' arrays into source lines once the grid has run.
 //
-// BlockRunner calls step() after every warp-level instruction it issues. Memory
+// BlockRunner calls issue() for every warp-level instruction before it executes. Memory
 // handlers reach Warp::access() once per lane, which only notes the lane's resolved
-// space, address and size in `log`; step() then turns the noted lanes into requests,
-// 32-byte sectors and shared-memory wavefronts, once per instruction.
+// space, address and size in `log`; the next issue() (or flush()) turns the noted lanes
+// into one request, its 32-byte sectors or shared-memory wavefronts.
 #include "launch/KernelProfile.hpp"
 #include "sim/AccessLog.hpp"
 #include "sim/PtxModule.hpp"
@@ -40,28 +40,24 @@ public:
 
     // Arms the capture when this block holds the captured warp.
     void beginBlock(const Dim3& ctaid);
-    // One issued instruction: `active` the lanes executing together, `m` those whose
-    // guard held (for a branch: the lanes that take it).
-    void step(const Warp& w, const Instr& in, std::uint32_t pc, std::uint32_t active, std::uint32_t m) {
-        PcCounters& p = pcs[pc];
-        ++p.counters.inst_executed;
-        p.counters.thread_inst_executed += std::uint64_t(__builtin_popcount(active));
-        if (in.ctrl == Ctrl::Bra) {
-            ++p.extras.branches;
-            if (m && m != active) ++p.counters.divergent_branches;
-        }
-        if (log.lanes) finishAccess(w, in, pc, p);
-    }
+    // One instruction about to execute (after its guard): `m` the lanes whose guard held
+    // (for a branch: the lanes that take it), w.mask the lanes executing together. The
+    // accesses the previous instruction noted in `log` are counted first.
+    void issue(const Warp& w, const Instr& in, std::uint32_t m);
+    // Counts the accesses still noted (at the end of a block or of the run).
+    void flush();
 
     AccessLog log;
     std::vector<PcCounters> pcs;          // per instruction index
     std::vector<AccessSample> samples;    // the captured warp's accesses, in execution order
 
 private:
+    const Instr* code_ = nullptr;
     std::optional<CaptureTarget> capture_;
     bool captureBlock_ = false;
+    const Warp* pendingWarp_ = nullptr;   // the instruction whose accesses `log` holds
+    const Instr* pendingInstr_ = nullptr;
 
-    void finishAccess(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p);
     void memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p);
     void capture(const Warp& w, const Instr& in, std::uint32_t pc);
 };
