@@ -1,6 +1,7 @@
 #include "launch/KernelProfile.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace kw {
 
@@ -32,6 +33,24 @@ ProfileExtras& ProfileExtras::operator+=(const ProfileExtras& o)
     worst_bank_conflict = std::max(worst_bank_conflict, o.worst_bank_conflict);
     if (global_stride_bytes == 0)
         global_stride_bytes = o.global_stride_bytes;
+    shared_ld_ideal_wavefronts += o.shared_ld_ideal_wavefronts;
+    shared_st_ideal_wavefronts += o.shared_st_ideal_wavefronts;
+    // Strides and runs are first regular patterns: the first one seen stays.
+    for (auto [mine, theirs] : {std::pair{&global_ld_stride_bytes, o.global_ld_stride_bytes},
+                                std::pair{&global_st_stride_bytes, o.global_st_stride_bytes},
+                                std::pair{&shared_ld_stride_bytes, o.shared_ld_stride_bytes},
+                                std::pair{&shared_st_stride_bytes, o.shared_st_stride_bytes},
+                                std::pair{&global_ld_run_bytes, o.global_ld_run_bytes},
+                                std::pair{&global_st_run_bytes, o.global_st_run_bytes}})
+        if (*mine == 0)
+            *mine = theirs;
+    global_ld_bytes = std::max(global_ld_bytes, o.global_ld_bytes);
+    global_st_bytes = std::max(global_st_bytes, o.global_st_bytes);
+    shared_bytes = std::max(shared_bytes, o.shared_bytes);
+    global_ld_lanes += o.global_ld_lanes;
+    global_st_lanes += o.global_st_lanes;
+    atomic_lanes += o.atomic_lanes;
+    atomic_addresses += o.atomic_addresses;
     return *this;
 }
 

@@ -34,8 +34,23 @@ struct ProfileExtras {
     std::uint64_t shared_ideal_wavefronts = 0; // loads and stores: one per 128 bytes asked for
     std::uint32_t worst_bank_conflict = 0;   // most lanes that hit one bank with distinct words
     std::uint32_t global_stride_bytes = 0;   // address step between neighbouring lanes, when regular
+    // The same, per direction. A stride is the step between the addresses of neighbouring
+    // active lanes (its magnitude) in the first request where all steps agree; 0 when none did.
+    std::uint64_t shared_ld_ideal_wavefronts = 0, shared_st_ideal_wavefronts = 0; // sum: shared_ideal_wavefronts
+    std::uint32_t global_ld_stride_bytes = 0, global_st_stride_bytes = 0;
+    std::uint32_t shared_ld_stride_bytes = 0, shared_st_stride_bytes = 0;
+    std::uint32_t global_ld_bytes = 0, global_st_bytes = 0; // the widest access of one lane
+    std::uint64_t global_ld_lanes = 0, global_st_lanes = 0; // active lanes of the requests, summed
+    // When the lanes follow no one stride: the bytes of each run of contiguous addresses in
+    // the first request that splits into two or more equal runs (a block narrower than 32
+    // threads reading rows); 0 when none did.
+    std::uint32_t global_ld_run_bytes = 0, global_st_run_bytes = 0;
+    std::uint32_t shared_bytes = 0;
+    std::uint64_t atomic_lanes = 0;          // lanes of the atomic requests, summed
+    std::uint64_t atomic_addresses = 0;      // distinct addresses per atomic request, summed
 
     ProfileExtras& operator+=(const ProfileExtras& o);
+    bool operator==(const ProfileExtras&) const = default;
 };
 
 struct LineProfile {
@@ -56,6 +71,7 @@ struct AccessSample {
     enum class Space { Global, Shared, Local };
     Space space = Space::Global;
     bool store = false;
+    bool atomic = false;                     // atom/red (store is then false)
     std::string instruction;                 // the PTX instruction as written
     LaneAccess lanes[32];
 };

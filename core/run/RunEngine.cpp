@@ -159,6 +159,8 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
         config.timeLimitSeconds = *overrides.timeLimitSeconds;
     if (check != CheckTool::None)
         config.check = check; // the backend's own checks (the simulator's)
+    if (overrides.profile.enabled)
+        config.profile = overrides.profile;
     result.grid = config.grid;
     result.block = config.block;
     result.sharedBytes = config.sharedBytes;
@@ -193,6 +195,10 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     result.fault = report.fault;
     result.check = config.check;
     result.findings = std::move(report.findings);
+    result.profile = std::move(report.profile);
+    if (config.profile.enabled && !result.profile)
+        result.warnings.push_back(fmt::format("profile: the {} backend does not count per line; the simulator does",
+                                              result.device.id.empty() ? "selected" : result.device.id));
     result.printf = PrintfLineParser::parse(report.printfOutput);
     result.printf.truncated = report.printfMaybeTruncated;
     result.warnings.insert(result.warnings.end(), report.warnings.begin(), report.warnings.end());

@@ -21,6 +21,7 @@ struct RunOverrides {
     // --check (docs/checks.md): on a `cuda` device the run goes to the ExternalCheck
     // (compute-sanitizer); on other backends it is LaunchConfig::check, the backend's own.
     std::optional<CheckTool> check;
+    ProfileRequest profile;              // --profile: per-line counters (the simulator)
 };
 
 class ExternalCheck;

@@ -1,6 +1,8 @@
 // JSON forms of the run and compile results (docs/protocol.md, "Results").
 #include "serve/ResultJson.hpp"
 
+#include "run/ProfileFigures.hpp"
+#include "run/ProfileFindings.hpp"
 #include "util/Error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -106,7 +108,216 @@ Fault faultFromJson(const json& j)
     return f;
 }
 
+// The profile's counters under Nsight Compute's names, and the extras the figures need.
+constexpr std::pair<const char*, std::uint64_t ProfileCounters::*> kCounterFields[] = {
+    {"inst_executed", &ProfileCounters::inst_executed},
+    {"thread_inst_executed", &ProfileCounters::thread_inst_executed},
+    {"divergent_branches", &ProfileCounters::divergent_branches},
+    {"global_ld_requests", &ProfileCounters::global_ld_requests},
+    {"global_ld_sectors", &ProfileCounters::global_ld_sectors},
+    {"global_st_requests", &ProfileCounters::global_st_requests},
+    {"global_st_sectors", &ProfileCounters::global_st_sectors},
+    {"shared_ld_requests", &ProfileCounters::shared_ld_requests},
+    {"shared_ld_wavefronts", &ProfileCounters::shared_ld_wavefronts},
+    {"shared_st_requests", &ProfileCounters::shared_st_requests},
+    {"shared_st_wavefronts", &ProfileCounters::shared_st_wavefronts},
+    {"local_ld_requests", &ProfileCounters::local_ld_requests},
+    {"local_st_requests", &ProfileCounters::local_st_requests},
+    {"atomic_requests", &ProfileCounters::atomic_requests},
+};
+constexpr std::pair<const char*, std::uint64_t ProfileExtras::*> kExtraFields64[] = {
+    {"branches", &ProfileExtras::branches},
+    {"global_ld_ideal_sectors", &ProfileExtras::global_ld_ideal_sectors},
+    {"global_st_ideal_sectors", &ProfileExtras::global_st_ideal_sectors},
+    {"shared_ideal_wavefronts", &ProfileExtras::shared_ideal_wavefronts},
+    {"shared_ld_ideal_wavefronts", &ProfileExtras::shared_ld_ideal_wavefronts},
+    {"shared_st_ideal_wavefronts", &ProfileExtras::shared_st_ideal_wavefronts},
+    {"global_ld_lanes", &ProfileExtras::global_ld_lanes},
+    {"global_st_lanes", &ProfileExtras::global_st_lanes},
+    {"atomic_lanes", &ProfileExtras::atomic_lanes},
+    {"atomic_addresses", &ProfileExtras::atomic_addresses},
+};
+constexpr std::pair<const char*, std::uint32_t ProfileExtras::*> kExtraFields32[] = {
+    {"worst_bank_conflict", &ProfileExtras::worst_bank_conflict},
+    {"global_stride_bytes", &ProfileExtras::global_stride_bytes},
+    {"global_ld_stride_bytes", &ProfileExtras::global_ld_stride_bytes},
+    {"global_st_stride_bytes", &ProfileExtras::global_st_stride_bytes},
+    {"shared_ld_stride_bytes", &ProfileExtras::shared_ld_stride_bytes},
+    {"shared_st_stride_bytes", &ProfileExtras::shared_st_stride_bytes},
+    {"global_ld_bytes", &ProfileExtras::global_ld_bytes},
+    {"global_st_bytes", &ProfileExtras::global_st_bytes},
+    {"shared_bytes", &ProfileExtras::shared_bytes},
+    {"global_ld_run_bytes", &ProfileExtras::global_ld_run_bytes},
+    {"global_st_run_bytes", &ProfileExtras::global_st_run_bytes},
+};
+
+json countersJson(const ProfileCounters& c, json j = json::object())
+{
+    for (const auto& [name, field] : kCounterFields)
+        j[name] = c.*field;
+    return j;
+}
+
+ProfileCounters countersFromJson(const json& j)
+{
+    ProfileCounters c;
+    for (const auto& [name, field] : kCounterFields)
+        c.*field = value<std::uint64_t>(j, name, 0);
+    return c;
+}
+
+json extrasJson(const ProfileExtras& x, json j = json::object())
+{
+    for (const auto& [name, field] : kExtraFields64)
+        j[name] = x.*field;
+    for (const auto& [name, field] : kExtraFields32)
+        j[name] = x.*field;
+    return j;
+}
+
+ProfileExtras extrasFromJson(const json& j)
+{
+    ProfileExtras x;
+    for (const auto& [name, field] : kExtraFields64)
+        x.*field = value<std::uint64_t>(j, name, 0);
+    for (const auto& [name, field] : kExtraFields32)
+        x.*field = value<std::uint32_t>(j, name, 0);
+    return x;
+}
+
+json figuresJson(const ProfileFigures& f, json j = json::object())
+{
+    j["ld_sectors_per_request"] = f.ldSectorsPerRequest;
+    j["ld_ideal_sectors_per_request"] = f.ldIdealSectorsPerRequest;
+    j["ld_excess"] = f.ldExcess;
+    j["st_sectors_per_request"] = f.stSectorsPerRequest;
+    j["st_ideal_sectors_per_request"] = f.stIdealSectorsPerRequest;
+    j["st_excess"] = f.stExcess;
+    j["shared_ld_ways"] = f.sharedLdWays;
+    j["shared_st_ways"] = f.sharedStWays;
+    j["shared_ld_excess"] = f.sharedLdExcess;
+    j["shared_st_excess"] = f.sharedStExcess;
+    j["bank_conflicts"] = f.bankConflicts;
+    j["excess_wavefronts"] = f.excessWavefronts;
+    j["branch_efficiency"] = f.branchEfficiency;
+    j["active_lanes"] = f.activeLanes;
+    j["cost"] = f.cost;
+    j["cost_share"] = f.costShare;
+    return j;
+}
+
+json where(const LineProfile& l) { return {{"file", l.file}, {"line", l.line}}; }
+
+const char* spaceName(AccessSample::Space s)
+{
+    switch (s) {
+    case AccessSample::Space::Global: return "global";
+    case AccessSample::Space::Shared: return "shared";
+    case AccessSample::Space::Local: return "local";
+    }
+    return "global";
+}
+
+AccessSample::Space spaceFromName(const std::string& s)
+{
+    if (s == "global")
+        return AccessSample::Space::Global;
+    if (s == "shared")
+        return AccessSample::Space::Shared;
+    if (s == "local")
+        return AccessSample::Space::Local;
+    throw Error(ErrorCategory::Protocol, "profile sample: unknown space \"" + s + "\"");
+}
+
 } // namespace
+
+json toJson(const KernelProfile& p, const std::string& source)
+{
+    json lines = json::array(), extraLines = json::array(), figureLines = json::array();
+    for (const LineProfile& l : p.lines) {
+        if (l.counters.inst_executed == 0)
+            continue;
+        lines.push_back(countersJson(l.counters, where(l)));
+        extraLines.push_back(extrasJson(l.extras, where(l)));
+    }
+    for (const LineFigures& lf : costliestLines(p))
+        if (lf.line->counters.inst_executed)
+            figureLines.push_back(figuresJson(lf.figures, where(*lf.line)));
+    json samples = json::array();
+    for (const AccessSample& s : p.samples) {
+        json active = json::array(), address = json::array(), bytes = json::array();
+        for (const LaneAccess& l : s.lanes) {
+            active.push_back(l.active);
+            address.push_back(l.address);
+            bytes.push_back(l.bytes);
+        }
+        samples.push_back({{"space", spaceName(s.space)},
+                           {"store", s.store},
+                           {"atomic", s.atomic},
+                           {"instruction", s.instruction},
+                           {"active", active},
+                           {"address", address},
+                           {"bytes", bytes}});
+    }
+    json findings = json::array();
+    for (const ProfileFinding& f : profileFindings(p, source))
+        findings.push_back({{"file", f.file},
+                            {"line", f.line},
+                            {"kind", toString(f.kind)},
+                            {"cost_share", f.costShare},
+                            {"text", f.text}});
+    return {{"totals", countersJson(p.totals)},
+            {"lines", lines},
+            {"extras", {{"totals", extrasJson(p.totalExtras)}, {"lines", extraLines}}},
+            {"samples", samples},
+            {"figures", {{"totals", figuresJson(kernelFigures(p))}, {"lines", figureLines}}},
+            {"findings", findings}};
+}
+
+KernelProfile kernelProfileFromJson(const json& j)
+{
+    KernelProfile p;
+    if (j.contains("totals"))
+        p.totals = countersFromJson(j["totals"]);
+    for (const auto& l : j.value("lines", json::array())) {
+        LineProfile lp;
+        lp.file = value<std::string>(l, "file", "");
+        lp.line = value<int>(l, "line", 0);
+        lp.counters = countersFromJson(l);
+        p.lines.push_back(std::move(lp));
+    }
+    if (j.contains("extras")) {
+        const json& x = j["extras"];
+        if (x.contains("totals"))
+            p.totalExtras = extrasFromJson(x["totals"]);
+        for (const auto& l : x.value("lines", json::array())) {
+            const std::string file = value<std::string>(l, "file", "");
+            const int line = value<int>(l, "line", 0);
+            for (LineProfile& lp : p.lines)
+                if (lp.file == file && lp.line == line) {
+                    lp.extras = extrasFromJson(l);
+                    break;
+                }
+        }
+    }
+    for (const auto& s : j.value("samples", json::array())) {
+        AccessSample a;
+        a.space = spaceFromName(value<std::string>(s, "space", "global"));
+        a.store = value<bool>(s, "store", false);
+        a.atomic = value<bool>(s, "atomic", false);
+        a.instruction = value<std::string>(s, "instruction", "");
+        const auto active = value<std::vector<bool>>(s, "active", {});
+        const auto address = value<std::vector<std::uint64_t>>(s, "address", {});
+        const auto bytes = value<std::vector<std::uint32_t>>(s, "bytes", {});
+        for (std::size_t l = 0; l < 32; ++l) {
+            a.lanes[l].active = l < active.size() && active[l];
+            a.lanes[l].address = l < address.size() ? address[l] : 0;
+            a.lanes[l].bytes = l < bytes.size() ? bytes[l] : 0;
+        }
+        p.samples.push_back(std::move(a));
+    }
+    return p;
+}
 
 json toJson(const CompileResult& r, bool includePtx)
 {
@@ -249,7 +460,9 @@ DeviceInfo deviceInfoFromJson(const json& j)
     return d;
 }
 
-json toJson(const RunResult& r)
+json toJson(const RunResult& r) { return toJson(r, std::string()); }
+
+json toJson(const RunResult& r, const std::string& source)
 {
     json lines = json::array();
     for (const auto& l : r.printf.lines)
@@ -276,39 +489,42 @@ json toJson(const RunResult& r)
                            {"shape", b.shape},
                            {"direction", toString(b.direction)}});
     const RunTimings& t = r.timings;
-    json out = {{"ok", r.ok},
-            {"device", toJson(r.device)},
-            {"compile", toJson(r.compile)},
-            {"launch", {{"grid", dimJson(r.grid)}, {"block", dimJson(r.block)}, {"shared_bytes", r.sharedBytes}}},
-            {"fault", r.fault ? faultJson(*r.fault) : json(nullptr)},
-            {"printf",
-             {{"raw", r.printf.raw},
-              {"lines", lines},
-              {"untagged", r.printf.untagged},
-              {"truncated", r.printf.truncated}}},
-            {"timings",
-             {{"compile_ms", t.compileMs},
-              {"module_load_ms", t.moduleLoadMs},
-              {"h2d_ms", t.h2dMs},
-              {"d2h_ms", t.d2hMs},
-              {"kernel_ms", t.kernelMs},
-              {"min_ms", t.minMs},
-              {"median_ms", t.medianMs},
-              {"mean_ms", t.meanMs},
-              {"bytes_moved", t.bytesMoved},
-              {"gbps", t.gbps}}},
-            {"checks", checks},
-            {"buffers", buffers},
-            {"warnings", r.warnings}};
+    json j = {{"ok", r.ok},
+              {"device", toJson(r.device)},
+              {"compile", toJson(r.compile)},
+              {"launch", {{"grid", dimJson(r.grid)}, {"block", dimJson(r.block)}, {"shared_bytes", r.sharedBytes}}},
+              {"fault", r.fault ? faultJson(*r.fault) : json(nullptr)},
+              {"printf",
+               {{"raw", r.printf.raw},
+                {"lines", lines},
+                {"untagged", r.printf.untagged},
+                {"truncated", r.printf.truncated}}},
+              {"timings",
+               {{"compile_ms", t.compileMs},
+                {"module_load_ms", t.moduleLoadMs},
+                {"h2d_ms", t.h2dMs},
+                {"d2h_ms", t.d2hMs},
+                {"kernel_ms", t.kernelMs},
+                {"min_ms", t.minMs},
+                {"median_ms", t.medianMs},
+                {"mean_ms", t.meanMs},
+                {"bytes_moved", t.bytesMoved},
+                {"gbps", t.gbps}}},
+              {"checks", checks},
+              {"buffers", buffers},
+              {"warnings", r.warnings}};
+    // Present only when profiled (the simulator, on request).
+    if (r.profile)
+        j["profile"] = toJson(*r.profile, source);
     // Only when the run asked for a check (--check): what it found, maybe nothing.
     if (r.check != CheckTool::None) {
         json findings = json::array();
         for (const auto& f : r.findings)
             findings.push_back(findingJson(f));
-        out["check"] = toString(r.check);
-        out["findings"] = std::move(findings);
+        j["check"] = toString(r.check);
+        j["findings"] = std::move(findings);
     }
-    return out;
+    return j;
 }
 
 RunResult runResultFromJson(const json& j)
@@ -381,6 +597,8 @@ RunResult runResultFromJson(const json& j)
     r.check = parseCheckTool(value<std::string>(j, "check", "none")).value_or(CheckTool::None);
     for (const auto& f : j.value("findings", json::array()))
         r.findings.push_back(findingFromJson(f));
+    if (j.contains("profile") && !j["profile"].is_null())
+        r.profile = kernelProfileFromJson(j["profile"]);
     return r;
 }
 

@@ -9,10 +9,17 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <string>
+
 namespace kw {
 
 nlohmann::json toJson(const CompileResult& r, bool includePtx = false);
 nlohmann::json toJson(const RunResult& r);
+// With the kernel's source text, whose lines the profile's findings quote.
+nlohmann::json toJson(const RunResult& r, const std::string& source);
+// "profile": {"totals", "lines", "extras", "samples", "figures", "findings"} (docs/protocol.md).
+nlohmann::json toJson(const KernelProfile& p, const std::string& source = {});
+KernelProfile kernelProfileFromJson(const nlohmann::json& j); // figures and findings are derived, not read
 nlohmann::json toJson(const DeviceInfo& d);
 nlohmann::json toJson(const std::vector<DeviceInfo>& devices); // [DEVICE...]
 // {"devices": [DEVICE...], "driver": null or why there is no driver}: the serve

@@ -29,6 +29,7 @@ BlockRunner::BlockRunner(LaunchState& launch) : L_(launch), fn_(*launch.fn) {
     }
     if (L_.check != CheckTool::None)
         checks_ = std::make_unique<BlockChecks>(L_, blk_, race_, warpsPerBlock_, fn_.localBytes);
+    if (L_.profile) prof_ = std::make_unique<ProfileCollector>(fn_, L_.capture);
     // Everything that does not change from block to block is written once.
     for (std::uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
         Warp& w = warps_[wi];
@@ -39,6 +40,7 @@ BlockRunner::BlockRunner(LaunchState& launch) : L_(launch), fn_(*launch.fn) {
         w.localBytes = fn_.localBytes;
         w.local = local_.data() + std::size_t(wi) * 32 * fn_.localBytes;
         w.warpId = wi;
+        w.probe = prof_ ? &prof_->log : nullptr;
         w.exists = 0;
         for (int l = 0; l < 32; ++l) {
             const std::uint64_t t = std::uint64_t(wi) * 32 + l;
@@ -88,6 +90,7 @@ bool BlockRunner::run(std::uint64_t linear) {
     if (L_.sharedSize) std::fill(shared_.begin(), shared_.end(), std::uint8_t(0));
     if (blk_.race) race_.reset(L_.sharedSize);
     if (checks_) checks_->beginBlock(linear);
+    if (prof_) prof_->beginBlock(ctaid);
     for (auto& w : warps_) {
         std::uint64_t* cx = w.reg(RegCtaidX);
         std::uint64_t* cy = w.reg(RegCtaidY);
@@ -184,6 +187,7 @@ void BlockRunner::yieldToOtherLanes(Warp& w) {
 void BlockRunner::runWarp(Warp& w) {
     const Instr* code = fn_.code.data();
     const std::uint32_t codeSize = std::uint32_t(fn_.code.size());
+    ProfileCollector* const prof = prof_.get();
     const std::uint32_t live = ~w.exited & ~w.atBar & w.exists;
     std::uint64_t sliceEnd = w.executed + ((live & ~w.mask) ? kDivergedSlice : kSlice);
     while (w.mask) {
@@ -205,6 +209,8 @@ void BlockRunner::runWarp(Warp& w) {
             forLanes(m, [&](int l) { pm |= std::uint32_t((p[l] != 0) != in.guardNeg) << l; });
             m = pm;
         }
+        // Profiling: the one test in the loop when it is off.
+        if (prof) [[unlikely]] prof->issue(w, in, m);
         switch (in.ctrl) {
         case Ctrl::None:
             w.polled |= in.polls;

@@ -3,6 +3,7 @@
 // in turn, each until it blocks at a barrier, exits or uses up its time slice; when
 // every warp waits, the barrier releases (or is reported as divergent).
 #include "sim/LaunchState.hpp"
+#include "sim/ProfileCollector.hpp"
 #include "sim/RaceDetector.hpp"
 #include "sim/SimChecks.hpp"
 #include "sim/Warp.hpp"
@@ -23,6 +24,11 @@ public:
 
     std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
     std::uint64_t instructions() const;
+    // This runner's counters when the launch is profiled (null otherwise).
+    std::unique_ptr<ProfileCollector> takeProfile() {
+        if (prof_) prof_->flush();
+        return std::move(prof_);
+    }
 
 private:
     LaunchState& L_;
@@ -35,6 +41,7 @@ private:
     RaceDetector race_;
     std::vector<std::pair<std::uint64_t, std::string>> printf_;
     std::unique_ptr<BlockChecks> checks_; // while the launch runs a check (SimChecks.hpp)
+    std::unique_ptr<ProfileCollector> prof_;
 
     void runWarp(Warp& w);
     void reschedule(Warp& w);

@@ -2,6 +2,7 @@
 // What all workers of one simulated launch share: memory, parameters, the first fault.
 #include "launch/LaunchTypes.hpp"
 #include "sim/MemoryMap.hpp"
+#include "sim/ProfileCollector.hpp"
 #include "sim/PtxModule.hpp"
 
 #include <atomic>
@@ -27,6 +28,8 @@ struct LaunchState {
     bool raceCheck = false;
     CheckTool check = CheckTool::None;  // the check asked for (SimChecks.hpp)
     CheckFindings* findings = nullptr;  // where the workers' findings are merged while it runs
+    bool profile = false;             // count per instruction (sim/ProfileCollector)
+    std::optional<CaptureTarget> capture; // ... and record this warp's lanes
     double timeLimitSeconds = 10.0;
     std::uint32_t smCount = 1;     // %nsmid: the multiprocessors the device reports
     std::chrono::steady_clock::time_point deadline;

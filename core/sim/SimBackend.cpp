@@ -4,6 +4,7 @@
 #include "launch/TimingStats.hpp"
 #include "sim/BlockRunner.hpp"
 #include "sim/LaunchState.hpp"
+#include "sim/ProfileCollector.hpp"
 #include "sim/PtxParser.hpp"
 #include "sim/SimChecks.hpp"
 #include "util/Elapsed.hpp"
@@ -14,7 +15,9 @@
 #include <atomic>
 #include <chrono>
 #include <fmt/format.h>
+#include <memory>
 #include <numeric>
+#include <optional>
 #include <thread>
 
 namespace kw {
@@ -36,6 +39,7 @@ struct GridRun {
     double ms = 0;
     std::string printf;
     std::uint64_t instructions = 0;
+    std::vector<std::unique_ptr<ProfileCollector>> profiles; // per worker, when profiled
 };
 
 // For each module variable, the buffer that fills it (null for none); the sizes must agree.
@@ -70,6 +74,7 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
     std::atomic<std::uint64_t> nextBlock{0};
     std::vector<std::vector<std::pair<std::uint64_t, std::string>>> outputs(threads);
     std::vector<std::uint64_t> counts(threads, 0);
+    std::vector<std::unique_ptr<ProfileCollector>> profiles(threads);
     std::mutex errorMutex;
     std::exception_ptr error;
     const auto t0 = Clock::now();
@@ -98,6 +103,7 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
             }
             outputs[id] = std::move(runner.printfOutput());
             counts[id] = runner.instructions();
+            profiles[id] = runner.takeProfile();
         } catch (...) {
             std::lock_guard lock(errorMutex);
             error = std::current_exception();
@@ -121,7 +127,33 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
     std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     for (auto& e : all) r.printf += e.second;
     r.instructions = std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
+    r.profiles = std::move(profiles);
     return r;
+}
+
+// The capture request against the module's files: an empty file is the kernel's main
+// file; otherwise the .file whose path is the name or ends in "/name".
+std::optional<CaptureTarget> resolveCapture(const Module& mod, const Function& fn, const AccessCaptureRequest& req,
+                                            std::vector<std::string>& warnings) {
+    CaptureTarget t;
+    t.line = req.line > 0 ? std::uint32_t(req.line) : 0;
+    t.block = req.block;
+    t.warp = req.warp;
+    t.maxSamples = req.maxSamples;
+    if (req.file.empty()) {
+        t.file = mainFile(fn);
+        return t;
+    }
+    for (std::size_t i = 0; i < mod.files.size(); ++i) {
+        const std::string& f = mod.files[i];
+        if (f == req.file || (f.size() > req.file.size() && f.ends_with(req.file) &&
+                              f[f.size() - req.file.size() - 1] == '/')) {
+            t.file = std::uint16_t(i);
+            return t;
+        }
+    }
+    warnings.push_back(fmt::format("sim: profile capture: the module has no source file '{}'", req.file));
+    return std::nullopt;
 }
 
 } // namespace
@@ -191,6 +223,9 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     if (config.check != CheckTool::None) L.findings = &findings;
     L.timeLimitSeconds = config.timeLimitSeconds;
     L.smCount = threadCount();
+    L.profile = config.profile.enabled;
+    if (L.profile && config.profile.capture)
+        L.capture = resolveCapture(*mod, *fn, *config.profile.capture, report.warnings);
 
     // Module variables get fresh storage per launch, except those a document buffer fills:
     // that buffer is the variable's storage. Other buffers are mapped where they lie.
@@ -259,6 +294,14 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
             "printf output ({} bytes kept) was cut off: the device printf buffer is {} bytes; raise "
             "run.printf_buffer_bytes",
             report.printfOutput.size(), config.printfBufferBytes));
+    // Only the first launch is counted: the timed repeats run unprofiled.
+    if (L.profile) {
+        std::vector<const ProfileCollector*> collectors;
+        for (const auto& p : first.profiles) collectors.push_back(p.get());
+        report.profile = mergeProfile(*mod, *fn, collectors, L.capture ? L.capture->maxSamples : 0);
+        L.profile = false;
+        L.capture.reset();
+    }
     {
         std::lock_guard lock(L.mu);
         report.warnings.insert(report.warnings.end(), L.warnings.begin(), L.warnings.end());

@@ -1,6 +1,7 @@
 #pragma once
 // One warp of 32 lanes executing in lock step: registers (reg-major, 32 lanes per
 // register), reconvergence state and memory access with bounds checks.
+#include "sim/AccessLog.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/PtxModule.hpp"
 
@@ -41,6 +42,7 @@ struct Warp {
     std::uint64_t executed = 0;
     bool stop = false;
     const MemRegion* cache = nullptr; // last global region hit
+    AccessLog* probe = nullptr;       // profiling: where access() notes each lane's access that succeeds (null: off)
 
     std::uint64_t* reg(std::uint32_t i) const { return R + std::size_t(i) * 32; }
     Dim3 threadOf(int lane) const {
@@ -57,6 +59,7 @@ struct Warp {
             else if (addr - kLocalWindow < kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
             else sp = Space::Global;
         }
+        std::uint8_t* host;
         if (sp == Space::Global || sp == Space::Const) {
             const MemRegion* r = cache;
             if (!(r && addr - r->base < r->size && size <= r->size - (addr - r->base))) {
@@ -65,21 +68,22 @@ struct Warp {
                 cache = r;
             }
             if (write && r->readOnly) return outOfBounds(sp, addr, size, write, lane, in);
-            return r->host + (addr - r->base);
-        }
-        if (sp == Space::Shared) {
+            host = r->host + (addr - r->base);
+        } else if (sp == Space::Shared) {
             if (addr >= L->sharedSize || size > L->sharedSize - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
             if (blk->watchShared) noteShared(std::uint32_t(addr), size, write, lane, in);
-            return blk->shared + addr;
-        }
-        if (sp == Space::Local) {
+            host = blk->shared + addr;
+        } else if (sp == Space::Local) {
             if (addr >= localBytes || size > localBytes - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
             if (blk->watchLocal) noteLocal(std::uint32_t(addr), size, write, lane, in);
-            return local + std::size_t(lane) * localBytes + addr;
+            host = local + std::size_t(lane) * localBytes + addr;
+        } else {
+            return outOfBounds(sp, addr, size, write, lane, in);
         }
-        return outOfBounds(sp, addr, size, write, lane, in);
+        if (probe) [[unlikely]] probe->note(sp, addr, size, write, lane);
+        return host;
     }
 
     // Records a fault at lane (or the first active lane when lane < 0) and stops the launch.

@@ -1,0 +1,352 @@
+#include "sim/ProfileCollector.hpp"
+
+#include "sim/Warp.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+namespace kw::sim {
+
+namespace {
+
+// Insertion sort: the lanes of a warp usually come in address order, which it takes in
+// one pass; a scattered warp costs at most 32 * 31 / 2 steps.
+template <class T, class Less> void sortSmall(T* v, int n, Less less) {
+    for (int i = 1; i < n; ++i) {
+        const T key = v[i];
+        int j = i - 1;
+        while (j >= 0 && less(key, v[j])) {
+            v[j + 1] = v[j];
+            --j;
+        }
+        v[j + 1] = key;
+    }
+}
+
+// The step between the addresses of neighbouring active lanes when every step agrees
+// (lanes further apart count their distance once per lane between), else 0.
+std::uint32_t regularStride(const std::uint64_t* addr, std::uint32_t lanes) {
+    int prev = -1;
+    bool have = false;
+    std::int64_t step = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        if (prev >= 0) {
+            const auto diff = static_cast<std::int64_t>(addr[l] - addr[prev]);
+            const std::int64_t gap = l - prev;
+            if (gap > 1 && diff % gap != 0) return 0;
+            const std::int64_t s = gap > 1 ? diff / gap : diff;
+            if (have && s != step) return 0;
+            step = s;
+            have = true;
+        }
+        prev = l;
+    }
+    if (!have) return 0;
+    const std::uint64_t mag = static_cast<std::uint64_t>(step < 0 ? -step : step);
+    return mag > 0xffffffffu ? 0 : static_cast<std::uint32_t>(mag);
+}
+
+// The bytes of each run of contiguous addresses (lane by lane) when the lanes split into
+// two or more runs of one length, else 0.
+std::uint32_t equalRuns(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes) {
+    std::uint64_t run = 0, first = 0, end = 0;
+    int runs = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        if (runs > 0 && addr[l] == end) {
+            run += size[l];
+        } else {
+            if (runs > 1 && run != first) return 0;
+            if (runs == 1) first = run;
+            ++runs;
+            run = size[l];
+        }
+        end = addr[l] + size[l];
+    }
+    if (runs < 2 || run != first || first > 0xffffffffu) return 0;
+    return std::uint32_t(first);
+}
+
+std::uint32_t widest(const std::uint32_t* size, std::uint32_t lanes) {
+    std::uint32_t w = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1) w = std::max(w, size[__builtin_ctz(m)]);
+    return w;
+}
+
+std::uint32_t distinctAddresses(const std::uint64_t* addr, std::uint32_t lanes) {
+    std::uint64_t v[32];
+    int n = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1) v[n++] = addr[__builtin_ctz(m)];
+    sortSmall(v, n, [](std::uint64_t a, std::uint64_t b) { return a < b; });
+    std::uint32_t distinct = 0;
+    for (int i = 0; i < n; ++i)
+        if (i == 0 || v[i] != v[i - 1]) ++distinct;
+    return distinct;
+}
+
+// The stride is looked for in an instruction's first requests only, until one is regular.
+constexpr std::uint64_t kStrideTries = 32;
+bool strideWanted(std::uint64_t requestsSoFar, std::uint32_t strideSoFar) {
+    return strideSoFar == 0 && requestsSoFar < kStrideTries;
+}
+
+void setOnce(std::uint32_t& field, std::uint32_t value) {
+    if (field == 0) field = value;
+}
+
+} // namespace
+
+SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes) {
+    struct Span { std::uint64_t begin, end; };
+    Span s[32];
+    int n = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        if (size[l] == 0) continue;
+        s[n++] = {addr[l], addr[l] + size[l]};
+    }
+    SectorCount r;
+    if (n == 0) return r;
+    sortSmall(s, n, [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    std::uint64_t covered = 0;  // one past the last sector counted
+    bool any = false;
+    std::uint64_t bytes = 0, runBegin = s[0].begin, runEnd = s[0].end;
+    for (int i = 0; i < n; ++i) {
+        const std::uint64_t first = s[i].begin >> 5, last = (s[i].end - 1) >> 5;
+        const std::uint64_t from = any ? std::max(first, covered) : first;
+        if (last + 1 > from) {
+            r.sectors += std::uint32_t(last + 1 - from);
+            covered = last + 1;
+            any = true;
+        }
+        // Distinct bytes: the union of the sorted spans.
+        if (s[i].begin > runEnd) {
+            bytes += runEnd - runBegin;
+            runBegin = s[i].begin;
+            runEnd = s[i].end;
+        } else {
+            runEnd = std::max(runEnd, s[i].end);
+        }
+    }
+    bytes += runEnd - runBegin;
+    r.ideal = std::uint32_t((bytes + 31) / 32);
+    return r;
+}
+
+WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes) {
+    WavefrontCount r;
+    const std::uint32_t wordsPerLane = size > 4 ? std::min<std::uint32_t>(size / 4, 32) : 1;
+    const std::uint32_t lanesPerPhase = 32 / wordsPerLane;
+    const std::uint32_t phaseMask = lanesPerPhase >= 32 ? 0xffffffffu : (1u << lanesPerPhase) - 1;
+    for (std::uint32_t first = 0; first < 32; first += lanesPerPhase) {
+        const std::uint32_t pm = lanes & (phaseMask << first);
+        if (!pm) continue;
+        r.ideal += 1;
+        std::uint32_t words[32];
+        int n = 0;
+        std::uint32_t lo = ~0u, hi = 0;
+        for (std::uint32_t m = pm; m; m &= m - 1) {
+            const auto w = std::uint32_t(offset[__builtin_ctz(m)] >> 2); // shared offsets are below 4 GiB
+            lo = std::min(lo, w);
+            hi = std::max(hi, w + wordsPerLane - 1);
+            for (std::uint32_t k = 0; k < wordsPerLane; ++k) words[n++] = w + k;
+        }
+        std::uint32_t busiest = 1;
+        if (hi - lo >= 32) {
+            // Words further apart than 32 may share a bank: per bank, the distinct words asked of it.
+            std::uint32_t seen[32][32];
+            std::uint8_t count[32] = {};
+            busiest = 0;
+            for (int i = 0; i < n; ++i) {
+                const std::uint32_t w = words[i], bank = w & 31;
+                bool dup = false;
+                for (std::uint32_t j = 0; j < count[bank] && !dup; ++j) dup = seen[bank][j] == w;
+                if (dup) continue; // one word serves every lane that reads it
+                seen[bank][count[bank]++] = w;
+                busiest = std::max<std::uint32_t>(busiest, count[bank]);
+            }
+        } // else: within 32 consecutive words every bank holds at most one of them
+        r.wavefronts += busiest;
+        r.worst = std::max(r.worst, busiest);
+    }
+    return r;
+}
+
+ProfileCollector::ProfileCollector(const Function& fn, const std::optional<CaptureTarget>& capture)
+    : pcs(fn.code.size()), code_(fn.code.data()), capture_(capture) {}
+
+void ProfileCollector::beginBlock(const Dim3& ctaid) {
+    flush();
+    captureBlock_ = capture_ && samples.size() < capture_->maxSamples && ctaid.x == capture_->block.x &&
+                    ctaid.y == capture_->block.y && ctaid.z == capture_->block.z;
+}
+
+void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m) {
+    if (log.lanes) flush();
+    PcCounters& p = pcs[std::size_t(&in - code_)];
+    ++p.counters.inst_executed;
+    p.counters.thread_inst_executed += std::uint64_t(__builtin_popcount(w.mask));
+    if (in.ctrl == Ctrl::Bra) {
+        ++p.extras.branches;
+        if (m && m != w.mask) ++p.counters.divergent_branches;
+    }
+    pendingWarp_ = &w;
+    pendingInstr_ = &in;
+}
+
+void ProfileCollector::flush() {
+    if (!log.lanes) return;
+    // printf and assert read their strings through access() as well: not a memory instruction.
+    if (pendingInstr_ && pendingInstr_->ctrl == Ctrl::None) {
+        const auto pc = std::uint32_t(pendingInstr_ - code_);
+        memory(*pendingWarp_, *pendingInstr_, pc, pcs[pc]);
+    }
+    log.lanes = 0;
+}
+
+void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p) {
+    std::uint32_t global = 0, shared = 0, local = 0;
+    for (std::uint32_t k = log.lanes; k; k &= k - 1) {
+        const int l = __builtin_ctz(k);
+        switch (log.space[l]) {
+        case Space::Global: global |= 1u << l; break;
+        case Space::Shared: shared |= 1u << l; break;
+        case Space::Local: local |= 1u << l; break;
+        default: break; // constant memory: not counted
+        }
+    }
+    if (!(global | shared | local)) return;
+    ProfileCounters& c = p.counters;
+    ProfileExtras& x = p.extras;
+    if (in.atomic) {
+        // atom/red count as atomics in whichever space they resolve to, never as loads or stores.
+        const std::uint32_t all = global | shared | local;
+        c.atomic_requests += std::uint64_t(global != 0) + (shared != 0) + (local != 0);
+        x.atomic_lanes += std::uint64_t(__builtin_popcount(all));
+        for (std::uint32_t part : {global, shared, local})
+            if (part) x.atomic_addresses += distinctAddresses(log.addr, part);
+    } else {
+        const bool st = log.write;
+        if (global) {
+            const SectorCount s = countSectors(log.addr, log.size, global);
+            const std::uint32_t stride = strideWanted(c.global_ld_requests + c.global_st_requests, x.global_stride_bytes)
+                                             ? regularStride(log.addr, global)
+                                             : 0;
+            const std::uint32_t bytes = widest(log.size, global);
+            std::uint32_t& runField = st ? x.global_st_run_bytes : x.global_ld_run_bytes;
+            if (stride == 0 && runField == 0 && c.global_ld_requests + c.global_st_requests < kStrideTries)
+                runField = equalRuns(log.addr, log.size, global);
+            if (st) {
+                ++c.global_st_requests;
+                c.global_st_sectors += s.sectors;
+                x.global_st_ideal_sectors += s.ideal;
+                setOnce(x.global_st_stride_bytes, stride);
+                x.global_st_bytes = std::max(x.global_st_bytes, bytes);
+                x.global_st_lanes += std::uint64_t(__builtin_popcount(global));
+            } else {
+                ++c.global_ld_requests;
+                c.global_ld_sectors += s.sectors;
+                x.global_ld_ideal_sectors += s.ideal;
+                setOnce(x.global_ld_stride_bytes, stride);
+                x.global_ld_bytes = std::max(x.global_ld_bytes, bytes);
+                x.global_ld_lanes += std::uint64_t(__builtin_popcount(global));
+            }
+            setOnce(x.global_stride_bytes, stride);
+        }
+        if (shared) {
+            const std::uint32_t bytes = widest(log.size, shared);
+            const WavefrontCount wf = countWavefronts(log.addr, bytes, shared);
+            const std::uint32_t stride =
+                strideWanted(c.shared_ld_requests + c.shared_st_requests,
+                             st ? x.shared_st_stride_bytes : x.shared_ld_stride_bytes)
+                    ? regularStride(log.addr, shared)
+                    : 0;
+            if (st) {
+                ++c.shared_st_requests;
+                c.shared_st_wavefronts += wf.wavefronts;
+                x.shared_st_ideal_wavefronts += wf.ideal;
+                setOnce(x.shared_st_stride_bytes, stride);
+            } else {
+                ++c.shared_ld_requests;
+                c.shared_ld_wavefronts += wf.wavefronts;
+                x.shared_ld_ideal_wavefronts += wf.ideal;
+                setOnce(x.shared_ld_stride_bytes, stride);
+            }
+            x.shared_ideal_wavefronts += wf.ideal;
+            x.worst_bank_conflict = std::max(x.worst_bank_conflict, wf.worst);
+            x.shared_bytes = std::max(x.shared_bytes, bytes);
+        }
+        if (local) ++(st ? c.local_st_requests : c.local_ld_requests);
+    }
+    if (captureBlock_ && w.warpId == capture_->warp && in.line == capture_->line && in.file == capture_->file)
+        capture(w, in, pc);
+}
+
+void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc) {
+    AccessSample s;
+    const Space first = log.space[__builtin_ctz(log.lanes)];
+    s.space = first == Space::Shared  ? AccessSample::Space::Shared
+              : first == Space::Local ? AccessSample::Space::Local
+                                      : AccessSample::Space::Global;
+    s.atomic = in.atomic;
+    s.store = log.write && !in.atomic;
+    s.instruction = pc < w.fn->text.size() ? w.fn->text[pc] : std::string();
+    for (int l = 0; l < 32; ++l) {
+        if (!((log.lanes >> l) & 1)) continue;
+        s.lanes[l].active = true;
+        s.lanes[l].address = log.addr[l];
+        s.lanes[l].bytes = log.size[l];
+    }
+    samples.push_back(std::move(s));
+    if (samples.size() >= capture_->maxSamples) captureBlock_ = false;
+}
+
+std::uint16_t mainFile(const Function& fn) {
+    std::map<std::uint16_t, std::size_t> uses;
+    for (const Instr& in : fn.code)
+        if (in.line) ++uses[in.file];
+    std::uint16_t best = 0;
+    std::size_t most = 0;
+    for (const auto& [file, n] : uses)
+        if (n > most) { best = file; most = n; }
+    return best;
+}
+
+KernelProfile mergeProfile(const Module& mod, const Function& fn,
+                           const std::vector<const ProfileCollector*>& collectors, std::uint32_t maxSamples) {
+    std::vector<PcCounters> sum(fn.code.size());
+    for (const ProfileCollector* c : collectors) {
+        if (!c) continue;
+        for (std::size_t pc = 0; pc < sum.size() && pc < c->pcs.size(); ++pc) {
+            sum[pc].counters += c->pcs[pc].counters;
+            sum[pc].extras += c->pcs[pc].extras;
+        }
+    }
+    KernelProfile profile;
+    std::map<std::pair<std::uint16_t, std::uint32_t>, LineProfile> lines;
+    for (std::size_t pc = 0; pc < sum.size(); ++pc) {
+        const PcCounters& p = sum[pc];
+        profile.totals += p.counters;
+        profile.totalExtras += p.extras;
+        const Instr& in = fn.code[pc];
+        if (in.line == 0 || p.counters.inst_executed == 0) continue;
+        LineProfile& line = lines[{in.file, in.line}];
+        line.counters += p.counters;
+        line.extras += p.extras;
+    }
+    for (auto& [key, line] : lines) {
+        line.file = mod.fileName(key.first);
+        line.line = int(key.second);
+        profile.lines.push_back(std::move(line));
+    }
+    for (const ProfileCollector* c : collectors) {
+        if (!c) continue;
+        for (const AccessSample& s : c->samples)
+            if (profile.samples.size() < maxSamples) profile.samples.push_back(s);
+    }
+    return profile;
+}
+
+} // namespace kw::sim

@@ -1,0 +1,90 @@
+#pragma once
+// Per-instruction counters of a profiled launch (docs/profile.md). Each worker thread's
+// BlockRunner owns one collector and counts per instruction index (pc), with no locks;
+// mergeProfile() sums the workers' arrays into source lines once the grid has run.
+//
+// BlockRunner calls issue() for every warp-level instruction before it executes. Memory
+// handlers reach Warp::access() once per lane, which only notes the lane's resolved
+// space, address and size in `log`; the next issue() (or flush()) turns the noted lanes
+// into one request, its 32-byte sectors or shared-memory wavefronts.
+#include "launch/KernelProfile.hpp"
+#include "sim/AccessLog.hpp"
+#include "sim/PtxModule.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace kw::sim {
+
+struct Warp;
+
+// The capture request resolved against the module: the warp whose lanes are recorded.
+struct CaptureTarget {
+    std::uint16_t file = 0;
+    std::uint32_t line = 0;
+    Dim3 block;
+    std::uint32_t warp = 0;
+    std::uint32_t maxSamples = 8;
+};
+
+struct PcCounters {
+    ProfileCounters counters;
+    ProfileExtras extras;
+};
+
+class ProfileCollector {
+public:
+    ProfileCollector(const Function& fn, const std::optional<CaptureTarget>& capture);
+
+    // Arms the capture when this block holds the captured warp.
+    void beginBlock(const Dim3& ctaid);
+    // One instruction about to execute (after its guard): `m` the lanes whose guard held
+    // (for a branch: the lanes that take it), w.mask the lanes executing together. The
+    // accesses the previous instruction noted in `log` are counted first.
+    void issue(const Warp& w, const Instr& in, std::uint32_t m);
+    // Counts the accesses still noted (at the end of a block or of the run).
+    void flush();
+
+    AccessLog log;
+    std::vector<PcCounters> pcs;          // per instruction index
+    std::vector<AccessSample> samples;    // the captured warp's accesses, in execution order
+
+private:
+    const Instr* code_ = nullptr;
+    std::optional<CaptureTarget> capture_;
+    bool captureBlock_ = false;
+    const Warp* pendingWarp_ = nullptr;   // the instruction whose accesses `log` holds
+    const Instr* pendingInstr_ = nullptr;
+
+    void memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p);
+    void capture(const Warp& w, const Instr& in, std::uint32_t pc);
+};
+
+// The distinct 32-byte sectors the lanes' bytes [addr, addr + size) touch, and the
+// fewest sectors their distinct bytes could fit (ceil(distinct bytes / 32)).
+struct SectorCount {
+    std::uint32_t sectors = 0, ideal = 0;
+};
+SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes);
+
+// Shared-memory wavefronts of one request: 32 banks of 4 bytes; lanes reading one word
+// share it; the warp is served in phases of 128 bytes (8-byte accesses: half-warps,
+// 16-byte: quarter-warps), each phase as many wavefronts as the busiest bank has distinct
+// words, at least one when it has active lanes. ideal: the phases with active lanes.
+struct WavefrontCount {
+    std::uint32_t wavefronts = 0, ideal = 0, worst = 0; // worst: the most distinct words of one bank
+};
+WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes);
+
+// Sums the workers' counters and groups them by source line. The file named most often
+// by the function's instructions is the main file; lines with line number 0 (no .loc)
+// count in the totals only.
+KernelProfile mergeProfile(const Module& mod, const Function& fn,
+                           const std::vector<const ProfileCollector*>& collectors, std::uint32_t maxSamples);
+
+// The file index most of the function's located instructions name.
+std::uint16_t mainFile(const Function& fn);
+
+} // namespace kw::sim
