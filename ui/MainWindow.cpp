@@ -26,6 +26,7 @@
 #include "TrustBar.hpp"
 #include "TrustStore.hpp"
 #include "UnsavedWorkGuard.hpp"
+#include "run/ProfileFindings.hpp"
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
 
@@ -1019,6 +1020,7 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
     results_->showResult(shared);
     profile_->setSource(editor_->text(), q(compiledSourceName()));
     profile_->showResult(r, runProfile_);
+    profile_->setFindings(r.profile ? profileFindings(*r.profile, runDocument_.source) : std::vector<ProfileFinding>{});
     if (r.profile)
         profileMargin_->setProfile(*r.profile, q(compiledSourceName()));
     else

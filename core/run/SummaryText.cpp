@@ -41,6 +41,7 @@ std::string SummaryText::run(const RunResult& r)
         text += fmt::format("warning: {}\n", w);
     text += fmt::format("device   {} ({})\n", r.device.name, r.device.id);
     text += fmt::format("launch   grid {} block {} shared {} B\n", toString(r.grid), toString(r.block), r.sharedBytes);
+    text += findings(r);
     if (r.fault)
         return text + fmt::format("FAULT    {}: {}\n", toString(r.fault->kind), r.fault->message);
     const RunTimings& t = r.timings;
@@ -55,6 +56,23 @@ std::string SummaryText::run(const RunResult& r)
             c.expect, c.passed ? "passed" : "FAILED", c.mismatches, c.checked, c.maxAbsError, c.maxRelError);
         for (const auto& m : c.firstMismatches)
             text += fmt::format("           [{}] got {} expected {}\n", m.index, m.got, m.expected);
+    }
+    return text;
+}
+
+std::string SummaryText::findings(const RunResult& r)
+{
+    if (r.check == CheckTool::None)
+        return {};
+    std::string text = fmt::format("{}{} found {} problem{}\n", r.findings.empty() ? "check    " : "CHECK    ",
+                                   toString(r.check), r.findings.size(), r.findings.size() == 1 ? "" : "s");
+    for (const auto& f : r.findings) {
+        std::string where = f.file.empty() ? std::string() : f.file + ":";
+        if (f.line > 0)
+            where += std::to_string(f.line) + ": ";
+        else if (!where.empty())
+            where += " ";
+        text += fmt::format("         {}{}{}\n", where, f.message, f.count > 1 ? fmt::format(" ({} times)", f.count) : "");
     }
     return text;
 }

@@ -18,6 +18,8 @@ public:
     // The diagnostics, "kernel name(params)" for each kernel, "compiled for ARCH in N ms".
     static std::string compile(const CompileResult& r);
     static std::string run(const RunResult& r);
+    // What a --check found, one line each ("" when no check ran).
+    static std::string findings(const RunResult& r);
     // "runner   COMMAND: sent 1.2 KiB, received 3.4 KiB".
     static std::string runner(const std::string& command, std::uint64_t sent, std::uint64_t received);
     // "512 B", "1.5 KiB", "2.0 MiB".

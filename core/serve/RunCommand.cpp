@@ -7,6 +7,7 @@
 #include "run/DeviceSelector.hpp"
 #include "run/ExitCode.hpp"
 #include "run/FailureReport.hpp"
+#include "run/ProfileReportText.hpp"
 #include "run/RunEngine.hpp"
 #include "run/SummaryText.hpp"
 #include "serve/ResultJson.hpp"
@@ -36,6 +37,7 @@ int RunCommand::execute()
     try {
         const Document doc =
             DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
+        source_ = doc.source;
         return options_.runner.empty() ? runHere(doc) : runOnRunner(doc);
     } catch (const std::exception& e) {
         return FailureReport::print(err_, e);
@@ -116,7 +118,7 @@ int RunCommand::writeOutputs(const RunResult& r, int code)
 void RunCommand::print(std::FILE* out, const RunResult& r, const RunnerTraffic* runner)
 {
     if (options_.json) {
-        nlohmann::json j = toJson(r);
+        nlohmann::json j = toJson(r, source_);
         if (runner)
             j["runner"] = {{"command", options_.runner}, {"bytes_sent", runner->sent}, {"bytes_received", runner->received}};
         fmt::print(out, "{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -124,6 +126,8 @@ void RunCommand::print(std::FILE* out, const RunResult& r, const RunnerTraffic* 
         fmt::print(out, "{}", SummaryText::diagnostics(r.compile));
     } else {
         fmt::print(out, "{}", SummaryText::run(r));
+        if (r.profile)
+            printProfile(out, r, source_);
         if (runner)
             fmt::print(out, "{}", SummaryText::runner(options_.runner, runner->sent, runner->received));
     }

@@ -29,6 +29,7 @@ private:
     int runHere(const Document& doc);
     int runOnRunner(const Document& doc);
     // --out, when asked for and the document compiled; a failure to write is bad input.
+    std::string source_;            // the document's kernel source, for the profile's findings
     RunOverrides overrides() const; // the command line's changes to the document's run
     int writeOutputs(const RunResult& r, int code);
     void print(std::FILE* out, const RunResult& r, const RunnerTraffic* runner);

@@ -110,10 +110,10 @@ KernelProfile matmulProfile()
 std::vector<ProfileFinding> matmulFindings()
 {
     return {
-        {"matmul.cu", 25, "B's rows are 720 bytes apart, not a multiple of 32: every other row starts in the middle "
+        {ProfileFinding::Kind::GlobalLoad, "matmul.cu", 25, 0.09, "B's rows are 720 bytes apart, not a multiple of 32: every other row starts in the middle "
                           "of a sector, so a warp's 128 bytes take 5 sectors instead of 4 (25 % more traffic)."},
-        {"matmul.cu", 29, "Both shared loads are broadcasts or whole rows: no bank conflicts."},
-        {"matmul.cu", 33, "125 of 1,536 warps split at the right edge of C (columns 180 and up): "
+        {ProfileFinding::Kind::SharedLoad, "matmul.cu", 29, 0.7, "Both shared loads are broadcasts or whole rows: no bank conflicts."},
+        {ProfileFinding::Kind::Divergence, "matmul.cu", 33, 0.01, "125 of 1,536 warps split at the right edge of C (columns 180 and up): "
                           "8 % of these branches diverge."},
     };
 }

@@ -2,7 +2,7 @@
 // built by hand, the order it sorts them in, and the editor margin's colours.
 #include "CodeEditor.hpp"
 #include "profile/HeatScale.hpp"
-#include "profile/ProfileFigures.hpp"
+#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileMargin.hpp"
 #include "profile/ProfileMetric.hpp"
 #include "profile/ProfileSummary.hpp"
@@ -120,11 +120,11 @@ TEST(ProfileMetric, CostAndCountersOfAHandBuiltLine)
     const LineProfile& l9 = p.lines[2];
     EXPECT_EQ(ProfileMetrics::value(ProfileMetric::Cost, l9), 6u + 64u);
     EXPECT_EQ(ProfileMetrics::value(ProfileMetric::BankConflicts, l9), 64u - 2u);
-    EXPECT_EQ(*ProfileFigures::conflictWays(l9.counters, l9.extras), 32.0);
-    EXPECT_EQ(*ProfileFigures::sectorsPerRequest(l7.counters), 32.0);
-    EXPECT_EQ(*ProfileFigures::idealSectorsPerRequest(l7.counters, l7.extras), 4.0);
-    EXPECT_DOUBLE_EQ(*ProfileFigures::branchEfficiency(p.lines[3].counters, p.lines[3].extras), 0.6);
-    EXPECT_FALSE(ProfileFigures::branchEfficiency(l7.counters, l7.extras)) << "no branch, no efficiency";
+    EXPECT_EQ(*ProfileRatios::conflictWays(l9.counters, l9.extras), 32.0);
+    EXPECT_EQ(*ProfileRatios::sectorsPerRequest(l7.counters), 32.0);
+    EXPECT_EQ(*ProfileRatios::idealSectorsPerRequest(l7.counters, l7.extras), 4.0);
+    EXPECT_DOUBLE_EQ(*ProfileRatios::branchEfficiency(p.lines[3].counters, p.lines[3].extras), 0.6);
+    EXPECT_FALSE(ProfileRatios::branchEfficiency(l7.counters, l7.extras)) << "no branch, no efficiency";
     EXPECT_EQ(ProfileMetrics::maximum(ProfileMetric::Instructions, p.lines), 1000u);
 }
 

@@ -2,7 +2,7 @@
 // The findings of a profile, one per row, each led by the line it is about; activating
 // a row asks for that line in the editor. Without findings one grey row says so, so the
 // list never looks broken.
-#include "profile/ProfileFinding.hpp"
+#include "run/ProfileFindings.hpp"
 #include "profile/ProfileSource.hpp"
 
 #include <QListWidget>

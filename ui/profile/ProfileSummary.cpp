@@ -1,6 +1,6 @@
 #include "profile/ProfileSummary.hpp"
 
-#include "profile/ProfileFigures.hpp"
+#include "profile/ProfileRatios.hpp"
 
 #include <QLocale>
 #include <QObject>
@@ -64,16 +64,16 @@ QString ProfileSummary::totals(const KernelProfile& p)
     const ProfileExtras& e = p.totalExtras;
     QStringList parts;
     QString inst = tr("<b>%1 warp instructions</b>").arg(count(c.inst_executed));
-    if (auto lanes = ProfileFigures::activeLanes(c))
+    if (auto lanes = ProfileRatios::activeLanes(c))
         inst += tr(", %1 of 32 lanes active on average").arg(ratio(lanes));
     parts << inst;
-    if (ProfileFigures::globalRequests(c) > 0)
-        parts << tr("<b>global</b> ") + sectorsText(ProfileFigures::globalRequests(c), ProfileFigures::globalSectors(c),
+    if (ProfileRatios::globalRequests(c) > 0)
+        parts << tr("<b>global</b> ") + sectorsText(ProfileRatios::globalRequests(c), ProfileRatios::globalSectors(c),
                                                      e.global_ld_ideal_sectors + e.global_st_ideal_sectors);
-    if (ProfileFigures::sharedRequests(c) > 0) {
+    if (ProfileRatios::sharedRequests(c) > 0) {
         QString s = tr("<b>shared</b> %1 requests, %2 wavefronts")
-                        .arg(count(ProfileFigures::sharedRequests(c)), count(ProfileFigures::sharedWavefronts(c)));
-        if (auto ways = ProfileFigures::conflictWays(c, e); ways && *ways > 1.005)
+                        .arg(count(ProfileRatios::sharedRequests(c)), count(ProfileRatios::sharedWavefronts(c)));
+        if (auto ways = ProfileRatios::conflictWays(c, e); ways && *ways > 1.005)
             s += tr(" (%1 per request needed: bank conflicts)").arg(ratio(ways));
         else
             s += tr(" (no bank conflicts)");
@@ -81,8 +81,8 @@ QString ProfileSummary::totals(const KernelProfile& p)
     }
     if (e.branches > 0)
         parts << tr("<b>branches</b> %1, %2 divergent (%3 efficient)")
-                     .arg(count(e.branches), count(c.divergent_branches), percent(ProfileFigures::branchEfficiency(c, e)));
-    if (const std::uint64_t local = ProfileFigures::localRequests(c))
+                     .arg(count(e.branches), count(c.divergent_branches), percent(ProfileRatios::branchEfficiency(c, e)));
+    if (const std::uint64_t local = ProfileRatios::localRequests(c))
         parts << tr("<b>local memory</b> %1 requests").arg(count(local));
     if (c.atomic_requests > 0)
         parts << tr("<b>atomics</b> %1").arg(count(c.atomic_requests));
@@ -98,7 +98,7 @@ QString ProfileSummary::lineTooltip(const LineProfile& l)
         rows += QStringLiteral("<tr><td>%1</td><td align=right>&nbsp;%2</td></tr>").arg(name, value);
     };
     row(tr("Warp instructions"), count(c.inst_executed));
-    if (auto lanes = ProfileFigures::activeLanes(c))
+    if (auto lanes = ProfileRatios::activeLanes(c))
         row(tr("Active lanes"), tr("%1 of 32").arg(ratio(lanes)));
     if (c.global_ld_requests > 0)
         row(tr("Global loads"), sectorsText(c.global_ld_requests, c.global_ld_sectors, e.global_ld_ideal_sectors));
@@ -115,7 +115,7 @@ QString ProfileSummary::lineTooltip(const LineProfile& l)
     if (e.branches > 0)
         row(tr("Branches"), tr("%1, %2 divergent (%3 efficient)")
                                 .arg(count(e.branches), count(c.divergent_branches),
-                                     percent(ProfileFigures::branchEfficiency(c, e))));
+                                     percent(ProfileRatios::branchEfficiency(c, e))));
     if (c.local_ld_requests + c.local_st_requests > 0)
         row(tr("Local loads, stores"), tr("%1, %2").arg(count(c.local_ld_requests), count(c.local_st_requests)));
     if (c.atomic_requests > 0)

@@ -1,7 +1,7 @@
 #include "profile/ProfileTableModel.hpp"
 
 #include "profile/HeatScale.hpp"
-#include "profile/ProfileFigures.hpp"
+#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileSummary.hpp"
 
 #include <QApplication>
@@ -64,24 +64,24 @@ QVariant ProfileTableModel::display(const LineProfile& l, int column) const
     case SourceColumn: return source_.lineText(l.file, l.line);
     case MetricColumn: return ProfileSummary::count(ProfileMetrics::value(metric_, l));
     case InstructionsColumn: return ProfileSummary::count(c.inst_executed);
-    case ActiveLanesColumn: return ProfileSummary::ratio(ProfileFigures::activeLanes(c));
-    case GlobalRequestsColumn: return countOrBlank(ProfileFigures::globalRequests(c));
-    case GlobalSectorsColumn: return countOrBlank(ProfileFigures::globalSectors(c));
+    case ActiveLanesColumn: return ProfileSummary::ratio(ProfileRatios::activeLanes(c));
+    case GlobalRequestsColumn: return countOrBlank(ProfileRatios::globalRequests(c));
+    case GlobalSectorsColumn: return countOrBlank(ProfileRatios::globalSectors(c));
     case SectorsPerRequestColumn: {
-        const QString got = ProfileSummary::ratio(ProfileFigures::sectorsPerRequest(c));
-        const QString ideal = ProfileSummary::ratio(ProfileFigures::idealSectorsPerRequest(c, e));
+        const QString got = ProfileSummary::ratio(ProfileRatios::sectorsPerRequest(c));
+        const QString ideal = ProfileSummary::ratio(ProfileRatios::idealSectorsPerRequest(c, e));
         return got.isEmpty() || ideal.isEmpty() ? got : tr("%1 (ideal %2)").arg(got, ideal);
     }
-    case SharedRequestsColumn: return countOrBlank(ProfileFigures::sharedRequests(c));
-    case WavefrontsColumn: return countOrBlank(ProfileFigures::sharedWavefronts(c));
+    case SharedRequestsColumn: return countOrBlank(ProfileRatios::sharedRequests(c));
+    case WavefrontsColumn: return countOrBlank(ProfileRatios::sharedWavefronts(c));
     case ConflictWaysColumn: {
-        const auto ways = ProfileFigures::conflictWays(c, e);
+        const auto ways = ProfileRatios::conflictWays(c, e);
         return ways ? tr("%1-way").arg(ProfileSummary::ratio(ways)) : QString();
     }
     case BranchesColumn: return countOrBlank(e.branches);
     case DivergentColumn: return e.branches ? ProfileSummary::count(c.divergent_branches) : QString();
-    case BranchEfficiencyColumn: return ProfileSummary::percent(ProfileFigures::branchEfficiency(c, e));
-    case LocalColumn: return countOrBlank(ProfileFigures::localRequests(c));
+    case BranchEfficiencyColumn: return ProfileSummary::percent(ProfileRatios::branchEfficiency(c, e));
+    case LocalColumn: return countOrBlank(ProfileRatios::localRequests(c));
     case AtomicsColumn: return countOrBlank(c.atomic_requests);
     }
     return {};
@@ -98,17 +98,17 @@ QVariant ProfileTableModel::sortValue(const LineProfile& l, int column) const
     case SourceColumn: return source_.lineText(l.file, l.line);
     case MetricColumn: return qulonglong(ProfileMetrics::value(metric_, l));
     case InstructionsColumn: return qulonglong(c.inst_executed);
-    case ActiveLanesColumn: return orBlank(ProfileFigures::activeLanes(c));
-    case GlobalRequestsColumn: return qulonglong(ProfileFigures::globalRequests(c));
-    case GlobalSectorsColumn: return qulonglong(ProfileFigures::globalSectors(c));
-    case SectorsPerRequestColumn: return orBlank(ProfileFigures::sectorsPerRequest(c));
-    case SharedRequestsColumn: return qulonglong(ProfileFigures::sharedRequests(c));
-    case WavefrontsColumn: return qulonglong(ProfileFigures::sharedWavefronts(c));
-    case ConflictWaysColumn: return orBlank(ProfileFigures::conflictWays(c, e));
+    case ActiveLanesColumn: return orBlank(ProfileRatios::activeLanes(c));
+    case GlobalRequestsColumn: return qulonglong(ProfileRatios::globalRequests(c));
+    case GlobalSectorsColumn: return qulonglong(ProfileRatios::globalSectors(c));
+    case SectorsPerRequestColumn: return orBlank(ProfileRatios::sectorsPerRequest(c));
+    case SharedRequestsColumn: return qulonglong(ProfileRatios::sharedRequests(c));
+    case WavefrontsColumn: return qulonglong(ProfileRatios::sharedWavefronts(c));
+    case ConflictWaysColumn: return orBlank(ProfileRatios::conflictWays(c, e));
     case BranchesColumn: return qulonglong(e.branches);
     case DivergentColumn: return qulonglong(c.divergent_branches);
-    case BranchEfficiencyColumn: return orBlank(ProfileFigures::branchEfficiency(c, e));
-    case LocalColumn: return qulonglong(ProfileFigures::localRequests(c));
+    case BranchEfficiencyColumn: return orBlank(ProfileRatios::branchEfficiency(c, e));
+    case LocalColumn: return qulonglong(ProfileRatios::localRequests(c));
     case AtomicsColumn: return qulonglong(c.atomic_requests);
     }
     return {};

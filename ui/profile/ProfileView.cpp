@@ -4,7 +4,7 @@
 #include "profile/AccessPicture.hpp"
 #include "profile/FindingsList.hpp"
 #include "profile/HeatLegend.hpp"
-#include "profile/ProfileFigures.hpp"
+#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileSummary.hpp"
 #include "profile/ProfileTableModel.hpp"
 
@@ -42,7 +42,7 @@ QString dim(Dim3 d) { return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).ar
 
 bool touchesMemory(const ProfileCounters& c)
 {
-    return ProfileFigures::globalRequests(c) + ProfileFigures::sharedRequests(c) + ProfileFigures::localRequests(c)
+    return ProfileRatios::globalRequests(c) + ProfileRatios::sharedRequests(c) + ProfileRatios::localRequests(c)
                + c.atomic_requests > 0;
 }
 

@@ -5,7 +5,7 @@
 // one line and warp. A run without counters (on a GPU, or not profiled) says where
 // counters come from and offers to profile on the simulator.
 #include "launch/RunResult.hpp"
-#include "profile/ProfileFinding.hpp"
+#include "run/ProfileFindings.hpp"
 #include "profile/ProfileMetric.hpp"
 #include "profile/ProfileSource.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// Ratios of one line's (or the kernel's) counters, as the table's derived columns show
+// The table's ratios of one line's (or the kernel's) counters, as the table's derived columns show
 // them. Each is empty when the line has nothing to divide by (no global request, no
 // branch), so the table can leave the cell blank instead of showing 0.
 #include "launch/KernelProfile.hpp"
@@ -8,7 +8,7 @@
 
 namespace kw {
 
-class ProfileFigures {
+class ProfileRatios {
 public:
     // Global load and store sectors per request, and the fewest the requests' bytes
     // could fit (4 for 32 lanes of 4 bytes).
