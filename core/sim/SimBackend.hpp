@@ -28,7 +28,7 @@ public:
     // Report shared-memory races (two threads of a block touching one word between
     // barriers, one of them writing) as warnings. Off by default: it slows runs down.
     // LaunchConfig::check (memcheck, racecheck, initcheck, synccheck) reports the
-    // simulator's checks as findings instead (sim/SimChecks.hpp, docs/checks-sim.md).
+    // simulator's checks as findings instead (sim/SimChecks.hpp, docs/checks.md).
     void setRaceCheck(bool on) { raceCheck_ = on; }
     bool raceCheck() const { return raceCheck_; }
     // Host threads to spread blocks over; 0 uses every core.

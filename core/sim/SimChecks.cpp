@@ -39,7 +39,7 @@ const char* kindText(FindingKind kind) {
     case FindingKind::RaceWriteAfterRead: return "shared-memory race: write after read";
     case FindingKind::RaceWriteAfterWrite: return "shared-memory race: write after write";
     case FindingKind::UninitialisedShared:
-    case FindingKind::UninitialisedLocal: return "uninitialised read";
+    case FindingKind::UninitialisedLocal: return "uninitialized read";
     case FindingKind::DivergentBarrier:
     case FindingKind::BarrierExited: return "divergent barrier";
     case FindingKind::BarrierCount: return "invalid barrier thread count";

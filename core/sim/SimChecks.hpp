@@ -1,6 +1,6 @@
 #pragma once
 // The simulator's correctness checks, LaunchConfig::check: memcheck, racecheck,
-// initcheck and synccheck under compute-sanitizer's names (docs/checks-sim.md).
+// initcheck and synccheck under compute-sanitizer's names (docs/checks.md).
 //
 // While a check runs, each worker's BlockRunner owns a BlockChecks. The warps reach it
 // from their slow paths (a fault, a barrier, __syncwarp) and from the one test per

@@ -385,7 +385,7 @@ TEST(SimChecks, InitcheckFindsASharedArrayReadBeforeAnyWrite) {
     ASSERT_EQ(rep.findings.size(), 1u) << listed(rep.findings);
     const auto& f = rep.findings.front();
     EXPECT_EQ(f.tool, CheckTool::Initcheck);
-    EXPECT_EQ(f.kind, "uninitialised read");
+    EXPECT_EQ(f.kind, "uninitialized read");
     EXPECT_EQ(f.line, lineOf(kSharedReadBeforeWrite, "PLANTED"));
     EXPECT_EQ(*f.block, (kw::Dim3{0, 0, 0}));
     EXPECT_EQ(*f.thread, (kw::Dim3{0, 0, 0}));
@@ -407,7 +407,7 @@ TEST(SimChecks, InitcheckFindsALocalArrayReadBeforeAnyWrite) {
     ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
     ASSERT_EQ(rep.findings.size(), 1u) << listed(rep.findings);
     const auto& f = rep.findings.front();
-    EXPECT_EQ(f.kind, "uninitialised read");
+    EXPECT_EQ(f.kind, "uninitialized read");
     EXPECT_EQ(f.line, lineOf(kLocalReadBeforeWrite, "PLANTED"));
     EXPECT_EQ(*f.thread, (kw::Dim3{8, 0, 0}));
     EXPECT_EQ(*f.address, 8u * 4);
@@ -603,8 +603,8 @@ const DocumentCase kDocumentCases[] = {
     {"racecheck_reduction_missing_sync.kwb", CheckTool::Racecheck, "shared-memory race: write after read",
      CheckTool::Initcheck},
     {"racecheck_warp_neighbours.kwb", CheckTool::Racecheck, "shared-memory race: read after write"},
-    {"initcheck_shared_read_before_write.kwb", CheckTool::Initcheck, "uninitialised read"},
-    {"initcheck_local_array.kwb", CheckTool::Initcheck, "uninitialised read"},
+    {"initcheck_shared_read_before_write.kwb", CheckTool::Initcheck, "uninitialized read"},
+    {"initcheck_local_array.kwb", CheckTool::Initcheck, "uninitialized read"},
     {"synccheck_syncthreads_in_if.kwb", CheckTool::Synccheck, "divergent barrier"},
     {"synccheck_syncwarp_after_return.kwb", CheckTool::Synccheck, "invalid __syncwarp mask"},
     {"synccheck_barrier_count.kwb", CheckTool::Synccheck, "invalid barrier thread count"},
