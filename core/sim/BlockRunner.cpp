@@ -27,6 +27,7 @@ BlockRunner::BlockRunner(LaunchState& launch) : L_(launch), fn_(*launch.fn) {
         blk_.race = &race_;
     }
     if (L_.profile) prof_ = std::make_unique<ProfileCollector>(fn_, L_.capture);
+    blk_.watchShared = blk_.race || prof_;
     // Everything that does not change from block to block is written once.
     for (std::uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
         Warp& w = warps_[wi];
