@@ -1,3 +1,7 @@
+// Over 600 lines: the window is where every panel meets the document and the runner.
+// Behaviour lives in the panels and helpers (UnsavedWorkGuard, TrustStore, RunnerClient,
+// LaunchPanel, ProfileView, ...); what stays here is their construction and wiring,
+// the file actions and the showing of results. Splitting the file actions out is next.
 #include "MainWindow.hpp"
 
 #include <algorithm>

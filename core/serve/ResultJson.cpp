@@ -1,3 +1,4 @@
+// Just over 600 lines: every result type's JSON form in one place, so the wire format reads as one.
 // JSON forms of the run and compile results (docs/protocol.md, "Results").
 #include "serve/ResultJson.hpp"
 

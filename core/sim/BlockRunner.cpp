@@ -30,6 +30,7 @@ BlockRunner::BlockRunner(LaunchState& launch) : L_(launch), fn_(*launch.fn) {
     if (L_.check != CheckTool::None)
         checks_ = std::make_unique<BlockChecks>(L_, blk_, race_, warpsPerBlock_, fn_.localBytes);
     if (L_.profile) prof_ = std::make_unique<ProfileCollector>(fn_, L_.capture);
+    blk_.watchShared = blk_.watchShared || blk_.race || prof_; // the checks may have asked already
     // Everything that does not change from block to block is written once.
     for (std::uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
         Warp& w = warps_[wi];

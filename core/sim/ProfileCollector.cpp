@@ -10,6 +10,14 @@ namespace kw::sim {
 
 namespace {
 
+// Bits set (no popcnt instruction is assumed: __builtin_popcount would call libgcc).
+inline std::uint32_t lanesIn(std::uint32_t m) {
+    if (m == 0xffffffffu) return 32;
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 // Insertion sort: the lanes of a warp usually come in address order, which it takes in
 // one pass; a scattered warp costs at most 32 * 31 / 2 steps.
 template <class T, class Less> void sortSmall(T* v, int n, Less less) {
@@ -69,12 +77,6 @@ std::uint32_t equalRuns(const std::uint64_t* addr, const std::uint32_t* size, st
     return std::uint32_t(first);
 }
 
-std::uint32_t widest(const std::uint32_t* size, std::uint32_t lanes) {
-    std::uint32_t w = 0;
-    for (std::uint32_t m = lanes; m; m &= m - 1) w = std::max(w, size[__builtin_ctz(m)]);
-    return w;
-}
-
 std::uint32_t distinctAddresses(const std::uint64_t* addr, std::uint32_t lanes) {
     std::uint64_t v[32];
     int n = 0;
@@ -98,41 +100,80 @@ void setOnce(std::uint32_t& field, std::uint32_t value) {
 
 } // namespace
 
-SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes) {
-    struct Span { std::uint64_t begin, end; };
-    Span s[32];
-    int n = 0;
-    for (std::uint32_t m = lanes; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        if (size[l] == 0) continue;
-        s[n++] = {addr[l], addr[l] + size[l]};
-    }
+namespace {
+
+struct Span { std::uint64_t begin, end; };
+
+// Sectors and distinct bytes of spans sorted by their start.
+template <class Next> SectorCount sweep(int n, Next next) {
     SectorCount r;
-    if (n == 0) return r;
-    sortSmall(s, n, [](const Span& a, const Span& b) { return a.begin < b.begin; });
-    std::uint64_t covered = 0;  // one past the last sector counted
-    bool any = false;
-    std::uint64_t bytes = 0, runBegin = s[0].begin, runEnd = s[0].end;
+    std::uint64_t covered = 0, bytes = 0, runBegin = 0, runEnd = 0; // covered: one past the last sector counted
     for (int i = 0; i < n; ++i) {
-        const std::uint64_t first = s[i].begin >> 5, last = (s[i].end - 1) >> 5;
-        const std::uint64_t from = any ? std::max(first, covered) : first;
-        if (last + 1 > from) {
+        const Span s = next(i);
+        const std::uint64_t first = s.begin >> 5, last = (s.end - 1) >> 5;
+        const std::uint64_t from = i ? std::max(first, covered) : first;
+        if (last >= from) {
             r.sectors += std::uint32_t(last + 1 - from);
             covered = last + 1;
-            any = true;
         }
         // Distinct bytes: the union of the sorted spans.
-        if (s[i].begin > runEnd) {
+        if (i == 0 || s.begin > runEnd) {
             bytes += runEnd - runBegin;
-            runBegin = s[i].begin;
-            runEnd = s[i].end;
+            runBegin = s.begin;
+            runEnd = s.end;
         } else {
-            runEnd = std::max(runEnd, s[i].end);
+            runEnd = std::max(runEnd, s.end);
         }
     }
     bytes += runEnd - runBegin;
     r.ideal = std::uint32_t((bytes + 31) / 32);
     return r;
+}
+
+} // namespace
+
+SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes) {
+    if (!lanes) return {};
+    // The usual request: one access size (a power of two up to 32, so an aligned access
+    // never straddles a sector) and addresses that never decrease from lane to lane.
+    // Then the sectors are the changes of addr / 32, the distinct bytes what each lane
+    // adds past the previous lane's end.
+    {
+        const std::uint32_t s = size[__builtin_ctz(lanes)];
+        if (s && s <= 32 && (s & (s - 1)) == 0) {
+            std::uint64_t prevSector = ~std::uint64_t(0), prevBegin = 0, prevEnd = 0, bytes = 0;
+            std::uint32_t sectors = 0;
+            bool regular = true;
+            for (std::uint32_t m = lanes; m; m &= m - 1) {
+                const int l = __builtin_ctz(m);
+                const std::uint64_t b = addr[l];
+                regular &= (size[l] == s) & (b >= prevBegin);
+                const std::uint64_t sector = b >> 5;
+                sectors += sector != prevSector;
+                prevSector = sector;
+                bytes += std::min<std::uint64_t>(s, b + s - std::min(prevEnd, b + s));
+                prevBegin = b;
+                prevEnd = b + s;
+            }
+            if (regular) return {sectors, std::uint32_t((bytes + 31) / 32)};
+        }
+    }
+    int order[32];
+    int n = 0;
+    bool sorted = true;
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        if (size[l] == 0) continue;
+        if (n && addr[l] < addr[order[n - 1]]) sorted = false;
+        order[n++] = l;
+    }
+    if (n == 0) return {};
+    // Lanes usually come in address order: then they are swept as they are.
+    if (sorted) return sweep(n, [&](int i) { return Span{addr[order[i]], addr[order[i]] + size[order[i]]}; });
+    Span s[32];
+    for (int i = 0; i < n; ++i) s[i] = {addr[order[i]], addr[order[i]] + size[order[i]]};
+    sortSmall(s, n, [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    return sweep(n, [&](int i) { return s[i]; });
 }
 
 WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes) {
@@ -144,30 +185,31 @@ WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, 
         const std::uint32_t pm = lanes & (phaseMask << first);
         if (!pm) continue;
         r.ideal += 1;
-        std::uint32_t words[32];
-        int n = 0;
+        // Within 32 consecutive words every bank holds at most one of them: one wavefront.
         std::uint32_t lo = ~0u, hi = 0;
         for (std::uint32_t m = pm; m; m &= m - 1) {
             const auto w = std::uint32_t(offset[__builtin_ctz(m)] >> 2); // shared offsets are below 4 GiB
             lo = std::min(lo, w);
-            hi = std::max(hi, w + wordsPerLane - 1);
-            for (std::uint32_t k = 0; k < wordsPerLane; ++k) words[n++] = w + k;
+            hi = std::max(hi, w);
         }
         std::uint32_t busiest = 1;
-        if (hi - lo >= 32) {
-            // Words further apart than 32 may share a bank: per bank, the distinct words asked of it.
+        if (hi + wordsPerLane - 1 - lo >= 32) {
+            // Words further apart may share a bank: per bank, the distinct words asked of it.
             std::uint32_t seen[32][32];
             std::uint8_t count[32] = {};
             busiest = 0;
-            for (int i = 0; i < n; ++i) {
-                const std::uint32_t w = words[i], bank = w & 31;
-                bool dup = false;
-                for (std::uint32_t j = 0; j < count[bank] && !dup; ++j) dup = seen[bank][j] == w;
-                if (dup) continue; // one word serves every lane that reads it
-                seen[bank][count[bank]++] = w;
-                busiest = std::max<std::uint32_t>(busiest, count[bank]);
+            for (std::uint32_t m = pm; m; m &= m - 1) {
+                const auto base = std::uint32_t(offset[__builtin_ctz(m)] >> 2);
+                for (std::uint32_t k = 0; k < wordsPerLane; ++k) {
+                    const std::uint32_t w = base + k, bank = w & 31;
+                    bool dup = false;
+                    for (std::uint32_t j = 0; j < count[bank] && !dup; ++j) dup = seen[bank][j] == w;
+                    if (dup) continue; // one word serves every lane that reads it
+                    seen[bank][count[bank]++] = w;
+                    busiest = std::max<std::uint32_t>(busiest, count[bank]);
+                }
             }
-        } // else: within 32 consecutive words every bank holds at most one of them
+        }
         r.wavefronts += busiest;
         r.worst = std::max(r.worst, busiest);
     }
@@ -187,7 +229,7 @@ void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m) {
     if (log.lanes) flush();
     PcCounters& p = pcs[std::size_t(&in - code_)];
     ++p.counters.inst_executed;
-    p.counters.thread_inst_executed += std::uint64_t(__builtin_popcount(w.mask));
+    p.counters.thread_inst_executed += lanesIn(w.mask);
     if (in.ctrl == Ctrl::Bra) {
         ++p.extras.branches;
         if (m && m != w.mask) ++p.counters.divergent_branches;
@@ -203,20 +245,13 @@ void ProfileCollector::flush() {
         const auto pc = std::uint32_t(pendingInstr_ - code_);
         memory(*pendingWarp_, *pendingInstr_, pc, pcs[pc]);
     }
-    log.lanes = 0;
+    log.clear();
 }
 
 void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p) {
-    std::uint32_t global = 0, shared = 0, local = 0;
-    for (std::uint32_t k = log.lanes; k; k &= k - 1) {
-        const int l = __builtin_ctz(k);
-        switch (log.space[l]) {
-        case Space::Global: global |= 1u << l; break;
-        case Space::Shared: shared |= 1u << l; break;
-        case Space::Local: local |= 1u << l; break;
-        default: break; // constant memory: not counted
-        }
-    }
+    // Constant memory is not counted.
+    const std::uint32_t global = log.inSpace[int(Space::Global)], shared = log.inSpace[int(Space::Shared)],
+                        local = log.inSpace[int(Space::Local)];
     if (!(global | shared | local)) return;
     ProfileCounters& c = p.counters;
     ProfileExtras& x = p.extras;
@@ -224,7 +259,7 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
         // atom/red count as atomics in whichever space they resolve to, never as loads or stores.
         const std::uint32_t all = global | shared | local;
         c.atomic_requests += std::uint64_t(global != 0) + (shared != 0) + (local != 0);
-        x.atomic_lanes += std::uint64_t(__builtin_popcount(all));
+        x.atomic_lanes += lanesIn(all);
         for (std::uint32_t part : {global, shared, local})
             if (part) x.atomic_addresses += distinctAddresses(log.addr, part);
     } else {
@@ -234,7 +269,7 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
             const std::uint32_t stride = strideWanted(c.global_ld_requests + c.global_st_requests, x.global_stride_bytes)
                                              ? regularStride(log.addr, global)
                                              : 0;
-            const std::uint32_t bytes = widest(log.size, global);
+            const std::uint32_t bytes = log.size[__builtin_ctz(global)]; // one size per instruction
             std::uint32_t& runField = st ? x.global_st_run_bytes : x.global_ld_run_bytes;
             if (stride == 0 && runField == 0 && c.global_ld_requests + c.global_st_requests < kStrideTries)
                 runField = equalRuns(log.addr, log.size, global);
@@ -244,19 +279,19 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
                 x.global_st_ideal_sectors += s.ideal;
                 setOnce(x.global_st_stride_bytes, stride);
                 x.global_st_bytes = std::max(x.global_st_bytes, bytes);
-                x.global_st_lanes += std::uint64_t(__builtin_popcount(global));
+                x.global_st_lanes += lanesIn(global);
             } else {
                 ++c.global_ld_requests;
                 c.global_ld_sectors += s.sectors;
                 x.global_ld_ideal_sectors += s.ideal;
                 setOnce(x.global_ld_stride_bytes, stride);
                 x.global_ld_bytes = std::max(x.global_ld_bytes, bytes);
-                x.global_ld_lanes += std::uint64_t(__builtin_popcount(global));
+                x.global_ld_lanes += lanesIn(global);
             }
             setOnce(x.global_stride_bytes, stride);
         }
         if (shared) {
-            const std::uint32_t bytes = widest(log.size, shared);
+            const std::uint32_t bytes = log.size[__builtin_ctz(shared)];
             const WavefrontCount wf = countWavefronts(log.addr, bytes, shared);
             const std::uint32_t stride =
                 strideWanted(c.shared_ld_requests + c.shared_st_requests,
@@ -286,10 +321,10 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
 
 void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc) {
     AccessSample s;
-    const Space first = log.space[__builtin_ctz(log.lanes)];
-    s.space = first == Space::Shared  ? AccessSample::Space::Shared
-              : first == Space::Local ? AccessSample::Space::Local
-                                      : AccessSample::Space::Global;
+    const std::uint32_t firstLane = log.lanes & -log.lanes;
+    s.space = (log.inSpace[int(Space::Shared)] & firstLane)  ? AccessSample::Space::Shared
+              : (log.inSpace[int(Space::Local)] & firstLane) ? AccessSample::Space::Local
+                                                             : AccessSample::Space::Global;
     s.atomic = in.atomic;
     s.store = log.write && !in.atomic;
     s.instruction = pc < w.fn->text.size() ? w.fn->text[pc] : std::string();

@@ -57,11 +57,34 @@ std::uint8_t* Warp::outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size
 }
 
 void Warp::noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in) {
+    if (probe) probe->note(Space::Shared, addr, size, write, lane);
     if (blk->checks) blk->checks->shared(*this, addr, size, write, lane, in); // initcheck
-    if (!blk->race || in.atomic) return;
+    if (blk->race && !in.atomic) raceAccess(addr, size, write, lane, in);
+}
+
+void Warp::raceAccess(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in) {
     const Dim3 t = threadOf(lane);
     const std::uint32_t linear = t.x + L->block.x * (t.y + L->block.y * t.z);
     blk->race->access(*L, addr, size, write, linear, in, Dim3Lite{L->block.x, L->block.y, L->block.z});
+}
+
+void Warp::noteAccess(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane) {
+    probe->note(sp, addr, size, write, lane);
+}
+
+const MemRegion* Warp::noteGlobal(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane) {
+    // Noted first (an access that then faults ends the launch anyway), so that a hit in
+    // the region cache returns without a call.
+    probe->note(sp, addr, size, write, lane);
+    const MemRegion* r = probeCache_;
+    if (r && addr - r->base < r->size && size <= r->size - (addr - r->base)) return r;
+    return probeMiss(addr, size);
+}
+
+const MemRegion* Warp::probeMiss(std::uint64_t addr, std::uint32_t size) {
+    const MemRegion* r = L->mem.find(addr, size);
+    if (r) probeCache_ = r;
+    return r;
 }
 
 } // namespace kw::sim

@@ -20,7 +20,7 @@ struct BlockState {
     std::string printf;               // this block's device printf text
     RaceDetector* race = nullptr;
     BlockChecks* checks = nullptr;    // the launch's check (SimChecks.hpp), null without one
-    bool watchShared = false;         // race detector or initcheck: shared accesses go to noteShared
+    bool watchShared = false;         // race detector, initcheck or profiling: shared accesses go to noteShared
     bool watchLocal = false;          // initcheck: local accesses go to noteLocal
 };
 
@@ -42,7 +42,7 @@ struct Warp {
     std::uint64_t executed = 0;
     bool stop = false;
     const MemRegion* cache = nullptr; // last global region hit
-    AccessLog* probe = nullptr;       // profiling: where access() notes each lane's access that succeeds (null: off)
+    AccessLog* probe = nullptr;       // profiling: where access() notes each lane's access (null: off)
 
     std::uint64_t* reg(std::uint32_t i) const { return R + std::size_t(i) * 32; }
     Dim3 threadOf(int lane) const {
@@ -59,31 +59,31 @@ struct Warp {
             else if (addr - kLocalWindow < kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
             else sp = Space::Global;
         }
-        std::uint8_t* host;
         if (sp == Space::Global || sp == Space::Const) {
             const MemRegion* r = cache;
             if (!(r && addr - r->base < r->size && size <= r->size - (addr - r->base))) {
-                r = L->mem.find(addr, size);
+                // A profiled launch leaves `cache` empty: every global access comes here to be noted.
+                r = probe ? noteGlobal(sp, addr, size, write, lane) : L->mem.find(addr, size);
                 if (!r) return outOfBounds(sp, addr, size, write, lane, in);
-                cache = r;
+                if (!probe) cache = r;
             }
             if (write && r->readOnly) return outOfBounds(sp, addr, size, write, lane, in);
-            host = r->host + (addr - r->base);
-        } else if (sp == Space::Shared) {
+            return r->host + (addr - r->base);
+        }
+        if (sp == Space::Shared) {
             if (addr >= L->sharedSize || size > L->sharedSize - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
             if (blk->watchShared) noteShared(std::uint32_t(addr), size, write, lane, in);
-            host = blk->shared + addr;
-        } else if (sp == Space::Local) {
+            return blk->shared + addr;
+        }
+        if (sp == Space::Local) {
             if (addr >= localBytes || size > localBytes - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
             if (blk->watchLocal) noteLocal(std::uint32_t(addr), size, write, lane, in);
-            host = local + std::size_t(lane) * localBytes + addr;
-        } else {
-            return outOfBounds(sp, addr, size, write, lane, in);
+            if (probe) [[unlikely]] noteAccess(Space::Local, addr, size, write, lane);
+            return local + std::size_t(lane) * localBytes + addr;
         }
-        if (probe) [[unlikely]] probe->note(sp, addr, size, write, lane);
-        return host;
+        return outOfBounds(sp, addr, size, write, lane, in);
     }
 
     // Records a fault at lane (or the first active lane when lane < 0) and stops the launch.
@@ -94,6 +94,15 @@ private:
     std::uint8_t* outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     void noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     void noteLocal(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in); // SimChecks.cpp
+    [[gnu::noinline]] void raceAccess(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
+    // Profiling, out of line: global and shared accesses reach these through paths access()
+    // takes anyway (a region-cache miss, BlockState::watchShared), so only local ones test
+    // for them. noteGlobal returns the access's region (its own cache, then the map).
+    [[gnu::noinline]] void noteAccess(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane);
+    [[gnu::noinline]] const MemRegion* noteGlobal(Space sp, std::uint64_t addr, std::uint32_t size, bool write,
+                                                  int lane);
+    const MemRegion* probeMiss(std::uint64_t addr, std::uint32_t size);
+    const MemRegion* probeCache_ = nullptr;
 };
 
 } // namespace kw::sim

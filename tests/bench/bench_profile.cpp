@@ -6,7 +6,7 @@
 //   profile <kernel> plain_s=<s> profiled_s=<s> ratio=<profiled/plain> check=<ok|FAILED>
 // check: the profiled launch's output equals the plain one's and the profile counted
 // the instructions the kernel ran. The goal is a ratio of at most 2.
-// Usage: bench_profile [rounds] [threads]   (default 5 rounds, every core)
+// Usage: bench_profile [rounds] [threads] [kernel]   (default 5 rounds, every core, all kernels)
 #include "SimBenchKernels.hpp"
 #include "SimCompile.hpp"
 #include "SimLaunch.hpp"
@@ -60,6 +60,7 @@ double seconds(kw::SimBackend& sim, const Case& c, bool profile, std::vector<kw:
 int main(int argc, char** argv) {
     const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
     const unsigned threads = argc > 2 ? unsigned(std::atoi(argv[2])) : 0;
+    const std::string only = argc > 3 ? argv[3] : "";
     std::string log;
     auto add = compileCuda(kAddVectorsSource, "add_vectors", log);
     auto mm = compileCuda(kTiledMatmulSource, "matmul", log);
@@ -91,6 +92,8 @@ int main(int argc, char** argv) {
     sim.setThreads(threads);
     bool allOk = true;
     for (const Case& c : cases) {
+        if (!only.empty() && c.name.rfind(only, 0) != 0)
+            continue;
         std::vector<kw::BufferArg> plainBufs, profBufs;
         kw::LaunchReport plainRep, profRep;
         seconds(sim, c, false, plainBufs, plainRep); // warm-up: page in the buffers and the module
