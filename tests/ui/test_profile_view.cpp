@@ -174,7 +174,8 @@ TEST(ProfileView, RowsFindingsAndTheCounterChooserSpeakUp)
     ASSERT_GE(lines.count(), 1);
     EXPECT_EQ(lines.at(0).at(0).toInt(), 4);
 
-    view.setFindings({{"kernel.cu", 4, "Each lane reads its own sector: 8× the traffic."}, {"", 0, "Whole kernel."}});
+    view.setFindings({{ProfileFinding::Kind::GlobalLoad, "kernel.cu", 4, 0.5, "Each lane reads its own sector: 8× the traffic."},
+                      {ProfileFinding::Kind::Divergence, "", 0, 0.1, "Whole kernel."}});
     EXPECT_EQ(view.findings()->findingCount(), 2);
     EXPECT_EQ(view.findings()->item(0)->text(), "Line 4 — Each lane reads its own sector: 8× the traffic.");
     lines.clear();
