@@ -3,6 +3,7 @@
 #include "run/ExitCode.hpp"
 #include "serve/CompileCommand.hpp"
 #include "support/TempDir.hpp"
+#include "support/CommandOutput.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -17,32 +18,9 @@ using kw::ExitCode;
 
 namespace {
 
-struct Outcome {
-    int code = -1;
-    std::string out, err;
-};
+using kw::test::Outcome;
 
-std::string contents(std::FILE* f)
-{
-    std::string text;
-    std::rewind(f);
-    char chunk[4096];
-    for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, f)) > 0;)
-        text.append(chunk, n);
-    std::fclose(f);
-    return text;
-}
-
-Outcome compile(CompileCommandOptions o)
-{
-    std::FILE* out = std::tmpfile();
-    std::FILE* err = std::tmpfile();
-    Outcome r;
-    r.code = CompileCommand(std::move(o), out, err).execute();
-    r.out = contents(out);
-    r.err = contents(err);
-    return r;
-}
+Outcome compile(CompileCommandOptions o) { return kw::test::executeCommand<CompileCommand>(std::move(o)); }
 
 CompileCommandOptions source(const std::string& name, const std::string& text)
 {

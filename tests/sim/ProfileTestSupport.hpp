@@ -12,16 +12,6 @@
 
 namespace kwtest {
 
-// The 1-based line of `source` holding `marker` (a comment on the line under test).
-inline int lineOf(const std::string& source, const std::string& marker) {
-    const auto at = source.find(marker);
-    if (at == std::string::npos) {
-        ADD_FAILURE() << "no marker " << marker;
-        return -1;
-    }
-    return 1 + int(std::count(source.begin(), source.begin() + std::ptrdiff_t(at), '\n'));
-}
-
 // The profile's entry for the marked line (counters all zero when the line has none).
 inline kw::LineProfile lineAt(const kw::KernelProfile& p, const std::string& source, const std::string& marker) {
     const int line = lineOf(source, marker);

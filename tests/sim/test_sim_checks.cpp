@@ -17,19 +17,6 @@ using kw::CheckTool;
 
 namespace {
 
-// The 1-based line of `marker` in source, as -lineinfo reports it.
-int lineOf(const std::string& source, const std::string& marker) {
-    std::istringstream in(source);
-    int n = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++n;
-        if (line.find(marker) != std::string::npos) return n;
-    }
-    return -1;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 kw::LaunchConfig checked(CheckTool tool, kw::Dim3 grid, kw::Dim3 block, std::uint32_t shared = 0) {
     kw::LaunchConfig c = config(grid, block, shared);
     c.check = tool;

@@ -9,19 +9,6 @@ using namespace kwtest;
 
 namespace {
 
-// The 1-based line of `marker` in source, as -lineinfo reports it.
-int lineOf(const std::string& source, const std::string& marker) {
-    std::istringstream in(source);
-    int n = 0;
-    for (std::string line; std::getline(in, line);) {
-        ++n;
-        if (line.find(marker) != std::string::npos) return n;
-    }
-    return -1;
-}
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
 const char* kAssert = R"(
 extern "C" __device__ void __assertfail(const char*, const char*, unsigned, const char*, unsigned long);
 #define assert(e) ((e) ? (void)0 : __assertfail(#e, __FILE__, __LINE__, __func__, 1))
