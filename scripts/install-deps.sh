@@ -5,7 +5,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  cmake ninja-build g++ pkg-config ccache
+  cmake ninja-build g++ pkg-config ccache libseccomp-dev
   nlohmann-json3-dev libmuparser-dev libpugixml-dev libcli11-dev libfmt-dev libgtest-dev
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev
   xvfb xauth python3-numpy

@@ -1,24 +1,15 @@
 #include "LiveDiagnostics.hpp"
 
 #include "compile/Compiler.hpp"
-#include "compile/IsolatedCompiler.hpp"
 #include "util/Error.hpp"
-#include "util/Paths.hpp"
 
 #include <chrono>
-#include <system_error>
 
 namespace kw {
 
 LiveDiagnostics::LiveDiagnostics(QObject* parent)
     : QObject(parent), compiler_(std::make_shared<Compiler>())
 {
-    // The document's source is compiled in a child process where kwb-run is installed
-    // beside us: NVRTC crashing or hanging on it then costs a diagnostic, not the window.
-    std::error_code ec;
-    const auto worker = executableDir() / "kwb-run";
-    if (std::filesystem::is_regular_file(worker, ec))
-        isolated_ = std::make_shared<IsolatedCompiler>(worker, std::chrono::seconds(60));
     timer_.setSingleShot(true);
     timer_.setInterval(300);
     connect(&timer_, &QTimer::timeout, this, &LiveDiagnostics::launch);
@@ -68,17 +59,17 @@ void LiveDiagnostics::launch()
     request.baseDir = baseDir_;
     request.options = options_;
     request.trust = trust_;
+    request.timeLimit = std::chrono::seconds(60);
     // Queued jobs not yet started are stale: only the newest matters.
     pool_.clear();
     ++running_;
     emit started();
     auto compiler = compiler_;
-    auto isolated = isolated_;
-    pool_.start([this, gen, request, compiler, isolated] {
+    pool_.start([this, gen, request, compiler] {
         CompileResult result;
         QString failure;
         try {
-            result = isolated ? isolated->compile(request) : compiler->compile(request);
+            result = compiler->compile(request);
         } catch (const std::exception& e) {
             failure = QString::fromUtf8(e.what());
         }

@@ -1,8 +1,8 @@
 #pragma once
 // Compiles the editor's source on a worker thread shortly after typing stops
 // and reports the diagnostics of the latest edit only (older results are dropped).
-// The compile runs in a `kwb-run compile-worker` child process where one is
-// installed, so a compiler crash or hang shows as a diagnostic.
+// NVRTC runs in the compiler's sandboxed child process (compile/Compiler), so a
+// compiler crash or hang shows as a diagnostic.
 #include "compile/CompileOptions.hpp"
 #include "compile/CompileResult.hpp"
 #include "util/Trust.hpp"
@@ -17,7 +17,6 @@
 namespace kw {
 
 class Compiler;
-class IsolatedCompiler;
 
 class LiveDiagnostics : public QObject {
     Q_OBJECT
@@ -56,8 +55,7 @@ private:
     CompileOptions options_;
     std::filesystem::path baseDir_;
     Trust trust_ = Trust::Untrusted;
-    std::shared_ptr<Compiler> compiler_;          // in this process, when no kwb-run is installed beside it
-    std::shared_ptr<IsolatedCompiler> isolated_;  // in a child process (crashes and hangs contained)
+    std::shared_ptr<Compiler> compiler_;
     QThreadPool pool_;
     quint64 generation_ = 0;
     int running_ = 0;

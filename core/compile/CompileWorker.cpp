@@ -1,8 +1,10 @@
 #include "compile/CompileWorker.hpp"
 
-#include "compile/CompileRequestJson.hpp"
 #include "compile/CompileResultCodec.hpp"
-#include "compile/Compiler.hpp"
+#include "compile/CompilerSandbox.hpp"
+#include "compile/NvrtcInProcess.hpp"
+#include "compile/NvrtcJob.hpp"
+#include "compile/NvrtcLibrary.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,8 +19,17 @@ void CompileWorker::serve(std::FILE* in, std::FILE* out)
     std::size_t n;
     while ((n = std::fread(chunk, 1, sizeof chunk, in)) > 0)
         input.append(chunk, n);
-    const CompileRequest req = compileRequestFromJson(nlohmann::json::parse(input));
-    const std::string bytes = encodeCompileResult(Compiler().compile(req));
+    const NvrtcJob job = nvrtcJobFromJson(nlohmann::json::parse(input));
+    // Everything the compile needs from the file system outside the walls is loaded
+    // before they rise: NVRTC and its builtins (NvrtcLibrary), the folders' list.
+    const NvrtcLibrary& nvrtc = NvrtcLibrary::instance();
+    SandboxPolicy policy;
+    policy.confined = job.confined;
+    policy.timeLimit = job.timeLimit;
+    if (job.confined)
+        policy.readable = CompilerSandbox::compilerFolders();
+    CompilerSandbox::enter(policy);
+    const std::string bytes = encodeCompileResult(runNvrtcInProcess(nvrtc, job));
     std::fwrite(bytes.data(), 1, bytes.size(), out);
     std::fflush(out);
 }

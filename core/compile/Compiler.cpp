@@ -2,6 +2,10 @@
 #include "compile/MissingTokenLocator.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/CompileWorkerProcess.hpp"
+#include "compile/CompilerSandbox.hpp"
+#include "compile/NvrtcJob.hpp"
+#include "compile/SplitCompileBound.hpp"
 #include "compile/HostCodeFilter.hpp"
 #include "compile/ContentHash.hpp"
 #include "compile/DiagnosticParser.hpp"
@@ -30,106 +34,51 @@ namespace {
 
 using Clock = SteadyClock;
 
-// Destroys the NVRTC program on every path out.
-class Program {
-public:
-    Program(const NvrtcLibrary& nv, const std::string& source, const std::string& name,
-            const std::vector<InMemoryHeader>& ownHeaders)
-        : nv_(nv)
-    {
-        std::vector<const char*> texts, names;
-        for (const auto& h : BuiltinHeaders::all()) {
-            texts.push_back(h.text.c_str());
-            names.push_back(h.name.c_str());
-        }
-        for (const auto& h : ownHeaders) {
-            texts.push_back(h.text.c_str());
-            names.push_back(h.name.c_str());
-        }
-        nv_.check(nv_.createProgram(&prog_, source.c_str(), name.c_str(), static_cast<int>(texts.size()),
-                                    texts.data(), names.data()),
-                  "nvrtcCreateProgram");
-    }
-    ~Program()
-    {
-        if (prog_)
-            nv_.destroyProgram(&prog_);
-    }
-    Program(const Program&) = delete;
-    Program& operator=(const Program&) = delete;
-    nvrtcProgram get() const { return prog_; }
-
-private:
-    const NvrtcLibrary& nv_;
-    nvrtcProgram prog_ = nullptr;
-};
-
 struct Attempt {
     CompileResult result;
     bool nameMapFailed = false; // an error came from a name expression
 };
 
-Attempt runNvrtc(const NvrtcLibrary& nv, const TaggedSource& tagged, const std::string& sourceName,
-                 const std::vector<InMemoryHeader>& headers, const std::vector<std::string>& args,
-                 const std::vector<std::string>& names, bool wantCubin)
+// NVRTC runs in the compile worker; its log is read here, against the tagged source.
+Attempt runNvrtc(const CompileWorkerProcess& worker, const NvrtcJob& job, const TaggedSource& tagged)
 {
-    Program prog(nv, tagged.text, sourceName, headers);
-    for (const auto& n : names)
-        nv.check(nv.addNameExpression(prog.get(), n.c_str()), "nvrtcAddNameExpression");
-    std::vector<const char*> argv;
-    for (const auto& a : args)
-        argv.push_back(a.c_str());
-    nvrtcResult rc = nv.compileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
-
     Attempt at;
     CompileResult& r = at.result;
-    std::size_t logSize = 0;
-    nv.check(nv.getProgramLogSize(prog.get(), &logSize), "nvrtcGetProgramLogSize");
-    r.log.assign(logSize, '\0');
-    if (logSize > 0)
-        nv.check(nv.getProgramLog(prog.get(), r.log.data()), "nvrtcGetProgramLog");
-    while (!r.log.empty() && r.log.back() == '\0')
-        r.log.pop_back();
-    // NVRTC joins ptxas's report and its errors with a NUL between them.
-    std::replace(r.log.begin(), r.log.end(), '\0', '\n');
-    r.diagnostics = parseNvrtcLog(r.log);
+    r = worker.run(job);
+    const std::vector<Diagnostic> failure = std::move(r.diagnostics); // a crash or time-out, already worded
+    r.diagnostics = failure.empty() ? parseNvrtcLog(r.log) : failure;
     for (auto& d : r.diagnostics) {
-        if (d.file == sourceName && d.column > 0)
+        if (d.file == job.sourceName && d.column > 0)
             d.column = tagged.userColumn(d.line, d.column);
         if (d.file == "__nv_name_map")
             at.nameMapFailed = true;
         addUnbundledHeaderNote(d);
     }
-    if (rc == NVRTC_ERROR_COMPILATION || rc == NVRTC_ERROR_INVALID_OPTION) {
-        // A user-code or user-option error: a value, not an exception.
-        if (r.diagnostics.empty() && !r.log.empty())
-            r.diagnostics.push_back({sourceName, 0, 0, Severity::Error, r.log, {}, {}});
-        return at;
-    }
-    nv.check(rc, "nvrtcCompileProgram");
-    r.ok = true;
-
-    std::size_t ptxSize = 0;
-    nv.check(nv.getPTXSize(prog.get(), &ptxSize), "nvrtcGetPTXSize");
-    r.ptx.assign(ptxSize, '\0');
-    if (ptxSize > 0)
-        nv.check(nv.getPTX(prog.get(), r.ptx.data()), "nvrtcGetPTX");
-    while (!r.ptx.empty() && r.ptx.back() == '\0')
-        r.ptx.pop_back();
-    if (wantCubin) {
-        std::size_t cubinSize = 0;
-        nv.check(nv.getCUBINSize(prog.get(), &cubinSize), "nvrtcGetCUBINSize");
-        r.cubin.resize(cubinSize);
-        if (cubinSize > 0)
-            nv.check(nv.getCUBIN(prog.get(), r.cubin.data()), "nvrtcGetCUBIN");
-    }
-    for (const auto& n : names) {
-        const char* lowered = nullptr;
-        nv.check(nv.getLoweredName(prog.get(), n.c_str(), &lowered), "nvrtcGetLoweredName");
-        if (lowered)
-            r.loweredNames[n] = lowered;
-    }
+    if (!r.ok && r.diagnostics.empty() && !r.log.empty())
+        r.diagnostics.push_back({job.sourceName, 0, 0, Severity::Error, r.log, {}, {}});
     return at;
+}
+
+// NVRTC's "cannot open source file" for an include the gate found nowhere: the gate's
+// words, which say where it looked (NVRTC may only say that it may not read the folder).
+void rewordAbsentIncludes(std::vector<Diagnostic>& diagnostics, const std::vector<Diagnostic>& absent)
+{
+    for (Diagnostic& d : diagnostics) {
+        if (d.message.find("cannot open source file") == std::string::npos)
+            continue;
+        for (const Diagnostic& a : absent) {
+            const std::size_t q = a.message.find('"');
+            const std::size_t e = q == std::string::npos ? q : a.message.find('"', q + 1);
+            if (e != std::string::npos && d.message.find(a.message.substr(q, e - q + 1)) != std::string::npos) {
+                d.message = a.message;
+                if (d.file == a.file || d.line == 0) {
+                    d.line = a.line;
+                    d.column = a.column;
+                }
+                break;
+            }
+        }
+    }
 }
 
 // Everything the compiled program depends on, verbatim; ProgramCache compares it
@@ -159,7 +108,13 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
 
 } // namespace
 
-Compiler::Compiler(std::shared_ptr<ProgramCache> cache) : cache_(std::move(cache)) {}
+Compiler::Compiler(std::shared_ptr<ProgramCache> cache)
+    : cache_(std::move(cache))
+    , worker_(CompileWorkerProcess::besideThisProgram())
+{
+}
+
+void Compiler::setWorker(std::filesystem::path worker) { worker_ = std::move(worker); }
 
 Compiler::~Compiler() = default;
 
@@ -214,8 +169,12 @@ CompileResult Compiler::compile(const CompileRequest& request)
     const NvrtcLibrary& nv = NvrtcLibrary::instance();
 
     const bool trusted = request.trust == Trust::Trusted;
-    if (!trusted)
+    if (!trusted) {
         OptionAllowList::check(request.options);
+        if (!CompilerSandbox::available())
+            throw Error(ErrorCategory::Untrusted, CompilerSandbox::unavailableReason()
+                                                      + ": an untrusted document is not compiled here");
+    }
     CompileOptions options = request.options;
     if (options.arch.empty())
         options.arch = defaultVirtualArch();
@@ -249,6 +208,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
     // spills per kernel) costs nothing more and lands in the log.
     if (wantCubin)
         args.push_back("-Xptxas=-v");
+    const std::vector<Diagnostic> boundNotes
+        = SplitCompileBound::apply(args, SplitCompileBound::machineCores(), request.sourceName);
     // An untrusted source gets its own headers from memory (IncludeGate), so NVRTC
     // searches nothing of the user's.
     if (trusted)
@@ -266,6 +227,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
         tagged.text = device.text;
     std::vector<InMemoryHeader> ownHeaders;
     std::vector<IncludedFile> includes;
+    std::vector<Diagnostic> absent; // includes the gate found nowhere, reworded if NVRTC reaches them
     if (trusted) {
         includes = scanIncludes(device.text, userDirs);
         for (const auto& inc : includes)
@@ -285,6 +247,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
         AdmittedIncludes admitted = IncludeGate(folder, searched, installedIncludeDirs()).admit(device.text, request.sourceName);
         ownHeaders = std::move(admitted.headers);
         includes = std::move(admitted.files);
+        absent = std::move(admitted.absent);
         if (!admitted.missing.empty()) {
             CompileResult r;
             r.arch = options.arch;
@@ -325,17 +288,30 @@ CompileResult Compiler::compile(const CompileRequest& request)
 
     std::vector<std::string> all = names;
     all.insert(all.end(), autoNames.begin(), autoNames.end());
-    Attempt at = runNvrtc(nv, tagged, request.sourceName, ownHeaders, args, all, wantCubin);
+    NvrtcJob job;
+    job.source = tagged.text;
+    job.sourceName = request.sourceName;
+    job.headers = std::move(ownHeaders);
+    job.args = args;
+    job.names = all;
+    job.wantCubin = wantCubin;
+    job.confined = !trusted;
+    job.timeLimit = request.timeLimit;
+    const CompileWorkerProcess worker(worker_);
+    Attempt at = runNvrtc(worker, job, tagged);
     if (!at.result.ok && at.nameMapFailed && !autoNames.empty()) {
         // A kernel the scanner saw may be compiled out (#if 0): retry with the
         // requested names only, so that never turns into an error.
-        at = runNvrtc(nv, tagged, request.sourceName, ownHeaders, args, names, wantCubin);
+        job.names = names;
+        at = runNvrtc(worker, job, tagged);
     }
     CompileResult r = std::move(at.result);
+    rewordAbsentIncludes(r.diagnostics, absent);
     MissingTokenLocator::relocate(r.diagnostics, request.source, request.sourceName);
     r.arch = options.arch;
     r.kernels = std::move(kernels);
     r.entries = parsePtxEntries(r.ptx);
+    r.diagnostics.insert(r.diagnostics.end(), boundNotes.begin(), boundNotes.end());
     for (const HostCodeRange& h : device.removed)
         r.diagnostics.push_back(Diagnostic{request.sourceName, h.firstLine, 1, Severity::Note,
                                            h.what + " (lines " + std::to_string(h.firstLine) + "-"

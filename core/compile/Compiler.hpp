@@ -3,6 +3,7 @@
 #include "compile/CompileResult.hpp"
 #include "util/Trust.hpp"
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -26,9 +27,13 @@ struct CompileRequest {
     std::vector<std::filesystem::path> userIncludeDirs;
     // Every plain (non-template, not overloaded) kernel found in the source is
     // lowered as well, so CompileResult::loweredNames always has those.
+    // NVRTC past this is stopped, and the compile says so.
+    std::chrono::milliseconds timeLimit{120000};
 };
 
-// Compiles CUDA C++ with NVRTC (loaded at run time). Thread-safe.
+// Compiles CUDA C++ with NVRTC (loaded at run time). Options and includes are checked
+// here; NVRTC itself runs in a child process behind the compiler's sandbox
+// (CompileWorkerProcess, CompilerSandbox), for every compile. Thread-safe.
 class Compiler {
 public:
     // Uses the given cache (may be null: no caching); ProgramCache::openDefault()
@@ -36,9 +41,13 @@ public:
     explicit Compiler(std::shared_ptr<ProgramCache> cache = nullptr);
     ~Compiler();
 
+    // The compile worker to start (default: kwb-run beside this program).
+    void setWorker(std::filesystem::path worker);
+
     // Throws kw::Error(Nvrtc) when NVRTC cannot be loaded or breaks, and
     // kw::Error(Untrusted) when an untrusted request asks for an option or a file
-    // it may not; user code errors come back as a result with ok == false.
+    // it may not, or when this system cannot confine the compiler (CompilerSandbox);
+    // user code errors come back as a result with ok == false.
     CompileResult compile(const CompileRequest& request);
 
     // "13.0"; throws kw::Error(Nvrtc) when NVRTC is missing.
@@ -52,6 +61,7 @@ public:
 
 private:
     std::shared_ptr<ProgramCache> cache_;
+    std::filesystem::path worker_;
 };
 
 } // namespace kw

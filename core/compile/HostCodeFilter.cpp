@@ -130,7 +130,9 @@ private:
     {
         if (from >= brace)
             return false;
-        if (ident(from, "namespace") || ident(from, "inline"))
+        // `inline namespace X {`, not `inline __device__ int f() {`: treating a function's
+        // body as a scope would judge its statements as declarations and blank device code.
+        if (ident(from, "namespace") || (ident(from, "inline") && from + 1 < brace && ident(from + 1, "namespace")))
             return true;
         return ident(from, "extern") && brace == from + 2 && toks_[from + 1].kind == SourceToken::Kind::String;
     }

@@ -2,6 +2,7 @@
 
 #include "compile/BuiltinHeaders.hpp"
 #include "compile/SourceLexer.hpp"
+#include "compile/SourceReadings.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
@@ -100,6 +101,23 @@ IncludeDirective parseDirective(const std::string& d)
     return out;
 }
 
+// A name as it may be shown: control characters (a NUL would cut the message) as \xNN.
+std::string shown(const std::string& name)
+{
+    std::string out;
+    for (const char c : name) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+            out += hex[static_cast<unsigned char>(c) & 0xf];
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 bool isBuiltin(const std::string& name)
 {
     const auto& all = BuiltinHeaders::all();
@@ -150,8 +168,19 @@ public:
     {
         if (depth > kMaxDepth)
             refuse(displayName, 1, "includes are nested more than " + std::to_string(kMaxDepth) + " deep");
+        // Every way the preprocessor may read the text (trigraphs, splices, line ends).
+        for (const std::string& reading : SourceReadings::of(text))
+            directives(reading, displayName, dir, depth);
+    }
+
+    AdmittedIncludes result;
+
+private:
+    void directives(std::string_view text, const std::string& displayName, const fs::path& dir, int depth)
+    {
         for (const auto& d : directivesOf(text)) {
             checkHasInclude(d.text, displayName, d.line);
+            checkLine(d.text, displayName, d.line);
             const IncludeDirective inc = parseDirective(d.text);
             if (!inc.isInclude)
                 continue;
@@ -164,29 +193,49 @@ public:
         }
     }
 
-    AdmittedIncludes result;
-
-private:
     [[noreturn]] static void refuse(const std::string& file, int line, const std::string& why)
     {
         throw Error(ErrorCategory::Untrusted, why, file, line);
     }
 
-    // `__has_include("/x")` would probe a file outside; its argument obeys the include rules.
+    // `__has_include("/x")` would probe a file outside; its argument obeys the include rules,
+    // and one from a macro cannot be checked.
     void checkHasInclude(const std::string& d, const std::string& file, int line)
     {
         for (std::size_t p = d.find("__has_include"); p != std::string::npos; p = d.find("__has_include", p + 1)) {
-            std::size_t q = d.find_first_of("\"<", p);
-            if (q == std::string::npos)
-                continue;
+            std::size_t open = p + std::string_view("__has_include").size();
+            if (d.compare(open, 5, "_next") == 0)
+                open += 5;
+            open = skipSpace(d, open);
+            const std::size_t q = open < d.size() && d[open] == '(' ? skipSpace(d, open + 1) : std::string::npos;
+            if (q == std::string::npos || q >= d.size() || (d[q] != '"' && d[q] != '<'))
+                refuse(file, line,
+                       "__has_include without a file name in quotes or <> cannot be checked; write the name out");
             const char close = d[q] == '"' ? '"' : '>';
             const std::size_t end = d.find(close, q + 1);
             if (end == std::string::npos)
                 continue;
             const fs::path name(d.substr(q + 1, end - q - 1));
             if (!ConfinedFolder::staysInside(name))
-                refuse(file, line, "__has_include(\"" + name.string() + "\") names a file outside the document's folder");
+                refuse(file, line, "__has_include(\"" + shown(name.string()) + "\") names a file outside the document's folder");
         }
+    }
+
+    // `#line 1 "/etc/passwd"` would make the compiler's messages name any file.
+    static void checkLine(const std::string& d, const std::string& file, int line)
+    {
+        std::size_t p = skipSpace(d, 0);
+        if (d.compare(p, 1, "#") == 0)
+            p += 1;
+        else if (d.compare(p, 2, "%:") == 0)
+            p += 2;
+        else
+            return;
+        p = skipSpace(d, p);
+        const bool named = d.compare(p, 4, "line") == 0 && (p + 4 >= d.size() || !std::isalnum((unsigned char)d[p + 4]));
+        if (named && d.find_first_not_of("0123456789 \t\r\f\v", p + 4) != std::string::npos)
+            refuse(file, line, "#line may give only a line number here: a file name in it would make the compiler's "
+                               "messages name another file");
     }
 
     void include(const IncludeDirective& inc, const std::string& file, int line, int column, const fs::path& dir,
@@ -204,7 +253,9 @@ private:
             candidates.insert(candidates.end(), userDirs_.begin(), userDirs_.end());
             candidates.insert(candidates.end(), installed_.begin(), installed_.end());
         }
-        const std::string spelled = "\"" + inc.name + "\"";
+        std::string spelled = "\""; // built in steps: GCC 12 warns falsely (-Wrestrict) on a + b + c here
+        spelled += shown(inc.name);
+        spelled += '"';
         for (const auto& base : candidates) {
             const fs::path p = name.is_absolute() ? name : base / name;
             // Installed headers first: they are readable from anywhere.
@@ -233,7 +284,7 @@ private:
             }
         }
         if (inc.quoted)
-            result.missing.push_back({file, line, column, Severity::Error,
+            result.absent.push_back({file, line, column, Severity::Error,
                                       "cannot open source file " + spelled
                                           + " (looked in the document's folder, its include folders and the installed headers)",
                                       {}, {}});

@@ -23,10 +23,12 @@ struct InMemoryHeader {
 struct AdmittedIncludes {
     std::vector<InMemoryHeader> headers; // for nvrtcCreateProgram
     std::vector<IncludedFile> files;     // the document's headers read (for the program cache key)
-    // Quoted includes found nowhere, as NVRTC would report them, and includes of
-    // non-regular files (a FIFO would block): compile errors, not refusals, and
-    // NVRTC is not asked (it would look in the working folder).
+    // Includes of non-regular files (a FIFO would block): compile errors, not refusals,
+    // and NVRTC is not asked.
     std::vector<Diagnostic> missing;
+    // Quoted includes found nowhere, worded as the user should read them. They are errors
+    // only if NVRTC reaches them: an include in an inactive #ifdef branch is never opened.
+    std::vector<Diagnostic> absent;
 };
 
 class IncludeGate {

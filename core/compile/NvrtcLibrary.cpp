@@ -17,7 +17,7 @@ namespace kw {
 struct NvrtcLibrary::Impl {
     std::vector<DynamicLibrary> companions; // libnvrtc-builtins, kept open while NVRTC is
     DynamicLibrary lib;
-    DynamicLibrary builtins; // Windows: loaded from NVRTC's own folder, see below
+    DynamicLibrary builtins; // from NVRTC's own folder, see builtinsBeside
 };
 
 namespace {
@@ -41,6 +41,18 @@ DynamicLibrary builtinsBeside(const std::string& nvrtcPath)
     }
     std::sort(found.rbegin(), found.rend()); // the newest first
     return DynamicLibrary::openFirst(found);
+}
+#else
+// NVRTC opens libnvrtc-builtins by name when it first compiles. Opened here, beside the
+// library actually loaded, it is in the process before the compile worker's sandbox
+// rises, and the lookup at compile time returns it without touching the file system.
+DynamicLibrary builtinsBeside(const std::string& nvrtcPath, int major, int minor)
+{
+    const std::filesystem::path dir = std::filesystem::path(nvrtcPath).parent_path();
+    if (dir.empty())
+        return {};
+    const std::string name = "libnvrtc-builtins.so." + std::to_string(major) + "." + std::to_string(minor);
+    return DynamicLibrary::openFirst({(dir / name).string()});
 }
 #endif
 
@@ -86,9 +98,6 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Im
     const DynamicLibrary& lib = impl_->lib;
     path_ = lib.filePath();
     origin_ = NvrtcSearchOrder::originOf(path_);
-#ifdef _WIN32
-    impl_->builtins = builtinsBeside(path_);
-#endif
     bind(lib, getErrorString, "nvrtcGetErrorString");
     bind(lib, versionFn, "nvrtcVersion");
     bind(lib, getNumSupportedArchs, "nvrtcGetNumSupportedArchs");
@@ -106,6 +115,11 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Im
     bind(lib, getLoweredName, "nvrtcGetLoweredName");
 
     check(versionFn(&major_, &minor_), "nvrtcVersion");
+#ifdef _WIN32
+    impl_->builtins = builtinsBeside(path_);
+#else
+    impl_->builtins = builtinsBeside(path_, major_, minor_);
+#endif
     int n = 0;
     check(getNumSupportedArchs(&n), "nvrtcGetNumSupportedArchs");
     archs_.resize(static_cast<std::size_t>(n));

@@ -44,11 +44,12 @@ int CompileCommand::execute()
 {
     CompileResult r;
     try {
-        const CompileRequest req = CompileInput::request(options_);
-        // NVRTC blocked on something (a file it should not read) must not hang a script.
+        CompileRequest req = CompileInput::request(options_);
+        req.timeLimit = kTimeLimit; // the compile worker stops NVRTC past it and says so
+        // Anything else stuck on the way (reading the source's headers) must not hang a script.
         Watchdog watchdog;
         std::FILE* err = err_;
-        watchdog.arm(kTimeLimit, [err] {
+        watchdog.arm(kTimeLimit + std::chrono::seconds(15), [err] {
             std::fprintf(err, "kwb-run: nvrtc error: the compiler did not finish within %lld s and was stopped\n",
                          static_cast<long long>(kTimeLimit.count() / 1000));
             std::fflush(nullptr);

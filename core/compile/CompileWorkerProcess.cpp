@@ -1,8 +1,10 @@
-#include "compile/IsolatedCompiler.hpp"
+#include "compile/CompileWorkerProcess.hpp"
 
-#include "compile/CompileRequestJson.hpp"
 #include "compile/CompileResultCodec.hpp"
+#include "compile/NvrtcInProcess.hpp"
+#include "compile/NvrtcLibrary.hpp"
 #include "util/Error.hpp"
+#include "util/Paths.hpp"
 
 #include <fmt/format.h>
 
@@ -23,36 +25,46 @@ namespace kw {
 
 namespace {
 
-CompileResult failed(const CompileRequest& request, const std::string& message)
+CompileResult failed(const NvrtcJob& job, const std::string& message)
 {
     CompileResult r;
     Diagnostic d;
-    d.file = request.sourceName;
+    d.file = job.sourceName;
     d.message = message;
     r.diagnostics.push_back(d);
     r.log = message + "\n";
-    r.arch = request.options.arch;
     return r;
 }
 
 } // namespace
 
-IsolatedCompiler::IsolatedCompiler(std::filesystem::path worker, std::chrono::milliseconds timeLimit)
+CompileWorkerProcess::CompileWorkerProcess(std::filesystem::path worker)
     : worker_(std::move(worker))
-    , timeLimit_(timeLimit)
 {
+}
+
+std::filesystem::path CompileWorkerProcess::besideThisProgram()
+{
+#ifdef _WIN32
+    return executableDir() / "kwb-run.exe";
+#else
+    return executableDir() / "kwb-run";
+#endif
 }
 
 #ifdef _WIN32
 
-CompileResult IsolatedCompiler::compile(const CompileRequest& request) const
+CompileResult CompileWorkerProcess::run(const NvrtcJob& job) const
 {
-    return Compiler().compile(request); // no process isolation on Windows yet
+    // No sandbox here yet: Compiler refuses confined jobs before they come this far.
+    if (job.confined)
+        throw Error(ErrorCategory::Untrusted, "the compiler cannot be confined on this system");
+    return runNvrtcInProcess(NvrtcLibrary::instance(), job);
 }
 
 #else
 
-CompileResult IsolatedCompiler::compile(const CompileRequest& request) const
+CompileResult CompileWorkerProcess::run(const NvrtcJob& job) const
 {
     int in[2], out[2], err[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
@@ -79,22 +91,26 @@ CompileResult IsolatedCompiler::compile(const CompileRequest& request) const
     }
 
     // The request is small next to a pipe's buffer only sometimes: write it while reading.
-    const std::string payload = toJson(request).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const std::string payload = toJson(job).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     std::size_t written = 0;
     std::string output, errors;
     int inFd = in[1];
     fcntl(inFd, F_SETFL, O_NONBLOCK);
     signal(SIGPIPE, SIG_IGN);
-    const auto deadline = std::chrono::steady_clock::now() + timeLimit_;
+    const auto deadline = std::chrono::steady_clock::now() + job.timeLimit;
     bool timedOut = false;
     bool outOpen = true, errOpen = true;
     while (outOpen || errOpen) {
         pollfd fds[3];
         nfds_t n = 0;
-        if (outOpen) fds[n++] = {out[0], POLLIN, 0};
-        if (errOpen) fds[n++] = {err[0], POLLIN, 0};
-        if (inFd >= 0) fds[n++] = {inFd, POLLOUT, 0};
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (outOpen)
+            fds[n++] = {out[0], POLLIN, 0};
+        if (errOpen)
+            fds[n++] = {err[0], POLLIN, 0};
+        if (inFd >= 0)
+            fds[n++] = {inFd, POLLOUT, 0};
+        const auto left
+            = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
             timedOut = true;
             break;
@@ -130,24 +146,30 @@ CompileResult IsolatedCompiler::compile(const CompileRequest& request) const
     if (timedOut)
         kill(pid, SIGKILL);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
 
     if (timedOut)
-        return failed(request, fmt::format("the compiler did not finish within {} s and was stopped",
-                                           double(timeLimit_.count()) / 1000.0));
+        return failed(job,
+                      fmt::format("the compiler did not finish within {} s and was stopped",
+                                  double(job.timeLimit.count()) / 1000.0));
     if (WIFSIGNALED(status))
-        return failed(request, fmt::format("the compiler crashed (signal {}) compiling this source; simplify the "
-                                           "code around the last change",
-                                           WTERMSIG(status)));
+        return failed(job,
+                      fmt::format("the compiler crashed (signal {}) compiling this source; simplify the "
+                                  "code around the last change",
+                                  WTERMSIG(status)));
     CompileResult result;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && decodeCompileResult(output, result))
         return result;
-    // The worker reports a failure of the machinery as "kwb-run: CATEGORY error: message".
-    const std::string prefix = "kwb-run: ";
+    // The worker reports a failure of the machinery as "kwb-run: CATEGORY error: message";
+    // a wall that could not be raised keeps its category (Untrusted).
+    const std::string prefix = "kwb-run: ", untrusted = "untrusted error: ";
     std::string message = errors.rfind(prefix, 0) == 0 ? errors.substr(prefix.size()) : errors;
     while (!message.empty() && message.back() == '\n')
         message.pop_back();
+    if (message.rfind(untrusted, 0) == 0) {
+        const std::string first = message.substr(0, message.find('\n')); // not FailureReport's hint
+        throw Error(ErrorCategory::Untrusted, first.substr(untrusted.size()));
+    }
     throw Error(ErrorCategory::Nvrtc, message.empty() ? "the compile worker failed" : message);
 }
 

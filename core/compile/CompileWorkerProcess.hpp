@@ -1,0 +1,32 @@
+#pragma once
+// Runs NVRTC in a child process (`kwb-run compile-worker`) behind the compiler's sandbox
+// (CompilerSandbox), so that hostile source can neither read what it may not nor take
+// the program down: a crash becomes the error "the compiler crashed", a compile past
+// the time limit is stopped and says so.
+#include "compile/CompileResult.hpp"
+#include "compile/NvrtcJob.hpp"
+
+#include <filesystem>
+
+namespace kw {
+
+class CompileWorkerProcess {
+public:
+    // `worker` is the kwb-run executable.
+    explicit CompileWorkerProcess(std::filesystem::path worker);
+
+    // kwb-run beside the running program (the window, kwb-run itself and the tests all
+    // live in one folder).
+    static std::filesystem::path besideThisProgram();
+
+    // NVRTC's outcome: ok, log, PTX, cubin and lowered names (diagnostics are the
+    // caller's to parse). Crashes and time-outs are results; a worker that cannot start
+    // or reports a failure of the machinery (NVRTC missing, a wall that cannot be
+    // raised) throws kw::Error.
+    CompileResult run(const NvrtcJob& job) const;
+
+private:
+    std::filesystem::path worker_;
+};
+
+} // namespace kw
