@@ -1,10 +1,13 @@
 #include "RunnerClient.hpp"
 
 #include "serve/JobCodec.hpp"
+#include "serve/MessageChannel.hpp"
 #include "serve/Protocol.hpp"
 #include "serve/RunRequestOptions.hpp"
 #include "serve/RunnerFailure.hpp"
+#include "serve/RunnerReply.hpp"
 #include "serve/SanitizedRun.hpp"
+#include "util/Error.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -175,6 +178,8 @@ int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName,
     }
     Job job;
     job.op = op;
+    if (op == Op::Run) // the frames the runner may send back, with the counts evaluated here
+        job.returned = ReturnedBuffers(doc, "all");
     job.line = QByteArray::fromStdString(
         protocol::encode(encoded.header, encoded.payload.data(), encoded.payload.size()));
     job.kernel = doc.kernel;
@@ -225,7 +230,24 @@ void RunnerClient::armWatchdog(int ms)
 
 void RunnerClient::onReadyRead()
 {
+    // Nothing a runner sends may escape a Qt slot as an exception: that would end the window.
+    try {
+        readMessages();
+    } catch (const std::exception& e) {
+        protocolFailure(e.what());
+    }
+}
+
+void RunnerClient::readMessages()
+{
     while (true) {
+        if (expectingExit_) { // a runner being ended: what it still sends is not looked at
+            process_.readAllStandardOutput();
+            inbox_.clear();
+            binaryLeft_ = -1;
+            frame_.reset();
+            return;
+        }
         if (binaryLeft_ >= 0) {
             if (!readFrame())
                 return;
@@ -233,6 +255,9 @@ void RunnerClient::onReadyRead()
         }
         const int nl = inbox_.indexOf('\n');
         if (nl < 0) {
+            if (std::size_t(inbox_.size()) > MessageChannel::kMaxLine)
+                throw Error(ErrorCategory::Protocol, "a message line longer than "
+                                                         + std::to_string(MessageChannel::kMaxLine >> 20) + " MiB");
             if (process_.bytesAvailable() <= 0)
                 return;
             const QByteArray more = process_.readAllStandardOutput();
@@ -244,24 +269,37 @@ void RunnerClient::onReadyRead()
         inbox_.remove(0, nl + 1);
         if (line.trimmed().isEmpty())
             continue;
-        nlohmann::json msg = nlohmann::json::parse(line.constData(), line.constData() + line.size(), nullptr, false);
-        if (msg.is_discarded()) {
+        nlohmann::json msg;
+        try {
+            msg = MessageChannel::parseHeader(std::string_view(line.constData(), std::size_t(line.size())));
+        } catch (const Error&) {
             stderrTail_ += "unparsable reply: " + line.left(200) + '\n';
             continue;
         }
-        if (msg.contains("binary")) {
-            binaryLeft_ = msg["binary"].get<qint64>();
-            frame_.reset();
-            frameFilled_ = 0;
-            if (current_ && protocol::eventOf(msg) == protocol::event::kBuffer) {
-                const auto dtype = parseDType(msg.value("dtype", "f32")).value_or(DType::U8);
-                frame_.emplace(dtype, msg.value("count", std::size_t(0)));
-                frameName_ = msg.value("name", "");
-            }
+        if (msg.contains("binary") || protocol::eventOf(msg) == protocol::event::kBuffer) {
+            startFrame(msg);
             continue;
         }
         handleMessage(msg);
     }
+}
+
+void RunnerClient::startFrame(const nlohmann::json& header)
+{
+    // Judged against the job in flight before a byte of its buffer is allocated: a count
+    // or a size the document does not have is refused, not trusted.
+    const std::uint64_t bytes = MessageChannel::payloadBytes(header);
+    const auto id = header.find("id");
+    if (!current_ || id == header.end() || *id != current_->id
+        || protocol::eventOf(header) != protocol::event::kBuffer)
+        throw Error(ErrorCategory::Protocol,
+                    "a payload of " + std::to_string(bytes)
+                        + " bytes on a message that is not a buffer frame of the job in flight");
+    const ReturnedBuffers::Frame f = current_->returned.admit(header, bytes);
+    frame_.emplace(f.dtype, f.count);
+    frameName_ = f.name;
+    frameFilled_ = 0;
+    binaryLeft_ = qint64(bytes); // count × element size of a buffer of at most 2^40 elements
 }
 
 bool RunnerClient::readFrame()
@@ -310,11 +348,13 @@ void RunnerClient::takeFrameBytes(const char* bytes, qint64 n)
 
 void RunnerClient::handleMessage(const nlohmann::json& msg)
 {
-    if (!current_ || msg.value("id", -1) != current_->id)
+    const auto id = msg.find("id");
+    if (!current_ || id == msg.end() || *id != current_->id)
         return; // a late reply of a job we gave up on
-    if (msg.contains("event")) {
-        const std::string stage = protocol::stageOf(msg);
-        if (msg["event"] == protocol::event::kStage) {
+    const std::string event = protocol::eventOf(msg);
+    if (!event.empty()) {
+        if (event == protocol::event::kStage) {
+            const std::string stage = protocol::stageOf(msg);
             if (stage == protocol::stage::kLaunch && current_->op == Op::Run)
                 armWatchdog(int(current_->timeLimitS * 1000) + graceMs_);
             emit stageChanged(current_->id, QString::fromStdString(stage));
@@ -324,56 +364,56 @@ void RunnerClient::handleMessage(const nlohmann::json& msg)
     watchdog_.stop();
     lastSent_ = sent_;
     lastReceived_ = received_;
+    const RunnerReply decode(displayName().toStdString());
     if (current_->op == Op::Hello) {
+        RunnerReply::Hello hello;
         try {
-            protocol::checkHelloReply(msg);
+            hello = decode.hello(msg);
         } catch (const std::exception& e) {
-            // Another version: restarting would only meet it again.
-            const QString what = tr("Runner %1: %2").arg(displayName(), QString::fromUtf8(e.what()));
+            // Another version, or not a hello reply at all: restarting would only meet it again.
+            const QString why = QString::fromUtf8(e.what());
+            const QString what =
+                why.startsWith("protocol version mismatch") ? tr("Runner %1: %2").arg(displayName(), why) : why;
             expectingExit_ = true;
             killReason_.clear();
             process_.kill();
             loseRunner(what);
             return;
         }
+        current_.reset();
+        devices_ = std::move(hello.devices);
         emit runnerConnected(displayName());
+        emit devicesChanged(devices_);
+        sendNext();
+        return;
     }
     Job job = std::move(*current_);
     current_.reset();
-    const nlohmann::json result = msg.value("result", nlohmann::json::object());
-    if (!msg.value("ok", false)) {
-        const auto& err = msg.value("error", nlohmann::json::object());
-        emit jobFailed(job.id, QString::fromStdString(err.value("category", "error") + ": " + err.value("message", "")));
-    } else {
-        try {
-            switch (job.op) {
-            case Op::Hello:
-            case Op::Devices:
-                devices_.clear();
-                for (const auto& d : result.value("devices", nlohmann::json::array()))
-                    devices_.push_back(deviceInfoFromJson(d));
-                emit devicesChanged(devices_);
-                break;
-            case Op::Compile:
-                emit compileFinished(job.id, compileResultFromJson(result));
-                break;
-            case Op::Run: {
-                RunResult r = runResultFromJson(result);
-                for (BufferResult& b : r.buffers) {
-                    auto it = job.buffers.find(b.name);
-                    if (it != job.buffers.end())
-                        b.data = std::move(it->second);
-                }
-                emitRun(job.id, std::move(r));
-                break;
-            }
-            }
-        } catch (const std::exception& e) {
-            emit jobFailed(job.id, tr("Unreadable reply from the runner: %1").arg(QString::fromUtf8(e.what())));
+    // Decoded first and emitted after: a refusal or a reply that cannot be read fails this
+    // job alone (its framing was intact, so the runner can serve the next).
+    std::optional<QString> failure;
+    std::optional<CompileResult> compiled;
+    std::optional<RunResult> ran;
+    try {
+        const nlohmann::json result = decode.result(msg);
+        switch (job.op) {
+        case Op::Hello: break; // answered above
+        case Op::Devices: devices_ = decode.devices(result); break;
+        case Op::Compile: compiled = decode.compile(result); break;
+        case Op::Run: ran = decode.run(result, job.returned, job.buffers); break;
         }
+    } catch (const std::exception& e) {
+        failure = QString::fromUtf8(e.what());
     }
-    if (job.op != Op::Hello)
-        jobDone();
+    if (failure)
+        emit jobFailed(job.id, *failure);
+    else if (compiled)
+        emit compileFinished(job.id, *compiled);
+    else if (ran)
+        emitRun(job.id, std::move(*ran));
+    else
+        emit devicesChanged(devices_);
+    jobDone();
     sendNext();
 }
 
@@ -408,6 +448,22 @@ void RunnerClient::loseRunner(const QString& what)
     }
     failAllQueued(what);
     emit runnerLost(what);
+}
+
+void RunnerClient::protocolFailure(const std::string& what)
+{
+    // Nothing more this runner sends is believed, and its stream is out of step: the job in
+    // flight fails with what it sent, and the runner is ended but not restarted (it would
+    // only send the same again); the next job starts it again.
+    const QString message = QString::fromUtf8(RunnerReply(displayName().toStdString()).broken(what).what())
+                            + tr("; the runner was stopped");
+    expectingExit_ = true;
+    killReason_.clear();
+    inbox_.clear();
+    binaryLeft_ = -1;
+    frame_.reset();
+    process_.kill();
+    loseRunner(message);
 }
 
 QString RunnerClient::displayName() const

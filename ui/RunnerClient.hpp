@@ -3,11 +3,15 @@
 // speaking JSON lines plus binary frames (docs/protocol.md). Jobs run one at a
 // time; a watchdog kills a run that outlives its time limit, Stop kills a
 // runaway run, and a runner that dies is restarted. The GUI never calls the
-// CUDA driver itself.
+// CUDA driver itself. The runner is never believed: its frames are checked against
+// the job (serve/ReturnedBuffers) before anything is allocated, its replies decoded
+// by serve/RunnerReply, and a runner that breaks the protocol fails the job in flight
+// and is ended, not restarted.
 #include "run/RunEngine.hpp"
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
+#include "serve/ReturnedBuffers.hpp"
 
 #include <QByteArray>
 #include <QElapsedTimer>
@@ -76,8 +80,8 @@ signals:
     void jobFailed(int id, const QString& message);
     // The runner died or hung and was restarted; what happened, for a banner.
     void runnerRestarted(const QString& what);
-    // A runner command that ended, was cut off or speaks another protocol version:
-    // it is not restarted; the next job (or start()) connects again.
+    // A runner command that ended, was cut off, speaks another protocol version or
+    // broke the protocol: it is not restarted; the next job (or start()) connects again.
     void runnerLost(const QString& what);
     // The hello of a (re)started runner was answered: it is ready.
     void runnerConnected(const QString& name);
@@ -92,12 +96,15 @@ private:
         std::string kernel;            // for reports
         QString launchText;
         double timeLimitS = 10;
+        ReturnedBuffers returned;                  // the frames this job lets the runner send
         std::map<std::string, HostBuffer> buffers; // binary frames received
     };
 
     int enqueue(Job job);
     void sendNext();
     void onReadyRead();
+    void readMessages();
+    void startFrame(const nlohmann::json& header);
     bool readFrame();
     void takeFrameBytes(const char* bytes, qint64 n);
     void emitRun(int id, RunResult result);
@@ -112,6 +119,7 @@ private:
     int enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device,
                        const RunOverrides& overrides = {});
     void loseRunner(const QString& what);
+    void protocolFailure(const std::string& what);
     QString displayName() const;
     void countReceived(qint64 bytes) { received_ += quint64(std::max<qint64>(bytes, 0)); }
 

@@ -73,10 +73,12 @@ void JobDispatcher::replyError(const json& id, const std::exception& e)
 Backend& JobDispatcher::backend(const std::string& device)
 {
     const DeviceSpec spec = DeviceSelector::parse(device);
-    auto& slot = backends_[spec.str()];
-    if (!slot)
-        slot = DeviceSelector::open(spec, printf_);
-    return *slot;
+    auto it = backends_.find(spec.str());
+    // Only a backend that opened is kept: a device that cannot be opened (cuda:99, no
+    // driver) leaves no empty entry for the error path and later requests to trip on.
+    if (it == backends_.end())
+        it = backends_.emplace(spec.str(), DeviceSelector::open(spec, printf_)).first;
+    return *it->second;
 }
 
 json JobDispatcher::hello()
@@ -224,7 +226,7 @@ JobDispatcher::Next JobDispatcher::handle(const Message& request)
     } catch (const std::exception& e) {
         replyError(id, e);
         for (const auto& [name, be] : backends_)
-            if (!be->usable())
+            if (be && !be->usable())
                 return Next::Restart;
         return Next::Continue;
     }

@@ -15,7 +15,33 @@ MessageChannel::MessageChannel(int inFd, int outFd, std::string pending)
 {
 }
 
-std::optional<Message> MessageChannel::read()
+nlohmann::json MessageChannel::parseHeader(std::string_view line)
+{
+    if (jsonNestingDepth(line) > kMaxJsonDepth)
+        throw Error(ErrorCategory::Protocol,
+                    "message is nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
+    nlohmann::json header;
+    try {
+        header = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) { // syntax errors and numbers out of range alike
+        throw Error(ErrorCategory::Protocol, std::string("message is not valid JSON: ") + e.what());
+    }
+    if (!header.is_object())
+        throw Error(ErrorCategory::Protocol, "message is not a JSON object");
+    return header;
+}
+
+std::uint64_t MessageChannel::payloadBytes(const nlohmann::json& header)
+{
+    const auto it = header.find("binary");
+    if (it == header.end())
+        return 0;
+    if (!it->is_number_unsigned())
+        throw Error(ErrorCategory::Protocol, "\"binary\" must be a byte count");
+    return it->get<std::uint64_t>();
+}
+
+std::optional<Message> MessageChannel::read(const HeaderCheck& beforePayload)
 {
     std::string line;
     for (;;) {
@@ -28,21 +54,12 @@ std::optional<Message> MessageChannel::read()
         if (line.find_first_not_of(" \t") != std::string::npos)
             break;
     }
-    if (jsonNestingDepth(line) > kMaxJsonDepth)
-        throw Error(ErrorCategory::Protocol,
-                    "message is nested more than " + std::to_string(kMaxJsonDepth) + " levels deep");
     Message m;
-    try {
-        m.header = nlohmann::json::parse(line);
-    } catch (const nlohmann::json::exception& e) { // syntax errors and numbers out of range alike
-        throw Error(ErrorCategory::Protocol, std::string("message is not valid JSON: ") + e.what());
-    }
-    if (!m.header.is_object())
-        throw Error(ErrorCategory::Protocol, "message is not a JSON object");
-    if (auto it = m.header.find("binary"); it != m.header.end()) {
-        if (!it->is_number_unsigned())
-            throw Error(ErrorCategory::Protocol, "\"binary\" must be a byte count");
-        const std::uint64_t n = it->get<std::uint64_t>();
+    m.header = parseHeader(line);
+    const std::uint64_t n = payloadBytes(m.header);
+    if (beforePayload)
+        beforePayload(m.header, n);
+    if (m.header.contains("binary")) {
         std::string bytes;
         if (!reader_.readBytes(std::size_t(n), bytes))
             throw Error(ErrorCategory::Protocol, "input ended inside a binary frame of " + std::to_string(n)

@@ -6,9 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kw {
@@ -23,10 +26,22 @@ public:
     // `pending` holds bytes already read from `inFd` by an earlier process (re-exec).
     MessageChannel(int inFd, int outFd, std::string pending = {});
 
+    // Sees a message's header and the size of its payload before the payload is read, and
+    // may refuse it (throw): a frame the reader does not expect is never read into memory.
+    using HeaderCheck = std::function<void(const nlohmann::json& header, std::uint64_t payloadBytes)>;
+
     // The next message; nullopt at end of input. A line that is not a JSON object (or
     // too long, or nested too deeply) throws kw::Error(Protocol) after being consumed,
-    // so the caller can reply and go on.
-    std::optional<Message> read();
+    // so the caller can reply and go on. After `beforePayload` refused a header, its
+    // payload is still unread: the channel is out of step and the conversation over.
+    std::optional<Message> read(const HeaderCheck& beforePayload = {});
+
+    // One header line as a message header: a JSON object nested at most kMaxJsonDepth
+    // levels. Throws kw::Error(Protocol).
+    static nlohmann::json parseHeader(std::string_view line);
+    // The payload a header announces ("binary": N; 0 without). Throws kw::Error(Protocol)
+    // when "binary" is not a byte count.
+    static std::uint64_t payloadBytes(const nlohmann::json& header);
 
     // Writes one message (and its binary payload, whose size it sets as "binary").
     // Thread-safe: a message is never interleaved with another.

@@ -1,6 +1,7 @@
 #include "serve/Protocol.hpp"
 
 #include "util/Error.hpp"
+#include "util/JsonField.hpp"
 
 namespace kw::protocol {
 
@@ -45,9 +46,9 @@ json stageEvent(const json& id, std::string_view stage)
     return eventMessage(id, event::kStage, {{"stage", stage}});
 }
 
-std::string opOf(const json& message) { return message.value("op", std::string()); }
-std::string eventOf(const json& message) { return message.value("event", std::string()); }
-std::string stageOf(const json& message) { return message.value("stage", std::string()); }
+std::string opOf(const json& message) { return JsonField::get<std::string>(message, "op", {}); }
+std::string eventOf(const json& message) { return JsonField::get<std::string>(message, "event", {}); }
+std::string stageOf(const json& message) { return JsonField::get<std::string>(message, "stage", {}); }
 
 std::string encode(json header, const void* binary, std::size_t bytes)
 {
@@ -81,9 +82,13 @@ int versionOf(const json& message)
 
 void checkHelloReply(const json& message)
 {
-    if (!message.value("ok", false)) {
-        const json error = message.value("error", json::object());
-        const std::string text = error.value("message", std::string("the runner refused the hello request"));
+    // Members of the wrong type are a reply in no version of the protocol: JsonField refuses them.
+    if (!JsonField::get<bool>(message, "ok", false)) {
+        const std::string refused = "the runner refused the hello request";
+        const auto error = message.find("error");
+        const std::string text = error != message.end() && error->is_object()
+                                     ? JsonField::get<std::string>(*error, "message", refused)
+                                     : refused;
         // A runner of another version says so itself; keep its words.
         if (text.find("protocol version mismatch") != std::string::npos)
             throw Error(ErrorCategory::Protocol, text);
@@ -91,8 +96,10 @@ void checkHelloReply(const json& message)
             throw Error(ErrorCategory::Protocol, versionMismatch(versionOf(message), kVersion));
         throw Error(ErrorCategory::Protocol, text);
     }
-    const json result = message.value("result", json::object());
-    const int theirs = result.value("protocol", versionOf(message));
+    const auto result = message.find("result");
+    const int theirs = result != message.end() && result->is_object()
+                           ? JsonField::get<int>(*result, "protocol", versionOf(message))
+                           : versionOf(message);
     if (theirs != kVersion)
         throw Error(ErrorCategory::Protocol, versionMismatch(theirs, kVersion));
 }

@@ -54,7 +54,7 @@ nlohmann::json eventMessage(const nlohmann::json& id, std::string_view name, nlo
 nlohmann::json stageEvent(const nlohmann::json& id, std::string_view stage);
 
 // What a message says it is; empty when it does not say. A member that is not a
-// string throws nlohmann::json::type_error.
+// string throws kw::Error(Protocol).
 std::string opOf(const nlohmann::json& message);    // "op" of a request
 std::string eventOf(const nlohmann::json& message); // "event" of an event
 std::string stageOf(const nlohmann::json& message); // "stage" of a stage event
@@ -70,7 +70,8 @@ std::string versionMismatch(int runnerVersion, int clientVersion);
 // The protocol version a message says it speaks (0 when it has none).
 int versionOf(const nlohmann::json& message);
 // Throws kw::Error(Protocol) with versionMismatch() when a hello reply (the whole
-// message) comes from a runner of another version.
+// message) comes from a runner of another version, and kw::Error(Protocol) when it
+// is not a hello reply at all (members of the wrong type).
 void checkHelloReply(const nlohmann::json& message);
 
 } // namespace kw::protocol

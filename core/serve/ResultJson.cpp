@@ -5,6 +5,7 @@
 #include "run/ProfileFigures.hpp"
 #include "run/ProfileFindings.hpp"
 #include "util/Error.hpp"
+#include "util/JsonField.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -21,9 +22,9 @@ Dim3 dimFromJson(const json& j)
     Dim3 d;
     if (!j.is_array())
         return d;
-    if (j.size() > 0) d.x = j[0].get<std::uint32_t>();
-    if (j.size() > 1) d.y = j[1].get<std::uint32_t>();
-    if (j.size() > 2) d.z = j[2].get<std::uint32_t>();
+    if (j.size() > 0) d.x = JsonField::as<std::uint32_t>(j[0], "x");
+    if (j.size() > 1) d.y = JsonField::as<std::uint32_t>(j[1], "y");
+    if (j.size() > 2) d.z = JsonField::as<std::uint32_t>(j[2], "z");
     return d;
 }
 
@@ -44,13 +45,17 @@ constexpr FaultKind kFaultKinds[] = {
     FaultKind::Assert, FaultKind::LaunchFailure, FaultKind::Timeout, FaultKind::OutOfBounds,
     FaultKind::DivergentBarrier, FaultKind::Unsupported, FaultKind::Other};
 
+// Results come from runners and child processes: a member of the wrong type is refused, not converted.
 template <typename T>
 T value(const json& j, const char* key, T fallback)
 {
-    auto it = j.find(key);
-    if (it == j.end() || it->is_null())
-        return fallback;
-    return it->get<T>();
+    return JsonField::get<T>(j, key, std::move(fallback));
+}
+
+// What a member of the wrong shape makes nlohmann::json throw is the sender's fault.
+[[noreturn]] void unreadable(const char* what, const json::exception& e)
+{
+    throw Error(ErrorCategory::Protocol, std::string(what) + ": " + e.what());
 }
 
 // A check's finding: {"tool","kind","message","file","line","block","thread","address","count"}.
@@ -80,7 +85,7 @@ CheckFinding findingFromJson(const json& j)
     if (j.contains("thread") && !j["thread"].is_null())
         f.thread = dimFromJson(j["thread"]);
     if (j.contains("address") && !j["address"].is_null())
-        f.address = j["address"].get<std::uint64_t>();
+        f.address = JsonField::as<std::uint64_t>(j["address"], "address");
     f.count = value<std::uint32_t>(j, "count", 1);
     return f;
 }
@@ -276,7 +281,7 @@ json toJson(const KernelProfile& p, const std::string& source)
 }
 
 KernelProfile kernelProfileFromJson(const json& j)
-{
+try {
     KernelProfile p;
     if (j.contains("totals"))
         p.totals = countersFromJson(j["totals"]);
@@ -318,6 +323,8 @@ KernelProfile kernelProfileFromJson(const json& j)
         p.samples.push_back(std::move(a));
     }
     return p;
+} catch (const json::exception& e) {
+    unreadable("profile", e);
 }
 
 json toJson(const CompileResult& r, bool includePtx)
@@ -359,7 +366,7 @@ json toJson(const CompileResult& r, bool includePtx)
 }
 
 CompileResult compileResultFromJson(const json& j)
-{
+try {
     CompileResult r;
     r.ok = value<bool>(j, "ok", false);
     r.log = value<std::string>(j, "log", "");
@@ -396,6 +403,8 @@ CompileResult compileResultFromJson(const json& j)
         r.kernels.push_back(std::move(sig));
     }
     return r;
+} catch (const json::exception& e) {
+    unreadable("compile result", e);
 }
 
 json toJson(const DeviceInfo& d)
@@ -434,7 +443,7 @@ json toJson(const DevicesReport& report)
 }
 
 DeviceInfo deviceInfoFromJson(const json& j)
-{
+try {
     DeviceInfo d;
     d.id = value<std::string>(j, "id", "");
     d.name = value<std::string>(j, "name", "");
@@ -459,6 +468,8 @@ DeviceInfo deviceInfoFromJson(const json& j)
             value<int>(l, "max_threads_per_multiprocessor", o.maxThreadsPerMultiprocessor);
     }
     return d;
+} catch (const json::exception& e) {
+    unreadable("device", e);
 }
 
 json toJson(const RunResult& r) { return toJson(r, std::string()); }
@@ -529,7 +540,7 @@ json toJson(const RunResult& r, const std::string& source)
 }
 
 RunResult runResultFromJson(const json& j)
-{
+try {
     RunResult r;
     r.ok = value<bool>(j, "ok", false);
     if (j.contains("device"))
@@ -601,6 +612,8 @@ RunResult runResultFromJson(const json& j)
     if (j.contains("profile") && !j["profile"].is_null())
         r.profile = kernelProfileFromJson(j["profile"]);
     return r;
+} catch (const json::exception& e) {
+    unreadable("run result", e);
 }
 
 } // namespace kw

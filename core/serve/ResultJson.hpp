@@ -25,6 +25,8 @@ nlohmann::json toJson(const std::vector<DeviceInfo>& devices); // [DEVICE...]
 // {"devices": [DEVICE...], "driver": null or why there is no driver}: the serve
 // `devices` reply and `kwb-run devices --json`.
 nlohmann::json toJson(const DevicesReport& report);
+// The readers below take JSON from elsewhere (a runner, a child process): a member of the
+// wrong type or an unknown name throws kw::Error(Protocol), never a nlohmann::json exception.
 CompileResult compileResultFromJson(const nlohmann::json& j);
 RunResult runResultFromJson(const nlohmann::json& j); // buffers get metadata only
 DeviceInfo deviceInfoFromJson(const nlohmann::json& j);

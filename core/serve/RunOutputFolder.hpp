@@ -10,7 +10,8 @@ namespace kw {
 class RunOutputFolder {
 public:
     // Creates the folder as needed. Throws (kw::Error, std::filesystem_error) when it
-    // cannot be written.
+    // cannot be written, and kw::Error(Protocol), writing nothing, when a buffer's name
+    // is not a plain file name (util/PlainFileName).
     static void write(const std::filesystem::path& dir, const RunResult& r);
 };
 

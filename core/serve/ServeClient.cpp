@@ -5,12 +5,12 @@
 #include "serve/JobCodec.hpp"
 #include "serve/Protocol.hpp"
 #include "serve/RunnerFailure.hpp"
+#include "serve/RunnerReplyReader.hpp"
 #include "util/Error.hpp"
 
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
-#include <cstring>
 #include <thread>
 
 namespace kw {
@@ -20,13 +20,14 @@ using nlohmann::json;
 ServeClient::ServeClient(const std::string& commandLine)
     : process_(commandLine)
     , channel_(process_.outputFd(), process_.inputFd())
+    , reply_(commandLine)
 {
-    const json reply = roundTrip(protocol::request(nextId_++, protocol::op::kHello), {}, {}, nullptr);
-    protocol::checkHelloReply(reply);
-    const json result = reply.value("result", json::object());
-    release_ = result.value("version", std::string());
-    for (const json& d : result.value("devices", json::array()))
-        devices_.push_back(deviceInfoFromJson(d));
+    ReturnedBuffers none;
+    std::map<std::string, HostBuffer> frames;
+    const json reply = roundTrip(protocol::request(nextId_++, protocol::op::kHello), {}, {}, none, frames);
+    RunnerReply::Hello hello = reply_.hello(reply);
+    release_ = std::move(hello.release);
+    devices_ = std::move(hello.devices);
 }
 
 ServeClient::~ServeClient()
@@ -65,7 +66,7 @@ void ServeClient::lost(const std::string& during)
 }
 
 json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& payload, const StageCallback& onStage,
-                            std::map<std::string, HostBuffer>* buffers)
+                            ReturnedBuffers& returned, std::map<std::string, HostBuffer>& frames)
 {
     const json id = header["id"];
     const bool isHello = protocol::opOf(header) == protocol::op::kHello;
@@ -80,44 +81,22 @@ json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& pa
     if (!payload.empty())
         sentHeader["binary"] = payload.size();
     last_.sent = protocol::lineBytes(sentHeader) + payload.size();
-    for (;;) {
-        std::optional<Message> m;
-        try {
-            m = channel_.read();
-        } catch (const Error& e) {
-            if (isHello) // not our protocol at all: a shell banner, another program
-                throw Error(ErrorCategory::Protocol, "the runner \"" + process_.commandLine()
-                                                         + "\" did not answer in the serve protocol: " + e.what());
-            throw;
-        }
-        if (!m)
-            lost(during);
-        last_.received += protocol::lineBytes(m->header) + m->binary.size();
-        if (m->header.value("id", json()) != id)
-            continue;
-        const std::string ev = protocol::eventOf(m->header);
-        if (ev == protocol::event::kStage) {
-            if (onStage)
-                onStage(protocol::stageOf(m->header));
-            continue;
-        }
-        if (ev == protocol::event::kBuffer) {
-            if (buffers) {
-                const auto dtype = parseDType(m->header.value("dtype", std::string("u8"))).value_or(DType::U8);
-                const std::size_t count = m->header.value("count", std::size_t(0));
-                HostBuffer b(dtype, count);
-                if (b.byteSize() != m->binary.size())
-                    throw Error(ErrorCategory::Protocol, "buffer frame \"" + m->header.value("name", std::string())
-                                                             + "\" has the wrong size");
-                std::memcpy(b.data(), m->binary.data(), m->binary.size());
-                (*buffers)[m->header.value("name", std::string())] = std::move(b);
-            }
-            continue;
-        }
-        total_.sent += last_.sent;
-        total_.received += last_.received;
-        return m->header;
+    RunnerReplyReader reader(channel_);
+    std::optional<json> reply;
+    try {
+        reply = reader.read(id, returned, frames, onStage);
+    } catch (const Error& e) {
+        if (isHello) // not our protocol at all: a shell banner, another program
+            throw Error(ErrorCategory::Protocol, "the runner \"" + process_.commandLine()
+                                                     + "\" did not answer in the serve protocol: " + e.what());
+        throw reply_.broken(e.what());
     }
+    last_.received = reader.received();
+    if (!reply)
+        lost(during);
+    total_.sent += last_.sent;
+    total_.received += last_.received;
+    return std::move(*reply);
 }
 
 RunResult ServeClient::run(const Document& doc, const std::string& device, const std::string& returnBuffers,
@@ -126,30 +105,19 @@ RunResult ServeClient::run(const Document& doc, const std::string& device, const
     EncodedJob job = JobCodec::encode(doc, protocol::op::kRun, nextId_++, device);
     job.header["return_buffers"] = returnBuffers;
     writeRunOptions(job.header, overrides);
-    std::map<std::string, HostBuffer> buffers;
-    const json reply = roundTrip(job.header, job.payload, onStage, &buffers);
-    if (!reply.value("ok", false)) {
-        const json err = reply.value("error", json::object());
-        throw Error(ErrorCategory::Protocol, err.value("category", std::string("error")) + ": "
-                                                 + err.value("message", std::string()));
-    }
-    RunResult r = runResultFromJson(reply.value("result", json::object()));
-    for (BufferResult& b : r.buffers)
-        if (auto it = buffers.find(b.name); it != buffers.end())
-            b.data = std::move(it->second);
-    return r;
+    ReturnedBuffers returned(doc, returnBuffers);
+    std::map<std::string, HostBuffer> frames;
+    const json reply = roundTrip(job.header, job.payload, onStage, returned, frames);
+    return reply_.run(reply_.result(reply), returned, frames);
 }
 
 CompileResult ServeClient::compile(const Document& doc, const std::string& device)
 {
     EncodedJob job = JobCodec::encode(doc, protocol::op::kCompile, nextId_++, device);
-    const json reply = roundTrip(job.header, job.payload, {}, nullptr);
-    if (!reply.value("ok", false)) {
-        const json err = reply.value("error", json::object());
-        throw Error(ErrorCategory::Protocol, err.value("category", std::string("error")) + ": "
-                                                 + err.value("message", std::string()));
-    }
-    return compileResultFromJson(reply.value("result", json::object()));
+    ReturnedBuffers none;
+    std::map<std::string, HostBuffer> frames;
+    const json reply = roundTrip(job.header, job.payload, {}, none, frames);
+    return reply_.compile(reply_.result(reply));
 }
 
 } // namespace kw

@@ -3,12 +3,17 @@
 // and tests: starts the runner command, checks its protocol version, sends jobs
 // with their headers and initialiser data, and collects results and output buffers.
 // A runner that ends mid-job makes the job lost (kw::Error, category Io), never a result.
+// The runner is never believed: what it sends back is checked against the request
+// (serve/RunnerReplyReader, ReturnedBuffers, RunnerReply), and anything the protocol does
+// not allow is kw::Error(Protocol) naming the runner.
 #include "run/RunEngine.hpp"
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
 #include "serve/MessageChannel.hpp"
+#include "serve/ReturnedBuffers.hpp"
 #include "serve/RunnerProcess.hpp"
+#include "serve/RunnerReply.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -40,7 +45,8 @@ public:
 
     using StageCallback = std::function<void(const std::string& stage)>;
     // Runs the document on the runner's device ("" for its default). Buffers come
-    // back as the runner returns them ("outputs" or "all").
+    // back as the runner returns them ("outputs" or "all"), only the document's, each
+    // with the document's dtype and count.
     RunResult run(const Document& doc, const std::string& device, const std::string& returnBuffers = "outputs",
                   const StageCallback& onStage = {}, const RunOverrides& overrides = {});
     CompileResult compile(const Document& doc, const std::string& device);
@@ -51,12 +57,15 @@ public:
     void kill() { process_.kill(); }
 
 private:
+    // Sends a request and reads up to its final reply; frames `returned` admits land in `frames`.
     nlohmann::json roundTrip(const nlohmann::json& header, const std::vector<std::byte>& payload,
-                             const StageCallback& onStage, std::map<std::string, HostBuffer>* buffers);
+                             const StageCallback& onStage, ReturnedBuffers& returned,
+                             std::map<std::string, HostBuffer>& frames);
     [[noreturn]] void lost(const std::string& during);
 
     RunnerProcess process_;
     MessageChannel channel_;
+    RunnerReply reply_; // decodes final replies, naming this runner
     std::vector<DeviceInfo> devices_;
     std::string release_;
     int nextId_ = 1;

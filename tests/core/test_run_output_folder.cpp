@@ -1,10 +1,11 @@
 // What `kwb-run run --out DIR` writes (serve/RunOutputFolder): each output buffer as
-// an .npy file with its dtype and shape, no inputs, no buffers after a fault, and the
-// run result as result.json.
+// an .npy file with its dtype and shape, no inputs, no buffers after a fault, the run
+// result as result.json, and nothing at all when a buffer's name is no plain file name.
 #include "data/NpyFile.hpp"
 #include "serve/ResultJson.hpp"
 #include "serve/RunOutputFolder.hpp"
 #include "support/TempDir.hpp"
+#include "util/Error.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -89,4 +90,24 @@ TEST(RunOutputFolder, AFolderThatCannotBeMadeThrows)
     const fs::path dir = kw::test::freshDir("kw_test_run_output_folder", "blocked");
     std::ofstream(dir / "file") << "not a folder";
     EXPECT_ANY_THROW(RunOutputFolder::write(dir / "file", result()));
+}
+
+TEST(RunOutputFolder, ABufferNameThatIsNotAPlainFileNameIsRefusedAndNothingIsWritten)
+{
+    // Names may come from a runner: "../../x" would land outside the folder, "c\0" as "c".
+    for (const std::string& name : {std::string("../../x"), std::string("c\0", 2), std::string("CON"),
+                                    std::string("/tmp/x"), std::string("..")}) {
+        const fs::path root = kw::test::freshDir("kw_test_run_output_folder", "refused");
+        const fs::path dir = root / "a" / "b" / "out";
+        kw::RunResult r = result();
+        r.buffers.push_back(buffer(name, kw::Direction::Out, kw::DType::F32, {4}));
+        try {
+            RunOutputFolder::write(dir, r);
+            ADD_FAILURE() << "wrote " << name;
+        } catch (const kw::Error& e) {
+            EXPECT_NE(std::string(e.what()).find("cannot be written as a file"), std::string::npos) << e.what();
+        }
+        EXPECT_FALSE(fs::exists(dir)) << "nothing is written, not even the good buffers or result.json";
+        EXPECT_FALSE(fs::exists(root / "a" / "x.npy"));
+    }
 }

@@ -209,3 +209,23 @@ TEST(Serve, RunJobsOnTheSimBackendSendStagesBufferFramesAndResults)
     serve.closeStdin();
     EXPECT_EQ(serve.wait(), 0);
 }
+
+TEST(Serve, ARequestForADeviceThatCannotBeOpenedIsRefusedAndTheNextRequestIsServed)
+{
+    // cuda:99 opens nowhere (nor does any cuda:N without a driver). The runner once kept an
+    // empty backend for it, crashed on the error path after replying and lost what followed.
+    ChildProcess serve({"serve"});
+    const json doc = sampleDocument("add_vectors_small.kwb");
+    serve.send(request(1, "run", {{"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"device", "cuda:99"}}));
+    const json refused = serve.replyFor(1);
+    EXPECT_FALSE(refused["ok"].get<bool>()) << refused.dump();
+    serve.send(request(2, "compile", {{"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"device", "cuda:99"}}));
+    const json notCompiled = serve.replyFor(2);
+    EXPECT_FALSE(notCompiled["ok"].get<bool>()) << notCompiled.dump();
+    serve.send(request(3, "run", {{"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
+    const json served = serve.replyFor(3);
+    ASSERT_TRUE(served["ok"].get<bool>()) << served.dump(2);
+    EXPECT_TRUE(served["result"]["ok"].get<bool>()) << served.dump(2);
+    serve.closeStdin();
+    EXPECT_EQ(serve.wait(), 0) << serve.readStderr();
+}
