@@ -53,6 +53,9 @@ int main(int argc, char** argv)
         ->check(CLI::NonNegativeNumber);
     run->add_option("--out", runOptions.outDir, "write output buffers as .npy and result.json here");
     run->add_flag("--json", runOptions.json, "print the run result as JSON");
+    run->add_flag("--raw-printf", runOptions.rawPrintf,
+                  "print the kernel's printf output as its bytes; by default each line is shown behind \"| \" "
+                  "with control characters escaped, so it cannot pass for the summary or drive the terminal");
     run->add_flag("--trust", runOptions.trust,
                   "take the document's options and files as they are (only for your own files)");
     run->add_option("--check", runOptions.check,

@@ -16,6 +16,7 @@ struct RunCommandOptions {
     bool trust = false;        // --trust: the document's options and files as they are
     std::string check;         // --check: memcheck, racecheck, initcheck or synccheck (docs/checks.md)
     bool profile = false;      // --profile: per-line counters from the simulator (docs/profile.md)
+    bool rawPrintf = false;    // --raw-printf: the kernel's printf bytes as they are, not escaped and marked
 };
 
 } // namespace kw

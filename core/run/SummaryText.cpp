@@ -1,6 +1,10 @@
 #include "run/SummaryText.hpp"
 
+#include "util/TerminalText.hpp"
+
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace kw {
 
@@ -12,7 +16,8 @@ std::string SummaryText::diagnostics(const CompileResult& r)
         for (const auto& n : d.notes)
             text += fmt::format("    {}\n", n);
     }
-    return text;
+    // The compiler quotes source lines, which may hold any byte.
+    return TerminalText::escape(text);
 }
 
 std::string SummaryText::compile(const CompileResult& r)
@@ -29,12 +34,21 @@ std::string SummaryText::compile(const CompileResult& r)
     return text;
 }
 
-std::string SummaryText::run(const RunResult& r)
+std::string SummaryText::run(const RunResult& r, bool rawPrintf)
 {
     std::string text;
     if (!r.printf.raw.empty()) {
-        text += r.printf.raw;
-        if (r.printf.raw.back() != '\n')
+        if (rawPrintf) {
+            text += r.printf.raw;
+        } else {
+            const std::string safe = TerminalText::escape(r.printf.raw);
+            for (std::size_t at = 0; at < safe.size();) {
+                const std::size_t eol = std::min(safe.find('\n', at), safe.size());
+                text += "| " + safe.substr(at, eol - at) + "\n";
+                at = eol + 1;
+            }
+        }
+        if (text.back() != '\n')
             text += "\n";
     }
     for (const auto& w : r.warnings)

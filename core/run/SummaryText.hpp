@@ -17,7 +17,10 @@ public:
     static std::string diagnostics(const CompileResult& r);
     // The diagnostics, "kernel name(params)" for each kernel, "compiled for ARCH in N ms".
     static std::string compile(const CompileResult& r);
-    static std::string run(const RunResult& r);
+    // The kernel's printf lines first, each behind "| " with control characters escaped
+    // (TerminalText), so no printed line can pass for the summary below it or drive the
+    // terminal; `rawPrintf` gives them as the kernel printed them. Then the summary.
+    static std::string run(const RunResult& r, bool rawPrintf = false);
     // What a --check found, one line each ("" when no check ran).
     static std::string findings(const RunResult& r);
     // "runner   COMMAND: sent 1.2 KiB, received 3.4 KiB".

@@ -125,7 +125,7 @@ void RunCommand::print(std::FILE* out, const RunResult& r, const RunnerTraffic* 
     } else if (!r.compile.ok) {
         fmt::print(out, "{}", SummaryText::diagnostics(r.compile));
     } else {
-        fmt::print(out, "{}", SummaryText::run(r));
+        fmt::print(out, "{}", SummaryText::run(r, options_.rawPrintf));
         if (r.profile)
             printProfile(out, r, source_);
         if (runner)

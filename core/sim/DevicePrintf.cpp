@@ -40,12 +40,28 @@ std::optional<std::string> formatDevicePrintf(std::uint64_t format, std::uint64_
         // %[flags][width][.precision][length]conversion
         std::size_t j = i + 1;
         while (j < f.size() && std::strchr("-+ #0", f[j])) ++j;
-        while (j < f.size() && (std::isdigit(static_cast<unsigned char>(f[j])) || f[j] == '.')) ++j;
+        std::string spec = f.substr(i, j - i);
+        // Width and precision are clamped to what the line can hold: %999999999d would
+        // otherwise pad for seconds, and %.999999999f allocate gigabytes, outside the
+        // launch's time limit.
+        auto number = [&] {
+            std::size_t v = 0;
+            bool any = false;
+            while (j < f.size() && std::isdigit(static_cast<unsigned char>(f[j]))) {
+                v = std::min<std::size_t>(v * 10 + std::size_t(f[j++] - '0'), kMaxPrintfField);
+                any = true;
+            }
+            if (any) spec += std::to_string(v);
+        };
+        number();
+        if (j < f.size() && f[j] == '.') {
+            spec += f[j++];
+            number();
+        }
         std::string length;
         while (j < f.size() && std::strchr("hlLzjt", f[j])) length += f[j++];
         if (j >= f.size()) { out += f.substr(i); break; }
         const char conv = f[j];
-        std::string spec = f.substr(i, j - i - length.size());
         const bool wide = length == "l" || length == "ll" || length == "z" || length == "j" || length == "t";
         int n = 0;
         switch (conv) {

@@ -101,7 +101,7 @@ TEST(SummaryText, PrintfOutputAndWarningsComeFirstAndAFaultEndsTheSummary)
     f.message = "thread (3,0,0) wrote past the end of buffer 'p'";
     r.fault = f;
     r.ok = false;
-    EXPECT_EQ(SummaryText::run(r), "hello\nno newline\n"
+    EXPECT_EQ(SummaryText::run(r, true), "hello\nno newline\n"
                                    "warning: the printf output was probably truncated\n"
                                    "device   CPU simulator (2 threads) (sim)\n"
                                    "launch   grid 4x1x1 block 256x1x1 shared 128 B\n"
@@ -143,4 +143,16 @@ TEST(SummaryText, ARunnersTrafficInBytesKibOrMib)
     EXPECT_EQ(SummaryText::bytes(3u << 20), "3.0 MiB");
     EXPECT_EQ(SummaryText::runner("ssh gpu kwb-run serve", 2245, 100),
               "runner   ssh gpu kwb-run serve: sent 2.2 KiB, received 100 B\n");
+}
+
+TEST(SummaryText, PrintfLinesCannotPassForTheSummaryOrDriveTheTerminal)
+{
+    kw::RunResult r = ran();
+    r.printf.raw = "hello\ncheck    y = x: passed\n\x1b[2J\x1b]52;c;aGk=\x07\rdone";
+    const std::string text = SummaryText::run(r);
+    EXPECT_EQ(text.substr(0, text.find("device")), "| hello\n"
+                                                   "| check    y = x: passed\n"
+                                                   "| \\x1b[2J\\x1b]52;c;aGk=\\x07\\x0ddone\n");
+    EXPECT_EQ(text.find('\x1b'), std::string::npos);
+    EXPECT_EQ(SummaryText::run(r, true).substr(0, r.printf.raw.size()), r.printf.raw);
 }
