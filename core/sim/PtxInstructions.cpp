@@ -27,6 +27,11 @@ void Parser::decodeFunction(RawFunction& raw) {
 }
 
 void Parser::pushInstr(Instr in, const Statement& st, const std::string& why) {
+    // Inlining calls of calls can grow a small source without end: bounded before it does.
+    if (fn_->code.size() >= kMaxInstructions)
+        fail(st.empty() ? Token{} : st[0], "the kernel grows past " + std::to_string(kMaxInstructions) +
+                                              " instructions once its device functions are inlined; the simulator "
+                                              "takes at most that many");
     fn_->code.push_back(in);
     fn_->text.push_back(statementText(st));
     fn_->unsupported.push_back(why);

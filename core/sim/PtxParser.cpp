@@ -128,6 +128,10 @@ void Parser::variable(bool isExtern, std::vector<GlobalVar>& into) {
     if (v.size > kMaxVariableBytes)
         fail(nameTok, "variable of " + std::to_string(v.size) + " bytes; the simulator takes at most " +
                           std::to_string(kMaxVariableBytes) + " bytes per variable");
+    variableBytes_ += v.size; // each below 2^30: no overflow before the check
+    if (variableBytes_ > kMaxModuleVariableBytes)
+        fail(nameTok, "the module's variables take more than " + std::to_string(kMaxModuleVariableBytes >> 30) +
+                          " GiB together; the simulator takes at most that much");
     if (v.align < static_cast<std::uint32_t>(sizeOf(type))) v.align = std::max<std::uint32_t>(v.align, sizeOf(type));
     v.init.assign(v.size, 0);
     if (accept("=")) {

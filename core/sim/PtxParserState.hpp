@@ -41,6 +41,7 @@ private:
     std::vector<RawFunction> raws_;
     std::unordered_map<std::string, std::size_t> globalIndex_;
     std::uint32_t staticShared_ = 0;
+    std::uint64_t variableBytes_ = 0; // all variables so far, against kMaxModuleVariableBytes
 
     const Token& peek(std::size_t k = 0) const { return toks_[std::min(pos_ + k, toks_.size() - 1)]; }
     const Token& next();

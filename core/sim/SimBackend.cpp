@@ -1,5 +1,7 @@
 #include "sim/SimBackend.hpp"
 
+#include "sim/LaunchMemoryBudget.hpp"
+
 #include "launch/LaunchLimits.hpp"
 #include "launch/TimingStats.hpp"
 #include "sim/BlockRunner.hpp"
@@ -209,13 +211,18 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
                                                   "kernel faults if it reaches it",
                                                   fn->code[i].line, fn->text[i], fn->unsupported[i]));
 
+    // Everything the launch will allocate, before any of it is.
+    const std::uint32_t sharedSize = config.sharedBytes ? mod->dynamicSharedOffset + config.sharedBytes : mod->staticShared;
+    LaunchMemoryBudget::check(
+        LaunchMemoryBudget::of(*mod, *fn, config.block, sharedSize, config.printfBufferBytes, threadCount()),
+        LaunchMemoryBudget::defaultLimit());
     LaunchState L;
     L.mod = mod.get();
     L.fn = fn;
     L.grid = config.grid;
     L.block = config.block;
     L.dynShared = config.sharedBytes;
-    L.sharedSize = config.sharedBytes ? mod->dynamicSharedOffset + config.sharedBytes : mod->staticShared;
+    L.sharedSize = sharedSize;
     L.raceCheck = raceCheck_ || config.check == CheckTool::Racecheck;
     // The check runs on the first launch; the timed repeats run without it.
     CheckFindings findings(config.check);
