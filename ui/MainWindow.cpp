@@ -28,6 +28,7 @@
 #include "RunnerPicker.hpp"
 #include "Settings.hpp"
 #include "TrustBar.hpp"
+#include "ShippedSamples.hpp"
 #include "TrustStore.hpp"
 #include "UnsavedWorkGuard.hpp"
 #include "run/ProfileFindings.hpp"
@@ -650,7 +651,7 @@ void MainWindow::loadDocument(const Document& doc)
     }
     showSourceStructure(doc.source);
     kernelChosen();
-    notes_->setNotes(q(doc.title), q(doc.description));
+    notes_->setNotes(q(doc.title), q(doc.description), doc.baseDir());
     updateLiveOptions();
     live_->setBaseDir(doc.baseDir());
     problems_->setDiagnostics({});
@@ -721,8 +722,23 @@ void MainWindow::applyTrust(const QString& refusal)
     if (trusted) {
         trustBar_->hide();
     } else {
-        trustBar_->showFor(documentRequests(base_), refusal);
+        // What the source names, and every header it reaches, nested ones too.
+        std::vector<DocumentRequest> requests = documentRequests(base_);
+        for (const BroughtFile& f : TrustManifest::filesOf(base_))
+            if (f.role.rfind("#include", 0) == 0)
+                requests.push_back({DocumentRequest::Kind::File, "header", f.shownAs});
+        trustBar_->showFor(requests, refusal);
         diagLabel_->setText(tr("not checked until trusted"));
+    }
+}
+
+// The files the document at `path` brings, read as an untrusted document reads them.
+static std::vector<BroughtFile> broughtFiles(const QByteArray& bytes, const QString& path)
+{
+    try {
+        return TrustManifest::filesOf(DocumentReader::parse(bytes.toStdString(), path.toStdString(), Trust::Untrusted));
+    } catch (const std::exception&) {
+        return {}; // what cannot be read as a document brings nothing the record could hold
     }
 }
 
@@ -730,7 +746,8 @@ void MainWindow::trustCurrentDocument()
 {
     QFile f(path_);
     if (!path_.isEmpty() && !isWindowModified() && f.open(QIODevice::ReadOnly)) {
-        trust_->trust(f.readAll());
+        const QByteArray bytes = f.readAll();
+        trust_->trust(bytes, broughtFiles(bytes, path_));
         f.close();
         openDocument(path_); // again, now with its source file and options allowed
         return;
@@ -747,7 +764,10 @@ bool MainWindow::openDocument(const QString& path)
         if (!file.open(QIODevice::ReadOnly))
             throw std::runtime_error("cannot read " + path.toStdString());
         const QByteArray bytes = file.readAll();
-        const Trust trust = isShippedSample(path) || trust_->isTrusted(bytes) ? Trust::Trusted : Trust::Untrusted;
+        QStringList changed; // files swapped since the user trusted this document
+        const std::vector<BroughtFile> brought = broughtFiles(bytes, path);
+        const bool shipped = isShippedSample(path) && ShippedSamples::shipped(bytes, brought);
+        const Trust trust = shipped || trust_->isTrusted(bytes, brought, &changed) ? Trust::Trusted : Trust::Untrusted;
         Document doc;
         try {
             doc = DocumentReader::readString(bytes.toStdString(), path.toStdString(), trust);
@@ -760,7 +780,6 @@ bool MainWindow::openDocument(const QString& path)
                 applyTrust(QString::fromUtf8(validation.what()));
             else
                 banner_->showWarning(tr("The document has problems"), QString::fromUtf8(validation.what()));
-            banner_->showWarning(tr("The document has problems"), QString::fromUtf8(validation.what()));
             path_ = QFileInfo(path).absoluteFilePath();
             settings_->addRecentFile(path_);
             refreshRecentMenu();
@@ -768,6 +787,8 @@ bool MainWindow::openDocument(const QString& path)
             return true;
         }
         loadDocument(doc);
+        if (!changed.isEmpty())
+            applyTrust(tr("You trusted this document, but files it brings changed since: %1.").arg(changed.join(", ")));
     } catch (const std::exception& e) {
         banner_->showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), QString::fromUtf8(e.what()));
         return false;
@@ -840,8 +861,10 @@ bool MainWindow::writeTo(const QString& path)
         DocumentWriter::writeFile(doc, path.toStdString());
         if (base_.trust == Trust::Trusted) { // what the user saves from a trusted document is theirs
             QFile written(path);
-            if (written.open(QIODevice::ReadOnly))
-                trust_->trust(written.readAll());
+            if (written.open(QIODevice::ReadOnly)) {
+                const QByteArray bytes = written.readAll();
+                trust_->trust(bytes, broughtFiles(bytes, path));
+            }
         }
     } catch (const std::exception& e) {
         banner_->showError(tr("Cannot save %1").arg(QFileInfo(path).fileName()), QString::fromUtf8(e.what()));

@@ -1,6 +1,11 @@
 #include "NotesPanel.hpp"
 
+#include "util/ConfinedFolder.hpp"
+
 #include <QEvent>
+#include <QFile>
+#include <QImage>
+#include <QUrl>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
@@ -13,13 +18,35 @@ NotesPanel::NotesPanel(QWidget* parent) : QTextBrowser(parent)
     document()->setDocumentMargin(10);
 }
 
-void NotesPanel::setNotes(const QString& title, const QString& markdown)
+void NotesPanel::setNotes(const QString& title, const QString& markdown, const std::filesystem::path& folder)
 {
+    folder_ = folder;
     if (title.isEmpty() && markdown.isEmpty())
         markdown_ = tr("*This document has no description.*");
     else
         markdown_ = (title.isEmpty() ? QString() : "# " + title + "\n\n") + markdown;
     render();
+}
+
+QVariant NotesPanel::loadResource(int type, const QUrl& name)
+{
+    // Nothing but images, and those only from the document's folder. A refusal is an
+    // empty value, not a null one: on a null one QTextDocument reads the path itself
+    // (and blocks on a FIFO or a pty, or reads /dev/zero until memory runs out).
+    const QVariant refused = type == QTextDocument::ImageResource ? QVariant(QImage()) : QVariant(QByteArray());
+    if (type != QTextDocument::ImageResource || folder_.empty())
+        return refused;
+    const QString path = name.isLocalFile() ? name.toLocalFile() : name.path();
+    if (path.isEmpty() || (!name.scheme().isEmpty() && !name.isLocalFile()))
+        return refused;
+    const ConfinedFolder folder(folder_);
+    const auto resolved = folder.resolveFile(std::filesystem::path(path.toStdString()));
+    if (resolved.status != ConfinedFolder::Status::Inside)
+        return refused;
+    QFile file(QString::fromStdString(resolved.path.string()));
+    if (file.size() > kMaxImageBytes || !file.open(QIODevice::ReadOnly))
+        return refused;
+    return QImage::fromData(file.read(kMaxImageBytes));
 }
 
 void NotesPanel::changeEvent(QEvent* e)

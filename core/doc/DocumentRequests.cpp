@@ -1,6 +1,10 @@
 #include "doc/DocumentRequests.hpp"
 
 #include "compile/SourceLexer.hpp"
+#include "compile/SourceReadings.hpp"
+
+#include <set>
+#include <utility>
 
 namespace kw {
 
@@ -32,20 +36,41 @@ void addOptions(const CompileOptions& o, std::vector<DocumentRequest>& out)
         out.push_back({DocumentRequest::Kind::File, "options.include_dirs[" + std::to_string(i) + "]", o.includeDirs[i]});
 }
 
-// The text of each #include line of the source, as written.
+// The text of each #include line of the source, with its splices joined, under every
+// reading the preprocessor may make of it (a line spliced with CR LF, a trigraph '#').
 void addIncludes(const std::string& source, std::vector<DocumentRequest>& out)
 {
-    for (const auto& t : lexSource(source)) {
-        if (t.kind != SourceToken::Kind::Directive)
+    std::set<std::pair<int, std::string>> seen;
+    for (const std::string& reading : SourceReadings::of(source))
+        for (const auto& t : lexSource(reading)) {
+            if (t.kind != SourceToken::Kind::Directive)
+                continue;
+            std::string text(t.text);
+            const auto p = text.find("include");
+            const auto import = text.find("import");
+            if (p == std::string::npos && import == std::string::npos)
+                continue;
+            while (!text.empty() && (text.back() == '\r' || text.back() == ' ' || text.back() == '\n'))
+                text.pop_back();
+            if (seen.emplace(t.line, text).second)
+                out.push_back({DocumentRequest::Kind::File, "line " + std::to_string(t.line), text});
+        }
+}
+
+// Each image of the description, `![alt](path)` (the window shows only those inside the
+// document's folder, but the user is told of every one).
+void addImages(const std::string& description, std::vector<DocumentRequest>& out)
+{
+    for (std::size_t at = description.find("!["); at != std::string::npos; at = description.find("![", at + 2)) {
+        const std::size_t close = description.find("](", at + 2);
+        const std::size_t end = close == std::string::npos ? close : description.find(')', close + 2);
+        if (end == std::string::npos || description.find('\n', at) < end)
             continue;
-        std::string text(t.text);
-        const auto p = text.find("include");
-        const auto import = text.find("import");
-        if (p == std::string::npos && import == std::string::npos)
-            continue;
-        while (!text.empty() && (text.back() == '\r' || text.back() == ' '))
-            text.pop_back();
-        out.push_back({DocumentRequest::Kind::File, "line " + std::to_string(t.line), text});
+        std::string target = description.substr(close + 2, end - close - 2);
+        if (const std::size_t title = target.find(" \""); title != std::string::npos)
+            target.resize(title); // ![alt](path "title")
+        if (!target.empty())
+            out.push_back({DocumentRequest::Kind::File, "description image", target});
     }
 }
 
@@ -58,6 +83,7 @@ std::vector<DocumentRequest> documentRequests(const Document& doc)
         out.push_back({DocumentRequest::Kind::File, "source_file", doc.sourceFile});
     addOptions(doc.options, out);
     addIncludes(doc.source, out);
+    addImages(doc.description, out);
     for (std::size_t b = 0; b < doc.buffers.size(); ++b)
         if (doc.buffers[b].init.kind == Initializer::Kind::File)
             out.push_back({DocumentRequest::Kind::File, "buffers[" + std::to_string(b) + "].init.path",

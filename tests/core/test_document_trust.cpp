@@ -6,6 +6,7 @@
 #include "doc/BufferFactory.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentRequests.hpp"
+#include "doc/TrustManifest.hpp"
 #include "doc/VariableScope.hpp"
 #include "support/TempDir.hpp"
 #include "util/ConfinedFolder.hpp"
@@ -412,4 +413,140 @@ TEST(ConfinedFolder, JudgesPathsAsWrittenAndAfterLinks)
     // An unsaved document has no folder.
     EXPECT_EQ(ConfinedFolder({}).resolveFile("x.h").status, ConfinedFolder::Status::Missing);
     EXPECT_EQ(ConfinedFolder({}).resolveFile("/etc/hostname").status, ConfinedFolder::Status::Outside);
+}
+
+// ---- the preprocessor's first phases: every reading of the source is checked
+TEST(DocumentTrust, SplicesTrigraphsAndLineEndsCannotHideAnInclude)
+{
+    Layout l("readings");
+    const std::string secret = (l.outside / "secret.h").string();
+    for (const std::string inc : {
+             "#inc\\\r\nlude \"" + secret + "\"",               // a splice with CR LF
+             "#inc\\ \nlude \"" + secret + "\"",                // backslash, space, line end
+             "#include \"" + secret.substr(0, 4) + "\\\r\n" + secret.substr(4) + "\"", // inside the name
+             "??=include \"" + secret + "\"",                   // a trigraph '#'
+             "#define X ??/\n#include \"" + secret + "\"",      // a trigraph splice that C++17 does not make
+             "int x;\r#include \"" + secret + "\"",             // a lone CR as a line end
+         }) {
+        CompileRequest r = request(l, inc + "\n" + kKernel);
+        r.options.std = "c++14";
+        const std::string m = refusal(r);
+        EXPECT_NE(m.find("outside the document's folder"), std::string::npos) << inc << ": " << m;
+        EXPECT_EQ(m.find(kSecret), std::string::npos) << m;
+    }
+}
+
+TEST(DocumentTrust, AReadingKeepsTheLineNumbersOfTheSource)
+{
+    Layout l("readinglines");
+    const std::string secret = (l.outside / "secret.h").string();
+    const std::string m = refusal(request(l, "int a;\n#define Y 1 \\\r\n  + 2\n#inc\\\r\nlude \"" + secret + "\"\n" + kKernel));
+    EXPECT_NE(m.find(":4:"), std::string::npos) << m;
+}
+
+TEST(DocumentTrust, HasIncludeOfAMacroAndLineWithAFileAreRefused)
+{
+    Layout l("probes");
+    const std::string secret = (l.outside / "secret.h").string();
+    const std::string m = refusal(request(l, "#define P <" + secret + ">\n#if __has_include(P)\n#endif\n" + kKernel));
+    EXPECT_NE(m.find("__has_include without a file name"), std::string::npos) << m;
+    refusal(request(l, "#define Q(x) __has_include(x)\n" + std::string(kKernel)));
+    const std::string line = refusal(request(l, "#line 1 \"/etc/passwd\"\n" + std::string(kKernel)));
+    EXPECT_NE(line.find("#line"), std::string::npos) << line;
+    // A plain line number is fine.
+    Compiler compiler;
+    EXPECT_TRUE(compiler.compile(request(l, "#line 40\n" + std::string(kKernel))).ok);
+}
+
+TEST(DocumentTrust, ANulInAnIncludeIsShownNotCut)
+{
+    Layout l("nul");
+    const std::string m = refusal(request(l, std::string("#include \"../a\0b.h\"\n", 20) + kKernel));
+    EXPECT_NE(m.find("\\x00b.h"), std::string::npos) << m;
+}
+
+TEST(DocumentTrust, RequestsListAnIncludeHiddenByASplice)
+{
+    Document d;
+    d.source = "#inc\\\r\nlude \"/etc/passwd\"\n??=include \"/etc/shadow\"\n__global__ void k() {}\n";
+    const auto r = documentRequests(d);
+    auto has = [&](const std::string& field, const std::string& value) {
+        return std::any_of(r.begin(), r.end(), [&](const DocumentRequest& q) { return q.field == field && q.value == value; });
+    };
+    EXPECT_TRUE(has("line 1", "#include \"/etc/passwd\"")) << r.size();
+    EXPECT_TRUE(has("line 3", "#include \"/etc/shadow\""));
+}
+
+TEST(DocumentTrust, RequestsListTheImagesOfTheDescription)
+{
+    Document d;
+    d.description = "See ![the grid](grid.png) and ![](/dev/zero \"zero\").\n![broken](\nnot.png)\n";
+    const auto r = documentRequests(d);
+    std::vector<std::string> images;
+    for (const auto& q : r)
+        if (q.field == "description image")
+            images.push_back(q.value);
+    EXPECT_EQ(images, (std::vector<std::string>{"grid.png", "/dev/zero"}));
+}
+
+TEST(DocumentTrust, WithoutASandboxAnUntrustedDocumentIsRefusedAndATrustedOneCompiles)
+{
+    Layout l("nosandbox");
+    ::setenv("KWB_TEST_NO_LANDLOCK", "1", 1);
+    const std::string m = refusal(request(l, kKernel));
+    CompileRequest trusted = request(l, kKernel);
+    trusted.trust = Trust::Trusted;
+    Compiler compiler;
+    const bool ok = compiler.compile(trusted).ok;
+    ::unsetenv("KWB_TEST_NO_LANDLOCK");
+    EXPECT_NE(m.find("Landlock"), std::string::npos) << m;
+    EXPECT_NE(m.find("not compiled"), std::string::npos) << m;
+    EXPECT_TRUE(ok);
+}
+
+TEST(TrustManifest, ListsEveryFileTheDocumentBringsInsideItsFolder)
+{
+    Layout l("manifest");
+    write(l.doc / "k.cu", "#include \"inc/helper.h\"\n__global__ void k(int* p) { p[0] = one(); }\n");
+    write(l.doc / "inc" / "helper.h", "#include \"inner.h\"\n");
+    write(l.doc / "inc" / "inner.h", "__device__ int one() { return 1; }\n");
+    write(l.doc / "data.csv", "1\n");
+    write(l.doc / "grid.png", "png");
+    Document d;
+    d.path = l.doc / "doc.kwb";
+    d.sourceFile = "k.cu";
+    d.source = "#include \"inc/helper.h\"\n__global__ void k(int* p) { p[0] = one(); }\n";
+    d.description = "![grid](grid.png) ![secret](../private/data.csv)";
+    BufferSpec b;
+    b.name = "in";
+    b.init.kind = Initializer::Kind::File;
+    b.init.file = "data.csv";
+    d.buffers = {b};
+    std::vector<std::string> shown, roles;
+    for (const BroughtFile& f : TrustManifest::filesOf(d)) {
+        shown.push_back(f.shownAs);
+        roles.push_back(f.role);
+        EXPECT_TRUE(fs::is_regular_file(f.path)) << f.path;
+    }
+    EXPECT_EQ(shown, (std::vector<std::string>{"data.csv", "grid.png", "inc/helper.h", "inc/inner.h", "k.cu"}));
+    EXPECT_NE(std::find(roles.begin(), roles.end(), "#include \"inner.h\""), roles.end());
+    EXPECT_NE(std::find(roles.begin(), roles.end(), "buffers[0].init.path"), roles.end());
+}
+
+TEST(DocumentTrust, AMissingIncludeInAnInactiveBranchIsNeverAnError)
+{
+    Layout l("inactive");
+    const std::string source = "#ifdef TIMING\n#include \"timing.h\"\n#endif\n" + std::string(kKernel);
+    Compiler compiler;
+    const auto quiet = compiler.compile(request(l, source));
+    EXPECT_TRUE(quiet.ok) << quiet.log;
+    // Active, it is an error at its line in the gate's words.
+    CompileRequest active = request(l, source);
+    active.options.defines = {{"TIMING", ""}};
+    const auto loud = compiler.compile(active);
+    ASSERT_FALSE(loud.ok);
+    ASSERT_FALSE(loud.diagnostics.empty()) << loud.log;
+    EXPECT_EQ(loud.diagnostics[0].line, 2);
+    EXPECT_NE(loud.diagnostics[0].message.find("cannot open source file \"timing.h\" (looked in"), std::string::npos)
+        << loud.diagnostics[0].message;
 }

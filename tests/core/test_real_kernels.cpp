@@ -272,6 +272,31 @@ TEST(RealKernels, DeviceMacrosAndClassBodiesAreKept)
     EXPECT_EQ(device.text.find("counter"), std::string::npos);
 }
 
+TEST(RealKernels, TheBodiesOfInlineDeviceHelpersAreNeverBlanked)
+{
+    // A histogram's helpers as a vendor sample writes them: their statements once looked
+    // like host prototypes, were blanked, and the kernel computed zeros without a word.
+    const std::string source = "#define UMUL(a, b) __umul24((a), (b))\n"
+                               "inline __device__ void addByte(unsigned int* s, unsigned int data)\n"
+                               "{\n"
+                               "    s[UMUL(data, 4)]++;\n"
+                               "}\n"
+                               "inline __device__ void addWord(unsigned int* s, unsigned int data)\n"
+                               "{\n"
+                               "    addByte(s, data & 0xffU);\n"
+                               "    addByte(s, (data >> 8) & 0xffU);\n"
+                               "}\n"
+                               "static inline __host__ __device__ int half(int v) { return v / 2; }\n"
+                               "__global__ void histo(unsigned int* s, const unsigned int* d) { addWord(s, d[threadIdx.x]); }\n"
+                               "inline namespace v1 { int hostOnly(int x); }\n";
+    const kw::DeviceSource device = kw::HostCodeFilter::deviceOnly(source);
+    const std::size_t kept = source.find("inline namespace");
+    EXPECT_EQ(device.text.substr(0, kept), source.substr(0, kept));
+    ASSERT_EQ(device.removed.size(), 1u);
+    EXPECT_EQ(device.removed[0].firstLine, 13);
+    EXPECT_EQ(device.text.find("hostOnly"), std::string::npos);
+}
+
 TEST(RealKernels, AWholeFileCompilesWithANoteForEachHostPart)
 {
     auto r = runKwb({"compile", (kRealDir / "whole_file.cu").string(), "--json"});

@@ -4,11 +4,17 @@
 
 #include "doc/DocumentReader.hpp"
 
+#include <QCoreApplication>
+#include <QImage>
 #include <QTextBlock>
+#include <QUrl>
 #include <QTextDocument>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+
+#include <sys/stat.h>
 
 using kw::NotesPanel;
 
@@ -63,4 +69,56 @@ TEST(NotesPanel, EverySamplesDescriptionRenders)
         ++samples;
     }
     EXPECT_GE(samples, 13);
+}
+
+namespace {
+
+std::filesystem::path notesFolder(const std::string& name)
+{
+    const auto d = std::filesystem::temp_directory_path()
+                   / ("kw_notes_" + std::to_string(QCoreApplication::applicationPid()) + "_" + name);
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d / "doc");
+    return d;
+}
+
+bool showsImage(NotesPanel& notes, const QString& url)
+{
+    return notes.document()->resource(QTextDocument::ImageResource, QUrl(url)).canConvert<QImage>()
+           && !notes.document()->resource(QTextDocument::ImageResource, QUrl(url)).value<QImage>().isNull();
+}
+
+} // namespace
+
+TEST(NotesPanel, ShowsImagesOfTheDocumentsFolderOnly)
+{
+    const auto dir = notesFolder("images");
+    QImage(4, 4, QImage::Format_RGB32).save(QString::fromStdString((dir / "doc" / "grid.png").string()));
+    QImage(4, 4, QImage::Format_RGB32).save(QString::fromStdString((dir / "outside.png").string()));
+    NotesPanel notes;
+    notes.setNotes("Pictures", "![grid](grid.png)\n", dir / "doc");
+    EXPECT_TRUE(showsImage(notes, "grid.png"));
+    EXPECT_FALSE(showsImage(notes, "../outside.png"));
+    EXPECT_FALSE(showsImage(notes, QString::fromStdString("file://" + (dir / "outside.png").string())));
+    std::filesystem::create_symlink(dir / "outside.png", dir / "doc" / "link.png");
+    EXPECT_FALSE(showsImage(notes, "link.png"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST(NotesPanel, ADeviceAFifoOrAHugeFileNeitherBlocksNorFloods)
+{
+    const auto dir = notesFolder("hostile");
+    ASSERT_EQ(mkfifo((dir / "doc" / "pipe.png").c_str(), 0600), 0);
+    std::filesystem::create_symlink("/dev/zero", dir / "doc" / "zero.png");
+    {
+        std::ofstream big(dir / "doc" / "big.png", std::ios::binary);
+        big.seekp(NotesPanel::kMaxImageBytes + 1);
+        big.put('\0');
+    }
+    NotesPanel notes;
+    // Each of these hung or exhausted memory when the browser read what it was given.
+    notes.setNotes("Hostile", "![](/dev/zero) ![](/dev/ptmx) ![](pipe.png) ![](zero.png) ![](big.png)\n", dir / "doc");
+    for (const QString url : {"/dev/zero", "/dev/ptmx", "pipe.png", "zero.png", "big.png"})
+        EXPECT_FALSE(showsImage(notes, url)) << url.toStdString();
+    std::filesystem::remove_all(dir);
 }

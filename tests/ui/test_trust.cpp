@@ -10,6 +10,7 @@
 #include "test_window_options.hpp"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QFile>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -151,4 +152,86 @@ TEST_F(Trusting, ASourceFileOutsideTheFolderIsNotReadUntilTrusted)
     w_->trustBar()->trustButton()->click();
     EXPECT_FALSE(restricted());
     EXPECT_TRUE(w_->editor()->text().contains("OUTSIDE_MARKER"));
+}
+
+namespace {
+
+// A document whose kernel is in k.cu, which includes helper.h, which includes inner.h.
+QString documentWithFiles(const QTemporaryDir& dir)
+{
+    auto write = [&](const QString& name, const QByteArray& text) {
+        QFile f(dir.filePath(name));
+        EXPECT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(text);
+    };
+    write("inner.h", "__device__ inline float twice(float v) { return 2 * v; }\n");
+    write("helper.h", "#include \"inner.h\"\n");
+    write("k.cu", "#include \"helper.h\"\n__global__ void k(float* x) { x[threadIdx.x] = twice(x[threadIdx.x]); }\n");
+    write("doc.kwb", R"({"format": "kernel-workbench", "version": 1, "source_file": "k.cu", "kernel": "k",
+      "buffers": [{"name": "x", "dtype": "f32", "count": "4", "init": {"kind": "fill", "value": "1"}, "direction": "inout"}],
+      "args": [{"name": "x", "buffer": "x"}], "launch": {"grid": [1, 1, 1], "block": [4, 1, 1]}})");
+    return dir.filePath("doc.kwb");
+}
+
+} // namespace
+
+TEST_F(Trusting, TheTrustBarListsNestedHeadersToo)
+{
+    QTemporaryDir dir;
+    ASSERT_TRUE(w_->openDocument(documentWithFiles(dir)));
+    ASSERT_TRUE(restricted());
+    const QString text = w_->trustBar()->text();
+    EXPECT_TRUE(text.contains("helper.h")) << text.toStdString();
+    EXPECT_TRUE(text.contains("inner.h")) << text.toStdString();
+}
+
+TEST_F(Trusting, TrustCoversEveryFileTheDocumentBringsAndNamesWhatChanged)
+{
+    QTemporaryDir dir;
+    const QString doc = documentWithFiles(dir);
+    ASSERT_TRUE(w_->openDocument(doc));
+    w_->trustCurrentDocument();
+    ASSERT_FALSE(restricted());
+    ASSERT_TRUE(w_->openDocument(doc));
+    EXPECT_FALSE(restricted()) << "the same files again";
+
+    for (const QString name : {"k.cu", "inner.h"}) {
+        QFile f(dir.filePath(name));
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        writeFile(dir.filePath(name), before + "// swapped\n");
+        ASSERT_TRUE(w_->openDocument(doc));
+        EXPECT_TRUE(restricted()) << name.toStdString() << " was swapped";
+        const QString text = w_->trustBar()->text();
+        EXPECT_TRUE(text.contains("changed since")) << text.toStdString();
+        EXPECT_TRUE(text.contains(name)) << text.toStdString();
+        writeFile(dir.filePath(name), before);
+        ASSERT_TRUE(w_->openDocument(doc));
+        EXPECT_FALSE(restricted()) << name.toStdString() << " restored";
+    }
+}
+
+TEST_F(Trusting, ASampleIsTrustedByItsContentNotByItsFolder)
+{
+    // The samples folder of this build (a portable install's is writable by its user too).
+    const QString samples = MainWindow::samplesDir();
+    QFile in(samples + "/add_vectors_small.kwb");
+    ASSERT_TRUE(in.open(QIODevice::ReadOnly));
+    const QByteArray bytes = in.readAll();
+    const QString pid = QString::number(QCoreApplication::applicationPid());
+    const QString copy = samples + "/zz_copy_" + pid + ".kwb", changed = samples + "/zz_changed_" + pid + ".kwb";
+    writeFile(copy, bytes);
+    QByteArray edited = bytes;
+    edited.replace("\"kernel\"", "\"options\": {\"extra\": [\"--time=" + timeFile_.toUtf8() + "\"]}, \"kernel\"");
+    writeFile(changed, edited);
+    const bool copyOpened = w_->openDocument(copy);
+    const bool copyRestricted = restricted();
+    const bool changedOpened = w_->openDocument(changed);
+    const bool changedRestricted = restricted();
+    QFile::remove(copy);
+    QFile::remove(changed);
+    EXPECT_TRUE(copyOpened && changedOpened);
+    EXPECT_FALSE(copyRestricted) << "the shipped bytes are trusted";
+    EXPECT_TRUE(changedRestricted) << "a sample changed in the samples folder asks for trust";
 }
