@@ -3,6 +3,7 @@
 #include "data/NpyFile.hpp"
 #include "data/RandomGenerator.hpp"
 #include "doc/BufferFactory.hpp"
+#include "support/TempDir.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
@@ -46,7 +47,8 @@ std::string errorOf(const std::function<void()>& f)
 
 struct Fixture : ::testing::Test {
     VariableScope scope = VariableScope::evaluate({{"n", "12"}, {"w", "4"}, {"h", "3"}});
-    std::filesystem::path dir = std::filesystem::temp_directory_path() / "kw_test_init";
+    // A folder of this process and case: ctest -j runs the cases as processes side by side.
+    std::filesystem::path dir = kw::test::freshDir("kw_test_init", ::testing::UnitTest::GetInstance()->current_test_info()->name());
     BufferFactory factory{scope, dir, Trust::Untrusted};
     void SetUp() override { std::filesystem::create_directories(dir); }
     void TearDown() override { std::filesystem::remove_all(dir); }
