@@ -12,7 +12,9 @@ jobs=${KW_JOBS:-$(nproc)}
 
 "$root/scripts/install-deps.sh"
 
-# ccache (installed by install-deps.sh) makes rebuilds of unchanged files free.
+# ccache (installed by install-deps.sh) makes rebuilds of unchanged files free, also in
+# another clone of the tree (CI's fresh clone): paths are hashed relative to the tree.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
