@@ -179,19 +179,36 @@ private:
     void directives(std::string_view text, const std::string& displayName, const fs::path& dir, int depth)
     {
         for (const auto& d : directivesOf(text)) {
-            checkHasInclude(d.text, displayName, d.line);
-            checkLine(d.text, displayName, d.line);
-            const IncludeDirective inc = parseDirective(d.text);
-            if (!inc.isInclude)
-                continue;
-            if (inc.computed)
-                refuse(displayName, d.line,
-                       "an #include whose file name comes from a macro cannot be checked; write the name in quotes");
-            const std::size_t at = d.text.find(inc.quoted ? '"' : '<');
-            const int column = d.column + static_cast<int>(at == std::string::npos ? 0 : at);
-            include(inc, displayName, d.line, column, dir, depth);
+            try {
+                directive(d, displayName, dir, depth);
+            } catch (const Error& e) {
+                if (!keepGoing_ || e.category() != ErrorCategory::Untrusted)
+                    throw;
+                result.refused.push_back({e.path().value_or(displayName), e.line().value_or(0), 0, Severity::Error,
+                                          e.what(), {}, {}});
+            }
         }
     }
+
+    void directive(const Found& d, const std::string& displayName, const fs::path& dir, int depth)
+    {
+        checkHasInclude(d.text, displayName, d.line);
+        checkLine(d.text, displayName, d.line);
+        const IncludeDirective inc = parseDirective(d.text);
+        if (!inc.isInclude)
+            return;
+        if (inc.computed)
+            refuse(displayName, d.line,
+                   "an #include whose file name comes from a macro cannot be checked; write the name in quotes");
+        const std::size_t at = d.text.find(inc.quoted ? '"' : '<');
+        const int column = d.column + static_cast<int>(at == std::string::npos ? 0 : at);
+        include(inc, displayName, d.line, column, dir, depth);
+    }
+
+public:
+    bool keepGoing_ = false;
+
+private:
 
     [[noreturn]] static void refuse(const std::string& file, int line, const std::string& why)
     {
@@ -337,7 +354,18 @@ IncludeGate::IncludeGate(const ConfinedFolder& folder, std::vector<fs::path> use
 
 AdmittedIncludes IncludeGate::admit(std::string_view source, const std::string& sourceName) const
 {
+    return walk(source, sourceName, false);
+}
+
+AdmittedIncludes IncludeGate::admitAll(std::string_view source, const std::string& sourceName) const
+{
+    return walk(source, sourceName, true);
+}
+
+AdmittedIncludes IncludeGate::walk(std::string_view source, const std::string& sourceName, bool keepGoing) const
+{
     Walk walk(folder_, userDirs_, installedDirs_);
+    walk.keepGoing_ = keepGoing;
     // A source_file in a subfolder finds its quoted includes beside it, as NVRTC
     // finds them beside a file it opened.
     const fs::path sourceDir = fs::path(sourceName).parent_path();

@@ -29,6 +29,8 @@ struct AdmittedIncludes {
     // Quoted includes found nowhere, worded as the user should read them. They are errors
     // only if NVRTC reaches them: an include in an inactive #ifdef branch is never opened.
     std::vector<Diagnostic> absent;
+    // admitAll() only: what admit() would have refused, one entry each.
+    std::vector<Diagnostic> refused;
 };
 
 class IncludeGate {
@@ -41,8 +43,13 @@ public:
     // Throws kw::Error(Untrusted) naming the file and line of an include that is
     // computed or leads outside.
     AdmittedIncludes admit(std::string_view source, const std::string& sourceName) const;
+    // The same walk, going on past what it refuses (listed in `refused`), for showing a
+    // document's files before it is trusted.
+    AdmittedIncludes admitAll(std::string_view source, const std::string& sourceName) const;
 
 private:
+    AdmittedIncludes walk(std::string_view source, const std::string& sourceName, bool keepGoing) const;
+
     const ConfinedFolder& folder_;
     std::vector<std::filesystem::path> userDirs_, installedDirs_;
 };

@@ -22,8 +22,8 @@ class TrustManifest {
 public:
     // The files of `doc` (loaded from doc.path) that exist inside its folder, each once,
     // sorted by shownAs. Files outside the folder are not read; the trust bar lists them
-    // from documentRequests(). Never throws: an include the gate refuses ends the walk
-    // of that source.
+    // from documentRequests(). The walk of the includes goes on past those the gate
+    // refuses. Never throws.
     static std::vector<BroughtFile> filesOf(const Document& doc);
 };
 

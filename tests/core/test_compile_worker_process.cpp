@@ -93,7 +93,7 @@ TEST(CompileWorkerProcess, TheSandboxHoldsAgainstEveryDirectiveTrick)
     const std::string path = secret.string();
     const std::vector<std::string> tricks = {
         "#inc\\\r\nlude \"" + path + "\"\n",                     // a splice with CR LF
-        "??=include \"" + path + "\"\n",                         // a trigraph '#'
+        "?\?=include \"" + path + "\"\n",                         // a trigraph '#'
         "%:include \"" + path + "\"\n",                          // a digraph '#'
         "#define F(x) #x\n#define S(x) F(x)\n#include S(" + path + ")\n", // a computed name
         "#if __has_include(\"" + path + "\")\n#include \"" + path + "\"\n#endif\n",

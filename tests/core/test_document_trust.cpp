@@ -2,6 +2,7 @@
 // names inside its folder (links followed), every #include checked before NVRTC runs,
 // and messages that never quote another file. Through the real NVRTC.
 #include "compile/Compiler.hpp"
+#include "compile/IncludeGate.hpp"
 #include "compile/OptionAllowList.hpp"
 #include "doc/BufferFactory.hpp"
 #include "doc/DocumentReader.hpp"
@@ -424,8 +425,8 @@ TEST(DocumentTrust, SplicesTrigraphsAndLineEndsCannotHideAnInclude)
              "#inc\\\r\nlude \"" + secret + "\"",               // a splice with CR LF
              "#inc\\ \nlude \"" + secret + "\"",                // backslash, space, line end
              "#include \"" + secret.substr(0, 4) + "\\\r\n" + secret.substr(4) + "\"", // inside the name
-             "??=include \"" + secret + "\"",                   // a trigraph '#'
-             "#define X ??/\n#include \"" + secret + "\"",      // a trigraph splice that C++17 does not make
+             "?\?=include \"" + secret + "\"",                   // a trigraph '#'
+             "#define X ?\?/\n#include \"" + secret + "\"",      // a trigraph splice that C++17 does not make
              "int x;\r#include \"" + secret + "\"",             // a lone CR as a line end
          }) {
         CompileRequest r = request(l, inc + "\n" + kKernel);
@@ -468,7 +469,7 @@ TEST(DocumentTrust, ANulInAnIncludeIsShownNotCut)
 TEST(DocumentTrust, RequestsListAnIncludeHiddenByASplice)
 {
     Document d;
-    d.source = "#inc\\\r\nlude \"/etc/passwd\"\n??=include \"/etc/shadow\"\n__global__ void k() {}\n";
+    d.source = "#inc\\\r\nlude \"/etc/passwd\"\n?\?=include \"/etc/shadow\"\n__global__ void k() {}\n";
     const auto r = documentRequests(d);
     auto has = [&](const std::string& field, const std::string& value) {
         return std::any_of(r.begin(), r.end(), [&](const DocumentRequest& q) { return q.field == field && q.value == value; });
@@ -549,4 +550,24 @@ TEST(DocumentTrust, AMissingIncludeInAnInactiveBranchIsNeverAnError)
     EXPECT_EQ(loud.diagnostics[0].line, 2);
     EXPECT_NE(loud.diagnostics[0].message.find("cannot open source file \"timing.h\" (looked in"), std::string::npos)
         << loud.diagnostics[0].message;
+}
+
+TEST(TrustManifest, HeadersBeyondARefusedIncludeAreStillListed)
+{
+    Layout l("manifestrefused");
+    write(l.doc / "helper.h", "#include \"inner.h\"\n");
+    write(l.doc / "inner.h", "__device__ int one() { return 1; }\n");
+    Document d;
+    d.path = l.doc / "doc.kwb";
+    d.source = "#include \"../private/secret.h\"\n#include \"helper.h\"\n" + std::string(kKernel);
+    std::vector<std::string> shown;
+    for (const BroughtFile& f : TrustManifest::filesOf(d))
+        shown.push_back(f.shownAs);
+    EXPECT_EQ(shown, (std::vector<std::string>{"helper.h", "inner.h"}));
+    // admit() itself still refuses at the first one.
+    const ConfinedFolder folder(l.doc);
+    EXPECT_THROW(IncludeGate(folder, {}, {}).admit(d.source, "kernel.cu"), Error);
+    const auto all = IncludeGate(folder, {}, {}).admitAll(d.source, "kernel.cu");
+    ASSERT_EQ(all.refused.size(), 1u);
+    EXPECT_EQ(all.refused[0].line, 1);
 }

@@ -28,19 +28,19 @@ TEST(SourceReadings, LooseSplicesAllowSpacesAndALoneCarriageReturn)
 
 TEST(SourceReadings, ReplacesEveryTrigraphWhenAsked)
 {
-    EXPECT_EQ(SourceReadings::read("??=??/??'??(??)??!??<??>??-", true, false), "#\\^[]|{}~");
-    EXPECT_EQ(SourceReadings::read("??=include", false, false), "??=include");
-    EXPECT_EQ(SourceReadings::read("??x ???=", true, false), "??x ?#");
+    EXPECT_EQ(SourceReadings::read("?\?=?\?/?\?'?\?(?\?)?\?!?\?<?\?>?\?-", true, false), "#\\^[]|{}~");
+    EXPECT_EQ(SourceReadings::read("?\?=include", false, false), "?\?=include");
+    EXPECT_EQ(SourceReadings::read("?\?x ?\?\?=", true, false), "?\?x ?#");
     // A trigraph backslash splices.
-    EXPECT_EQ(SourceReadings::read("#def??/\nine", true, false), "#define\n");
+    EXPECT_EQ(SourceReadings::read("#def?\?/\nine", true, false), "#define\n");
 }
 
 TEST(SourceReadings, OfListsTheDistinctReadingsPlainestFirst)
 {
     EXPECT_EQ(SourceReadings::of("int a;\n"), (std::vector<std::string>{"int a;\n"}));
-    const auto r = SourceReadings::of("??=include \"x\"\n");
+    const auto r = SourceReadings::of("?\?=include \"x\"\n");
     ASSERT_EQ(r.size(), 2u);
-    EXPECT_EQ(r[0], "??=include \"x\"\n");
+    EXPECT_EQ(r[0], "?\?=include \"x\"\n");
     EXPECT_EQ(r[1], "#include \"x\"\n");
 }
 
