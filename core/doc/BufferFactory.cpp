@@ -190,6 +190,7 @@ void BufferFactory::fillExpression(NdArray& array, const Initializer& init, cons
     const std::size_t w = s.back();
     const std::size_t h = s.size() >= 2 ? s[s.size() - 2] : 1;
     fillElements(array.data, [&](std::size_t k) {
+        deadline_.checkEvery(k, field);
         i = double(k);
         x = double(k % w);
         y = double((k / w) % h);

@@ -3,6 +3,7 @@
 #include "data/NdArray.hpp"
 #include "doc/Document.hpp"
 #include "doc/VariableScope.hpp"
+#include "util/Deadline.hpp"
 
 #include <filesystem>
 #include <string>
@@ -21,8 +22,10 @@ public:
     // `field` prefixes errors ("buffers[1]"); throws kw::Error(Document) or (Expression).
     std::vector<std::size_t> shape(const BufferSpec& spec, const std::string& field) const;
 
-    // The buffer with its initial contents, and its shape.
+    // The buffer with its initial contents, and its shape. A per-element expression stops
+    // with kw::Error(Limit) once the deadline (setDeadline) has passed.
     NdArray create(const BufferSpec& spec, const std::string& field) const;
+    void setDeadline(Deadline deadline) { deadline_ = deadline; }
 
     // The path an initialiser file resolves to; `field` names it in errors
     // (kw::Error(Untrusted) for a file outside the folder of an untrusted document).
@@ -35,6 +38,7 @@ public:
     static NdArray readFile(const std::filesystem::path& path, DType dtype);
 
 private:
+    Deadline deadline_ = Deadline::none();
     void fillExpression(NdArray& array, const Initializer& init, const std::string& field) const;
     void fillFromFile(NdArray& array, const Initializer& init, const std::string& field) const;
     NdArray readLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const;

@@ -159,7 +159,7 @@ bool withinTolerance(const CheckSpec& check, double got, double expected, CheckR
 
 } // namespace
 
-CheckResult CheckEvaluator::evaluate(const CheckSpec& check, const std::string& field) const
+CheckResult CheckEvaluator::evaluate(const CheckSpec& check, const std::string& field, const Deadline& deadline) const
 {
     const auto target = std::find_if(buffers_.begin(), buffers_.end(),
                                      [&](const CheckBuffer& b) { return b.name == check.buffer; });
@@ -177,8 +177,10 @@ CheckResult CheckEvaluator::evaluate(const CheckSpec& check, const std::string& 
         const std::string of = check.of.empty() ? check.buffer : check.of;
         PerElement value(scope_, buffers_, of, field + ".of", check.buffer, count, target->shape);
         CheckAggregate aggregate(check.aggregate);
-        for (std::size_t k = 0; k < count; ++k)
+        for (std::size_t k = 0; k < count; ++k) {
+            deadline.checkEvery(k, field);
             aggregate.add(value.at(k));
+        }
         PerElement expect(scope_, buffers_, check.expect, field + ".expect", check.buffer, 1, {});
         const double expected = expect.at(0);
         const double got = aggregate.result();
@@ -194,6 +196,7 @@ CheckResult CheckEvaluator::evaluate(const CheckSpec& check, const std::string& 
     PerElement expect(scope_, buffers_, check.expect, field + ".expect", check.buffer, count, target->shape);
     const std::size_t outSize = sizeOf(out.dtype());
     for (std::size_t k = 0; k < count; ++k) {
+        deadline.checkEvery(k, field);
         const double expected = expect.at(k);
         const double got = loadAsDouble(out.dtype(), out.data() + k * outSize);
         if (!withinTolerance(check, got, expected, result)) {

@@ -4,6 +4,7 @@
 #include "doc/Document.hpp"
 #include "doc/VariableScope.hpp"
 #include "launch/RunResult.hpp"
+#include "util/Deadline.hpp"
 
 #include <string>
 #include <vector>
@@ -29,7 +30,9 @@ public:
     // (element i before the launch, where given) and name(j) / name_in(j) (element j).
     // field names the check in errors ("checks[0]"). Throws kw::Error(Expression)
     // for a bad expression, an unknown name or an index outside a buffer.
-    CheckResult evaluate(const CheckSpec& check, const std::string& field) const;
+    // The loops over elements stop with kw::Error(Limit) once `deadline` has passed.
+    CheckResult evaluate(const CheckSpec& check, const std::string& field,
+                         const Deadline& deadline = Deadline::none()) const;
 
     // Parses `expect` against the names a check would have, without data; the
     // validator uses this to refuse a bad check when the document is loaded.

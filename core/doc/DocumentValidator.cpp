@@ -211,6 +211,11 @@ void validateChecks(const Document& doc, const VariableScope& scope)
     for (const auto& a : doc.args)
         if (!a.isBuffer() && !a.name.empty() && !checkScope.contains(a.name) && !doc.findBuffer(a.name))
             checkScope.set(a.name, 0.0);
+    // Each check is a pass over its buffer after the launch: their number is bounded too.
+    constexpr std::size_t kMaxChecks = 1000;
+    if (doc.checks.size() > kMaxChecks)
+        fail("checks", std::to_string(doc.checks.size()) + " checks; a document may have at most "
+                           + std::to_string(kMaxChecks));
     for (std::size_t c = 0; c < doc.checks.size(); ++c) {
         const CheckSpec& check = doc.checks[c];
         const std::string field = "checks[" + std::to_string(c) + "]";

@@ -44,7 +44,8 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
         run.variables = documentScope(doc);
         run.checkScope = run.variables;
 
-        const BufferFactory factory(run.variables, doc.baseDir(), doc.trust, doc.attachedFiles);
+        BufferFactory factory(run.variables, doc.baseDir(), doc.trust, doc.attachedFiles);
+        factory.setDeadline(Deadline(doc.run.timeLimitSeconds)); // the initialisers together
         for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
             const BufferSpec& spec = doc.buffers[b];
             NdArray array = factory.create(spec, "buffers[" + std::to_string(b) + "]");
@@ -102,9 +103,11 @@ std::vector<CheckResult> PreparedRun::evaluateChecks(const Document& doc, const 
         views.push_back(std::move(v));
     }
     const CheckEvaluator evaluator(checkScope, std::move(views));
+    // The checks together get the document's time limit, as the launch does.
+    const Deadline deadline(doc.run.timeLimitSeconds);
     std::vector<CheckResult> results;
     for (std::size_t c = 0; c < doc.checks.size(); ++c)
-        results.push_back(evaluator.evaluate(doc.checks[c], "checks[" + std::to_string(c) + "]"));
+        results.push_back(evaluator.evaluate(doc.checks[c], "checks[" + std::to_string(c) + "]", deadline));
     return results;
 }
 

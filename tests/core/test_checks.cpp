@@ -1,13 +1,16 @@
+#include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/PreparedRun.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <thread>
 
 using namespace kw;
 
@@ -172,4 +175,66 @@ TEST(Checks, DocumentChecksThroughPreparedRun)
     ASSERT_EQ(results[0].firstMismatches.size(), 1u);
     EXPECT_EQ(results[0].firstMismatches[0].index, 7u);
     EXPECT_EQ(results[0].firstMismatches[0].expected, 17.5);
+}
+
+TEST(Checks, ChecksAndInitialisersStopAtTheTimeLimit)
+{
+    const HostBuffer c = filled(DType::F32, 5000, [](std::size_t i) { return double(i); });
+    VariableScope scope;
+    const CheckEvaluator ev(scope, {{"c", &c}});
+    const Deadline passed(1e-9);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    for (const CheckSpec& spec : {check("c", "i"), [] {
+             CheckSpec s = check("c", "12497500");
+             s.aggregate = "sum";
+             return s;
+         }()}) {
+        try {
+            ev.evaluate(spec, "checks[3]", passed);
+            FAIL() << "a check ran past its deadline";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.category(), ErrorCategory::Limit);
+            EXPECT_NE(std::string(e.what()).find("checks[3] did not finish within the time limit"), std::string::npos)
+                << e.what();
+        }
+    }
+    // Without one, the same checks pass.
+    EXPECT_TRUE(ev.evaluate(check("c", "i"), "checks[0]").passed);
+
+    // A per-element initialiser likewise.
+    BufferFactory factory(scope, {}, Trust::Trusted);
+    factory.setDeadline(passed);
+    BufferSpec spec;
+    spec.name = "x";
+    spec.count = "100000";
+    spec.init.kind = Initializer::Kind::Expression;
+    spec.init.expression = "sin(i) * cos(i)";
+    try {
+        factory.create(spec, "buffers[0]");
+        FAIL() << "an initialiser ran past its deadline";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Limit);
+        EXPECT_NE(std::string(e.what()).find("buffers[0].init.expr did not finish"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Checks, ADocumentHasAtMostAThousandChecks)
+{
+    nlohmann::json doc = {{"format", "kernel-workbench"}, {"version", 1}, {"source", "__global__ void k(int* p) {}\n"},
+                          {"kernel", "k"},
+                          {"buffers", {{{"name", "p"}, {"dtype", "i32"}, {"count", "4"}, {"init", {{"kind", "zeros"}}},
+                                        {"direction", "inout"}}}},
+                          {"args", {{{"name", "p"}, {"buffer", "p"}}}},
+                          {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}}}};
+    doc["checks"] = nlohmann::json::array();
+    for (int c = 0; c < 1001; ++c)
+        doc["checks"].push_back({{"buffer", "p"}, {"expect", "0"}});
+    try {
+        DocumentReader::readString(doc.dump(), {}, Trust::Trusted);
+        FAIL() << "1001 checks read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("at most 1000"), std::string::npos) << e.what();
+    }
+    doc["checks"].erase(doc["checks"].begin());
+    EXPECT_NO_THROW(DocumentReader::readString(doc.dump(), {}, Trust::Trusted));
 }
