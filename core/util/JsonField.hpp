@@ -84,9 +84,10 @@ private:
     [[noreturn]] static void wrongType(const nlohmann::json& j, std::string_view what, const std::string& expected)
     {
         // A number is quoted (it is short); anything else only by its type, never its contents.
-        throw Error(ErrorCategory::Protocol,
-                    "\"" + std::string(what) + "\" must be " + expected + ", not "
-                        + (j.is_number() ? j.dump() : std::string(j.type_name())));
+        std::string message = "\""; // in steps: GCC 12 warns falsely (-Wrestrict) on "x" + a + b
+        message += what;
+        message += "\" must be " + expected + ", not " + (j.is_number() ? j.dump() : std::string(j.type_name()));
+        throw Error(ErrorCategory::Protocol, message);
     }
 };
 
