@@ -63,7 +63,14 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope) {
                           std::unordered_map<std::string, std::uint64_t>>> saved;
     for (const auto& st : raw.body) {
         const std::string& head = st[0].text;
-        if (st.size() == 1 && st[0].kind == Token::Punct && head == "{") { saved.emplace_back(scope.regs, scope.locals); continue; }
+        if (st.size() == 1 && st[0].kind == Token::Punct && head == "{") {
+            // Each level keeps a copy of the names in scope: deep nesting multiplied them.
+            if (saved.size() >= kMaxBlockDepth)
+                fail(st[0], "blocks nested more than " + std::to_string(kMaxBlockDepth) +
+                                " deep; the simulator takes at most that many");
+            saved.emplace_back(scope.regs, scope.locals);
+            continue;
+        }
         if (st.size() == 1 && st[0].kind == Token::Punct && head == "}") {
             if (!saved.empty()) {
                 scope.regs = std::move(saved.back().first);

@@ -33,6 +33,7 @@ struct Statement : std::vector<Token> {
 // that a hostile declaration fails at once instead of exhausting memory.
 constexpr std::uint64_t kMaxRegisters = std::uint64_t(1) << 18;     // virtual registers per kernel
 constexpr std::uint64_t kMaxVariableBytes = std::uint64_t(1) << 30; // one .global/.const/.shared variable
+constexpr std::size_t kMaxBlockDepth = 16; // nested { } blocks in a body (each saves the names in scope)
 constexpr std::size_t kMaxInstructions = std::size_t(1) << 20; // per kernel, its device functions inlined
 constexpr std::uint64_t kMaxModuleVariableBytes = std::uint64_t(2) << 30; // all of a module's variables together
 constexpr std::uint64_t kMaxParamBytes = 32764;                      // the kernel parameter space (CUDA 12.1+)

@@ -94,3 +94,28 @@ TEST(LaunchMemoryBudget, InliningThatGrowsWithoutEndIsStoppedAtTheInstructionCap
 }
 
 } // namespace
+
+namespace {
+
+std::string nestedBlocks(int depth)
+{
+    std::string ptx = ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n";
+    for (int d = 0; d < depth; ++d)
+        ptx += "{\n.reg .b32 %q<1000>;\n";
+    for (int d = 0; d < depth; ++d)
+        ptx += "}\n";
+    return ptx + "ret;\n}\n";
+}
+
+TEST(LaunchMemoryBudget, BlocksNestedPastTheCapAreRefused)
+{
+    EXPECT_NO_THROW(kw::sim::parsePtx(nestedBlocks(16)));
+    try {
+        kw::sim::parsePtx(nestedBlocks(17));
+        FAIL() << "17 levels parsed";
+    } catch (const kw::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("blocks nested more than 16 deep"), std::string::npos) << e.what();
+    }
+}
+
+} // namespace
