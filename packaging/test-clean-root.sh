@@ -60,6 +60,8 @@ if ((${#missing[@]})); then
   echo "   installing ${missing[*]}"
   apt-get update -q >/dev/null
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+  # A build tree configured before patchelf was installed cached it as not found.
+  [[ -f $build/CMakeCache.txt ]] && cmake -U KW_PATCHELF "$build" >/dev/null
 fi
 ok "${tools[*]}"
 
