@@ -70,17 +70,25 @@ std::size_t skipSpace(const std::string& s, std::size_t p)
     return p;
 }
 
-IncludeDirective parseDirective(const std::string& d)
+// Where the directive's name begins, after '#' or '%:' and spaces; npos when `d` is none.
+std::size_t directiveName(const std::string& d)
 {
-    IncludeDirective out;
     std::size_t p = skipSpace(d, 0);
     if (d.compare(p, 1, "#") == 0)
         p += 1;
     else if (d.compare(p, 2, "%:") == 0)
         p += 2;
     else
+        return std::string::npos;
+    return skipSpace(d, p);
+}
+
+IncludeDirective parseDirective(const std::string& d)
+{
+    IncludeDirective out;
+    std::size_t p = directiveName(d);
+    if (p == std::string::npos)
         return out;
-    p = skipSpace(d, p);
     std::size_t end = p;
     while (end < d.size() && (std::isalnum(static_cast<unsigned char>(d[end])) || d[end] == '_'))
         ++end;
@@ -241,14 +249,9 @@ private:
     // `#line 1 "/etc/passwd"` would make the compiler's messages name any file.
     static void checkLine(const std::string& d, const std::string& file, int line)
     {
-        std::size_t p = skipSpace(d, 0);
-        if (d.compare(p, 1, "#") == 0)
-            p += 1;
-        else if (d.compare(p, 2, "%:") == 0)
-            p += 2;
-        else
+        const std::size_t p = directiveName(d);
+        if (p == std::string::npos)
             return;
-        p = skipSpace(d, p);
         const bool named = d.compare(p, 4, "line") == 0 && (p + 4 >= d.size() || !std::isalnum((unsigned char)d[p + 4]));
         if (named && d.find_first_not_of("0123456789 \t\r\f\v", p + 4) != std::string::npos)
             refuse(file, line, "#line may give only a line number here: a file name in it would make the compiler's "
