@@ -4,6 +4,8 @@
 #include "compile/NvrtcLibrary.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace kw {
 
@@ -42,6 +44,18 @@ private:
     nvrtcProgram prog_ = nullptr;
 };
 
+// One of NVRTC's outputs (PTX, CUBIN), by its size and then its bytes.
+template <typename Bytes, typename SizeFn, typename GetFn>
+Bytes output(const NvrtcLibrary& nv, nvrtcProgram prog, SizeFn size, GetFn get, const char* what)
+{
+    std::size_t n = 0;
+    nv.check(size(prog, &n), (std::string(what) + "Size").c_str());
+    Bytes out(n, '\0');
+    if (n > 0)
+        nv.check(get(prog, out.data()), what);
+    return out;
+}
+
 } // namespace
 
 CompileResult runNvrtcInProcess(const NvrtcLibrary& nv, const NvrtcJob& job)
@@ -69,20 +83,11 @@ CompileResult runNvrtcInProcess(const NvrtcLibrary& nv, const NvrtcJob& job)
     nv.check(rc, "nvrtcCompileProgram");
     r.ok = true;
 
-    std::size_t ptxSize = 0;
-    nv.check(nv.getPTXSize(prog.get(), &ptxSize), "nvrtcGetPTXSize");
-    r.ptx.assign(ptxSize, '\0');
-    if (ptxSize > 0)
-        nv.check(nv.getPTX(prog.get(), r.ptx.data()), "nvrtcGetPTX");
+    r.ptx = output<std::string>(nv, prog.get(), nv.getPTXSize, nv.getPTX, "nvrtcGetPTX");
     while (!r.ptx.empty() && r.ptx.back() == '\0')
         r.ptx.pop_back();
-    if (job.wantCubin) {
-        std::size_t cubinSize = 0;
-        nv.check(nv.getCUBINSize(prog.get(), &cubinSize), "nvrtcGetCUBINSize");
-        r.cubin.resize(cubinSize);
-        if (cubinSize > 0)
-            nv.check(nv.getCUBIN(prog.get(), r.cubin.data()), "nvrtcGetCUBIN");
-    }
+    if (job.wantCubin)
+        r.cubin = output<std::vector<char>>(nv, prog.get(), nv.getCUBINSize, nv.getCUBIN, "nvrtcGetCUBIN");
     for (const auto& n : job.names) {
         const char* lowered = nullptr;
         nv.check(nv.getLoweredName(prog.get(), n.c_str(), &lowered), "nvrtcGetLoweredName");
