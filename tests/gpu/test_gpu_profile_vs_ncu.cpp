@@ -94,7 +94,10 @@ std::map<std::string, double> ncuMetrics(const std::string& ncu, const fs::path&
     std::string metrics;
     for (const auto& [sim, metric] : kPairs)
         metrics += (metrics.empty() ? "" : ",") + metric;
-    const std::string command = quoted(ncu) + " --clock-control none --launch-count 1 --csv --print-units base"
+    // The kernel runs in kwb-run itself; followed into the sandboxed compile worker, ncu's
+    // injection waits there for what the sandbox denies (docs/kwb-run.md, "Profiling").
+    const std::string command = quoted(ncu) + " --target-processes application-only"
+                                + " --clock-control none --launch-count 1 --csv --print-units base"
                                 + " --metrics " + metrics + " " + quoted(kwbRun()) + " run " + quoted(doc.string())
                                 + " --device cuda:0";
     int status = 0;
