@@ -235,7 +235,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
                 CompileResult refused;
                 refused.arch = options.arch;
                 Diagnostic d;
-                d.file = request.sourceName;
+                d.file = inc.includer.empty() ? request.sourceName : inc.includer.string();
+                d.line = inc.line;
                 d.message = "#include \"" + inc.spelled + "\": not a regular file (a FIFO, device or folder is never read)";
                 refused.diagnostics.push_back(d);
                 refused.log = d.message + "\n";

@@ -46,8 +46,10 @@ class Scanner {
 public:
     explicit Scanner(const std::vector<fs::path>& dirs) : dirs_(dirs) {}
 
-    void scan(std::string_view text, const fs::path& currentDir, int depth)
+    // `includer` is the file being scanned, empty for the top-level source.
+    void scan(std::string_view text, const fs::path& includer, int depth)
     {
+        const fs::path currentDir = includer.parent_path();
         if (depth > 64)
             return; // include cycle without guards; NVRTC reports it
         for (const auto& tok : lexSource(text)) {
@@ -67,7 +69,7 @@ public:
                 const auto status = fs::status(c, ec);
                 if (fs::exists(status) && !fs::is_regular_file(status)) {
                     if (seen_.insert(c.string()).second)
-                        files_.push_back({name, c, {}, true});
+                        files_.push_back({name, c, {}, true, includer, tok.line});
                     found = true;
                     break;
                 }
@@ -77,15 +79,15 @@ public:
                 found = true;
                 if (!seen_.insert(canonical.string()).second)
                     break;
-                IncludedFile f{name, canonical, {}};
+                IncludedFile f{name, canonical, {}, false, includer, tok.line};
                 readFile(canonical, f.contents);
                 std::string contents = f.contents;
                 files_.push_back(std::move(f));
-                scan(contents, canonical.parent_path(), depth + 1);
+                scan(contents, canonical, depth + 1);
                 break;
             }
             if (!found && quoted && missing_.insert(name).second)
-                files_.push_back({name, {}, {}}); // NVRTC will complain; keyed as missing
+                files_.push_back({name, {}, {}, false, includer, tok.line}); // NVRTC will complain; keyed as missing
         }
     }
 

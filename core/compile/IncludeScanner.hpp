@@ -15,6 +15,10 @@ struct IncludedFile {
     // Found, but a FIFO, a device or a folder: NVRTC would block on it or fail
     // obscurely, so the compiler refuses it before NVRTC runs.
     bool notRegular = false;
+    // Where the first #include of it stands: the including file (empty for the
+    // top-level source) and its line, for a diagnostic at the directive.
+    std::filesystem::path includer;
+    int line = 0;
 };
 
 // Follows #include "..." and #include <...> that resolve in the including

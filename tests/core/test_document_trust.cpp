@@ -213,6 +213,25 @@ TEST(DocumentTrust, FifoIsRefusedWithoutBlocking)
     EXPECT_EQ(r.diagnostics[0].line, 1);
 }
 
+// Trusted, the include is still never read, and the message stands at the directive of
+// the file that names it (a header here), not at line 0.
+TEST(DocumentTrust, ATrustedFifoIsRefusedAtTheLineThatIncludesIt)
+{
+    Layout l("fifo-trusted");
+    ASSERT_EQ(::mkfifo((l.doc / "pipe.h").c_str(), 0600), 0);
+    write(l.doc / "outer.h", "// outer\n\n#include \"pipe.h\"\n");
+    CompileRequest r = request(l, "\n#include \"outer.h\"\n" + std::string(kKernel));
+    r.trust = Trust::Trusted;
+    auto done = std::async(std::launch::async, [&] { return Compiler().compile(r); });
+    ASSERT_EQ(done.wait_for(std::chrono::seconds(60)), std::future_status::ready) << "the include blocked";
+    const CompileResult got = done.get();
+    EXPECT_FALSE(got.ok);
+    ASSERT_EQ(got.diagnostics.size(), 1u);
+    EXPECT_NE(got.diagnostics[0].message.find("not a regular file"), std::string::npos);
+    EXPECT_EQ(got.diagnostics[0].line, 3);
+    EXPECT_EQ(fs::path(got.diagnostics[0].file).filename(), "outer.h");
+}
+
 TEST(DocumentTrust, MissingQuotedIncludeIsNotLookedUpInTheWorkingFolder)
 {
     Layout l("cwd");
