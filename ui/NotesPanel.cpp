@@ -1,9 +1,9 @@
 #include "NotesPanel.hpp"
 
 #include "util/ConfinedFolder.hpp"
+#include "util/TimedFileRead.hpp"
 
 #include <QEvent>
-#include <QFile>
 #include <QImage>
 #include <QUrl>
 #include <QTextBlock>
@@ -43,10 +43,13 @@ QVariant NotesPanel::loadResource(int type, const QUrl& name)
     const auto resolved = folder.resolveFile(std::filesystem::path(path.toStdString()));
     if (resolved.status != ConfinedFolder::Status::Inside)
         return refused;
-    QFile file(QString::fromStdString(resolved.path.string()));
-    if (file.size() > kMaxImageBytes || !file.open(QIODevice::ReadOnly))
+    if (stalled_)
         return refused;
-    return QImage::fromData(file.read(kMaxImageBytes));
+    const TimedRead read = readFileWithin(resolved.path, kMaxImageBytes, kImageReadLimit);
+    stalled_ = read.status == TimedReadStatus::TimedOut;
+    if (read.status != TimedReadStatus::Read)
+        return refused;
+    return QImage::fromData(QByteArray::fromStdString(read.bytes));
 }
 
 void NotesPanel::changeEvent(QEvent* e)
@@ -58,6 +61,7 @@ void NotesPanel::changeEvent(QEvent* e)
 
 void NotesPanel::render()
 {
+    stalled_ = false;
     setMarkdown(markdown_);
     // The Markdown reader gives code the system's fixed font at its own size; give it
     // the panel's size instead, so it grows with the rest of the text.

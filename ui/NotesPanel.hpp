@@ -1,10 +1,12 @@
 #pragma once
 // The document's Markdown description: what a sample shows and what to try. Code in
 // the notes follows the panel's font size (presentation mode enlarges it too). Images
-// come only from regular files inside the document's folder, of at most kMaxImageBytes:
-// a description naming /dev/zero, a FIFO or a pty cannot block or flood the window.
+// come only from regular files inside the document's folder, of at most kMaxImageBytes,
+// read off the UI thread within kImageReadLimit: a description naming /dev/zero, a FIFO,
+// a pty or a file on a stalled mount cannot block or flood the window.
 #include <QTextBrowser>
 
+#include <chrono>
 #include <filesystem>
 
 namespace kw {
@@ -17,6 +19,7 @@ public:
     void setNotes(const QString& title, const QString& markdown, const std::filesystem::path& folder = {});
 
     static constexpr qint64 kMaxImageBytes = 16 << 20;
+    static constexpr std::chrono::milliseconds kImageReadLimit{2000};
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -26,6 +29,7 @@ private:
     void render();
     QString markdown_;
     std::filesystem::path folder_;
+    bool stalled_ = false; // an image read ran out of time: read no more until the next render
 };
 
 } // namespace kw
