@@ -4,6 +4,7 @@
 #include "data/CsvFile.hpp"
 #include "data/NpyFile.hpp"
 #include "data/RandomGenerator.hpp"
+#include "doc/ElementIndex.hpp"
 #include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
 
@@ -178,23 +179,17 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
 void BufferFactory::fillExpression(NdArray& array, const Initializer& init, const std::string& field) const
 {
     // One parser for all elements, the indices bound by pointer: 2^20 elements in tens of ms.
-    double i = 0, x = 0, y = 0, z = 0;
+    ElementIndex index;
     Expression e(init.expression, field);
     scope_.defineIn(e);
-    e.bindVariable("i", &i);
-    e.bindVariable("x", &x);
-    e.bindVariable("y", &y);
-    e.bindVariable("z", &z);
+    index.bindIn(e, [&](const std::string& n) { return scope_.contains(n); });
     e.compile();
     const std::vector<std::size_t>& s = array.shape;
     const std::size_t w = s.back();
     const std::size_t h = s.size() >= 2 ? s[s.size() - 2] : 1;
     fillElements(array.data, [&](std::size_t k) {
         deadline_.checkEvery(k, field);
-        i = double(k);
-        x = double(k % w);
-        y = double((k / w) % h);
-        z = double(k / (w * h));
+        index.moveTo(k, w, h);
         return e.evaluate();
     });
 }

@@ -1,6 +1,7 @@
 #include "doc/CheckEvaluator.hpp"
 
 #include "doc/CheckAggregate.hpp"
+#include "doc/ElementIndex.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
@@ -59,9 +60,10 @@ void CheckEvaluator::validate(const CheckSpec& check, const std::string& field, 
         for (const auto& [n, v] : scope.values())
             if (std::find(names.begin(), names.end(), n) == names.end())
                 e.defineConstant(n, v);
-        for (const std::string n : {"i", "x", "y", "z"})
-            if (std::find(names.begin(), names.end(), n) == names.end())
-                e.bindVariable(n, &dummy);
+        ElementIndex index;
+        index.bindIn(e, [&](const std::string& n) {
+            return std::find(names.begin(), names.end(), n) != names.end() || scope.contains(n);
+        });
         Element unused; // muparser wants non-null user data; validation never evaluates
         for (const auto& n : names) {
             e.bindVariable(n, &dummy);
@@ -104,9 +106,7 @@ public:
         for (const auto& [n, v] : scope.values())
             if (!isBuffer(n))
                 e_.defineConstant(n, v);
-        for (auto [n, p] : {std::pair{"i", &i_}, {"x", &x_}, {"y", &y_}, {"z", &z_}})
-            if (!isBuffer(n))
-                e_.bindVariable(n, p);
+        index_.bindIn(e_, [&](const std::string& n) { return isBuffer(n) || scope.contains(n); });
 
         const std::vector<std::string> used = e_.usedNames();
         for (const auto& el : elements_) {
@@ -127,10 +127,7 @@ public:
 
     double at(std::size_t k)
     {
-        i_ = double(k);
-        x_ = double(k % w_);
-        y_ = double((k / w_) % h_);
-        z_ = double(k / (w_ * h_));
+        index_.moveTo(k, w_, h_);
         for (const auto& b : bound_)
             b->value = loadAsDouble(b->buffer->dtype(), b->buffer->data() + k * sizeOf(b->buffer->dtype()));
         return e_.evaluate();
@@ -139,7 +136,7 @@ public:
 private:
     Expression e_;
     std::size_t count_ = 0, w_ = 1, h_ = 1;
-    double i_ = 0, x_ = 0, y_ = 0, z_ = 0;
+    ElementIndex index_;
     std::vector<std::unique_ptr<Element>> elements_;
     std::vector<std::unique_ptr<BoundValue>> bound_;
 };

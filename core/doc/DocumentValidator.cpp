@@ -5,6 +5,7 @@
 #include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
+#include "doc/ElementIndex.hpp"
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
 #include "doc/VariableScope.hpp"
@@ -36,8 +37,6 @@ std::string unqualified(const std::string& name)
     return colon == std::string::npos ? name : name.substr(colon + 2);
 }
 
-bool isReservedName(const std::string& n) { return n == "i" || n == "x" || n == "y" || n == "z"; }
-
 void checkName(const std::string& name, const std::string& field)
 {
     if (!isIdentifier(name))
@@ -50,8 +49,6 @@ void validateVariables(const Document& doc)
         const std::string& name = doc.variables[v].first;
         const std::string field = "variables[" + std::to_string(v) + "]";
         checkName(name, field);
-        if (isReservedName(name))
-            fail(field, "\"" + name + "\" is reserved for element indices (i, x, y, z)");
         for (std::size_t u = 0; u < v; ++u)
             if (doc.variables[u].first == name)
                 fail(field, "\"" + name + "\" is already defined by variables[" + std::to_string(u) + "]");
@@ -97,11 +94,10 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
         case Initializer::Kind::Expression: {
             if (trim(init.expression).empty())
                 fail(initField + ".expr", "is empty");
-            double index = 0;
+            ElementIndex index;
             Expression e(init.expression, initField + ".expr");
             scope.defineIn(e);
-            for (const char* n : {"i", "x", "y", "z"})
-                e.bindVariable(n, &index);
+            index.bindIn(e, [&](const std::string& n) { return scope.contains(n); });
             e.compile();
             break;
         }

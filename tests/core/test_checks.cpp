@@ -238,3 +238,36 @@ TEST(Checks, ADocumentHasAtMostAThousandChecks)
     doc["checks"].erase(doc["checks"].begin());
     EXPECT_NO_THROW(DocumentReader::readString(doc.dump(), {}, Trust::Trusted));
 }
+
+// A kernel parameter or variable may be named i, x, y or z (or like a function): the
+// document's name wins in every expression, and _i, _x, _y, _z still give the position.
+TEST(Checks, TheDocumentsOwnNamesShadowTheIndexNames)
+{
+    nlohmann::json doc = {
+        {"format", "kernel-workbench"}, {"version", 1},
+        {"source", "__global__ void k(float* out, int i, float x, int sin) { out[threadIdx.x] += i + x + sin; }\n"},
+        {"kernel", "k"},
+        {"variables", nlohmann::json::array({nlohmann::json::array({"n", "6"}), nlohmann::json::array({"x", "0.5"}),
+                                            nlohmann::json::array({"sin", "2"})})},
+        {"buffers", {{{"name", "out"}, {"dtype", "f32"}, {"count", "n"}, {"shape", {2, 3}},
+                      {"init", {{"kind", "expression"}, {"expr", "_i * 10 + x"}}}, {"direction", "inout"}}}},
+        {"args", {{{"name", "out"}, {"buffer", "out"}}, {{"name", "i"}, {"type", "i32"}, {"value", "7"}},
+                  {{"name", "x"}, {"type", "f32"}, {"value", "x"}}, {{"name", "sin"}, {"type", "i32"}, {"value", "sin"}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {"n", 1, 1}}}},
+        {"checks", {{{"buffer", "out"}, {"expect", "out_in + i + x + sin"}},
+                    {{"buffer", "out"}, {"expect", "(_y * 3 + _x) * 10 + 0.5 + i + x + sin"}}}}};
+    const Document d = DocumentReader::readString(doc.dump(), {}, Trust::Trusted);
+    PreparedRun run = PreparedRun::fromDocument(d);
+    HostBuffer& out = run.buffers[0].data;
+    for (std::size_t k = 0; k < out.count(); ++k)
+        EXPECT_EQ(out.at(k), double(k) * 10 + 0.5) << k; // _i, then the variable x
+    const std::vector<BufferArg> initial = run.buffers;
+    for (std::size_t k = 0; k < out.count(); ++k)
+        out.set(k, out.at(k) + 7 + 0.5 + 2); // what the kernel does
+    const std::vector<CheckResult> results = run.evaluateChecks(d, &initial);
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_TRUE(results[0].passed) << results[0].mismatches;
+    EXPECT_TRUE(results[1].passed) << results[1].mismatches;
+    out.set(4, 0);
+    EXPECT_FALSE(run.evaluateChecks(d, &initial)[1].passed);
+}

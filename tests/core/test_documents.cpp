@@ -156,7 +156,6 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_launch_not_integer.kwb", {"launch.grid[0]: \"(n + block - 1) / block\" is not an integer (2.56)"}},
         BadCase{"bad_launch_dims.kwb", {"launch.grid: needs 1 to 3 expressions, has 4"}},
         BadCase{"bad_unknown_variable.kwb", {"variables[2] (m): unknown name \"q\" in \"2*q\""}},
-        BadCase{"bad_variable_reserved.kwb", {"variables[2]: \"x\" is reserved"}},
         BadCase{"bad_scalar_type.kwb", {"args[3] (n).type: i64 does not match parameter \"int n\" (i32)"}},
         BadCase{"bad_scalar_for_pointer.kwb", {"args[0] (a): parameter \"const float * a\" is a pointer"}},
         BadCase{"bad_buffer_for_scalar.kwb", {"args[3] (n): parameter \"int n\" is not a pointer"}},
