@@ -152,8 +152,12 @@ const char* const kCstddef = R"(#pragma once
 namespace std {
 using ::size_t;
 using ::ptrdiff_t;
+#if __cplusplus >= 201103L
 typedef decltype(nullptr) nullptr_t;
+#endif
+#if __cplusplus >= 201703L
 enum class byte : unsigned char {};
+#endif
 }
 #endif
 )";
@@ -167,6 +171,11 @@ namespace std { using ::printf; }
 // malloc, free and abs for integers are device built-ins.
 const char* const kCstdlib = R"(#pragma once
 #include <cstddef>
+#ifndef RAND_MAX
+#define RAND_MAX 2147483647
+#define EXIT_SUCCESS 0
+#define EXIT_FAILURE 1
+#endif
 namespace std { using ::malloc; using ::free; using ::abs; using ::labs; using ::llabs; }
 )";
 
@@ -197,10 +206,30 @@ const char* const kMath = R"(#pragma once
 #define M_SQRT1_2 0.70710678118654752440
 #endif
 #ifndef INFINITY
-#define INFINITY (__int_as_float(0x7f800000))
-#define NAN (__int_as_float(0x7fffffff))
-#define HUGE_VALF INFINITY
-#define HUGE_VAL (__longlong_as_double(0x7ff0000000000000LL))
+// Constants rather than macros: <cuda/std/cmath> defines INFINITY and NAN as macros
+// of its own for NVRTC, and a macro here would make that an incompatible redefinition.
+// Constants rather than macros: <cuda/std/cmath> defines INFINITY and NAN as macros
+// of its own for NVRTC, and a macro here would make that an incompatible redefinition.
+// NAN is the quiet NaN that glibc's and libcu++'s give.
+#if __cplusplus >= 201103L
+static constexpr float INFINITY = __builtin_bit_cast(float, 0x7f800000u);
+static constexpr float NAN = __builtin_bit_cast(float, 0x7fc00000u);
+#else
+#define INFINITY (__builtin_bit_cast(float, 0x7f800000u))
+#define NAN (__builtin_bit_cast(float, 0x7fc00000u))
+#endif
+#define HUGE_VALF (__builtin_bit_cast(float, 0x7f800000u))
+#define HUGE_VAL (__builtin_bit_cast(double, 0x7ff0000000000000ull))
+#endif
+#ifndef FP_NAN
+#define FP_NAN 0
+#define FP_INFINITE 1
+#define FP_ZERO 2
+#define FP_SUBNORMAL 3
+#define FP_NORMAL 4
+#endif
+#ifndef MAXFLOAT
+#define MAXFLOAT 3.40282347e+38F
 #endif
 )";
 
@@ -257,6 +286,16 @@ using ::strlen; using ::strcmp; using ::strncmp; using ::strcpy; using ::strncpy
 }
 )";
 
+// What nvcc's implicit `#include "cuda_runtime.h"` gives device code in every .cu file,
+// checked against nvcc 13: the <math.h> macros and functions (std:: ones too), <limits.h>,
+// <stdlib.h> and <string.h>; not <float.h>, <stdint.h>'s fixed-width types or assert.
+const char* const kNvccEnvironment = R"(#pragma once
+#include <cmath>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+)";
+
 std::vector<BuiltinHeaders::Header> makeAll()
 {
     return {
@@ -265,6 +304,7 @@ std::vector<BuiltinHeaders::Header> makeAll()
         {"cstdio", kCstdio},     {"stdio.h", kCstdio},   {"cstdlib", kCstdlib}, {"stdlib.h", kCstdlib},
         {"cassert", kAssert},    {"assert.h", kAssert},  {"math.h", kMath},     {"cmath", kCmath},
         {"string.h", kString},   {"cstring", kCstring},
+        {BuiltinHeaders::kNvccEnvironment, kNvccEnvironment},
     };
 }
 

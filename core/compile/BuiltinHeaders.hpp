@@ -16,6 +16,9 @@ public:
         std::string text;
     };
     static const std::vector<Header>& all();
+    // Pre-included in every compile (NVRTC's --pre-include), as nvcc pre-includes
+    // cuda_runtime.h: the names device code of a .cu file sees without an #include.
+    static constexpr const char* kNvccEnvironment = "kwb_nvcc_environment.h";
     // Changes whenever any header's text changes (part of the program cache key).
     static const std::string& fingerprint();
 };

@@ -208,6 +208,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
     // spills per kernel) costs nothing more and lands in the log.
     if (wantCubin)
         args.push_back("-Xptxas=-v");
+    args.push_back(std::string("--pre-include=") + BuiltinHeaders::kNvccEnvironment);
     const std::vector<Diagnostic> boundNotes
         = SplitCompileBound::apply(args, SplitCompileBound::machineCores(), request.sourceName);
     // An untrusted source gets its own headers from memory (IncludeGate), so NVRTC

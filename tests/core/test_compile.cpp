@@ -311,3 +311,25 @@ TEST(Compile, MissingNvrtcIsAnErrorThatListsWhatWasTried)
     }
 #endif
 }
+
+// nvcc's implicit environment (BuiltinHeaders::kNvccEnvironment) is there in every
+// dialect, and the headers that define the same names for NVRTC take them over without a
+// warning (libcu++ defines INFINITY and NAN as macros of its own).
+TEST(Compile, TheImplicitNamesOfNvccCompileInEveryDialectWithoutAWarning)
+{
+    const std::string kernel = "__global__ void k(float* o) { o[0] = INFINITY + NAN + (float)M_PI + INT_MAX + RAND_MAX; }\n";
+    for (const char* std : {"c++03", "c++11", "c++14", "c++17", "c++20"}) {
+        CompileOptions o;
+        o.std = std;
+        const auto r = compileSource(kernel, o);
+        EXPECT_TRUE(r.ok) << std << ": " << describe(r);
+        EXPECT_TRUE(r.diagnostics.empty()) << std << ": " << describe(r);
+    }
+    for (const char* header : {"cuda/std/cmath", "cuda/std/complex", "cmath", "math.h", "cuda_fp16.h", "climits"}) {
+        CompileOptions o;
+        o.std = "c++17";
+        const auto r = compileSource(std::string("#include <") + header + ">\n" + kernel, o);
+        EXPECT_TRUE(r.ok) << header << ": " << describe(r);
+        EXPECT_TRUE(r.diagnostics.empty()) << header << ": " << describe(r);
+    }
+}
