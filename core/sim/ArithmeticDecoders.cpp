@@ -221,9 +221,13 @@ void decodeMov(Decoder& d, const OpcodeInfo&) {
         in.fn = s.text.ends_with("_hi") ? &hClockHi : &hClock;
         return;
     }
+    // Packs and unpacks: the first element is the lowest bits; {0, %rs1} packs an immediate.
     if (dst.kind == PtxOperand::Kind::Vec) {
         in.a[0] = d.src(1, t);
         if (dst.regs.empty() || dst.regs.size() > 4) d.unsupported("mov unpack width");
+        for (const std::string& imm : dst.elemImm)
+            if (!imm.empty())
+                d.unsupported("mov unpack into an immediate");
         in.nd = std::uint8_t(dst.regs.size());
         for (std::size_t k = 0; k < dst.regs.size(); ++k) in.d[k] = dst.regs[k];
         in.packBits = std::uint8_t(sizeOf(t) * 8 / in.nd);
@@ -234,8 +238,10 @@ void decodeMov(Decoder& d, const OpcodeInfo&) {
     if (s.kind == PtxOperand::Kind::Vec) {
         if (s.regs.empty() || s.regs.size() > 4) d.unsupported("mov pack width");
         in.na = std::uint8_t(s.regs.size());
-        for (std::size_t k = 0; k < s.regs.size(); ++k) in.a[k] = s.regs[k];
         in.packBits = std::uint8_t(sizeOf(t) * 8 / in.na);
+        const PtxType elem = in.packBits == 8 ? PtxType::B8 : in.packBits == 16 ? PtxType::B16 : PtxType::B32;
+        for (std::size_t k = 0; k < s.regs.size(); ++k)
+            in.a[k] = d.element(s, k, elem);
         in.fn = &hPack;
         return;
     }
