@@ -92,6 +92,9 @@ void decodeAtomic(Decoder& d, const OpcodeInfo& row) {
         d.unsupported("`" + d.joined() + "` on " + std::to_string(size * 8) + "-bit data");
     if (size == 2 && in.atom != AtomOp::Add && in.atom != AtomOp::Cas && in.atom != AtomOp::Exch)
         d.unsupported("`" + d.joined() + "` on 16-bit data");
+    if ((t == PtxType::F16x2 || t == PtxType::BF16x2)
+        && (in.atom == AtomOp::Min || in.atom == AtomOp::Max || in.atom == AtomOp::Inc || in.atom == AtomOp::Dec))
+        d.unsupported("`" + d.joined() + "` on packed 16-bit floats");
     const auto& ops = d.ops();
     std::size_t i = 0;
     if (!red) in.d[0] = d.dst(i++);
