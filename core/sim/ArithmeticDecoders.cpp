@@ -2,6 +2,7 @@
 #include "sim/DecodeFunctions.hpp"
 
 #include "sim/Decoder.hpp"
+#include "sim/Half16.hpp"
 #include "sim/Handlers.hpp"
 
 namespace kw::sim {
@@ -66,8 +67,22 @@ void decodeMul(Decoder& d, const OpcodeInfo&) {
     d.binary(arithHandler(d.has("hi") ? ArithOp::MulHi : ArithOp::Mul, t));
 }
 
+// min/max .NaN: on the 16-bit float types only.
+void decodeMinMax(Decoder& d, const OpcodeInfo& row)
+{
+    const PtxType t = d.firstType();
+    d.in().nanMode = d.has("NaN");
+    if (d.in().nanMode && !isHalf16(t))
+        d.unsupported("`" + d.joined() + "` (.NaN on this type)");
+    d.binary(arithHandler(row.op, t));
+}
+
 void decodeMad(Decoder& d, const OpcodeInfo& row) {
     const PtxType t = d.firstType();
+    if (row.name == "fma")
+        d.in().relu = d.has("relu");
+    if (d.in().relu && !isHalf16(t))
+        d.unsupported("`" + d.joined() + "` (.relu on this type)");
     if (row.name == "mad" && d.has("cc")) return carried(d, d.has("hi") ? CarryOp::MadHi : CarryOp::MadLo, false);
     if (isFloat(t)) return d.ternary(arithHandler(ArithOp::Mad, t), t); // fma, whatever .lo/.hi say
     if (d.has("wide")) {
@@ -161,11 +176,12 @@ void decodeSetp(Decoder& d, const OpcodeInfo& row) {
     if (!found) d.unsupported("`" + d.joined() + "` comparison");
     const PtxType st = d.lastType();
     if (row.name == "set") {
-        if (st != PtxType::F16) {
+        if (!isHalf16(st)) {
             if (d.typeCount() < 2) d.unsupported("set without two types");
             if (ops.size() > 3) d.unsupported("set with a boolean operand");
         }
         in.type = d.type(0);
+        in.type2 = st;
         in.d[0] = d.dst(0);
         in.a[0] = d.src(1, st);
         in.a[1] = d.src(2, st);
@@ -187,14 +203,29 @@ void decodeSetp(Decoder& d, const OpcodeInfo& row) {
     if (!in.fn) d.unsupported("`" + d.joined() + "` for this type");
 }
 
+// cvt.dtype.stype d, a; cvt.frnd.{f16x2,bf16x2}.f32 d, a, b packs two conversions (a in
+// the upper half). .relu and .satfinite apply to 16-bit float destinations.
 void decodeCvt(Decoder& d, const OpcodeInfo&) {
-    if (d.typeCount() < 2) d.unsupported("cvt without two types");
-    if (d.type(0) == PtxType::F16x2 || d.type(1) == PtxType::F16x2) d.unsupported("packed f16x2 conversion");
+    if (d.typeCount() < 2)
+        d.unsupported("cvt without two types");
     Instr& in = d.in();
     in.type = d.type(0);
     in.type2 = d.type(1);
+    in.relu = d.has("relu");
+    in.satfinite = d.has("satfinite");
+    if ((in.relu || in.satfinite) && !isHalf16(in.type))
+        d.unsupported("`" + d.joined() + "` on this destination type");
+    if (in.type2 == PtxType::F16x2 || in.type2 == PtxType::BF16x2)
+        d.unsupported("`" + d.joined() + "` (packed source)");
     in.d[0] = d.dst(0);
-    in.a[0] = d.src(1, d.type(1));
+    in.a[0] = d.src(1, in.type2);
+    if (halfLanes(in.type) == 2) {
+        if (in.type2 != PtxType::F32)
+            d.unsupported("`" + d.joined() + "` (a packed pair from another type than f32)");
+        in.a[1] = d.src(2, in.type2);
+        in.fn = &hCvtPack;
+        return;
+    }
     in.fn = &hCvt;
 }
 
@@ -221,9 +252,13 @@ void decodeMov(Decoder& d, const OpcodeInfo&) {
         in.fn = s.text.ends_with("_hi") ? &hClockHi : &hClock;
         return;
     }
+    // Packs and unpacks: the first element is the lowest bits; {0, %rs1} packs an immediate.
     if (dst.kind == PtxOperand::Kind::Vec) {
         in.a[0] = d.src(1, t);
         if (dst.regs.empty() || dst.regs.size() > 4) d.unsupported("mov unpack width");
+        for (const std::string& imm : dst.elemImm)
+            if (!imm.empty())
+                d.unsupported("mov unpack into an immediate");
         in.nd = std::uint8_t(dst.regs.size());
         for (std::size_t k = 0; k < dst.regs.size(); ++k) in.d[k] = dst.regs[k];
         in.packBits = std::uint8_t(sizeOf(t) * 8 / in.nd);
@@ -234,8 +269,10 @@ void decodeMov(Decoder& d, const OpcodeInfo&) {
     if (s.kind == PtxOperand::Kind::Vec) {
         if (s.regs.empty() || s.regs.size() > 4) d.unsupported("mov pack width");
         in.na = std::uint8_t(s.regs.size());
-        for (std::size_t k = 0; k < s.regs.size(); ++k) in.a[k] = s.regs[k];
         in.packBits = std::uint8_t(sizeOf(t) * 8 / in.na);
+        const PtxType elem = in.packBits == 8 ? PtxType::B8 : in.packBits == 16 ? PtxType::B16 : PtxType::B32;
+        for (std::size_t k = 0; k < s.regs.size(); ++k)
+            in.a[k] = d.element(s, k, elem);
         in.fn = &hPack;
         return;
     }

@@ -4,6 +4,7 @@
 
 #include "sim/Arithmetic.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/Half16.hpp"
 #include "sim/HalfHandlers.hpp"
 #include "sim/Warp.hpp"
 
@@ -448,9 +449,8 @@ template <template <class> class H> Handler pickAnyT(PtxType t) {
 } // namespace
 
 Handler arithHandler(ArithOp op, PtxType t) {
-    const bool half = t == PtxType::F16 || t == PtxType::F16x2;
-    if (half)
-        if (Handler h = halfArithHandler(op)) return h;
+    if (isHalf16(t))
+        return halfArithHandler(op, t);
     const bool fl = isFloat(t);
     switch (op) {
     case ArithOp::None: return nullptr;
@@ -530,8 +530,8 @@ Handler dp4aHandler(bool signedA, bool signedB) {
     return signedB ? &Dp4a<false, true>::run : &Dp4a<false, false>::run;
 }
 
-Handler setpHandler(PtxType t) { return t == PtxType::F16 ? &hHalfSetp : pickAnyT<Setp>(t); }
-Handler setHandler(PtxType t) { return t == PtxType::F16 ? &hHalfSet : pickAnyT<SetVal>(t); }
+Handler setpHandler(PtxType t) { return isHalf16(t) ? halfSetpHandler(t) : pickAnyT<Setp>(t); }
+Handler setHandler(PtxType t) { return isHalf16(t) ? halfSetHandler(t) : pickAnyT<SetVal>(t); }
 
 void hPrmt(Warp& w, const Instr& in, std::uint32_t m) { Prmt::run(w, in, m); }
 void hLop3(Warp& w, const Instr& in, std::uint32_t m) { Lop3::run(w, in, m); }

@@ -45,5 +45,6 @@ void hPack(Warp& w, const Instr& in, std::uint32_t mask);   // in.packBits, in.n
 void hUnpack(Warp& w, const Instr& in, std::uint32_t mask); // in.packBits, in.nd
 void hCvta(Warp& w, const Instr& in, std::uint32_t mask);   // adds in.imm (the window offset, negative to a space)
 void hCvt(Warp& w, const Instr& in, std::uint32_t mask);    // in.type from in.type2, in.round
+void hCvtPack(Warp& w, const Instr& in, std::uint32_t mask); // f16x2/bf16x2 from two f32: a high, b low
 
 } // namespace kw::sim

@@ -1,9 +1,12 @@
 // cvt between every pair of integer, f16, bf16, f32 and f64 types, with the integer
-// (.rni/.rzi/.rmi/.rpi) and float (.rn/.rz/.rm/.rp) roundings, .sat and .ftz.
+// (.rni/.rzi/.rmi/.rpi) and float (.rn/.rz/.rm/.rp) roundings, .sat and .ftz; to f16 and
+// bf16 (and f32 pairs to f16x2/bf16x2) also .relu and .satfinite, rounded once from the
+// exact source value.
 #include "sim/ArithmeticHandlers.hpp"
 
 #include "data/HalfFloat.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/Half16.hpp"
 #include "sim/Warp.hpp"
 
 #include <cmath>
@@ -75,8 +78,49 @@ template <class I> inline std::uint64_t clampInt(const Value& v, bool sat) {
     return put<I>(I(v.u));
 }
 
+inline bool integralRounding(RoundMode r)
+{
+    return r == RoundMode::Rni || r == RoundMode::Rzi || r == RoundMode::Rmi || r == RoundMode::Rpi;
+}
+
+// A 16-bit float destination: the source value (exact in a double, or an integer's sign and
+// magnitude) rounded once in the cvt's direction; NaN gives the canonical NaN. .sat clamps
+// to [0, 1] first, .relu takes negative values (and -0) to +0, .satfinite takes an
+// infinite result to the largest finite value of its sign.
+inline std::uint16_t toHalf16(bool bf, const Value& v, const Instr& in)
+{
+    const Round16 mode = round16(in.round); // after .rni ... .rpi the value is an integer: nearest
+    std::uint16_t r = 0;
+    if (v.kind == Value::Flt) {
+        double x = integralRounding(in.round) ? roundIntegral(v.f, in.round) : v.f;
+        if (in.sat)
+            x = saturate01(x);
+        if (x != x)
+            return kCanonicalNaN16;
+        if (in.relu && !(x > 0))
+            x = 0.0;
+        r = bf ? bfloat16FromDouble(x, mode) : halfFromDouble(x, mode);
+    } else {
+        bool neg = v.kind == Value::Int && v.i < 0;
+        std::uint64_t mag = v.kind == Value::Int ? (neg ? 0 - std::uint64_t(v.i) : std::uint64_t(v.i)) : v.u;
+        if ((in.relu || in.sat) && neg) {
+            neg = false;
+            mag = 0;
+        }
+        if (in.sat && mag > 1)
+            mag = 1;
+        r = bf ? bfloat16FromInteger(neg, mag, mode) : halfFromInteger(neg, mag, mode);
+    }
+    const std::uint16_t inf = bf ? 0x7f80u : 0x7c00u;
+    if (in.satfinite && (r & 0x7fffu) == inf)
+        r = std::uint16_t((r & 0x8000u) | (inf - 1));
+    return r;
+}
+
 inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
     const RoundMode rnd = in.round;
+    if (t == PtxType::F16 || t == PtxType::BF16)
+        return toHalf16(t == PtxType::BF16, v, in);
     if (v.kind == Value::Flt && !isFloat(t)) {
         const double x = roundIntegral(v.f, rnd == RoundMode::Default ? RoundMode::Rzi : rnd);
         switch (t) {
@@ -115,9 +159,10 @@ inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
     }
     if (in.sat) { f32 = saturate01(f32); f64 = saturate01(f64); }
     switch (t) {
-    case PtxType::F16: return halfFromFloat(f32);
-    case PtxType::BF16: return bfloat16FromFloat(f32);
-    case PtxType::F32: return put<float>(in.ftz ? flushSubnormal(f32) : f32);
+    case PtxType::F32:
+        if (in.type2 == PtxType::F16 && f32 != f32)
+            return 0x7fffffffu; // an f16 NaN widens to the canonical NaN
+        return put<float>(in.ftz ? flushSubnormal(f32) : f32);
     default: return put<double>(f64);
     }
 }
@@ -128,8 +173,24 @@ struct Cvt { static void run(Warp& w, const Instr& in, std::uint32_t m) {
     forLanes(m, [&](int l) { d[l] = writeValue(in.type, readValue(in.type2, a[l], in.ftz), in); });
 } };
 
+// cvt.frnd.{f16x2,bf16x2}.f32 d, a, b: a converted into the upper half, b into the lower.
+struct CvtPack {
+    static void run(Warp& w, const Instr& in, std::uint32_t m)
+    {
+        std::uint64_t* d = w.reg(in.d[0]);
+        const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]);
+        const bool bf = in.type == PtxType::BF16x2;
+        forLanes(m, [&](int l) {
+            const std::uint16_t hi = toHalf16(bf, readValue(PtxType::F32, a[l], in.ftz), in);
+            const std::uint16_t lo = toHalf16(bf, readValue(PtxType::F32, b[l], in.ftz), in);
+            d[l] = std::uint64_t(hi) << 16 | lo;
+        });
+    }
+};
+
 } // namespace
 
 void hCvt(Warp& w, const Instr& in, std::uint32_t m) { Cvt::run(w, in, m); }
+void hCvtPack(Warp& w, const Instr& in, std::uint32_t m) { CvtPack::run(w, in, m); }
 
 } // namespace kw::sim

@@ -28,6 +28,7 @@ void decodeSetp(Decoder& d, const OpcodeInfo& row);    // setp and set
 void decodeCvt(Decoder& d, const OpcodeInfo& row);
 void decodeCvta(Decoder& d, const OpcodeInfo& row);
 void decodeMov(Decoder& d, const OpcodeInfo& row);
+void decodeMinMax(Decoder& d, const OpcodeInfo& row);
 
 // Memory, warp collectives, control flow and hints (MemoryControlDecoders.cpp).
 void decodeLoad(Decoder& d, const OpcodeInfo& row);    // ld, ldu

@@ -43,6 +43,8 @@ public:
     void need(std::size_t n) const;
     std::uint32_t dst(std::size_t i) const;
     std::uint32_t src(std::size_t i, PtxType t);
+    // Element k of a vector operand {a, b, ...} of elements of type t: a register, or an immediate's constant register.
+    std::uint32_t element(const PtxOperand& vec, std::size_t k, PtxType t) const;
     // src() whose negation ("!p") is recorded for source slot `slot` (bit slot of in.negMask).
     std::uint32_t srcAt(std::size_t opIndex, std::size_t slot, PtxType t);
 

@@ -65,6 +65,9 @@ struct Instr {
     bool carryOut : 1 = false;      // .cc: write the carry flag
     bool ftz : 1 = false;
     bool sat : 1 = false;
+    bool relu : 1 = false;          // fma/cvt .relu: negative results become +0
+    bool nanMode : 1 = false;       // min/max .NaN: a NaN operand gives NaN
+    bool satfinite : 1 = false;     // cvt .satfinite: overflow gives the largest finite value
     bool atomic : 1 = false;        // atomics do not race with each other
     std::uint8_t nd : 3 = 0;        // destinations and sources in d[] and a[] where a handler loops over them
     std::uint8_t na : 3 = 0;

@@ -77,6 +77,13 @@ std::uint32_t Decoder::src(std::size_t i, PtxType t) {
     }
 }
 
+std::uint32_t Decoder::element(const PtxOperand& vec, std::size_t k, PtxType t) const
+{
+    if (k < vec.elemImm.size() && !vec.elemImm[k].empty())
+        return env_.constReg(immediateBits(vec.elemImm[k], t));
+    return vec.regs[k];
+}
+
 // Negation flags are kept per source slot (bit k for in.a[k]).
 std::uint32_t Decoder::srcAt(std::size_t opIndex, std::size_t slot, PtxType t) {
     const std::uint8_t before = in_.negMask;

@@ -26,9 +26,17 @@ void memory(Decoder& d, bool store) {
     const PtxOperand& val = ops[store ? 1 : 0];
     if (mem.kind != PtxOperand::Kind::Mem) d.unsupported("`" + d.joined() + "` without an address operand");
     std::vector<std::uint32_t> regs;
-    if (val.kind == PtxOperand::Kind::Vec) regs = val.regs;
-    else if (store) regs.push_back(d.src(1, t));
-    else regs.push_back(d.dst(0));
+    if (val.kind == PtxOperand::Kind::Vec) {
+        for (std::size_t k = 0; k < val.regs.size(); ++k) {
+            if (!store && !val.elemImm[k].empty())
+                d.unsupported("a load into an immediate");
+            regs.push_back(d.element(val, k, t));
+        }
+    } else if (store) {
+        regs.push_back(d.src(1, t));
+    } else {
+        regs.push_back(d.dst(0));
+    }
     if (regs.size() != in.vec) d.unsupported("vector width does not match the operand list");
     in.addr = mem.reg;
     in.imm = mem.offset;
@@ -84,6 +92,9 @@ void decodeAtomic(Decoder& d, const OpcodeInfo& row) {
         d.unsupported("`" + d.joined() + "` on " + std::to_string(size * 8) + "-bit data");
     if (size == 2 && in.atom != AtomOp::Add && in.atom != AtomOp::Cas && in.atom != AtomOp::Exch)
         d.unsupported("`" + d.joined() + "` on 16-bit data");
+    if ((t == PtxType::F16x2 || t == PtxType::BF16x2)
+        && (in.atom == AtomOp::Min || in.atom == AtomOp::Max || in.atom == AtomOp::Inc || in.atom == AtomOp::Dec))
+        d.unsupported("`" + d.joined() + "` on packed 16-bit floats");
     const auto& ops = d.ops();
     std::size_t i = 0;
     if (!red) in.d[0] = d.dst(i++);

@@ -1,6 +1,7 @@
 // ld/st/atom/red on every state space, with bounds and alignment checks per lane.
 #include "data/HalfFloat.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/Half16.hpp"
 #include "sim/Handlers.hpp"
 #include "sim/Warp.hpp"
 
@@ -112,6 +113,16 @@ template <class U> U atomicApply(AtomOp op, PtxType type, U* p, U b, U c) {
     case AtomOp::Xor: return ref.fetch_xor(b);
     case AtomOp::Add:
         if (!isFloat(type)) return ref.fetch_add(b);
+        if (type == PtxType::F16x2 || type == PtxType::BF16x2) { // each half added on its own
+            const bool bf = type == PtxType::BF16x2;
+            U old = ref.load(std::memory_order_relaxed);
+            for (;;) {
+                const U nv = U(addHalf16(bf, std::uint16_t(old), std::uint16_t(b)))
+                    | U(U(addHalf16(bf, std::uint16_t(old >> 16), std::uint16_t(b >> 16))) << 16);
+                if (ref.compare_exchange_weak(old, nv))
+                    return old;
+            }
+        }
         break;
     default: break;
     }
@@ -178,9 +189,7 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
             case AtomOp::Exch: nv = b; break;
             case AtomOp::Cas: nv = cur == b ? std::uint16_t(C[l]) : cur; break;
             case AtomOp::Add:
-                nv = in.type == PtxType::BF16 ? bfloat16FromFloat(bfloat16ToFloat(cur) + bfloat16ToFloat(b))
-                     : in.type == PtxType::F16 ? halfFromFloat(halfToFloat(cur) + halfToFloat(b))
-                                               : std::uint16_t(cur + b);
+                nv = isHalf16(in.type) ? addHalf16(in.type == PtxType::BF16, cur, b) : std::uint16_t(cur + b);
                 break;
             default: break;
             }

@@ -13,12 +13,12 @@ constexpr TypeSet kInt = typeBits({T::S8, T::S16, T::S32, T::S64, T::U8, T::U16,
                                    T::B8, T::B16, T::B32, T::B64});
 constexpr TypeSet kInt3264 = typeBits({T::S32, T::U32, T::B32, T::S64, T::U64, T::B64});
 constexpr TypeSet kFloat = typeBits({T::F32, T::F64});
-constexpr TypeSet kHalf = typeBits({T::F16, T::F16x2});
+constexpr TypeSet kHalf = typeBits({T::F16, T::F16x2, T::BF16, T::BF16x2});
 constexpr TypeSet kPred = typeBit(T::Pred);
-constexpr TypeSet kAny = kInt | kFloat | kHalf | typeBit(T::BF16) | kPred;
+constexpr TypeSet kAny = kInt | kFloat | kHalf | kPred;
 // What atomics take: 16-bit (add on f16/bf16, cas, exch), 32- and 64-bit words.
 constexpr TypeSet kAtomic = typeBits({T::B16, T::U16, T::S16, T::F16, T::BF16}) | kInt3264 | kFloat |
-                            typeBit(T::F16x2);
+                            typeBits({T::F16x2, T::BF16x2});
 
 constexpr std::string_view kRound = "rn rz rm rp ftz sat";
 constexpr std::string_view kCmp = "eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan";
@@ -47,15 +47,15 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"cnot",          Shape::Unary,       kInt,                        "",                                                             decodeUnary,       ArithOp::Cnot},
     {"copysign",      Shape::Binary,      kFloat,                      "",                                                             decodeBinary,      ArithOp::Copysign},
     {"cos",           Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Cos},
-    {"cvt",           Shape::Unary,       kInt | kFloat | typeBits({T::F16, T::BF16}), "rn rz rm rp rni rzi rmi rpi ftz sat",          decodeCvt},
+    {"cvt",           Shape::Convert,     kInt | kFloat | kHalf,       "rn rz rm rp rni rzi rmi rpi ftz sat relu satfinite",           decodeCvt},
     {"cvta",          Shape::Unary,       typeBits({T::U32, T::U64}),  "to global shared local const param",                           decodeCvta},
     {"discard",       Shape::Ignored,     0,                           "",                                                             decodeNoEffect},
     {"div",           Shape::Binary,      kInt | kFloat,               kRound,                                                         decodeBinary,      ArithOp::Div},
     {"dp4a",          Shape::Ternary,     typeBits({T::S32, T::U32}),  "",                                                             decodeDp4a},
-    {"ex2",           Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Ex2},
+    {"ex2",           Shape::Unary,       kFloat | kHalf,              kRound,                                                         decodeUnary,       ArithOp::Ex2},
     {"exit",          Shape::None,        0,                           "",                                                             decodeExit},
     {"fence",         Shape::None,        0,                           "",                                                             decodeNoEffect},
-    {"fma",           Shape::Ternary,     kInt | kFloat | kHalf,       "rn rz rm rp ftz sat hi wide",                                  decodeMad,         ArithOp::Mad},
+    {"fma",           Shape::Ternary,     kInt | kFloat | kHalf,       "rn rz rm rp ftz sat relu hi wide",                                  decodeMad,         ArithOp::Mad},
     {"isspacep",      Shape::Binary,      0,                           "",                                                             decodeRefused,     ArithOp::None, true},
     {"ld",            Shape::Load,        kAny,                        "global shared local const param v2 v4 v8 volatile relaxed acquire", decodeLoad},
     {"ldu",           Shape::Load,        kAny,                        "global v2 v4 v8",                                              decodeLoad},
@@ -64,9 +64,9 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"mad",           Shape::Ternary,     kInt | kFloat | kHalf,       "rn rz rm rp ftz sat lo hi wide cc",                            decodeMad,         ArithOp::Mad},
     {"madc",          Shape::Ternary,     kInt3264,                    "lo hi cc",                                                     decodeCarry},
     {"match",         Shape::Match,       typeBits({T::B32, T::B64}),  "sync any all",                                                 decodeMatch},
-    {"max",           Shape::Binary,      kInt | kFloat | kHalf,       "ftz",                                                          decodeBinary,      ArithOp::Max},
+    {"max",           Shape::Binary,      kInt | kFloat | kHalf,       "ftz NaN",                                                      decodeMinMax,      ArithOp::Max},
     {"membar",        Shape::None,        0,                           "",                                                             decodeNoEffect},
-    {"min",           Shape::Binary,      kInt | kFloat | kHalf,       "ftz",                                                          decodeBinary,      ArithOp::Min},
+    {"min",           Shape::Binary,      kInt | kFloat | kHalf,       "ftz NaN",                                                      decodeMinMax,      ArithOp::Min},
     {"mov",           Shape::Move,        kAny,                        "",                                                             decodeMov},
     {"mul",           Shape::Binary,      kInt | kFloat | kHalf,       "rn rz rm rp ftz sat lo hi wide",                               decodeMul,         ArithOp::Mul},
     {"nanosleep",     Shape::Ignored,     typeBit(T::U32),             "",                                                             decodeNanosleep},
@@ -86,8 +86,8 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"rsqrt",         Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Rsqrt},
     {"sad",           Shape::Ternary,     kInt,                        "",                                                             decodeTernary,     ArithOp::Sad},
     {"selp",          Shape::Select,      kAny,                        "",                                                             decodeSelp},
-    {"set",           Shape::Binary,      kInt | kFloat | typeBit(T::F16), kCmp,                                                       decodeSetp},
-    {"setp",          Shape::Compare,     kInt | kFloat | typeBit(T::F16), "eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz", decodeSetp},
+    {"set",           Shape::Binary,      kInt | kFloat | kHalf,       kCmp,                                                       decodeSetp},
+    {"setp",          Shape::Compare,     kInt | kFloat | typeBits({T::F16, T::BF16}), "eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz", decodeSetp},
     {"shf",           Shape::Ternary,     typeBit(T::B32),             "l r wrap clamp",                                               decodeShf},
     {"shfl",          Shape::Shuffle,     typeBit(T::B32),             "sync up down bfly idx",                                        decodeShfl},
     {"shl",           Shape::Binary,      kInt,                        "",                                                             decodeShift,       ArithOp::Shl},
@@ -97,7 +97,7 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"st",            Shape::Store,       kAny,                        "global shared local const param v2 v4 v8",                     decodeStore},
     {"sub",           Shape::Binary,      kInt | kFloat | kHalf,       "rn rz rm rp ftz sat cc",                                       decodeAddSub,      ArithOp::Sub},
     {"subc",          Shape::Binary,      kInt3264,                    "cc",                                                           decodeCarry},
-    {"tanh",          Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Tanh},
+    {"tanh",          Shape::Unary,       kFloat | kHalf,              kRound,                                                         decodeUnary,       ArithOp::Tanh},
     {"testp",         Shape::Unary,       kFloat,                      "finite infinite number notanumber normal subnormal",           decodeTestp},
     {"trap",          Shape::None,        0,                           "",                                                             decodeTrap},
     {"vote",          Shape::Vote,        typeBits({T::Pred, T::B32}), "sync all any uni ballot",                                      decodeVote},
@@ -136,6 +136,7 @@ std::string_view shapeText(Shape s) {
     case Shape::Label: return "label";
     case Shape::Dest: return "d";
     case Shape::Unary: return "d, a";
+    case Shape::Convert: return "d, a[, b]";
     case Shape::Binary: return "d, a, b";
     case Shape::Ternary: return "d, a, b, c";
     case Shape::Quaternary: return "d, a, b, c, e";
@@ -160,7 +161,7 @@ std::string typeSetText(TypeSet s) {
     static constexpr std::pair<T, const char*> names[] = {
         {T::B8, "b8"}, {T::B16, "b16"}, {T::B32, "b32"}, {T::B64, "b64"}, {T::U8, "u8"}, {T::U16, "u16"},
         {T::U32, "u32"}, {T::U64, "u64"}, {T::S8, "s8"}, {T::S16, "s16"}, {T::S32, "s32"}, {T::S64, "s64"},
-        {T::F16, "f16"}, {T::F16x2, "f16x2"}, {T::BF16, "bf16"}, {T::F32, "f32"}, {T::F64, "f64"}, {T::Pred, "pred"}};
+        {T::F16, "f16"}, {T::F16x2, "f16x2"}, {T::BF16, "bf16"}, {T::BF16x2, "bf16x2"}, {T::F32, "f32"}, {T::F64, "f64"}, {T::Pred, "pred"}};
     std::string out;
     auto add = [&](const char* name) { out += out.empty() ? name : std::string(" ") + name; };
     if ((s & kInt) == kInt) {

@@ -24,6 +24,7 @@ enum class Shape : std::uint8_t {
     Label,      // a branch target
     Dest,       // d
     Unary,      // d, a
+    Convert,    // d, a  or  d, a, b (two floats into a packed pair)
     Binary,     // d, a, b
     Ternary,    // d, a, b, c
     Quaternary, // d, a, b, c, e

@@ -289,8 +289,18 @@ PtxOperand Parser::operand(const Statement& st, std::size_t& i,
         ++i;
         while (i < st.size() && st[i].text != close) {
             if (st[i].text != ",") {
-                if (regs.count(st[i].text)) op.regs.push_back(regs.at(st[i].text));
-                else { op.kind = PtxOperand::Kind::Vec; why = why.empty() ? "unknown name " + st[i].text : why; }
+                const bool minus = st[i].text == "-" && i + 1 < st.size() && st[i + 1].kind == Token::Number;
+                if (minus || st[i].kind == Token::Number) { // an immediate element: {0, %rs1}
+                    if (minus)
+                        ++i;
+                    op.regs.push_back(RegZero);
+                    op.elemImm.push_back((minus ? "-" : "") + st[i].text);
+                } else if (regs.count(st[i].text)) {
+                    op.regs.push_back(regs.at(st[i].text));
+                    op.elemImm.emplace_back();
+                } else {
+                    why = why.empty() ? "unknown name " + st[i].text : why;
+                }
             }
             ++i;
         }

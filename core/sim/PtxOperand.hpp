@@ -19,6 +19,7 @@ struct PtxOperand {
     Space memSpace = Space::Generic; // Mem: the space of a symbol base, Generic for a register base
     std::int64_t offset = 0;     // Mem offset (symbol address folded in)
     std::vector<std::uint32_t> regs; // Vec
+    std::vector<std::string> elemImm; // Vec: per element, its immediate token ("" for a register)
     bool symKnown = false;       // Sym: the name is a variable with an address
     std::uint64_t symAddr = 0;
     Space symSpace = Space::Global;

@@ -6,7 +6,26 @@
 namespace kw::sim {
 
 enum class PtxType : std::uint8_t {
-    None, B8, B16, B32, B64, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, F32, F64, Pred,
+    None,
+    B8,
+    B16,
+    B32,
+    B64,
+    U8,
+    U16,
+    U32,
+    U64,
+    S8,
+    S16,
+    S32,
+    S64,
+    F16,
+    F16x2,
+    BF16,
+    BF16x2,
+    F32,
+    F64,
+    Pred,
 };
 
 enum class Space : std::uint8_t { Generic, Global, Shared, Local, Const, Param };
