@@ -126,6 +126,7 @@ std::string encodeCompileResult(const CompileResult& r)
         w.str(k.name);
         w.strings(k.templateParams);
         w.i64(k.line);
+        w.str(k.file);
         w.u64(k.params.size());
         for (const auto& p : k.params) {
             w.str(p.name);
@@ -182,6 +183,7 @@ bool decodeCompileResult(std::string_view bytes, CompileResult& out)
         k.name = rd.str();
         k.templateParams = rd.strings();
         k.line = static_cast<int>(rd.i64());
+        k.file = rd.str();
         k.params.resize(rd.count());
         for (auto& p : k.params) {
             p.name = rd.str();

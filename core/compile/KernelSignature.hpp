@@ -21,6 +21,7 @@ struct KernelSignature {
     std::vector<std::string> templateParams; // {"typename T", "int N"}; empty if not a template
     std::vector<KernelParam> params;
     int line = 0;                           // 1-based line of the kernel's name
+    std::string file;                       // where it lives: empty for the source itself, else an included file
 };
 
 // One .entry of a PTX module: the lowered name and each parameter's byte size and alignment.

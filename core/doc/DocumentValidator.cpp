@@ -1,6 +1,9 @@
 #include "doc/DocumentValidator.hpp"
 
+#include "compile/Compiler.hpp"
+#include "compile/IncludeGate.hpp"
 #include "compile/SignatureParser.hpp"
+#include "compile/TranslationUnitKernels.hpp"
 #include "data/CVectorType.hpp"
 #include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
@@ -9,12 +12,15 @@
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
 #include "doc/VariableScope.hpp"
+#include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 namespace kw {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -227,6 +233,25 @@ void validateChecks(const Document& doc, const VariableScope& scope)
     }
 }
 
+// The source's kernels and those of the document's own files it includes, found as the
+// include gate finds them (a file it refuses is not read).
+std::vector<KernelSignature> kernelsOf(const Document& doc)
+{
+    std::vector<IncludedFile> files;
+    const fs::path root = doc.baseDir();
+    if (!root.empty()) {
+        try {
+            const std::string sourceName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+            files = IncludeGate(ConfinedFolder(root), {}, Compiler::installedIncludeDirs())
+                        .admitAll(doc.source, sourceName)
+                        .files;
+        } catch (const std::exception&) {
+            // A folder that cannot be read: the source's own kernels.
+        }
+    }
+    return translationUnitKernels(doc.source, files, root);
+}
+
 } // namespace
 
 KernelSignature DocumentValidator::kernelSignature(const Document& doc)
@@ -236,7 +261,7 @@ KernelSignature DocumentValidator::kernelSignature(const Document& doc)
         fail("kernel", "no kernel named");
     const std::size_t angle = kernel.find('<');
     const std::string base = trim(kernel.substr(0, angle));
-    const std::vector<KernelSignature> kernels = parseKernelSignatures(doc.source);
+    const std::vector<KernelSignature> kernels = kernelsOf(doc);
     const KernelSignature* found = nullptr;
     for (const auto& k : kernels)
         if (k.name == base)
@@ -248,7 +273,7 @@ KernelSignature DocumentValidator::kernelSignature(const Document& doc)
     if (!found) {
         std::string names;
         for (const auto& k : kernels)
-            names += (names.empty() ? "" : ", ") + k.name;
+            names += (names.empty() ? "" : ", ") + k.name + (k.file.empty() ? "" : " (in " + k.file + ")");
         fail("kernel", "\"" + kernel + "\" is not a __global__ function of the source (found: "
                            + (names.empty() ? "none" : names) + ")");
     }

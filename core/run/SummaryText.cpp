@@ -27,7 +27,8 @@ std::string SummaryText::compile(const CompileResult& r)
         std::string params;
         for (const auto& p : k.params)
             params += (params.empty() ? "" : ", ") + p.type + (p.name.empty() ? "" : " " + p.name);
-        text += fmt::format("kernel {}({})\n", k.name, params);
+        text += fmt::format("kernel {}({}){}\n", k.name, params,
+                            k.file.empty() ? "" : TerminalText::escape(fmt::format("  in {}:{}", k.file, k.line)));
     }
     text += fmt::format("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
                         r.cacheHit ? " (cached)" : "");

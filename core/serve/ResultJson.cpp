@@ -349,6 +349,7 @@ json toJson(const CompileResult& r, bool includePtx)
                               {"restrict", p.isRestrict}});
         kernels.push_back({{"name", k.name},
                            {"line", k.line},
+                           {"file", k.file},
                            {"template_params", k.templateParams},
                            {"params", params}});
     }
@@ -389,6 +390,7 @@ try {
         KernelSignature sig;
         sig.name = value<std::string>(k, "name", "");
         sig.line = value<int>(k, "line", 0);
+        sig.file = value<std::string>(k, "file", "");
         sig.templateParams = value<std::vector<std::string>>(k, "template_params", {});
         for (const auto& p : k.value("params", json::array())) {
             KernelParam param;
