@@ -26,6 +26,14 @@ std::string_view packageFor(std::string_view header)
 
 } // namespace
 
+bool isToolkitDeviceHeader(std::string_view header)
+{
+    for (auto prefix : kToolkitPrefixes)
+        if (header.substr(0, prefix.size()) == prefix)
+            return true;
+    return false;
+}
+
 std::string unbundledToolkitHeader(const std::string& message)
 {
     constexpr std::string_view lead = "cannot open source file \"";
@@ -37,10 +45,7 @@ std::string unbundledToolkitHeader(const std::string& message)
     if (end == std::string::npos)
         return {};
     const std::string header = message.substr(start, end - start);
-    for (auto prefix : kToolkitPrefixes)
-        if (header.rfind(prefix, 0) == 0)
-            return header;
-    return {};
+    return isToolkitDeviceHeader(header) ? header : std::string();
 }
 
 void addUnbundledHeaderNote(Diagnostic& d)

@@ -6,8 +6,12 @@
 #include "compile/Diagnostic.hpp"
 
 #include <string>
+#include <string_view>
 
 namespace kw {
+
+// A header of the CUDA Toolkit that device code uses and the packages may not carry.
+bool isToolkitDeviceHeader(std::string_view header);
 
 // The toolkit header named in a "cannot open source file" message, or "" when
 // the message is another one or names a header that is not the toolkit's.
