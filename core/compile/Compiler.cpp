@@ -2,6 +2,9 @@
 #include "compile/MissingTokenLocator.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/HostHeaderStandIns.hpp"
+#include "compile/NvrtcHostRemoval.hpp"
+#include "compile/TranslationUnitKernels.hpp"
 #include "compile/CompileWorkerProcess.hpp"
 #include "compile/CompilerSandbox.hpp"
 #include "compile/NvrtcJob.hpp"
@@ -87,7 +90,7 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
                      const TaggedSource& tagged, const std::vector<std::string>& args,
                      const std::vector<std::string>& names, const std::vector<IncludedFile>& includes)
 {
-    std::string k = "kwb program v1\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName
+    std::string k = "kwb program v2\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName
                     + "\nargs";
     for (const auto& a : args)
         k += ' ' + a + '\0';
@@ -220,12 +223,16 @@ CompileResult Compiler::compile(const CompileRequest& request)
         args.push_back("-I" + d.string());
 
     // Host code around the kernels (main, cudaMalloc, <iostream>) never reaches NVRTC.
-    const DeviceSource device = HostCodeFilter::deviceOnly(request.source);
-    TaggedSource tagged;
-    if (options.tagPrintf)
-        tagged = PrintfTagger::tag(device.text, request.sourceName);
-    else
-        tagged.text = device.text;
+    DeviceSource device = HostCodeFilter::deviceOnly(request.source);
+    const auto tag = [&] {
+        TaggedSource t;
+        if (options.tagPrintf)
+            t = PrintfTagger::tag(device.text, request.sourceName);
+        else
+            t.text = device.text;
+        return t;
+    };
+    TaggedSource tagged = tag();
     std::vector<InMemoryHeader> ownHeaders;
     std::vector<IncludedFile> includes;
     std::vector<Diagnostic> absent; // includes the gate found nowhere, reworded if NVRTC reaches them
@@ -260,6 +267,17 @@ CompileResult Compiler::compile(const CompileRequest& request)
         }
     }
 
+    // Host headers found nowhere the device compile looks: empty stand-ins, each with a note.
+    std::vector<fs::path> lookedIn = userDirs;
+    for (const auto& d : installedIncludeDirs())
+        lookedIn.push_back(d);
+    HostHeaderStandIns standIns = HostHeaderStandIns::find(device.text, request.sourceName, includes, lookedIn);
+    for (const InMemoryHeader& h : standIns.headers)
+        if (std::none_of(ownHeaders.begin(), ownHeaders.end(), [&](const InMemoryHeader& o) { return o.name == h.name; })) {
+            ownHeaders.push_back(h);
+            includes.push_back({h.name, {}, h.text}); // in the cache key: a header that appears later recompiles
+        }
+
     std::vector<std::string> names = request.nameExpressions;
     std::string key;
     if (cache_) {
@@ -273,7 +291,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
         }
     }
 
-    auto kernels = parseKernelSignatures(request.source);
+    auto kernels = translationUnitKernels(request.source, includes, request.baseDir);
 
     // Plain kernels get their lowered names too, so the runner can find them;
     // an overloaded name would be ambiguous and is left to explicit requests.
@@ -307,6 +325,14 @@ CompileResult Compiler::compile(const CompileRequest& request)
         job.names = names;
         at = runNvrtc(worker, job, tagged);
     }
+    // What the filter kept and NVRTC calls host code goes too, a few passes at most.
+    for (int pass = 0; pass < 4 && !at.result.ok
+                       && NvrtcHostRemoval::apply(device.text, request.sourceName, at.result.diagnostics, device.removed);
+         ++pass) {
+        tagged = tag();
+        job.source = tagged.text;
+        at = runNvrtc(worker, job, tagged);
+    }
     CompileResult r = std::move(at.result);
     rewordAbsentIncludes(r.diagnostics, absent);
     MissingTokenLocator::relocate(r.diagnostics, request.source, request.sourceName);
@@ -314,6 +340,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.kernels = std::move(kernels);
     r.entries = parsePtxEntries(r.ptx);
     r.diagnostics.insert(r.diagnostics.end(), boundNotes.begin(), boundNotes.end());
+    r.diagnostics.insert(r.diagnostics.end(), standIns.notes.begin(), standIns.notes.end());
     for (const HostCodeRange& h : device.removed)
         r.diagnostics.push_back(Diagnostic{request.sourceName, h.firstLine, 1, Severity::Note,
                                            h.what + " (lines " + std::to_string(h.firstLine) + "-"

@@ -1,0 +1,168 @@
+// Whole .cu files as people find them: host classes and helpers removed by NVRTC's own
+// verdict (never a device line), host headers found nowhere, kernels in an included .cu.
+#include "compile/NvrtcHostRemoval.hpp"
+#include "support/TempDir.hpp"
+#include "gpu/ChildProcess.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+using kwtest::runKwb;
+using nlohmann::json;
+
+namespace {
+
+fs::path folder(const std::string& name) { return kw::test::freshDir("kw_test_whole_files", name); }
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+json compileJson(const fs::path& doc, int expectedExit)
+{
+    auto r = runKwb({"compile", doc.string(), "--json"});
+    EXPECT_EQ(r.exitCode, expectedExit) << r.out << r.err;
+    return r.out.empty() ? json() : json::parse(r.out);
+}
+
+bool hasDiagnostic(const json& j, const std::string& severity, int line, const std::string& text)
+{
+    for (const auto& d : j["diagnostics"])
+        if (d["severity"] == severity && (line == 0 || d["line"] == line)
+            && d["message"].get<std::string>().find(text) != std::string::npos)
+            return true;
+    return false;
+}
+
+// A scale kernel document over `file` (in `dir`), checked against p_in * 2.
+fs::path scaleDocument(const fs::path& dir, const std::string& file)
+{
+    const json doc = {
+        {"format", "kernel-workbench"}, {"version", 1}, {"source_file", file}, {"kernel", "scale"},
+        {"variables", json::array({json::array({"n", "1024"})})},
+        {"buffers", {{{"name", "p"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "arange"}}}, {"direction", "inout"}}}},
+        {"args", {{{"name", "p"}, {"buffer", "p"}}, {{"name", "f"}, {"type", "f32"}, {"value", "2"}},
+                  {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+        {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
+        {"checks", {{{"buffer", "p"}, {"expect", "p_in * 2"}}}}};
+    const fs::path p = dir / "doc.kwb";
+    write(p, doc.dump(2));
+    return p;
+}
+
+const char* const kScale = "__global__ void scale(float* p, float f, int n)\n"
+                           "{\n"
+                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) p[i] *= f;\n"
+                           "}\n";
+
+} // namespace
+
+TEST(WholeFiles, AHostClassGoesByNvrtcsVerdictAndTheKernelRuns)
+{
+    const fs::path dir = folder("host-class");
+    write(dir / "main.cu", std::string(kScale) + "struct Timer {\n"
+                                                 "    cudaEvent_t a, b;\n"
+                                                 "    Timer() : a(nullptr), b{nullptr} { cudaEventCreate(&a); }\n"
+                                                 "    float ms() { float t = 0; cudaEventElapsedTime(&t, a, b); return t; }\n"
+                                                 "};\n"
+                                                 "int main() { Timer t; return int(t.ms()); }\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 8, "function Timer (lines 8-8) is host code")) << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 9, "function ms (lines 9-9) is host code")) << j["diagnostics"].dump(1);
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
+
+// Only the declarations NVRTC names go, each whole, with every line kept; the device
+// functions around them are not touched, whatever the diagnostics say of other lines.
+TEST(WholeFiles, OnlyWhatNvrtcCallsHostIsBlanked)
+{
+    const std::string source = "__device__ float twice(float v) { return 2 * v; }\n" // 1
+                               "template <typename T>\n"                             // 2
+                               "T hostMax(T a, T b)\n"                               // 3
+                               "{\n"                                                 // 4
+                               "    return a > b ? a : b;\n"                         // 5
+                               "}\n"                                                 // 6
+                               "static const char* names[] = {\"a\", \"b\"};\n"      // 7
+                               "__global__ void k(float* p) { p[0] = twice(p[0]); }\n"; // 8
+    std::string text = source;
+    std::vector<kw::HostCodeRange> removed;
+    const std::vector<kw::Diagnostic> said = {
+        {"k.cu", 3, 3, kw::Severity::Error, "A function without execution space annotations (__host__/__device__/__global__) "
+                                            "is considered a host function, and host functions are not allowed in JIT mode.", {}, {}},
+        {"k.cu", 7, 20, kw::Severity::Error, "A namespace scope variable without memory space annotations is considered a "
+                                             "host variable, and host variables are not allowed in JIT mode.", {}, {}},
+        {"k.cu", 8, 1, kw::Severity::Error, "identifier \"x\" is undefined", {}, {}},
+        {"other.cuh", 1, 1, kw::Severity::Error, "host functions are not allowed in JIT mode", {}, {}}};
+    ASSERT_TRUE(kw::NvrtcHostRemoval::apply(text, "k.cu", said, removed));
+    ASSERT_EQ(text.size(), source.size());
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 8);
+    const auto line = [](const std::string& s, int n) {
+        std::size_t b = 0;
+        for (int i = 1; i < n; ++i)
+            b = s.find('\n', b) + 1;
+        return s.substr(b, s.find('\n', b) - b);
+    };
+    EXPECT_EQ(line(text, 1), line(source, 1));
+    EXPECT_EQ(line(text, 8), line(source, 8));
+    for (int n = 2; n <= 7; ++n)
+        EXPECT_EQ(line(text, n).find_first_not_of(' '), std::string::npos) << n << ": " << line(text, n);
+    ASSERT_EQ(removed.size(), 2u);
+    EXPECT_EQ(removed[0].what, "function hostMax");
+    EXPECT_EQ(removed[0].firstLine, 2);
+    EXPECT_EQ(removed[0].lastLine, 6);
+    EXPECT_EQ(removed[1].what, "variable names");
+    EXPECT_EQ(removed[1].firstLine, 7);
+
+    std::string untouched = source;
+    EXPECT_FALSE(kw::NvrtcHostRemoval::apply(untouched, "k.cu", {said[2], said[3]}, removed));
+    EXPECT_EQ(untouched, source);
+}
+
+TEST(WholeFiles, AHostHeaderFoundNowhereIsAStandInWithANoteAtItsLine)
+{
+    const fs::path dir = folder("host-header");
+    write(dir / "main.cu", "#include <getopt.h>\n#include <sys/stat.h>\n" + std::string(kScale)
+                               + "int main(int argc, char** argv) { return getopt(argc, argv, \"v\"); }\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 1, "<getopt.h> is not a header device code can use")) << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 2, "<sys/stat.h>")) << j["diagnostics"].dump(1);
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+
+    // Device code that does use it fails at its own line, beside the note.
+    write(dir / "main.cu", "#include <getopt.h>\n__global__ void scale(float* p, float f, int n) { p[0] = optind; }\n");
+    const json used = compileJson(doc, 1);
+    EXPECT_TRUE(hasDiagnostic(used, "error", 2, "optind")) << used["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(used, "note", 1, "<getopt.h>")) << used["diagnostics"].dump(1);
+
+    // The document's own header, quoted, stays an error when it is missing.
+    write(dir / "main.cu", "#include \"common.h\"\n" + std::string(kScale));
+    const json own = compileJson(doc, 1);
+    EXPECT_TRUE(hasDiagnostic(own, "error", 1, "common.h")) << own["diagnostics"].dump(1);
+}
+
+TEST(WholeFiles, AKernelInAnIncludedCuIsFoundAndSaysWhereItLives)
+{
+    const fs::path dir = folder("included-kernel");
+    write(dir / "kernel.cu", std::string("// the kernel\n") + kScale);
+    write(dir / "main.cu", "#include \"kernel.cu\"\nint main() { return 0; }\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    ASSERT_EQ(j["kernels"].size(), 1u) << j.dump(1);
+    EXPECT_EQ(j["kernels"][0]["name"], "scale");
+    EXPECT_EQ(j["kernels"][0]["file"], "kernel.cu");
+    EXPECT_EQ(j["kernels"][0]["line"], 2);
+    auto text = runKwb({"compile", doc.string()});
+    EXPECT_NE(text.out.find("kernel scale(float * p, float f, int n)  in kernel.cu:2"), std::string::npos) << text.out;
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
