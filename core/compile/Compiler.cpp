@@ -2,6 +2,7 @@
 #include "compile/MissingTokenLocator.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/HeaderSplit.hpp"
 #include "compile/HostHeaderStandIns.hpp"
 #include "compile/NvrtcHostRemoval.hpp"
 #include "compile/TranslationUnitKernels.hpp"
@@ -312,6 +313,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
     job.source = tagged.text;
     job.sourceName = request.sourceName;
     job.headers = std::move(ownHeaders);
+    HeaderSplit headers = trusted ? HeaderSplit(includes, job.headers) : HeaderSplit(job.headers);
     job.args = args;
     job.names = all;
     job.wantCubin = wantCubin;
@@ -326,14 +328,18 @@ CompileResult Compiler::compile(const CompileRequest& request)
         at = runNvrtc(worker, job, tagged);
     }
     // What the filter kept and NVRTC calls host code goes too, a few passes at most.
-    for (int pass = 0; pass < 4 && !at.result.ok
-                       && NvrtcHostRemoval::apply(device.text, request.sourceName, at.result.diagnostics, device.removed);
-         ++pass) {
+    for (int pass = 0; pass < 4 && !at.result.ok; ++pass) {
+        const bool inSource
+            = NvrtcHostRemoval::apply(device.text, request.sourceName, at.result.diagnostics, device.removed);
+        const bool inHeaders = headers.removeNamed(at.result.diagnostics);
+        if (!inSource && !inHeaders)
+            break;
         tagged = tag();
         job.source = tagged.text;
         at = runNvrtc(worker, job, tagged);
     }
     CompileResult r = std::move(at.result);
+    headers.nameFiles(r.diagnostics);
     rewordAbsentIncludes(r.diagnostics, absent);
     MissingTokenLocator::relocate(r.diagnostics, request.source, request.sourceName);
     r.arch = options.arch;
@@ -341,6 +347,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.entries = parsePtxEntries(r.ptx);
     r.diagnostics.insert(r.diagnostics.end(), boundNotes.begin(), boundNotes.end());
     r.diagnostics.insert(r.diagnostics.end(), standIns.notes.begin(), standIns.notes.end());
+    const std::vector<Diagnostic> headerNotes = headers.notes();
+    r.diagnostics.insert(r.diagnostics.end(), headerNotes.begin(), headerNotes.end());
     for (const HostCodeRange& h : device.removed)
         r.diagnostics.push_back(Diagnostic{request.sourceName, h.firstLine, 1, Severity::Note,
                                            h.what + " (lines " + std::to_string(h.firstLine) + "-"

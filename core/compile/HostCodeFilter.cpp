@@ -16,6 +16,10 @@ constexpr std::string_view kHostHeaders[] = {
     "time.h", "sys/time.h", "unistd.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_profiler_api.h",
     "device_launch_parameters.h", "windows.h", "sys/utsname.h", "omp.h", "cublas_v2.h", "curand.h", "cufft.h", "nvrtc.h", "helper_cuda.h",
     "helper_functions.h", "helper_string.h", "helper_timer.h", "helper_image.h",
+    // The CUDA libraries' host APIs: installed beside the device headers, so found.
+    "cublas.h", "cublas_api.h", "cublasLt.h", "cublasXt.h", "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cufftXt.h",
+    "curand_mtgp32_host.h", "nvml.h", "nccl.h", "cudnn.h", "nvToolsExt.h", "nvtx3/nvToolsExt.h", "nvtx3/nvtx3.hpp",
+    "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h", "cuda_gl_interop.h", "mpi.h",
 };
 
 std::string_view includeName(std::string_view directive)

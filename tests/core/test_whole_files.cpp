@@ -166,3 +166,46 @@ TEST(WholeFiles, AKernelInAnIncludedCuIsFoundAndSaysWhereItLives)
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
 }
+
+// A project's common.h mixing device helpers with host launchers and host library
+// headers: split like the source, trusted or not, with the notes in the header.
+TEST(WholeFiles, TheDocumentsOwnHeadersAreSplitLikeItsSource)
+{
+    const fs::path dir = folder("common-header");
+    write(dir / "common.h", "#include <cublas_v2.h>\n"                                   // 1
+                            "__device__ float twice(float v) { return 2 * v; }\n"         // 2
+                            "struct Stopwatch {\n"                                        // 3
+                            "    double start = 0;\n"                                     // 4
+                            "    double seconds() const { return clock() - start; }\n"    // 5
+                            "};\n"                                                        // 6
+                            "void launchScale(float* p, int n);\n"                        // 7
+                            "inline void check(int r) { if (r) exit(1); }\n");            // 8
+    write(dir / "main.cu", "#include \"common.h\"\n"
+                           "__global__ void scale(float* p, float f, int n)\n"
+                           "{\n"
+                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) p[i] = twice(p[i]) * f / 2;\n"
+                           "}\n"
+                           "int main() { check(0); return 0; }\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    for (const bool trusted : {false, true}) {
+        std::vector<std::string> args = {"compile", doc.string(), "--json"};
+        if (trusted)
+            args.push_back("--trust");
+        auto c = runKwb(args);
+        ASSERT_EQ(c.exitCode, 0) << c.out << c.err;
+        const json j = json::parse(c.out);
+        EXPECT_TRUE(hasDiagnostic(j, "note", 1, "#include cublas_v2.h")) << trusted << j["diagnostics"].dump(1);
+        EXPECT_TRUE(hasDiagnostic(j, "note", 8, "function check (lines 8-8) is host code")) << j["diagnostics"].dump(1);
+        EXPECT_TRUE(hasDiagnostic(j, "note", 5, "function seconds (lines 5-5) is host code")) << j["diagnostics"].dump(1);
+        for (const auto& d : j["diagnostics"])
+            if (d["severity"] == "note" && d["line"] == 8)
+                EXPECT_EQ(fs::path(d["file"].get<std::string>()).filename(), "common.h") << d.dump();
+        args[0] = "run";
+        args[2] = "--device";
+        args.insert(args.begin() + 3, "sim");
+        auto r = runKwb(args);
+        EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+        EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    }
+}
