@@ -41,6 +41,9 @@ void KernelPicker::setKernels(const std::vector<KernelSignature>& kernels)
         if (!k.templateParams.empty())
             label += "<>";
         addItem(label, QString::fromStdString(k.name));
+        if (!k.file.empty())
+            setItemData(count() - 1, tr("in %1, line %2").arg(QString::fromStdString(k.file)).arg(k.line),
+                        Qt::ToolTipRole);
     }
     bool kept = false;
     for (const KernelSignature& k : kernels_)

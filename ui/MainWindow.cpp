@@ -42,6 +42,7 @@
 #include "data/NdArray.hpp"
 #include "doc/BufferFactory.hpp"
 #include "doc/DocumentRequests.hpp"
+#include "doc/DocumentValidator.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "doc/Expression.hpp"
@@ -186,6 +187,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(live_, &LiveDiagnostics::started, this, [this] { diagLabel_->setText(tr("checking…")); });
     connect(live_, &LiveDiagnostics::finished, this, [this](const CompileResult& r) {
         editor_->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
+        // What the compile left out, NVRTC's verdict included; the first pass alone is
+        // shown while typing (showSourceStructure).
+        editor_->setHostCode(r.hostCode);
         problems_->setDiagnostics(r.diagnostics);
         launch_->setCompileResult(r, loweredNameFor(r));
         if (r.ok)
@@ -599,7 +603,8 @@ void MainWindow::sourceChanged()
 void MainWindow::updateKernels()
 {
     const std::string source = editor_->text().toStdString();
-    picker_->setKernels(parseKernelSignatures(source));
+    picker_->setKernels(DocumentValidator::kernels(source, base_.baseDir(),
+                                                   base_.sourceFile.empty() ? "kernel.cu" : base_.sourceFile));
     showSourceStructure(source);
     kernelChosen();
 }
@@ -646,7 +651,8 @@ void MainWindow::loadDocument(const Document& doc)
     arguments_->load(doc.buffers, doc.args);
     {
         const QSignalBlocker quiet(picker_); // one setSignature below, for the document's kernel
-        picker_->setKernels(parseKernelSignatures(doc.source));
+        picker_->setKernels(
+            DocumentValidator::kernels(doc.source, doc.baseDir(), doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile));
         picker_->setCurrentKernel(q(doc.kernel));
     }
     showSourceStructure(doc.source);

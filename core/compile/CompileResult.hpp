@@ -1,5 +1,6 @@
 #pragma once
 #include "compile/Diagnostic.hpp"
+#include "compile/HostCodeFilter.hpp"
 #include "compile/KernelSignature.hpp"
 
 #include <map>
@@ -20,6 +21,7 @@ struct CompileResult {
     std::vector<KernelSignature> kernels;     // __global__ functions found in the source
     std::vector<PtxEntry> entries;            // .entry directives of the PTX
     std::vector<std::string> includedFiles;   // headers actually included (for the cache key)
+    std::vector<HostCodeRange> hostCode;      // what of the source was left out as host code
     double compileMs = 0.0;
     bool cacheHit = false;
 };

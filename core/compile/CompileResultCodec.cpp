@@ -147,6 +147,12 @@ std::string encodeCompileResult(const CompileResult& r)
         }
     }
     w.strings(r.includedFiles);
+    w.u64(r.hostCode.size());
+    for (const auto& h : r.hostCode) {
+        w.i64(h.firstLine);
+        w.i64(h.lastLine);
+        w.str(h.what);
+    }
     w.f64(r.compileMs);
     return std::move(w.out);
 }
@@ -207,6 +213,12 @@ bool decodeCompileResult(std::string_view bytes, CompileResult& out)
         }
     }
     r.includedFiles = rd.strings();
+    r.hostCode.resize(rd.count());
+    for (auto& h : r.hostCode) {
+        h.firstLine = static_cast<int>(rd.i64());
+        h.lastLine = static_cast<int>(rd.i64());
+        h.what = rd.str();
+    }
     r.compileMs = rd.f64();
     if (!rd.ok() || !rd.atEnd())
         return false;

@@ -91,7 +91,7 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
                      const TaggedSource& tagged, const std::vector<std::string>& args,
                      const std::vector<std::string>& names, const std::vector<IncludedFile>& includes)
 {
-    std::string k = "kwb program v2\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName
+    std::string k = "kwb program v3\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName
                     + "\nargs";
     for (const auto& a : args)
         k += ' ' + a + '\0';
@@ -349,6 +349,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.diagnostics.insert(r.diagnostics.end(), standIns.notes.begin(), standIns.notes.end());
     const std::vector<Diagnostic> headerNotes = headers.notes();
     r.diagnostics.insert(r.diagnostics.end(), headerNotes.begin(), headerNotes.end());
+    r.hostCode = device.removed;
     for (const HostCodeRange& h : device.removed)
         r.diagnostics.push_back(Diagnostic{request.sourceName, h.firstLine, 1, Severity::Note,
                                            h.what + " (lines " + std::to_string(h.firstLine) + "-"

@@ -233,26 +233,23 @@ void validateChecks(const Document& doc, const VariableScope& scope)
     }
 }
 
-// The source's kernels and those of the document's own files it includes, found as the
-// include gate finds them (a file it refuses is not read).
-std::vector<KernelSignature> kernelsOf(const Document& doc)
+} // namespace
+
+std::vector<KernelSignature> DocumentValidator::kernels(const std::string& source, const std::filesystem::path& folder,
+                                                        const std::string& sourceName)
 {
     std::vector<IncludedFile> files;
-    const fs::path root = doc.baseDir();
-    if (!root.empty()) {
+    if (!folder.empty()) {
         try {
-            const std::string sourceName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
-            files = IncludeGate(ConfinedFolder(root), {}, Compiler::installedIncludeDirs())
-                        .admitAll(doc.source, sourceName)
+            files = IncludeGate(ConfinedFolder(folder), {}, Compiler::installedIncludeDirs())
+                        .admitAll(source, sourceName)
                         .files;
         } catch (const std::exception&) {
             // A folder that cannot be read: the source's own kernels.
         }
     }
-    return translationUnitKernels(doc.source, files, root);
+    return translationUnitKernels(source, files, folder);
 }
-
-} // namespace
 
 KernelSignature DocumentValidator::kernelSignature(const Document& doc)
 {
@@ -261,7 +258,8 @@ KernelSignature DocumentValidator::kernelSignature(const Document& doc)
         fail("kernel", "no kernel named");
     const std::size_t angle = kernel.find('<');
     const std::string base = trim(kernel.substr(0, angle));
-    const std::vector<KernelSignature> kernels = kernelsOf(doc);
+    const std::vector<KernelSignature> kernels
+        = DocumentValidator::kernels(doc.source, doc.baseDir(), doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile);
     const KernelSignature* found = nullptr;
     for (const auto& k : kernels)
         if (k.name == base)

@@ -6,6 +6,10 @@
 #include "compile/KernelSignature.hpp"
 #include "doc/Document.hpp"
 
+#include <filesystem>
+#include <string>
+#include <vector>
+
 namespace kw {
 
 class DocumentValidator {
@@ -16,6 +20,11 @@ public:
     // The kernel's signature (template parameters substituted for an instantiation
     // such as "scale<float,128>"). Throws kw::Error(Document) naming `kernel`.
     static KernelSignature kernelSignature(const Document& doc);
+
+    // The __global__ functions of `source` and of the files in `folder` it includes
+    // (found as the include gate finds them), each with the file it lives in.
+    static std::vector<KernelSignature> kernels(const std::string& source, const std::filesystem::path& folder,
+                                                const std::string& sourceName);
 };
 
 } // namespace kw

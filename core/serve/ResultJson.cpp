@@ -353,9 +353,13 @@ json toJson(const CompileResult& r, bool includePtx)
                            {"template_params", k.templateParams},
                            {"params", params}});
     }
+    json hostCode = json::array();
+    for (const auto& h : r.hostCode)
+        hostCode.push_back({{"first_line", h.firstLine}, {"last_line", h.lastLine}, {"what", h.what}});
     json j = {{"ok", r.ok},
               {"diagnostics", diags},
               {"kernels", kernels},
+              {"host_code", hostCode},
               {"compile_ms", r.compileMs},
               {"cache_hit", r.cacheHit},
               {"arch", r.arch},
@@ -386,6 +390,8 @@ try {
         diag.notes = value<std::vector<std::string>>(d, "notes", {});
         r.diagnostics.push_back(std::move(diag));
     }
+    for (const auto& h : j.value("host_code", json::array()))
+        r.hostCode.push_back({value<int>(h, "first_line", 0), value<int>(h, "last_line", 0), value<std::string>(h, "what", "")});
     for (const auto& k : j.value("kernels", json::array())) {
         KernelSignature sig;
         sig.name = value<std::string>(k, "name", "");
