@@ -1,5 +1,7 @@
 #include "compile/BuiltinHeaders.hpp"
 
+#include <algorithm>
+
 namespace kw {
 
 namespace {
@@ -314,6 +316,12 @@ const std::vector<BuiltinHeaders::Header>& BuiltinHeaders::all()
 {
     static const std::vector<Header> headers = makeAll();
     return headers;
+}
+
+bool BuiltinHeaders::has(const std::string& name)
+{
+    const auto& headers = all();
+    return std::any_of(headers.begin(), headers.end(), [&](const Header& h) { return h.name == name; });
 }
 
 const std::string& BuiltinHeaders::fingerprint()

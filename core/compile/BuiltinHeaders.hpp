@@ -16,6 +16,8 @@ public:
         std::string text;
     };
     static const std::vector<Header>& all();
+    // True for a name one of them answers (`#include <cmath>`).
+    static bool has(const std::string& name);
     // Pre-included in every compile (NVRTC's --pre-include), as nvcc pre-includes
     // cuda_runtime.h: the names device code of a .cu file sees without an #include.
     static constexpr const char* kNvccEnvironment = "kwb_nvcc_environment.h";

@@ -13,27 +13,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `#include <name>` -> name; empty for anything else (quoted, computed).
-std::string angleInclude(std::string_view directive)
-{
-    std::size_t p = directive.find_first_not_of(" \t", 1);
-    if (p == std::string_view::npos || directive.substr(p, 7) != "include")
-        return {};
-    p = directive.find_first_not_of(" \t", p + 7);
-    if (p == std::string_view::npos || directive[p] != '<')
-        return {};
-    const std::size_t end = directive.find('>', p + 1);
-    if (end == std::string_view::npos)
-        return {};
-    return std::string(directive.substr(p + 1, end - p - 1));
-}
-
-bool isBuiltin(const std::string& name)
-{
-    const auto& all = BuiltinHeaders::all();
-    return std::any_of(all.begin(), all.end(), [&](const BuiltinHeaders::Header& h) { return h.name == name; });
-}
-
 bool foundIn(const std::string& name, const std::vector<fs::path>& dirs)
 {
     std::error_code ec;
@@ -52,8 +31,8 @@ HostHeaderStandIns HostHeaderStandIns::find(std::string_view source, const std::
         for (const SourceToken& t : lexSource(text)) {
             if (t.kind != SourceToken::Kind::Directive)
                 continue;
-            const std::string name = angleInclude(t.text);
-            if (name.empty() || name.find("..") != std::string::npos || isBuiltin(name) || isToolkitDeviceHeader(name)
+            const auto [name, quoted] = includeTarget(t.text);
+            if (name.empty() || quoted || name.find("..") != std::string::npos || BuiltinHeaders::has(name) || isToolkitDeviceHeader(name)
                 || foundIn(name, searchDirs))
                 continue;
             if (given.insert(name).second)

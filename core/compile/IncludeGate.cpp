@@ -126,12 +126,6 @@ std::string shown(const std::string& name)
     return out;
 }
 
-bool isBuiltin(const std::string& name)
-{
-    const auto& all = BuiltinHeaders::all();
-    return std::any_of(all.begin(), all.end(), [&](const BuiltinHeaders::Header& h) { return h.name == name; });
-}
-
 std::string readAll(const fs::path& path)
 {
     std::ifstream in(path, std::ios::binary);
@@ -261,7 +255,7 @@ private:
     void include(const IncludeDirective& inc, const std::string& file, int line, int column, const fs::path& dir,
                  int depth)
     {
-        if (isBuiltin(inc.name))
+        if (BuiltinHeaders::has(inc.name))
             return; // handed to NVRTC from memory
         const fs::path name(inc.name);
         std::vector<fs::path> candidates;

@@ -12,25 +12,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `#include "x"` or `#include <x>` -> {x, quoted}; empty name when not an include.
-std::pair<std::string, bool> includeTarget(std::string_view directive)
-{
-    std::size_t p = directive.find_first_not_of(" \t", 1);
-    if (p == std::string_view::npos || directive.substr(p, 7) != "include")
-        return {};
-    p = directive.find_first_not_of(" \t", p + 7);
-    if (p == std::string_view::npos)
-        return {};
-    char open = directive[p];
-    char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
-    if (!close)
-        return {}; // a macro-named include cannot be followed
-    std::size_t end = directive.find(close, p + 1);
-    if (end == std::string_view::npos)
-        return {};
-    return {std::string(directive.substr(p + 1, end - p - 1)), open == '"'};
-}
-
 bool readFile(const fs::path& path, std::string& out)
 {
     std::ifstream in(path, std::ios::binary);
@@ -99,6 +80,24 @@ private:
 };
 
 } // namespace
+
+std::pair<std::string, bool> includeTarget(std::string_view directive)
+{
+    std::size_t p = directive.find_first_not_of(" \t", 1);
+    if (p == std::string_view::npos || directive.substr(p, 7) != "include")
+        return {};
+    p = directive.find_first_not_of(" \t", p + 7);
+    if (p == std::string_view::npos)
+        return {};
+    char open = directive[p];
+    char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
+    if (!close)
+        return {}; // a macro-named include cannot be followed
+    std::size_t end = directive.find(close, p + 1);
+    if (end == std::string_view::npos)
+        return {};
+    return {std::string(directive.substr(p + 1, end - p - 1)), open == '"'};
+}
 
 std::vector<IncludedFile> scanIncludes(std::string_view source, const std::vector<fs::path>& searchDirs)
 {

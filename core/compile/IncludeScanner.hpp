@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kw {
@@ -20,6 +21,10 @@ struct IncludedFile {
     std::filesystem::path includer;
     int line = 0;
 };
+
+// `#include "x"` or `#include <x>` (a directive token's text) -> {x, quoted}; an empty
+// name for any other directive and for a computed include.
+std::pair<std::string, bool> includeTarget(std::string_view directive);
 
 // Follows #include "..." and #include <...> that resolve in the including
 // file's folder (for headers), then `searchDirs`; toolkit and built-in
