@@ -1,5 +1,6 @@
 #include "compile/HostCodeFilter.hpp"
 
+#include "compile/DeclarationBlanker.hpp"
 #include "compile/SourceLexer.hpp"
 
 #include <algorithm>
@@ -21,6 +22,31 @@ constexpr std::string_view kHostHeaders[] = {
     "curand_mtgp32_host.h", "nvml.h", "nccl.h", "cudnn.h", "nvToolsExt.h", "nvtx3/nvToolsExt.h", "nvtx3/nvtx3.hpp",
     "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h", "cuda_gl_interop.h", "mpi.h",
 };
+
+// Host headers whose device part is compiled in their place (BuiltinHeaders).
+struct DevicePart {
+    std::string_view header, part, what;
+};
+constexpr DevicePart kDeviceParts[] = {
+    {"cublas_v2.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
+    {"cublas_api.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
+    {"cublas.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
+    {"cublasLt.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
+    {"cublasXt.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
+    {"cusolverDn.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
+    {"cusparse.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
+    {"cufft.h", "kwb_device_part_cufft.h", "cuComplex.h and the cufftComplex types"},
+    {"cufftXt.h", "kwb_device_part_cufft.h", "cuComplex.h and the cufftComplex types"},
+    {"nccl.h", "kwb_device_part_half_types.h", "cuda_fp16.h and cuda_bf16.h"},
+};
+
+const DevicePart* devicePartOf(std::string_view header)
+{
+    for (const auto& p : kDeviceParts)
+        if (p.header == header)
+            return &p;
+    return nullptr;
+}
 
 std::string_view includeName(std::string_view directive)
 {
@@ -64,7 +90,9 @@ public:
             if (t.kind == SourceToken::Kind::Directive) {
                 if (directiveWord(t.text) == "include") {
                     const std::string_view name = includeName(t.text);
-                    if (HostCodeFilter::isHostHeader(name))
+                    if (const DevicePart* part = devicePartOf(name))
+                        replaceInclude(i, *part);
+                    else if (HostCodeFilter::isHostHeader(name))
                         blank(i, i, "#include " + std::string(name));
                 }
                 if (declStart == i)
@@ -95,6 +123,7 @@ public:
                 declStart = i + 1;
             }
         }
+        applyReplacements();
         return std::move(out_);
     }
 
@@ -222,18 +251,37 @@ private:
         return !(isConst && !isPointer);
     }
 
+    // The directive becomes an #include of the header's device part, on its own line,
+    // which holds nothing else; later lines keep their offsets relative to each other.
+    void replaceInclude(std::size_t i, const DevicePart& part)
+    {
+        const std::string include = "#include <" + std::string(part.part) + ">";
+        replacements_.push_back({toks_[i].offset, toks_[i].text.size(), include});
+        out_.removed.push_back(HostCodeRange{toks_[i].line, toks_[i].line,
+                                             "#include " + std::string(part.header) + " (its device part, "
+                                                 + std::string(part.what) + ", is compiled)"});
+    }
+
+    void applyReplacements()
+    {
+        for (auto r = replacements_.rbegin(); r != replacements_.rend(); ++r)
+            out_.text.replace(r->offset, r->length, r->text);
+    }
+
     void blank(std::size_t first, std::size_t last, const std::string& what)
     {
-        const std::size_t begin = toks_[first].offset;
-        const std::size_t end = toks_[last].offset + toks_[last].text.size();
-        for (std::size_t k = begin; k < end && k < out_.text.size(); ++k)
-            if (out_.text[k] != '\n')
-                out_.text[k] = ' ';
+        DeclarationBlanker::blank(out_.text, toks_, first, last);
         int lastLine = toks_[last].line;
         for (char c : toks_[last].text)
             lastLine += c == '\n';
         out_.removed.push_back(HostCodeRange{toks_[first].line, lastLine, what});
     }
+
+    struct Replacement {
+        std::size_t offset, length;
+        std::string text;
+    };
+    std::vector<Replacement> replacements_; // applied last, so token offsets stay valid
 
     std::string_view src_;
     std::vector<SourceToken> toks_;

@@ -1,5 +1,6 @@
 #include "compile/NvrtcHostRemoval.hpp"
 
+#include "compile/DeclarationBlanker.hpp"
 #include "compile/SourceLexer.hpp"
 
 #include <optional>
@@ -107,6 +108,7 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
 {
     const std::vector<SourceToken> tokens = lexSource(text);
     std::vector<std::pair<std::size_t, std::size_t>> spans; // byte ranges, inclusive
+    std::vector<std::pair<std::size_t, std::size_t>> declarations; // token ranges
     std::vector<HostCodeRange> ranges;
     for (const Diagnostic& d : diagnostics) {
         const auto kind = hostKind(d);
@@ -126,14 +128,13 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
         if (overlaps)
             continue;
         spans.emplace_back(begin, end);
+        declarations.push_back(*decl);
         const std::string name = nameOf(tokens, *at);
         ranges.push_back({tokens[decl->first].line, tokens[decl->second].line,
                           (*kind == HostKind::Function ? "function" : "variable") + (name.empty() ? "" : " " + name)});
     }
-    for (const auto& [b, e] : spans)
-        for (std::size_t i = b; i <= e && i < text.size(); ++i)
-            if (text[i] != '\n' && text[i] != '\r')
-                text[i] = ' ';
+    for (const auto& [first, last] : declarations)
+        DeclarationBlanker::blank(text, tokens, first, last);
     removed.insert(removed.end(), ranges.begin(), ranges.end());
     return !spans.empty();
 }

@@ -29,9 +29,8 @@ public:
                 advance();
                 continue;
             }
-            if (c == '\\' && peek(1) == '\n') { // line splice outside a directive
-                advance();
-                advance();
+            if (const std::size_t n = spliceAt()) { // line splice outside a directive
+                skip(n);
                 continue;
             }
             if (c == '/' && peek(1) == '/') {
@@ -84,6 +83,23 @@ public:
 private:
     char peek(std::size_t ahead) const { return pos_ + ahead < s_.size() ? s_[pos_ + ahead] : '\0'; }
 
+    // The length of a line splice here: a backslash, then LF or CR LF (a file saved on
+    // Windows splices its lines as the compiler does), else 0.
+    std::size_t spliceAt() const
+    {
+        if (pos_ >= s_.size() || s_[pos_] != '\\')
+            return 0;
+        if (peek(1) == '\n')
+            return 2;
+        return peek(1) == '\r' && peek(2) == '\n' ? 3 : 0;
+    }
+
+    void skip(std::size_t n)
+    {
+        for (std::size_t i = 0; i < n; ++i)
+            advance();
+    }
+
     void advance()
     {
         if (s_[pos_] == '\n') {
@@ -98,8 +114,10 @@ private:
     void skipLineComment()
     {
         while (pos_ < s_.size() && s_[pos_] != '\n') {
-            if (s_[pos_] == '\\' && peek(1) == '\n')
-                advance();
+            if (const std::size_t n = spliceAt()) {
+                skip(n);
+                continue;
+            }
             advance();
         }
     }
@@ -121,9 +139,8 @@ private:
         // Runs to the end of the line, following splices; comments inside are kept
         // in the text but a block comment may carry the directive over lines.
         while (pos_ < s_.size() && s_[pos_] != '\n') {
-            if (s_[pos_] == '\\' && peek(1) == '\n') {
-                advance();
-                advance();
+            if (const std::size_t n = spliceAt()) {
+                skip(n);
                 continue;
             }
             if (s_[pos_] == '/' && peek(1) == '*') {
@@ -172,6 +189,10 @@ private:
     {
         advance();
         while (pos_ < s_.size() && s_[pos_] != quote && s_[pos_] != '\n') {
+            if (const std::size_t n = spliceAt()) {
+                skip(n);
+                continue;
+            }
             if (s_[pos_] == '\\' && pos_ + 1 < s_.size())
                 advance();
             advance();
