@@ -30,7 +30,9 @@ std::string baseName(const std::string& kernel)
 bool checksUseInitialData(const Document& doc)
 {
     return std::any_of(doc.checks.begin(), doc.checks.end(),
-                       [](const CheckSpec& c) { return c.expect.find("_in") != std::string::npos; });
+                       [](const CheckSpec& c) {
+                           return c.expect.find("_in") != std::string::npos || c.of.find("_in") != std::string::npos;
+                       });
 }
 
 // A GPU's checks are compute-sanitizer's: the whole run goes under it, in a child.
@@ -80,7 +82,7 @@ CompileRequest RunEngine::compileRequest(const Document& doc)
 CompileResult RunEngine::compile(const Document& doc)
 {
     CompileRequest request = compileRequest(doc);
-    request.options.arch = backend_.compileArch();
+    request.options.arch = backend_.archFor(doc.options.arch);
     return compiler_.compile(request);
 }
 
