@@ -22,6 +22,7 @@ std::size_t paramTypeSize(std::string_view baseType)
         {"int32_t", 4}, {"uint32_t", 4}, {"std::int32_t", 4}, {"std::uint32_t", 4},
         {"int2", 8}, {"uint2", 8}, {"float2", 8}, {"int3", 12}, {"uint3", 12}, {"float3", 12}, {"dim3", 12},
         {"int4", 16}, {"uint4", 16}, {"float4", 16},
+        {"uint", 4}, {"ushort", 2}, {"ulong", longSize},
         {"long", longSize}, {"long int", longSize}, {"unsigned long", longSize}, {"unsigned long int", longSize},
         {"long long", 8}, {"long long int", 8}, {"unsigned long long", 8}, {"unsigned long long int", 8},
         {"double", 8}, {"int64_t", 8}, {"uint64_t", 8}, {"std::int64_t", 8}, {"std::uint64_t", 8},

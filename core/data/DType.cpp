@@ -64,6 +64,8 @@ constexpr CName kCNames[] = {
     {"unsigned long", DType::U64}, {"unsigned long int", DType::U64},
     {"unsigned long long", DType::U64}, {"unsigned long long int", DType::U64},
     {"uint64_t", DType::U64}, {"size_t", DType::U64},
+    // glibc's <sys/types.h> names, which nvcc's implicit headers bring on Linux.
+    {"uint", DType::U32}, {"ushort", DType::U16}, {"ulong", DType::U64},
 };
 
 // Other spellings accepted in documents: numpy names.
