@@ -296,6 +296,39 @@ const char* const kNvccEnvironment = R"(#pragma once
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+// glibc's <sys/types.h>, which nvcc's <stdlib.h> brings on Linux.
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
+)";
+
+// What device code may use of a CUDA library's host header: under nvcc, <cublas_v2.h>
+// brings cuComplex.h, cuda_fp16.h and cuda_bf16.h, and <cufft.h> its complex types. A
+// host header that the filter leaves out is compiled as this part (HostCodeFilter).
+// Each toolkit header only where this installation has it.
+const char* const kCublasDevicePart = R"(#pragma once
+#if __has_include(<cuComplex.h>)
+#include <cuComplex.h>
+#endif
+#include <cuda_fp16.h>
+#if __has_include(<cuda_bf16.h>)
+#include <cuda_bf16.h>
+#endif
+)";
+const char* const kCufftDevicePart = R"(#pragma once
+#if __has_include(<cuComplex.h>)
+#include <cuComplex.h>
+typedef float cufftReal;
+typedef double cufftDoubleReal;
+typedef cuComplex cufftComplex;
+typedef cuDoubleComplex cufftDoubleComplex;
+#endif
+)";
+const char* const kHalfTypesDevicePart = R"(#pragma once
+#include <cuda_fp16.h>
+#if __has_include(<cuda_bf16.h>)
+#include <cuda_bf16.h>
+#endif
 )";
 
 std::vector<BuiltinHeaders::Header> makeAll()
@@ -307,6 +340,8 @@ std::vector<BuiltinHeaders::Header> makeAll()
         {"cassert", kAssert},    {"assert.h", kAssert},  {"math.h", kMath},     {"cmath", kCmath},
         {"string.h", kString},   {"cstring", kCstring},
         {BuiltinHeaders::kNvccEnvironment, kNvccEnvironment},
+        {"kwb_device_part_cublas.h", kCublasDevicePart}, {"kwb_device_part_cufft.h", kCufftDevicePart},
+        {"kwb_device_part_half_types.h", kHalfTypesDevicePart},
     };
 }
 
