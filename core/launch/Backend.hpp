@@ -15,6 +15,10 @@ public:
     virtual DeviceInfo device() const = 0;
     // The arch to compile for: "sm_90" for a GPU, a fixed "compute_XX" for the simulator.
     virtual std::string compileArch() const = 0;
+    // The arch to compile a document for that asks for `documentArch` (options.arch;
+    // empty: compileArch()). The simulator runs PTX of any number; a GPU runs its own
+    // binaries and PTX up to its own number. kw::Error when this backend cannot run it.
+    std::string archFor(const std::string& documentArch) const;
     // Validates against limits, launches once (buffers then hold the outputs), then
     // warm-up and timed repeats on restored inputs. A fault is reported in the result,
     // not thrown; machinery failures throw kw::Error.

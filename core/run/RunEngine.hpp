@@ -44,7 +44,7 @@ public:
     // failure throws kw::Error.
     RunResult run(const Document& doc, const RunOverrides& overrides = {});
 
-    // The compile step alone, for the arch of this engine's backend.
+    // The compile step alone, for the document's arch as this engine's backend can run it.
     CompileResult compile(const Document& doc);
     // The document's source and options as a compile request (arch as the document says).
     static CompileRequest compileRequest(const Document& doc);

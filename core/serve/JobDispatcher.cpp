@@ -107,12 +107,13 @@ json JobDispatcher::compile(const Message& message)
     const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
     CompileRequest req = RunEngine::compileRequest(doc);
     const std::string device = deviceOf(request);
-    // The named device's arch, else the document's, else the first GPU's (through its
-    // backend, which the runs that follow find warm), else PTX: no device needed.
+    // For the named device, the document's arch as it can run it (as a run compiles);
+    // else the document's, else the first GPU's (through its backend, which the runs
+    // that follow find warm), else PTX: no device needed.
     ArchChoice::Gpus gpus = ArchChoice::ofThisMachine();
     gpus.firstArch = [this] { return backend("cuda:0").compileArch(); };
     req.options.arch =
-        ArchChoice::choose(device.empty() ? std::string() : backend(device).compileArch(), req.options.arch, gpus);
+        ArchChoice::choose(device.empty() ? std::string() : backend(device).archFor(req.options.arch), req.options.arch, gpus);
     // NVRTC stuck on a hostile source: reply with an error and replace the process.
     const json id = request.value("id", json(nullptr));
     watchdog_.arm(std::chrono::milliseconds(120000), [this, id] {
