@@ -155,7 +155,15 @@ void audit(const fs::path& path, Compiler& compiler, const fs::path& scratch, Au
     }
     CompileRequest req = RunEngine::compileRequest(doc);
     req.options.arch = "compute_75";
-    const CompileResult r = compiler.compile(req);
+    CompileResult r;
+    try {
+        r = compiler.compile(req);
+    } catch (const Error& e) { // an option or a file the document may not ask for
+        if (mustCompile)
+            ADD_FAILURE() << e.what();
+        tally.notCompiled.push_back(path.string() + ": " + e.what());
+        return;
+    }
     if (!r.ok) {
         if (mustCompile)
             ADD_FAILURE() << r.log;

@@ -92,6 +92,15 @@ TEST(RealKernels, EveryDocumentRunsOnTheSimulatorAndItsChecksPass)
     }
 }
 
+TEST(RealKernels, TheDocumentsArchIsWhatTheSimulatorCompilesFor)
+{
+    // options.arch sm_90: the simulator runs PTX, so compute_90, with sm_90's bf16 forms.
+    const json j = runJson(kRealDir / "arch_sm90_bf16.kwb");
+    EXPECT_EQ(j["compile"]["arch"], "compute_90") << j["compile"].dump();
+    auto ptx = runKwb({"compile", (kRealDir / "arch_sm90_bf16.kwb").string(), "--emit", "ptx"});
+    EXPECT_NE(ptx.out.find("max.bf16"), std::string::npos) << ptx.out;
+}
+
 TEST(RealKernels, ADeviceGlobalIsReadBackAndShownLikeAnOutput)
 {
     const json j = runJson(kRealDir / "constant_filter.kwb");
@@ -159,6 +168,19 @@ TEST(RealKernels, AFailingAggregateCheckReportsTheAggregateAndTheExpectation)
     EXPECT_EQ(c["expect"], "sum(bins) == n + 1");
     EXPECT_EQ(c["first_mismatches"][0]["got"], 10000);
     EXPECT_EQ(c["first_mismatches"][0]["expected"], 10001);
+}
+
+TEST(RealKernels, AnAggregatesOfMayReadABuffersContentsBeforeTheLaunch)
+{
+    // bins is inout and starts at zero: every bin grew by what it now holds. Only `of`
+    // names bins_in; no `expect` does.
+    auto r = runKwb({"run", variant("checks_and_refs.kwb", "\"of\": \"bins == ceil(n / BINS)\"",
+                                    "\"of\": \"bins - bins_in == ceil(n / BINS)\"").string(),
+                     "--device", "sim", "--json"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const json j = json::parse(r.out);
+    for (const auto& c : j["checks"])
+        EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
 }
 
 TEST(RealKernels, ACopyOfAMissingBufferIsRefusedWhenLoaded)

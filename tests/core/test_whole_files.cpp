@@ -209,3 +209,111 @@ TEST(WholeFiles, TheDocumentsOwnHeadersAreSplitLikeItsSource)
         EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
     }
 }
+
+// A file saved with CR LF line ends splices a macro's lines as the compiler does: the
+// macro stays whole and device code that uses it computes what it says.
+TEST(WholeFiles, AMacroSplicedOverCrLfLinesStaysWholeInAWindowsFile)
+{
+    const fs::path dir = folder("crlf");
+    std::string source = "#include <cstdio>\n"
+                         "#define SCALE_BY(p, i, f) \\\n"
+                         "    do { \\\n"
+                         "        (p)[i] *= (f); \\\n"
+                         "    } while (0)\n"
+                         "__global__ void scale(float* p, float f, int n)\n"
+                         "{\n"
+                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "    if (i < n) SCALE_BY(p, i, f);\n"
+                         "}\n"
+                         "static void report(const char* what) { printf(\"%s\\n\", what); }\n"
+                         "int main() { report(\"done\"); return 0; }\n";
+    std::string crlf;
+    for (char c : source)
+        crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+    write(dir / "main.cu", crlf);
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    for (const auto& d : j["diagnostics"])
+        EXPECT_FALSE(d["line"].get<int>() >= 2 && d["line"].get<int>() <= 10) << d.dump(); // nothing of the macro or kernel
+    ASSERT_EQ(j["host_code"].size(), 2u) << j["host_code"].dump();
+    EXPECT_EQ(j["host_code"][0]["first_line"], 11);
+    EXPECT_EQ(j["host_code"][1]["first_line"], 12);
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
+
+// A #define or #undef inside host code applies to the code after it, as it does under
+// nvcc: leaving main out keeps its directives.
+TEST(WholeFiles, DirectivesInsideALeftOutHostFunctionStillApply)
+{
+    const fs::path dir = folder("directives-in-main");
+    write(dir / "main.cu", "#define FACTOR 2\n"                                          // 1
+                           "int main()\n"                                                // 2
+                           "{\n"                                                         // 3
+                           "#undef FACTOR\n"                                             // 4
+                           "#define FACTOR 3\n"                                          // 5
+                           "#include <vector>\n"                                         // 6
+                           "    std::vector<int> v(4);\n"                                // 7
+                           "    return 0;\n"                                             // 8
+                           "}\n"                                                         // 9
+                           "__global__ void scale(float* p, float f, int n)\n"           // 10
+                           "{\n"
+                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) p[i] *= f * FACTOR / 3;\n"
+                           "}\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    ASSERT_EQ(j["host_code"].size(), 1u) << j["host_code"].dump();
+    EXPECT_EQ(j["host_code"][0]["what"], "function main");
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err; // p * 2 * 3 / 3: FACTOR is main's 3
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
+
+// <cublas_v2.h> brings cuda_fp16.h and cuda_bf16.h under nvcc; a kernel that uses
+// __nv_bfloat16 after including only cuBLAS compiles here too, and the note says so.
+TEST(WholeFiles, ACudaLibraryHostHeaderLeavesItsDeviceTypes)
+{
+    const fs::path dir = folder("cublas-bf16");
+    write(dir / "main.cu", "#include <cublas_v2.h>\n"
+                           "__global__ void scale(float* p, float f, int n)\n"
+                           "{\n"
+                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    __nv_bfloat16 h = __float2bfloat16(f);\n"
+                           "    cuComplex c = make_cuComplex(__bfloat162float(h), 0.f);\n"
+                           "    if (i < n) p[i] *= cuCrealf(c);\n"
+                           "}\n"
+                           "int main() { cublasHandle_t h; cublasCreate(&h); return 0; }\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 1, "#include cublas_v2.h (its device part, cuComplex.h, cuda_fp16.h and "
+                                            "cuda_bf16.h, is compiled)"))
+        << j["diagnostics"].dump(1);
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
+
+// glibc's uint, which nvcc's implicit headers bring, as a type in device code and as a
+// parameter the document binds by name.
+TEST(WholeFiles, UintIsATypeAsUnderNvccOnLinux)
+{
+    const fs::path dir = folder("uint");
+    write(dir / "main.cu", "__global__ void scale(float* p, float f, uint n)\n"
+                           "{\n"
+                           "    uint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    ushort s = 1; ulong l = 1;\n"
+                           "    if (i < n) p[i] *= f * s * l;\n"
+                           "}\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    std::ifstream in(doc);
+    json d = json::parse(in);
+    d["args"] = "auto";
+    d["variables"] = json::array({json::array({"n", "1024"}), json::array({"f", "2"})});
+    write(doc, d.dump(1));
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find("size"), std::string::npos) << r.err; // no "size of uint unknown" warning
+}
