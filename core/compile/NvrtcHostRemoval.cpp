@@ -3,13 +3,17 @@
 #include "compile/DeclarationBlanker.hpp"
 #include "compile/SourceLexer.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace kw {
 
 namespace {
 
-enum class HostKind { Function, Variable };
+// NamesHostType: `identifier "FILE" is undefined` in a declaration that is not device
+// code (a typedef of pthread_t, a struct holding a FILE*, a host function taking one):
+// the name comes from a host header device code does not have.
+enum class HostKind { Function, Variable, NamesHostType };
 
 std::optional<HostKind> hostKind(const Diagnostic& d)
 {
@@ -19,7 +23,17 @@ std::optional<HostKind> hostKind(const Diagnostic& d)
         return HostKind::Function;
     if (d.message.find("host variables are not allowed in JIT mode") != std::string::npos)
         return HostKind::Variable;
+    if (d.message.rfind("identifier \"", 0) == 0 && d.message.find("\" is undefined") != std::string::npos)
+        return HostKind::NamesHostType;
     return std::nullopt;
+}
+
+// `identifier "FILE" is undefined` -> FILE
+std::string undefinedName(const std::string& message)
+{
+    const std::size_t open = message.find('"'), close = message.find('"', open + 1);
+    return open == std::string::npos || close == std::string::npos ? std::string()
+                                                                   : message.substr(open + 1, close - open - 1);
 }
 
 bool isPunct(const SourceToken& t, std::string_view p) { return t.kind == SourceToken::Kind::Punct && t.text == p; }
@@ -96,6 +110,103 @@ std::optional<std::pair<std::size_t, std::size_t>> declarationAround(const std::
     return std::nullopt;
 }
 
+bool isIdent(const SourceToken& t, std::string_view name)
+{
+    return t.kind == SourceToken::Kind::Identifier && t.text == name;
+}
+
+// The `{` at `brace` opens a namespace (named, nested or anonymous) or an extern "C" block.
+bool opensNamespace(const std::vector<SourceToken>& t, std::size_t brace)
+{
+    std::size_t i = brace;
+    while (i > 0 && (t[i - 1].kind == SourceToken::Kind::Identifier || isPunct(t[i - 1], "::"))) {
+        if (isIdent(t[i - 1], "namespace"))
+            return true;
+        --i;
+    }
+    return i >= 2 && t[i - 1].kind == SourceToken::Kind::String && isIdent(t[i - 2], "extern");
+}
+
+// The namespace-scope declaration that token `at` stands in: a typedef, a variable or a
+// prototype to its `;`, a function to its body's `}`, a class to the `;` after its body.
+std::optional<std::pair<std::size_t, std::size_t>> namespaceScopeDeclaration(const std::vector<SourceToken>& t,
+                                                                             std::size_t at)
+{
+    std::vector<std::pair<std::size_t, bool>> scopes; // each open `{`, and whether a namespace's
+    for (std::size_t i = 0; i < at; ++i) {
+        if (isPunct(t[i], "{"))
+            scopes.emplace_back(i, opensNamespace(t, i));
+        else if (isPunct(t[i], "}") && !scopes.empty())
+            scopes.pop_back();
+    }
+    const auto outer = std::find_if(scopes.begin(), scopes.end(), [](const auto& s) { return !s.second; });
+    if (outer == scopes.end())
+        return declarationAround(t, at, HostKind::Variable);
+    const auto decl = declarationAround(t, outer->first, HostKind::Function);
+    if (!decl)
+        return std::nullopt;
+    bool function = false;
+    for (std::size_t i = decl->first; i < outer->first; ++i) {
+        if (isIdent(t[i], "struct") || isIdent(t[i], "class") || isIdent(t[i], "union") || isIdent(t[i], "enum")
+            || isPunct(t[i], "=")) {
+            function = false;
+            break;
+        }
+        function = function || isPunct(t[i], "(");
+    }
+    if (function)
+        return decl;
+    for (std::size_t j = decl->second + 1; j < t.size(); ++j) { // `struct S {...} s;`
+        if (isPunct(t[j], ";"))
+            return std::pair{decl->first, j};
+        if (t[j].kind == SourceToken::Kind::Directive || isPunct(t[j], "{") || isPunct(t[j], "}"))
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// Only plain host declarations: no device or host-device code (its error stays, at its
+// line), no template (leaving out a specialisation could silently change which one
+// device code gets), no directive inside.
+bool plainHostDeclaration(const std::vector<SourceToken>& t, std::size_t first, std::size_t last)
+{
+    static constexpr std::string_view kept[] = {"template", "__device__", "__global__", "__host__", "__constant__",
+                                                "__shared__", "__managed__", "namespace", "operator"};
+    for (std::size_t i = first; i <= last; ++i) {
+        if (t[i].kind == SourceToken::Kind::Directive)
+            return false;
+        for (std::string_view word : kept)
+            if (isIdent(t[i], word))
+                return false;
+    }
+    return true;
+}
+
+// "typedef CUTThread", "struct Timer", "function open_log", "variable log_file".
+std::string describe(const std::vector<SourceToken>& t, std::size_t first, std::size_t last)
+{
+    auto lastIdentBefore = [&](std::size_t end) {
+        for (std::size_t i = end; i-- > first;)
+            if (t[i].kind == SourceToken::Kind::Identifier)
+                return std::string(t[i].text);
+        return std::string();
+    };
+    if (isIdent(t[first], "typedef"))
+        return "typedef " + lastIdentBefore(last);
+    if (isIdent(t[first], "using") && first + 1 <= last)
+        return "alias " + std::string(t[first + 1].text);
+    for (std::size_t i = first; i < last; ++i) {
+        for (const char* type : {"struct", "class", "union", "enum"})
+            if (isIdent(t[i], type) && t[i + 1].kind == SourceToken::Kind::Identifier)
+                return std::string(type) + " " + std::string(t[i + 1].text);
+        if (isPunct(t[i], "=") || isPunct(t[i], "{") || isPunct(t[i], "["))
+            break;
+        if (isPunct(t[i + 1], "(") && t[i].kind == SourceToken::Kind::Identifier)
+            return "function " + std::string(t[i].text);
+    }
+    return "declaration";
+}
+
 std::string nameOf(const std::vector<SourceToken>& t, std::size_t at)
 {
     return t[at].kind == SourceToken::Kind::Identifier ? std::string(t[at].text) : std::string();
@@ -117,8 +228,9 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
         const auto at = tokenAt(tokens, d.line, d.column > 0 ? d.column : 1);
         if (!at)
             continue;
-        const auto decl = declarationAround(tokens, *at, *kind);
-        if (!decl)
+        const auto decl = *kind == HostKind::NamesHostType ? namespaceScopeDeclaration(tokens, *at)
+                                                           : declarationAround(tokens, *at, *kind);
+        if (!decl || (*kind == HostKind::NamesHostType && !plainHostDeclaration(tokens, decl->first, decl->second)))
             continue;
         const std::size_t begin = tokens[decl->first].offset;
         const std::size_t end = tokens[decl->second].offset + tokens[decl->second].text.size() - 1;
@@ -129,6 +241,12 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
             continue;
         spans.emplace_back(begin, end);
         declarations.push_back(*decl);
+        if (*kind == HostKind::NamesHostType) {
+            ranges.push_back({tokens[decl->first].line, tokens[decl->second].line,
+                              describe(tokens, decl->first, decl->second) + " (it names " + undefinedName(d.message)
+                                  + ", which device code does not have)"});
+            continue;
+        }
         const std::string name = nameOf(tokens, *at);
         ranges.push_back({tokens[decl->first].line, tokens[decl->second].line,
                           (*kind == HostKind::Function ? "function" : "variable") + (name.empty() ? "" : " " + name)});

@@ -317,3 +317,40 @@ TEST(WholeFiles, UintIsATypeAsUnderNvccOnLinux)
     EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
     EXPECT_EQ(r.err.find("size"), std::string::npos) << r.err; // no "size of uint unknown" warning
 }
+
+// A host declaration that names a type only host headers declare (pthread_t, FILE) is
+// left out by NVRTC's own verdict ("identifier ... is undefined"), with a note that says
+// why; device code that uses it still fails at its own line.
+TEST(WholeFiles, AHostDeclarationNamingAHostOnlyTypeIsLeftOutWithTheReason)
+{
+    const fs::path dir = folder("host-types");
+    write(dir / "common.h", "#include <pthread.h>\n"                                   // 1
+                            "#include <stdio.h>\n"                                     // 2
+                            "typedef pthread_t Thread;\n"                              // 3
+                            "struct Log {\n"                                           // 4
+                            "    FILE* file;\n"                                        // 5
+                            "};\n"                                                     // 6
+                            "static Thread start(void* (*f)(void*), void* arg);\n"     // 7
+                            "__device__ float twice(float v) { return 2 * v; }\n");    // 8
+    write(dir / "main.cu", "#include \"common.h\"\n"
+                           "__global__ void scale(float* p, float f, int n)\n"
+                           "{\n"
+                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) p[i] = twice(p[i]) * f / 2;\n"
+                           "}\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 3, "typedef Thread (it names pthread_t, which device code does not have)"))
+        << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 4, "struct Log (it names FILE")) << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 7, "is host code")) << j["diagnostics"].dump(1);
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+
+    // A device function that uses the type is device code: its error stays, at its line.
+    write(dir / "main.cu", "#include \"common.h\"\n"
+                           "__device__ Thread self() { return 0; }\n" + std::string(kScale));
+    const json used = compileJson(doc, 1);
+    EXPECT_TRUE(hasDiagnostic(used, "error", 2, "Thread")) << used["diagnostics"].dump(1);
+}

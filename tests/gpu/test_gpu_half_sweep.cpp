@@ -115,9 +115,11 @@ TEST(GpuHalfSweep, EveryHalfAndBf16ResultOfTheSimulatorEqualsTheGpusBitForBit)
             SCOPED_TRACE(arch + " " + kernel);
             const fs::path simOut = dir / ("sim_" + kernel), gpuOut = dir / ("gpu_" + kernel);
             auto sim = runKwb({"run", doc.string(), "--device", "sim", "--repeat", "0", "--out", simOut.string()});
-            ASSERT_EQ(sim.exitCode, 0) << sim.out << sim.err;
+            EXPECT_EQ(sim.exitCode, 0) << sim.out << sim.err;
             auto gpu = runKwb({"run", doc.string(), "--device", "cuda:0", "--repeat", "0", "--out", gpuOut.string()});
-            ASSERT_EQ(gpu.exitCode, 0) << gpu.out << gpu.err;
+            EXPECT_EQ(gpu.exitCode, 0) << gpu.out << gpu.err;
+            if (!fs::exists(simOut) || !fs::exists(gpuOut))
+                continue; // a failed check still writes the outputs; a refusal does not
             Outcome o;
             for (const auto& e : fs::directory_iterator(gpuOut))
                 if (e.path().extension() == ".npy")
