@@ -710,7 +710,8 @@ Document MainWindow::currentDocument() const
     }
     const auto sameArgs = [](const std::vector<ArgSpec>& a, const std::vector<ArgSpec>& b) {
         return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const ArgSpec& x, const ArgSpec& y) {
-            return x.name == y.name && x.buffer == y.buffer && x.type == y.type && x.value == y.value;
+            return x.name == y.name && x.buffer == y.buffer && x.offset == y.offset && x.type == y.type
+                   && x.value == y.value;
         });
     };
     d.argsAuto = base_.argsAuto && sameArgs(d.args, base_.args);

@@ -251,7 +251,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     std::vector<void*> params(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i].isBuffer) {
-            pointers[i] = device[args[i].buffer].pointer();
+            pointers[i] = device[args[i].buffer].pointer() + args[i].offsetBytes;
             params[i] = &pointers[i];
         } else {
             params[i] = const_cast<std::byte*>(args[i].bytes.data());

@@ -305,7 +305,7 @@ BufferSpec readBuffer(const Json& j, const std::string& field)
 
 ArgSpec readArg(const Json& j, const std::string& field)
 {
-    requireObject(j, field, {"name", "buffer", "type", "value"});
+    requireObject(j, field, {"name", "buffer", "offset", "type", "value"});
     ArgSpec a;
     if (j.contains("name"))
         a.name = getString(j["name"], field + ".name");
@@ -316,8 +316,12 @@ ArgSpec readArg(const Json& j, const std::string& field)
         a.buffer = getString(j["buffer"], f + ".buffer");
         if (a.buffer.empty())
             fail(f + ".buffer", "is empty");
+        if (j.contains("offset"))
+            a.offset = getExpression(j["offset"], f + ".offset");
         return a;
     }
+    if (j.contains("offset"))
+        fail(f + ".offset", "goes with \"buffer\": a scalar has no offset");
     if (!j.contains("type"))
         fail(f, "needs \"buffer\", or \"type\" and \"value\"");
     a.type = getDType(j["type"], f + ".type");

@@ -156,6 +156,8 @@ Json DocumentWriter::toJson(const Document& doc)
             ja["name"] = a.name;
         if (a.isBuffer()) {
             ja["buffer"] = a.buffer;
+            if (!a.offset.empty())
+                ja["offset"] = expression(a.offset);
         } else {
             ja["type"] = kw::toString(a.type);
             ja["value"] = expression(a.value);

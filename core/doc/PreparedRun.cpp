@@ -5,7 +5,12 @@
 #include "doc/DefineValues.hpp"
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
+#include "doc/Expression.hpp"
 #include "util/Error.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
 
 namespace kw {
 
@@ -68,6 +73,16 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
                     throw Error(ErrorCategory::Document, field + ".buffer: no buffer named \"" + spec.buffer + "\"");
                 arg.isBuffer = true;
                 arg.buffer = index;
+                if (!spec.offset.empty()) {
+                    // A whole element inside the buffer, as `d_in + RADIUS` in a program.
+                    const double offset = run.variables.evaluate(spec.offset, field + ".offset");
+                    const std::size_t count = run.buffers[index].data.count();
+                    if (offset != std::floor(offset) || offset < 0 || offset >= static_cast<double>(count))
+                        throw Error(ErrorCategory::Document,
+                                    fmt::format("{}.offset: {} is not an element of buffer \"{}\" (0 to {})", field,
+                                                formatNumber(offset), spec.buffer, count - 1));
+                    arg.offsetBytes = static_cast<std::size_t>(offset) * sizeOf(run.buffers[index].data.dtype());
+                }
             } else {
                 const double value = run.variables.evaluate(spec.value, field + ".value");
                 arg.bytes = packScalar(spec.type, spec.value, value, field);

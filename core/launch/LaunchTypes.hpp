@@ -34,6 +34,7 @@ struct BufferArg {
 struct LaunchArg {
     bool isBuffer = false;
     std::size_t buffer = 0;             // index into the buffers when isBuffer
+    std::size_t offsetBytes = 0;        // the pointer passed is the buffer's start plus this
     std::vector<std::byte> bytes;       // scalar bytes when !isBuffer
 };
 

@@ -269,7 +269,8 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
             if (p.size != 8)
                 throw Error(ErrorCategory::Usage,
                             fmt::format("parameter {} ('{}') is not a pointer but a buffer was passed", i + 1, p.name));
-            std::memcpy(L.params.data() + p.offset, &bufferAddress[args[i].buffer], 8);
+            const std::uint64_t address = bufferAddress[args[i].buffer] + args[i].offsetBytes;
+            std::memcpy(L.params.data() + p.offset, &address, 8);
         } else {
             if (args[i].bytes.size() != p.size)
                 throw Error(ErrorCategory::Usage,

@@ -83,6 +83,16 @@ TEST(Documents, WriterRoundTrips)
     }
 }
 
+TEST(Documents, WriterKeepsABufferArgumentsOffset)
+{
+    const Document doc = DocumentReader::readFile(kDocs / "real" / "pointer_offset.kwb");
+    ASSERT_EQ(doc.args.size(), 2u);
+    EXPECT_EQ(doc.args[0].offset, "r");
+    const Document again = DocumentReader::readString(DocumentWriter::toString(doc), doc.path);
+    EXPECT_EQ(again.args[0].offset, "r");
+    EXPECT_EQ(again.args[1].offset, "RADIUS");
+}
+
 TEST(Documents, WriterKeepsAReadableKeyOrder)
 {
     const Document doc = DocumentReader::readFile(kDocs / "good_add_vectors.kwb");

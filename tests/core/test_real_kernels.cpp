@@ -183,6 +183,24 @@ TEST(RealKernels, AnAggregatesOfMayReadABuffersContentsBeforeTheLaunch)
         EXPECT_TRUE(c["passed"].get<bool>()) << c.dump();
 }
 
+TEST(RealKernels, ABufferArgumentsOffsetMustNameAnElementOfTheBuffer)
+{
+    auto past = runKwb({"run", variant("pointer_offset.kwb", "\"offset\": \"r\"", "\"offset\": \"n + 2 * r\"").string(),
+                        "--device", "sim"});
+    EXPECT_EQ(past.exitCode, 2) << past.out << past.err;
+    EXPECT_NE(past.err.find("args[0] (in).offset: 1030 is not an element of buffer \"in\" (0 to 1029)"), std::string::npos)
+        << past.err;
+    auto half = runKwb({"run", variant("pointer_offset.kwb", "\"offset\": \"r\"", "\"offset\": \"r / 2\"").string(),
+                        "--device", "sim"});
+    EXPECT_EQ(half.exitCode, 2) << half.err;
+    EXPECT_NE(half.err.find("1.5 is not an element"), std::string::npos) << half.err;
+    auto scalar = runKwb({"run", variant("pointer_offset.kwb", "{\"name\": \"in\", \"buffer\": \"in\", \"offset\": \"r\"}",
+                                         "{\"name\": \"in\", \"type\": \"i32\", \"value\": 1, \"offset\": \"r\"}").string(),
+                          "--device", "sim"});
+    EXPECT_EQ(scalar.exitCode, 2) << scalar.err;
+    EXPECT_NE(scalar.err.find("a scalar has no offset"), std::string::npos) << scalar.err;
+}
+
 TEST(RealKernels, ACopyOfAMissingBufferIsRefusedWhenLoaded)
 {
     auto r = runKwb({"run", variant("checks_and_refs.kwb", "\"from\": \"data\"", "\"from\": \"dta\"").string(),
