@@ -9,6 +9,7 @@
 #include "sim/Warp.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <type_traits>
 
@@ -50,18 +51,31 @@ template <class T, class Op> struct Shift {
     }
 };
 
+// A NaN that f32 arithmetic computes is the canonical NaN 0x7fffffff, whatever the
+// operands' payloads, as the H200 gives it (the host would keep a payload, or make
+// 0xffc00000 of inf - inf). f64 and the bit operations (copysign) keep theirs.
+template <class T, class Op> constexpr bool kCanonicalNaN = std::is_same_v<T, float> && !std::is_same_v<Op, OpCopysign<T>>;
+template <class T, bool Canonical> T nanResult(T r)
+{
+    if constexpr (Canonical)
+        return r != r ? std::bit_cast<T>(0x7fffffffu) : r;
+    else
+        return r;
+}
+
 template <class T, class Op> struct FBin {
     static void run(Warp& w, const Instr& in, std::uint32_t m) {
         std::uint64_t* d = w.reg(in.d[0]);
         const std::uint64_t* a = w.reg(in.a[0]);
         const std::uint64_t* b = w.reg(in.a[1]);
+        constexpr bool canonical = kCanonicalNaN<T, Op>;
         if (plainRounding(in)) {
-            forLanes(m, [&](int l) { d[l] = put<T>(Op::f(get<T>(a[l]), get<T>(b[l]))); });
+            forLanes(m, [&](int l) { d[l] = put<T>(nanResult<T, canonical>(Op::f(get<T>(a[l]), get<T>(b[l])))); });
             return;
         }
         RoundingScope scope(in.round);
         forLanes(m, [&](int l) {
-            d[l] = put<T>(ftzSatOut(in, Op::f(ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l])))));
+            d[l] = put<T>(nanResult<T, canonical>(ftzSatOut(in, Op::f(ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l]))))));
         });
     }
 };
@@ -89,14 +103,17 @@ template <class T> struct Fma {
         const std::uint64_t* a = w.reg(in.a[0]);
         const std::uint64_t* b = w.reg(in.a[1]);
         const std::uint64_t* c = w.reg(in.a[2]);
+        constexpr bool canonical = std::is_same_v<T, float>;
         if (plainRounding(in)) {
-            forLanes(m, [&](int l) { d[l] = put<T>(std::fma(get<T>(a[l]), get<T>(b[l]), get<T>(c[l]))); });
+            forLanes(m, [&](int l) {
+                d[l] = put<T>(nanResult<T, canonical>(std::fma(get<T>(a[l]), get<T>(b[l]), get<T>(c[l]))));
+            });
             return;
         }
         RoundingScope scope(in.round);
         forLanes(m, [&](int l) {
             const T x = ftzIn(in, get<T>(a[l])), y = ftzIn(in, get<T>(b[l])), z = ftzIn(in, get<T>(c[l]));
-            d[l] = put<T>(ftzSatOut(in, T(std::fma(x, y, z))));
+            d[l] = put<T>(nanResult<T, canonical>(ftzSatOut(in, T(std::fma(x, y, z)))));
         });
     }
 };

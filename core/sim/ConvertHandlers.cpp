@@ -84,7 +84,7 @@ inline bool integralRounding(RoundMode r)
 }
 
 // A 16-bit float destination: the source value (exact in a double, or an integer's sign and
-// magnitude) rounded once in the cvt's direction; NaN gives the canonical NaN. .sat clamps
+// magnitude) rounded once in the cvt's direction; NaN gives a NaN as below. .sat clamps
 // to [0, 1] first, .relu takes negative values (and -0) to +0, .satfinite takes an
 // infinite result to the largest finite value of its sign.
 inline std::uint16_t toHalf16(bool bf, const Value& v, const Instr& in)
@@ -95,8 +95,14 @@ inline std::uint16_t toHalf16(bool bf, const Value& v, const Instr& in)
         double x = integralRounding(in.round) ? roundIntegral(v.f, in.round) : v.f;
         if (in.sat)
             x = saturate01(x);
-        if (x != x)
-            return kCanonicalNaN16;
+        if (x != x) {
+            // As the H200 does: from f32 (and from f16/bf16) the canonical NaN; from f64
+            // the quiet NaN with the input's sign.
+            if (in.type2 != PtxType::F64)
+                return kCanonicalNaN16;
+            const std::uint16_t sign = std::signbit(v.f) ? 0x8000u : 0u;
+            return std::uint16_t(sign | (bf ? 0x7fc0u : 0x7e00u));
+        }
         if (in.relu && !(x > 0))
             x = 0.0;
         r = bf ? bfloat16FromDouble(x, mode) : halfFromDouble(x, mode);
