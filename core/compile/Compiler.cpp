@@ -56,11 +56,38 @@ Attempt runNvrtc(const CompileWorkerProcess& worker, const NvrtcJob& job, const 
             d.column = tagged.userColumn(d.line, d.column);
         if (d.file == "__nv_name_map")
             at.nameMapFailed = true;
-        addUnbundledHeaderNote(d);
+        addUnbundledHeaderNote(d, Compiler::installedIncludeDirs());
     }
     if (!r.ok && r.diagnostics.empty() && !r.log.empty())
         r.diagnostics.push_back({job.sourceName, 0, 0, Severity::Error, r.log, {}, {}});
     return at;
+}
+
+// NVRTC's error for a name expression it could not look up names a file of its own
+// (`__nv_name_map`) and quotes the expression: where the kernel's own errors are there
+// it says nothing more, and alone it says which kernel, in the user's file.
+void rewordNameMapErrors(std::vector<Diagnostic>& diagnostics, const std::string& sourceName)
+{
+    const auto fromNameMap = [](const Diagnostic& d) { return d.file == "__nv_name_map"; };
+    const bool otherErrors = std::any_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& d) {
+        return d.severity == Severity::Error && !fromNameMap(d);
+    });
+    if (otherErrors) {
+        diagnostics.erase(std::remove_if(diagnostics.begin(), diagnostics.end(), fromNameMap), diagnostics.end());
+        return;
+    }
+    for (Diagnostic& d : diagnostics) {
+        if (!fromNameMap(d))
+            continue;
+        const std::size_t q = d.message.find("was: \"");
+        std::string name = q == std::string::npos ? std::string() : d.message.substr(q + 6);
+        name = name.substr(0, name.find('"'));
+        name.erase(0, name.find_first_not_of(' '));
+        d.file = sourceName;
+        d.line = d.column = 0;
+        d.message = "kernel " + name + " could not be compiled: NVRTC finds no __global__ function of that name"
+                    + " and signature";
+    }
 }
 
 // NVRTC's "cannot open source file" for an include the gate found nowhere: the gate's
@@ -339,6 +366,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
         at = runNvrtc(worker, job, tagged);
     }
     CompileResult r = std::move(at.result);
+    rewordNameMapErrors(r.diagnostics, request.sourceName);
     headers.nameFiles(r.diagnostics);
     rewordAbsentIncludes(r.diagnostics, absent);
     MissingTokenLocator::relocate(r.diagnostics, request.source, request.sourceName);

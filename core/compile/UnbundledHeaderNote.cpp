@@ -1,5 +1,6 @@
 #include "compile/UnbundledHeaderNote.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -48,10 +49,20 @@ std::string unbundledToolkitHeader(const std::string& message)
     return isToolkitDeviceHeader(header) ? header : std::string();
 }
 
-void addUnbundledHeaderNote(Diagnostic& d)
+void addUnbundledHeaderNote(Diagnostic& d, const std::vector<std::filesystem::path>& toolkitDirs)
 {
     const std::string header = unbundledToolkitHeader(d.message);
     if (header.empty())
+        return;
+    // With a whole toolkit found (not only the headers the packages carry), a header it
+    // does not have is not the toolkit's (a path into a project's own copy of cub, say):
+    // installing the toolkit would not help.
+    std::error_code ec;
+    const auto has = [&](const std::string& name) {
+        return std::any_of(toolkitDirs.begin(), toolkitDirs.end(),
+                           [&](const std::filesystem::path& dir) { return std::filesystem::exists(dir / name, ec); });
+    };
+    if (has("cuda_runtime.h") && !has(header))
         return;
     d.notes.push_back(header + " is part of the CUDA Toolkit, whose licence does not let Kernel Workbench include it: "
                       "install the toolkit's headers (NVIDIA's package " + std::string(packageFor(header))

@@ -5,7 +5,9 @@
 // one of the others and it is not found, the note says what to install.
 #include "compile/Diagnostic.hpp"
 
+#include <filesystem>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace kw {
@@ -17,7 +19,8 @@ bool isToolkitDeviceHeader(std::string_view header);
 // the message is another one or names a header that is not the toolkit's.
 std::string unbundledToolkitHeader(const std::string& message);
 
-// Appends to `d` a note naming what to install, when it reports a missing toolkit header.
-void addUnbundledHeaderNote(Diagnostic& d);
+// Appends to `d` a note naming what to install, when it reports a missing toolkit header:
+// not when `toolkitDirs` (the include folders in use) hold a whole toolkit that lacks it.
+void addUnbundledHeaderNote(Diagnostic& d, const std::vector<std::filesystem::path>& toolkitDirs);
 
 } // namespace kw

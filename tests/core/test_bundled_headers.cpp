@@ -6,11 +6,13 @@
 #include "compile/ToolkitIncludeDir.hpp"
 #include "compile/UnbundledHeaderNote.hpp"
 #include "doc/DocumentReader.hpp"
+#include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 using namespace kw;
 namespace fs = std::filesystem;
@@ -120,11 +122,25 @@ TEST(UnbundledHeaderNote, NamesOnlyToolkitHeadersThatAreMissing)
 
     Diagnostic d;
     d.message = "cannot open source file \"curand_kernel.h\"";
-    addUnbundledHeaderNote(d);
+    addUnbundledHeaderNote(d, {}); // no toolkit: the note says what to install
     ASSERT_EQ(d.notes.size(), 1u);
     EXPECT_NE(d.notes[0].find("libcurand-dev-13-0"), std::string::npos) << d.notes[0];
     Diagnostic other;
     other.message = "cannot open source file \"mine.cuh\"";
-    addUnbundledHeaderNote(other);
+    addUnbundledHeaderNote(other, {});
     EXPECT_TRUE(other.notes.empty());
+
+    // A whole toolkit that lacks the header: it is not the toolkit's, so no note.
+    const fs::path toolkit = kw::test::freshDir("kw_test_unbundled", "toolkit");
+    std::ofstream(toolkit / "cuda_runtime.h") << "";
+    Diagnostic submodule;
+    submodule.message = "cannot open source file \"cub/cub/cub.cuh\"";
+    addUnbundledHeaderNote(submodule, {toolkit});
+    EXPECT_TRUE(submodule.notes.empty());
+    fs::create_directories(toolkit / "cub");
+    std::ofstream(toolkit / "cub" / "cub.cuh") << "";
+    Diagnostic real;
+    real.message = "cannot open source file \"cub/cub.cuh\"";
+    addUnbundledHeaderNote(real, {toolkit});
+    EXPECT_EQ(real.notes.size(), 1u);
 }

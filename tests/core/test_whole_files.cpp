@@ -354,3 +354,39 @@ TEST(WholeFiles, AHostDeclarationNamingAHostOnlyTypeIsLeftOutWithTheReason)
     const json used = compileJson(doc, 1);
     EXPECT_TRUE(hasDiagnostic(used, "error", 2, "Thread")) << used["diagnostics"].dump(1);
 }
+
+// A kernel whose own declaration does not compile: its errors, not NVRTC's complaint
+// about the workbench's name expression in a file the user does not have.
+TEST(WholeFiles, AKernelWhoseDeclarationFailsShowsItsOwnErrorsOnly)
+{
+    const fs::path dir = folder("declaration-fails");
+    write(dir / "main.cu", "__global__ void scale(real* p, float f, int n)\n"
+                           "{\n"
+                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                           "    if (i < n) p[i] *= f;\n"
+                           "}\n");
+    const json j = compileJson(scaleDocument(dir, "main.cu"), 1);
+    EXPECT_TRUE(hasDiagnostic(j, "error", 1, "identifier \"real\" is undefined")) << j["diagnostics"].dump(1);
+    for (const auto& d : j["diagnostics"]) {
+        EXPECT_NE(d["file"], "__nv_name_map") << d.dump();
+        EXPECT_EQ(d["message"].get<std::string>().find("name expression"), std::string::npos) << d.dump();
+    }
+}
+
+// A path into a project's own copy of a library (a git submodule left empty) is not the
+// toolkit's: with a whole toolkit here, no note tells the user to install it.
+TEST(WholeFiles, AMissingHeaderTheToolkitDoesNotHaveGetsNoInstallNote)
+{
+    const fs::path dir = folder("submodule-path");
+    write(dir / "main.cu", "#include <cub/cub/cub.cuh>\n" + std::string(kScale));
+    const json j = compileJson(scaleDocument(dir, "main.cu"), 1);
+    bool found = false;
+    for (const auto& d : j["diagnostics"]) {
+        if (d["message"].get<std::string>().find("cub/cub/cub.cuh") == std::string::npos)
+            continue;
+        found = true;
+        EXPECT_EQ(d["line"], 1) << d.dump();
+        EXPECT_TRUE(d["notes"].empty()) << d.dump();
+    }
+    EXPECT_TRUE(found) << j["diagnostics"].dump(1);
+}
