@@ -48,9 +48,9 @@ struct BufferSpec {
 struct ArgSpec {
     std::string name;               // parameter name (informative; order decides)
     std::string buffer;             // non-empty: pass this buffer's device pointer
-    std::string offset;             // with a buffer: elements past its start (`d_in + RADIUS`); empty: 0
     DType type = DType::I32;        // scalar type
     std::string value;              // scalar expression
+    std::string offset;             // with a buffer: elements past its start (`d_in + RADIUS`); empty: 0
     bool isBuffer() const { return !buffer.empty(); }
 };
 
