@@ -2,10 +2,12 @@
 // CUDA compiler itself: nvcc splits a .cu file into host and device code with its own
 // front end, and the lines its PTX carries (`.loc`) are device code by definition. For
 // every sample, every test document that compiles, and every document below the folders
-// named in KWB_AUDIT_DOCUMENTS (colon-separated: a corpus kept outside the tree), none may be
+// named in KWB_AUDIT_DOCUMENTS (colon-separated: a corpus kept outside the tree; nvcc also
+// gets the folders of KWB_AUDIT_NVCC_INCLUDE), none may be
 // among the lines the workbench blanked, in the source or in any header.
 #include "compile/Compiler.hpp"
 #include "doc/DocumentReader.hpp"
+#include "launch/ArchName.hpp"
 #include "run/RunEngine.hpp"
 #include "util/Error.hpp"
 
@@ -97,7 +99,9 @@ struct NvccRun {
 };
 
 // nvcc's PTX for the document's source as the document compiles it (defines, dialect,
-// include folders), for the same virtual architecture.
+// include folders), for the same virtual architecture. A header that nvcc finds nowhere
+// (a samples' helper_cuda.h the user did not copy) is given to it empty, a few times over,
+// as the workbench gives it to NVRTC: the oracle then still sees the device code.
 NvccRun nvccPtx(const Document& doc, const CompileRequest& req, const fs::path& scratch)
 {
     fs::path source = doc.baseDir() / req.sourceName;
@@ -105,19 +109,41 @@ NvccRun nvccPtx(const Document& doc, const CompileRequest& req, const fs::path& 
         source = scratch / req.sourceName;
         std::ofstream(source, std::ios::binary) << req.source;
     }
-    std::string cmd = shellQuote(nvccPath().string()) + " -ptx -lineinfo -arch=compute_75 -std=" + req.options.std;
+    const fs::path standIns = scratch / "stand-ins";
+    fs::remove_all(standIns);
+    fs::create_directories(standIns);
+    std::string cmd = shellQuote(nvccPath().string()) + " -ptx -lineinfo -x cu -arch=" + req.options.arch
+                      + " -std=" + req.options.std;
     for (const auto& [name, value] : req.options.defines)
         cmd += " " + shellQuote("-D" + name + (value.empty() ? "" : "=" + value));
     cmd += " -I" + shellQuote(doc.baseDir().string());
     for (const auto& dir : req.options.includeDirs)
         cmd += " -I" + shellQuote((doc.baseDir() / dir).string());
+    cmd += " -I" + shellQuote(standIns.string());
+    // Host headers the corpus's files expect from their projects (cuda-samples' Common),
+    // for nvcc only: the workbench compiles without them.
+    if (const char* extra = std::getenv("KWB_AUDIT_NVCC_INCLUDE")) {
+        std::istringstream list(extra);
+        for (std::string dir; std::getline(list, dir, ':');)
+            if (!dir.empty())
+                cmd += " -I" + shellQuote(dir);
+    }
     if (req.options.fastMath)
         cmd += " --use_fast_math";
     const fs::path out = scratch / "nvcc.ptx", log = scratch / "nvcc.log";
     cmd += " -o " + shellQuote(out.string()) + " " + shellQuote(source.string()) + " > " + shellQuote(log.string()) + " 2>&1";
+    static const std::regex missing(R"(fatal error: ([^:\s]+): No such file or directory)");
     NvccRun run;
-    run.ok = std::system(cmd.c_str()) == 0;
-    run.log = cmd + "\n" + readAll(log);
+    for (int attempt = 0; attempt < 6; ++attempt) {
+        run.ok = std::system(cmd.c_str()) == 0;
+        run.log = cmd + "\n" + readAll(log);
+        std::smatch m;
+        if (run.ok || !std::regex_search(run.log, m, missing))
+            break;
+        const fs::path header = standIns / m[1].str();
+        fs::create_directories(header.parent_path());
+        std::ofstream{header};
+    }
     if (run.ok)
         run.ptx = readAll(out);
     return run;
@@ -154,7 +180,8 @@ void audit(const fs::path& path, Compiler& compiler, const fs::path& scratch, Au
         return;
     }
     CompileRequest req = RunEngine::compileRequest(doc);
-    req.options.arch = "compute_75";
+    const ArchName arch = ArchName::parse(doc.options.arch);
+    req.options.arch = arch.valid() ? arch.ptxName() : "compute_75"; // PTX, as nvcc -ptx gives
     CompileResult r;
     try {
         r = compiler.compile(req);
