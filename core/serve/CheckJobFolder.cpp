@@ -4,6 +4,7 @@
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "serve/JobCodec.hpp"
+#include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -20,17 +21,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-// A relative path that stays inside its folder: no root, no "..".
-bool safeRelative(const fs::path& p)
-{
-    if (p.empty() || p.is_absolute() || p.has_root_name() || p.has_root_directory())
-        return false;
-    for (const auto& part : p)
-        if (part == "..")
-            return false;
-    return true;
-}
 
 fs::path freshFolder(const fs::path& parent)
 {
@@ -82,7 +72,7 @@ CheckJobFolder::CheckJobFolder(const Document& doc, const fs::path& parent, doub
     try {
         for (const json& inc : job.header.at("includes")) {
             const fs::path rel = fs::path(inc.at("path").get<std::string>()).lexically_normal();
-            if (!safeRelative(rel))
+            if (!ConfinedFolder::staysInside(rel))
                 throw Error(ErrorCategory::Internal, "header path \"" + rel.string() + "\" leaves the folder");
             writeText(folder_ / rel, inc.at("text").get<std::string>());
         }

@@ -39,17 +39,6 @@ fs::path inside(const fs::path& path, const fs::path& dir)
     return rel;
 }
 
-// A relative path that stays inside its folder: no root, no "..".
-bool safeRelative(const fs::path& p)
-{
-    if (p.empty() || p.is_absolute() || p.has_root_name() || p.has_root_directory())
-        return false;
-    for (const auto& part : p)
-        if (part == "..")
-            return false;
-    return true;
-}
-
 // The buffer's element count, for refusing a far larger file unread; when the
 // count cannot be evaluated here, the runner's validator reports it.
 std::size_t elementsOf(const Document& doc, const BufferSpec& spec)
@@ -215,7 +204,7 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
     const fs::path folder = jobsRoot / (hex(contentHash(all, 1)) + hex(contentHash(all, 2)));
     for (const json& inc : includes) {
         const fs::path rel = fs::path(inc["path"].get<std::string>()).lexically_normal();
-        if (!safeRelative(rel))
+        if (!ConfinedFolder::staysInside(rel))
             throw Error(ErrorCategory::Protocol, "include path \"" + inc["path"].get<std::string>()
                                                      + "\" leaves the job's folder");
         const fs::path file = folder / rel;

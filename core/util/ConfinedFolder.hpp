@@ -30,7 +30,9 @@ public:
     const std::filesystem::path& root() const { return root_; }
 
     // True for a relative path that does not climb out of its folder ("a/../b" does
-    // not; "../b" and "/b" do), judged as written.
+    // not; "../b" and "/b" do), judged as written. The one rule for every path a
+    // document or a job names: the include gate, the initialiser files, and the files
+    // a job (JobCodec) or a check job (CheckJobFolder) writes into its folder.
     static bool staysInside(const std::filesystem::path& p);
 
     // Message fragments with one wording everywhere.
