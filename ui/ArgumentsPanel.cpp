@@ -179,7 +179,13 @@ void ArgumentsPanel::rebuildTable()
     table_->setRowCount(int(rows_.size()));
     for (int i = 0; i < int(rows_.size()); ++i) {
         const Row& r = rows_[i];
-        table_->setItem(i, ColName, new QTableWidgetItem(QString::fromStdString(r.param.name)));
+        auto* name = new QTableWidgetItem(QString::fromStdString(r.param.name));
+        if (r.isBuffer && !r.arg.offset.empty()) { // `d_in + RADIUS`: say so where the parameter is
+            name->setText(QString::fromStdString(r.param.name + " = " + r.arg.buffer + " + " + r.arg.offset));
+            name->setToolTip(tr("The kernel gets the address of element %1 of buffer %2 (\"offset\" in the document)")
+                                 .arg(QString::fromStdString(r.arg.offset), QString::fromStdString(r.arg.buffer)));
+        }
+        table_->setItem(i, ColName, name);
         table_->setItem(i, ColCType, new QTableWidgetItem(QString::fromStdString(r.param.type)));
         auto* dt = dtypeCombo(r.isBuffer ? r.buffer.dtype : r.arg.type, table_);
         table_->setCellWidget(i, ColDType, dt);

@@ -7,6 +7,7 @@
 #include "compile/SignatureParser.hpp"
 
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <gtest/gtest.h>
 
 using namespace kw;
@@ -48,6 +49,24 @@ TEST(Arguments, PointersBecomeBuffersAndScalarsValues)
     EXPECT_EQ(args[2].type, DType::F32);
     EXPECT_EQ(args[3].type, DType::I32);
     EXPECT_EQ(args[3].value, "n"); // a variable of the same name
+}
+
+TEST(Arguments, ABufferArgumentsOffsetIsShownAndKept)
+{
+    ArgumentsPanel panel;
+    BufferSpec in{"d_in", DType::I32, "n + 6", {}, {}, Direction::In, true};
+    ArgSpec arg{"in", "d_in", DType::I32, ""};
+    arg.offset = "RADIUS";
+    panel.load({in}, {arg});
+    panel.setSignature(sig("__global__ void k(const int* in) {}"));
+    auto* table = panel.findChild<QTableWidget*>();
+    ASSERT_NE(table, nullptr);
+    ASSERT_NE(table->item(0, 0), nullptr);
+    EXPECT_EQ(table->item(0, 0)->text().toStdString(), "in = d_in + RADIUS");
+    EXPECT_FALSE(table->item(0, 0)->toolTip().isEmpty());
+    ASSERT_EQ(panel.args().size(), 1u);
+    EXPECT_EQ(panel.args()[0].offset, "RADIUS");
+    EXPECT_EQ(panel.args()[0].buffer, "d_in");
 }
 
 TEST(Arguments, SettingsSurviveSignatureEditsByName)
