@@ -23,21 +23,19 @@ constexpr std::string_view kHostHeaders[] = {
     "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h", "cuda_gl_interop.h", "mpi.h",
 };
 
-// Host headers whose device part is compiled in their place (BuiltinHeaders).
+// Host headers whose device part is compiled in their place (BuiltinHeaders holds the
+// parts; `what` says what each one brings).
 struct DevicePart {
     std::string_view header, part, what;
 };
+constexpr std::string_view kCublasPart = "kwb_device_part_cublas.h", kCublasWhat = "cuComplex.h, cuda_fp16.h and cuda_bf16.h";
+constexpr std::string_view kCufftPart = "kwb_device_part_cufft.h", kCufftWhat = "cuComplex.h and the cufftComplex types";
 constexpr DevicePart kDeviceParts[] = {
-    {"cublas_v2.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
-    {"cublas_api.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
-    {"cublas.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
-    {"cublasLt.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
-    {"cublasXt.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
-    {"cusolverDn.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
-    {"cusparse.h", "kwb_device_part_cublas.h", "cuComplex.h, cuda_fp16.h and cuda_bf16.h"},
-    {"cufft.h", "kwb_device_part_cufft.h", "cuComplex.h and the cufftComplex types"},
-    {"cufftXt.h", "kwb_device_part_cufft.h", "cuComplex.h and the cufftComplex types"},
-    {"nccl.h", "kwb_device_part_half_types.h", "cuda_fp16.h and cuda_bf16.h"},
+    {"cublas_v2.h", kCublasPart, kCublasWhat},  {"cublas_api.h", kCublasPart, kCublasWhat},
+    {"cublas.h", kCublasPart, kCublasWhat},     {"cublasLt.h", kCublasPart, kCublasWhat},
+    {"cublasXt.h", kCublasPart, kCublasWhat},   {"cusolverDn.h", kCublasPart, kCublasWhat},
+    {"cusparse.h", kCublasPart, kCublasWhat},   {"cufft.h", kCufftPart, kCufftWhat},
+    {"cufftXt.h", kCufftPart, kCufftWhat},      {"nccl.h", "kwb_device_part_half_types.h", "cuda_fp16.h and cuda_bf16.h"},
 };
 
 const DevicePart* devicePartOf(std::string_view header)

@@ -182,7 +182,7 @@ bool plainHostDeclaration(const std::vector<SourceToken>& t, std::size_t first, 
     return true;
 }
 
-// "typedef CUTThread", "struct Timer", "function open_log", "variable log_file".
+// "typedef CUTThread", "alias Handle", "struct Timer", "function open_log", else "declaration".
 std::string describe(const std::vector<SourceToken>& t, std::size_t first, std::size_t last)
 {
     auto lastIdentBefore = [&](std::size_t end) {

@@ -1,5 +1,6 @@
 #include "compile/OptionAllowList.hpp"
 
+#include "util/ArchName.hpp"
 #include "util/Error.hpp"
 
 #include <algorithm>
@@ -45,18 +46,12 @@ bool isOneOf(std::string_view s, std::initializer_list<std::string_view> values)
     return std::find(values.begin(), values.end(), s) != values.end();
 }
 
-// "compute_90", "sm_90a", "sm_100f", "lto_90"
+// "compute_90", "sm_90a", "sm_100f" (ArchName), or "lto_90"
 bool isArchitecture(std::string_view s)
 {
-    for (std::string_view prefix : {"compute_", "sm_", "lto_"}) {
-        if (s.substr(0, prefix.size()) != prefix)
-            continue;
-        std::string_view digits = s.substr(prefix.size());
-        if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f'))
-            digits.remove_suffix(1);
-        return isNumber(digits) && digits.size() <= 4;
-    }
-    return false;
+    if (s.substr(0, 4) == "lto_") // a link-time target: spelled as compute_ is
+        return ArchName::parse("compute_" + std::string(s.substr(4))).valid();
+    return ArchName::parse(std::string(s)).valid();
 }
 
 bool isStandard(std::string_view s) { return isOneOf(s, {"c++03", "c++11", "c++14", "c++17", "c++20"}); }

@@ -1,6 +1,6 @@
 #include "launch/Backend.hpp"
 
-#include "launch/ArchName.hpp"
+#include "util/ArchName.hpp"
 #include "util/Error.hpp"
 
 namespace kw {

@@ -7,7 +7,7 @@
 // among the lines the workbench blanked, in the source or in any header.
 #include "compile/Compiler.hpp"
 #include "doc/DocumentReader.hpp"
-#include "launch/ArchName.hpp"
+#include "util/ArchName.hpp"
 #include "run/RunEngine.hpp"
 #include "util/Error.hpp"
 

@@ -1,4 +1,4 @@
-#include "launch/ArchName.hpp"
+#include "util/ArchName.hpp"
 
 #include <cctype>
 
@@ -26,6 +26,7 @@ ArchName ArchName::parse(const std::string& name)
         if (!std::isdigit(static_cast<unsigned char>(c)))
             return {};
     a.number = std::stoi(digits);
+    a.named = true;
     return a;
 }
 
