@@ -27,11 +27,15 @@ int main(int argc, char** argv)
     app.require_subcommand(1);
     // "/path/kernel.cu" is a file, not a Windows-style "/option".
     app.allow_windows_style_options(false);
-    app.set_version_flag("--version", [] {
-        std::string text = "kwb-run " + kw::VersionReport::version() + "\n" + kw::VersionReport::format(kw::VersionReport::collect());
-        text.pop_back(); // CLI11 adds the last newline
-        return text;
-    }, "print the version, and the NVRTC and driver found, then exit");
+    app.set_version_flag(
+        "--version",
+        [] {
+            std::string text = "kwb-run " + kw::VersionReport::version() + "\n"
+                + kw::VersionReport::format(kw::VersionReport::collect());
+            text.pop_back(); // CLI11 adds the last newline
+            return text;
+        },
+        "print the version, and the NVRTC and driver found, then exit");
 
     kw::CompileCommandOptions compileOptions;
     auto* compile = app.add_subcommand("compile", "Compile a .cu file or a .kwb document with NVRTC");
@@ -42,7 +46,9 @@ int main(int argc, char** argv)
     compile->add_flag("--json", compileOptions.json, "print one JSON object");
     compile->add_flag("--trust", compileOptions.trust,
                       "take the document's options and files as they are (only for your own files)");
-    compile->add_option("--emit", compileOptions.emit, "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
+    compile
+        ->add_option("--emit", compileOptions.emit,
+                     "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
         ->check(CLI::IsMember({"ptx", "cubin"}));
 
     kw::RunCommandOptions runOptions;

@@ -1,6 +1,6 @@
 // kernel-workbench: the desktop workbench.
-#include "MainWindow.hpp"
 #include "LaunchPanel.hpp"
+#include "MainWindow.hpp"
 #include "RunnerClient.hpp"
 #include "UiResources.hpp"
 #include "run/VersionReport.hpp"
@@ -65,7 +65,8 @@ int main(int argc, char** argv)
     cli.addPositionalArgument("document", "A .kwb document to open.");
     QCommandLineOption device("device", "Device to select: cuda:N or sim.", "id");
     QCommandLineOption runOpt("run", "Run the document once it is open.");
-    QCommandLineOption shot("screenshot", "Save a picture of the window to FILE (after --run: once the run is shown) and quit.", "file");
+    QCommandLineOption shot(
+        "screenshot", "Save a picture of the window to FILE (after --run: once the run is shown) and quit.", "file");
     QCommandLineOption size("size", "Window size WxH, e.g. 1600x1000.", "size");
     QCommandLineOption present("presentation", "Start in presentation mode.");
     QCommandLineOption report("report-startup", "Print the milliseconds from start to the window shown.");
@@ -106,8 +107,10 @@ int main(int argc, char** argv)
             QApplication::quit();
         };
         if (cli.isSet(runOpt)) {
-            QObject::connect(&window, &kw::MainWindow::runCompleted, &window, [grab] { QTimer::singleShot(800, grab); });
-            QObject::connect(window.runner(), &kw::RunnerClient::jobFailed, &window, [grab] { QTimer::singleShot(800, grab); });
+            QObject::connect(&window, &kw::MainWindow::runCompleted, &window,
+                             [grab] { QTimer::singleShot(800, grab); });
+            QObject::connect(window.runner(), &kw::RunnerClient::jobFailed, &window,
+                             [grab] { QTimer::singleShot(800, grab); });
         } else {
             QTimer::singleShot(1500, grab);
         }

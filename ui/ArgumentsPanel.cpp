@@ -2,9 +2,9 @@
 
 #include "BufferEditor.hpp"
 
-#include <QLabel>
 #include <QComboBox>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollArea>
 #include <QSplitter>
@@ -14,7 +14,7 @@
 namespace kw {
 
 namespace {
-constexpr DType allDTypes[] = {DType::I8, DType::U8, DType::I16, DType::U16, DType::I32, DType::U32,
+constexpr DType allDTypes[] = {DType::I8,  DType::U8,  DType::I16, DType::U16,  DType::I32, DType::U32,
                                DType::I64, DType::U64, DType::F16, DType::BF16, DType::F32, DType::F64};
 enum Column { ColName, ColCType, ColDType, ColSetting, ColCount, ColumnCount };
 
@@ -33,20 +33,23 @@ void ArgumentsPanel::setModuleGlobals(const std::vector<ModuleGlobal>& globals)
     QStringList lines;
     for (const ModuleGlobal& g : globals)
         lines << QString("%1 %2 %3%4 (line %5)")
-                     .arg(QString::fromStdString(g.space), QString::fromStdString(g.type), QString::fromStdString(g.name),
-                          QString::fromStdString(g.dims))
+                     .arg(QString::fromStdString(g.space), QString::fromStdString(g.type),
+                          QString::fromStdString(g.name), QString::fromStdString(g.dims))
                      .arg(g.line);
-    globals_->setText(lines.isEmpty() ? QString()
-                                      : tr("Module globals (the document's \"globals\" fill them):") + "\n  " + lines.join("\n  "));
+    globals_->setText(lines.isEmpty()
+                          ? QString()
+                          : tr("Module globals (the document's \"globals\" fill them):") + "\n  " + lines.join("\n  "));
     globals_->setVisible(!lines.isEmpty());
 }
 
 QString ArgumentsPanel::moduleGlobalsText() const { return globals_->text(); }
 
-ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
+ArgumentsPanel::ArgumentsPanel(QWidget* parent)
+    : QWidget(parent)
 {
     table_ = new QTableWidget(0, ColumnCount, this);
-    table_->setHorizontalHeaderLabels({tr("Parameter"), tr("C type"), tr("dtype"), tr("Direction / value"), tr("Count")});
+    table_->setHorizontalHeaderLabels(
+        {tr("Parameter"), tr("C type"), tr("dtype"), tr("Direction / value"), tr("Count")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
@@ -70,7 +73,8 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent) : QWidget(parent)
     split->setStretchFactor(1, 2);
 
     // Room for a typical kernel's parameters without scrolling.
-    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() + 4 * table_->verticalHeader()->defaultSectionSize() + 4);
+    table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height()
+                             + 4 * table_->verticalHeader()->defaultSectionSize() + 4);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);
@@ -223,7 +227,8 @@ void ArgumentsPanel::rowEdited(int i)
     const DType t = DType(qobject_cast<QComboBox*>(table_->cellWidget(i, ColDType))->currentData().toInt());
     if (r.isBuffer) {
         r.buffer.dtype = t;
-        r.buffer.direction = Direction(qobject_cast<QComboBox*>(table_->cellWidget(i, ColSetting))->currentData().toInt());
+        r.buffer.direction
+            = Direction(qobject_cast<QComboBox*>(table_->cellWidget(i, ColSetting))->currentData().toInt());
         if (i == selected_)
             editor_->setBuffer(r.buffer);
     } else {
@@ -249,10 +254,7 @@ void ArgumentsPanel::selectRow(int row)
     }
 }
 
-bool ArgumentsPanel::bufferEditorShown() const
-{
-    return !editorScroll_->isHidden();
-}
+bool ArgumentsPanel::bufferEditorShown() const { return !editorScroll_->isHidden(); }
 
 std::vector<BufferSpec> ArgumentsPanel::buffers() const
 {

@@ -47,8 +47,8 @@ private:
     struct Row {
         KernelParam param;
         bool isBuffer = false;
-        BufferSpec buffer;   // when isBuffer
-        ArgSpec arg;         // when scalar
+        BufferSpec buffer; // when isBuffer
+        ArgSpec arg;       // when scalar
     };
     Row defaultRow(const KernelParam& p) const;
     void rebuildTable();
@@ -61,7 +61,7 @@ private:
     QTableWidget* table_;
     QLabel* globals_;
     BufferEditor* editor_;
-    QWidget* editorScroll_;                 // shown for buffer rows only
+    QWidget* editorScroll_; // shown for buffer rows only
     int selected_ = -1;
     bool rebuilding_ = false;
 };

@@ -14,14 +14,15 @@
 namespace kw {
 
 namespace {
-constexpr DType allDTypes[] = {DType::I8, DType::U8, DType::I16, DType::U16, DType::I32, DType::U32,
+constexpr DType allDTypes[] = {DType::I8,  DType::U8,  DType::I16, DType::U16,  DType::I32, DType::U32,
                                DType::I64, DType::U64, DType::F16, DType::BF16, DType::F32, DType::F64};
 const char* kindNames[] = {"zeros", "fill", "arange", "linspace", "uniform", "normal", "expression", "file"};
 
 QString num(double v) { return QString::number(v, 'g', 17); }
 } // namespace
 
-BufferEditor::BufferEditor(QWidget* parent) : QWidget(parent)
+BufferEditor::BufferEditor(QWidget* parent)
+    : QWidget(parent)
 {
     title_ = new QLabel(this);
     QFont bold = title_->font();
@@ -171,12 +172,8 @@ BufferSpec BufferEditor::buffer() const
         in.start = linStart_->text().toStdString();
         in.stop = linStop_->text().toStdString();
         break;
-    case Initializer::Kind::Normal:
-        in.seed = normSeed_->text().toULongLong();
-        break;
-    default:
-        in.seed = uniSeed_->text().toULongLong();
-        break;
+    case Initializer::Kind::Normal: in.seed = normSeed_->text().toULongLong(); break;
+    default: in.seed = uniSeed_->text().toULongLong(); break;
     }
     in.low = low_->text().toDouble();
     in.high = high_->text().toDouble();

@@ -21,14 +21,15 @@
 namespace kw {
 
 namespace {
-constexpr int AnnotationErrorStyle = 200;   // extended style numbers, past the lexer's
+constexpr int AnnotationErrorStyle = 200; // extended style numbers, past the lexer's
 constexpr int AnnotationWarningStyle = 201;
 constexpr int MarkerMargin = 1;
 
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 } // namespace
 
-CodeEditor::CodeEditor(QWidget* parent) : QsciScintilla(parent)
+CodeEditor::CodeEditor(QWidget* parent)
+    : QsciScintilla(parent)
 {
     initUiResources();
     setUtf8(true);

@@ -59,7 +59,7 @@ public slots:
     void findNextMatch();
 
 signals:
-    void fontSizeChanged(int points);   // margins drawn by others follow the text's size
+    void fontSizeChanged(int points); // margins drawn by others follow the text's size
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -75,7 +75,7 @@ private:
 
     int fontSize_ = 11;
     int faultLine_ = 0;
-    std::vector<QColor> lexerLight_;   // the lexer's own colours, for light paper
+    std::vector<QColor> lexerLight_; // the lexer's own colours, for light paper
     bool applyingPalette_ = false;
     bool annotationsOn_ = true;
     std::vector<Diagnostic> diagnostics_;

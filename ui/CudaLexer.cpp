@@ -5,7 +5,8 @@
 
 namespace kw {
 
-CudaLexer::CudaLexer(QObject* parent) : QsciLexerCPP(parent)
+CudaLexer::CudaLexer(QObject* parent)
+    : QsciLexerCPP(parent)
 {
     setFoldCompact(false);
     setFoldComments(true);

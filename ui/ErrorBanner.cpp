@@ -13,7 +13,8 @@
 
 namespace kw {
 
-ErrorBanner::ErrorBanner(QWidget* parent) : QFrame(parent)
+ErrorBanner::ErrorBanner(QWidget* parent)
+    : QFrame(parent)
 {
     icon_ = new QLabel(this);
     label_ = new QLabel(this);

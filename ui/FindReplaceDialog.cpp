@@ -12,7 +12,8 @@
 namespace kw {
 
 FindReplaceDialog::FindReplaceDialog(QsciScintilla* editor, QWidget* parent)
-    : QDialog(parent), editor_(editor)
+    : QDialog(parent)
+    , editor_(editor)
 {
     setWindowTitle(tr("Find and Replace"));
     findEdit_ = new QLineEdit(this);

@@ -32,7 +32,9 @@ void collect(const QMenu* menu, const QString& path, QList<QPair<QString, QActio
 }
 } // namespace
 
-HelpMenu::HelpMenu(QMainWindow* window) : QMenu(tr("&Help"), window), window_(window)
+HelpMenu::HelpMenu(QMainWindow* window)
+    : QMenu(tr("&Help"), window)
+    , window_(window)
 {
     QAction* keys = addAction(tr("&Keyboard shortcuts"), this, &HelpMenu::showShortcuts);
     keys->setShortcut(QKeySequence::HelpContents);
@@ -88,11 +90,12 @@ void HelpMenu::showShortcuts()
     auto* table = new QTableWidget(&dialog);
     const QStringList lines = shortcutLines(window_);
     // Keys the editor handles itself, beside the menus' ones.
-    const QStringList editorKeys = {
-        tr("Editor › Complete a name") + '\t' + QKeySequence(Qt::CTRL | Qt::Key_Space).toString(QKeySequence::NativeText),
-        tr("Editor › Find next") + '\t' + QKeySequence(QKeySequence::FindNext).toString(QKeySequence::NativeText),
-        tr("Editor › Zoom in / out") + '\t' + QKeySequence(QKeySequence::ZoomIn).toString(QKeySequence::NativeText)
-            + " / " + QKeySequence(QKeySequence::ZoomOut).toString(QKeySequence::NativeText)};
+    const QStringList editorKeys
+        = {tr("Editor › Complete a name") + '\t'
+               + QKeySequence(Qt::CTRL | Qt::Key_Space).toString(QKeySequence::NativeText),
+           tr("Editor › Find next") + '\t' + QKeySequence(QKeySequence::FindNext).toString(QKeySequence::NativeText),
+           tr("Editor › Zoom in / out") + '\t' + QKeySequence(QKeySequence::ZoomIn).toString(QKeySequence::NativeText)
+               + " / " + QKeySequence(QKeySequence::ZoomOut).toString(QKeySequence::NativeText)};
     const QStringList all = lines + editorKeys;
     table->setColumnCount(2);
     table->setRowCount(int(all.size()));

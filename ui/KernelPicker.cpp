@@ -14,7 +14,8 @@ QString baseName(const QString& name)
 }
 } // namespace
 
-KernelPicker::KernelPicker(QWidget* parent) : QComboBox(parent)
+KernelPicker::KernelPicker(QWidget* parent)
+    : QComboBox(parent)
 {
     setEditable(true);
     setInsertPolicy(QComboBox::NoInsert);

@@ -17,7 +17,7 @@ public:
     // Keeps the current choice when a kernel of that name still exists.
     void setKernels(const std::vector<KernelSignature>& kernels);
     const std::vector<KernelSignature>& kernels() const { return kernels_; }
-    QString currentKernel() const;             // as typed: may be an instantiation
+    QString currentKernel() const; // as typed: may be an instantiation
     // Sets the choice without emitting kernelChanged.
     void setCurrentKernel(const QString& name);
     // The signature of the current choice, with template arguments substituted.

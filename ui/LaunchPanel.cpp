@@ -6,8 +6,8 @@
 #include "Occupancy.hpp"
 #include "ThemeColours.hpp"
 #include "compile/PtxasReportParser.hpp"
-#include "views/PtxResources.hpp"
 #include "doc/VariableScope.hpp"
+#include "views/PtxResources.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -27,7 +27,8 @@ const char* axes[] = {"x", "y", "z"};
 std::uint32_t& axis(Dim3& d, int i) { return i == 0 ? d.x : i == 1 ? d.y : d.z; }
 } // namespace
 
-LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
+LaunchPanel::LaunchPanel(QWidget* parent)
+    : QWidget(parent)
 {
     // Coloured through the palette, not a style sheet, so they follow font changes
     // (presentation mode) like every other label.
@@ -109,7 +110,10 @@ LaunchPanel::LaunchPanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(shape_, 1);
 
     for (QLineEdit* e : findChildren<QLineEdit*>())
-        connect(e, &QLineEdit::textEdited, this, [this] { evaluate(); emit changed(); });
+        connect(e, &QLineEdit::textEdited, this, [this] {
+            evaluate();
+            emit changed();
+        });
     connect(warmup_, &QSpinBox::valueChanged, this, &LaunchPanel::changed);
     connect(repeats_, &QSpinBox::valueChanged, this, &LaunchPanel::changed);
     connect(timeLimit_, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::changed);
@@ -290,13 +294,15 @@ void LaunchPanel::evaluate()
     Dim3 g, b;
     bool ok = true;
     for (int i = 0; i < 3; ++i) {
-        auto gv = evalDim(gridEdit_[i], gridValue_[i], std::string("launch.grid[") + char('0' + i) + "]",
-                          Field::Grid, i);
+        auto gv
+            = evalDim(gridEdit_[i], gridValue_[i], std::string("launch.grid[") + char('0' + i) + "]", Field::Grid, i);
         auto bv = evalDim(blockEdit_[i], blockValue_[i], std::string("launch.block[") + char('0' + i) + "]",
                           Field::Block, i);
         ok = ok && gv && bv;
-        if (gv) axis(g, i) = *gv;
-        if (bv) axis(b, i) = *bv;
+        if (gv)
+            axis(g, i) = *gv;
+        if (bv)
+            axis(b, i) = *bv;
     }
     if (ok)
         if (auto p = checkThreadsPerBlock(b, lim)) {
@@ -315,8 +321,11 @@ void LaunchPanel::evaluate()
         if (regs > std::uint64_t(lim.maxRegistersPerBlock)) {
             registerProblem_ = tr("the block needs %L1 registers (%L2 threads x %3 registers, as ptxas allocated "
                                   "them for %4), over the limit of %L5 per block: a GPU refuses this launch")
-                                   .arg(regs).arg(b.volume()).arg(ptxas_->registers)
-                                   .arg(QString::fromStdString(ptxas_->arch)).arg(lim.maxRegistersPerBlock);
+                                   .arg(regs)
+                                   .arg(b.volume())
+                                   .arg(ptxas_->registers)
+                                   .arg(QString::fromStdString(ptxas_->arch))
+                                   .arg(lim.maxRegistersPerBlock);
             if (dev.id != "sim") {
                 for (QLineEdit* e : blockEdit_) {
                     e->setStyleSheet(bad);
@@ -335,7 +344,8 @@ void LaunchPanel::evaluate()
     sharedBytes_.reset();
     if (scope) {
         try {
-            const std::int64_t s = scope->evaluateInteger(shared_->text().trimmed().toStdString(), "launch.shared_bytes");
+            const std::int64_t s
+                = scope->evaluateInteger(shared_->text().trimmed().toStdString(), "launch.shared_bytes");
             sharedValue_->setText(QString("= %L1 B").arg(s));
             KernelLimits kernel;
             kernel.staticShared = staticShared_;
@@ -366,25 +376,34 @@ void LaunchPanel::updateResources()
     if (ptxas_) {
         QString regs = tr("Registers: %1 per thread, stack %L2 B per thread, static shared %L3 B per block "
                           "(ptxas for %4)")
-                           .arg(ptxas_->registers).arg(ptxas_->stackBytes).arg(staticShared_)
+                           .arg(ptxas_->registers)
+                           .arg(ptxas_->stackBytes)
+                           .arg(staticShared_)
                            .arg(QString::fromStdString(ptxas_->arch));
         if (ptxas_->spillStoreBytes + ptxas_->spillLoadBytes > 0)
             regs += tr("\nRegister spills: %L1 B stored, %L2 B loaded per thread: local memory traffic")
-                        .arg(ptxas_->spillStoreBytes).arg(ptxas_->spillLoadBytes);
+                        .arg(ptxas_->spillStoreBytes)
+                        .arg(ptxas_->spillLoadBytes);
         lines << regs;
     } else if (haveResources_) {
         lines << tr("Static shared %L1 B, local (stack) %L2 B per thread; registers: assigned by ptxas on the device "
-                    "(the PTX declares %3 virtual)").arg(staticShared_).arg(localBytes_).arg(virtualRegs_);
+                    "(the PTX declares %3 virtual)")
+                     .arg(staticShared_)
+                     .arg(localBytes_)
+                     .arg(virtualRegs_);
     } else {
         lines << tr("Resources appear after a successful compile.");
     }
     if (block_) {
         const int registers = ptxas_ ? ptxas_->registers : 0;
-        const Occupancy o = Occupancy::compute(dev.limits, block_->volume(), staticShared_ + sharedBytes_.value_or(0),
-                                               registers);
+        const Occupancy o
+            = Occupancy::compute(dev.limits, block_->volume(), staticShared_ + sharedBytes_.value_or(0), registers);
         lines << tr("Theoretical occupancy on %1: %2 % (%3 of %4 warps per SM, %5 blocks per SM, limited by %6%7)")
                      .arg(QString::fromStdString(dev.name.empty() ? dev.id : dev.name))
-                     .arg(int(o.fraction * 100 + 0.5)).arg(o.activeWarps).arg(o.maxWarps).arg(o.blocksPerSm)
+                     .arg(int(o.fraction * 100 + 0.5))
+                     .arg(o.activeWarps)
+                     .arg(o.maxWarps)
+                     .arg(o.blocksPerSm)
                      .arg(QString::fromStdString(o.limitedBy))
                      .arg(registers > 0 ? QString() : tr("; registers not counted"));
     }

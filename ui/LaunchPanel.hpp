@@ -38,7 +38,7 @@ public:
     QString currentDevice() const;
     void setCurrentDevice(const QString& id);
     DeviceInfo currentDeviceInfo() const;
-    QString resourcesText() const;          // registers, memory and occupancy as shown
+    QString resourcesText() const; // registers, memory and occupancy as shown
 
     // Resources of the chosen kernel from a compile; loweredName picks its .entry.
     void setCompileResult(const CompileResult& result, const std::string& loweredName);
@@ -77,8 +77,8 @@ private:
     std::size_t staticShared_ = 0, localBytes_ = 0;
     int virtualRegs_ = 0;
     bool haveResources_ = false;
-    std::optional<KernelResources> ptxas_;   // what ptxas allocated, for a real arch
-    QString registerProblem_;                // the block needs more registers than a block may have
+    std::optional<KernelResources> ptxas_; // what ptxas allocated, for a real arch
+    QString registerProblem_;              // the block needs more registers than a block may have
     std::size_t printfBuffer_ = 1 << 20;
 };
 

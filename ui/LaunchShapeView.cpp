@@ -17,7 +17,8 @@ bool same(Dim3 a, Dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
 QString str(Dim3 d) { return QString("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z); }
 } // namespace
 
-LaunchShapeView::LaunchShapeView(QWidget* parent) : QWidget(parent)
+LaunchShapeView::LaunchShapeView(QWidget* parent)
+    : QWidget(parent)
 {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
@@ -163,10 +164,7 @@ void LaunchShapeView::computeLayouts()
     blockLayout_ = layoutFor(blockArea, block_, warp_);
 }
 
-QColor LaunchShapeView::warpColour(std::uint64_t warp)
-{
-    return warp % 2 ? QColor(70, 130, 200) : QColor(118, 185, 0);
-}
+QColor LaunchShapeView::warpColour(std::uint64_t warp) { return warp % 2 ? QColor(70, 130, 200) : QColor(118, 185, 0); }
 
 void LaunchShapeView::paintEvent(QPaintEvent*)
 {
@@ -174,7 +172,8 @@ void LaunchShapeView::paintEvent(QPaintEvent*)
     p.fillRect(rect(), palette().base());
     if (!valid_) {
         p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap, tr("Launch shape appears when grid and block are valid"));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("Launch shape appears when grid and block are valid"));
         return;
     }
     computeLayouts();
@@ -187,11 +186,19 @@ void LaunchShapeView::paintEvent(QPaintEvent*)
     p.setFont(f);
     p.drawText(QRect(8, 2, width() - 16, lineH), Qt::AlignLeft,
                tr("%L1 blocks × %L2 threads = %L3 threads, %L4 warps")
-                   .arg(grid_.volume()).arg(block_.volume()).arg(threads).arg(grid_.volume() * warpsPerBlock));
+                   .arg(grid_.volume())
+                   .arg(block_.volume())
+                   .arg(threads)
+                   .arg(grid_.volume() * warpsPerBlock));
     p.setFont(font());
     p.drawText(QRect(8, 2 + lineH, width() - 16, lineH), Qt::AlignLeft,
-               tr("grid %1×%2×%3   block %4×%5×%6").arg(grid_.x).arg(grid_.y).arg(grid_.z)
-                   .arg(block_.x).arg(block_.y).arg(block_.z));
+               tr("grid %1×%2×%3   block %4×%5×%6")
+                   .arg(grid_.x)
+                   .arg(grid_.y)
+                   .arg(grid_.z)
+                   .arg(block_.x)
+                   .arg(block_.y)
+                   .arg(block_.z));
 
     const QColor selectedFill = palette().color(QPalette::Highlight);
     const QColor gridFill = selectedFill.lighter(ThemeColours::isDark(palette()) ? 60 : 160);
@@ -229,8 +236,8 @@ void LaunchShapeView::paintEvent(QPaintEvent*)
         }
     };
     drawPanel(gridLayout_, grid_, tr("Grid of blocks (click one)"), true);
-    drawPanel(blockLayout_, block_,
-              tr("Threads of block %1; warps alternate green and blue").arg(str(selected_)), false);
+    drawPanel(blockLayout_, block_, tr("Threads of block %1; warps alternate green and blue").arg(str(selected_)),
+              false);
 }
 
 QString LaunchShapeView::describeThread(Dim3 t) const

@@ -46,9 +46,9 @@ private:
     // of its own (x across, y down), layers side by side and wrapping, each labelled.
     struct Layout {
         QRect area;
-        int cols = 0, rows = 0, cell = 0;   // of one layer
-        int layers = 1, perRow = 1;         // z layers drawn, and how many per row
-        int label = 0, gap = 0;             // label height above a layer, space between layers
+        int cols = 0, rows = 0, cell = 0; // of one layer
+        int layers = 1, perRow = 1;       // z layers drawn, and how many per row
+        int label = 0, gap = 0;           // label height above a layer, space between layers
         bool oneD = false;
         std::uint64_t shown = 0, total = 0;
     };

@@ -8,7 +8,8 @@
 namespace kw {
 
 LiveDiagnostics::LiveDiagnostics(QObject* parent)
-    : QObject(parent), compiler_(std::make_shared<Compiler>())
+    : QObject(parent)
+    , compiler_(std::make_shared<Compiler>())
 {
     timer_.setSingleShot(true);
     timer_.setInterval(300);
@@ -73,15 +74,18 @@ void LiveDiagnostics::launch()
         } catch (const std::exception& e) {
             failure = QString::fromUtf8(e.what());
         }
-        QMetaObject::invokeMethod(this, [this, gen, result = std::move(result), failure] {
-            --running_;
-            if (gen != generation_)
-                return;
-            if (!failure.isEmpty())
-                emit unavailable(failure);
-            else
-                emit finished(result);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, gen, result = std::move(result), failure] {
+                --running_;
+                if (gen != generation_)
+                    return;
+                if (!failure.isEmpty())
+                    emit unavailable(failure);
+                else
+                    emit finished(result);
+            },
+            Qt::QueuedConnection);
     });
 }
 

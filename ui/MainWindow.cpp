@@ -5,16 +5,16 @@
 #include "MainWindow.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <stdexcept>
+#include <utility>
 
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
 #include "CodeEditor.hpp"
 #include "DefaultWindowSize.hpp"
 #include "ErrorBanner.hpp"
-#include "HelpMenu.hpp"
 #include "FaultDescription.hpp"
+#include "HelpMenu.hpp"
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
 #include "LaunchShapeView.hpp"
@@ -27,13 +27,13 @@
 #include "RunnerClient.hpp"
 #include "RunnerPicker.hpp"
 #include "Settings.hpp"
-#include "TrustBar.hpp"
 #include "ShippedSamples.hpp"
+#include "TrustBar.hpp"
 #include "TrustStore.hpp"
-#include "UnsavedWorkGuard.hpp"
-#include "run/ProfileFindings.hpp"
 #include "UiResources.hpp"
+#include "UnsavedWorkGuard.hpp"
 #include "VariablesTable.hpp"
+#include "run/ProfileFindings.hpp"
 
 #include "compile/Compiler.hpp"
 #include "compile/HostCodeFilter.hpp"
@@ -41,13 +41,13 @@
 #include "compile/SignatureParser.hpp"
 #include "data/NdArray.hpp"
 #include "doc/BufferFactory.hpp"
+#include "doc/DocumentReader.hpp"
 #include "doc/DocumentRequests.hpp"
 #include "doc/DocumentValidator.hpp"
-#include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "doc/Expression.hpp"
-#include "util/Error.hpp"
 #include "doc/VariableScope.hpp"
+#include "util/Error.hpp"
 
 #include "SweepRunner.hpp"
 #include "profile/ProfileMargin.hpp"
@@ -103,8 +103,10 @@ Document starterDocument()
     in.init.kind = Initializer::Kind::Arange;
     BufferSpec out{"out", DType::F32, "n", {}, {}, Direction::Out, true};
     d.buffers = {in, out};
-    d.args = {{"in", "in", DType::F32, ""}, {"out", "out", DType::F32, ""},
-              {"factor", "", DType::F32, "2"}, {"n", "", DType::I32, "n"}};
+    d.args = {{"in", "in", DType::F32, ""},
+              {"out", "out", DType::F32, ""},
+              {"factor", "", DType::F32, "2"},
+              {"n", "", DType::I32, "n"}};
     d.launch.grid = {"cdiv(n, block)", "1", "1"};
     d.launch.block = {"block", "1", "1"};
     d.trust = Trust::Trusted; // the user's own
@@ -119,13 +121,15 @@ Document withoutSourceFile(const QByteArray& bytes, const QString& path)
     const std::string file = j.value("source_file", std::string());
     j.erase("source_file");
     j["source"] = "// The source file \"" + file
-                  + "\" lies outside the document's folder.\n// It is read only if you trust this document.\n";
+        + "\" lies outside the document's folder.\n// It is read only if you trust this document.\n";
     return DocumentReader::parse(j.dump(), path.toStdString(), Trust::Untrusted);
 }
 } // namespace
 
 MainWindow::MainWindow(const Options& options, QWidget* parent)
-    : QMainWindow(parent), options_(options), settings_(new Settings)
+    : QMainWindow(parent)
+    , options_(options)
+    , settings_(new Settings)
 {
     initUiResources();
     setObjectName("MainWindow");
@@ -249,8 +253,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
             QStringList vals;
             for (std::size_t i = 0; i < std::min<std::size_t>(a.data.count(), 8); ++i)
                 vals << q(formatNumber(a.data.at(i)));
-            return tr("%L1 elements: %2%3").arg(a.data.count()).arg(vals.join(", "),
-                                                                    a.data.count() > 8 ? ", …" : "");
+            return tr("%L1 elements: %2%3").arg(a.data.count()).arg(vals.join(", "), a.data.count() > 8 ? ", …" : "");
         } catch (const std::exception& e) {
             return QString::fromUtf8(e.what());
         }
@@ -264,12 +267,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
                                           setModified(true);
                                       }},
                                      this);
-    connect(recovery_, &UnsavedWorkGuard::writeFailed, this, [this](const QString& why) {
-        statusBar()->showMessage(tr("Autosave failed: %1").arg(why), 8000);
-    });
-    connect(recovery_, &UnsavedWorkGuard::restoreFailed, this, [this](const QString& why) {
-        banner_->showError(tr("Cannot restore the recovery copy"), why);
-    });
+    connect(recovery_, &UnsavedWorkGuard::writeFailed, this,
+            [this](const QString& why) { statusBar()->showMessage(tr("Autosave failed: %1").arg(why), 8000); });
+    connect(recovery_, &UnsavedWorkGuard::restoreFailed, this,
+            [this](const QString& why) { banner_->showError(tr("Cannot restore the recovery copy"), why); });
     if (options_.autosave)
         recovery_->startAutosave(15000);
 
@@ -430,7 +431,8 @@ void MainWindow::buildActions()
     runAct_ = act(tr("&Run"), ":/kw/icons/run.svg", QKeySequence(Qt::Key_F5), &MainWindow::run);
     runAct_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     runAct_->setToolTip(tr("Compile and run the kernel (F5, Ctrl+R)"));
-    compileAct_ = act(tr("&Compile"), ":/kw/icons/compile.svg", QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
+    compileAct_
+        = act(tr("&Compile"), ":/kw/icons/compile.svg", QKeySequence(Qt::CTRL | Qt::Key_B), &MainWindow::compile);
     compileAct_->setToolTip(tr("Compile for the chosen device (Ctrl+B)"));
     stopAct_ = act(tr("&Stop"), ":/kw/icons/stop.svg", QKeySequence(Qt::SHIFT | Qt::Key_F5), &MainWindow::stop);
     stopAct_->setEnabled(false);
@@ -440,18 +442,18 @@ void MainWindow::buildActions()
     runMenu->addSeparator();
     profileAct_ = runMenu->addAction(QIcon(":/kw/icons/profile.svg"), tr("&Profile per line (simulator)"));
     profileAct_->setCheckable(true);
-    profileAct_->setToolTip(tr("Runs on the CPU simulator count, per source line, what Nsight Compute counts on a GPU"));
+    profileAct_->setToolTip(
+        tr("Runs on the CPU simulator count, per source line, what Nsight Compute counts on a GPU"));
     profileAct_->setIconText(tr("Profile"));
     // One check at a time, as compute-sanitizer runs one tool at a time.
     QMenu* checkMenu = runMenu->addMenu(tr("&Check"));
     checkMenu->setToolTipsVisible(true);
     auto* checkGroup = new QActionGroup(this);
-    const std::pair<CheckTool, QString> tools[] = {
-        {CheckTool::None, tr("&No check")},
-        {CheckTool::Memcheck, tr("&Memory errors (memcheck)")},
-        {CheckTool::Racecheck, tr("Shared-memory &races (racecheck)")},
-        {CheckTool::Initcheck, tr("&Uninitialised reads (initcheck)")},
-        {CheckTool::Synccheck, tr("&Barrier misuse (synccheck)")}};
+    const std::pair<CheckTool, QString> tools[] = {{CheckTool::None, tr("&No check")},
+                                                   {CheckTool::Memcheck, tr("&Memory errors (memcheck)")},
+                                                   {CheckTool::Racecheck, tr("Shared-memory &races (racecheck)")},
+                                                   {CheckTool::Initcheck, tr("&Uninitialised reads (initcheck)")},
+                                                   {CheckTool::Synccheck, tr("&Barrier misuse (synccheck)")}};
     for (const auto& [tool, label] : tools) {
         QAction* a = checkMenu->addAction(label);
         a->setCheckable(true);
@@ -548,9 +550,8 @@ void MainWindow::wireRunner()
     });
     connect(runner_, &RunnerClient::devicesChanged, launch_, &LaunchPanel::setDevices);
     connect(runner_, &RunnerClient::busyChanged, this, &MainWindow::setRunning);
-    connect(runner_, &RunnerClient::stageChanged, this, [this](int, const QString& stage) {
-        stageLabel_->setText(tr("Running: %1").arg(stage));
-    });
+    connect(runner_, &RunnerClient::stageChanged, this,
+            [this](int, const QString& stage) { stageLabel_->setText(tr("Running: %1").arg(stage)); });
     connect(runner_, &RunnerClient::compileFinished, this, [this](int id, const CompileResult& r) {
         if (id == ptxCompileId_) {
             ptx_->showCompile(r);
@@ -560,7 +561,8 @@ void MainWindow::wireRunner()
             return;
         showCompile(r);
         statusBar()->showMessage(r.ok ? tr("Compiled for %1 in %2 ms").arg(q(r.arch)).arg(r.compileMs, 0, 'f', 1)
-                                      : tr("Compile failed"), 8000);
+                                      : tr("Compile failed"),
+                                 8000);
         emit compileCompleted(r);
     });
     // The shared result: the results panel keeps it without copying its buffers.
@@ -577,9 +579,8 @@ void MainWindow::wireRunner()
         banner_->showError(tr("The job did not complete"), message);
         statusBar()->showMessage(message, 8000);
     });
-    connect(runner_, &RunnerClient::runnerRestarted, this, [this](const QString& what) {
-        banner_->showError(tr("Runner restarted"), what);
-    });
+    connect(runner_, &RunnerClient::runnerRestarted, this,
+            [this](const QString& what) { banner_->showError(tr("Runner restarted"), what); });
 }
 
 void MainWindow::setRunning(bool running)
@@ -603,8 +604,8 @@ void MainWindow::sourceChanged()
 void MainWindow::updateKernels()
 {
     const std::string source = editor_->text().toStdString();
-    picker_->setKernels(DocumentValidator::kernels(source, base_.baseDir(),
-                                                   base_.sourceFile.empty() ? "kernel.cu" : base_.sourceFile));
+    picker_->setKernels(
+        DocumentValidator::kernels(source, base_.baseDir(), base_.sourceFile.empty() ? "kernel.cu" : base_.sourceFile));
     showSourceStructure(source);
     kernelChosen();
 }
@@ -651,8 +652,8 @@ void MainWindow::loadDocument(const Document& doc)
     arguments_->load(doc.buffers, doc.args);
     {
         const QSignalBlocker quiet(picker_); // one setSignature below, for the document's kernel
-        picker_->setKernels(
-            DocumentValidator::kernels(doc.source, doc.baseDir(), doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile));
+        picker_->setKernels(DocumentValidator::kernels(doc.source, doc.baseDir(),
+                                                       doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile));
         picker_->setCurrentKernel(q(doc.kernel));
     }
     showSourceStructure(doc.source);
@@ -711,7 +712,7 @@ Document MainWindow::currentDocument() const
     const auto sameArgs = [](const std::vector<ArgSpec>& a, const std::vector<ArgSpec>& b) {
         return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const ArgSpec& x, const ArgSpec& y) {
             return x.name == y.name && x.buffer == y.buffer && x.offset == y.offset && x.type == y.type
-                   && x.value == y.value;
+                && x.value == y.value;
         });
     };
     d.argsAuto = base_.argsAuto && sameArgs(d.args, base_.args);
@@ -781,7 +782,8 @@ bool MainWindow::openDocument(const QString& path)
         } catch (const Error& validation) {
             // Open what parses so the user can fix what the validator refused.
             const bool refused = validation.category() == ErrorCategory::Untrusted;
-            doc = refused ? withoutSourceFile(bytes, path) : DocumentReader::parse(bytes.toStdString(), path.toStdString(), trust);
+            doc = refused ? withoutSourceFile(bytes, path)
+                          : DocumentReader::parse(bytes.toStdString(), path.toStdString(), trust);
             loadDocument(doc);
             if (refused)
                 applyTrust(QString::fromUtf8(validation.what()));
@@ -821,8 +823,8 @@ void MainWindow::open()
     if (!maybeSave())
         return;
     const QString dir = path_.isEmpty() ? samplesDir() : QFileInfo(path_).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open document"), dir,
-                                                      tr("Workbench documents (*.kwb)"));
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open document"), dir, tr("Workbench documents (*.kwb)"));
     if (!path.isEmpty())
         openDocument(path);
 }
@@ -845,8 +847,8 @@ bool MainWindow::saveAs()
     QString suggested = QDir::homePath() + "/untitled.kwb";
     if (!path_.isEmpty())
         suggested = isInstalledSample(path_) ? QDir::homePath() + '/' + QFileInfo(path_).fileName() : path_;
-    QString path = QFileDialog::getSaveFileName(this, tr("Save document"), suggested,
-                                                tr("Workbench documents (*.kwb)"));
+    QString path
+        = QFileDialog::getSaveFileName(this, tr("Save document"), suggested, tr("Workbench documents (*.kwb)"));
     if (path.isEmpty())
         return false;
     if (!path.endsWith(".kwb"))
@@ -862,7 +864,8 @@ bool MainWindow::writeTo(const QString& path)
             // The writer stores only the document; the source beside it is ours to write.
             const QString sourcePath = QFileInfo(path).absoluteDir().filePath(q(doc.sourceFile));
             QSaveFile src(sourcePath);
-            if (!src.open(QIODevice::WriteOnly) || src.write(QByteArray::fromStdString(doc.source)) < 0 || !src.commit())
+            if (!src.open(QIODevice::WriteOnly) || src.write(QByteArray::fromStdString(doc.source)) < 0
+                || !src.commit())
                 throw std::runtime_error("cannot write " + sourcePath.toStdString());
         }
         DocumentWriter::writeFile(doc, path.toStdString());
@@ -891,9 +894,11 @@ bool MainWindow::maybeSave()
 {
     if (!isWindowModified())
         return true;
-    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
-        tr("%1 has unsaved changes. Save them?").arg(path_.isEmpty() ? tr("The document") : QFileInfo(path_).fileName()),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    const auto answer
+        = QMessageBox::warning(this, tr("Unsaved changes"),
+                               tr("%1 has unsaved changes. Save them?")
+                                   .arg(path_.isEmpty() ? tr("The document") : QFileInfo(path_).fileName()),
+                               QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     if (answer != QMessageBox::Discard)
@@ -949,10 +954,7 @@ void MainWindow::refreshRecentMenu()
     recentMenu_->setEnabled(!recentMenu_->isEmpty());
 }
 
-void MainWindow::run()
-{
-    runOn(launch_->currentDevice(), nextRunProfile());
-}
+void MainWindow::run() { runOn(launch_->currentDevice(), nextRunProfile()); }
 
 ProfileRequest MainWindow::nextRunProfile() const
 {
@@ -994,10 +996,7 @@ void MainWindow::runOn(const QString& device, const ProfileRequest& profile)
     stageLabel_->setText(tr("Running…"));
 }
 
-std::string MainWindow::compiledSourceName() const
-{
-    return base_.sourceFile.empty() ? "kernel.cu" : base_.sourceFile;
-}
+std::string MainWindow::compiledSourceName() const { return base_.sourceFile.empty() ? "kernel.cu" : base_.sourceFile; }
 
 void MainWindow::compile()
 {
@@ -1007,10 +1006,7 @@ void MainWindow::compile()
     live_->compileNow(editor_->text());
 }
 
-void MainWindow::stop()
-{
-    runner_->stop();
-}
+void MainWindow::stop() { runner_->stop(); }
 
 void MainWindow::showCompile(const CompileResult& r)
 {
@@ -1029,7 +1025,8 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
     const RunResult& r = *shared;
     showCompile(r.compile);
     if (!r.compile.ok) {
-        banner_->showError(compileFailedTitle(), tr("%n error(s); see the Problems list.", nullptr, problems_->errorCount()));
+        banner_->showError(compileFailedTitle(),
+                           tr("%n error(s); see the Problems list.", nullptr, problems_->errorCount()));
         return;
     }
     if (!r.findings.empty())
@@ -1072,14 +1069,15 @@ void MainWindow::showRun(const std::shared_ptr<const RunResult>& shared)
     int failed = 0;
     for (const CheckResult& c : r.checks)
         failed += c.passed ? 0 : 1;
-    statusBar()->showMessage(
-        r.fault ? tr("Run failed")
-                : (r.device.id == "sim" ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
-                                        : tr("Ran on %1: median %2 ms%3"))
-                      .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
-                      .arg(r.timings.medianMs, 0, 'g', 4)
-                      .arg(r.checks.empty() ? QString() : failed ? tr(", %1 check(s) FAILED").arg(failed) : tr(", checks passed")),
-        15000);
+    statusBar()->showMessage(r.fault ? tr("Run failed")
+                                     : (r.device.id == "sim" ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
+                                                             : tr("Ran on %1: median %2 ms%3"))
+                                           .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
+                                           .arg(r.timings.medianMs, 0, 'g', 4)
+                                           .arg(r.checks.empty() ? QString()
+                                                    : failed     ? tr(", %1 check(s) FAILED").arg(failed)
+                                                                 : tr(", checks passed")),
+                             15000);
 }
 
 QString MainWindow::compileFailedTitle() { return tr("Compile failed"); }
@@ -1089,7 +1087,7 @@ void MainWindow::showFault(const Fault& f, const std::vector<Diagnostic>& compil
     const Document doc = currentDocument();
     const std::string compiledName = compiledSourceName();
     const QString label = !doc.sourceFile.empty() ? q(doc.sourceFile)
-                          : path_.isEmpty()       ? tr("the kernel source")
+        : path_.isEmpty()                         ? tr("the kernel source")
                                                   : tr("the kernel source of %1").arg(QFileInfo(path_).fileName());
     const FaultDescription d(f, compiledName, label);
     banner_->showError(tr("Kernel %1 failed: %2").arg(picker_->currentKernel(), toString(f.kind)),
@@ -1100,8 +1098,14 @@ void MainWindow::showFault(const Fault& f, const std::vector<Diagnostic>& compil
         banner_->setAction(tr("Go to line %1").arg(line), [this, line] { editor_->goTo(line, 1); });
         // Listed with the compile's messages, so the Problems list jumps there too.
         std::vector<Diagnostic> all = compileDiagnostics;
-        all.insert(all.begin(), Diagnostic{compiledName, line, 0, Severity::Error,
-                                           tr("kernel fault: %1").arg(q(toString(f.kind))).toStdString(), {}, {}});
+        all.insert(all.begin(),
+                   Diagnostic{compiledName,
+                              line,
+                              0,
+                              Severity::Error,
+                              tr("kernel fault: %1").arg(q(toString(f.kind))).toStdString(),
+                              {},
+                              {}});
         problems_->setDiagnostics(all);
     }
 }
@@ -1117,8 +1121,13 @@ void MainWindow::showFindings(const RunResult& r)
         QString where = f.line > 0 ? tr("line %1: ").arg(f.line) : QString();
         lines << where + q(f.message) + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
         if (f.line > 0)
-            all.push_back(Diagnostic{f.file.empty() ? compiledName : f.file, f.line, 0, Severity::Error,
-                                     toString(r.check) + std::string(": ") + f.kind, {}, {}});
+            all.push_back(Diagnostic{f.file.empty() ? compiledName : f.file,
+                                     f.line,
+                                     0,
+                                     Severity::Error,
+                                     toString(r.check) + std::string(": ") + f.kind,
+                                     {},
+                                     {}});
     }
     banner_->showError(tr("%1 found %n problem(s)", nullptr, int(r.findings.size())).arg(q(toString(r.check))),
                        lines.join('\n'));

@@ -51,12 +51,15 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     struct Options {
-        bool restoreLayout = true;       // window geometry and docks from Settings
-        bool autosave = true;            // recovery copy while modified
-        QString runnerProgram;           // empty: kwb-run beside the executable
+        bool restoreLayout = true; // window geometry and docks from Settings
+        bool autosave = true;      // recovery copy while modified
+        QString runnerProgram;     // empty: kwb-run beside the executable
     };
     explicit MainWindow(const Options& options, QWidget* parent = nullptr);
-    explicit MainWindow(QWidget* parent = nullptr) : MainWindow(Options{}, parent) {}
+    explicit MainWindow(QWidget* parent = nullptr)
+        : MainWindow(Options{}, parent)
+    {
+    }
     ~MainWindow() override;
 
     // Opens without asking about unsaved changes; false (and a banner) on failure.
@@ -69,12 +72,12 @@ public:
     Document currentDocument() const;
 
     bool isModified() const { return isWindowModified(); }
-    QString documentPath() const { return path_; }  // empty while untitled
+    QString documentPath() const { return path_; } // empty while untitled
 
     // A recovery copy left by a session that did not end cleanly, if any.
     static QString recoveryFile();
     bool hasRecovery() const;
-    void offerRecovery();          // asks, then restores or discards
+    void offerRecovery(); // asks, then restores or discards
     // Loads the recovery copy as a modified document under its original path and
     // removes the copy; false (and a banner) when it cannot be read.
     bool restoreRecovery();
@@ -143,7 +146,7 @@ private:
     void wireRunner();
     bool maybeSave();
     bool writeTo(const QString& path);
-    void setModified(bool on);     // false: what is shown is saved; true: unsaved whatever it holds
+    void setModified(bool on); // false: what is shown is saved; true: unsaved whatever it holds
     void updateTitle();
     void refreshRecentMenu();
     void populateSamples(QMenu* menu);
@@ -169,7 +172,7 @@ private:
     Settings* settings_;
     // Dims the host code in the editor and lists the module globals.
     void showSourceStructure(const std::string& source);
-    Document base_;                  // fields the panels do not edit (options, checks, notes)
+    Document base_; // fields the panels do not edit (options, checks, notes)
     QString path_;
     bool loading_ = false;
     bool presentation_ = false;
@@ -199,13 +202,13 @@ private:
     ProfileView* profile_;
     ProfileMargin* profileMargin_ = nullptr;
     QDockWidget* profileDock_ = nullptr;
-    std::optional<AccessCaptureRequest> capture_;  // the lanes "Record lanes" asked for
-    CheckTool checkTool_ = CheckTool::None; // Run > Check: the tool the next runs use
-    ProfileRequest runProfile_;      // what the run in flight was asked to count
+    std::optional<AccessCaptureRequest> capture_; // the lanes "Record lanes" asked for
+    CheckTool checkTool_ = CheckTool::None;       // Run > Check: the tool the next runs use
+    ProfileRequest runProfile_;                   // what the run in flight was asked to count
     SweepPanel* sweep_;
     RunHistory* history_;
     RunHistoryPanel* historyPanel_;
-    Document runDocument_;           // what the run in flight was started with
+    Document runDocument_; // what the run in flight was started with
     SweepRunner* sweepRunner_ = nullptr;
     LiveDiagnostics* live_;
     RunnerClient* runner_;
@@ -227,9 +230,9 @@ private:
     std::vector<QDockWidget*> hiddenInPresentation_;
     int runId_ = -1;
     int compileId_ = -1;
-    int ptxCompileId_ = -1;          // the compile that fills the PTX view after a run
-    std::string savedState_;         // the document as last saved or opened
-    bool forcedModified_ = false;    // a restored recovery copy: unsaved until saved
+    int ptxCompileId_ = -1;       // the compile that fills the PTX view after a run
+    std::string savedState_;      // the document as last saved or opened
+    bool forcedModified_ = false; // a restored recovery copy: unsaved until saved
 };
 
 } // namespace kw

@@ -5,14 +5,15 @@
 
 #include <QEvent>
 #include <QImage>
-#include <QUrl>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QUrl>
 
 namespace kw {
 
-NotesPanel::NotesPanel(QWidget* parent) : QTextBrowser(parent)
+NotesPanel::NotesPanel(QWidget* parent)
+    : QTextBrowser(parent)
 {
     setOpenExternalLinks(true);
     document()->setDocumentMargin(10);

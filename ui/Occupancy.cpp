@@ -4,8 +4,8 @@
 
 namespace kw {
 
-Occupancy Occupancy::compute(const DeviceLimits& limits, std::uint64_t threadsPerBlock,
-                             std::size_t sharedBytesPerBlock, int registersPerThread)
+Occupancy Occupancy::compute(const DeviceLimits& limits, std::uint64_t threadsPerBlock, std::size_t sharedBytesPerBlock,
+                             int registersPerThread)
 {
     Occupancy o;
     const int warp = std::max(1, limits.warpSize);

@@ -11,12 +11,12 @@ struct Occupancy {
     int blocksPerSm = 0;
     int activeWarps = 0;
     int maxWarps = 0;
-    double fraction = 0;        // activeWarps / maxWarps
-    std::string limitedBy;      // "threads", "shared memory", "registers", "blocks"
+    double fraction = 0;   // activeWarps / maxWarps
+    std::string limitedBy; // "threads", "shared memory", "registers", "blocks"
 
     // registersPerThread <= 0: not known, registers are not a limit.
-    static Occupancy compute(const DeviceLimits& limits, std::uint64_t threadsPerBlock,
-                             std::size_t sharedBytesPerBlock, int registersPerThread);
+    static Occupancy compute(const DeviceLimits& limits, std::uint64_t threadsPerBlock, std::size_t sharedBytesPerBlock,
+                             int registersPerThread);
 
     // Registers one block takes from its multiprocessor: allocated per warp, in units
     // of 256 (every architecture since Maxwell).

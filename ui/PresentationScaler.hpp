@@ -15,7 +15,10 @@ namespace kw {
 
 class PresentationScaler {
 public:
-    explicit PresentationScaler(double factor) : factor_(factor) {}
+    explicit PresentationScaler(double factor)
+        : factor_(factor)
+    {
+    }
     // Scales root's tree; calling it again first restores.
     void enlarge(QWidget* root);
     void restore();

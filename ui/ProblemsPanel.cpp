@@ -4,7 +4,8 @@
 
 namespace kw {
 
-ProblemsPanel::ProblemsPanel(QWidget* parent) : QTreeWidget(parent)
+ProblemsPanel::ProblemsPanel(QWidget* parent)
+    : QTreeWidget(parent)
 {
     setColumnCount(3);
     setHeaderLabels({tr("Message"), tr("Line"), tr("Column")});
@@ -36,8 +37,14 @@ void ProblemsPanel::setDiagnostics(const std::vector<Diagnostic>& diagnostics)
         item->setData(1, Qt::UserRole, d.line);
         item->setData(2, Qt::UserRole, d.column);
         switch (d.severity) {
-        case Severity::Error: item->setIcon(0, QIcon(":/kw/icons/error.svg")); ++errors_; break;
-        case Severity::Warning: item->setIcon(0, QIcon(":/kw/icons/warning.svg")); ++warnings_; break;
+        case Severity::Error:
+            item->setIcon(0, QIcon(":/kw/icons/error.svg"));
+            ++errors_;
+            break;
+        case Severity::Warning:
+            item->setIcon(0, QIcon(":/kw/icons/warning.svg"));
+            ++warnings_;
+            break;
         default: break;
         }
         for (const std::string& note : d.notes)

@@ -58,9 +58,13 @@ QString ms(double v) { return v >= 1 ? QString::number(v, 'f', 3) + " ms" : QStr
 } // namespace
 
 RunComparison::RunComparison(QWidget* parent)
-    : QWidget(parent), tabs_(new QTabWidget(this)), source_(new QTextBrowser(this)),
-      timings_(new QTableWidget(this)), buffer_(new QComboBox(this)), summary_(new QLabel(this)),
-      plot_(new QCustomPlot(this))
+    : QWidget(parent)
+    , tabs_(new QTabWidget(this))
+    , source_(new QTextBrowser(this))
+    , timings_(new QTableWidget(this))
+    , buffer_(new QComboBox(this))
+    , summary_(new QLabel(this))
+    , plot_(new QCustomPlot(this))
 {
     source_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     source_->setLineWrapMode(QTextEdit::NoWrap);
@@ -133,8 +137,8 @@ void RunComparison::showSource()
     const auto code = LineDiff::compare(a_->document.source, b_->document.source);
     const auto settings = LineDiff::compare(settingsText(a_->document), settingsText(b_->document));
     QString html = tr("<p><b>Run %1 → run %2</b>: ").arg(a_->number).arg(b_->number);
-    html += LineDiff::identical(code) ? tr("the source is the same.") : tr("the source changed (- run %1, + run %2).")
-                                                                               .arg(a_->number).arg(b_->number);
+    html += LineDiff::identical(code) ? tr("the source is the same.")
+                                      : tr("the source changed (- run %1, + run %2).").arg(a_->number).arg(b_->number);
     html += "</p>" + diffHtml(code, palette());
     if (LineDiff::identical(settings)) {
         html += tr("<p>Settings (variables, buffers, launch) are the same.</p>");
@@ -152,14 +156,18 @@ void RunComparison::showTimings()
 {
     const RunResult* ra = a_->result.get();
     const RunResult* rb = b_->result.get();
-    timings_->setHorizontalHeaderLabels({tr("Figure"), tr("Run %1").arg(a_->number), tr("Run %1").arg(b_->number),
-                                         tr("Change")});
-    struct Row { QString name; double a, b; };
+    timings_->setHorizontalHeaderLabels(
+        {tr("Figure"), tr("Run %1").arg(a_->number), tr("Run %1").arg(b_->number), tr("Change")});
+    struct Row {
+        QString name;
+        double a, b;
+    };
     const bool sim = (ra && ra->device.id == "sim") || (rb && rb->device.id == "sim");
     const QString kernel = sim ? tr("simulator time, median (CPU)") : tr("kernel time, median");
     const std::vector<Row> rows = {
         {kernel, ra ? ra->timings.medianMs : 0, rb ? rb->timings.medianMs : 0},
-        {sim ? tr("simulator time, min") : tr("kernel time, min"), ra ? ra->timings.minMs : 0, rb ? rb->timings.minMs : 0},
+        {sim ? tr("simulator time, min") : tr("kernel time, min"), ra ? ra->timings.minMs : 0,
+         rb ? rb->timings.minMs : 0},
         {tr("compile"), ra ? ra->timings.compileMs : 0, rb ? rb->timings.compileMs : 0},
     };
     timings_->setRowCount(int(rows.size()) + 1);
@@ -226,7 +234,10 @@ void RunComparison::showDifference()
     plot_->replot();
     summary_->setText(differ == 0 ? tr("The outputs are identical (%L1 elements).").arg(n)
                                   : tr("%L1 of %L2 elements differ; the largest difference is %3 at index %L4.")
-                                        .arg(differ).arg(n).arg(maxAbs, 0, 'g', 6).arg(where));
+                                        .arg(differ)
+                                        .arg(n)
+                                        .arg(maxAbs, 0, 'g', 6)
+                                        .arg(where));
 }
 
 } // namespace kw

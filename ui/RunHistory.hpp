@@ -16,18 +16,21 @@ class RunHistory : public QObject {
     Q_OBJECT
 public:
     struct Entry {
-        int number = 0;                              // 1, 2, ... since the document was opened
+        int number = 0; // 1, 2, ... since the document was opened
         QDateTime when;
-        Document document;                           // as it was run
+        Document document; // as it was run
         QString device;
         std::shared_ptr<const RunResult> result;
     };
 
-    explicit RunHistory(QObject* parent = nullptr) : QObject(parent) {}
-    static constexpr std::size_t capacity = 12;      // older runs are dropped; each holds its buffers
+    explicit RunHistory(QObject* parent = nullptr)
+        : QObject(parent)
+    {
+    }
+    static constexpr std::size_t capacity = 12; // older runs are dropped; each holds its buffers
 
     void add(const Document& document, const QString& device, std::shared_ptr<const RunResult> result);
-    void clear();                                    // another document was opened
+    void clear(); // another document was opened
     const std::deque<Entry>& entries() const { return entries_; }
     const Entry* find(int number) const;
 

@@ -15,9 +15,13 @@
 namespace kw {
 
 RunHistoryPanel::RunHistoryPanel(RunHistory* history, QWidget* parent)
-    : QWidget(parent), history_(history), list_(new QTableWidget(this)), first_(new QComboBox(this)),
-      second_(new QComboBox(this)), compare_(new QPushButton(tr("Compare"), this)),
-      comparison_(new RunComparison(this))
+    : QWidget(parent)
+    , history_(history)
+    , list_(new QTableWidget(this))
+    , first_(new QComboBox(this))
+    , second_(new QComboBox(this))
+    , compare_(new QPushButton(tr("Compare"), this))
+    , comparison_(new RunComparison(this))
 {
     list_->setColumnCount(4);
     list_->setHorizontalHeaderLabels({tr("Run"), tr("Time"), tr("Device"), tr("Median")});
@@ -66,7 +70,7 @@ void RunHistoryPanel::refresh()
         const RunHistory::Entry& e = *it;
         const bool sim = e.result && e.result->device.id == "sim";
         QString median = e.result && e.result->fault ? tr("fault")
-                         : e.result                  ? QString::number(e.result->timings.medianMs, 'g', 4) + " ms"
+            : e.result                               ? QString::number(e.result->timings.medianMs, 'g', 4) + " ms"
                                                      : QString();
         if (sim && !median.isEmpty() && !e.result->fault)
             median += tr(" (sim)");

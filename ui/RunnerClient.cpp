@@ -37,13 +37,12 @@ QString launchDescription(const Document& doc)
     };
     return QString("grid %1, block %2").arg(dims(doc.launch.grid), dims(doc.launch.block));
 }
-QByteArray line(const nlohmann::json& message)
-{
-    return QByteArray::fromStdString(protocol::encode(message));
-}
+QByteArray line(const nlohmann::json& message) { return QByteArray::fromStdString(protocol::encode(message)); }
 } // namespace
 
-RunnerClient::RunnerClient(QObject* parent) : QObject(parent), program_(defaultProgram())
+RunnerClient::RunnerClient(QObject* parent)
+    : QObject(parent)
+    , program_(defaultProgram())
 {
     watchdog_.setSingleShot(true);
     connect(&watchdog_, &QTimer::timeout, this, &RunnerClient::onWatchdog);
@@ -180,8 +179,8 @@ int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName,
     job.op = op;
     if (op == Op::Run) // the frames the runner may send back, with the counts evaluated here
         job.returned = ReturnedBuffers(doc, "all");
-    job.line = QByteArray::fromStdString(
-        protocol::encode(encoded.header, encoded.payload.data(), encoded.payload.size()));
+    job.line
+        = QByteArray::fromStdString(protocol::encode(encoded.header, encoded.payload.data(), encoded.payload.size()));
     job.kernel = doc.kernel;
     job.launchText = launchDescription(doc);
     job.timeLimitS = doc.run.timeLimitSeconds;
@@ -219,14 +218,10 @@ void RunnerClient::sendNext()
     received_ = 0;
     // Compiles get a generous allowance; a run's kernel part is re-armed with
     // its time limit when the runner reports the launch stage.
-    armWatchdog(current_->op == Op::Run || current_->op == Op::Compile
-                    ? compileAllowanceMs : 30000);
+    armWatchdog(current_->op == Op::Run || current_->op == Op::Compile ? compileAllowanceMs : 30000);
 }
 
-void RunnerClient::armWatchdog(int ms)
-{
-    watchdog_.start(ms);
-}
+void RunnerClient::armWatchdog(int ms) { watchdog_.start(ms); }
 
 void RunnerClient::onReadyRead()
 {
@@ -256,8 +251,8 @@ void RunnerClient::readMessages()
         const int nl = inbox_.indexOf('\n');
         if (nl < 0) {
             if (std::size_t(inbox_.size()) > MessageChannel::kMaxLine)
-                throw Error(ErrorCategory::Protocol, "a message line longer than "
-                                                         + std::to_string(MessageChannel::kMaxLine >> 20) + " MiB");
+                throw Error(ErrorCategory::Protocol,
+                            "a message line longer than " + std::to_string(MessageChannel::kMaxLine >> 20) + " MiB");
             if (process_.bytesAvailable() <= 0)
                 return;
             const QByteArray more = process_.readAllStandardOutput();
@@ -290,8 +285,7 @@ void RunnerClient::startFrame(const nlohmann::json& header)
     // or a size the document does not have is refused, not trusted.
     const std::uint64_t bytes = MessageChannel::payloadBytes(header);
     const auto id = header.find("id");
-    if (!current_ || id == header.end() || *id != current_->id
-        || protocol::eventOf(header) != protocol::event::kBuffer)
+    if (!current_ || id == header.end() || *id != current_->id || protocol::eventOf(header) != protocol::event::kBuffer)
         throw Error(ErrorCategory::Protocol,
                     "a payload of " + std::to_string(bytes)
                         + " bytes on a message that is not a buffer frame of the job in flight");
@@ -372,8 +366,8 @@ void RunnerClient::handleMessage(const nlohmann::json& msg)
         } catch (const std::exception& e) {
             // Another version, or not a hello reply at all: restarting would only meet it again.
             const QString why = QString::fromUtf8(e.what());
-            const QString what =
-                why.startsWith("protocol version mismatch") ? tr("Runner %1: %2").arg(displayName(), why) : why;
+            const QString what
+                = why.startsWith("protocol version mismatch") ? tr("Runner %1: %2").arg(displayName(), why) : why;
             expectingExit_ = true;
             killReason_.clear();
             process_.kill();
@@ -456,7 +450,7 @@ void RunnerClient::protocolFailure(const std::string& what)
     // flight fails with what it sent, and the runner is ended but not restarted (it would
     // only send the same again); the next job starts it again.
     const QString message = QString::fromUtf8(RunnerReply(displayName().toStdString()).broken(what).what())
-                            + tr("; the runner was stopped");
+        + tr("; the runner was stopped");
     expectingExit_ = true;
     killReason_.clear();
     inbox_.clear();
@@ -488,7 +482,8 @@ void RunnerClient::onWatchdog()
     killKind_ = FaultKind::Timeout;
     killReason_ = current_->op == Op::Run
         ? tr("Kernel %1 (%2) exceeded the time limit of %3 s; the runner was stopped and restarted")
-              .arg(QString::fromStdString(current_->kernel), current_->launchText).arg(current_->timeLimitS)
+              .arg(QString::fromStdString(current_->kernel), current_->launchText)
+              .arg(current_->timeLimitS)
         : tr("The runner did not answer in time and was restarted");
     expectingExit_ = true;
     process_.kill();
@@ -534,11 +529,12 @@ void RunnerClient::onProcessFinished(int exitCode, QProcess::ExitStatus status)
         // flight as lost, and connect again only when asked (the next job).
         const QString how = status == QProcess::CrashExit ? QStringLiteral("crashed")
                                                           : QStringLiteral("exited with status %1").arg(exitCode);
-        const QString why = QString::fromStdString(
-            RunnerFailure::describe(command_.toStdString(), how.toStdString(), QString::fromUtf8(stderrTail_).trimmed().toStdString()));
+        const QString why = QString::fromStdString(RunnerFailure::describe(
+            command_.toStdString(), how.toStdString(), QString::fromUtf8(stderrTail_).trimmed().toStdString()));
         const bool inFlight = current_ && current_->op != Op::Hello;
-        loseRunner(inFlight ? tr("The connection to runner %1 was lost; the job in flight is lost: %2").arg(displayName(), why)
-                            : tr("Runner %1 is not connected: %2").arg(displayName(), why));
+        loseRunner(
+            inFlight ? tr("The connection to runner %1 was lost; the job in flight is lost: %2").arg(displayName(), why)
+                     : tr("Runner %1 is not connected: %2").arg(displayName(), why));
         return;
     }
 
@@ -546,7 +542,8 @@ void RunnerClient::onProcessFinished(int exitCode, QProcess::ExitStatus status)
     if (!asked) {
         const QString how = status == QProcess::CrashExit ? tr("crashed") : tr("exited with code %1").arg(exitCode);
         what = current_ && current_->op == Op::Run
-            ? tr("The runner %1 while running kernel %2 (%3)").arg(how, QString::fromStdString(current_->kernel), current_->launchText)
+            ? tr("The runner %1 while running kernel %2 (%3)")
+                  .arg(how, QString::fromStdString(current_->kernel), current_->launchText)
             : tr("The runner %1").arg(how);
         const QString err = QString::fromUtf8(stderrTail_).trimmed();
         if (!err.isEmpty())

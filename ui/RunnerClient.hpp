@@ -7,10 +7,10 @@
 // the job (serve/ReturnedBuffers) before anything is allocated, its replies decoded
 // by serve/RunnerReply, and a runner that breaks the protocol fails the job in flight
 // and is ended, not restarted.
-#include "run/RunEngine.hpp"
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
+#include "run/RunEngine.hpp"
 #include "serve/ReturnedBuffers.hpp"
 
 #include <QByteArray>
@@ -52,7 +52,7 @@ public:
     quint64 lastJobBytesReceived() const { return lastReceived_; }
 
     void start();
-    void shutdown();                  // polite: asks the runner to exit
+    void shutdown(); // polite: asks the runner to exit
     bool isRunning() const { return process_.state() != QProcess::NotRunning; }
     qint64 processId() const { return process_.processId(); }
     int restarts() const { return restarts_; }
@@ -92,8 +92,8 @@ private:
     struct Job {
         int id = 0;
         Op op = Op::Hello;
-        QByteArray line;               // request JSON line, then its binary payload
-        std::string kernel;            // for reports
+        QByteArray line;    // request JSON line, then its binary payload
+        std::string kernel; // for reports
         QString launchText;
         double timeLimitS = 10;
         ReturnedBuffers returned;                  // the frames this job lets the runner send
@@ -126,7 +126,7 @@ private:
     QProcess process_;
     QString program_;
     QByteArray inbox_;
-    qint64 binaryLeft_ = -1;           // bytes still expected for pending frame
+    qint64 binaryLeft_ = -1; // bytes still expected for pending frame
     // The pending frame's buffer, filled as bytes arrive: a large frame is never
     // gathered in inbox_ first, so no single read copies more than one pipe's worth.
     std::optional<HostBuffer> frame_;
@@ -136,9 +136,9 @@ private:
     std::deque<Job> queue_;
     int nextId_ = 1;
     int restarts_ = 0;
-    int userJobs_ = 0;                 // compile/run/devices jobs not finished
+    int userJobs_ = 0; // compile/run/devices jobs not finished
     int graceMs_ = 5000;
-    bool expectingExit_ = false;       // shutdown or a kill we asked for
+    bool expectingExit_ = false; // shutdown or a kill we asked for
     QString killReason_;
     FaultKind killKind_ = FaultKind::Other;
     QTimer watchdog_;

@@ -8,7 +8,8 @@
 
 namespace kw {
 
-RunnerEditDialog::RunnerEditDialog(QWidget* parent) : QDialog(parent)
+RunnerEditDialog::RunnerEditDialog(QWidget* parent)
+    : QDialog(parent)
 {
     setWindowTitle(tr("Add a runner"));
     name_ = new QLineEdit(this);

@@ -15,7 +15,7 @@ public:
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray& g);
-    QByteArray windowState() const;   // dock layout
+    QByteArray windowState() const; // dock layout
     void setWindowState(const QByteArray& s);
 
     int editorFontSize() const;
@@ -30,7 +30,7 @@ public:
     // Saved runners, as pairs of name and command line, in the user's order.
     QList<QPair<QString, QString>> savedRunners() const;
     void setSavedRunners(const QList<QPair<QString, QString>>& runners);
-    QString lastRunner() const;        // a saved runner's name; empty for this computer
+    QString lastRunner() const; // a saved runner's name; empty for this computer
     void setLastRunner(const QString& name);
 
     QStringList recentFiles() const;

@@ -21,14 +21,18 @@ QString checkFailure(const RunResult& r)
     for (const CheckResult& c : r.checks)
         if (!c.passed)
             return SweepRunner::tr("check on %1 failed: %2 of %3 elements differ from %4")
-                .arg(QString::fromStdString(c.buffer)).arg(c.mismatches).arg(c.checked)
+                .arg(QString::fromStdString(c.buffer))
+                .arg(c.mismatches)
+                .arg(c.checked)
                 .arg(QString::fromStdString(c.expect));
     return {};
 }
 } // namespace
 
 SweepRunner::SweepRunner(RunnerClient* runner, SweepPanel* panel, QObject* parent)
-    : QObject(parent), runner_(runner), panel_(panel)
+    : QObject(parent)
+    , runner_(runner)
+    , panel_(panel)
 {
     connect(runner_, &RunnerClient::runFinished, this, [this](int id, const RunResult& r) {
         if (!owns(id))

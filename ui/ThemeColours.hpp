@@ -9,9 +9,9 @@ namespace kw {
 class ThemeColours {
 public:
     static bool isDark(const QPalette& p);
-    static QColor error(const QPalette& p);      // text and borders of errors
+    static QColor error(const QPalette& p); // text and borders of errors
     static QColor warning(const QPalette& p);
-    static QColor value(const QPalette& p);      // an evaluated value beside its expression
+    static QColor value(const QPalette& p); // an evaluated value beside its expression
     // A faint background of accent over the palette's base.
     static QColor tint(const QPalette& p, const QColor& accent, double amount = 0.18);
     // A line-edit style marking a refused field.

@@ -6,7 +6,8 @@
 
 namespace kw {
 
-TrustBar::TrustBar(QWidget* parent) : QFrame(parent)
+TrustBar::TrustBar(QWidget* parent)
+    : QFrame(parent)
 {
     setObjectName("TrustBar");
     setFrameShape(QFrame::StyledPanel);
@@ -37,7 +38,7 @@ void TrustBar::showFor(const std::vector<DocumentRequest>& requests, const QStri
     QStringList options, files;
     for (const auto& r : requests) {
         const QString item = QString::fromStdString(r.field).toHtmlEscaped() + ": <code>"
-                             + QString::fromStdString(r.value).toHtmlEscaped() + "</code>";
+            + QString::fromStdString(r.value).toHtmlEscaped() + "</code>";
         (r.kind == DocumentRequest::Kind::Option ? options : files) << item;
     }
     if (!options.isEmpty())

@@ -8,13 +8,16 @@
 #include <QObject>
 #include <QUrl>
 
-#include <algorithm>
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 
 namespace kw {
 
-TrustStore::TrustStore(Settings& settings) : settings_(settings) {}
+TrustStore::TrustStore(Settings& settings)
+    : settings_(settings)
+{
+}
 
 QString TrustStore::hashOf(const QByteArray& content)
 {
@@ -41,7 +44,7 @@ QString recordOf(const QString& docHash, const std::vector<BroughtFile>& files)
     QString r = docHash;
     for (const BroughtFile& f : files)
         r += " " + QString::fromLatin1(QUrl::toPercentEncoding(QString::fromStdString(f.shownAs))) + "="
-             + TrustStore::hashOfFile(f.path);
+            + TrustStore::hashOfFile(f.path);
     return r;
 }
 
@@ -91,8 +94,9 @@ void TrustStore::trust(const QByteArray& content, const std::vector<BroughtFile>
     QStringList list = settings_.trustedDocuments();
     const QString docHash = hashOf(content);
     // One record per document bytes: the files trusted last replace those before.
-    list.erase(std::remove_if(list.begin(), list.end(), [&](const QString& r) { return r.section(' ', 0, 0) == docHash; }),
-               list.end());
+    list.erase(
+        std::remove_if(list.begin(), list.end(), [&](const QString& r) { return r.section(' ', 0, 0) == docHash; }),
+        list.end());
     list.prepend(recordOf(docHash, files));
     while (list.size() > maxEntries)
         list.removeLast();

@@ -6,7 +6,9 @@
 
 namespace kw {
 
-UnsavedWorkGuard::UnsavedWorkGuard(Window window, QObject* parent) : QObject(parent), window_(std::move(window))
+UnsavedWorkGuard::UnsavedWorkGuard(Window window, QObject* parent)
+    : QObject(parent)
+    , window_(std::move(window))
 {
     connect(&timer_, &QTimer::timeout, this, &UnsavedWorkGuard::write);
 }
@@ -39,9 +41,10 @@ void UnsavedWorkGuard::offer(QWidget* parent)
     if (!exists())
         return;
     const QString original = RecoveryCopy::origin();
-    const auto answer = QMessageBox::question(parent, tr("Restore unsaved work?"),
-        tr("Kernel Workbench did not close cleanly last time. Restore the unsaved copy of %1?")
-            .arg(original.isEmpty() ? tr("an untitled document") : original));
+    const auto answer
+        = QMessageBox::question(parent, tr("Restore unsaved work?"),
+                                tr("Kernel Workbench did not close cleanly last time. Restore the unsaved copy of %1?")
+                                    .arg(original.isEmpty() ? tr("an untitled document") : original));
     if (answer == QMessageBox::Yes)
         restore();
     else

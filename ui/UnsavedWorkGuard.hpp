@@ -20,7 +20,7 @@ public:
     struct Window {
         std::function<bool()> modified;
         std::function<Document()> document;
-        std::function<QString()> path;                                   // empty while untitled
+        std::function<QString()> path;                                    // empty while untitled
         std::function<void(const Document&, const QString& origin)> load; // as a modified document
     };
     UnsavedWorkGuard(Window window, QObject* parent = nullptr);

@@ -15,7 +15,8 @@
 
 namespace kw {
 
-VariablesTable::VariablesTable(QWidget* parent) : QWidget(parent)
+VariablesTable::VariablesTable(QWidget* parent)
+    : QWidget(parent)
 {
     table_ = new QTableWidget(0, 3, this);
     table_->setHorizontalHeaderLabels({tr("Name"), tr("Expression"), tr("Value")});

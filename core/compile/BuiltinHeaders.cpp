@@ -334,13 +334,27 @@ const char* const kHalfTypesDevicePart = R"(#pragma once
 std::vector<BuiltinHeaders::Header> makeAll()
 {
     return {
-        {"climits", kClimits},   {"limits.h", kClimits}, {"cfloat", kCfloat},   {"float.h", kCfloat},
-        {"stdint.h", kStdint},   {"cstdint", kCstdint},  {"cstddef", kCstddef}, {"stddef.h", kCstddef},
-        {"cstdio", kCstdio},     {"stdio.h", kCstdio},   {"cstdlib", kCstdlib}, {"stdlib.h", kCstdlib},
-        {"cassert", kAssert},    {"assert.h", kAssert},  {"math.h", kMath},     {"cmath", kCmath},
-        {"string.h", kString},   {"cstring", kCstring},
+        {"climits", kClimits},
+        {"limits.h", kClimits},
+        {"cfloat", kCfloat},
+        {"float.h", kCfloat},
+        {"stdint.h", kStdint},
+        {"cstdint", kCstdint},
+        {"cstddef", kCstddef},
+        {"stddef.h", kCstddef},
+        {"cstdio", kCstdio},
+        {"stdio.h", kCstdio},
+        {"cstdlib", kCstdlib},
+        {"stdlib.h", kCstdlib},
+        {"cassert", kAssert},
+        {"assert.h", kAssert},
+        {"math.h", kMath},
+        {"cmath", kCmath},
+        {"string.h", kString},
+        {"cstring", kCstring},
         {BuiltinHeaders::kNvccEnvironment, kNvccEnvironment},
-        {"kwb_device_part_cublas.h", kCublasDevicePart}, {"kwb_device_part_cufft.h", kCufftDevicePart},
+        {"kwb_device_part_cublas.h", kCublasDevicePart},
+        {"kwb_device_part_cufft.h", kCufftDevicePart},
         {"kwb_device_part_half_types.h", kHalfTypesDevicePart},
     };
 }

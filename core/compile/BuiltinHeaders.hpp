@@ -12,7 +12,7 @@ namespace kw {
 class BuiltinHeaders {
 public:
     struct Header {
-        std::string name;  // as written in #include <...>
+        std::string name; // as written in #include <...>
         std::string text;
     };
     static const std::vector<Header>& all();

@@ -39,7 +39,10 @@ public:
 
 class Reader {
 public:
-    explicit Reader(std::string_view in) : in_(in) {}
+    explicit Reader(std::string_view in)
+        : in_(in)
+    {
+    }
     bool ok() const { return ok_; }
     bool atEnd() const { return pos_ == in_.size(); }
 

@@ -2,26 +2,26 @@
 #include "compile/MissingTokenLocator.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
-#include "compile/HeaderSplit.hpp"
-#include "compile/HostHeaderStandIns.hpp"
-#include "compile/NvrtcHostRemoval.hpp"
-#include "compile/TranslationUnitKernels.hpp"
 #include "compile/CompileWorkerProcess.hpp"
 #include "compile/CompilerSandbox.hpp"
-#include "compile/NvrtcJob.hpp"
-#include "compile/SplitCompileBound.hpp"
-#include "compile/HostCodeFilter.hpp"
 #include "compile/ContentHash.hpp"
 #include "compile/DiagnosticParser.hpp"
+#include "compile/HeaderSplit.hpp"
+#include "compile/HostCodeFilter.hpp"
+#include "compile/HostHeaderStandIns.hpp"
 #include "compile/IncludeGate.hpp"
 #include "compile/IncludeScanner.hpp"
+#include "compile/NvrtcHostRemoval.hpp"
+#include "compile/NvrtcJob.hpp"
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/OptionAllowList.hpp"
 #include "compile/PrintfTagger.hpp"
 #include "compile/ProgramCache.hpp"
 #include "compile/PtxEntryParser.hpp"
 #include "compile/SignatureParser.hpp"
+#include "compile/SplitCompileBound.hpp"
 #include "compile/ToolkitIncludeDir.hpp"
+#include "compile/TranslationUnitKernels.hpp"
 #include "compile/UnbundledHeaderNote.hpp"
 #include "util/Elapsed.hpp"
 #include "util/Error.hpp"
@@ -86,7 +86,7 @@ void rewordNameMapErrors(std::vector<Diagnostic>& diagnostics, const std::string
         d.file = sourceName;
         d.line = d.column = 0;
         d.message = "kernel " + name + " could not be compiled: NVRTC finds no __global__ function of that name"
-                    + " and signature";
+            + " and signature";
     }
 }
 
@@ -118,8 +118,7 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
                      const TaggedSource& tagged, const std::vector<std::string>& args,
                      const std::vector<std::string>& names, const std::vector<IncludedFile>& includes)
 {
-    std::string k = "kwb program v3\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName
-                    + "\nargs";
+    std::string k = "kwb program v3\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName + "\nargs";
     for (const auto& a : args)
         k += ' ' + a + '\0';
     k += "\nnames";
@@ -127,12 +126,12 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
         k += ' ' + n + '\0';
     // The built-in headers are part of this binary: their hash stands for them.
     static const std::string builtin = std::to_string(contentHash(BuiltinHeaders::fingerprint(), 1)) + "/"
-                                       + std::to_string(contentHash(BuiltinHeaders::fingerprint(), 2));
+        + std::to_string(contentHash(BuiltinHeaders::fingerprint(), 2));
     k += "\nbuiltin " + builtin;
     k += "\nsource " + std::to_string(tagged.text.size()) + '\n' + tagged.text;
     for (const auto& inc : includes) {
         k += "\ninclude " + inc.spelled + '\0' + (inc.path.empty() ? "<missing>" : inc.path.string()) + '\0'
-             + std::to_string(inc.contents.size()) + '\n' + inc.contents;
+            + std::to_string(inc.contents.size()) + '\n' + inc.contents;
     }
     return k;
 }
@@ -203,8 +202,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
     if (!trusted) {
         OptionAllowList::check(request.options);
         if (!CompilerSandbox::available())
-            throw Error(ErrorCategory::Untrusted, CompilerSandbox::unavailableReason()
-                                                      + ": an untrusted document is not compiled here");
+            throw Error(ErrorCategory::Untrusted,
+                        CompilerSandbox::unavailableReason() + ": an untrusted document is not compiled here");
     }
     CompileOptions options = request.options;
     if (options.arch.empty())
@@ -226,8 +225,9 @@ CompileResult Compiler::compile(const CompileRequest& request)
         }
         const auto r = folder.resolveFolder(p);
         if (r.status != ConfinedFolder::Status::Inside)
-            throw Error(ErrorCategory::Untrusted, "options.include_dirs[" + std::to_string(i) + "]: \"" + p.string()
-                                                      + "\" " + ConfinedFolder::explain(r.status));
+            throw Error(ErrorCategory::Untrusted,
+                        "options.include_dirs[" + std::to_string(i) + "]: \"" + p.string() + "\" "
+                            + ConfinedFolder::explain(r.status));
         userDirs.push_back(r.path);
     }
     for (const auto& d : request.userIncludeDirs)
@@ -273,7 +273,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
                 Diagnostic d;
                 d.file = inc.includer.empty() ? request.sourceName : inc.includer.string();
                 d.line = inc.line;
-                d.message = "#include \"" + inc.spelled + "\": not a regular file (a FIFO, device or folder is never read)";
+                d.message
+                    = "#include \"" + inc.spelled + "\": not a regular file (a FIFO, device or folder is never read)";
                 refused.diagnostics.push_back(d);
                 refused.log = d.message + "\n";
                 refused.compileMs = msSince(t0);
@@ -281,7 +282,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
             }
     } else {
         std::vector<fs::path> searched(userDirs.begin() + (request.baseDir.empty() ? 0 : 1), userDirs.end());
-        AdmittedIncludes admitted = IncludeGate(folder, searched, installedIncludeDirs()).admit(device.text, request.sourceName);
+        AdmittedIncludes admitted
+            = IncludeGate(folder, searched, installedIncludeDirs()).admit(device.text, request.sourceName);
         ownHeaders = std::move(admitted.headers);
         includes = std::move(admitted.files);
         absent = std::move(admitted.absent);
@@ -301,7 +303,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
         lookedIn.push_back(d);
     HostHeaderStandIns standIns = HostHeaderStandIns::find(device.text, request.sourceName, includes, lookedIn);
     for (const InMemoryHeader& h : standIns.headers)
-        if (std::none_of(ownHeaders.begin(), ownHeaders.end(), [&](const InMemoryHeader& o) { return o.name == h.name; })) {
+        if (std::none_of(ownHeaders.begin(), ownHeaders.end(),
+                         [&](const InMemoryHeader& o) { return o.name == h.name; })) {
             ownHeaders.push_back(h);
             includes.push_back({h.name, {}, h.text}); // in the cache key: a header that appears later recompiles
         }
@@ -379,10 +382,14 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.diagnostics.insert(r.diagnostics.end(), headerNotes.begin(), headerNotes.end());
     r.hostCode = device.removed;
     for (const HostCodeRange& h : device.removed)
-        r.diagnostics.push_back(Diagnostic{request.sourceName, h.firstLine, 1, Severity::Note,
+        r.diagnostics.push_back(Diagnostic{request.sourceName,
+                                           h.firstLine,
+                                           1,
+                                           Severity::Note,
                                            h.what + " (lines " + std::to_string(h.firstLine) + "-"
                                                + std::to_string(h.lastLine) + ") is host code: not compiled",
-                                           {}, {}});
+                                           {},
+                                           {}});
     for (const auto& inc : includes)
         if (!inc.path.empty())
             r.includedFiles.push_back(inc.path.string());

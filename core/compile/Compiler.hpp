@@ -15,8 +15,8 @@ class ProgramCache;
 
 struct CompileRequest {
     std::string source;
-    std::string sourceName = "kernel.cu";   // name used in diagnostics
-    std::filesystem::path baseDir;          // quoted includes are looked up here first
+    std::string sourceName = "kernel.cu"; // name used in diagnostics
+    std::filesystem::path baseDir;        // quoted includes are looked up here first
     CompileOptions options;
     std::vector<std::string> nameExpressions; // kernels to lower, e.g. "add", "scale<float,128>"
     // Untrusted: options only from OptionAllowList, include folders inside baseDir,

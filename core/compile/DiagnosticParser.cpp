@@ -51,11 +51,13 @@ bool isCaretLine(const std::string& s)
 // and NVRTC echoes source lines of any length.
 bool parseSeverity(std::string_view rest, Diagnostic& d)
 {
-    static const std::pair<std::string_view, Severity> words[] = {
-        {"catastrophic error", Severity::Error}, {"command-line error", Severity::Error},
-        {"fatal error", Severity::Error},        {"error", Severity::Error},
-        {"warning", Severity::Warning},          {"remark", Severity::Remark},
-        {"note", Severity::Note}};
+    static const std::pair<std::string_view, Severity> words[] = {{"catastrophic error", Severity::Error},
+                                                                  {"command-line error", Severity::Error},
+                                                                  {"fatal error", Severity::Error},
+                                                                  {"error", Severity::Error},
+                                                                  {"warning", Severity::Warning},
+                                                                  {"remark", Severity::Remark},
+                                                                  {"note", Severity::Note}};
     for (const auto& [word, severity] : words) {
         if (rest.substr(0, word.size()) != word)
             continue;
@@ -106,9 +108,11 @@ std::optional<Diagnostic> parseHeader(const std::string& line)
         rest.remove_prefix(7);
     else if (rest.substr(0, 6) == "ptxas ")
         rest.remove_prefix(6), ptxas = true;
-    static const std::pair<std::string_view, Severity> words[] = {
-        {"fatal", Severity::Error},     {"error", Severity::Error}, {"warning", Severity::Warning},
-        {"remark", Severity::Remark},   {"note", Severity::Note}};
+    static const std::pair<std::string_view, Severity> words[] = {{"fatal", Severity::Error},
+                                                                  {"error", Severity::Error},
+                                                                  {"warning", Severity::Warning},
+                                                                  {"remark", Severity::Remark},
+                                                                  {"note", Severity::Note}};
     for (const auto& [word, severity] : words) {
         if (rest.substr(0, word.size()) != word)
             continue;

@@ -77,10 +77,14 @@ std::vector<Diagnostic> HeaderSplit::notes() const
     std::vector<Diagnostic> out;
     for (const Split& s : splits_)
         for (const HostCodeRange& h : s.removed)
-            out.push_back(Diagnostic{s.inMemory && !s.path.empty() ? s.path : s.name, h.firstLine, 1, Severity::Note,
+            out.push_back(Diagnostic{s.inMemory && !s.path.empty() ? s.path : s.name,
+                                     h.firstLine,
+                                     1,
+                                     Severity::Note,
                                      h.what + " (lines " + std::to_string(h.firstLine) + "-"
                                          + std::to_string(h.lastLine) + ") is host code: not compiled",
-                                     {}, {}});
+                                     {},
+                                     {}});
     return out;
 }
 

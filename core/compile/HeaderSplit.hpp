@@ -30,8 +30,8 @@ public:
 
 private:
     struct Split {
-        std::string name;                 // as NVRTC names the file in diagnostics
-        std::string path;                 // on disk, for a trusted header not yet in memory
+        std::string name; // as NVRTC names the file in diagnostics
+        std::string path; // on disk, for a trusted header not yet in memory
         std::string spelled;
         std::string text;
         std::vector<HostCodeRange> removed;

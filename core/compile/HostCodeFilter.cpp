@@ -11,16 +11,74 @@ namespace kw {
 namespace {
 
 constexpr std::string_view kHostHeaders[] = {
-    "iostream", "iomanip", "fstream", "sstream", "ostream", "istream", "vector", "string", "map", "set",
-    "unordered_map", "unordered_set", "list", "deque", "queue", "stack", "algorithm", "numeric", "chrono",
-    "memory", "thread", "mutex", "random", "functional", "iterator", "exception", "stdexcept", "ctime",
-    "time.h", "sys/time.h", "unistd.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda.h", "cuda_profiler_api.h",
-    "device_launch_parameters.h", "windows.h", "sys/utsname.h", "omp.h", "cublas_v2.h", "curand.h", "cufft.h", "nvrtc.h", "helper_cuda.h",
-    "helper_functions.h", "helper_string.h", "helper_timer.h", "helper_image.h",
+    "iostream",
+    "iomanip",
+    "fstream",
+    "sstream",
+    "ostream",
+    "istream",
+    "vector",
+    "string",
+    "map",
+    "set",
+    "unordered_map",
+    "unordered_set",
+    "list",
+    "deque",
+    "queue",
+    "stack",
+    "algorithm",
+    "numeric",
+    "chrono",
+    "memory",
+    "thread",
+    "mutex",
+    "random",
+    "functional",
+    "iterator",
+    "exception",
+    "stdexcept",
+    "ctime",
+    "time.h",
+    "sys/time.h",
+    "unistd.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "cuda.h",
+    "cuda_profiler_api.h",
+    "device_launch_parameters.h",
+    "windows.h",
+    "sys/utsname.h",
+    "omp.h",
+    "cublas_v2.h",
+    "curand.h",
+    "cufft.h",
+    "nvrtc.h",
+    "helper_cuda.h",
+    "helper_functions.h",
+    "helper_string.h",
+    "helper_timer.h",
+    "helper_image.h",
     // The CUDA libraries' host APIs: installed beside the device headers, so found.
-    "cublas.h", "cublas_api.h", "cublasLt.h", "cublasXt.h", "cusparse.h", "cusolverDn.h", "cusolverSp.h", "cufftXt.h",
-    "curand_mtgp32_host.h", "nvml.h", "nccl.h", "cudnn.h", "nvToolsExt.h", "nvtx3/nvToolsExt.h", "nvtx3/nvtx3.hpp",
-    "nvtx3/nvToolsExtCuda.h", "nvtx3/nvToolsExtCudaRt.h", "cuda_gl_interop.h", "mpi.h",
+    "cublas.h",
+    "cublas_api.h",
+    "cublasLt.h",
+    "cublasXt.h",
+    "cusparse.h",
+    "cusolverDn.h",
+    "cusolverSp.h",
+    "cufftXt.h",
+    "curand_mtgp32_host.h",
+    "nvml.h",
+    "nccl.h",
+    "cudnn.h",
+    "nvToolsExt.h",
+    "nvtx3/nvToolsExt.h",
+    "nvtx3/nvtx3.hpp",
+    "nvtx3/nvToolsExtCuda.h",
+    "nvtx3/nvToolsExtCudaRt.h",
+    "cuda_gl_interop.h",
+    "mpi.h",
 };
 
 // Host headers whose device part is compiled in their place (BuiltinHeaders holds the
@@ -28,14 +86,21 @@ constexpr std::string_view kHostHeaders[] = {
 struct DevicePart {
     std::string_view header, part, what;
 };
-constexpr std::string_view kCublasPart = "kwb_device_part_cublas.h", kCublasWhat = "cuComplex.h, cuda_fp16.h and cuda_bf16.h";
-constexpr std::string_view kCufftPart = "kwb_device_part_cufft.h", kCufftWhat = "cuComplex.h and the cufftComplex types";
+constexpr std::string_view kCublasPart = "kwb_device_part_cublas.h",
+                           kCublasWhat = "cuComplex.h, cuda_fp16.h and cuda_bf16.h";
+constexpr std::string_view kCufftPart = "kwb_device_part_cufft.h",
+                           kCufftWhat = "cuComplex.h and the cufftComplex types";
 constexpr DevicePart kDeviceParts[] = {
-    {"cublas_v2.h", kCublasPart, kCublasWhat},  {"cublas_api.h", kCublasPart, kCublasWhat},
-    {"cublas.h", kCublasPart, kCublasWhat},     {"cublasLt.h", kCublasPart, kCublasWhat},
-    {"cublasXt.h", kCublasPart, kCublasWhat},   {"cusolverDn.h", kCublasPart, kCublasWhat},
-    {"cusparse.h", kCublasPart, kCublasWhat},   {"cufft.h", kCufftPart, kCufftWhat},
-    {"cufftXt.h", kCufftPart, kCufftWhat},      {"nccl.h", "kwb_device_part_half_types.h", "cuda_fp16.h and cuda_bf16.h"},
+    {"cublas_v2.h", kCublasPart, kCublasWhat},
+    {"cublas_api.h", kCublasPart, kCublasWhat},
+    {"cublas.h", kCublasPart, kCublasWhat},
+    {"cublasLt.h", kCublasPart, kCublasWhat},
+    {"cublasXt.h", kCublasPart, kCublasWhat},
+    {"cusolverDn.h", kCublasPart, kCublasWhat},
+    {"cusparse.h", kCublasPart, kCublasWhat},
+    {"cufft.h", kCufftPart, kCufftWhat},
+    {"cufftXt.h", kCufftPart, kCufftWhat},
+    {"nccl.h", "kwb_device_part_half_types.h", "cuda_fp16.h and cuda_bf16.h"},
 };
 
 const DevicePart* devicePartOf(std::string_view header)
@@ -150,8 +215,9 @@ private:
             while (j < d.size() && (std::isalnum(static_cast<unsigned char>(d[j])) || d[j] == '_'))
                 ++j;
             const std::string_view rest = d.substr(j);
-            if (j > i && (rest.find("__device__") != std::string_view::npos
-                          || rest.find("__global__") != std::string_view::npos))
+            if (j > i
+                && (rest.find("__device__") != std::string_view::npos
+                    || rest.find("__global__") != std::string_view::npos))
                 deviceWords_.insert(std::string(d.substr(i, j - i)));
         }
     }
@@ -186,7 +252,8 @@ private:
         bool sawParen = false;
         for (std::size_t i = from; i < brace; ++i) {
             const bool assignment = isPunct(toks_[i], "=") && !(i > from && ident(i - 1, "operator"));
-            if (!sawParen && (assignment || ident(i, "struct") || ident(i, "class") || ident(i, "union") || ident(i, "enum")))
+            if (!sawParen
+                && (assignment || ident(i, "struct") || ident(i, "class") || ident(i, "union") || ident(i, "enum")))
                 return false;
             if (isPunct(toks_[i], "("))
                 sawParen = true;
@@ -217,20 +284,24 @@ private:
     {
         if (isDevice(from, semi))
             return false;
-        for (const char* keep : {"typedef", "template", "namespace", "static_assert", "struct", "class", "union", "enum"})
+        for (const char* keep :
+             {"typedef", "template", "namespace", "static_assert", "struct", "class", "union", "enum"})
             if (ident(from, keep) || (ident(from, "using") && !(from + 2 < semi && ident(from + 2, "std"))))
                 return false;
         for (std::size_t i = from; i < semi; ++i) {
             const SourceToken& t = toks_[i];
             if (t.kind != SourceToken::Kind::Identifier)
                 continue;
-            if (t.text == "std" || (startsWith(t.text, "cuda") && t.text.size() > 4 && std::isupper(static_cast<unsigned char>(t.text[4]))))
+            if (t.text == "std"
+                || (startsWith(t.text, "cuda") && t.text.size() > 4
+                    && std::isupper(static_cast<unsigned char>(t.text[4]))))
                 return true;
             if (t.text == "__constant__" || t.text == "__shared__" || t.text == "__managed__")
                 return false;
         }
         for (std::size_t i = from; i < semi; ++i)
-            if (ident(i, "struct") || ident(i, "class") || ident(i, "union") || ident(i, "enum") || ident(i, "constexpr"))
+            if (ident(i, "struct") || ident(i, "class") || ident(i, "union") || ident(i, "enum")
+                || ident(i, "constexpr"))
                 return false; // a type, or a constant device code may read
         // A function prototype: name ( ... ) ; with no '=' before the parenthesis.
         for (std::size_t i = from; i + 1 < semi; ++i) {
@@ -294,9 +365,6 @@ bool HostCodeFilter::isHostHeader(std::string_view name)
     return std::find(std::begin(kHostHeaders), std::end(kHostHeaders), name) != std::end(kHostHeaders);
 }
 
-DeviceSource HostCodeFilter::deviceOnly(std::string_view source)
-{
-    return Filter(source).run();
-}
+DeviceSource HostCodeFilter::deviceOnly(std::string_view source) { return Filter(source).run(); }
 
 } // namespace kw

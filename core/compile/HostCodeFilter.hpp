@@ -15,7 +15,7 @@ struct HostCodeRange {
 };
 
 struct DeviceSource {
-    std::string text;                // the source with host-only code blanked
+    std::string text; // the source with host-only code blanked
     std::vector<HostCodeRange> removed;
 };
 

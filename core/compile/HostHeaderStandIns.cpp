@@ -32,15 +32,20 @@ HostHeaderStandIns HostHeaderStandIns::find(std::string_view source, const std::
             if (t.kind != SourceToken::Kind::Directive)
                 continue;
             const auto [name, quoted] = includeTarget(t.text);
-            if (name.empty() || quoted || name.find("..") != std::string::npos || BuiltinHeaders::has(name) || isToolkitDeviceHeader(name)
-                || foundIn(name, searchDirs))
+            if (name.empty() || quoted || name.find("..") != std::string::npos || BuiltinHeaders::has(name)
+                || isToolkitDeviceHeader(name) || foundIn(name, searchDirs))
                 continue;
             if (given.insert(name).second)
                 out.headers.push_back({name, "// <" + name + ">: a host header, empty in the device compile\n"});
-            out.notes.push_back(Diagnostic{file, t.line, t.column, Severity::Note,
-                                           "<" + name + "> is not a header device code can use (found nowhere the "
-                                           "device compile looks): compiled as empty; only host code may use it",
-                                           {}, {}});
+            out.notes.push_back(Diagnostic{file,
+                                           t.line,
+                                           t.column,
+                                           Severity::Note,
+                                           "<" + name
+                                               + "> is not a header device code can use (found nowhere the "
+                                                 "device compile looks): compiled as empty; only host code may use it",
+                                           {},
+                                           {}});
         }
     };
     scan(source, sourceName);

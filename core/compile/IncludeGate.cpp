@@ -162,7 +162,10 @@ std::vector<Found> directivesOf(std::string_view text)
 class Walk {
 public:
     Walk(const ConfinedFolder& folder, const std::vector<fs::path>& userDirs, const std::vector<fs::path>& installed)
-        : folder_(folder), userDirs_(userDirs), installed_(installed), installedFolder_(fs::path(), installed)
+        : folder_(folder)
+        , userDirs_(userDirs)
+        , installed_(installed)
+        , installedFolder_(fs::path(), installed)
     {
     }
 
@@ -186,8 +189,8 @@ private:
             } catch (const Error& e) {
                 if (!keepGoing_ || e.category() != ErrorCategory::Untrusted)
                     throw;
-                result.refused.push_back({e.path().value_or(displayName), e.line().value_or(0), 0, Severity::Error,
-                                          e.what(), {}, {}});
+                result.refused.push_back(
+                    {e.path().value_or(displayName), e.line().value_or(0), 0, Severity::Error, e.what(), {}, {}});
             }
         }
     }
@@ -211,7 +214,6 @@ public:
     bool keepGoing_ = false;
 
 private:
-
     [[noreturn]] static void refuse(const std::string& file, int line, const std::string& why)
     {
         throw Error(ErrorCategory::Untrusted, why, file, line);
@@ -236,7 +238,8 @@ private:
                 continue;
             const fs::path name(d.substr(q + 1, end - q - 1));
             if (!ConfinedFolder::staysInside(name))
-                refuse(file, line, "__has_include(\"" + shown(name.string()) + "\") names a file outside the document's folder");
+                refuse(file, line,
+                       "__has_include(\"" + shown(name.string()) + "\") names a file outside the document's folder");
         }
     }
 
@@ -246,10 +249,12 @@ private:
         const std::size_t p = directiveName(d);
         if (p == std::string::npos)
             return;
-        const bool named = d.compare(p, 4, "line") == 0 && (p + 4 >= d.size() || !std::isalnum((unsigned char)d[p + 4]));
+        const bool named
+            = d.compare(p, 4, "line") == 0 && (p + 4 >= d.size() || !std::isalnum((unsigned char)d[p + 4]));
         if (named && d.find_first_not_of("0123456789 \t\r\f\v", p + 4) != std::string::npos)
-            refuse(file, line, "#line may give only a line number here: a file name in it would make the compiler's "
-                               "messages name another file");
+            refuse(file, line,
+                   "#line may give only a line number here: a file name in it would make the compiler's "
+                   "messages name another file");
     }
 
     void include(const IncludeDirective& inc, const std::string& file, int line, int column, const fs::path& dir,
@@ -276,32 +281,40 @@ private:
             const auto installed = installedFolder_.resolveFile(p, {});
             if (installed.status == ConfinedFolder::Status::Inside) {
                 if (inc.quoted) // NVRTC would try the working folder before the installed ones
-                    addHeader(inc.name, "#include \"" + installed.path.generic_string() + "\"\n", installed.path, file, line);
+                    addHeader(inc.name, "#include \"" + installed.path.generic_string() + "\"\n", installed.path, file,
+                              line);
                 return;
             }
             const auto own = folder_.resolveFile(p, {});
             switch (own.status) {
-            case ConfinedFolder::Status::Inside:
-                ownHeader(inc.name, own.path, file, line, depth);
-                return;
+            case ConfinedFolder::Status::Inside: ownHeader(inc.name, own.path, file, line, depth); return;
             case ConfinedFolder::Status::Outside:
                 if (!ConfinedFolder::staysInside(name) || base == dir)
                     refuse(file, line, "#include " + spelled + " " + ConfinedFolder::explain(own.status));
-                continue; // a search folder simply lacks it
+                continue;                            // a search folder simply lacks it
             case ConfinedFolder::Status::NotRegular: // a FIFO would block NVRTC: an error, never opened
-                result.missing.push_back({file, line, column, Severity::Error,
-                                          "#include " + spelled + ": not a regular file (a FIFO, device or folder is never read)",
-                                          {}, {}});
+                result.missing.push_back(
+                    {file,
+                     line,
+                     column,
+                     Severity::Error,
+                     "#include " + spelled + ": not a regular file (a FIFO, device or folder is never read)",
+                     {},
+                     {}});
                 return;
-            case ConfinedFolder::Status::Missing:
-                continue;
+            case ConfinedFolder::Status::Missing: continue;
             }
         }
         if (inc.quoted)
-            result.absent.push_back({file, line, column, Severity::Error,
-                                      "cannot open source file " + spelled
-                                          + " (looked in the document's folder, its include folders and the installed headers)",
-                                      {}, {}});
+            result.absent.push_back(
+                {file,
+                 line,
+                 column,
+                 Severity::Error,
+                 "cannot open source file " + spelled
+                     + " (looked in the document's folder, its include folders and the installed headers)",
+                 {},
+                 {}});
         // An angle include found nowhere: NVRTC searches only the installed
         // folders and its own headers, and reports it.
     }
@@ -311,7 +324,8 @@ private:
         std::error_code ec;
         const auto size = fs::file_size(path, ec);
         if (ec || size > kMaxHeaderBytes)
-            refuse(file, line, "#include \"" + spelled + "\" is larger than " + std::to_string(kMaxHeaderBytes >> 20) + " MiB");
+            refuse(file, line,
+                   "#include \"" + spelled + "\" is larger than " + std::to_string(kMaxHeaderBytes >> 20) + " MiB");
         if (!addHeader(spelled, {}, path, file, line))
             return; // seen before
         std::string text = readAll(path);
@@ -321,7 +335,8 @@ private:
     }
 
     // False when this name was admitted before for the same file.
-    bool addHeader(const std::string& spelled, std::string text, const fs::path& path, const std::string& file, int line)
+    bool addHeader(const std::string& spelled, std::string text, const fs::path& path, const std::string& file,
+                   int line)
     {
         auto [it, fresh] = byName_.emplace(spelled, path);
         if (!fresh) {
@@ -344,8 +359,11 @@ private:
 
 } // namespace
 
-IncludeGate::IncludeGate(const ConfinedFolder& folder, std::vector<fs::path> userDirs, std::vector<fs::path> installedDirs)
-    : folder_(folder), userDirs_(std::move(userDirs)), installedDirs_(std::move(installedDirs))
+IncludeGate::IncludeGate(const ConfinedFolder& folder, std::vector<fs::path> userDirs,
+                         std::vector<fs::path> installedDirs)
+    : folder_(folder)
+    , userDirs_(std::move(userDirs))
+    , installedDirs_(std::move(installedDirs))
 {
 }
 

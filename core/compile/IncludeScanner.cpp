@@ -25,7 +25,10 @@ bool readFile(const fs::path& path, std::string& out)
 
 class Scanner {
 public:
-    explicit Scanner(const std::vector<fs::path>& dirs) : dirs_(dirs) {}
+    explicit Scanner(const std::vector<fs::path>& dirs)
+        : dirs_(dirs)
+    {
+    }
 
     // `includer` is the file being scanned, empty for the top-level source.
     void scan(std::string_view text, const fs::path& includer, int depth)

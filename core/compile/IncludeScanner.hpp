@@ -10,8 +10,8 @@
 namespace kw {
 
 struct IncludedFile {
-    std::string spelled;              // as written in the #include
-    std::filesystem::path path;       // empty when not found in the user's folders
+    std::string spelled;        // as written in the #include
+    std::filesystem::path path; // empty when not found in the user's folders
     std::string contents;
     // Found, but a FIFO, a device or a folder: NVRTC would block on it or fail
     // obscurely, so the compiler refuses it before NVRTC runs.
@@ -30,7 +30,6 @@ std::pair<std::string, bool> includeTarget(std::string_view directive);
 // file's folder (for headers), then `searchDirs`; toolkit and built-in
 // headers are not followed. Each file is listed once, in discovery order.
 // Conditional compilation is not evaluated: every include is followed.
-std::vector<IncludedFile> scanIncludes(std::string_view source,
-                                       const std::vector<std::filesystem::path>& searchDirs);
+std::vector<IncludedFile> scanIncludes(std::string_view source, const std::vector<std::filesystem::path>& searchDirs);
 
 } // namespace kw

@@ -32,10 +32,7 @@ std::string_view code(std::string_view line)
     return line;
 }
 
-bool blank(std::string_view s)
-{
-    return s.find_first_not_of(" \t\r") == std::string_view::npos;
-}
+bool blank(std::string_view s) { return s.find_first_not_of(" \t\r") == std::string_view::npos; }
 } // namespace
 
 bool MissingTokenLocator::meansMissingToken(std::string_view m)

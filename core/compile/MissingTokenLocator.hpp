@@ -17,8 +17,7 @@ public:
     // Moves the diagnostics of sourceName that mean a missing token and sit at the start
     // of a later line than the previous token onto that token's last character.
     // Applying it twice changes nothing more.
-    static void relocate(std::vector<Diagnostic>& diagnostics, std::string_view source,
-                         const std::string& sourceName);
+    static void relocate(std::vector<Diagnostic>& diagnostics, std::string_view source, const std::string& sourceName);
 };
 
 } // namespace kw

@@ -31,7 +31,8 @@ std::vector<ModuleGlobal> parseModuleGlobals(std::string_view source)
             lastWasNamespace = true;
         else if (t.kind == SourceToken::Kind::Punct && t.text == ";")
             lastWasNamespace = false;
-        if (depth != 0 || t.kind != SourceToken::Kind::Identifier || (t.text != "__constant__" && t.text != "__device__"))
+        if (depth != 0 || t.kind != SourceToken::Kind::Identifier
+            || (t.text != "__constant__" && t.text != "__device__"))
             continue;
         ModuleGlobal g;
         g.space = std::string(t.text);

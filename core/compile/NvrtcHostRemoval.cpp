@@ -91,7 +91,7 @@ std::optional<std::pair<std::size_t, std::size_t>> declarationAround(const std::
             initList = true;
         if (opens(t[i])) {
             const bool body = depth == 0 && kind == HostKind::Function && isPunct(t[i], "{")
-                              && !(initList && i > 0 && t[i - 1].kind == SourceToken::Kind::Identifier);
+                && !(initList && i > 0 && t[i - 1].kind == SourceToken::Kind::Identifier);
             ++depth;
             if (body) {
                 for (std::size_t j = i + 1; j < t.size(); ++j) {
@@ -170,8 +170,8 @@ std::optional<std::pair<std::size_t, std::size_t>> namespaceScopeDeclaration(con
 // device code gets), no directive inside.
 bool plainHostDeclaration(const std::vector<SourceToken>& t, std::size_t first, std::size_t last)
 {
-    static constexpr std::string_view kept[] = {"template", "__device__", "__global__", "__host__", "__constant__",
-                                                "__shared__", "__managed__", "namespace", "operator"};
+    static constexpr std::string_view kept[] = {"template",   "__device__",  "__global__", "__host__", "__constant__",
+                                                "__shared__", "__managed__", "namespace",  "operator"};
     for (std::size_t i = first; i <= last; ++i) {
         if (t[i].kind == SourceToken::Kind::Directive)
             return false;
@@ -218,7 +218,7 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
                              const std::vector<Diagnostic>& diagnostics, std::vector<HostCodeRange>& removed)
 {
     const std::vector<SourceToken> tokens = lexSource(text);
-    std::vector<std::pair<std::size_t, std::size_t>> spans; // byte ranges, inclusive
+    std::vector<std::pair<std::size_t, std::size_t>> spans;        // byte ranges, inclusive
     std::vector<std::pair<std::size_t, std::size_t>> declarations; // token ranges
     std::vector<HostCodeRange> ranges;
     for (const Diagnostic& d : diagnostics) {

@@ -56,8 +56,7 @@ DynamicLibrary builtinsBeside(const std::string& nvrtcPath, int major, int minor
 }
 #endif
 
-template <typename Fn>
-void bind(const DynamicLibrary& lib, Fn& fn, const char* name)
+template <typename Fn> void bind(const DynamicLibrary& lib, Fn& fn, const char* name)
 {
     fn = reinterpret_cast<Fn>(lib.symbol(name));
     if (!fn)
@@ -74,7 +73,8 @@ std::vector<std::string> NvrtcLibrary::candidateNames()
     return names;
 }
 
-NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names) : impl_(new Impl)
+NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names)
+    : impl_(new Impl)
 {
     std::unique_ptr<Impl> guard(impl_);
     std::vector<std::string> tried;

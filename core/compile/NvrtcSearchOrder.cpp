@@ -124,12 +124,9 @@ std::string NvrtcSearchOrder::originOf(const std::string& path)
 const char* NvrtcSearchOrder::toString(NvrtcCandidate::Origin origin)
 {
     switch (origin) {
-    case NvrtcCandidate::Origin::Environment:
-        return "KWB_NVRTC";
-    case NvrtcCandidate::Origin::Bundled:
-        return "bundled";
-    case NvrtcCandidate::Origin::System:
-        break;
+    case NvrtcCandidate::Origin::Environment: return "KWB_NVRTC";
+    case NvrtcCandidate::Origin::Bundled: return "bundled";
+    case NvrtcCandidate::Origin::System: break;
     }
     return "system";
 }

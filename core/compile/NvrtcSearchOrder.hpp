@@ -9,7 +9,7 @@ namespace kw {
 
 struct NvrtcCandidate {
     enum class Origin { Environment, System, Bundled };
-    std::string name;    // an absolute path, or a bare soname for the loader's own search
+    std::string name; // an absolute path, or a bare soname for the loader's own search
     Origin origin = Origin::System;
 };
 

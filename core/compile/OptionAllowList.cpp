@@ -21,7 +21,8 @@ bool isIdentifier(std::string_view s)
 
 bool isNumber(std::string_view s)
 {
-    return !s.empty() && s.size() <= 9 && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+    return !s.empty() && s.size() <= 9
+        && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 bool isNumberList(std::string_view s)
@@ -79,12 +80,39 @@ struct Valued {
 
 // Flags without a value; each is accepted with one or two leading dashes.
 constexpr std::array kBare = {
-    "G", "device-debug", "lineinfo", "generate-line-info", "use_fast_math", "extra-device-vectorization",
-    "restrict", "default-device", "device-as-default-execution-space", "device-int128", "w", "disable-warnings",
-    "err-no", "display-error-number", "no-err-no", "no-display-error-number", "builtin-move-forward",
-    "builtin-initializer-list", "no-source-include", "fdevice-syntax-only", "minimal", "dc", "device-c", "dw",
-    "device-w", "ewp", "extensible-whole-program", "dlto", "dlink-time-opt", "gen-opt-lto", "Wreorder",
-    "Wno-deprecated-declarations", "Werror=all-warnings",
+    "G",
+    "device-debug",
+    "lineinfo",
+    "generate-line-info",
+    "use_fast_math",
+    "extra-device-vectorization",
+    "restrict",
+    "default-device",
+    "device-as-default-execution-space",
+    "device-int128",
+    "w",
+    "disable-warnings",
+    "err-no",
+    "display-error-number",
+    "no-err-no",
+    "no-display-error-number",
+    "builtin-move-forward",
+    "builtin-initializer-list",
+    "no-source-include",
+    "fdevice-syntax-only",
+    "minimal",
+    "dc",
+    "device-c",
+    "dw",
+    "device-w",
+    "ewp",
+    "extensible-whole-program",
+    "dlto",
+    "dlink-time-opt",
+    "gen-opt-lto",
+    "Wreorder",
+    "Wno-deprecated-declarations",
+    "Werror=all-warnings",
 };
 
 bool trueFalse(std::string_view v) { return isOneOf(v, {"true", "false"}); }
@@ -100,8 +128,9 @@ bool define(std::string_view v) { return isDefine(v); }
 // ptxas options that only print or tune; ptxas has options that write files.
 bool ptxasOption(std::string_view v)
 {
-    return isOneOf(v, {"-v", "--verbose", "-O0", "-O1", "-O2", "-O3", "--warn-on-spills", "--warn-on-local-memory-usage",
-                       "--allow-expensive-optimizations=true", "--allow-expensive-optimizations=false"});
+    return isOneOf(v,
+                   {"-v", "--verbose", "-O0", "-O1", "-O2", "-O3", "--warn-on-spills", "--warn-on-local-memory-usage",
+                    "--allow-expensive-optimizations=true", "--allow-expensive-optimizations=false"});
 }
 
 constexpr std::array<Valued, 26> kValued = {{
@@ -158,10 +187,12 @@ std::optional<std::string> OptionAllowList::refuse(const std::string& option)
         return quoted + " is not an NVRTC option";
     // -DNAME=VALUE, -UNAME and -Xptxas=OPT carry their value without '='.
     if (body[0] == 'D' && option[1] == 'D')
-        return isDefine(body.substr(1)) ? std::nullopt
-                                        : std::optional<std::string>(quoted + " is not -DNAME or -DNAME=VALUE with a plain identifier");
+        return isDefine(body.substr(1))
+            ? std::nullopt
+            : std::optional<std::string>(quoted + " is not -DNAME or -DNAME=VALUE with a plain identifier");
     if (body[0] == 'U' && option[1] == 'U')
-        return isIdentifier(body.substr(1)) ? std::nullopt : std::optional<std::string>(quoted + " does not name a macro");
+        return isIdentifier(body.substr(1)) ? std::nullopt
+                                            : std::optional<std::string>(quoted + " does not name a macro");
     if (body.substr(0, 7) == "Xptxas=" || body.substr(0, 15) == "ptxas-options=")
         return ptxasOption(body.substr(body.find('=') + 1))
             ? std::nullopt
@@ -173,8 +204,9 @@ std::optional<std::string> OptionAllowList::refuse(const std::string& option)
         const std::string_view name = body.substr(0, eq);
         for (const auto& v : kValued)
             if (v.name == name)
-                return v.value(body.substr(eq + 1)) ? std::nullopt
-                                                    : std::optional<std::string>(quoted + " has a value that is not allowed");
+                return v.value(body.substr(eq + 1))
+                    ? std::nullopt
+                    : std::optional<std::string>(quoted + " has a value that is not allowed");
     }
     return "option " + quoted + " is not allowed (it may name a path or write a file)";
 }

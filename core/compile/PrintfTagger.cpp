@@ -22,7 +22,7 @@ std::string prelude(std::string_view sourceName)
     return "#define KW_PRINTF_TAG \"\\x1e%u,%u,%u;%u,%u,%u\\x1f\"\n"
            "#define KW_PRINTF_TAG_ARGS ,blockIdx.x,blockIdx.y,blockIdx.z,threadIdx.x,threadIdx.y,threadIdx.z\n"
            "#line 1 \""
-           + escaped + "\"\n";
+        + escaped + "\"\n";
 }
 
 struct Insertion {

@@ -14,7 +14,7 @@ inline constexpr char kPrintfTagStart = '\x1e';
 inline constexpr char kPrintfTagEnd = '\x1f';
 
 struct TaggedSource {
-    std::string text;   // what NVRTC compiles; the user's source when nothing was tagged
+    std::string text; // what NVRTC compiles; the user's source when nothing was tagged
     int taggedCalls = 0;
     int untaggedCalls = 0; // printf calls whose format is not a string literal
 

@@ -148,8 +148,7 @@ std::optional<CompileResult> ProgramCache::loadFromDisk(const std::string& key)
         return std::nullopt;
     };
     std::string_view b = bytes;
-    if (b.size() < kHeaderSize || b.substr(0, 8) != std::string_view(kMagic, 8)
-        || getU64(b, 8, 4) != kFormatVersion)
+    if (b.size() < kHeaderSize || b.substr(0, 8) != std::string_view(kMagic, 8) || getU64(b, 8, 4) != kFormatVersion)
         return reject();
     std::uint64_t keySize = getU64(b, 12), payloadSize = getU64(b, 20), checksum = getU64(b, 28);
     if (keySize > b.size() || payloadSize > b.size() || kHeaderSize + keySize + payloadSize != b.size())

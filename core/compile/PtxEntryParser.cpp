@@ -38,7 +38,8 @@ std::vector<std::string_view> ptxWords(std::string_view ptx, std::string& storag
             ++i;
         } else {
             std::size_t b = i;
-            while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i])) && s.find_first_of("()[],{};", i) != i)
+            while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))
+                   && s.find_first_of("()[],{};", i) != i)
                 ++i;
             words.push_back(s.substr(b, i - b));
         }

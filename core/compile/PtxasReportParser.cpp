@@ -26,8 +26,7 @@ long long leadingNumber(std::string_view s)
 }
 
 // Calls f(item) for each comma-separated item of `s`, trimmed.
-template <typename F>
-void forEachItem(std::string_view s, F f)
+template <typename F> void forEachItem(std::string_view s, F f)
 {
     while (!s.empty()) {
         const std::size_t comma = s.find(',');

@@ -21,9 +21,9 @@ bool isIdent(const Tok& t, std::string_view w) { return t.kind == Tok::Kind::Ide
 // Words that qualify a type without naming it.
 bool isQualifier(std::string_view w)
 {
-    static const std::set<std::string_view> q = {
-        "const", "volatile", "__restrict__", "__restrict", "restrict", "__grid_constant__",
-        "struct", "class", "enum", "union", "typename"};
+    static const std::set<std::string_view> q
+        = {"const",  "volatile", "__restrict__", "__restrict", "restrict", "__grid_constant__",
+           "struct", "class",    "enum",         "union",      "typename"};
     return q.count(w) > 0;
 }
 
@@ -31,9 +31,9 @@ bool isRestrict(std::string_view w) { return w == "__restrict__" || w == "__rest
 
 bool isTypeKeyword(std::string_view w)
 {
-    static const std::set<std::string_view> k = {
-        "void", "bool", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-        "wchar_t", "char8_t", "char16_t", "char32_t", "auto", "__half", "__int128"};
+    static const std::set<std::string_view> k
+        = {"void",     "bool",    "char",    "short",    "int",      "long", "float",  "double",  "signed",
+           "unsigned", "wchar_t", "char8_t", "char16_t", "char32_t", "auto", "__half", "__int128"};
     return k.count(w) > 0 || isQualifier(w);
 }
 
@@ -45,9 +45,9 @@ std::string joinTokens(const Toks& toks, std::size_t begin, std::size_t end)
         std::string_view t = toks[i].text;
         if (i > begin) {
             std::string_view prev = toks[i - 1].text;
-            bool tight = prev == "::" || prev == "<" || prev == "(" || prev == "[" || t == "::"
-                         || t == ">" || t == ">>" || t == "," || t == ")" || t == "]" || t == "<"
-                         || (t == "*" && prev == "*") || (t == "(" && prev != ",");
+            bool tight = prev == "::" || prev == "<" || prev == "(" || prev == "[" || t == "::" || t == ">" || t == ">>"
+                || t == "," || t == ")" || t == "]" || t == "<" || (t == "*" && prev == "*")
+                || (t == "(" && prev != ",");
             if (!tight || prev == ",")
                 out += ' ';
         }
@@ -97,8 +97,7 @@ std::size_t matchAngle(const Toks& toks, std::size_t open)
 }
 
 // Splits [begin, end) at commas outside (), [], {} and <>.
-std::vector<std::pair<std::size_t, std::size_t>> splitTopLevel(const Toks& toks, std::size_t begin,
-                                                                std::size_t end)
+std::vector<std::pair<std::size_t, std::size_t>> splitTopLevel(const Toks& toks, std::size_t begin, std::size_t end)
 {
     std::vector<std::pair<std::size_t, std::size_t>> parts;
     int depth = 0, angle = 0;
@@ -153,8 +152,7 @@ std::optional<KernelParam> analyseParam(const Toks& all, std::size_t begin, std:
     if (toks.size() > 1 && toks.back().kind == Tok::Kind::Identifier && !isTypeKeyword(toks.back().text)
         && !isPunct(toks[toks.size() - 2], "::")) {
         bool typeBefore = std::any_of(toks.begin(), toks.end() - 1, [](const Tok& t) {
-            return (t.kind == Tok::Kind::Identifier && !isQualifier(t.text)) || isPunct(t, ">")
-                   || isPunct(t, ">>");
+            return (t.kind == Tok::Kind::Identifier && !isQualifier(t.text)) || isPunct(t, ">") || isPunct(t, ">>");
         });
         if (typeBefore) {
             p.name = std::string(toks.back().text);
@@ -307,9 +305,9 @@ private:
     // of its declaration or definition.
     std::size_t kernelAt(std::size_t g, const std::optional<std::vector<std::string>>& tmpl)
     {
-        static const std::set<std::string_view> attributeCalls = {
-            "__launch_bounds__", "__attribute__", "__declspec", "alignas", "__cluster_dims__",
-            "__maxnreg__", "__align__"};
+        static const std::set<std::string_view> attributeCalls
+            = {"__launch_bounds__", "__attribute__", "__declspec", "alignas",
+               "__cluster_dims__",  "__maxnreg__",   "__align__"};
         std::size_t j = g + 1;
         std::size_t nameBegin = 0, nameEnd = 0;
         while (j < toks_.size()) {
@@ -327,8 +325,7 @@ private:
             }
             if (t.kind == Tok::Kind::Identifier) {
                 std::size_t e = j + 1;
-                while (e + 1 < toks_.size() && isPunct(toks_[e], "::")
-                       && toks_[e + 1].kind == Tok::Kind::Identifier)
+                while (e + 1 < toks_.size() && isPunct(toks_[e], "::") && toks_[e + 1].kind == Tok::Kind::Identifier)
                     e += 2;
                 if (e < toks_.size() && isPunct(toks_[e], "(")) {
                     nameBegin = j;
@@ -451,8 +448,8 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view inst
         return colon == std::string::npos ? n : n.substr(colon + 2);
     };
     if (unqualified(name) != unqualified(kernel.name))
-        throw Error(ErrorCategory::Usage, "instantiation '" + std::string(instantiation)
-                                              + "' does not name kernel '" + kernel.name + "'");
+        throw Error(ErrorCategory::Usage,
+                    "instantiation '" + std::string(instantiation) + "' does not name kernel '" + kernel.name + "'");
 
     std::vector<std::string> args;
     if (open < toks.size()) {
@@ -466,19 +463,19 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view inst
             args.back() += '>'; // "scale<Vec<int>>"
     }
     if (args.size() > kernel.templateParams.size())
-        throw Error(ErrorCategory::Usage, "instantiation '" + std::string(instantiation) + "' has "
-                                              + std::to_string(args.size()) + " template arguments, kernel '"
-                                              + kernel.name + "' takes "
-                                              + std::to_string(kernel.templateParams.size()));
+        throw Error(ErrorCategory::Usage,
+                    "instantiation '" + std::string(instantiation) + "' has " + std::to_string(args.size())
+                        + " template arguments, kernel '" + kernel.name + "' takes "
+                        + std::to_string(kernel.templateParams.size()));
 
     std::vector<std::pair<std::string, std::string>> substitutions;
     for (std::size_t i = 0; i < kernel.templateParams.size(); ++i) {
         auto [paramName, def] = templateParamNameAndDefault(kernel.templateParams[i]);
         std::string value = i < args.size() ? args[i] : def;
         if (value.empty())
-            throw Error(ErrorCategory::Usage, "instantiation '" + std::string(instantiation)
-                                                  + "' gives no argument for template parameter '"
-                                                  + kernel.templateParams[i] + "'");
+            throw Error(ErrorCategory::Usage,
+                        "instantiation '" + std::string(instantiation) + "' gives no argument for template parameter '"
+                            + kernel.templateParams[i] + "'");
         substitutions.emplace_back(paramName, value);
     }
 

@@ -27,11 +27,11 @@ KernelSignature instantiate(const KernelSignature& kernel, std::string_view inst
 // A __constant__ or __device__ variable at namespace scope, which a document's
 // "globals" can fill.
 struct ModuleGlobal {
-    std::string name;   // "taps"
-    std::string space;  // "__constant__" or "__device__"
-    std::string type;   // "float", "unsigned int", "float2"
-    std::string dims;   // "[5]", "[TAPS]" or empty
-    int line = 0;       // 1-based
+    std::string name;  // "taps"
+    std::string space; // "__constant__" or "__device__"
+    std::string type;  // "float", "unsigned int", "float2"
+    std::string dims;  // "[5]", "[TAPS]" or empty
+    int line = 0;      // 1-based
 };
 // Every module variable of the source in order (ModuleGlobals.cpp). Never throws.
 std::vector<ModuleGlobal> parseModuleGlobals(std::string_view source);

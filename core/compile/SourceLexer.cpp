@@ -12,7 +12,10 @@ bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) ||
 
 class Lexer {
 public:
-    explicit Lexer(std::string_view s) : s_(s) {}
+    explicit Lexer(std::string_view s)
+        : s_(s)
+    {
+    }
 
     std::vector<SourceToken> run()
     {
@@ -222,9 +225,8 @@ private:
     void lexPunct()
     {
         static constexpr std::string_view threes[] = {"<<=", ">>=", "...", "->*", "<=>"};
-        static constexpr std::string_view twos[] = {"::", "->", "++", "--", "<<", ">>", "<=", ">=", "==",
-                                                    "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "&=",
-                                                    "|=", "^=", ".*", "##"};
+        static constexpr std::string_view twos[] = {"::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&",
+                                                    "||", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*", "##"};
         for (auto t : threes)
             if (s_.substr(pos_, 3) == t) {
                 for (int i = 0; i < 3; ++i)

@@ -10,10 +10,10 @@ namespace kw {
 struct SourceToken {
     enum class Kind { Identifier, Number, String, Char, Punct, Directive };
     Kind kind;
-    std::string_view text;   // view into the lexed source
-    std::size_t offset = 0;  // byte offset of the first character
-    int line = 1;            // 1-based
-    int column = 1;          // 1-based byte column
+    std::string_view text;  // view into the lexed source
+    std::size_t offset = 0; // byte offset of the first character
+    int line = 1;           // 1-based
+    int column = 1;         // 1-based byte column
 };
 
 // Splits `source` into tokens. String tokens include their quotes and any

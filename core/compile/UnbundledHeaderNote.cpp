@@ -11,9 +11,24 @@ namespace {
 // Headers that come with the CUDA Toolkit and that NVIDIA's licence (CUDA EULA,
 // Attachment A) does not list as redistributable, by name or by prefix.
 constexpr std::array<std::string_view, 18> kToolkitPrefixes = {
-    "cuda_bf16.", "cuda_fp8.", "cuda_fp6.", "cuda_fp4.", "cuda_pipeline", "cuda_awbarrier",
-    "cooperative_groups", "curand", "cuComplex.h", "mma.h", "sm_", "crt/",
-    "cuda/pipeline", "cuda/annotated_ptr", "cub/", "thrust/", "vector_types.h", "cuda_runtime",
+    "cuda_bf16.",
+    "cuda_fp8.",
+    "cuda_fp6.",
+    "cuda_fp4.",
+    "cuda_pipeline",
+    "cuda_awbarrier",
+    "cooperative_groups",
+    "curand",
+    "cuComplex.h",
+    "mma.h",
+    "sm_",
+    "crt/",
+    "cuda/pipeline",
+    "cuda/annotated_ptr",
+    "cub/",
+    "thrust/",
+    "vector_types.h",
+    "cuda_runtime",
 };
 
 std::string_view packageFor(std::string_view header)
@@ -64,8 +79,10 @@ void addUnbundledHeaderNote(Diagnostic& d, const std::vector<std::filesystem::pa
     };
     if (has("cuda_runtime.h") && !has(header))
         return;
-    d.notes.push_back(header + " is part of the CUDA Toolkit, whose licence does not let Kernel Workbench include it: "
-                      "install the toolkit's headers (NVIDIA's package " + std::string(packageFor(header))
+    d.notes.push_back(header
+                      + " is part of the CUDA Toolkit, whose licence does not let Kernel Workbench include it: "
+                        "install the toolkit's headers (NVIDIA's package "
+                      + std::string(packageFor(header))
                       + ") and set KWB_CUDA_INCLUDE to their folder, e.g. /usr/local/cuda/include");
 }
 

@@ -9,15 +9,14 @@ namespace kw {
 
 namespace {
 std::string deviceLabel(int ordinal) { return "device cuda:" + std::to_string(ordinal); }
-}
+} // namespace
 
 Context::Context(int ordinal)
     : ordinal_(ordinal)
 {
     const auto& api = DriverApi::get();
     api.check(api.cuDeviceGet(&device_, ordinal), "cuDeviceGet", deviceLabel(ordinal));
-    api.check(api.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain",
-              deviceLabel(ordinal));
+    api.check(api.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain", deviceLabel(ordinal));
     makeCurrent();
 }
 
@@ -64,8 +63,7 @@ void Context::setLimit(CUlimit limit, std::size_t value) const
 {
     const auto& api = DriverApi::get();
     api.check(api.cuCtxSetLimit(limit, value), "cuCtxSetLimit",
-              deviceLabel(ordinal_) + ", limit " + std::to_string(int(limit)) + " = "
-                  + std::to_string(value));
+              deviceLabel(ordinal_) + ", limit " + std::to_string(int(limit)) + " = " + std::to_string(value));
 }
 
 std::size_t Context::limit(CUlimit limit) const

@@ -83,10 +83,7 @@ CudaBackend::~CudaBackend()
     }
 }
 
-std::string CudaBackend::compileArch() const
-{
-    return CudaDevices::cubinArch(info_);
-}
+std::string CudaBackend::compileArch() const { return CudaDevices::cubinArch(info_); }
 
 bool CudaBackend::canUsePrintfBuffer(std::size_t bytes) const noexcept
 {
@@ -115,8 +112,7 @@ const CudaBackend::Loaded& CudaBackend::load(const KernelImage& kernel, double& 
     l->function = l->module.function(kernel.loweredName);
     auto attr = [&](CUfunction_attribute a) {
         int v = 0;
-        api.check(api.cuFuncGetAttribute(&v, a, l->function), "cuFuncGetAttribute",
-                  "kernel " + kernel.name);
+        api.check(api.cuFuncGetAttribute(&v, a, l->function), "cuFuncGetAttribute", "kernel " + kernel.name);
         return v;
     };
     l->maxThreads = attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
@@ -157,12 +153,13 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
 
     // ---- validate against the real limits before launching
     const std::size_t totalShared = std::size_t(fn.staticShared) + config.sharedBytes;
-    refuseViolations(kernel.name, checkLaunchLimits(config, lim, {std::uint64_t(fn.maxThreads), fn.registers,
-                                                                  std::uint64_t(fn.staticShared)}));
+    refuseViolations(
+        kernel.name,
+        checkLaunchLimits(config, lim, {std::uint64_t(fn.maxThreads), fn.registers, std::uint64_t(fn.staticShared)}));
     // Above the default 48 KiB per block a kernel must opt in to more dynamic shared memory.
     if (totalShared > lim.sharedPerBlock)
         api.check(api.cuFuncSetAttribute(fn.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          int(config.sharedBytes)),
+                                         int(config.sharedBytes)),
                   "cuFuncSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
                   fmt::format("{}, {} bytes", kname, config.sharedBytes));
 
@@ -177,8 +174,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
             if (r != CUDA_SUCCESS)
                 break;
             if (count < args.size()) {
-                const std::size_t passed = args[count].isBuffer ? sizeof(CUdeviceptr)
-                                                                : args[count].bytes.size();
+                const std::size_t passed = args[count].isBuffer ? sizeof(CUdeviceptr) : args[count].bytes.size();
                 if (passed != size)
                     limitError(fmt::format("argument {} is {} bytes but the kernel's parameter {} "
                                            "(at offset {}) is {} bytes",
@@ -186,14 +182,13 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
             }
         }
         if (count != args.size())
-            limitError(fmt::format("{} arguments given but the kernel has {} parameters",
-                                   args.size(), count));
+            limitError(fmt::format("{} arguments given but the kernel has {} parameters", args.size(), count));
         refuseLaunch(kernel.name, mismatches);
     }
     for (const auto& a : args)
         if (a.isBuffer && a.buffer >= buffers.size())
-            throw Error(ErrorCategory::Internal, fmt::format("argument refers to buffer {} of {}",
-                                                            a.buffer, buffers.size()));
+            throw Error(ErrorCategory::Internal,
+                        fmt::format("argument refers to buffer {} of {}", a.buffer, buffers.size()));
 
     // ---- allocate and upload
     std::vector<DeviceMemory> device, pristine;
@@ -203,8 +198,8 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     const CUstream stream = stream_->handle();
     auto t0 = Clock::now();
     for (std::size_t i = 0; i < buffers.size(); ++i)
-        transfer_->upload(buffers[i].data.data(), device[i].pointer(), buffers[i].data.byteSize(),
-                          stream, buffers[i].name);
+        transfer_->upload(buffers[i].data.data(), device[i].pointer(), buffers[i].data.byteSize(), stream,
+                          buffers[i].name);
     report.timings.h2dMs = msSince(t0);
     if (config.repeats > 0) {
         pristine.reserve(buffers.size());
@@ -212,9 +207,9 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
             pristine.emplace_back(buffers[i].data.byteSize(), buffers[i].name + " (pristine copy)");
             if (buffers[i].data.byteSize() == 0)
                 continue;
-            api.check(api.cuMemcpyDtoDAsync(pristine[i].pointer(), device[i].pointer(),
-                                            buffers[i].data.byteSize(), stream),
-                      "cuMemcpyDtoDAsync", "pristine copy of buffer " + buffers[i].name);
+            api.check(
+                api.cuMemcpyDtoDAsync(pristine[i].pointer(), device[i].pointer(), buffers[i].data.byteSize(), stream),
+                "cuMemcpyDtoDAsync", "pristine copy of buffer " + buffers[i].name);
         }
     }
 
@@ -237,10 +232,12 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     }
     auto copyVariables = [&](bool intoModule) {
         for (std::size_t i = 0; i < buffers.size(); ++i) {
-            if (!variable[i] || buffers[i].data.byteSize() == 0 || (!intoModule && buffers[i].direction == Direction::In))
+            if (!variable[i] || buffers[i].data.byteSize() == 0
+                || (!intoModule && buffers[i].direction == Direction::In))
                 continue;
-            api.check(intoModule ? api.cuMemcpyDtoDAsync(variable[i], device[i].pointer(), buffers[i].data.byteSize(), stream)
-                                 : api.cuMemcpyDtoDAsync(device[i].pointer(), variable[i], buffers[i].data.byteSize(), stream),
+            api.check(intoModule
+                          ? api.cuMemcpyDtoDAsync(variable[i], device[i].pointer(), buffers[i].data.byteSize(), stream)
+                          : api.cuMemcpyDtoDAsync(device[i].pointer(), variable[i], buffers[i].data.byteSize(), stream),
                       "cuMemcpyDtoDAsync", "global " + buffers[i].global);
         }
     };
@@ -260,13 +257,13 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
 
     Event start, stop;
     auto launchOnce = [&]() {
-        CUresult r = api.cuLaunchKernel(fn.function, config.grid.x, config.grid.y, config.grid.z,
-                                        config.block.x, config.block.y, config.block.z,
-                                        config.sharedBytes, stream, params.data(), nullptr);
+        CUresult r
+            = api.cuLaunchKernel(fn.function, config.grid.x, config.grid.y, config.grid.z, config.block.x,
+                                 config.block.y, config.block.z, config.sharedBytes, stream, params.data(), nullptr);
         if (r != CUDA_SUCCESS && !CudaFault::isSticky(r))
             api.check(r, "cuLaunchKernel",
-                      fmt::format("{}, grid {}, block {}, {} bytes dynamic shared memory", kname,
-                                  toString(config.grid), toString(config.block), config.sharedBytes));
+                      fmt::format("{}, grid {}, block {}, {} bytes dynamic shared memory", kname, toString(config.grid),
+                                  toString(config.block), config.sharedBytes));
         return r;
     };
     // Returns true and fills the report when the kernel faulted or timed out.
@@ -278,8 +275,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
             report.fault = CudaFault::timeout(kernel.name, config.timeLimitSeconds);
             hung_ = true;
         } else {
-            report.fault = CudaFault::fromResult(r, api.errorName(r), api.errorString(r), kernel.name,
-                                                 fn.hasTrap);
+            report.fault = CudaFault::fromResult(r, api.errorName(r), api.errorString(r), kernel.name, fn.hasTrap);
             if (!report.fault)
                 api.check(r, "kernel execution", kname);
         }
@@ -314,18 +310,17 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         if (faulted(api.cuCtxSynchronize()))
             return report;
         report.printfOutput = printf_->collect();
-        const std::size_t lines = std::size_t(std::count(report.printfOutput.begin(),
-                                                         report.printfOutput.end(), '\n'));
+        const std::size_t lines = std::size_t(std::count(report.printfOutput.begin(), report.printfOutput.end(), '\n'));
         // A record is at least a header and the format pointer plus 8 bytes per
         // argument (the block/thread tag alone adds six): 64 bytes a line is a
         // conservative estimate, and half the FIFO is where the warning starts.
         const std::size_t estimate = std::max(report.printfOutput.size(), lines * 64);
         if (estimate * 2 >= printfFifo_) {
             report.printfMaybeTruncated = true;
-            report.warnings.push_back(fmt::format(
-                "printf output ({} lines, {} bytes) may have been cut off: the device printf buffer "
-                "is {} bytes; raise run.printf_buffer_bytes",
-                lines, report.printfOutput.size(), printfFifo_));
+            report.warnings.push_back(
+                fmt::format("printf output ({} lines, {} bytes) may have been cut off: the device printf buffer "
+                            "is {} bytes; raise run.printf_buffer_bytes",
+                            lines, report.printfOutput.size(), printfFifo_));
         }
     }
 
@@ -334,8 +329,8 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     t0 = Clock::now();
     for (std::size_t i = 0; i < buffers.size(); ++i)
         if (buffers[i].direction != Direction::In)
-            transfer_->download(device[i].pointer(), buffers[i].data.data(),
-                                buffers[i].data.byteSize(), stream, buffers[i].name);
+            transfer_->download(device[i].pointer(), buffers[i].data.data(), buffers[i].data.byteSize(), stream,
+                                buffers[i].name);
     report.timings.d2hMs = msSince(t0);
 
     // ---- warm-up and timed repeats on restored inputs (restoring is a device copy
@@ -378,8 +373,7 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         }
     } else {
         report.timings.repeatMs = {report.timings.firstLaunchMs};
-        report.timings.minMs = report.timings.medianMs = report.timings.meanMs =
-            report.timings.firstLaunchMs;
+        report.timings.minMs = report.timings.medianMs = report.timings.meanMs = report.timings.firstLaunchMs;
     }
     return report;
 }

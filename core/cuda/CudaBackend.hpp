@@ -27,8 +27,8 @@ public:
 
     DeviceInfo device() const override { return info_; }
     std::string compileArch() const override;
-    LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
-                        const std::vector<LaunchArg>& args, const LaunchConfig& config) override;
+    LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers, const std::vector<LaunchArg>& args,
+                        const LaunchConfig& config) override;
 
     // After a sticky fault or a timeout every later driver call fails.
     bool usable() const noexcept override { return !poisoned_; }
@@ -47,7 +47,7 @@ private:
     std::unique_ptr<Context> context_;
     std::unique_ptr<Stream> stream_;
     std::unique_ptr<StagedTransfer> transfer_;
-    std::unique_ptr<Loaded> loaded_;   // the last module, reused while the image is unchanged
+    std::unique_ptr<Loaded> loaded_;      // the last module, reused while the image is unchanged
     std::size_t printfFifo_ = 0;          // as the driver reports it
     std::size_t printfFifoRequested_ = 0; // as last asked for (the driver may round)
     bool launchedAny_ = false;

@@ -22,8 +22,9 @@ DeviceInfo CudaDevices::query(int ordinal)
     const auto& api = DriverApi::get();
     const int n = count();
     if (ordinal < 0 || ordinal >= n)
-        throw Error(ErrorCategory::Usage, "device cuda:" + std::to_string(ordinal) + " does not exist ("
-                                              + std::to_string(n) + " GPU(s) present)");
+        throw Error(ErrorCategory::Usage,
+                    "device cuda:" + std::to_string(ordinal) + " does not exist (" + std::to_string(n)
+                        + " GPU(s) present)");
     const std::string label = "device cuda:" + std::to_string(ordinal);
     CUdevice dev = 0;
     api.check(api.cuDeviceGet(&dev, ordinal), "cuDeviceGet", label);

@@ -15,9 +15,8 @@ public:
     // or a machinery error). CUDA has no separate code for __trap(): it reports
     // CUDA_ERROR_LAUNCH_FAILED, so that is called a trap when the module's PTX
     // contains a trap instruction. `kernel` names the kernel in the message.
-    static std::optional<Fault> fromResult(CUresult result, const std::string& errorName,
-                                           const std::string& errorText, const std::string& kernel,
-                                           bool moduleHasTrap);
+    static std::optional<Fault> fromResult(CUresult result, const std::string& errorName, const std::string& errorText,
+                                           const std::string& kernel, bool moduleHasTrap);
     static Fault timeout(const std::string& kernel, double limitSeconds);
     // Whether the context is unusable afterwards (every later call fails).
     static bool isSticky(CUresult result);

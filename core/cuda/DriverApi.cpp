@@ -65,7 +65,11 @@ private:
 class DriverLoader {
 public:
     static DriverApi* create() { return new DriverApi; }
-    static void setVersion(DriverApi& a, int v, std::string lib) { a.driverVersion_ = v; a.libraryName_ = std::move(lib); }
+    static void setVersion(DriverApi& a, int v, std::string lib)
+    {
+        a.driverVersion_ = v;
+        a.libraryName_ = std::move(lib);
+    }
 };
 
 namespace {
@@ -78,31 +82,29 @@ LoadedDriver& loadedDriver()
         std::vector<std::string> tried;
         driver.library = DynamicLibrary::openFirst(driverLibraryNames(), &tried);
         if (!driver.library.isLoaded()) {
-            driver.failure = "no NVIDIA driver found (" + driverLibraryNames().front()
-                             + " could not be loaded)";
+            driver.failure = "no NVIDIA driver found (" + driverLibraryNames().front() + " could not be loaded)";
             return;
         }
         ProcResolver resolver(driver.library);
         if (!resolver.usable()) {
             driver.failure = "the NVIDIA driver in " + driver.library.name()
-                             + " is too old (no cuGetProcAddress; CUDA 11.3 or newer is needed)";
+                + " is too old (no cuGetProcAddress; CUDA 11.3 or newer is needed)";
             return;
         }
         std::unique_ptr<DriverApi> api(DriverLoader::create());
         std::string missing;
-#define KW_RESOLVE(name, suffix, version)                                                    \
-        api->name = reinterpret_cast<PFN_##name##_##suffix>(resolver.resolve(#name, version)); \
-        if (!api->name)                                                                      \
-            missing += (missing.empty() ? "" : ", ") + std::string(#name);
+#define KW_RESOLVE(name, suffix, version)                                                                              \
+    api->name = reinterpret_cast<PFN_##name##_##suffix>(resolver.resolve(#name, version));                             \
+    if (!api->name)                                                                                                    \
+        missing += (missing.empty() ? "" : ", ") + std::string(#name);
         KW_CUDA_DRIVER_FUNCTIONS(KW_RESOLVE)
 #undef KW_RESOLVE
-#define KW_RESOLVE_OPTIONAL(name, suffix, version) \
-        api->name = reinterpret_cast<PFN_##name##_##suffix>(resolver.resolve(#name, version));
+#define KW_RESOLVE_OPTIONAL(name, suffix, version)                                                                     \
+    api->name = reinterpret_cast<PFN_##name##_##suffix>(resolver.resolve(#name, version));
         KW_CUDA_OPTIONAL_FUNCTIONS(KW_RESOLVE_OPTIONAL)
 #undef KW_RESOLVE_OPTIONAL
         if (!missing.empty()) {
-            driver.failure = "the NVIDIA driver in " + driver.library.name()
-                             + " lacks entry points: " + missing;
+            driver.failure = "the NVIDIA driver in " + driver.library.name() + " lacks entry points: " + missing;
             return;
         }
         CUresult r = api->cuInit(0);
@@ -121,7 +123,6 @@ LoadedDriver& loadedDriver()
 
 } // namespace
 
-
 const DriverApi& DriverApi::get()
 {
     LoadedDriver& d = loadedDriver();
@@ -130,15 +131,9 @@ const DriverApi& DriverApi::get()
     return *d.api;
 }
 
-bool DriverApi::available()
-{
-    return loadedDriver().api != nullptr;
-}
+bool DriverApi::available() { return loadedDriver().api != nullptr; }
 
-std::string DriverApi::unavailableReason()
-{
-    return loadedDriver().failure;
-}
+std::string DriverApi::unavailableReason() { return loadedDriver().failure; }
 
 std::string DriverApi::errorName(CUresult result) const
 {

@@ -11,49 +11,48 @@
 namespace kw {
 
 // X(name, versioned typedef suffix, ABI version passed to cuGetProcAddress)
-#define KW_CUDA_DRIVER_FUNCTIONS(X)                                   \
-    X(cuInit, v2000, 2000)                                            \
-    X(cuDriverGetVersion, v2020, 2020)                                \
-    X(cuGetErrorName, v6000, 6000)                                    \
-    X(cuGetErrorString, v6000, 6000)                                  \
-    X(cuDeviceGetCount, v2000, 2000)                                  \
-    X(cuDeviceGet, v2000, 2000)                                       \
-    X(cuDeviceGetName, v2000, 2000)                                   \
-    X(cuDeviceTotalMem, v3020, 3020)                                  \
-    X(cuDeviceGetAttribute, v2000, 2000)                              \
-    X(cuDevicePrimaryCtxRetain, v7000, 7000)                          \
-    X(cuDevicePrimaryCtxRelease, v11000, 11000)                       \
-    X(cuCtxSetCurrent, v4000, 4000)                                   \
-    X(cuCtxSynchronize, v2000, 2000)                                  \
-    X(cuCtxSetLimit, v3010, 3010)                                     \
-    X(cuCtxGetLimit, v3010, 3010)                                     \
-    X(cuModuleLoadData, v2000, 2000)                                  \
-    X(cuModuleUnload, v2000, 2000)                                    \
-    X(cuModuleGetFunction, v2000, 2000)                               \
-    X(cuModuleGetGlobal, v3020, 3020)                                 \
-    X(cuFuncGetAttribute, v2020, 2020)                                \
-    X(cuFuncSetAttribute, v9000, 9000)                                \
-    X(cuMemAlloc, v3020, 3020)                                        \
-    X(cuMemFree, v3020, 3020)                                         \
-    X(cuMemAllocHost, v3020, 3020)                                    \
-    X(cuMemFreeHost, v2000, 2000)                                     \
-    X(cuMemcpyHtoDAsync, v3020, 3020)                                 \
-    X(cuMemcpyDtoHAsync, v3020, 3020)                                 \
-    X(cuMemcpyDtoDAsync, v3020, 3020)                                 \
-    X(cuLaunchKernel, v4000, 4000)                                    \
-    X(cuEventCreate, v2000, 2000)                                     \
-    X(cuEventDestroy, v4000, 4000)                                    \
-    X(cuEventRecord, v2000, 2000)                                     \
-    X(cuEventQuery, v2000, 2000)                                      \
-    X(cuEventSynchronize, v2000, 2000)                                \
-    X(cuEventElapsedTime, v2000, 2000)                                \
-    X(cuStreamCreate, v2000, 2000)                                    \
-    X(cuStreamDestroy, v4000, 4000)                                   \
+#define KW_CUDA_DRIVER_FUNCTIONS(X)                                                                                    \
+    X(cuInit, v2000, 2000)                                                                                             \
+    X(cuDriverGetVersion, v2020, 2020)                                                                                 \
+    X(cuGetErrorName, v6000, 6000)                                                                                     \
+    X(cuGetErrorString, v6000, 6000)                                                                                   \
+    X(cuDeviceGetCount, v2000, 2000)                                                                                   \
+    X(cuDeviceGet, v2000, 2000)                                                                                        \
+    X(cuDeviceGetName, v2000, 2000)                                                                                    \
+    X(cuDeviceTotalMem, v3020, 3020)                                                                                   \
+    X(cuDeviceGetAttribute, v2000, 2000)                                                                               \
+    X(cuDevicePrimaryCtxRetain, v7000, 7000)                                                                           \
+    X(cuDevicePrimaryCtxRelease, v11000, 11000)                                                                        \
+    X(cuCtxSetCurrent, v4000, 4000)                                                                                    \
+    X(cuCtxSynchronize, v2000, 2000)                                                                                   \
+    X(cuCtxSetLimit, v3010, 3010)                                                                                      \
+    X(cuCtxGetLimit, v3010, 3010)                                                                                      \
+    X(cuModuleLoadData, v2000, 2000)                                                                                   \
+    X(cuModuleUnload, v2000, 2000)                                                                                     \
+    X(cuModuleGetFunction, v2000, 2000)                                                                                \
+    X(cuModuleGetGlobal, v3020, 3020)                                                                                  \
+    X(cuFuncGetAttribute, v2020, 2020)                                                                                 \
+    X(cuFuncSetAttribute, v9000, 9000)                                                                                 \
+    X(cuMemAlloc, v3020, 3020)                                                                                         \
+    X(cuMemFree, v3020, 3020)                                                                                          \
+    X(cuMemAllocHost, v3020, 3020)                                                                                     \
+    X(cuMemFreeHost, v2000, 2000)                                                                                      \
+    X(cuMemcpyHtoDAsync, v3020, 3020)                                                                                  \
+    X(cuMemcpyDtoHAsync, v3020, 3020)                                                                                  \
+    X(cuMemcpyDtoDAsync, v3020, 3020)                                                                                  \
+    X(cuLaunchKernel, v4000, 4000)                                                                                     \
+    X(cuEventCreate, v2000, 2000)                                                                                      \
+    X(cuEventDestroy, v4000, 4000)                                                                                     \
+    X(cuEventRecord, v2000, 2000)                                                                                      \
+    X(cuEventQuery, v2000, 2000)                                                                                       \
+    X(cuEventSynchronize, v2000, 2000)                                                                                 \
+    X(cuEventElapsedTime, v2000, 2000)                                                                                 \
+    X(cuStreamCreate, v2000, 2000)                                                                                     \
+    X(cuStreamDestroy, v4000, 4000)                                                                                    \
     X(cuStreamSynchronize, v2000, 2000)
 
 // Entry points that older drivers lack; null when missing.
-#define KW_CUDA_OPTIONAL_FUNCTIONS(X)                                 \
-    X(cuFuncGetParamInfo, v12040, 12040)
+#define KW_CUDA_OPTIONAL_FUNCTIONS(X) X(cuFuncGetParamInfo, v12040, 12040)
 
 class DriverApi {
 public:

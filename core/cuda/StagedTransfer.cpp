@@ -14,8 +14,8 @@ StagedTransfer::Slot& StagedTransfer::slot(std::size_t index)
     return slots_[index];
 }
 
-void StagedTransfer::upload(const void* host, CUdeviceptr device, std::size_t bytes,
-                            CUstream stream, const std::string& label)
+void StagedTransfer::upload(const void* host, CUdeviceptr device, std::size_t bytes, CUstream stream,
+                            const std::string& label)
 {
     const auto& api = DriverApi::get();
     const auto* src = static_cast<const char*>(host);
@@ -25,11 +25,10 @@ void StagedTransfer::upload(const void* host, CUdeviceptr device, std::size_t by
         const std::size_t len = std::min(kSlotBytes, bytes - offset);
         Slot& s = slot(k % kSlots);
         if (k >= kSlots) // the copy engine must be done with this slot's previous chunk
-            api.check(api.cuEventSynchronize(s.done.handle()), "cuEventSynchronize",
-                      "upload of buffer " + label);
+            api.check(api.cuEventSynchronize(s.done.handle()), "cuEventSynchronize", "upload of buffer " + label);
         copier_.copy(s.memory.data(), src + offset, len);
-        api.check(api.cuMemcpyHtoDAsync(device + offset, s.memory.data(), len, stream),
-                  "cuMemcpyHtoDAsync", "upload of buffer " + label);
+        api.check(api.cuMemcpyHtoDAsync(device + offset, s.memory.data(), len, stream), "cuMemcpyHtoDAsync",
+                  "upload of buffer " + label);
         s.done.record(stream);
     }
     api.check(api.cuStreamSynchronize(stream), "cuStreamSynchronize", "upload of buffer " + label);
@@ -44,8 +43,7 @@ void StagedTransfer::download(CUdeviceptr device, void* host, std::size_t bytes,
     auto issue = [&](std::size_t k) {
         const std::size_t offset = k * kSlotBytes;
         Slot& s = slot(k % kSlots);
-        api.check(api.cuMemcpyDtoHAsync(s.memory.data(), device + offset,
-                                        std::min(kSlotBytes, bytes - offset), stream),
+        api.check(api.cuMemcpyDtoHAsync(s.memory.data(), device + offset, std::min(kSlotBytes, bytes - offset), stream),
                   "cuMemcpyDtoHAsync", "download of buffer " + label);
         s.done.record(stream);
     };
@@ -54,8 +52,7 @@ void StagedTransfer::download(CUdeviceptr device, void* host, std::size_t bytes,
     for (std::size_t k = 0; k < chunks; ++k) {
         const std::size_t offset = k * kSlotBytes;
         Slot& s = slot(k % kSlots);
-        api.check(api.cuEventSynchronize(s.done.handle()), "cuEventSynchronize",
-                  "download of buffer " + label);
+        api.check(api.cuEventSynchronize(s.done.handle()), "cuEventSynchronize", "download of buffer " + label);
         copier_.copy(dst + offset, s.memory.data(), std::min(kSlotBytes, bytes - offset));
         if (k + kSlots < chunks)
             issue(k + kSlots);

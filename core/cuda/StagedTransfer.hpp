@@ -20,10 +20,8 @@ public:
     StagedTransfer() = default;
 
     // Both return when the copy is complete. `label` names the buffer in errors.
-    void upload(const void* host, CUdeviceptr device, std::size_t bytes, CUstream stream,
-                const std::string& label);
-    void download(CUdeviceptr device, void* host, std::size_t bytes, CUstream stream,
-                  const std::string& label);
+    void upload(const void* host, CUdeviceptr device, std::size_t bytes, CUstream stream, const std::string& label);
+    void download(CUdeviceptr device, void* host, std::size_t bytes, CUstream stream, const std::string& label);
 
 private:
     struct Slot {

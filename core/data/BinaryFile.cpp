@@ -19,15 +19,16 @@ std::vector<std::byte> BinaryFile::readAll(const std::filesystem::path& path, st
         throw Error(ErrorCategory::Io, path.string() + ": not a regular file");
     const std::uintmax_t fileSize = std::filesystem::file_size(path, ec);
     if (!ec && fileSize > maxBytes)
-        throw Error(ErrorCategory::Io, path.string() + ": the file is " + std::to_string(fileSize)
-                                           + " bytes, more than the " + std::to_string(maxBytes) + " bytes expected");
+        throw Error(ErrorCategory::Io,
+                    path.string() + ": the file is " + std::to_string(fileSize) + " bytes, more than the "
+                        + std::to_string(maxBytes) + " bytes expected");
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in)
         throw Error(ErrorCategory::Io, path.string() + ": cannot open (" + std::strerror(errno) + ")");
     const std::streamsize size = in.tellg();
     if (size < 0 || std::uintmax_t(size) > maxBytes)
-        throw Error(ErrorCategory::Io, path.string() + ": cannot tell its size, or it grew past "
-                                           + std::to_string(maxBytes) + " bytes");
+        throw Error(ErrorCategory::Io,
+                    path.string() + ": cannot tell its size, or it grew past " + std::to_string(maxBytes) + " bytes");
     in.seekg(0);
     std::vector<std::byte> bytes(static_cast<std::size_t>(size));
     if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
@@ -49,17 +50,14 @@ HostBuffer BinaryFile::read(const std::filesystem::path& path, DType dtype, std:
 {
     std::vector<std::byte> bytes = readAll(path, maxBytes);
     if (bytes.size() % sizeOf(dtype) != 0)
-        throw Error(ErrorCategory::Io, path.string() + ": " + std::to_string(bytes.size())
-                                           + " bytes is not a whole number of " + toString(dtype) + " elements ("
-                                           + std::to_string(sizeOf(dtype)) + " bytes each)");
+        throw Error(ErrorCategory::Io,
+                    path.string() + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of "
+                        + toString(dtype) + " elements (" + std::to_string(sizeOf(dtype)) + " bytes each)");
     HostBuffer buffer(dtype, bytes.size() / sizeOf(dtype));
     buffer.bytes() = std::move(bytes);
     return buffer;
 }
 
-void BinaryFile::write(const std::filesystem::path& path, const HostBuffer& data)
-{
-    writeAll(path, data.bytes());
-}
+void BinaryFile::write(const std::filesystem::path& path, const HostBuffer& data) { writeAll(path, data.bytes()); }
 
 } // namespace kw

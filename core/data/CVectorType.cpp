@@ -14,8 +14,8 @@ struct Base {
 // Component types of CUDA's vector_types.h (cuda_fp16.h / cuda_bf16.h for half2 and
 // nv_bfloat162). long is 8 bytes in device code on 64-bit hosts.
 constexpr Base kBases[] = {
-    {"char", 1},  {"uchar", 1},  {"short", 2},    {"ushort", 2},    {"int", 4},       {"uint", 4},
-    {"long", 8},  {"ulong", 8},  {"longlong", 8}, {"ulonglong", 8}, {"float", 4},     {"double", 8},
+    {"char", 1}, {"uchar", 1}, {"short", 2},    {"ushort", 2},    {"int", 4},   {"uint", 4},
+    {"long", 8}, {"ulong", 8}, {"longlong", 8}, {"ulonglong", 8}, {"float", 4}, {"double", 8},
 };
 
 } // namespace

@@ -68,8 +68,9 @@ NdArray CsvFile::parse(std::string_view text, DType dtype, const std::string& wh
             const double v = std::strtod(token.c_str(), &end);
             if (end != token.c_str() + token.size())
                 // Position only: the file's text is never quoted back.
-                throw Error(ErrorCategory::Io, what + ":" + std::to_string(lineNo) + ": value "
-                                                   + std::to_string(inRow + 1) + " is not a number");
+                throw Error(ErrorCategory::Io,
+                            what + ":" + std::to_string(lineNo) + ": value " + std::to_string(inRow + 1)
+                                + " is not a number");
             values.push_back(v);
             ++inRow;
             i = j;
@@ -94,8 +95,7 @@ NdArray CsvFile::parse(std::string_view text, DType dtype, const std::string& wh
 NdArray CsvFile::read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes)
 {
     const std::vector<std::byte> bytes = BinaryFile::readAll(path, maxBytes);
-    return parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), dtype,
-                 path.string());
+    return parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), dtype, path.string());
 }
 
 std::string CsvFile::format(const HostBuffer& data, const std::vector<std::size_t>& shape)

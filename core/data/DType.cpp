@@ -47,31 +47,59 @@ struct CName {
     DType type;
 };
 constexpr CName kCNames[] = {
-    {"float", DType::F32}, {"double", DType::F64},
-    {"__half", DType::F16}, {"half", DType::F16},
-    {"__nv_bfloat16", DType::BF16}, {"nv_bfloat16", DType::BF16},
-    {"char", DType::I8}, {"signed char", DType::I8}, {"int8_t", DType::I8},
-    {"unsigned char", DType::U8}, {"uint8_t", DType::U8}, {"bool", DType::U8},
-    {"short", DType::I16}, {"short int", DType::I16}, {"signed short", DType::I16},
-    {"signed short int", DType::I16}, {"int16_t", DType::I16},
-    {"unsigned short", DType::U16}, {"unsigned short int", DType::U16}, {"uint16_t", DType::U16},
-    {"int", DType::I32}, {"signed", DType::I32}, {"signed int", DType::I32}, {"int32_t", DType::I32},
-    {"unsigned", DType::U32}, {"unsigned int", DType::U32}, {"uint32_t", DType::U32},
+    {"float", DType::F32},
+    {"double", DType::F64},
+    {"__half", DType::F16},
+    {"half", DType::F16},
+    {"__nv_bfloat16", DType::BF16},
+    {"nv_bfloat16", DType::BF16},
+    {"char", DType::I8},
+    {"signed char", DType::I8},
+    {"int8_t", DType::I8},
+    {"unsigned char", DType::U8},
+    {"uint8_t", DType::U8},
+    {"bool", DType::U8},
+    {"short", DType::I16},
+    {"short int", DType::I16},
+    {"signed short", DType::I16},
+    {"signed short int", DType::I16},
+    {"int16_t", DType::I16},
+    {"unsigned short", DType::U16},
+    {"unsigned short int", DType::U16},
+    {"uint16_t", DType::U16},
+    {"int", DType::I32},
+    {"signed", DType::I32},
+    {"signed int", DType::I32},
+    {"int32_t", DType::I32},
+    {"unsigned", DType::U32},
+    {"unsigned int", DType::U32},
+    {"uint32_t", DType::U32},
     // long is 64-bit on the LP64 hosts NVRTC targets here.
-    {"long", DType::I64}, {"long int", DType::I64}, {"signed long", DType::I64},
-    {"long long", DType::I64}, {"long long int", DType::I64}, {"signed long long", DType::I64},
-    {"signed long long int", DType::I64}, {"int64_t", DType::I64}, {"ptrdiff_t", DType::I64},
-    {"unsigned long", DType::U64}, {"unsigned long int", DType::U64},
-    {"unsigned long long", DType::U64}, {"unsigned long long int", DType::U64},
-    {"uint64_t", DType::U64}, {"size_t", DType::U64},
+    {"long", DType::I64},
+    {"long int", DType::I64},
+    {"signed long", DType::I64},
+    {"long long", DType::I64},
+    {"long long int", DType::I64},
+    {"signed long long", DType::I64},
+    {"signed long long int", DType::I64},
+    {"int64_t", DType::I64},
+    {"ptrdiff_t", DType::I64},
+    {"unsigned long", DType::U64},
+    {"unsigned long int", DType::U64},
+    {"unsigned long long", DType::U64},
+    {"unsigned long long int", DType::U64},
+    {"uint64_t", DType::U64},
+    {"size_t", DType::U64},
     // glibc's <sys/types.h> names, which nvcc's implicit headers bring on Linux.
-    {"uint", DType::U32}, {"ushort", DType::U16}, {"ulong", DType::U64},
+    {"uint", DType::U32},
+    {"ushort", DType::U16},
+    {"ulong", DType::U64},
 };
 
 // Other spellings accepted in documents: numpy names.
 constexpr CName kAliases[] = {
-    {"int8", DType::I8}, {"uint8", DType::U8}, {"int16", DType::I16}, {"uint16", DType::U16},
-    {"int32", DType::I32}, {"uint32", DType::U32}, {"int64", DType::I64}, {"uint64", DType::U64},
+    {"int8", DType::I8},     {"uint8", DType::U8},      {"int16", DType::I16},   {"uint16", DType::U16},
+    {"int32", DType::I32},   {"uint32", DType::U32},    {"int64", DType::I64},   {"uint64", DType::U64},
     {"float16", DType::F16}, {"bfloat16", DType::BF16}, {"float32", DType::F32}, {"float64", DType::F64},
 };
 
@@ -99,8 +127,7 @@ std::string normaliseCType(std::string_view s)
     return out;
 }
 
-template <typename T>
-T saturate(double v)
+template <typename T> T saturate(double v)
 {
     if (std::isnan(v))
         return 0;
@@ -115,19 +142,14 @@ T saturate(double v)
     return static_cast<T>(r);
 }
 
-template <typename T>
-double load(const void* p)
+template <typename T> double load(const void* p)
 {
     T v;
     std::memcpy(&v, p, sizeof v);
     return static_cast<double>(v);
 }
 
-template <typename T>
-void store(void* p, T v)
-{
-    std::memcpy(p, &v, sizeof v);
-}
+template <typename T> void store(void* p, T v) { std::memcpy(p, &v, sizeof v); }
 
 } // namespace
 

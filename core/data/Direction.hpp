@@ -6,7 +6,7 @@
 namespace kw {
 
 enum class Direction { In, Out, InOut };
-const char* toString(Direction d);                        // "in", "out", "inout"
+const char* toString(Direction d); // "in", "out", "inout"
 std::optional<Direction> parseDirection(std::string_view s);
 
 } // namespace kw

@@ -90,7 +90,8 @@ template <int ExpBits, int MantBits> constexpr std::uint16_t round(std::uint64_t
     const auto sign = std::uint32_t(x >> 48) & 0x8000u;
     const std::uint64_t absx = x & 0x7fffffffffffffffull;
     if (absx >= 0x7ff0000000000000ull) {
-        if (absx == 0x7ff0000000000000ull) return std::uint16_t(sign | expMask);
+        if (absx == 0x7ff0000000000000ull)
+            return std::uint16_t(sign | expMask);
         if constexpr (ExpBits == 8) // bf16 is a float's upper half: keep what of the payload fits
             return std::uint16_t(sign | expMask | quiet | (std::uint32_t(absx >> (52 - MantBits)) & (quiet - 1)));
         else
@@ -127,9 +128,12 @@ inline float halfToFloat(std::uint16_t h)
 {
     const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
     std::uint32_t exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 31) return halfdetail::floatOf(sign | 0x7f800000u | (man << 13));
-    if (exp != 0) return halfdetail::floatOf(sign | ((exp + 127 - 15) << 23) | (man << 13));
-    if (man == 0) return halfdetail::floatOf(sign);
+    if (exp == 31)
+        return halfdetail::floatOf(sign | 0x7f800000u | (man << 13));
+    if (exp != 0)
+        return halfdetail::floatOf(sign | ((exp + 127 - 15) << 23) | (man << 13));
+    if (man == 0)
+        return halfdetail::floatOf(sign);
     exp = 127 - 15 + 1; // subnormal: normalise
     while (!(man & 0x400u)) {
         man <<= 1;

@@ -20,7 +20,7 @@ public:
     std::byte* data() noexcept { return bytes_.data(); }
     const std::byte* data() const noexcept { return bytes_.data(); }
 
-    double at(std::size_t i) const;          // element i as double
+    double at(std::size_t i) const; // element i as double
     void set(std::size_t i, double v);
 
     std::vector<std::byte>& bytes() noexcept { return bytes_; }

@@ -23,8 +23,7 @@ std::size_t NdArray::elementCount(const std::vector<std::size_t>& shape)
 
 HostBuffer convertTo(const HostBuffer& data, DType dtype)
 {
-    const bool sameBits = data.dtype() == dtype
-        || (data.dtype() == DType::U16 && dtype == DType::BF16)
+    const bool sameBits = data.dtype() == dtype || (data.dtype() == DType::U16 && dtype == DType::BF16)
         || (data.dtype() == DType::BF16 && dtype == DType::U16);
     if (sameBits) {
         HostBuffer out(dtype, data.count());

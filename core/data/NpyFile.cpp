@@ -54,9 +54,9 @@ DType dtypeForDescr(std::string_view descr, const std::string& what)
         DType type;
     };
     static constexpr Kind kinds[] = {
-        {"i1", DType::I8}, {"u1", DType::U8}, {"b1", DType::U8}, {"i2", DType::I16}, {"u2", DType::U16},
-        {"i4", DType::I32}, {"u4", DType::U32}, {"i8", DType::I64}, {"u8", DType::U64},
-        {"f2", DType::F16}, {"f4", DType::F32}, {"f8", DType::F64},
+        {"i1", DType::I8},  {"u1", DType::U8},  {"b1", DType::U8},  {"i2", DType::I16},
+        {"u2", DType::U16}, {"i4", DType::I32}, {"u4", DType::U32}, {"i8", DType::I64},
+        {"u8", DType::U64}, {"f2", DType::F16}, {"f4", DType::F32}, {"f8", DType::F64},
     };
     for (const auto& k : kinds)
         if (kind == k.name)
@@ -84,7 +84,8 @@ std::vector<std::size_t> parseShape(std::string_view value, const std::string& w
         std::size_t v = 0;
         bool digits = false;
         while (i < inner.size() && inner[i] >= '0' && inner[i] <= '9') {
-            if (__builtin_mul_overflow(v, std::size_t(10), &v) || __builtin_add_overflow(v, std::size_t(inner[i] - '0'), &v))
+            if (__builtin_mul_overflow(v, std::size_t(10), &v)
+                || __builtin_add_overflow(v, std::size_t(inner[i] - '0'), &v))
                 fail(what, "header shape has a dimension larger than 64 bits");
             ++i;
             digits = true;
@@ -128,8 +129,9 @@ NdArray NpyFile::decode(const std::vector<std::byte>& bytes, const std::string& 
         headerLen = u8(8) | (u8(9) << 8) | (u8(10) << 16) | (u8(11) << 24);
         headerStart = 12;
     } else {
-        fail(what, ".npy format version " + std::to_string(major) + "." + std::to_string(u8(7))
-                       + " is not supported (1.0, 2.0 and 3.0 are)");
+        fail(what,
+             ".npy format version " + std::to_string(major) + "." + std::to_string(u8(7))
+                 + " is not supported (1.0, 2.0 and 3.0 are)");
     }
     if (bytes.size() < headerStart + headerLen)
         fail(what, "truncated header");
@@ -164,8 +166,9 @@ NdArray NpyFile::decode(const std::vector<std::byte>& bytes, const std::string& 
     const std::size_t count = *counted;
     const std::size_t dataStart = headerStart + headerLen;
     if (bytes.size() - dataStart < need)
-        fail(what, "holds " + std::to_string(bytes.size() - dataStart) + " data bytes, shape "
-                       + shapeText(array.shape) + " needs " + std::to_string(need));
+        fail(what,
+             "holds " + std::to_string(bytes.size() - dataStart) + " data bytes, shape " + shapeText(array.shape)
+                 + " needs " + std::to_string(need));
     array.data = HostBuffer(dtype, count);
     std::memcpy(array.data.data(), bytes.data() + dataStart, need);
     return array;
@@ -180,8 +183,8 @@ std::vector<std::byte> NpyFile::encode(const HostBuffer& data, const std::vector
 {
     const std::vector<std::size_t> s = shape.empty() ? std::vector<std::size_t>{data.count()} : shape;
     if (NdArray::elementCount(s) != data.count())
-        throw Error(ErrorCategory::Internal, "shape " + shapeText(s) + " does not hold "
-                                                 + std::to_string(data.count()) + " elements");
+        throw Error(ErrorCategory::Internal,
+                    "shape " + shapeText(s) + " does not hold " + std::to_string(data.count()) + " elements");
     std::string header = std::string("{'descr': '") + npyDescr(data.dtype())
         + "', 'fortran_order': False, 'shape': " + shapeText(s) + ", }";
     // Pad with spaces so the data starts on a 64-byte boundary; the header ends in '\n'.

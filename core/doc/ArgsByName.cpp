@@ -14,8 +14,8 @@ std::vector<ArgSpec> bindArgsByName(const Document& doc)
     std::vector<ArgSpec> args;
     for (std::size_t p = 0; p < kernel.params.size(); ++p) {
         const KernelParam& param = kernel.params[p];
-        const std::string field = "args (auto): parameter " + std::to_string(p + 1)
-                                  + (param.name.empty() ? "" : " (" + param.name + ")");
+        const std::string field
+            = "args (auto): parameter " + std::to_string(p + 1) + (param.name.empty() ? "" : " (" + param.name + ")");
         if (param.name.empty())
             throw Error(ErrorCategory::Document, field + " has no name to bind by; list the args");
         ArgSpec a;
@@ -23,19 +23,19 @@ std::vector<ArgSpec> bindArgsByName(const Document& doc)
         const BufferSpec* buffer = doc.findBuffer(param.name);
         if (param.isPointer) {
             if (!buffer || buffer->global)
-                throw Error(ErrorCategory::Document, field + " is a pointer but there is no buffer named \""
-                                                         + param.name + "\"");
+                throw Error(ErrorCategory::Document,
+                            field + " is a pointer but there is no buffer named \"" + param.name + "\"");
             a.buffer = param.name;
         } else {
             const bool isVariable = std::any_of(doc.variables.begin(), doc.variables.end(),
                                                 [&](const auto& v) { return v.first == param.name; });
             if (!isVariable)
-                throw Error(ErrorCategory::Document, field + " is a scalar but there is no variable named \""
-                                                         + param.name + "\"");
+                throw Error(ErrorCategory::Document,
+                            field + " is a scalar but there is no variable named \"" + param.name + "\"");
             const auto type = dtypeForCType(param.baseType);
             if (!type)
-                throw Error(ErrorCategory::Document, field + ": the type \"" + param.type
-                                                         + "\" has no dtype; list the args with a \"type\"");
+                throw Error(ErrorCategory::Document,
+                            field + ": the type \"" + param.type + "\" has no dtype; list the args with a \"type\"");
             a.type = *type;
             a.value = param.name;
         }

@@ -30,8 +30,7 @@ std::string lowerExtension(const std::filesystem::path& path)
 
 // Writes gen(i) to every element. The common float types get a direct store;
 // the others go through storeFromDouble's rounding and saturation.
-template <typename Gen>
-void fillElements(HostBuffer& b, Gen&& gen)
+template <typename Gen> void fillElements(HostBuffer& b, Gen&& gen)
 {
     std::byte* p = b.data();
     const std::size_t n = b.count();
@@ -82,8 +81,9 @@ std::filesystem::path BufferFactory::resolve(const std::string& file, const std:
     if (r.status == ConfinedFolder::Status::NotRegular)
         fail(field, "\"" + file + "\" " + ConfinedFolder::explain(r.status));
     if (r.status == ConfinedFolder::Status::Missing) // never looked up in the working folder
-        fail(field, "file \"" + file + "\" not found "
-                        + (baseDir_.empty() ? "(an unsaved document has no folder to look in)" : "in the document's folder"));
+        fail(field,
+             "file \"" + file + "\" not found "
+                 + (baseDir_.empty() ? "(an unsaved document has no folder to look in)" : "in the document's folder"));
     return r.path;
 }
 
@@ -117,8 +117,8 @@ std::vector<std::size_t> BufferFactory::shape(const BufferSpec& spec, const std:
         text += (d ? " x " : "") + std::to_string(n);
     }
     if (product != count)
-        fail(field + ".shape", text + " = " + std::to_string(product) + " elements, but the count is "
-                                   + std::to_string(count));
+        fail(field + ".shape",
+             text + " = " + std::to_string(product) + " elements, but the count is " + std::to_string(count));
     return dims;
 }
 
@@ -132,8 +132,7 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
     const Initializer& init = spec.init;
     const std::string initField = field + ".init";
     switch (init.kind) {
-    case Initializer::Kind::Zeros:
-        break; // HostBuffer starts zeroed; zero bits are 0 in every dtype
+    case Initializer::Kind::Zeros: break; // HostBuffer starts zeroed; zero bits are 0 in every dtype
     case Initializer::Kind::Fill: {
         const double v = scope_.evaluate(init.value, initField + ".value");
         fillElements(b, [v](std::size_t) { return v; });
@@ -164,14 +163,9 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
         fillElements(b, [&](std::size_t) { return mean + stddev * rng.normal(); });
         break;
     }
-    case Initializer::Kind::Expression:
-        fillExpression(array, init, initField + ".expr");
-        break;
-    case Initializer::Kind::File:
-        fillFromFile(array, init, initField + ".path");
-        break;
-    case Initializer::Kind::Copy:
-        break; // PreparedRun copies the other buffer's initial contents in
+    case Initializer::Kind::Expression: fillExpression(array, init, initField + ".expr"); break;
+    case Initializer::Kind::File: fillFromFile(array, init, initField + ".path"); break;
+    case Initializer::Kind::Copy: break; // PreparedRun copies the other buffer's initial contents in
     }
     return array;
 }
@@ -253,12 +247,14 @@ void BufferFactory::fillFromFile(NdArray& array, const Initializer& init, const 
         loaded = readLocal(init.file, array.data.dtype(), array.data.count(), field);
     }
     if (loaded.data.count() != array.data.count())
-        fail(field, "\"" + init.file + "\" holds " + std::to_string(loaded.data.count())
-                        + " elements, but the buffer has " + std::to_string(array.data.count()));
+        fail(field,
+             "\"" + init.file + "\" holds " + std::to_string(loaded.data.count()) + " elements, but the buffer has "
+                 + std::to_string(array.data.count()));
     array.data = std::move(loaded.data);
 }
 
-NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const
+NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size_t count,
+                                 const std::string& field) const
 {
     const std::filesystem::path path = resolve(file, field);
     std::error_code ec;

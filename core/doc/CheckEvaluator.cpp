@@ -23,9 +23,9 @@ double elementAt(void* userData, double j)
 {
     const auto* e = static_cast<const Element*>(userData);
     if (!(j >= 0) || j != std::floor(j) || j >= double(e->buffer->count()))
-        throw Error(ErrorCategory::Expression, e->field + ": " + e->name + "(" + formatNumber(j)
-                                                   + ") is outside the buffer (" + std::to_string(e->buffer->count())
-                                                   + " elements)");
+        throw Error(ErrorCategory::Expression,
+                    e->field + ": " + e->name + "(" + formatNumber(j) + ") is outside the buffer ("
+                        + std::to_string(e->buffer->count()) + " elements)");
     return e->buffer->at(std::size_t(j));
 }
 
@@ -115,8 +115,8 @@ public:
             if (el->buffer->count() < count)
                 throw Error(ErrorCategory::Expression,
                             field + ": buffer \"" + el->name + "\" has " + std::to_string(el->buffer->count())
-                                + " elements, \"" + targetName + "\" has " + std::to_string(count) + "; use "
-                                + el->name + "(j) to pick elements");
+                                + " elements, \"" + targetName + "\" has " + std::to_string(count) + "; use " + el->name
+                                + "(j) to pick elements");
             bound_.push_back(std::make_unique<BoundValue>(BoundValue{el->buffer, 0.0}));
             e_.bindVariable(el->name, &bound_.back()->value);
         }
@@ -158,8 +158,8 @@ bool withinTolerance(const CheckSpec& check, double got, double expected, CheckR
 
 CheckResult CheckEvaluator::evaluate(const CheckSpec& check, const std::string& field, const Deadline& deadline) const
 {
-    const auto target = std::find_if(buffers_.begin(), buffers_.end(),
-                                     [&](const CheckBuffer& b) { return b.name == check.buffer; });
+    const auto target
+        = std::find_if(buffers_.begin(), buffers_.end(), [&](const CheckBuffer& b) { return b.name == check.buffer; });
     if (target == buffers_.end() || !target->data)
         throw Error(ErrorCategory::Document, field + ".buffer: no buffer named \"" + check.buffer + "\"");
     const HostBuffer& out = *target->data;

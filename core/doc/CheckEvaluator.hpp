@@ -14,9 +14,9 @@ namespace kw {
 // A buffer as checks see it.
 struct CheckBuffer {
     std::string name;
-    const HostBuffer* data = nullptr;     // after the launch
-    const HostBuffer* initial = nullptr;  // before it (optional): the name "<name>_in"
-    std::vector<std::size_t> shape;       // display shape; empty means 1-D
+    const HostBuffer* data = nullptr;    // after the launch
+    const HostBuffer* initial = nullptr; // before it (optional): the name "<name>_in"
+    std::vector<std::size_t> shape;      // display shape; empty means 1-D
 };
 
 class CheckEvaluator {

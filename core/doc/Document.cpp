@@ -8,10 +8,14 @@ constexpr struct {
     Initializer::Kind kind;
     const char* name;
 } kKinds[] = {
-    {Initializer::Kind::Zeros, "zeros"}, {Initializer::Kind::Fill, "fill"},
-    {Initializer::Kind::Arange, "arange"}, {Initializer::Kind::Linspace, "linspace"},
-    {Initializer::Kind::Uniform, "uniform"}, {Initializer::Kind::Normal, "normal"},
-    {Initializer::Kind::Expression, "expression"}, {Initializer::Kind::File, "file"},
+    {Initializer::Kind::Zeros, "zeros"},
+    {Initializer::Kind::Fill, "fill"},
+    {Initializer::Kind::Arange, "arange"},
+    {Initializer::Kind::Linspace, "linspace"},
+    {Initializer::Kind::Uniform, "uniform"},
+    {Initializer::Kind::Normal, "normal"},
+    {Initializer::Kind::Expression, "expression"},
+    {Initializer::Kind::File, "file"},
     {Initializer::Kind::Copy, "copy"},
 };
 

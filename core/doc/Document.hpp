@@ -21,16 +21,16 @@ namespace kw {
 struct Initializer {
     enum class Kind { Zeros, Fill, Arange, Linspace, Uniform, Normal, Expression, File, Copy };
     Kind kind = Kind::Zeros;
-    std::string value = "0";        // fill value expression
+    std::string value = "0";                         // fill value expression
     std::string start = "0", step = "1", stop = "1"; // arange start/step, linspace start/stop
-    double low = 0.0, high = 1.0;   // uniform
-    double mean = 0.0, stddev = 1.0; // normal
-    std::uint64_t seed = 0;         // uniform/normal
-    std::string expression;         // per element: i, x, y, z and the variables
-    std::string file;               // .npy/.csv/.bin, relative to the document
-    std::string from;               // copy: the buffer whose initial contents this one starts with
+    double low = 0.0, high = 1.0;                    // uniform
+    double mean = 0.0, stddev = 1.0;                 // normal
+    std::uint64_t seed = 0;                          // uniform/normal
+    std::string expression;                          // per element: i, x, y, z and the variables
+    std::string file;                                // .npy/.csv/.bin, relative to the document
+    std::string from;                                // copy: the buffer whose initial contents this one starts with
 };
-const char* toString(Initializer::Kind kind);             // "zeros", "fill", ...
+const char* toString(Initializer::Kind kind); // "zeros", "fill", ...
 std::optional<Initializer::Kind> parseInitializerKind(std::string_view s);
 
 struct BufferSpec {
@@ -41,16 +41,16 @@ struct BufferSpec {
     Initializer init;
     Direction direction = Direction::InOut;
     bool plot = true;
-    bool global = false;            // listed under "globals": fills the module variable of this name
+    bool global = false; // listed under "globals": fills the module variable of this name
 };
 
 // One kernel argument in parameter order: a buffer by name or a typed scalar expression.
 struct ArgSpec {
-    std::string name;               // parameter name (informative; order decides)
-    std::string buffer;             // non-empty: pass this buffer's device pointer
-    DType type = DType::I32;        // scalar type
-    std::string value;              // scalar expression
-    std::string offset;             // with a buffer: elements past its start (`d_in + RADIUS`); empty: 0
+    std::string name;        // parameter name (informative; order decides)
+    std::string buffer;      // non-empty: pass this buffer's device pointer
+    DType type = DType::I32; // scalar type
+    std::string value;       // scalar expression
+    std::string offset;      // with a buffer: elements past its start (`d_in + RADIUS`); empty: 0
     bool isBuffer() const { return !buffer.empty(); }
 };
 
@@ -69,9 +69,9 @@ struct RunSettings {
 
 struct CheckSpec {
     std::string buffer;
-    std::string expect;             // per element: i, x, y, z, variables, other buffers by name (element i) and name(j)
-    std::string aggregate;          // empty, or sum/min/max/mean/count/any/all of `of` over the buffer, compared with expect
-    std::string of;                 // aggregate: the per-element expression (default: the buffer's element)
+    std::string expect;    // per element: i, x, y, z, variables, other buffers by name (element i) and name(j)
+    std::string aggregate; // empty, or sum/min/max/mean/count/any/all of `of` over the buffer, compared with expect
+    std::string of;        // aggregate: the per-element expression (default: the buffer's element)
     double absTol = 1e-6;
     double relTol = 1e-5;
 };
@@ -83,19 +83,19 @@ using AttachedFiles = std::map<std::string, NdArray>;
 struct Document {
     int version = 1;
     std::string title;
-    std::string description;        // Markdown, shown in the Notes panel
-    std::string source;             // resolved source text
-    std::string sourceFile;         // non-empty when the source lives in a file beside the document
-    std::string kernel;             // kernel name or instantiation "scale<float,128>"
+    std::string description; // Markdown, shown in the Notes panel
+    std::string source;      // resolved source text
+    std::string sourceFile;  // non-empty when the source lives in a file beside the document
+    std::string kernel;      // kernel name or instantiation "scale<float,128>"
     CompileOptions options;
     std::vector<std::pair<std::string, std::string>> variables; // in order; later may use earlier
     std::vector<BufferSpec> buffers;
     std::vector<ArgSpec> args;
-    bool argsAuto = false;          // "args": "auto": each parameter bound to the buffer or variable of its name
+    bool argsAuto = false; // "args": "auto": each parameter bound to the buffer or variable of its name
     LaunchSpecText launch;
     RunSettings run;
     std::vector<CheckSpec> checks;
-    std::filesystem::path path;     // where it was loaded from (empty for unsaved)
+    std::filesystem::path path; // where it was loaded from (empty for unsaved)
     // How it was loaded, not part of the file: an untrusted document may name
     // files only inside its folder and compile only with allow-listed options.
     Trust trust = Trust::Untrusted;

@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
-#include <limits>
 #include <fstream>
 #include <initializer_list>
+#include <limits>
 #include <sstream>
 
 namespace kw {
@@ -132,8 +132,8 @@ DType getDType(const Json& j, const std::string& field)
 
 CompileOptions readOptions(const Json& j, const std::string& field)
 {
-    requireObject(j, field, {"defines", "include_dirs", "std", "arch", "lineinfo", "debug", "fast_math",
-                             "tag_printf", "extra"});
+    requireObject(j, field,
+                  {"defines", "include_dirs", "std", "arch", "lineinfo", "debug", "fast_math", "tag_printf", "extra"});
     CompileOptions o;
     if (j.contains("defines")) {
         const Json& d = j["defines"];
@@ -191,8 +191,10 @@ Initializer readInit(const Json& j, const std::string& field)
         const std::string s = j.get<std::string>();
         const auto kind = parseInitializerKind(s);
         if (!kind)
-            fail(field, "\"" + s + "\" is not an initialiser kind (zeros, fill, arange, linspace, uniform, normal, "
-                                   "expression, file, copy)");
+            fail(field,
+                 "\"" + s
+                     + "\" is not an initialiser kind (zeros, fill, arange, linspace, uniform, normal, "
+                       "expression, file, copy)");
         init.kind = *kind;
         return init;
     }
@@ -203,8 +205,10 @@ Initializer readInit(const Json& j, const std::string& field)
     const std::string kindText = getString(j["kind"], field + ".kind");
     const auto kind = parseInitializerKind(kindText);
     if (!kind)
-        fail(field + ".kind", "\"" + kindText + "\" is not one of zeros, fill, arange, linspace, uniform, normal, "
-                                                "expression, file, copy");
+        fail(field + ".kind",
+             "\"" + kindText
+                 + "\" is not one of zeros, fill, arange, linspace, uniform, normal, "
+                   "expression, file, copy");
     init.kind = *kind;
     const auto need = [&](const char* key) -> const Json& {
         if (!j.contains(key))
@@ -214,9 +218,7 @@ Initializer readInit(const Json& j, const std::string& field)
     const auto has = [&](const char* key) { return j.contains(key); };
     using K = Initializer::Kind;
     switch (init.kind) {
-    case K::Zeros:
-        requireObject(j, field, {"kind"});
-        break;
+    case K::Zeros: requireObject(j, field, {"kind"}); break;
     case K::Fill:
         requireObject(j, field, {"kind", "value"});
         init.value = getExpression(need("value"), field + ".value");
@@ -404,8 +406,9 @@ CheckSpec readCheck(const Json& j, const std::string& field)
         fail(field + ".buffer", "missing");
     c.buffer = getString(j["buffer"], field + ".buffer");
     // any/all compare with true unless told otherwise.
-    if (!j.contains("expect") && !(j.contains("aggregate") && j["aggregate"].is_string()
-                                   && (j["aggregate"] == "any" || j["aggregate"] == "all")))
+    if (!j.contains("expect")
+        && !(j.contains("aggregate") && j["aggregate"].is_string()
+             && (j["aggregate"] == "any" || j["aggregate"] == "all")))
         fail(field + ".expect", "missing");
     c.expect = j.contains("expect") ? getExpression(j["expect"], field + ".expect") : "1";
     if (j.contains("abs_tol"))
@@ -425,8 +428,7 @@ CheckSpec readCheck(const Json& j, const std::string& field)
     return c;
 }
 
-template <typename T, typename F>
-std::vector<T> readList(const Json& j, const std::string& field, F readOne)
+template <typename T, typename F> std::vector<T> readList(const Json& j, const std::string& field, F readOne)
 {
     if (!j.is_array())
         fail(field, std::string("expected an array, got ") + kindName(j));
@@ -468,11 +470,12 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
         // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
         const std::size_t colon = what.find(": ");
         const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-        throw Error(ErrorCategory::Document, "not valid JSON at " + lineAndColumn(text, e.byte ? e.byte - 1 : 0)
-                                                 + ": " + detail);
+        throw Error(ErrorCategory::Document,
+                    "not valid JSON at " + lineAndColumn(text, e.byte ? e.byte - 1 : 0) + ": " + detail);
     }
-    requireObject(j, "", {"format", "version", "title", "description", "source", "source_file", "kernel", "options",
-                          "variables", "buffers", "globals", "args", "launch", "run", "checks"});
+    requireObject(j, "",
+                  {"format", "version", "title", "description", "source", "source_file", "kernel", "options",
+                   "variables", "buffers", "globals", "args", "launch", "run", "checks"});
 
     Document doc;
     doc.path = path;
@@ -486,8 +489,9 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
         fail("version", "missing");
     const long long version = getInteger(j["version"], "version");
     if (version > kVersion)
-        fail("version", std::to_string(version) + " is newer than this program reads (" + std::to_string(kVersion)
-                            + "); update Kernel Workbench");
+        fail("version",
+             std::to_string(version) + " is newer than this program reads (" + std::to_string(kVersion)
+                 + "); update Kernel Workbench");
     if (version < 1)
         fail("version", std::to_string(version) + " is not a valid version");
     doc.version = static_cast<int>(version);
@@ -519,9 +523,10 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
             if (r.status == ConfinedFolder::Status::NotRegular)
                 fail("source_file", "\"" + doc.sourceFile + "\" " + ConfinedFolder::explain(r.status));
             if (r.status == ConfinedFolder::Status::Missing) // never looked up in the working folder
-                fail("source_file", "file \"" + doc.sourceFile + "\" not found "
-                                        + (doc.path.empty() ? "(an unsaved document has no folder to look in)"
-                                                            : "in the document's folder"));
+                fail("source_file",
+                     "file \"" + doc.sourceFile + "\" not found "
+                         + (doc.path.empty() ? "(an unsaved document has no folder to look in)"
+                                             : "in the document's folder"));
             file = r.path;
         }
         std::error_code ec;

@@ -33,7 +33,8 @@ void addOptions(const CompileOptions& o, std::vector<DocumentRequest>& out)
     for (std::size_t i = 0; i < o.extra.size(); ++i)
         option("options.extra[" + std::to_string(i) + "]", o.extra[i]);
     for (std::size_t i = 0; i < o.includeDirs.size(); ++i)
-        out.push_back({DocumentRequest::Kind::File, "options.include_dirs[" + std::to_string(i) + "]", o.includeDirs[i]});
+        out.push_back(
+            {DocumentRequest::Kind::File, "options.include_dirs[" + std::to_string(i) + "]", o.includeDirs[i]});
 }
 
 // The text of each #include line of the source, with its splices joined, under every

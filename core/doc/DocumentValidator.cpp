@@ -78,9 +78,7 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
         const Initializer& init = spec.init;
         const std::string initField = field + ".init";
         switch (init.kind) {
-        case Initializer::Kind::Fill:
-            scope.evaluate(init.value, initField + ".value");
-            break;
+        case Initializer::Kind::Fill: scope.evaluate(init.value, initField + ".value"); break;
         case Initializer::Kind::Arange:
             scope.evaluate(init.start, initField + ".start");
             scope.evaluate(init.step, initField + ".step");
@@ -119,12 +117,12 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
             const std::size_t mine = NdArray::elementCount(shape);
             const std::size_t theirs = NdArray::elementCount(factory.shape(*source, "buffers (" + source->name + ")"));
             if (mine != theirs)
-                fail(initField + ".from", "\"" + init.from + "\" has " + std::to_string(theirs) + " elements, this buffer "
-                                              + std::to_string(mine));
+                fail(initField + ".from",
+                     "\"" + init.from + "\" has " + std::to_string(theirs) + " elements, this buffer "
+                         + std::to_string(mine));
             break;
         }
-        case Initializer::Kind::Zeros:
-            break;
+        case Initializer::Kind::Zeros: break;
         }
     }
 }
@@ -137,9 +135,10 @@ void validateArgs(const Document& doc, const KernelSignature& kernel, const Vari
         std::string params;
         for (const auto& p : kernel.params)
             params += (params.empty() ? "" : ", ") + typeOf(p) + (p.name.empty() ? "" : " " + p.name);
-        fail("args", "the kernel " + kernel.name + " has " + std::to_string(kernel.params.size()) + " parameter"
-                         + (kernel.params.size() == 1 ? "" : "s") + " (" + params + "), the document gives "
-                         + std::to_string(doc.args.size()));
+        fail("args",
+             "the kernel " + kernel.name + " has " + std::to_string(kernel.params.size()) + " parameter"
+                 + (kernel.params.size() == 1 ? "" : "s") + " (" + params + "), the document gives "
+                 + std::to_string(doc.args.size()));
     }
     for (std::size_t a = 0; a < doc.args.size(); ++a) {
         const ArgSpec& arg = doc.args[a];
@@ -148,42 +147,47 @@ void validateArgs(const Document& doc, const KernelSignature& kernel, const Vari
         const std::string field = "args[" + std::to_string(a) + "]" + (arg.name.empty() ? "" : " (" + arg.name + ")");
         if (arg.isBuffer()) {
             if (!param.isPointer)
-                fail(field, "parameter " + paramText + " is not a pointer; give {\"type\", \"value\"} instead of a buffer");
+                fail(field,
+                     "parameter " + paramText + " is not a pointer; give {\"type\", \"value\"} instead of a buffer");
             const BufferSpec* buffer = doc.findBuffer(arg.buffer);
             if (!buffer) {
                 std::string names;
                 for (const auto& b : doc.buffers)
                     names += (names.empty() ? "" : ", ") + b.name;
-                fail(field + ".buffer", "no buffer named \"" + arg.buffer + "\" (buffers: "
-                                            + (names.empty() ? "none" : names) + ")");
+                fail(field + ".buffer",
+                     "no buffer named \"" + arg.buffer + "\" (buffers: " + (names.empty() ? "none" : names) + ")");
             }
             if (buffer->global)
                 fail(field + ".buffer", "\"" + arg.buffer + "\" is a global (a module variable), not a buffer to pass");
             const auto pointee = param.pointerDepth <= 1 ? dtypeForCType(param.baseType) : std::nullopt;
             if (pointee && *pointee != buffer->dtype && sizeOf(*pointee) != sizeOf(buffer->dtype))
-                fail(field + ".buffer", "buffer \"" + arg.buffer + "\" is " + toString(buffer->dtype)
-                                            + " but the parameter is " + paramText);
+                fail(field + ".buffer",
+                     "buffer \"" + arg.buffer + "\" is " + toString(buffer->dtype) + " but the parameter is "
+                         + paramText);
             const auto vector = param.pointerDepth <= 1 && !pointee ? vectorTypeOf(param.baseType) : std::nullopt;
             if (vector) {
                 // float4* takes an f32 buffer of 4 elements per vector.
                 if (sizeOf(buffer->dtype) != vector->componentSize)
-                    fail(field + ".buffer", "buffer \"" + arg.buffer + "\" has " + std::to_string(sizeOf(buffer->dtype))
-                                                + "-byte elements (" + toString(buffer->dtype) + ") but parameter "
-                                                + paramText + " has " + std::to_string(vector->componentSize)
-                                                + "-byte components");
-                const std::size_t count = NdArray::elementCount(BufferFactory(scope, doc.baseDir(), doc.trust).shape(*buffer, field));
+                    fail(field + ".buffer",
+                         "buffer \"" + arg.buffer + "\" has " + std::to_string(sizeOf(buffer->dtype))
+                             + "-byte elements (" + toString(buffer->dtype) + ") but parameter " + paramText + " has "
+                             + std::to_string(vector->componentSize) + "-byte components");
+                const std::size_t count
+                    = NdArray::elementCount(BufferFactory(scope, doc.baseDir(), doc.trust).shape(*buffer, field));
                 if (count % vector->components != 0)
-                    fail(field + ".buffer", "buffer \"" + arg.buffer + "\" has " + std::to_string(count)
-                                                + " elements, not a whole number of " + param.baseType + " ("
-                                                + std::to_string(vector->components) + " each)");
+                    fail(field + ".buffer",
+                         "buffer \"" + arg.buffer + "\" has " + std::to_string(count)
+                             + " elements, not a whole number of " + param.baseType + " ("
+                             + std::to_string(vector->components) + " each)");
             }
         } else {
             if (param.isPointer)
                 fail(field, "parameter " + paramText + " is a pointer; give {\"buffer\": NAME}");
             const auto expected = dtypeForCType(param.baseType);
             if (expected && *expected != arg.type)
-                fail(field + ".type", std::string(toString(arg.type)) + " does not match parameter " + paramText
-                                          + " (" + toString(*expected) + ")");
+                fail(field + ".type",
+                     std::string(toString(arg.type)) + " does not match parameter " + paramText + " ("
+                         + toString(*expected) + ")");
             if (trim(arg.value).empty())
                 fail(field + ".value", "is empty");
             packScalar(arg.type, arg.value, scope.evaluate(arg.value, field + ".value"), field + ".value");
@@ -216,8 +220,8 @@ void validateChecks(const Document& doc, const VariableScope& scope)
     // Each check is a pass over its buffer after the launch: their number is bounded too.
     constexpr std::size_t kMaxChecks = 1000;
     if (doc.checks.size() > kMaxChecks)
-        fail("checks", std::to_string(doc.checks.size()) + " checks; a document may have at most "
-                           + std::to_string(kMaxChecks));
+        fail("checks",
+             std::to_string(doc.checks.size()) + " checks; a document may have at most " + std::to_string(kMaxChecks));
     for (std::size_t c = 0; c < doc.checks.size(); ++c) {
         const CheckSpec& check = doc.checks[c];
         const std::string field = "checks[" + std::to_string(c) + "]";
@@ -272,8 +276,9 @@ KernelSignature DocumentValidator::kernelSignature(const Document& doc)
         std::string names;
         for (const auto& k : kernels)
             names += (names.empty() ? "" : ", ") + k.name + (k.file.empty() ? "" : " (in " + k.file + ")");
-        fail("kernel", "\"" + kernel + "\" is not a __global__ function of the source (found: "
-                           + (names.empty() ? "none" : names) + ")");
+        fail("kernel",
+             "\"" + kernel + "\" is not a __global__ function of the source (found: " + (names.empty() ? "none" : names)
+                 + ")");
     }
     if (found->templateParams.empty()) {
         if (angle != std::string::npos)
@@ -283,8 +288,9 @@ KernelSignature DocumentValidator::kernelSignature(const Document& doc)
     try {
         return instantiate(*found, kernel);
     } catch (const Error& e) {
-        fail("kernel", std::string(e.what()) + " (" + found->name + " is a template; name an instantiation such as "
-                           + found->name + "<...>)");
+        fail("kernel",
+             std::string(e.what()) + " (" + found->name + " is a template; name an instantiation such as " + found->name
+                 + "<...>)");
     }
 }
 

@@ -4,8 +4,8 @@
 
 #include <muParser.h>
 
-#include <charconv>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -55,10 +55,7 @@ Expression::~Expression() = default;
 Expression::Expression(Expression&&) noexcept = default;
 Expression& Expression::operator=(Expression&&) noexcept = default;
 
-void Expression::fail(const std::string& why) const
-{
-    throw Error(ErrorCategory::Expression, field_ + ": " + why);
-}
+void Expression::fail(const std::string& why) const { throw Error(ErrorCategory::Expression, field_ + ": " + why); }
 
 void Expression::defineConstant(const std::string& name, double value)
 {

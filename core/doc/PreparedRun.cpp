@@ -3,9 +3,9 @@
 #include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
+#include "doc/Expression.hpp"
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
-#include "doc/Expression.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -31,8 +31,9 @@ void copyInitial(const Document& doc, std::vector<BufferArg>& buffers, std::size
     HostBuffer& out = buffers[target].data;
     const HostBuffer& in = buffers[source].data;
     if (in.count() != out.count())
-        throw Error(ErrorCategory::Document, field + ": \"" + from + "\" has " + std::to_string(in.count())
-                                                 + " elements, this buffer " + std::to_string(out.count()));
+        throw Error(ErrorCategory::Document,
+                    field + ": \"" + from + "\" has " + std::to_string(in.count()) + " elements, this buffer "
+                        + std::to_string(out.count()));
     if (in.dtype() == out.dtype())
         out.bytes() = in.bytes();
     else
@@ -54,7 +55,8 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
         for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
             const BufferSpec& spec = doc.buffers[b];
             NdArray array = factory.create(spec, "buffers[" + std::to_string(b) + "]");
-            run.buffers.push_back(BufferArg{spec.name, spec.direction, std::move(array.data), spec.global ? spec.name : ""});
+            run.buffers.push_back(
+                BufferArg{spec.name, spec.direction, std::move(array.data), spec.global ? spec.name : ""});
             run.shapes.push_back(std::move(array.shape));
         }
         for (std::size_t b = 0; b < doc.buffers.size(); ++b)
@@ -63,7 +65,8 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
 
         for (std::size_t a = 0; a < doc.args.size(); ++a) {
             const ArgSpec& spec = doc.args[a];
-            const std::string field = "args[" + std::to_string(a) + "]" + (spec.name.empty() ? "" : " (" + spec.name + ")");
+            const std::string field
+                = "args[" + std::to_string(a) + "]" + (spec.name.empty() ? "" : " (" + spec.name + ")");
             LaunchArg arg;
             if (spec.isBuffer()) {
                 std::size_t index = 0;
@@ -112,7 +115,8 @@ std::vector<CheckResult> PreparedRun::evaluateChecks(const Document& doc, const 
 {
     std::vector<CheckBuffer> views;
     for (std::size_t b = 0; b < buffers.size(); ++b) {
-        CheckBuffer v{buffers[b].name, &buffers[b].data, nullptr, b < shapes.size() ? shapes[b] : std::vector<std::size_t>{}};
+        CheckBuffer v{buffers[b].name, &buffers[b].data, nullptr,
+                      b < shapes.size() ? shapes[b] : std::vector<std::size_t>{}};
         if (initial && b < initial->size())
             v.initial = &(*initial)[b].data;
         views.push_back(std::move(v));

@@ -12,11 +12,11 @@
 namespace kw {
 
 struct PreparedRun {
-    VariableScope variables;                     // the document's variables
-    VariableScope checkScope;                    // variables plus scalar arguments by parameter name
-    std::vector<BufferArg> buffers;              // document order, initial data
+    VariableScope variables;                      // the document's variables
+    VariableScope checkScope;                     // variables plus scalar arguments by parameter name
+    std::vector<BufferArg> buffers;               // document order, initial data
     std::vector<std::vector<std::size_t>> shapes; // display shape per buffer ({count} for 1-D)
-    std::vector<LaunchArg> args;                 // parameter order
+    std::vector<LaunchArg> args;                  // parameter order
     LaunchConfig config;
 
     // Evaluates variables, fills every buffer from its initialiser, packs the

@@ -56,16 +56,17 @@ std::vector<std::byte> packScalar(DType type, double value, const std::string& f
         // For 64-bit types r.hi rounds up to 2^63 or 2^64, so the top is exclusive there.
         const bool tooHigh = (type == DType::I64 || type == DType::U64) ? value >= r.hi : value > r.hi;
         if (value < r.lo || tooHigh)
-            throw Error(ErrorCategory::Document, field + ": " + formatNumber(value) + " is out of range for "
-                                                     + toString(type) + " (" + rangeText(type) + ")");
+            throw Error(ErrorCategory::Document,
+                        field + ": " + formatNumber(value) + " is out of range for " + toString(type) + " ("
+                            + rangeText(type) + ")");
     } else if (std::isfinite(value)) {
         const double max = type == DType::F64 ? DBL_MAX
-            : type == DType::F32             ? double(FLT_MAX)
-            : type == DType::F16             ? 65504.0
-                                             : 3.3895313892515355e38; // bf16
+            : type == DType::F32              ? double(FLT_MAX)
+            : type == DType::F16              ? 65504.0
+                                              : 3.3895313892515355e38; // bf16
         if (std::fabs(value) > max)
-            throw Error(ErrorCategory::Document, field + ": " + formatNumber(value) + " is out of range for "
-                                                     + toString(type));
+            throw Error(ErrorCategory::Document,
+                        field + ": " + formatNumber(value) + " is out of range for " + toString(type));
     }
     std::vector<std::byte> bytes(sizeOf(type));
     storeFromDouble(type, bytes.data(), value);

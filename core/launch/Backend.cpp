@@ -19,11 +19,13 @@ std::string Backend::archFor(const std::string& documentArch) const
     const DeviceInfo d = device();
     const std::string where = d.id + " (" + d.name + ") is " + compileArch();
     if (asked.number > own.number)
-        throw Error(ErrorCategory::Limit, "the document is for " + documentArch + " (options.arch), but " + where
-                                              + ": code for a newer GPU cannot run on it");
+        throw Error(ErrorCategory::Limit,
+                    "the document is for " + documentArch + " (options.arch), but " + where
+                        + ": code for a newer GPU cannot run on it");
     if (!asked.suffix.empty() && asked.number != own.number)
-        throw Error(ErrorCategory::Limit, "the document is for " + documentArch + " (options.arch), but " + where
-                                              + ": code with arch-specific features runs only on that arch");
+        throw Error(ErrorCategory::Limit,
+                    "the document is for " + documentArch + " (options.arch), but " + where
+                        + ": code with arch-specific features runs only on that arch");
     if (asked.real && asked.number == own.number)
         return documentArch;
     return asked.ptxName(); // an older arch, or PTX: the driver translates it for this GPU

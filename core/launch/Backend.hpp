@@ -23,7 +23,8 @@ public:
     // warm-up and timed repeats on restored inputs. A fault is reported in the result,
     // not thrown; machinery failures throw kw::Error.
     virtual LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
-                                const std::vector<LaunchArg>& args, const LaunchConfig& config) = 0;
+                                const std::vector<LaunchArg>& args, const LaunchConfig& config)
+        = 0;
 
     // What the process that owns the backend must know after a launch. The defaults
     // are the simulator's: a fault there is reported and leaves nothing behind, its

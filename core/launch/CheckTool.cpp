@@ -7,8 +7,10 @@ namespace {
 constexpr struct {
     CheckTool tool;
     const char* name;
-} kTools[] = {{CheckTool::None, "none"},           {CheckTool::Memcheck, "memcheck"},
-              {CheckTool::Racecheck, "racecheck"}, {CheckTool::Initcheck, "initcheck"},
+} kTools[] = {{CheckTool::None, "none"},
+              {CheckTool::Memcheck, "memcheck"},
+              {CheckTool::Racecheck, "racecheck"},
+              {CheckTool::Initcheck, "initcheck"},
               {CheckTool::Synccheck, "synccheck"}};
 
 } // namespace

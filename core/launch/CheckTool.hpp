@@ -12,19 +12,19 @@
 namespace kw {
 
 enum class CheckTool { None, Memcheck, Racecheck, Initcheck, Synccheck };
-const char* toString(CheckTool tool);                      // "memcheck", ... ("none")
+const char* toString(CheckTool tool); // "memcheck", ... ("none")
 std::optional<CheckTool> parseCheckTool(std::string_view s);
 
 // One problem a check found, located like a simulator fault.
 struct CheckFinding {
     CheckTool tool = CheckTool::None;
-    std::string kind;                        // "out of bounds read", "shared-memory race", ...
-    std::string message;                     // one line, complete
+    std::string kind;    // "out of bounds read", "shared-memory race", ...
+    std::string message; // one line, complete
     std::string file;
     int line = 0;
     std::optional<Dim3> block, thread;
     std::optional<std::uint64_t> address;
-    std::uint32_t count = 1;                 // identical findings folded into one
+    std::uint32_t count = 1; // identical findings folded into one
 };
 
 } // namespace kw

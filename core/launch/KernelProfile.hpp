@@ -12,10 +12,10 @@ namespace kw {
 
 // The counters, each per warp-level PTX instruction executed.
 struct ProfileCounters {
-    std::uint64_t inst_executed = 0;         // warp-level instructions
-    std::uint64_t thread_inst_executed = 0;  // their active lanes, summed
-    std::uint64_t divergent_branches = 0;    // branches whose active lanes split
-    std::uint64_t global_ld_requests = 0, global_ld_sectors = 0;   // 32-byte sectors
+    std::uint64_t inst_executed = 0;                             // warp-level instructions
+    std::uint64_t thread_inst_executed = 0;                      // their active lanes, summed
+    std::uint64_t divergent_branches = 0;                        // branches whose active lanes split
+    std::uint64_t global_ld_requests = 0, global_ld_sectors = 0; // 32-byte sectors
     std::uint64_t global_st_requests = 0, global_st_sectors = 0;
     std::uint64_t shared_ld_requests = 0, shared_ld_wavefronts = 0; // 32 banks of 4 bytes
     std::uint64_t shared_st_requests = 0, shared_st_wavefronts = 0;
@@ -28,12 +28,12 @@ struct ProfileCounters {
 
 // Figures the counters alone cannot give, needed for the derived figures and findings.
 struct ProfileExtras {
-    std::uint64_t branches = 0;              // branch instructions executed (warp level)
+    std::uint64_t branches = 0;                // branch instructions executed (warp level)
     std::uint64_t global_ld_ideal_sectors = 0; // the fewest sectors the requests' bytes could fit
     std::uint64_t global_st_ideal_sectors = 0;
     std::uint64_t shared_ideal_wavefronts = 0; // loads and stores: one per 128 bytes asked for
-    std::uint32_t worst_bank_conflict = 0;   // most lanes that hit one bank with distinct words
-    std::uint32_t global_stride_bytes = 0;   // address step between neighbouring lanes, when regular
+    std::uint32_t worst_bank_conflict = 0;     // most lanes that hit one bank with distinct words
+    std::uint32_t global_stride_bytes = 0;     // address step between neighbouring lanes, when regular
     // The same, per direction. A stride is the step between the addresses of neighbouring
     // active lanes (its magnitude) in the first request where all steps agree; 0 when none did.
     std::uint64_t shared_ld_ideal_wavefronts = 0, shared_st_ideal_wavefronts = 0; // sum: shared_ideal_wavefronts
@@ -46,15 +46,15 @@ struct ProfileExtras {
     // threads reading rows); 0 when none did.
     std::uint32_t global_ld_run_bytes = 0, global_st_run_bytes = 0;
     std::uint32_t shared_bytes = 0;
-    std::uint64_t atomic_lanes = 0;          // lanes of the atomic requests, summed
-    std::uint64_t atomic_addresses = 0;      // distinct addresses per atomic request, summed
+    std::uint64_t atomic_lanes = 0;     // lanes of the atomic requests, summed
+    std::uint64_t atomic_addresses = 0; // distinct addresses per atomic request, summed
 
     ProfileExtras& operator+=(const ProfileExtras& o);
     bool operator==(const ProfileExtras&) const = default;
 };
 
 struct LineProfile {
-    std::string file;                        // as -lineinfo names it
+    std::string file; // as -lineinfo names it
     int line = 0;
     ProfileCounters counters;
     ProfileExtras extras;
@@ -63,7 +63,7 @@ struct LineProfile {
 // The lanes of one warp at one execution of one memory instruction, for the picture.
 struct LaneAccess {
     bool active = false;
-    std::uint64_t address = 0;               // global: the device address; shared: the offset
+    std::uint64_t address = 0; // global: the device address; shared: the offset
     std::uint32_t bytes = 0;
 };
 
@@ -71,25 +71,25 @@ struct AccessSample {
     enum class Space { Global, Shared, Local };
     Space space = Space::Global;
     bool store = false;
-    bool atomic = false;                     // atom/red (store is then false)
-    std::string instruction;                 // the PTX instruction as written
+    bool atomic = false;     // atom/red (store is then false)
+    std::string instruction; // the PTX instruction as written
     LaneAccess lanes[32];
 };
 
 // Which line and warp to record lane by lane.
 struct AccessCaptureRequest {
-    std::string file;                        // empty: the kernel's main file
+    std::string file; // empty: the kernel's main file
     int line = 0;
-    Dim3 block;                              // the block that holds the warp
-    std::uint32_t warp = 0;                  // warp index within the block
-    std::uint32_t maxSamples = 8;            // executions of the line to keep (loops run it often)
+    Dim3 block;                   // the block that holds the warp
+    std::uint32_t warp = 0;       // warp index within the block
+    std::uint32_t maxSamples = 8; // executions of the line to keep (loops run it often)
 };
 
 struct KernelProfile {
     ProfileCounters totals;
     ProfileExtras totalExtras;
-    std::vector<LineProfile> lines;          // lines with at least one instruction, in file/line order
-    std::vector<AccessSample> samples;       // for the capture request, when there was one
+    std::vector<LineProfile> lines;    // lines with at least one instruction, in file/line order
+    std::vector<AccessSample> samples; // for the capture request, when there was one
 };
 
 struct ProfileRequest {

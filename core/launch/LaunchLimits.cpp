@@ -62,8 +62,8 @@ std::vector<LimitViolation> checkLaunchLimits(const LaunchConfig& config, const 
     std::vector<LimitViolation> out;
     for (int axis = 0; axis < 3; ++axis)
         for (Field f : {Field::Block, Field::Grid})
-            if (auto m = checkDimension(f, axis, component(f == Field::Grid ? config.grid : config.block, axis),
-                                        limits))
+            if (auto m
+                = checkDimension(f, axis, component(f == Field::Grid ? config.grid : config.block, axis), limits))
                 out.push_back({f, axis, std::move(*m)});
     if (auto m = checkThreadsPerBlock(config.block, limits, kernel))
         out.push_back({Field::Block, -1, std::move(*m)});

@@ -21,7 +21,7 @@ struct KernelLimits {
 struct LimitViolation {
     enum class Field { Grid, Block, Shared };
     Field field = Field::Block;
-    int axis = -1;                  // 0..2 when one dimension is at fault, -1 for all of it
+    int axis = -1; // 0..2 when one dimension is at fault, -1 for all of it
     std::string message;
 };
 

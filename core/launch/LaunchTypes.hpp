@@ -1,7 +1,7 @@
 #pragma once
 #include "compile/KernelSignature.hpp"
-#include "data/HostBuffer.hpp"
 #include "data/Direction.hpp"
+#include "data/HostBuffer.hpp"
 #include "launch/CheckTool.hpp"
 #include "launch/Dim3.hpp"
 #include "launch/KernelProfile.hpp"
@@ -16,26 +16,26 @@ namespace kw {
 
 // What a backend executes: the compiled kernel and where its name lives in the module.
 struct KernelImage {
-    std::string name;          // as the user wrote it: "scale<float,128>"
-    std::string loweredName;   // mangled .entry name
+    std::string name;        // as the user wrote it: "scale<float,128>"
+    std::string loweredName; // mangled .entry name
     std::string ptx;
-    std::vector<char> cubin;   // may be empty: load the PTX
-    PtxEntry entry;            // the .entry's parameters
+    std::vector<char> cubin; // may be empty: load the PTX
+    PtxEntry entry;          // the .entry's parameters
 };
 
 struct BufferArg {
     std::string name;
     Direction direction = Direction::InOut;
-    HostBuffer data;           // initial data in, state after one launch out
-    std::string global;        // non-empty: the module's __constant__/__device__ variable this fills
+    HostBuffer data;    // initial data in, state after one launch out
+    std::string global; // non-empty: the module's __constant__/__device__ variable this fills
 };
 
 // One kernel argument, in parameter order.
 struct LaunchArg {
     bool isBuffer = false;
-    std::size_t buffer = 0;             // index into the buffers when isBuffer
-    std::size_t offsetBytes = 0;        // the pointer passed is the buffer's start plus this
-    std::vector<std::byte> bytes;       // scalar bytes when !isBuffer
+    std::size_t buffer = 0;       // index into the buffers when isBuffer
+    std::size_t offsetBytes = 0;  // the pointer passed is the buffer's start plus this
+    std::vector<std::byte> bytes; // scalar bytes when !isBuffer
 };
 
 struct LaunchConfig {
@@ -45,29 +45,35 @@ struct LaunchConfig {
     int repeats = 10;
     std::size_t printfBufferBytes = 1 << 20;
     double timeLimitSeconds = 10.0;
-    ProfileRequest profile;          // count per line (the simulator)
+    ProfileRequest profile; // count per line (the simulator)
     CheckTool check = CheckTool::None;
 };
 
 enum class FaultKind {
-    None, IllegalAddress, MisalignedAddress, Trap, Assert, LaunchFailure, Timeout,
-    OutOfBounds,   // sim: access outside any allocation
+    None,
+    IllegalAddress,
+    MisalignedAddress,
+    Trap,
+    Assert,
+    LaunchFailure,
+    Timeout,
+    OutOfBounds,      // sim: access outside any allocation
     DivergentBarrier, // sim: a barrier not reached by all threads of a block
-    Unsupported,   // sim: an instruction it does not implement
+    Unsupported,      // sim: an instruction it does not implement
     Other,
 };
 const char* toString(FaultKind kind);
 
 struct Fault {
     FaultKind kind = FaultKind::None;
-    std::string message;                // one line, names the kind and what is known
-    std::optional<Dim3> block, thread;  // where, when the backend knows
-    std::string file;                   // source location from -lineinfo, when known
+    std::string message;               // one line, names the kind and what is known
+    std::optional<Dim3> block, thread; // where, when the backend knows
+    std::string file;                  // source location from -lineinfo, when known
     int line = 0;
 };
 
 struct KernelTimings {
-    std::vector<double> repeatMs;   // kernel time per timed repeat
+    std::vector<double> repeatMs; // kernel time per timed repeat
     double minMs = 0, medianMs = 0, meanMs = 0;
     double h2dMs = 0, d2hMs = 0, moduleLoadMs = 0, firstLaunchMs = 0;
 };
@@ -75,12 +81,12 @@ struct KernelTimings {
 struct LaunchReport {
     bool ok = true;
     std::optional<Fault> fault;
-    std::string printfOutput;       // raw device printf text (tags still embedded)
+    std::string printfOutput; // raw device printf text (tags still embedded)
     bool printfMaybeTruncated = false;
     KernelTimings timings;
     std::vector<std::string> warnings;
-    std::optional<KernelProfile> profile;   // when asked for and the backend counts
-    std::vector<CheckFinding> findings;     // what the requested check found
+    std::optional<KernelProfile> profile; // when asked for and the backend counts
+    std::vector<CheckFinding> findings;   // what the requested check found
 };
 
 // Device limits the launch is validated against.
@@ -97,8 +103,8 @@ struct DeviceLimits {
 };
 
 struct DeviceInfo {
-    std::string id;              // "cuda:0" or "sim"
-    std::string name;            // "NVIDIA H200" or "CPU simulator"
+    std::string id;   // "cuda:0" or "sim"
+    std::string name; // "NVIDIA H200" or "CPU simulator"
     int ccMajor = 0, ccMinor = 0;
     std::size_t totalMemory = 0;
     double memoryBandwidthGBs = 0; // theoretical peak, when known

@@ -32,8 +32,8 @@ void writeAll(int fd, const std::string& s)
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            throw Error(ErrorCategory::Io, std::string("printf capture: write to stdout pipe failed: ")
-                                               + std::strerror(errno));
+            throw Error(ErrorCategory::Io,
+                        std::string("printf capture: write to stdout pipe failed: ") + std::strerror(errno));
         done += std::size_t(n);
     }
 }
@@ -46,11 +46,11 @@ PrintfCapture::PrintfCapture()
     protocolFd_ = fd::duplicate(1);
     int fds[2];
     if (protocolFd_ < 0 || fd::makePipe(fds) != 0)
-        throw Error(ErrorCategory::Io, std::string("printf capture: cannot create the stdout pipe: ")
-                                           + std::strerror(errno));
+        throw Error(ErrorCategory::Io,
+                    std::string("printf capture: cannot create the stdout pipe: ") + std::strerror(errno));
     if (fd::duplicateTo(fds[1], 1) < 0)
-        throw Error(ErrorCategory::Io, std::string("printf capture: cannot move stdout onto the pipe: ")
-                                           + std::strerror(errno));
+        throw Error(ErrorCategory::Io,
+                    std::string("printf capture: cannot move stdout onto the pipe: ") + std::strerror(errno));
     fd::close(fds[1]);
     readFd_ = fds[0];
     thread_ = std::thread([this] { drain(); });
@@ -100,8 +100,9 @@ std::string PrintfCapture::collect()
     if (restored_)
         return {};
     std::fflush(stdout);
-    const std::string sentinel = "\n\x1e" "kwb-printf-end-" + std::to_string(processId()) + "-"
-                                 + std::to_string(++sentinelCount_) + "\x1e\n";
+    const std::string sentinel = "\n\x1e"
+                                 "kwb-printf-end-"
+        + std::to_string(processId()) + "-" + std::to_string(++sentinelCount_) + "\x1e\n";
     writeAll(1, sentinel);
     std::unique_lock lock(mutex_);
     std::size_t at = std::string::npos;

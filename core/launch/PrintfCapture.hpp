@@ -13,8 +13,8 @@ namespace kw {
 
 class PrintfCapture {
 public:
-    PrintfCapture();   // throws kw::Error(Io) when the pipe cannot be set up
-    ~PrintfCapture();  // puts the original stdout back on fd 1
+    PrintfCapture();  // throws kw::Error(Io) when the pipe cannot be set up
+    ~PrintfCapture(); // puts the original stdout back on fd 1
     PrintfCapture(const PrintfCapture&) = delete;
     PrintfCapture& operator=(const PrintfCapture&) = delete;
 

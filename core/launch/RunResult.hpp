@@ -12,7 +12,7 @@ namespace kw {
 
 struct PrintfLine {
     Dim3 block, thread;
-    std::string text;          // without the trailing newline
+    std::string text; // without the trailing newline
 };
 
 struct PrintfOutput {
@@ -39,20 +39,20 @@ struct CheckResult {
 struct BufferResult {
     std::string name;
     Direction direction = Direction::InOut;
-    std::vector<std::size_t> shape;   // display shape (count alone for 1-D)
-    HostBuffer data;                  // state after exactly one launch
+    std::vector<std::size_t> shape; // display shape (count alone for 1-D)
+    HostBuffer data;                // state after exactly one launch
 };
 
 struct RunTimings {
     double compileMs = 0, moduleLoadMs = 0, h2dMs = 0, d2hMs = 0;
     std::vector<double> kernelMs;
     double minMs = 0, medianMs = 0, meanMs = 0;
-    std::uint64_t bytesMoved = 0;     // bytes the buffers move per launch (in read + out written)
-    double gbps = 0;                  // bytesMoved / medianMs
+    std::uint64_t bytesMoved = 0; // bytes the buffers move per launch (in read + out written)
+    double gbps = 0;              // bytesMoved / medianMs
 };
 
 struct RunResult {
-    bool ok = false;                  // launched, no fault, all checks passed
+    bool ok = false; // launched, no fault, all checks passed
     DeviceInfo device;
     CompileResult compile;
     Dim3 grid, block;
@@ -63,9 +63,9 @@ struct RunResult {
     std::vector<CheckResult> checks;
     std::vector<BufferResult> buffers;
     std::vector<std::string> warnings;
-    std::optional<KernelProfile> profile;   // per-line counters (the simulator, on request)
-    CheckTool check = CheckTool::None;      // the check that ran, if any
-    std::vector<CheckFinding> findings;     // what it found
+    std::optional<KernelProfile> profile; // per-line counters (the simulator, on request)
+    CheckTool check = CheckTool::None;    // the check that ran, if any
+    std::vector<CheckFinding> findings;   // what it found
 };
 
 } // namespace kw

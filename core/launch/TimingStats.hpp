@@ -9,7 +9,7 @@ namespace kw {
 struct TimingStats {
     std::size_t count = 0;
     double min = 0, max = 0, median = 0, mean = 0;
-    double q1 = 0, q3 = 0;   // quartiles (linear interpolation, as numpy's default)
+    double q1 = 0, q3 = 0; // quartiles (linear interpolation, as numpy's default)
 
     double iqr() const { return q3 - q1; }
     static TimingStats compute(std::vector<double> samples);

@@ -19,16 +19,14 @@ std::string argLabel(const std::vector<ArgSpec>& specs, std::size_t i)
 } // namespace
 
 std::vector<std::string> ArgumentCheck::check(const std::string& kernel, const PtxEntry& entry,
-                                              const KernelSignature* signature,
-                                              const std::vector<ArgSpec>& specs,
-                                              const std::vector<LaunchArg>& args,
-                                              const std::vector<BufferArg>& buffers)
+                                              const KernelSignature* signature, const std::vector<ArgSpec>& specs,
+                                              const std::vector<LaunchArg>& args, const std::vector<BufferArg>& buffers)
 {
     std::vector<std::string> warnings;
     if (args.size() != entry.params.size())
         throw Error(ErrorCategory::Document,
-                    fmt::format("args: {} arguments given but kernel {} has {} parameters", args.size(),
-                                kernel, entry.params.size()));
+                    fmt::format("args: {} arguments given but kernel {} has {} parameters", args.size(), kernel,
+                                entry.params.size()));
     if (signature && signature->params.size() != entry.params.size())
         signature = nullptr; // the source parser and PTX disagree (macros?): trust the PTX sizes
 
@@ -56,8 +54,8 @@ std::vector<std::string> ArgumentCheck::check(const std::string& kernel, const P
                 const auto pointee = dtypeForCType(sp->baseType);
                 const DType have = buffers[a.buffer].data.dtype();
                 if (pointee && *pointee != have)
-                    warnings.push_back(fmt::format("{}: buffer {} holds {} but parameter {} is {}", label,
-                                                   bname, toString(have), sp->name, sp->type));
+                    warnings.push_back(fmt::format("{}: buffer {} holds {} but parameter {} is {}", label, bname,
+                                                   toString(have), sp->name, sp->type));
                 if (!pointee && sp->pointerDepth == 1 && sp->baseType != "void" && !vectorTypeOf(sp->baseType))
                     warnings.push_back(fmt::format("{}: parameter {} points to {}, whose size is not known here: "
                                                    "the size of buffer {} cannot be checked against it",
@@ -66,15 +64,14 @@ std::vector<std::string> ArgumentCheck::check(const std::string& kernel, const P
         } else {
             if (a.bytes.size() != p.size)
                 throw Error(ErrorCategory::Document,
-                            fmt::format("{}: the scalar is {} bytes{} but parameter {} of {} is {} bytes{}",
-                                        label, a.bytes.size(),
-                                        i < specs.size() ? fmt::format(" ({})", toString(specs[i].type)) : "",
-                                        i, kernel, p.size,
-                                        sp ? fmt::format(" ({})", sp->type) : ""));
+                            fmt::format("{}: the scalar is {} bytes{} but parameter {} of {} is {} bytes{}", label,
+                                        a.bytes.size(),
+                                        i < specs.size() ? fmt::format(" ({})", toString(specs[i].type)) : "", i,
+                                        kernel, p.size, sp ? fmt::format(" ({})", sp->type) : ""));
             if (sp && sp->isPointer)
                 throw Error(ErrorCategory::Document,
-                            fmt::format("{}: a scalar is passed to pointer parameter {} ({}); pass a buffer",
-                                        label, sp->name, sp->type));
+                            fmt::format("{}: a scalar is passed to pointer parameter {} ({}); pass a buffer", label,
+                                        sp->name, sp->type));
         }
     }
     return warnings;

@@ -18,10 +18,8 @@ public:
     // null (then only the sizes are compared). Returns warnings for legal but
     // suspicious arguments (a buffer's dtype differing from the pointee type).
     static std::vector<std::string> check(const std::string& kernel, const PtxEntry& entry,
-                                          const KernelSignature* signature,
-                                          const std::vector<ArgSpec>& specs,
-                                          const std::vector<LaunchArg>& args,
-                                          const std::vector<BufferArg>& buffers);
+                                          const KernelSignature* signature, const std::vector<ArgSpec>& specs,
+                                          const std::vector<LaunchArg>& args, const std::vector<BufferArg>& buffers);
 };
 
 } // namespace kw

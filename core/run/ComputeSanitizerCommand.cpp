@@ -7,29 +7,42 @@ namespace kw {
 std::vector<std::string> ComputeSanitizerCommand::arguments() const
 {
     if (tool == CheckTool::None)
-        throw Error(ErrorCategory::Usage, "compute-sanitizer needs a tool: memcheck, racecheck, initcheck or synccheck");
+        throw Error(ErrorCategory::Usage,
+                    "compute-sanitizer needs a tool: memcheck, racecheck, initcheck or synccheck");
     if (program.empty())
         throw Error(ErrorCategory::Usage, "compute-sanitizer needs a program to run");
     std::vector<std::string> a{
         sanitizer.string(),
-        "--tool", toString(tool),
-        "--xml", "--save", xmlFile.string(),
-        "--log-file", logFile.string(),
-        "--print-limit", std::to_string(printLimit),
-        "--error-exitcode", std::to_string(kFoundErrorsStatus),
+        "--tool",
+        toString(tool),
+        "--xml",
+        "--save",
+        xmlFile.string(),
+        "--log-file",
+        logFile.string(),
+        "--print-limit",
+        std::to_string(printLimit),
+        "--error-exitcode",
+        std::to_string(kFoundErrorsStatus),
         // The program's own exit status says fault (3) or failed check (4); its result
         // says why. Neither is a finding of the tool.
-        "--check-exit-code", "no",
+        "--check-exit-code",
+        "no",
         // A document that fails to compile never launches a kernel.
-        "--require-cuda-init", "no",
+        "--require-cuda-init",
+        "no",
         // A failed driver call after a fault is the program's to report (its result's fault).
-        "--report-api-errors", "no",
+        "--report-api-errors",
+        "no",
         // kwb-run alone, not a compiler worker it might start.
-        "--target-processes", "application-only",
+        "--target-processes",
+        "application-only",
         // kwb-run loads NVRTC and the driver before its first CUDA call; a busy machine is slow.
-        "--launch-timeout", "60",
+        "--launch-timeout",
+        "60",
         // The findings carry source lines (-lineinfo); host stacks would only be kwb-run's.
-        "--show-backtrace", "no",
+        "--show-backtrace",
+        "no",
     };
     if (tool == CheckTool::Racecheck) {
         // The hazards (per access: both threads, the block, the address) and the

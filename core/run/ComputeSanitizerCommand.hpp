@@ -21,7 +21,7 @@ struct ComputeSanitizerCommand {
     std::filesystem::path sanitizer;
     CheckTool tool = CheckTool::Memcheck;
     std::filesystem::path xmlFile, logFile;
-    std::vector<std::string> program;       // the program to run and its arguments
+    std::vector<std::string> program; // the program to run and its arguments
     int printLimit = kPrintLimit;
 
     // The sanitizer and every argument. Throws kw::Error(Usage) for CheckTool::None

@@ -176,8 +176,8 @@ std::string ComputeSanitizerLocator::notFoundMessage(const SanitizerSearch& sear
     for (const auto& p : places)
         where += (where.empty() ? "" : ", ") + p;
     return "compute-sanitizer was not found (looked in " + where
-           + "): install the CUDA Toolkit's compute-sanitizer (or set KWB_COMPUTE_SANITIZER to it), "
-             "or use --device sim, whose checks need no GPU";
+        + "): install the CUDA Toolkit's compute-sanitizer (or set KWB_COMPUTE_SANITIZER to it), "
+          "or use --device sim, whose checks need no GPU";
 }
 
 } // namespace kw

@@ -11,10 +11,10 @@ namespace kw {
 
 // Where to look, in this order. fromEnvironment() is what a run uses; tests give their own.
 struct SanitizerSearch {
-    std::string explicitPath;                         // $KWB_COMPUTE_SANITIZER: the executable itself
-    std::string pathVariable;                         // $PATH
-    std::vector<std::filesystem::path> toolkits;      // each: <root>/bin and <root>/compute-sanitizer
-    std::vector<std::filesystem::path> folders;       // other folders that may hold it
+    std::string explicitPath;                    // $KWB_COMPUTE_SANITIZER: the executable itself
+    std::string pathVariable;                    // $PATH
+    std::vector<std::filesystem::path> toolkits; // each: <root>/bin and <root>/compute-sanitizer
+    std::vector<std::filesystem::path> folders;  // other folders that may hold it
 
     // $KWB_COMPUTE_SANITIZER, $PATH; toolkits $CUDA_HOME, $CUDA_PATH, /usr/local/cuda,
     // /usr/local/cuda-X.Y (newest first), /opt/cuda; folder /opt/nvidia/compute-sanitizer.

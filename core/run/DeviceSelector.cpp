@@ -26,8 +26,7 @@ DeviceSpec DeviceSelector::parse(const std::string& text)
     int ordinal = -1;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), ordinal);
     if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty() || ordinal < 0)
-        throw Error(ErrorCategory::Usage,
-                    "device \"" + text + "\" is not a device name (use N, cuda:N or sim)");
+        throw Error(ErrorCategory::Usage, "device \"" + text + "\" is not a device name (use N, cuda:N or sim)");
     return {DeviceSpec::Kind::Cuda, ordinal};
 }
 

@@ -4,10 +4,7 @@
 
 namespace kw {
 
-int ExitCode::of(const CompileResult& r)
-{
-    return r.ok ? Ok : CompileErrors;
-}
+int ExitCode::of(const CompileResult& r) { return r.ok ? Ok : CompileErrors; }
 
 int ExitCode::of(const RunResult& r)
 {

@@ -16,8 +16,8 @@ public:
     // The whole run of `doc` on `device` under `tool`: a result with `check` and
     // `findings` filled, compile errors and faults as in RunEngine::run. A tool that
     // is missing, a child that crashed or ran out of time throws kw::Error.
-    virtual RunResult run(const Document& doc, const DeviceInfo& device, CheckTool tool,
-                          const RunOverrides& overrides) = 0;
+    virtual RunResult run(const Document& doc, const DeviceInfo& device, CheckTool tool, const RunOverrides& overrides)
+        = 0;
 };
 
 } // namespace kw

@@ -29,8 +29,7 @@ std::string fileStamps(const Document& doc)
             auto it = doc.attachedFiles->find(b.init.file);
             const auto& bytes = it == doc.attachedFiles->end() ? std::vector<std::byte>() : it->second.data.bytes();
             stamps += b.init.file + ":attached:" + std::to_string(bytes.size()) + ":"
-                      + std::to_string(contentHash({reinterpret_cast<const char*>(bytes.data()), bytes.size()}))
-                      + ";";
+                + std::to_string(contentHash({reinterpret_cast<const char*>(bytes.data()), bytes.size()})) + ";";
             continue;
         }
         const auto path = doc.baseDir() / b.init.file;
@@ -38,7 +37,7 @@ std::string fileStamps(const Document& doc)
         const auto size = std::filesystem::file_size(path, ec);
         const auto time = std::filesystem::last_write_time(path, ec);
         stamps += path.string() + ":" + std::to_string(ec ? 0 : size) + ":"
-                  + std::to_string(ec ? 0 : time.time_since_epoch().count()) + ";";
+            + std::to_string(ec ? 0 : time.time_since_epoch().count()) + ";";
     }
     return stamps;
 }

@@ -14,8 +14,8 @@ double ratio(double a, double b, double none) { return b > 0 ? a / b : none; }
 double profileCost(const ProfileCounters& c)
 {
     return double(c.inst_executed) + 4.0 * double(c.shared_ld_wavefronts + c.shared_st_wavefronts)
-           + 8.0 * double(c.global_ld_sectors + c.global_st_sectors)
-           + 16.0 * double(c.local_ld_requests + c.local_st_requests) + 16.0 * double(c.atomic_requests);
+        + 8.0 * double(c.global_ld_sectors + c.global_st_sectors)
+        + 16.0 * double(c.local_ld_requests + c.local_st_requests) + 16.0 * double(c.atomic_requests);
 }
 
 ProfileFigures figuresOf(const ProfileCounters& c, const ProfileExtras& x)

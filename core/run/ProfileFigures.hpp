@@ -20,12 +20,12 @@ struct ProfileFigures {
     // and wavefronts over the ideal (one per 128-byte phase: 1 = no bank conflict).
     double sharedLdWays = 0, sharedStWays = 0;
     double sharedLdExcess = 1, sharedStExcess = 1;
-    std::uint64_t bankConflicts = 0;      // wavefronts - requests, loads and stores
-    std::uint64_t excessWavefronts = 0;   // wavefronts - ideal wavefronts
-    double branchEfficiency = 1;          // 1 - divergent / branches; 1 without branches
-    double activeLanes = 0;               // thread_inst_executed / inst_executed (of 32)
-    double cost = 0;                      // see profileCost()
-    double costShare = 0;                 // of the kernel's cost (lines only; 1 for the totals)
+    std::uint64_t bankConflicts = 0;    // wavefronts - requests, loads and stores
+    std::uint64_t excessWavefronts = 0; // wavefronts - ideal wavefronts
+    double branchEfficiency = 1;        // 1 - divergent / branches; 1 without branches
+    double activeLanes = 0;             // thread_inst_executed / inst_executed (of 32)
+    double cost = 0;                    // see profileCost()
+    double costShare = 0;               // of the kernel's cost (lines only; 1 for the totals)
 };
 
 // The cost of a line or kernel in warp-instruction issue slots, a rough time model to

@@ -100,8 +100,7 @@ std::string globalText(const LineProfile& l, const ProfileFigures& f, bool store
     if (stride > bytes && bytes > 0)
         return fmt::format("{}: neighbouring threads {} addresses {} bytes apart{}; let consecutive threads {} "
                            "consecutive elements (or stage the data through shared memory)",
-                           head, verb, stride, stride >= 32 ? ", so every thread needs a sector of its own" : "",
-                           verb);
+                           head, verb, stride, stride >= 32 ? ", so every thread needs a sector of its own" : "", verb);
     if (stride == bytes && bytes > 0)
         return fmt::format("{}: the warp {}s consecutive {}-byte elements, but they do not start on a 32-byte "
                            "sector boundary (the index is offset by part of a sector); align the first element "
@@ -253,10 +252,10 @@ std::vector<ProfileFinding> profileFindings(const KernelProfile& profile, const 
             && (divergentShare >= kDivergentShare
                 || (divergentShare >= kDivergentShareIdle && f.activeLanes <= kIdleLanes))) {
             std::string text = c.divergent_branches == x.branches
-                                   ? std::string("every warp splits here")
-                                   : fmt::format("{}% of the branches here split the warp ({} of {})",
-                                                 number(100.0 * double(c.divergent_branches) / double(x.branches)),
-                                                 c.divergent_branches, x.branches);
+                ? std::string("every warp splits here")
+                : fmt::format("{}% of the branches here split the warp ({} of {})",
+                              number(100.0 * double(c.divergent_branches) / double(x.branches)), c.divergent_branches,
+                              x.branches);
             if (l.file == mainFile && !source.empty()) {
                 const std::string cond = branchCondition(sourceLine(source, l.line));
                 if (!cond.empty())

@@ -13,9 +13,9 @@ namespace kw {
 
 struct ProfileFinding {
     enum class Kind {
-        GlobalLoad,      // more sectors per request than the bytes need
+        GlobalLoad, // more sectors per request than the bytes need
         GlobalStore,
-        SharedLoad,      // bank conflicts
+        SharedLoad, // bank conflicts
         SharedStore,
         Divergence,      // branches that split warps
         LocalMemory,     // local arrays or spills
@@ -24,8 +24,8 @@ struct ProfileFinding {
     Kind kind = Kind::GlobalLoad;
     std::string file;
     int line = 0;
-    double costShare = 0;   // the line's share of the kernel's cost (ProfileFigures)
-    std::string text;       // one sentence: the figure, the cause, the remedy
+    double costShare = 0; // the line's share of the kernel's cost (ProfileFigures)
+    std::string text;     // one sentence: the figure, the cause, the remedy
 };
 
 const char* toString(ProfileFinding::Kind kind);

@@ -70,8 +70,8 @@ void totals(std::string& o, const KernelProfile& p)
                          c.shared_ld_requests, c.shared_ld_wavefronts, num(f.sharedLdWays),
                          c.shared_ld_wavefronts - c.shared_ld_requests);
     if (c.shared_st_requests)
-        o += fmt::format("  {:<15}{} requests, {} wavefronts: {} per request ({} bank conflicts)\n",
-                         "shared stores", c.shared_st_requests, c.shared_st_wavefronts, num(f.sharedStWays),
+        o += fmt::format("  {:<15}{} requests, {} wavefronts: {} per request ({} bank conflicts)\n", "shared stores",
+                         c.shared_st_requests, c.shared_st_wavefronts, num(f.sharedStWays),
                          c.shared_st_wavefronts - c.shared_st_requests);
     if (c.shared_ld_requests + c.shared_st_requests && x.worst_bank_conflict > 1)
         o += fmt::format("  {:<15}{}-way\n", "worst conflict", x.worst_bank_conflict);
@@ -109,16 +109,14 @@ std::string profileReportText(const RunResult& result, const std::string& source
             const ProfileCounters& c = l.counters;
             const ProfileFigures& f = lf.figures;
             const std::uint64_t shReq = c.shared_ld_requests + c.shared_st_requests;
-            const double shWays =
-                shReq ? double(c.shared_ld_wavefronts + c.shared_st_wavefronts) / double(shReq) : 0.0;
+            const double shWays = shReq ? double(c.shared_ld_wavefronts + c.shared_st_wavefronts) / double(shReq) : 0.0;
             const double shIdeal = shReq ? double(l.extras.shared_ideal_wavefronts) / double(shReq) : 0.0;
-            o += fmt::format("  {:>6} {:>6} {:>9} {:>10} {:>10} {:>10} {:>7}  {}\n", where(l, mainFile),
-                             pct(f.costShare), c.inst_executed,
-                             perRequest(c.global_ld_requests, f.ldSectorsPerRequest, f.ldIdealSectorsPerRequest),
-                             perRequest(c.global_st_requests, f.stSectorsPerRequest, f.stIdealSectorsPerRequest),
-                             perRequest(shReq, shWays, shIdeal),
-                             l.extras.branches ? pct(f.branchEfficiency) : std::string("-"),
-                             quoted(l, mainFile, source));
+            o += fmt::format(
+                "  {:>6} {:>6} {:>9} {:>10} {:>10} {:>10} {:>7}  {}\n", where(l, mainFile), pct(f.costShare),
+                c.inst_executed, perRequest(c.global_ld_requests, f.ldSectorsPerRequest, f.ldIdealSectorsPerRequest),
+                perRequest(c.global_st_requests, f.stSectorsPerRequest, f.stIdealSectorsPerRequest),
+                perRequest(shReq, shWays, shIdeal), l.extras.branches ? pct(f.branchEfficiency) : std::string("-"),
+                quoted(l, mainFile, source));
         }
     }
     const auto findings = profileFindings(p, source);

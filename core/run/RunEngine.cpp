@@ -29,10 +29,9 @@ std::string baseName(const std::string& kernel)
 
 bool checksUseInitialData(const Document& doc)
 {
-    return std::any_of(doc.checks.begin(), doc.checks.end(),
-                       [](const CheckSpec& c) {
-                           return c.expect.find("_in") != std::string::npos || c.of.find("_in") != std::string::npos;
-                       });
+    return std::any_of(doc.checks.begin(), doc.checks.end(), [](const CheckSpec& c) {
+        return c.expect.find("_in") != std::string::npos || c.of.find("_in") != std::string::npos;
+    });
 }
 
 // A GPU's checks are compute-sanitizer's: the whole run goes under it, in a child.
@@ -111,9 +110,8 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
 
     // Inputs do not depend on the compile: build them while NVRTC works. A
     // document error surfaces once the compile has succeeded, as before.
-    std::future<PreparedRun> preparing = std::async(std::launch::async, [this, &doc] {
-        return inputs_ ? inputs_->prepare(doc) : PreparedRun::fromDocument(doc);
-    });
+    std::future<PreparedRun> preparing = std::async(
+        std::launch::async, [this, &doc] { return inputs_ ? inputs_->prepare(doc) : PreparedRun::fromDocument(doc); });
 
     stage("compile");
     result.compile = compile(doc);
@@ -145,13 +143,14 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
                                   [&](const KernelSignature& k) { return k.name == base; });
     // Overloads make the signature ambiguous; the PTX sizes still decide.
     const bool unique = sig != result.compile.kernels.end()
-                        && std::count_if(result.compile.kernels.begin(), result.compile.kernels.end(),
-                                         [&](const KernelSignature& k) { return k.name == base; }) == 1;
+        && std::count_if(result.compile.kernels.begin(), result.compile.kernels.end(),
+                         [&](const KernelSignature& k) { return k.name == base; })
+            == 1;
 
     stage("upload");
     PreparedRun prepared = preparing.get();
-    result.warnings = ArgumentCheck::check(doc.kernel, image.entry, unique ? &*sig : nullptr, doc.args,
-                                           prepared.args, prepared.buffers);
+    result.warnings = ArgumentCheck::check(doc.kernel, image.entry, unique ? &*sig : nullptr, doc.args, prepared.args,
+                                           prepared.buffers);
     LaunchConfig config = prepared.config;
     if (overrides.repeats)
         config.repeats = *overrides.repeats;
@@ -222,8 +221,7 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
         result.checks = prepared.evaluateChecks(doc, initial.empty() ? nullptr : &initial);
     }
     result.ok = report.ok && !report.fault && result.findings.empty()
-                && std::all_of(result.checks.begin(), result.checks.end(),
-                               [](const CheckResult& c) { return c.passed; });
+        && std::all_of(result.checks.begin(), result.checks.end(), [](const CheckResult& c) { return c.passed; });
 
     for (std::size_t i = 0; i < prepared.buffers.size(); ++i) {
         BufferResult b;

@@ -5,8 +5,8 @@
 #include "doc/Document.hpp"
 #include "launch/Backend.hpp"
 #include "launch/CheckTool.hpp"
-#include "run/PreparedRunCache.hpp"
 #include "launch/RunResult.hpp"
+#include "run/PreparedRunCache.hpp"
 
 #include <functional>
 #include <optional>
@@ -15,13 +15,13 @@
 namespace kw {
 
 struct RunOverrides {
-    std::optional<int> repeats;          // --repeat
+    std::optional<int> repeats; // --repeat
     std::optional<int> warmup;
     std::optional<double> timeLimitSeconds;
     // --check (docs/checks.md): on a `cuda` device the run goes to the ExternalCheck
     // (compute-sanitizer); on other backends it is LaunchConfig::check, the backend's own.
     std::optional<CheckTool> check;
-    ProfileRequest profile;              // --profile: per-line counters (the simulator)
+    ProfileRequest profile; // --profile: per-line counters (the simulator)
 };
 
 class ExternalCheck;

@@ -16,7 +16,7 @@ namespace kw {
 
 struct SanitizerLog {
     std::optional<std::uint64_t> errors; // from the summary line
-    std::string firstMessage;           // the first line after the banner, without "========= "
+    std::string firstMessage;            // the first line after the banner, without "========= "
 
     static SanitizerLog parse(std::string_view text);
 };

@@ -78,7 +78,11 @@ struct Place {
 
 class Reader {
 public:
-    Reader(CheckTool tool, const SanitizerXmlReader::PathMap& mapPath) : tool_(tool), mapPath_(mapPath) {}
+    Reader(CheckTool tool, const SanitizerXmlReader::PathMap& mapPath)
+        : tool_(tool)
+        , mapPath_(mapPath)
+    {
+    }
 
     void record(const pugi::xml_node& r)
     {
@@ -201,8 +205,8 @@ private:
         const std::string t = trimmed(text(r, "what/text"));
         const std::string type = trimmed(text(r, "what/type"));
         std::string kind = lower(type).find("divergent") != std::string::npos ? "divergent barrier"
-                           : t.empty()                                      ? "synccheck report"
-                                                                            : lower(t);
+            : t.empty()                                                       ? "synccheck report"
+                                                                              : lower(t);
         located(r, kind, type.empty() ? t : (t.empty() ? type : t + ": " + type));
     }
 
@@ -247,9 +251,8 @@ private:
         const pugi::xml_node what = r.child("what");
         const pugi::xml_node src = what.child("source"), dst = what.child("destination");
         const Place a = place(src.child("where")), b = place(dst.child("where"));
-        const std::uint32_t hazards =
-            std::uint32_t(std::min<std::uint64_t>(number(text(dst, "count")).value_or(1),
-                                                  std::numeric_limits<std::uint32_t>::max()));
+        const std::uint32_t hazards = std::uint32_t(
+            std::min<std::uint64_t>(number(text(dst, "count")).value_or(1), std::numeric_limits<std::uint32_t>::max()));
         const std::string key = raceKey(a, b);
         if (const auto it = index_.find(key); it != index_.end()) {
             std::uint32_t& c = report.findings[it->second].count;
@@ -260,10 +263,10 @@ private:
         CheckFinding f = finding("shared-memory race", "");
         f.file = b.file;
         f.line = b.line;
-        f.message = fmt::format("{} between a {} at {} and a {} at {}", t.empty() ? std::string("Race") : t,
-                                accessWord(text(src, "direction")), a.str(), accessWord(text(dst, "direction")),
-                                b.str())
-                    + levelNote(r);
+        f.message
+            = fmt::format("{} between a {} at {} and a {} at {}", t.empty() ? std::string("Race") : t,
+                          accessWord(text(src, "direction")), a.str(), accessWord(text(dst, "direction")), b.str())
+            + levelNote(r);
         index_.emplace(key, report.findings.size());
         f.count = hazards;
         report.findings.push_back(std::move(f));
@@ -331,10 +334,10 @@ SanitizerReport SanitizerXmlReader::parse(std::string_view xml, CheckTool tool, 
     if (!parsed) {
         // A report whose writer was stopped: it began but never closed.
         const bool cut = xml.find("<ComputeSanitizerOutput") != std::string_view::npos
-                         && xml.find("</ComputeSanitizerOutput>") == std::string_view::npos;
-        reader.report.problem = cut ? fmt::format("the report ends early (after {} bytes)", xml.size())
-                                    : fmt::format("the report is not valid XML at byte {}: {}", parsed.offset,
-                                                  parsed.description());
+            && xml.find("</ComputeSanitizerOutput>") == std::string_view::npos;
+        reader.report.problem = cut
+            ? fmt::format("the report ends early (after {} bytes)", xml.size())
+            : fmt::format("the report is not valid XML at byte {}: {}", parsed.offset, parsed.description());
     }
     // A report cut short keeps what was parsed before the cut.
     const pugi::xml_node root = doc.child("ComputeSanitizerOutput");

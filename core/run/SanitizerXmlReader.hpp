@@ -42,8 +42,7 @@ public:
     // short still gives the records before the cut, and says so in `problem`.
     static SanitizerReport parse(std::string_view xml, CheckTool tool, const PathMap& mapPath = {});
     // Throws kw::Error(Io) when the file cannot be read.
-    static SanitizerReport readFile(const std::filesystem::path& file, CheckTool tool,
-                                    const PathMap& mapPath = {});
+    static SanitizerReport readFile(const std::filesystem::path& file, CheckTool tool, const PathMap& mapPath = {});
 };
 
 } // namespace kw

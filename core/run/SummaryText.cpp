@@ -60,8 +60,8 @@ std::string SummaryText::run(const RunResult& r, bool rawPrintf)
     if (r.fault)
         return text + fmt::format("FAULT    {}: {}\n", toString(r.fault->kind), r.fault->message);
     const RunTimings& t = r.timings;
-    text += fmt::format("kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs,
-                        t.minMs, t.meanMs, t.kernelMs.size());
+    text += fmt::format("kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs, t.minMs,
+                        t.meanMs, t.kernelMs.size());
     text += fmt::format("memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
     text += fmt::format("times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
                         t.compileMs, r.compile.cacheHit ? " (cached)" : "", t.moduleLoadMs, t.h2dMs, t.d2hMs);
@@ -87,7 +87,8 @@ std::string SummaryText::findings(const RunResult& r)
             where += std::to_string(f.line) + ": ";
         else if (!where.empty())
             where += " ";
-        text += fmt::format("         {}{}{}\n", where, f.message, f.count > 1 ? fmt::format(" ({} times)", f.count) : "");
+        text += fmt::format("         {}{}{}\n", where, f.message,
+                            f.count > 1 ? fmt::format(" ({} times)", f.count) : "");
     }
     return text;
 }

@@ -50,7 +50,8 @@ std::vector<VersionReport::Line> VersionReport::collect()
     lines.emplace_back("git revision", gitRevision());
     lines.emplace_back("NVRTC", nvrtcLine());
     const auto headers = toolkitIncludeDir();
-    lines.emplace_back("CUDA headers", headers.empty() ? "not found (only the built-in standard headers)" : headers.string());
+    lines.emplace_back("CUDA headers",
+                       headers.empty() ? "not found (only the built-in standard headers)" : headers.string());
     lines.emplace_back("driver", driverLine());
     return lines;
 }

@@ -17,8 +17,8 @@ public:
     // "label: value" lines, the labels padded to one width.
     static std::string format(const std::vector<Line>& lines);
 
-    static std::string version();      // "0.1.0"
-    static std::string gitRevision();  // "82a9ca5" (+"-dirty"), or "unknown"
+    static std::string version();     // "0.1.0"
+    static std::string gitRevision(); // "82a9ca5" (+"-dirty"), or "unknown"
 };
 
 } // namespace kw

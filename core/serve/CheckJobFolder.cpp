@@ -35,8 +35,9 @@ fs::path freshFolder(const fs::path& parent)
             return ec ? fs::absolute(candidate) : real;
         }
     }
-    throw Error(ErrorCategory::Io, "cannot create a folder for the checked run under " + parent.string()
-                                       + (ec ? ": " + ec.message() : std::string()));
+    throw Error(ErrorCategory::Io,
+                "cannot create a folder for the checked run under " + parent.string()
+                    + (ec ? ": " + ec.message() : std::string()));
 }
 
 void writeText(const fs::path& file, const std::string& body)
@@ -92,8 +93,8 @@ CheckJobFolder::CheckJobFolder(const Document& doc, const fs::path& parent, doub
             const std::size_t offset = f.at("offset").get<std::size_t>();
             const std::size_t bytes = f.at("bytes").get<std::size_t>();
             if (!dtype || offset > job.payload.size() || bytes > job.payload.size() - offset)
-                throw Error(ErrorCategory::Internal, "initialiser file \"" + f.at("file").get<std::string>()
-                                                         + "\" does not fit its job's data");
+                throw Error(ErrorCategory::Internal,
+                            "initialiser file \"" + f.at("file").get<std::string>() + "\" does not fit its job's data");
             NdArray a;
             a.data = HostBuffer(*dtype, count);
             if (bytes)

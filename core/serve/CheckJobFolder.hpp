@@ -36,8 +36,8 @@ public:
 
 private:
     std::filesystem::path folder_;
-    std::string sourceName_;                 // the document's name for its source
-    std::vector<std::string> includeDirs_;   // as the document gives them
+    std::string sourceName_;               // the document's name for its source
+    std::vector<std::string> includeDirs_; // as the document gives them
 };
 
 } // namespace kw

@@ -68,8 +68,9 @@ int CompileCommand::print(const CompileResult& r)
 {
     const std::string& emit = options_.emit;
     if (emit == "cubin" && r.ok && r.cubin.empty()) {
-        fmt::print(err_, "kwb-run: no CUBIN: {} is a virtual architecture (give --arch sm_XX; without a GPU "
-                         "the default is PTX only)\n",
+        fmt::print(err_,
+                   "kwb-run: no CUBIN: {} is a virtual architecture (give --arch sm_XX; without a GPU "
+                   "the default is PTX only)\n",
                    r.arch);
         return ExitCode::BadInput;
     }

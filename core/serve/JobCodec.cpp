@@ -90,9 +90,9 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
         if (!trusted) {
             const auto r = folder.resolveFolder(doc.options.includeDirs[k]);
             if (r.status != ConfinedFolder::Status::Inside)
-                throw Error(ErrorCategory::Untrusted, "options.include_dirs[" + std::to_string(k) + "]: \""
-                                                          + doc.options.includeDirs[k] + "\" "
-                                                          + ConfinedFolder::explain(r.status));
+                throw Error(ErrorCategory::Untrusted,
+                            "options.include_dirs[" + std::to_string(k) + "]: \"" + doc.options.includeDirs[k] + "\" "
+                                + ConfinedFolder::explain(r.status));
             d = r.path;
         }
         search.push_back(d);
@@ -137,15 +137,16 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
         if (!trusted) {
             const auto r = folder.resolveFile(spec.init.file);
             if (r.status == ConfinedFolder::Status::Outside)
-                throw Error(ErrorCategory::Untrusted, "buffers[" + std::to_string(b) + "].init.path: \"" + spec.init.file
-                                                          + "\" " + ConfinedFolder::explain(r.status));
+                throw Error(ErrorCategory::Untrusted,
+                            "buffers[" + std::to_string(b) + "].init.path: \"" + spec.init.file + "\" "
+                                + ConfinedFolder::explain(r.status));
             if (r.status == ConfinedFolder::Status::Inside)
                 path = r.path;
         }
         if (!fs::is_regular_file(path, ec))
-            throw Error(ErrorCategory::Document, "buffers[" + std::to_string(b) + "].init.path: file \""
-                                                     + spec.init.file + "\" not found (looked for "
-                                                     + path.string() + ")");
+            throw Error(ErrorCategory::Document,
+                        "buffers[" + std::to_string(b) + "].init.path: file \"" + spec.init.file
+                            + "\" not found (looked for " + path.string() + ")");
         NdArray a;
         try {
             a = BufferFactory::readFile(path, spec.dtype, elementsOf(doc, spec));
@@ -205,8 +206,8 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
     for (const json& inc : includes) {
         const fs::path rel = fs::path(inc["path"].get<std::string>()).lexically_normal();
         if (!ConfinedFolder::staysInside(rel))
-            throw Error(ErrorCategory::Protocol, "include path \"" + inc["path"].get<std::string>()
-                                                     + "\" leaves the job's folder");
+            throw Error(ErrorCategory::Protocol,
+                        "include path \"" + inc["path"].get<std::string>() + "\" leaves the job's folder");
         const fs::path file = folder / rel;
         std::error_code ec;
         fs::create_directories(file.parent_path(), ec);
@@ -233,9 +234,10 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
             throw Error(ErrorCategory::Protocol, "each of \"files\" needs \"file\" and a known \"dtype\"");
         if (count > SIZE_MAX / sizeOf(*dtype) || bytes != count * sizeOf(*dtype) || offset > request.binary.size()
             || bytes > request.binary.size() - offset)
-            throw Error(ErrorCategory::Protocol, "file \"" + name + "\": its " + std::to_string(bytes)
-                                                     + " bytes do not fit the job's binary payload of "
-                                                     + std::to_string(request.binary.size()) + " bytes");
+            throw Error(ErrorCategory::Protocol,
+                        "file \"" + name + "\": its " + std::to_string(bytes)
+                            + " bytes do not fit the job's binary payload of " + std::to_string(request.binary.size())
+                            + " bytes");
         NdArray a;
         a.data = HostBuffer(*dtype, count);
         if (bytes)

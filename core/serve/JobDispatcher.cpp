@@ -6,13 +6,13 @@
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
 #include "doc/DocumentReader.hpp"
+#include "launch/PrintfCapture.hpp"
+#include "launch/RunResult.hpp"
 #include "run/ArchChoice.hpp"
 #include "run/DeviceSelector.hpp"
 #include "run/DevicesReport.hpp"
-#include "launch/PrintfCapture.hpp"
 #include "run/RunEngine.hpp"
 #include "run/VersionReport.hpp"
-#include "launch/RunResult.hpp"
 #include "serve/JobCodec.hpp"
 #include "serve/ProcessRestart.hpp"
 #include "serve/Protocol.hpp"
@@ -60,15 +60,9 @@ JobDispatcher::JobDispatcher(MessageChannel& channel, PrintfCapture* printf)
 
 JobDispatcher::~JobDispatcher() = default;
 
-void JobDispatcher::stage(const json& id, const std::string& name)
-{
-    channel_.write(protocol::stageEvent(id, name));
-}
+void JobDispatcher::stage(const json& id, const std::string& name) { channel_.write(protocol::stageEvent(id, name)); }
 
-void JobDispatcher::replyError(const json& id, const std::exception& e)
-{
-    channel_.write(protocol::errorReply(id, e));
-}
+void JobDispatcher::replyError(const json& id, const std::exception& e) { channel_.write(protocol::errorReply(id, e)); }
 
 Backend& JobDispatcher::backend(const std::string& device)
 {
@@ -88,10 +82,7 @@ json JobDispatcher::hello()
             {"devices", toJson(DeviceSelector::list())}};
 }
 
-json JobDispatcher::devices()
-{
-    return toJson(DevicesReport::collect());
-}
+json JobDispatcher::devices() { return toJson(DevicesReport::collect()); }
 
 void JobDispatcher::disarmOrWait()
 {
@@ -112,8 +103,8 @@ json JobDispatcher::compile(const Message& message)
     // that follow find warm), else PTX: no device needed.
     ArchChoice::Gpus gpus = ArchChoice::ofThisMachine();
     gpus.firstArch = [this] { return backend("cuda:0").compileArch(); };
-    req.options.arch =
-        ArchChoice::choose(device.empty() ? std::string() : backend(device).archFor(req.options.arch), req.options.arch, gpus);
+    req.options.arch = ArchChoice::choose(device.empty() ? std::string() : backend(device).archFor(req.options.arch),
+                                          req.options.arch, gpus);
     // NVRTC stuck on a hostile source: reply with an error and replace the process.
     const json id = request.value("id", json(nullptr));
     watchdog_.arm(std::chrono::milliseconds(120000), [this, id] {
@@ -153,16 +144,16 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     const RunOverrides overrides = readRunOptions(request);
     // A checked run on a GPU runs in a child under compute-sanitizer, slower than the document says.
     const auto limit = overrides.check && *overrides.check != CheckTool::None
-                           ? std::max(jobLimit(doc.run), SanitizedRun::jobLimit(doc.run, overrides))
-                           : jobLimit(doc.run);
+        ? std::max(jobLimit(doc.run), SanitizedRun::jobLimit(doc.run, overrides))
+        : jobLimit(doc.run);
     const DeviceInfo device = be.device();
     watchdog_.arm(limit, [this, id, device, limit] {
         RunResult timedOut;
         timedOut.device = device;
         Fault f;
         f.kind = FaultKind::Timeout;
-        f.message = "the job did not finish within " + std::to_string(limit.count() / 1000)
-                    + " s; the runner was restarted";
+        f.message
+            = "the job did not finish within " + std::to_string(limit.count() / 1000) + " s; the runner was restarted";
         timedOut.fault = f;
         // The main thread is stuck in the job: it must not write after this reply.
         channel_.writeLast(protocol::reply(id, toJson(timedOut)));

@@ -49,8 +49,9 @@ std::optional<Message> MessageChannel::read(const HeaderCheck& beforePayload)
         if (status == LineReader::Status::End)
             return std::nullopt;
         if (status == LineReader::Status::TooLong)
-            throw Error(ErrorCategory::Protocol, "message line longer than " + std::to_string(kMaxLine >> 20)
-                                                     + " MiB (large buffers travel in binary frames)");
+            throw Error(ErrorCategory::Protocol,
+                        "message line longer than " + std::to_string(kMaxLine >> 20)
+                            + " MiB (large buffers travel in binary frames)");
         if (line.find_first_not_of(" \t") != std::string::npos)
             break;
     }
@@ -62,8 +63,9 @@ std::optional<Message> MessageChannel::read(const HeaderCheck& beforePayload)
     if (m.header.contains("binary")) {
         std::string bytes;
         if (!reader_.readBytes(std::size_t(n), bytes))
-            throw Error(ErrorCategory::Protocol, "input ended inside a binary frame of " + std::to_string(n)
-                                                     + " bytes (" + std::to_string(bytes.size()) + " came)");
+            throw Error(ErrorCategory::Protocol,
+                        "input ended inside a binary frame of " + std::to_string(n) + " bytes ("
+                            + std::to_string(bytes.size()) + " came)");
         m.binary.resize(bytes.size());
         if (!bytes.empty())
             std::memcpy(m.binary.data(), bytes.data(), bytes.size());

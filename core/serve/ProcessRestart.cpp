@@ -121,8 +121,8 @@ void ProcessRestart::replaceProcess(const std::string& pending, PrintfCapture* c
     for (int i = fd < 0 ? kPendingFd : kPendingFd + 1; i < maxFd; ++i)
         close(i);
     std::string fdArg = std::to_string(kPendingFd);
-    char* argv[] = {const_cast<char*>("kwb-run"), const_cast<char*>("serve"),
-                    const_cast<char*>("--pending-fd"), fdArg.data(), nullptr};
+    char* argv[] = {const_cast<char*>("kwb-run"), const_cast<char*>("serve"), const_cast<char*>("--pending-fd"),
+                    fdArg.data(), nullptr};
     if (fd < 0) // nothing could be handed over: the pending bytes are lost, say so
         std::fprintf(stderr, "kwb-run serve: restarting without %zu pending bytes\n", pending.size());
     if (fd < 0)

@@ -41,10 +41,7 @@ json eventMessage(const json& id, std::string_view name, json body)
     return body;
 }
 
-json stageEvent(const json& id, std::string_view stage)
-{
-    return eventMessage(id, event::kStage, {{"stage", stage}});
-}
+json stageEvent(const json& id, std::string_view stage) { return eventMessage(id, event::kStage, {{"stage", stage}}); }
 
 std::string opOf(const json& message) { return JsonField::get<std::string>(message, "op", {}); }
 std::string eventOf(const json& message) { return JsonField::get<std::string>(message, "event", {}); }
@@ -70,8 +67,8 @@ std::size_t lineBytes(const json& header)
 std::string versionMismatch(int runnerVersion, int clientVersion)
 {
     return "protocol version mismatch: the runner speaks version " + std::to_string(runnerVersion)
-           + " and this client speaks version " + std::to_string(clientVersion)
-           + "; install the same Kernel Workbench release on both sides";
+        + " and this client speaks version " + std::to_string(clientVersion)
+        + "; install the same Kernel Workbench release on both sides";
 }
 
 int versionOf(const json& message)
@@ -87,8 +84,8 @@ void checkHelloReply(const json& message)
         const std::string refused = "the runner refused the hello request";
         const auto error = message.find("error");
         const std::string text = error != message.end() && error->is_object()
-                                     ? JsonField::get<std::string>(*error, "message", refused)
-                                     : refused;
+            ? JsonField::get<std::string>(*error, "message", refused)
+            : refused;
         // A runner of another version says so itself; keep its words.
         if (text.find("protocol version mismatch") != std::string::npos)
             throw Error(ErrorCategory::Protocol, text);
@@ -98,8 +95,8 @@ void checkHelloReply(const json& message)
     }
     const auto result = message.find("result");
     const int theirs = result != message.end() && result->is_object()
-                           ? JsonField::get<int>(*result, "protocol", versionOf(message))
-                           : versionOf(message);
+        ? JsonField::get<int>(*result, "protocol", versionOf(message))
+        : versionOf(message);
     if (theirs != kVersion)
         throw Error(ErrorCategory::Protocol, versionMismatch(theirs, kVersion));
 }

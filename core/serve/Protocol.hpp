@@ -49,7 +49,8 @@ nlohmann::json reply(const nlohmann::json& id, nlohmann::json result);
 // {"v", "id", "ok": false, "error": {"category", "message", "path", "line"}}.
 nlohmann::json errorReply(const nlohmann::json& id, const std::exception& e);
 // {"v", "id", "event": name, ...body}.
-nlohmann::json eventMessage(const nlohmann::json& id, std::string_view name, nlohmann::json body = nlohmann::json::object());
+nlohmann::json eventMessage(const nlohmann::json& id, std::string_view name,
+                            nlohmann::json body = nlohmann::json::object());
 // {"v", "id", "event": "stage", "stage": stage}.
 nlohmann::json stageEvent(const nlohmann::json& id, std::string_view stage);
 

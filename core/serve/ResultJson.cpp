@@ -22,15 +22,17 @@ Dim3 dimFromJson(const json& j)
     Dim3 d;
     if (!j.is_array())
         return d;
-    if (j.size() > 0) d.x = JsonField::as<std::uint32_t>(j[0], "x");
-    if (j.size() > 1) d.y = JsonField::as<std::uint32_t>(j[1], "y");
-    if (j.size() > 2) d.z = JsonField::as<std::uint32_t>(j[2], "z");
+    if (j.size() > 0)
+        d.x = JsonField::as<std::uint32_t>(j[0], "x");
+    if (j.size() > 1)
+        d.y = JsonField::as<std::uint32_t>(j[1], "y");
+    if (j.size() > 2)
+        d.z = JsonField::as<std::uint32_t>(j[2], "z");
     return d;
 }
 
 // Looks an enum up by its toString() spelling.
-template <typename E, std::size_t N>
-E enumFromString(const std::string& s, const E (&values)[N], const char* what)
+template <typename E, std::size_t N> E enumFromString(const std::string& s, const E (&values)[N], const char* what)
 {
     for (E v : values)
         if (s == toString(v))
@@ -40,14 +42,13 @@ E enumFromString(const std::string& s, const E (&values)[N], const char* what)
 
 constexpr Severity kSeverities[] = {Severity::Error, Severity::Warning, Severity::Remark, Severity::Note};
 constexpr Direction kDirections[] = {Direction::In, Direction::Out, Direction::InOut};
-constexpr FaultKind kFaultKinds[] = {
-    FaultKind::None, FaultKind::IllegalAddress, FaultKind::MisalignedAddress, FaultKind::Trap,
-    FaultKind::Assert, FaultKind::LaunchFailure, FaultKind::Timeout, FaultKind::OutOfBounds,
-    FaultKind::DivergentBarrier, FaultKind::Unsupported, FaultKind::Other};
+constexpr FaultKind kFaultKinds[] = {FaultKind::None,        FaultKind::IllegalAddress, FaultKind::MisalignedAddress,
+                                     FaultKind::Trap,        FaultKind::Assert,         FaultKind::LaunchFailure,
+                                     FaultKind::Timeout,     FaultKind::OutOfBounds,    FaultKind::DivergentBarrier,
+                                     FaultKind::Unsupported, FaultKind::Other};
 
 // Results come from runners and child processes: a member of the wrong type is refused, not converted.
-template <typename T>
-T value(const json& j, const char* key, T fallback)
+template <typename T> T value(const json& j, const char* key, T fallback)
 {
     return JsonField::get<T>(j, key, std::move(fallback));
 }
@@ -391,7 +392,8 @@ try {
         r.diagnostics.push_back(std::move(diag));
     }
     for (const auto& h : j.value("host_code", json::array()))
-        r.hostCode.push_back({value<int>(h, "first_line", 0), value<int>(h, "last_line", 0), value<std::string>(h, "what", "")});
+        r.hostCode.push_back(
+            {value<int>(h, "first_line", 0), value<int>(h, "last_line", 0), value<std::string>(h, "what", "")});
     for (const auto& k : j.value("kernels", json::array())) {
         KernelSignature sig;
         sig.name = value<std::string>(k, "name", "");
@@ -472,8 +474,7 @@ try {
         o.warpSize = value<int>(l, "warp_size", o.warpSize);
         o.maxRegistersPerBlock = value<int>(l, "max_registers_per_block", o.maxRegistersPerBlock);
         o.multiprocessors = value<int>(l, "multiprocessors", o.multiprocessors);
-        o.maxThreadsPerMultiprocessor =
-            value<int>(l, "max_threads_per_multiprocessor", o.maxThreadsPerMultiprocessor);
+        o.maxThreadsPerMultiprocessor = value<int>(l, "max_threads_per_multiprocessor", o.maxThreadsPerMultiprocessor);
     }
     return d;
 } catch (const json::exception& e) {
@@ -509,30 +510,28 @@ json toJson(const RunResult& r, const std::string& source)
                            {"shape", b.shape},
                            {"direction", toString(b.direction)}});
     const RunTimings& t = r.timings;
-    json j = {{"ok", r.ok},
-              {"device", toJson(r.device)},
-              {"compile", toJson(r.compile)},
-              {"launch", {{"grid", dimJson(r.grid)}, {"block", dimJson(r.block)}, {"shared_bytes", r.sharedBytes}}},
-              {"fault", r.fault ? faultJson(*r.fault) : json(nullptr)},
-              {"printf",
-               {{"raw", r.printf.raw},
-                {"lines", lines},
-                {"untagged", r.printf.untagged},
-                {"truncated", r.printf.truncated}}},
-              {"timings",
-               {{"compile_ms", t.compileMs},
-                {"module_load_ms", t.moduleLoadMs},
-                {"h2d_ms", t.h2dMs},
-                {"d2h_ms", t.d2hMs},
-                {"kernel_ms", t.kernelMs},
-                {"min_ms", t.minMs},
-                {"median_ms", t.medianMs},
-                {"mean_ms", t.meanMs},
-                {"bytes_moved", t.bytesMoved},
-                {"gbps", t.gbps}}},
-              {"checks", checks},
-              {"buffers", buffers},
-              {"warnings", r.warnings}};
+    json j = {
+        {"ok", r.ok},
+        {"device", toJson(r.device)},
+        {"compile", toJson(r.compile)},
+        {"launch", {{"grid", dimJson(r.grid)}, {"block", dimJson(r.block)}, {"shared_bytes", r.sharedBytes}}},
+        {"fault", r.fault ? faultJson(*r.fault) : json(nullptr)},
+        {"printf",
+         {{"raw", r.printf.raw}, {"lines", lines}, {"untagged", r.printf.untagged}, {"truncated", r.printf.truncated}}},
+        {"timings",
+         {{"compile_ms", t.compileMs},
+          {"module_load_ms", t.moduleLoadMs},
+          {"h2d_ms", t.h2dMs},
+          {"d2h_ms", t.d2hMs},
+          {"kernel_ms", t.kernelMs},
+          {"min_ms", t.minMs},
+          {"median_ms", t.medianMs},
+          {"mean_ms", t.meanMs},
+          {"bytes_moved", t.bytesMoved},
+          {"gbps", t.gbps}}},
+        {"checks", checks},
+        {"buffers", buffers},
+        {"warnings", r.warnings}};
     // Present only when profiled (the simulator, on request).
     if (r.profile)
         j["profile"] = toJson(*r.profile, source);
@@ -597,8 +596,8 @@ try {
         cr.maxAbsError = value<double>(c, "max_abs_error", 0.0);
         cr.maxRelError = value<double>(c, "max_rel_error", 0.0);
         for (const auto& m : c.value("first_mismatches", json::array()))
-            cr.firstMismatches.push_back({value<std::size_t>(m, "index", 0), value<double>(m, "got", 0.0),
-                                          value<double>(m, "expected", 0.0)});
+            cr.firstMismatches.push_back(
+                {value<std::size_t>(m, "index", 0), value<double>(m, "got", 0.0), value<double>(m, "expected", 0.0)});
         r.checks.push_back(std::move(cr));
     }
     for (const auto& b : j.value("buffers", json::array())) {

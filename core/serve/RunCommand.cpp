@@ -35,8 +35,8 @@ RunCommand::RunCommand(RunCommandOptions options, std::FILE* out, std::FILE* err
 int RunCommand::execute()
 {
     try {
-        const Document doc =
-            DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
+        const Document doc
+            = DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
         source_ = doc.source;
         return options_.runner.empty() ? runHere(doc) : runOnRunner(doc);
     } catch (const std::exception& e) {
@@ -120,7 +120,8 @@ void RunCommand::print(std::FILE* out, const RunResult& r, const RunnerTraffic* 
     if (options_.json) {
         nlohmann::json j = toJson(r, source_);
         if (runner)
-            j["runner"] = {{"command", options_.runner}, {"bytes_sent", runner->sent}, {"bytes_received", runner->received}};
+            j["runner"]
+                = {{"command", options_.runner}, {"bytes_sent", runner->sent}, {"bytes_received", runner->received}};
         fmt::print(out, "{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
     } else if (!r.compile.ok) {
         fmt::print(out, "{}", SummaryText::diagnostics(r.compile));

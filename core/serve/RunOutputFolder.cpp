@@ -18,8 +18,8 @@ void RunOutputFolder::write(const std::filesystem::path& dir, const RunResult& r
     // so a bad one leaves the folder as it was.
     for (const auto& b : r.buffers)
         if (const auto problem = PlainFileName::problem(b.name); problem && written(b))
-            throw Error(ErrorCategory::Protocol, "buffer " + PlainFileName::quoted(b.name)
-                                                     + " cannot be written as a file: " + *problem);
+            throw Error(ErrorCategory::Protocol,
+                        "buffer " + PlainFileName::quoted(b.name) + " cannot be written as a file: " + *problem);
     std::filesystem::create_directories(dir);
     for (const auto& b : r.buffers)
         if (written(b))

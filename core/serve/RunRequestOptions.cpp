@@ -10,10 +10,7 @@ using nlohmann::json;
 
 namespace {
 
-[[noreturn]] void malformed(const std::string& what)
-{
-    throw Error(ErrorCategory::Protocol, "run request: " + what);
-}
+[[noreturn]] void malformed(const std::string& what) { throw Error(ErrorCategory::Protocol, "run request: " + what); }
 
 } // namespace
 

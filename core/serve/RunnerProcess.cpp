@@ -3,8 +3,8 @@
 #include "util/Error.hpp"
 
 #ifndef _WIN32
-#include <csignal>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -19,19 +19,21 @@ constexpr std::size_t kTailBytes = 4096;
 
 #ifdef _WIN32
 
-RunnerProcess::RunnerProcess(const std::string& commandLine) : command_(commandLine)
+RunnerProcess::RunnerProcess(const std::string& commandLine)
+    : command_(commandLine)
 {
     throw Error(ErrorCategory::Usage, "runner commands are not supported on Windows yet: " + commandLine);
 }
 RunnerProcess::~RunnerProcess() = default;
-void RunnerProcess::closeInput() {}
-void RunnerProcess::kill() {}
+void RunnerProcess::closeInput() { }
+void RunnerProcess::kill() { }
 std::string RunnerProcess::wait() { return {}; }
-void RunnerProcess::drainStderr() {}
+void RunnerProcess::drainStderr() { }
 
 #else
 
-RunnerProcess::RunnerProcess(const std::string& commandLine) : command_(commandLine)
+RunnerProcess::RunnerProcess(const std::string& commandLine)
+    : command_(commandLine)
 {
     int in[2], out[2], err[2];
     if (::pipe2(in, O_CLOEXEC) || ::pipe2(out, O_CLOEXEC) || ::pipe2(err, O_CLOEXEC))
@@ -109,8 +111,7 @@ std::string RunnerProcess::wait()
 {
     if (!reaped_) {
         int status = 0;
-        while (::waitpid(pid_t(pid_), &status, 0) < 0 && errno == EINTR) {
-        }
+        while (::waitpid(pid_t(pid_), &status, 0) < 0 && errno == EINTR) { }
         reaped_ = true;
         if (WIFEXITED(status))
             exitText_ = "exited with status " + std::to_string(WEXITSTATUS(status));

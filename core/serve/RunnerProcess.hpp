@@ -24,8 +24,8 @@ public:
     const std::string& commandLine() const noexcept { return command_; }
     long pid() const noexcept { return pid_; }
 
-    void closeInput();            // end of input: a runner exits after its last reply
-    void kill();                  // the whole process group (ssh and what it started)
+    void closeInput(); // end of input: a runner exits after its last reply
+    void kill();       // the whole process group (ssh and what it started)
     // Waits for the exit; a description such as "exited with status 255" or
     // "was killed by signal 9". Also reaps the stderr reader.
     std::string wait();

@@ -151,7 +151,10 @@ void fillBuffers(RunResult& result, const Document& doc, const fs::path& outDir)
 
 } // namespace
 
-SanitizedRun::SanitizedRun(SanitizedRunOptions options) : options_(std::move(options)) {}
+SanitizedRun::SanitizedRun(SanitizedRunOptions options)
+    : options_(std::move(options))
+{
+}
 
 double SanitizedRun::childLaunchLimitSeconds(double documentLimitSeconds)
 {
@@ -200,11 +203,11 @@ RunResult SanitizedRun::run(const Document& doc, const DeviceInfo& device, Check
     const std::string label = fmt::format("compute-sanitizer --tool {}", toString(tool));
 #ifdef _WIN32
     (void)doc, (void)device, (void)overrides;
-    throw Error(ErrorCategory::Usage, "--check on a GPU (" + label + ") is not available on Windows yet; use --device sim");
+    throw Error(ErrorCategory::Usage,
+                "--check on a GPU (" + label + ") is not available on Windows yet; use --device sim");
 #else
     const fs::path sanitizer = ComputeSanitizerLocator::require(options_.search);
-    const double launchLimit =
-        childLaunchLimitSeconds(overrides.timeLimitSeconds.value_or(doc.run.timeLimitSeconds));
+    const double launchLimit = childLaunchLimitSeconds(overrides.timeLimitSeconds.value_or(doc.run.timeLimitSeconds));
     const CheckJobFolder job(doc, options_.workRoot.empty() ? userCacheDir() / "checks" : options_.workRoot,
                              launchLimit);
     const fs::path outDir = job.folder() / "out";
@@ -214,13 +217,14 @@ RunResult SanitizedRun::run(const Document& doc, const DeviceInfo& device, Check
     command.tool = tool;
     command.xmlFile = job.folder() / "report.xml";
     command.logFile = job.folder() / "sanitizer.log";
-    command.program = {kwbRun().string(), "run",  job.documentFile().string(), "--device", device.id,
-                       "--json",          "--out", outDir.string()};
+    command.program = {kwbRun().string(), "run",          job.documentFile().string(), "--device", device.id, "--json",
+                       "--out",           outDir.string()};
     if (doc.trust == Trust::Trusted)
         command.program.push_back("--trust"); // the child reads the same document
     if (command.xmlFile.string().find('%') != std::string::npos)
-        throw Error(ErrorCategory::Usage, "compute-sanitizer cannot save to " + command.xmlFile.string()
-                                              + " (it reads % in a file name as a pattern); set KWB_CACHE_DIR");
+        throw Error(ErrorCategory::Usage,
+                    "compute-sanitizer cannot save to " + command.xmlFile.string()
+                        + " (it reads % in a file name as a pattern); set KWB_CACHE_DIR");
 
     // ---- the child, under the job's time limit
     const auto limit = options_.timeLimit.value_or(jobLimit(doc.run, overrides));
@@ -262,8 +266,8 @@ RunResult SanitizedRun::run(const Document& doc, const DeviceInfo& device, Check
     if (!j.is_object()) {
         if (auto e = childError(stderrTail, job.folder()))
             throw *e;
-        throw Error(ErrorCategory::Fault, fmt::format("kwb-run under {} {} without a result{}", label, exitText,
-                                                      detail(log, stderrTail)));
+        throw Error(ErrorCategory::Fault,
+                    fmt::format("kwb-run under {} {} without a result{}", label, exitText, detail(log, stderrTail)));
     }
     RunResult result = runResultFromJson(j);
     job.relativize(result.compile);
@@ -288,7 +292,7 @@ RunResult SanitizedRun::run(const Document& doc, const DeviceInfo& device, Check
         f.tool = tool;
         f.kind = "unlisted error";
         f.message = label + " reported errors its report does not list"
-                    + (log.firstMessage.empty() ? std::string() : ": " + log.firstMessage);
+            + (log.firstMessage.empty() ? std::string() : ": " + log.firstMessage);
         result.findings.push_back(std::move(f));
     }
     result.ok = result.ok && result.findings.empty();

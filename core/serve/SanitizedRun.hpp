@@ -16,8 +16,8 @@ namespace kw {
 
 struct SanitizedRunOptions {
     SanitizerSearch search = SanitizerSearch::fromEnvironment();
-    std::filesystem::path kwbRun;   // the program to run; empty: kwb-run beside this executable
-    std::filesystem::path workRoot; // where job folders go; empty: <cache>/checks
+    std::filesystem::path kwbRun;                       // the program to run; empty: kwb-run beside this executable
+    std::filesystem::path workRoot;                     // where job folders go; empty: <cache>/checks
     std::optional<std::chrono::milliseconds> timeLimit; // the whole child; empty: jobLimit()
 };
 

@@ -61,8 +61,8 @@ void ServeClient::lost(const std::string& during)
 {
     process_.kill();
     const std::string how = process_.wait();
-    throw Error(ErrorCategory::Io, RunnerFailure::describe(process_.commandLine(), how, process_.stderrTail())
-                                       + "; " + during);
+    throw Error(ErrorCategory::Io,
+                RunnerFailure::describe(process_.commandLine(), how, process_.stderrTail()) + "; " + during);
 }
 
 json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& payload, const StageCallback& onStage,
@@ -87,8 +87,9 @@ json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& pa
         reply = reader.read(id, returned, frames, onStage);
     } catch (const Error& e) {
         if (isHello) // not our protocol at all: a shell banner, another program
-            throw Error(ErrorCategory::Protocol, "the runner \"" + process_.commandLine()
-                                                     + "\" did not answer in the serve protocol: " + e.what());
+            throw Error(ErrorCategory::Protocol,
+                        "the runner \"" + process_.commandLine()
+                            + "\" did not answer in the serve protocol: " + e.what());
         throw reply_.broken(e.what());
     }
     last_.received = reader.received();

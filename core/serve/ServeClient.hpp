@@ -6,10 +6,10 @@
 // The runner is never believed: what it sends back is checked against the request
 // (serve/RunnerReplyReader, ReturnedBuffers, RunnerReply), and anything the protocol does
 // not allow is kw::Error(Protocol) naming the runner.
-#include "run/RunEngine.hpp"
 #include "compile/CompileResult.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
+#include "run/RunEngine.hpp"
 #include "serve/MessageChannel.hpp"
 #include "serve/ReturnedBuffers.hpp"
 #include "serve/RunnerProcess.hpp"

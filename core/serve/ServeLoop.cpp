@@ -38,10 +38,8 @@ int ServeLoop::run()
         if (!request)
             return 0;
         switch (dispatcher.handle(*request)) {
-        case JobDispatcher::Next::Continue:
-            break;
-        case JobDispatcher::Next::Exit:
-            return 0;
+        case JobDispatcher::Next::Continue: break;
+        case JobDispatcher::Next::Exit: return 0;
         case JobDispatcher::Next::Restart:
             ProcessRestart::replaceProcess(dispatcher.replay() + channel.unread(), &capture);
         }

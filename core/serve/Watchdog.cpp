@@ -24,8 +24,8 @@ void Watchdog::arm(std::chrono::milliseconds limit, std::function<void()> onExpi
         armed_ = true;
         fired_ = false;
         const auto now = std::chrono::steady_clock::now();
-        const auto room = std::chrono::duration_cast<std::chrono::milliseconds>(
-            std::chrono::steady_clock::time_point::max() - now);
+        const auto room
+            = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::time_point::max() - now);
         deadline_ = limit < room ? now + limit : std::chrono::steady_clock::time_point::max();
         onExpire_ = std::move(onExpire);
     }

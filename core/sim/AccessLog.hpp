@@ -10,13 +10,14 @@
 namespace kw::sim {
 
 struct AccessLog {
-    std::uint32_t lanes = 0;          // lanes that accessed memory
-    std::uint32_t inSpace[6] = {};    // per resolved Space (Global, Shared, Local, Const): its lanes
-    bool write = false;               // a store or an atomic
+    std::uint32_t lanes = 0;       // lanes that accessed memory
+    std::uint32_t inSpace[6] = {}; // per resolved Space (Global, Shared, Local, Const): its lanes
+    bool write = false;            // a store or an atomic
     std::uint32_t size[32];
-    std::uint64_t addr[32];           // global: the device address; shared, local: the offset
+    std::uint64_t addr[32]; // global: the device address; shared, local: the offset
 
-    void note(Space sp, std::uint64_t a, std::uint32_t bytes, bool wr, int lane) {
+    void note(Space sp, std::uint64_t a, std::uint32_t bytes, bool wr, int lane)
+    {
         const std::uint32_t bit = 1u << lane;
         lanes |= bit;
         inSpace[static_cast<int>(sp)] |= bit;
@@ -24,9 +25,11 @@ struct AccessLog {
         size[lane] = bytes;
         addr[lane] = a;
     }
-    void clear() {
+    void clear()
+    {
         lanes = 0;
-        for (auto& m : inSpace) m = 0;
+        for (auto& m : inSpace)
+            m = 0;
     }
 };
 

@@ -11,13 +11,43 @@ namespace kw::sim {
 enum class ArithOp : std::uint8_t {
     None,
     // d = a op b
-    Add, Sub, Mul, MulHi, Div, Rem, Min, Max, And, Or, Xor, Copysign,
+    Add,
+    Sub,
+    Mul,
+    MulHi,
+    Div,
+    Rem,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+    Copysign,
     // d = a op b, with b an unsigned shift amount
-    Shl, Shr,
+    Shl,
+    Shr,
     // d = op a
-    Not, Cnot, Neg, Abs, Sqrt, Rsqrt, Rcp, Ex2, Lg2, Sin, Cos, Tanh, Popc, Clz, Brev, Bfind, BfindShiftAmt,
+    Not,
+    Cnot,
+    Neg,
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Rcp,
+    Ex2,
+    Lg2,
+    Sin,
+    Cos,
+    Tanh,
+    Popc,
+    Clz,
+    Brev,
+    Bfind,
+    BfindShiftAmt,
     // d = a * b + c (Mad: the low half on integers, fma on floats), d = |a - b| + c
-    Mad, MadHi, Sad,
+    Mad,
+    MadHi,
+    Sad,
 };
 
 // Integer, float, f16/f16x2 (add sub mul min max neg abs mad) and predicate (and or xor not) forms.
@@ -37,14 +67,14 @@ Handler setpHandler(PtxType t);
 Handler setHandler(PtxType t);
 
 void hPrmt(Warp& w, const Instr& in, std::uint32_t mask);
-void hLop3(Warp& w, const Instr& in, std::uint32_t mask);  // in.imm: the truth table
+void hLop3(Warp& w, const Instr& in, std::uint32_t mask); // in.imm: the truth table
 void hSelp(Warp& w, const Instr& in, std::uint32_t mask);
 void hTestp(Warp& w, const Instr& in, std::uint32_t mask); // in.test
 void hMov(Warp& w, const Instr& in, std::uint32_t mask);
-void hPack(Warp& w, const Instr& in, std::uint32_t mask);   // in.packBits, in.na
-void hUnpack(Warp& w, const Instr& in, std::uint32_t mask); // in.packBits, in.nd
-void hCvta(Warp& w, const Instr& in, std::uint32_t mask);   // adds in.imm (the window offset, negative to a space)
-void hCvt(Warp& w, const Instr& in, std::uint32_t mask);    // in.type from in.type2, in.round
+void hPack(Warp& w, const Instr& in, std::uint32_t mask);    // in.packBits, in.na
+void hUnpack(Warp& w, const Instr& in, std::uint32_t mask);  // in.packBits, in.nd
+void hCvta(Warp& w, const Instr& in, std::uint32_t mask);    // adds in.imm (the window offset, negative to a space)
+void hCvt(Warp& w, const Instr& in, std::uint32_t mask);     // in.type from in.type2, in.round
 void hCvtPack(Warp& w, const Instr& in, std::uint32_t mask); // f16x2/bf16x2 from two f32: a high, b low
 
 } // namespace kw::sim

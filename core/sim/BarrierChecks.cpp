@@ -11,8 +11,10 @@
 
 namespace kw::sim {
 
-bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn) {
-    if (tool_ != CheckTool::Synccheck) return false;
+bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn)
+{
+    if (tool_ != CheckTool::Synccheck)
+        return false;
     // The first thread waiting, the first at another barrier, the first that exited.
     const Warp *first = nullptr, *other = nullptr, *gone = nullptr;
     int firstLane = 0, otherLane = 0, goneLane = 0;
@@ -25,15 +27,18 @@ bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn) {
             if (!first) {
                 first = &w, firstLane = l, barPc = pc;
             } else if (pc != barPc) {
-                if (!other) other = &w, otherLane = l, otherPc = pc;
+                if (!other)
+                    other = &w, otherLane = l, otherPc = pc;
                 ++atOther;
             }
         }
         const std::uint32_t left = w.exited & w.exists;
-        if (left && !gone) gone = &w, goneLane = __builtin_ctz(left);
+        if (left && !gone)
+            gone = &w, goneLane = __builtin_ctz(left);
         exited += std::uint64_t(__builtin_popcount(left));
     }
-    if (!first) return true; // every thread exited: nothing waits
+    if (!first)
+        return true; // every thread exited: nothing waits
     const Instr& bar = fn.code[barPc];
     const Dim3 waiting = first->threadOf(firstLane);
     if (other) {
@@ -67,8 +72,10 @@ bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn) {
     return true;
 }
 
-bool BlockChecks::barrierCount(const Warp& w, int lane, const Instr& bar, std::uint32_t count, std::uint32_t whole) {
-    if (tool_ != CheckTool::Synccheck) return false;
+bool BlockChecks::barrierCount(const Warp& w, int lane, const Instr& bar, std::uint32_t count, std::uint32_t whole)
+{
+    if (tool_ != CheckTool::Synccheck)
+        return false;
     const Dim3 t = w.threadOf(lane);
     add(FindingKey{bar.file, bar.line, FindingKind::BarrierCount}, [&] {
         CheckFinding f = finding(
@@ -83,16 +90,20 @@ bool BlockChecks::barrierCount(const Warp& w, int lane, const Instr& bar, std::u
     return true;
 }
 
-bool barrierCountsMatch(std::vector<Warp>& warps, const Function& fn, BlockChecks* checks) {
+bool barrierCountsMatch(std::vector<Warp>& warps, const Function& fn, BlockChecks* checks)
+{
     const std::uint32_t whole = std::uint32_t(warps.size()) * 32;
     for (Warp& w : warps)
         for (std::uint32_t m = w.atBar; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
             const Instr& bar = fn.code[w.lanePc[l] - 1];
-            if (!bar.barCount) continue;
+            if (!bar.barCount)
+                continue;
             const std::uint32_t count = std::uint32_t(w.reg(bar.a[1])[l]);
-            if (count == whole) continue;
-            if (checks && checks->barrierCount(w, l, bar, count, whole)) return true; // released anyway
+            if (count == whole)
+                continue;
+            if (checks && checks->barrierCount(w, l, bar, count, whole))
+                return true; // released anyway
             w.mask = 1u << l;
             if (count && count % 32 == 0 && count < whole)
                 w.fault(FaultKind::Unsupported,
@@ -111,15 +122,19 @@ bool barrierCountsMatch(std::vector<Warp>& warps, const Function& fn, BlockCheck
     return true;
 }
 
-void BlockChecks::warpSync(const Warp& w, const Instr& in, std::uint32_t m) {
-    if (tool_ != CheckTool::Synccheck) return;
+void BlockChecks::warpSync(const Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (tool_ != CheckTool::Synccheck)
+        return;
     const std::uint64_t* M = w.reg(in.a[0]);
     const int lead = __builtin_ctz(m);
     const std::uint32_t mask = std::uint32_t(M[lead]);
     std::uint32_t disagree = 0, outside = 0;
     forLanes(m, [&](int l) {
-        if (std::uint32_t(M[l]) != mask) disagree |= 1u << l;
-        if (!((M[l] >> l) & 1)) outside |= 1u << l;
+        if (std::uint32_t(M[l]) != mask)
+            disagree |= 1u << l;
+        if (!((M[l] >> l) & 1))
+            outside |= 1u << l;
     });
     // Lanes past the block's end never existed and are not named. Lanes that branched to an exit
     // may not have run it yet (the lowest pc runs first): they count as exited too.
@@ -127,28 +142,36 @@ void BlockChecks::warpSync(const Warp& w, const Instr& in, std::uint32_t m) {
     const auto& code = L_.fn->code;
     for (std::uint32_t k = mask & ~m & w.exists & ~w.exited & ~w.atBar; k; k &= k - 1) {
         const int l = __builtin_ctz(k);
-        if (w.lanePc[l] >= code.size() || code[w.lanePc[l]].ctrl == Ctrl::Exit) exited |= 1u << l;
+        if (w.lanePc[l] >= code.size() || code[w.lanePc[l]].ctrl == Ctrl::Exit)
+            exited |= 1u << l;
     }
-    if (!exited && !outside && !disagree) return;
+    if (!exited && !outside && !disagree)
+        return;
     const int lane = outside ? __builtin_ctz(outside) : disagree ? __builtin_ctz(disagree) : lead;
     const Dim3 t = w.threadOf(lane);
     add(FindingKey{in.file, in.line, FindingKind::WarpSyncMask}, [&] {
         std::string why;
-        if (exited) why = fmt::format("it names lanes that have exited (0x{:08x})", exited);
-        else if (outside) why = fmt::format("it leaves out lanes that execute it (0x{:08x})", outside);
-        else why = fmt::format("the lanes executing it give different masks (0x{:08x} differ)", disagree);
-        CheckFinding f = finding(FindingKind::WarpSyncMask, in,
-                                 located(L_, blk_.ctaid, t, in,
-                                         fmt::format("__syncwarp() with mask 0x{:08x} in warp {}: {}", mask,
-                                                     w.warpId, why)));
+        if (exited)
+            why = fmt::format("it names lanes that have exited (0x{:08x})", exited);
+        else if (outside)
+            why = fmt::format("it leaves out lanes that execute it (0x{:08x})", outside);
+        else
+            why = fmt::format("the lanes executing it give different masks (0x{:08x} differ)", disagree);
+        CheckFinding f
+            = finding(FindingKind::WarpSyncMask, in,
+                      located(L_, blk_.ctaid, t, in,
+                              fmt::format("__syncwarp() with mask 0x{:08x} in warp {}: {}", mask, w.warpId, why)));
         f.thread = t;
         return f;
     });
 }
 
-void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t m) {
-    if (w.blk->checks) w.blk->checks->warpSync(w, in, m);
-    if (w.blk->race) w.blk->race->warpSync(w.warpId, m & std::uint32_t(w.reg(in.a[0])[__builtin_ctz(m)]));
+void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (w.blk->checks)
+        w.blk->checks->warpSync(w, in, m);
+    if (w.blk->race)
+        w.blk->race->warpSync(w.warpId, m & std::uint32_t(w.reg(in.a[0])[__builtin_ctz(m)]));
 }
 
 } // namespace kw::sim

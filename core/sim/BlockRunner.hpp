@@ -25,8 +25,10 @@ public:
     std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
     std::uint64_t instructions() const;
     // This runner's counters when the launch is profiled (null otherwise).
-    std::unique_ptr<ProfileCollector> takeProfile() {
-        if (prof_) prof_->flush();
+    std::unique_ptr<ProfileCollector> takeProfile()
+    {
+        if (prof_)
+            prof_->flush();
         return std::move(prof_);
     }
 

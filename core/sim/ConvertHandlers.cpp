@@ -26,27 +26,65 @@ struct Value {
     bool isF32 = false;
 };
 
-inline Value readValue(PtxType t, std::uint64_t bits, bool ftz) {
+inline Value readValue(PtxType t, std::uint64_t bits, bool ftz)
+{
     Value v{Value::Int};
     switch (t) {
     case PtxType::S8: v.i = get<std::int8_t>(bits); break;
     case PtxType::S16: v.i = get<std::int16_t>(bits); break;
     case PtxType::S32: v.i = get<std::int32_t>(bits); break;
     case PtxType::S64: v.i = get<std::int64_t>(bits); break;
-    case PtxType::U8: case PtxType::B8: v.kind = Value::Uint; v.u = get<std::uint8_t>(bits); break;
-    case PtxType::U16: case PtxType::B16: v.kind = Value::Uint; v.u = get<std::uint16_t>(bits); break;
-    case PtxType::U32: case PtxType::B32: v.kind = Value::Uint; v.u = get<std::uint32_t>(bits); break;
-    case PtxType::U64: case PtxType::B64: v.kind = Value::Uint; v.u = bits; break;
-    case PtxType::F16: v.kind = Value::Flt; v.f32 = halfToFloat(std::uint16_t(bits)); v.f = v.f32; v.isF32 = true; break;
-    case PtxType::BF16: v.kind = Value::Flt; v.f32 = bfloat16ToFloat(std::uint16_t(bits)); v.f = v.f32; v.isF32 = true; break;
-    case PtxType::F32: v.kind = Value::Flt; v.f32 = get<float>(bits); if (ftz) v.f32 = flushSubnormal(v.f32); v.f = v.f32; v.isF32 = true; break;
-    case PtxType::F64: v.kind = Value::Flt; v.f = get<double>(bits); break;
+    case PtxType::U8:
+    case PtxType::B8:
+        v.kind = Value::Uint;
+        v.u = get<std::uint8_t>(bits);
+        break;
+    case PtxType::U16:
+    case PtxType::B16:
+        v.kind = Value::Uint;
+        v.u = get<std::uint16_t>(bits);
+        break;
+    case PtxType::U32:
+    case PtxType::B32:
+        v.kind = Value::Uint;
+        v.u = get<std::uint32_t>(bits);
+        break;
+    case PtxType::U64:
+    case PtxType::B64:
+        v.kind = Value::Uint;
+        v.u = bits;
+        break;
+    case PtxType::F16:
+        v.kind = Value::Flt;
+        v.f32 = halfToFloat(std::uint16_t(bits));
+        v.f = v.f32;
+        v.isF32 = true;
+        break;
+    case PtxType::BF16:
+        v.kind = Value::Flt;
+        v.f32 = bfloat16ToFloat(std::uint16_t(bits));
+        v.f = v.f32;
+        v.isF32 = true;
+        break;
+    case PtxType::F32:
+        v.kind = Value::Flt;
+        v.f32 = get<float>(bits);
+        if (ftz)
+            v.f32 = flushSubnormal(v.f32);
+        v.f = v.f32;
+        v.isF32 = true;
+        break;
+    case PtxType::F64:
+        v.kind = Value::Flt;
+        v.f = get<double>(bits);
+        break;
     default: break;
     }
     return v;
 }
 
-inline double roundIntegral(double x, RoundMode r) {
+inline double roundIntegral(double x, RoundMode r)
+{
     switch (r) {
     case RoundMode::Rni: return std::nearbyint(x); // host default: nearest even
     case RoundMode::Rzi: return std::trunc(x);
@@ -56,25 +94,34 @@ inline double roundIntegral(double x, RoundMode r) {
     }
 }
 
-template <class I> inline std::uint64_t floatToInt(double x) {
-    if (std::isnan(x)) return 0;
-    if (x <= double(std::numeric_limits<I>::min())) return put<I>(std::numeric_limits<I>::min());
-    if (x >= double(std::numeric_limits<I>::max())) return put<I>(std::numeric_limits<I>::max());
+template <class I> inline std::uint64_t floatToInt(double x)
+{
+    if (std::isnan(x))
+        return 0;
+    if (x <= double(std::numeric_limits<I>::min()))
+        return put<I>(std::numeric_limits<I>::min());
+    if (x >= double(std::numeric_limits<I>::max()))
+        return put<I>(std::numeric_limits<I>::max());
     return put<I>(I(x));
 }
 
-template <class I> inline std::uint64_t clampInt(const Value& v, bool sat) {
+template <class I> inline std::uint64_t clampInt(const Value& v, bool sat)
+{
     if (!sat) {
         const std::uint64_t raw = v.kind == Value::Int ? std::uint64_t(v.i) : v.u;
         return put<I>(I(raw));
     }
     if (v.kind == Value::Int) {
-        if (v.i < 0 && !std::is_signed_v<I>) return 0;
-        if (std::is_signed_v<I> && v.i < std::int64_t(std::numeric_limits<I>::min())) return put<I>(std::numeric_limits<I>::min());
-        if (v.i > 0 && std::uint64_t(v.i) > std::uint64_t(std::numeric_limits<I>::max())) return put<I>(std::numeric_limits<I>::max());
+        if (v.i < 0 && !std::is_signed_v<I>)
+            return 0;
+        if (std::is_signed_v<I> && v.i < std::int64_t(std::numeric_limits<I>::min()))
+            return put<I>(std::numeric_limits<I>::min());
+        if (v.i > 0 && std::uint64_t(v.i) > std::uint64_t(std::numeric_limits<I>::max()))
+            return put<I>(std::numeric_limits<I>::max());
         return put<I>(I(v.i));
     }
-    if (v.u > std::uint64_t(std::numeric_limits<I>::max())) return put<I>(std::numeric_limits<I>::max());
+    if (v.u > std::uint64_t(std::numeric_limits<I>::max()))
+        return put<I>(std::numeric_limits<I>::max());
     return put<I>(I(v.u));
 }
 
@@ -123,7 +170,8 @@ inline std::uint16_t toHalf16(bool bf, const Value& v, const Instr& in)
     return r;
 }
 
-inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
+inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in)
+{
     const RoundMode rnd = in.round;
     if (t == PtxType::F16 || t == PtxType::BF16)
         return toHalf16(t == PtxType::BF16, v, in);
@@ -134,9 +182,12 @@ inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
         case PtxType::S16: return floatToInt<std::int16_t>(x);
         case PtxType::S32: return floatToInt<std::int32_t>(x);
         case PtxType::S64: return floatToInt<std::int64_t>(x);
-        case PtxType::U8: case PtxType::B8: return floatToInt<std::uint8_t>(x);
-        case PtxType::U16: case PtxType::B16: return floatToInt<std::uint16_t>(x);
-        case PtxType::U32: case PtxType::B32: return floatToInt<std::uint32_t>(x);
+        case PtxType::U8:
+        case PtxType::B8: return floatToInt<std::uint8_t>(x);
+        case PtxType::U16:
+        case PtxType::B16: return floatToInt<std::uint16_t>(x);
+        case PtxType::U32:
+        case PtxType::B32: return floatToInt<std::uint32_t>(x);
         default: return floatToInt<std::uint64_t>(x);
         }
     }
@@ -146,9 +197,12 @@ inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
         case PtxType::S16: return clampInt<std::int16_t>(v, in.sat);
         case PtxType::S32: return clampInt<std::int32_t>(v, in.sat);
         case PtxType::S64: return clampInt<std::int64_t>(v, in.sat);
-        case PtxType::U8: case PtxType::B8: return clampInt<std::uint8_t>(v, in.sat);
-        case PtxType::U16: case PtxType::B16: return clampInt<std::uint16_t>(v, in.sat);
-        case PtxType::U32: case PtxType::B32: return clampInt<std::uint32_t>(v, in.sat);
+        case PtxType::U8:
+        case PtxType::B8: return clampInt<std::uint8_t>(v, in.sat);
+        case PtxType::U16:
+        case PtxType::B16: return clampInt<std::uint16_t>(v, in.sat);
+        case PtxType::U32:
+        case PtxType::B32: return clampInt<std::uint32_t>(v, in.sat);
         default: return clampInt<std::uint64_t>(v, in.sat);
         }
     }
@@ -156,14 +210,27 @@ inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
     RoundingScope scope{rnd};
     float f32 = 0;
     double f64 = 0;
-    if (v.kind == Value::Int) { f32 = float(v.i); f64 = double(v.i); }
-    else if (v.kind == Value::Uint) { f32 = float(v.u); f64 = double(v.u); }
-    else {
-        const bool integral = rnd == RoundMode::Rni || rnd == RoundMode::Rzi || rnd == RoundMode::Rmi || rnd == RoundMode::Rpi;
-        if (v.isF32) { f32 = integral ? float(roundIntegral(v.f32, rnd)) : v.f32; f64 = integral ? roundIntegral(v.f32, rnd) : v.f; }
-        else { f64 = integral ? roundIntegral(v.f, rnd) : v.f; f32 = float(f64); }
+    if (v.kind == Value::Int) {
+        f32 = float(v.i);
+        f64 = double(v.i);
+    } else if (v.kind == Value::Uint) {
+        f32 = float(v.u);
+        f64 = double(v.u);
+    } else {
+        const bool integral
+            = rnd == RoundMode::Rni || rnd == RoundMode::Rzi || rnd == RoundMode::Rmi || rnd == RoundMode::Rpi;
+        if (v.isF32) {
+            f32 = integral ? float(roundIntegral(v.f32, rnd)) : v.f32;
+            f64 = integral ? roundIntegral(v.f32, rnd) : v.f;
+        } else {
+            f64 = integral ? roundIntegral(v.f, rnd) : v.f;
+            f32 = float(f64);
+        }
     }
-    if (in.sat) { f32 = saturate01(f32); f64 = saturate01(f64); }
+    if (in.sat) {
+        f32 = saturate01(f32);
+        f64 = saturate01(f64);
+    }
     switch (t) {
     case PtxType::F32:
         if (in.type2 == PtxType::F16 && f32 != f32)
@@ -173,11 +240,14 @@ inline std::uint64_t writeValue(PtxType t, const Value& v, const Instr& in) {
     }
 }
 
-struct Cvt { static void run(Warp& w, const Instr& in, std::uint32_t m) {
-    std::uint64_t* d = w.reg(in.d[0]);
-    const std::uint64_t* a = w.reg(in.a[0]);
-    forLanes(m, [&](int l) { d[l] = writeValue(in.type, readValue(in.type2, a[l], in.ftz), in); });
-} };
+struct Cvt {
+    static void run(Warp& w, const Instr& in, std::uint32_t m)
+    {
+        std::uint64_t* d = w.reg(in.d[0]);
+        const std::uint64_t* a = w.reg(in.a[0]);
+        forLanes(m, [&](int l) { d[l] = writeValue(in.type, readValue(in.type2, a[l], in.ftz), in); });
+    }
+};
 
 // cvt.frnd.{f16x2,bf16x2}.f32 d, a, b: a converted into the upper half, b into the lower.
 struct CvtPack {

@@ -17,11 +17,33 @@ enum class Ctrl : std::uint8_t { None, Bra, Exit, Bar, Printf, Assert, Trap, Uns
 
 // Registers every warp pre-fills at start: special registers, a zero and a sink.
 enum SpecialReg : std::uint32_t {
-    RegZero, RegSink,
-    RegTidX, RegTidY, RegTidZ, RegNtidX, RegNtidY, RegNtidZ,
-    RegCtaidX, RegCtaidY, RegCtaidZ, RegNctaidX, RegNctaidY, RegNctaidZ,
-    RegLaneId, RegWarpId, RegNwarpId, RegLanemaskEq, RegLanemaskLt, RegLanemaskLe,
-    RegLanemaskGt, RegLanemaskGe, RegDynSmem, RegTotalSmem, RegSmId, RegNsmId, RegGridId,
+    RegZero,
+    RegSink,
+    RegTidX,
+    RegTidY,
+    RegTidZ,
+    RegNtidX,
+    RegNtidY,
+    RegNtidZ,
+    RegCtaidX,
+    RegCtaidY,
+    RegCtaidZ,
+    RegNctaidX,
+    RegNctaidY,
+    RegNctaidZ,
+    RegLaneId,
+    RegWarpId,
+    RegNwarpId,
+    RegLanemaskEq,
+    RegLanemaskLt,
+    RegLanemaskLe,
+    RegLanemaskGt,
+    RegLanemaskGe,
+    RegDynSmem,
+    RegTotalSmem,
+    RegSmId,
+    RegNsmId,
+    RegGridId,
     RegOne,
     RegCarry, // the carry flag of add.cc/addc/sub.cc/subc/mad.cc/madc
     RegFirstUser,
@@ -44,46 +66,46 @@ enum class ReduxOp : std::uint8_t { Add, Min, Max, And, Or, Xor };
 struct Instr {
     Handler fn = nullptr;
     Ctrl ctrl = Ctrl::None;
-    PtxType type = PtxType::None;   // the instruction's (destination) type
-    PtxType type2 = PtxType::None;  // cvt source type, wide/compare operand type
+    PtxType type = PtxType::None;  // the instruction's (destination) type
+    PtxType type2 = PtxType::None; // cvt source type, wide/compare operand type
     Space space = Space::Generic;
-    std::uint8_t elemSize = 0;      // ld/st: bytes of one element
-    std::uint8_t packBits = 0;      // mov {a, b, ...}: bits of one packed element
-    std::uint8_t vec = 1;           // vector width of ld/st
-    std::uint8_t negMask = 0;       // bit i: a[i] is a negated predicate
+    std::uint8_t elemSize = 0; // ld/st: bytes of one element
+    std::uint8_t packBits = 0; // mov {a, b, ...}: bits of one packed element
+    std::uint8_t vec = 1;      // vector width of ld/st
+    std::uint8_t negMask = 0;  // bit i: a[i] is a negated predicate
 
     RoundMode round : 4 = RoundMode::Default;
     BoolOp boolOp : 2 = BoolOp::None;
     ShflMode shfl : 2 = ShflMode::Up;
     CmpOp cmp : 5 = CmpOp::Eq;
     TestOp test : 3 = TestOp::Finite;
-    AtomOp atom : 4 = AtomOp::Add;  // atom, red
+    AtomOp atom : 4 = AtomOp::Add; // atom, red
     VoteMode vote : 2 = VoteMode::All;
     BarRedOp barRed : 2 = BarRedOp::None;
     ReduxOp redux : 3 = ReduxOp::Add;
-    bool carryIn : 1 = false;       // addc/subc/madc: add the carry flag
-    bool carryOut : 1 = false;      // .cc: write the carry flag
+    bool carryIn : 1 = false;  // addc/subc/madc: add the carry flag
+    bool carryOut : 1 = false; // .cc: write the carry flag
     bool ftz : 1 = false;
     bool sat : 1 = false;
-    bool relu : 1 = false;          // fma/cvt .relu: negative results become +0
-    bool nanMode : 1 = false;       // min/max .NaN: a NaN operand gives NaN
-    bool satfinite : 1 = false;     // cvt .satfinite: overflow gives the largest finite value
-    bool atomic : 1 = false;        // atomics do not race with each other
-    std::uint8_t nd : 3 = 0;        // destinations and sources in d[] and a[] where a handler loops over them
+    bool relu : 1 = false;      // fma/cvt .relu: negative results become +0
+    bool nanMode : 1 = false;   // min/max .NaN: a NaN operand gives NaN
+    bool satfinite : 1 = false; // cvt .satfinite: overflow gives the largest finite value
+    bool atomic : 1 = false;    // atomics do not race with each other
+    std::uint8_t nd : 3 = 0;    // destinations and sources in d[] and a[] where a handler loops over them
     std::uint8_t na : 3 = 0;
     bool guardNeg : 1 = false;
-    bool barCount : 1 = false;      // bar.sync id, b: a[1] holds the thread count b
+    bool barCount : 1 = false; // bar.sync id, b: a[1] holds the thread count b
 
-    bool warpSync = false;          // shfl/vote/match/redux/bar.warp.sync: member lanes execute together
-    bool polls = false;             // nanosleep, volatile/acquire loads, cas/exch: a loop around it may be a spin wait
-    std::int32_t guard = -1;        // predicate register guarding the instruction
+    bool warpSync = false;   // shfl/vote/match/redux/bar.warp.sync: member lanes execute together
+    bool polls = false;      // nanosleep, volatile/acquire loads, cas/exch: a loop around it may be a spin wait
+    std::int32_t guard = -1; // predicate register guarding the instruction
     std::uint32_t d[4] = {RegSink, RegSink, RegSink, RegSink};
     std::uint32_t a[4] = {RegZero, RegZero, RegZero, RegZero};
-    std::uint32_t addr = RegZero;   // memory operand base register
-    std::int64_t imm = 0;           // memory operand offset, lop3 table, cvta window offset
-    std::uint32_t target = 0;       // branch target
-    std::uint32_t line = 0;         // source line (.loc), 0 when unknown
-    std::uint16_t file = 0;         // .file index
+    std::uint32_t addr = RegZero; // memory operand base register
+    std::int64_t imm = 0;         // memory operand offset, lop3 table, cvta window offset
+    std::uint32_t target = 0;     // branch target
+    std::uint32_t line = 0;       // source line (.loc), 0 when unknown
+    std::uint16_t file = 0;       // .file index
 };
 
 static_assert(sizeof(Instr) <= 88, "Instr is in the warp loop: keep it small");

@@ -16,7 +16,6 @@ struct DecodeEnv {
 
 // Returns an empty string on success, else why the instruction cannot be executed
 // (the caller turns it into a Ctrl::Unsupported instruction that faults when reached).
-std::string decodeInstr(const std::string& opcode, const std::vector<PtxOperand>& ops, Instr& in,
-                        const DecodeEnv& env);
+std::string decodeInstr(const std::string& opcode, const std::vector<PtxOperand>& ops, Instr& in, const DecodeEnv& env);
 
 } // namespace kw::sim

@@ -23,15 +23,15 @@ struct LaunchState {
     MemoryMap mem;
     std::vector<std::uint8_t> params;
     Dim3 grid, block;
-    std::uint32_t sharedSize = 0;   // static + dynamic bytes per block
+    std::uint32_t sharedSize = 0; // static + dynamic bytes per block
     std::uint32_t dynShared = 0;
     bool raceCheck = false;
-    CheckTool check = CheckTool::None;  // the check asked for (SimChecks.hpp)
-    CheckFindings* findings = nullptr;  // where the workers' findings are merged while it runs
-    bool profile = false;             // count per instruction (sim/ProfileCollector)
+    CheckTool check = CheckTool::None;    // the check asked for (SimChecks.hpp)
+    CheckFindings* findings = nullptr;    // where the workers' findings are merged while it runs
+    bool profile = false;                 // count per instruction (sim/ProfileCollector)
     std::optional<CaptureTarget> capture; // ... and record this warp's lanes
     double timeLimitSeconds = 10.0;
-    std::uint32_t smCount = 1;     // %nsmid: the multiprocessors the device reports
+    std::uint32_t smCount = 1; // %nsmid: the multiprocessors the device reports
     std::chrono::steady_clock::time_point deadline;
     std::atomic<bool> stop{false};
     std::size_t printfBufferBytes = std::size_t(1) << 20;
@@ -43,19 +43,24 @@ struct LaunchState {
     std::vector<std::string> warnings;
     std::set<std::string> warned;
 
-    void recordFault(Fault f) {
+    void recordFault(Fault f)
+    {
         std::lock_guard lock(mu);
-        if (!fault) fault = std::move(f);
+        if (!fault)
+            fault = std::move(f);
         stop.store(true, std::memory_order_relaxed);
     }
     // True the first time a key is seen in this launch (to report a problem once).
-    bool firstTime(const std::string& key) {
+    bool firstTime(const std::string& key)
+    {
         std::lock_guard lock(mu);
         return warned.insert("key:" + key).second;
     }
-    void warn(const std::string& w) {
+    void warn(const std::string& w)
+    {
         std::lock_guard lock(mu);
-        if (warnings.size() < 50 && warned.insert(w).second) warnings.push_back(w);
+        if (warnings.size() < 50 && warned.insert(w).second)
+            warnings.push_back(w);
     }
 };
 

@@ -8,15 +8,19 @@ namespace kw::sim {
 
 namespace {
 
-void memory(Decoder& d, bool store) {
+void memory(Decoder& d, bool store)
+{
     Instr& in = d.in();
     const auto& parts = d.parts();
     const auto& ops = d.ops();
     in.space = d.space();
     for (std::size_t i = 1; i < parts.size(); ++i) {
-        if (parts[i] == "v2") in.vec = 2;
-        else if (parts[i] == "v4") in.vec = 4;
-        else if (parts[i] == "v8") d.unsupported("8-element vector access");
+        if (parts[i] == "v2")
+            in.vec = 2;
+        else if (parts[i] == "v4")
+            in.vec = 4;
+        else if (parts[i] == "v8")
+            d.unsupported("8-element vector access");
     }
     const PtxType t = d.type();
     in.type = t;
@@ -24,7 +28,8 @@ void memory(Decoder& d, bool store) {
     d.need(2);
     const PtxOperand& mem = ops[store ? 0 : 1];
     const PtxOperand& val = ops[store ? 1 : 0];
-    if (mem.kind != PtxOperand::Kind::Mem) d.unsupported("`" + d.joined() + "` without an address operand");
+    if (mem.kind != PtxOperand::Kind::Mem)
+        d.unsupported("`" + d.joined() + "` without an address operand");
     std::vector<std::uint32_t> regs;
     if (val.kind == PtxOperand::Kind::Vec) {
         for (std::size_t k = 0; k < val.regs.size(); ++k) {
@@ -37,17 +42,23 @@ void memory(Decoder& d, bool store) {
     } else {
         regs.push_back(d.dst(0));
     }
-    if (regs.size() != in.vec) d.unsupported("vector width does not match the operand list");
+    if (regs.size() != in.vec)
+        d.unsupported("vector width does not match the operand list");
     in.addr = mem.reg;
     in.imm = mem.offset;
-    if (mem.memSpace != Space::Generic && in.space == Space::Generic) in.space = mem.memSpace;
+    if (mem.memSpace != Space::Generic && in.space == Space::Generic)
+        in.space = mem.memSpace;
     // Call-sequence and device-function parameters live in the thread's local frame.
-    if (in.space == Space::Param && mem.memSpace == Space::Local) in.space = Space::Local;
-    for (std::size_t k = 0; k < regs.size(); ++k) (store ? in.a[k] : in.d[k]) = regs[k];
+    if (in.space == Space::Param && mem.memSpace == Space::Local)
+        in.space = Space::Local;
+    for (std::size_t k = 0; k < regs.size(); ++k)
+        (store ? in.a[k] : in.d[k]) = regs[k];
     in.na = in.nd = std::uint8_t(regs.size());
     if (in.space == Space::Param) {
-        if (store) d.unsupported("st.param outside a call sequence");
-        if (mem.reg != RegZero) d.unsupported("ld.param through a register address");
+        if (store)
+            d.unsupported("st.param outside a call sequence");
+        if (mem.reg != RegZero)
+            d.unsupported("ld.param through a register address");
         in.fn = &hLoadParam;
         return;
     }
@@ -55,36 +66,46 @@ void memory(Decoder& d, bool store) {
 }
 
 // shfl, vote, redux and match exist only in their .sync forms (Volta and later).
-void warpSync(Decoder& d) {
-    if (!d.has("sync")) d.unsupported("`" + d.joined() + "` without .sync (pre-Volta warp intrinsics)");
+void warpSync(Decoder& d)
+{
+    if (!d.has("sync"))
+        d.unsupported("`" + d.joined() + "` without .sync (pre-Volta warp intrinsics)");
     d.in().warpSync = true;
 }
 
 } // namespace
 
-void decodeLoad(Decoder& d, const OpcodeInfo& row) {
+void decodeLoad(Decoder& d, const OpcodeInfo& row)
+{
     // A loop around one of these may wait for another warp: the scheduler lets others run (BlockRunner).
-    if (row.name == "ld") d.in().polls = d.has("volatile") || d.has("acquire") || d.has("relaxed");
+    if (row.name == "ld")
+        d.in().polls = d.has("volatile") || d.has("acquire") || d.has("relaxed");
     memory(d, false);
 }
 
 void decodeStore(Decoder& d, const OpcodeInfo&) { memory(d, true); }
 
-void decodeAtomic(Decoder& d, const OpcodeInfo& row) {
+void decodeAtomic(Decoder& d, const OpcodeInfo& row)
+{
     static const std::pair<const char*, AtomOp> atomOps[] = {
-        {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
-        {"dec", AtomOp::Dec}, {"and", AtomOp::And}, {"or", AtomOp::Or}, {"xor", AtomOp::Xor},
-        {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
+        {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max}, {"inc", AtomOp::Inc},   {"dec", AtomOp::Dec},
+        {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
     Instr& in = d.in();
     const bool red = row.name == "red";
-    if (!red) in.polls = d.has("cas") || d.has("exch") || d.has("acquire") || d.has("acq_rel");
+    if (!red)
+        in.polls = d.has("cas") || d.has("exch") || d.has("acquire") || d.has("acq_rel");
     in.space = d.space();
     in.atomic = true;
     bool found = false;
     for (const auto& [name, op] : atomOps)
-        if (d.has(name)) { in.atom = op; found = true; }
-    if (!found) d.unsupported("`" + d.joined() + "`");
-    if (d.has("v2") || d.has("v4") || d.has("v8")) d.unsupported("vector atomics");
+        if (d.has(name)) {
+            in.atom = op;
+            found = true;
+        }
+    if (!found)
+        d.unsupported("`" + d.joined() + "`");
+    if (d.has("v2") || d.has("v4") || d.has("v8"))
+        d.unsupported("vector atomics");
     const PtxType t = d.type();
     in.type = t;
     const int size = sizeOf(t);
@@ -97,29 +118,36 @@ void decodeAtomic(Decoder& d, const OpcodeInfo& row) {
         d.unsupported("`" + d.joined() + "` on packed 16-bit floats");
     const auto& ops = d.ops();
     std::size_t i = 0;
-    if (!red) in.d[0] = d.dst(i++);
+    if (!red)
+        in.d[0] = d.dst(i++);
     d.need(i + 2);
     const PtxOperand& mem = ops[i++];
-    if (mem.kind != PtxOperand::Kind::Mem) d.unsupported("atomic without an address operand");
+    if (mem.kind != PtxOperand::Kind::Mem)
+        d.unsupported("atomic without an address operand");
     in.addr = mem.reg;
     in.imm = mem.offset;
-    if (mem.memSpace != Space::Generic && in.space == Space::Generic) in.space = mem.memSpace;
+    if (mem.memSpace != Space::Generic && in.space == Space::Generic)
+        in.space = mem.memSpace;
     in.a[0] = d.src(i++, t);
-    if (in.atom == AtomOp::Cas) in.a[1] = d.src(i, t);
+    if (in.atom == AtomOp::Cas)
+        in.a[1] = d.src(i, t);
     in.fn = size == 2 ? &hAtom16 : size == 4 ? &hAtom32 : &hAtom64;
 }
 
-void decodeShfl(Decoder& d, const OpcodeInfo&) {
-    static const std::pair<const char*, ShflMode> modes[] = {
-        {"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
+void decodeShfl(Decoder& d, const OpcodeInfo&)
+{
+    static const std::pair<const char*, ShflMode> modes[]
+        = {{"up", ShflMode::Up}, {"down", ShflMode::Down}, {"bfly", ShflMode::Bfly}, {"idx", ShflMode::Idx}};
     warpSync(d);
     Instr& in = d.in();
     for (const auto& [name, m] : modes)
-        if (d.has(name)) in.shfl = m;
+        if (d.has(name))
+            in.shfl = m;
     d.need(5);
     const auto& ops = d.ops();
     in.d[0] = ops[0].reg;
-    if (ops[0].hasPair) in.d[1] = ops[0].reg2;
+    if (ops[0].hasPair)
+        in.d[1] = ops[0].reg2;
     in.a[0] = d.src(1, PtxType::B32);
     in.a[1] = d.src(2, PtxType::B32);
     in.a[2] = d.src(3, PtxType::B32);
@@ -127,13 +155,15 @@ void decodeShfl(Decoder& d, const OpcodeInfo&) {
     in.fn = &hShfl;
 }
 
-void decodeVote(Decoder& d, const OpcodeInfo&) {
-    static const std::pair<const char*, VoteMode> modes[] = {
-        {"all", VoteMode::All}, {"any", VoteMode::Any}, {"uni", VoteMode::Uni}, {"ballot", VoteMode::Ballot}};
+void decodeVote(Decoder& d, const OpcodeInfo&)
+{
+    static const std::pair<const char*, VoteMode> modes[]
+        = {{"all", VoteMode::All}, {"any", VoteMode::Any}, {"uni", VoteMode::Uni}, {"ballot", VoteMode::Ballot}};
     warpSync(d);
     Instr& in = d.in();
     for (const auto& [name, m] : modes)
-        if (d.has(name)) in.vote = m;
+        if (d.has(name))
+            in.vote = m;
     d.need(3);
     in.d[0] = d.dst(0);
     in.a[0] = d.srcAt(1, 0, PtxType::Pred);
@@ -141,20 +171,24 @@ void decodeVote(Decoder& d, const OpcodeInfo&) {
     in.fn = &hVote;
 }
 
-void decodeActivemask(Decoder& d, const OpcodeInfo&) {
+void decodeActivemask(Decoder& d, const OpcodeInfo&)
+{
     d.in().d[0] = d.dst(0);
     d.in().fn = &hActivemask;
 }
 
-void decodeRedux(Decoder& d, const OpcodeInfo&) {
-    static const std::pair<const char*, ReduxOp> modes[] = {
-        {"add", ReduxOp::Add}, {"min", ReduxOp::Min}, {"max", ReduxOp::Max},
-        {"and", ReduxOp::And}, {"or", ReduxOp::Or}, {"xor", ReduxOp::Xor}};
+void decodeRedux(Decoder& d, const OpcodeInfo&)
+{
+    static const std::pair<const char*, ReduxOp> modes[]
+        = {{"add", ReduxOp::Add}, {"min", ReduxOp::Min}, {"max", ReduxOp::Max},
+           {"and", ReduxOp::And}, {"or", ReduxOp::Or},   {"xor", ReduxOp::Xor}};
     warpSync(d);
     Instr& in = d.in();
     for (const auto& [name, m] : modes)
-        if (d.has(name)) in.redux = m;
-    if (isFloat(d.type())) d.unsupported("floating-point redux");
+        if (d.has(name))
+            in.redux = m;
+    if (isFloat(d.type()))
+        d.unsupported("floating-point redux");
     d.need(3);
     in.d[0] = d.dst(0);
     in.a[0] = d.src(1, d.type());
@@ -162,23 +196,27 @@ void decodeRedux(Decoder& d, const OpcodeInfo&) {
     in.fn = &hRedux;
 }
 
-void decodeMatch(Decoder& d, const OpcodeInfo&) {
+void decodeMatch(Decoder& d, const OpcodeInfo&)
+{
     warpSync(d);
     Instr& in = d.in();
     d.need(3);
     const auto& ops = d.ops();
     in.d[0] = ops[0].reg;
-    if (ops[0].hasPair) in.d[1] = ops[0].reg2;
+    if (ops[0].hasPair)
+        in.d[1] = ops[0].reg2;
     in.a[0] = d.src(1, d.type());
     in.a[1] = d.src(2, PtxType::B32);
     in.fn = d.has("all") ? &hMatchAll : &hMatchAny;
 }
 
-void decodeBra(Decoder& d, const OpcodeInfo&) {
+void decodeBra(Decoder& d, const OpcodeInfo&)
+{
     d.need(1);
     const std::string& label = d.ops()[0].text;
     const int target = d.env().label(label);
-    if (target < 0) d.unsupported("branch to unknown label " + label);
+    if (target < 0)
+        d.unsupported("branch to unknown label " + label);
     d.in().ctrl = Ctrl::Bra;
     d.in().target = std::uint32_t(target);
 }
@@ -186,7 +224,8 @@ void decodeBra(Decoder& d, const OpcodeInfo&) {
 void decodeExit(Decoder& d, const OpcodeInfo&) { d.in().ctrl = Ctrl::Exit; }
 void decodeTrap(Decoder& d, const OpcodeInfo&) { d.in().ctrl = Ctrl::Trap; }
 
-void decodeBarrier(Decoder& d, const OpcodeInfo&) {
+void decodeBarrier(Decoder& d, const OpcodeInfo&)
+{
     Instr& in = d.in();
     if (d.has("warp")) { // bar.warp.sync membermask: a reconvergence point
         in.warpSync = true;
@@ -195,11 +234,15 @@ void decodeBarrier(Decoder& d, const OpcodeInfo&) {
         in.fn = &hBarWarpSync;
         return;
     }
-    if (d.has("arrive")) d.unsupported("`" + d.joined() + "` (only bar.sync, barrier.sync and bar.red are supported)");
+    if (d.has("arrive"))
+        d.unsupported("`" + d.joined() + "` (only bar.sync, barrier.sync and bar.red are supported)");
     const std::size_t count = d.ops().size();
     if (d.has("red")) {
         // bar.red.{popc.u32,and.pred,or.pred} d, id, {!}p: __syncthreads_count/_and/_or.
-        in.barRed = d.has("popc") ? BarRedOp::Popc : d.has("and") ? BarRedOp::And : d.has("or") ? BarRedOp::Or : BarRedOp::None;
+        in.barRed = d.has("popc") ? BarRedOp::Popc
+            : d.has("and")        ? BarRedOp::And
+            : d.has("or")         ? BarRedOp::Or
+                                  : BarRedOp::None;
         if (in.barRed == BarRedOp::None || count != 3)
             d.unsupported("`" + d.joined() + "` with a thread count or unknown operation");
         in.d[0] = d.dst(0);
@@ -207,7 +250,8 @@ void decodeBarrier(Decoder& d, const OpcodeInfo&) {
         in.ctrl = Ctrl::Bar;
         return;
     }
-    if (count > 2) d.unsupported("`" + d.joined() + "` with more than a barrier and a thread count");
+    if (count > 2)
+        d.unsupported("`" + d.joined() + "` with more than a barrier and a thread count");
     if (count == 2) { // bar.sync id, b: runs when b names the whole block (BarrierChecks.cpp)
         in.a[1] = d.src(1, PtxType::U32);
         in.barCount = true;
@@ -216,11 +260,12 @@ void decodeBarrier(Decoder& d, const OpcodeInfo&) {
 }
 
 // Ordering and hints: no effect on a sequentially consistent simulator.
-void decodeNoEffect(Decoder&, const OpcodeInfo&) {}
+void decodeNoEffect(Decoder&, const OpcodeInfo&) { }
 
 void decodeNanosleep(Decoder& d, const OpcodeInfo&) { d.in().polls = true; }
 
-void decodeRefused(Decoder& d, const OpcodeInfo& row) {
+void decodeRefused(Decoder& d, const OpcodeInfo& row)
+{
     d.unsupported(row.name == "brx" ? std::string("indirect branch brx.idx") : std::string(row.name));
 }
 

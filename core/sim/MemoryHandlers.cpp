@@ -11,8 +11,10 @@
 namespace kw::sim {
 
 namespace {
-inline std::uint64_t extend(std::uint64_t v, std::uint32_t size, bool isSignedType) {
-    if (!isSignedType || size >= 8) return v;
+inline std::uint64_t extend(std::uint64_t v, std::uint32_t size, bool isSignedType)
+{
+    if (!isSignedType || size >= 8)
+        return v;
     const int shift = 64 - 8 * static_cast<int>(size);
     return static_cast<std::uint64_t>(static_cast<std::int64_t>(v << shift) >> shift);
 }
@@ -20,13 +22,22 @@ inline std::uint64_t extend(std::uint64_t v, std::uint32_t size, bool isSignedTy
 
 namespace {
 template <std::uint32_t N> struct UintOf;
-template <> struct UintOf<1> { using type = std::uint8_t; };
-template <> struct UintOf<2> { using type = std::uint16_t; };
-template <> struct UintOf<4> { using type = std::uint32_t; };
-template <> struct UintOf<8> { using type = std::uint64_t; };
+template <> struct UintOf<1> {
+    using type = std::uint8_t;
+};
+template <> struct UintOf<2> {
+    using type = std::uint16_t;
+};
+template <> struct UintOf<4> {
+    using type = std::uint32_t;
+};
+template <> struct UintOf<8> {
+    using type = std::uint64_t;
+};
 
 // The common scalar load with its size known at compile time.
-template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, std::uint32_t m) {
+template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, std::uint32_t m)
+{
     using U = typename UintOf<ES>::type;
     const std::uint64_t* A = w.reg(in.addr);
     std::uint64_t* D = w.reg(in.d[0]);
@@ -34,7 +45,8 @@ template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, 
     const std::int64_t off = in.imm;
     forLanes(m, [&](int l) {
         const std::uint8_t* p = w.access(sp, A[l] + off, ES, false, l, in);
-        if (!p) return;
+        if (!p)
+            return;
         U v;
         std::memcpy(&v, p, ES);
         D[l] = Sgn ? extend(v, ES, true) : std::uint64_t(v);
@@ -42,7 +54,8 @@ template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, 
 }
 } // namespace
 
-void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
+void hLoad(Warp& w, const Instr& in, std::uint32_t m)
+{
     const std::uint32_t es = in.elemSize, total = es * in.vec;
     const bool sgn = isSigned(in.type);
     if (in.vec == 1) {
@@ -56,7 +69,8 @@ void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
     const std::uint64_t* A = w.reg(in.addr);
     forLanes(m, [&](int l) {
         const std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, false, l, in);
-        if (!p) return;
+        if (!p)
+            return;
         for (int k = 0; k < in.vec; ++k) {
             std::uint64_t v = 0;
             std::memcpy(&v, p + k * es, es);
@@ -65,12 +79,14 @@ void hLoad(Warp& w, const Instr& in, std::uint32_t m) {
     });
 }
 
-void hStore(Warp& w, const Instr& in, std::uint32_t m) {
+void hStore(Warp& w, const Instr& in, std::uint32_t m)
+{
     const std::uint32_t es = in.elemSize, total = es * in.vec;
     const std::uint64_t* A = w.reg(in.addr);
     forLanes(m, [&](int l) {
         std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, true, l, in);
-        if (!p) return;
+        if (!p)
+            return;
         for (int k = 0; k < in.vec; ++k) {
             const std::uint64_t v = w.reg(in.a[k])[l];
             std::memcpy(p + k * es, &v, es);
@@ -78,7 +94,8 @@ void hStore(Warp& w, const Instr& in, std::uint32_t m) {
     });
 }
 
-void hLoadParam(Warp& w, const Instr& in, std::uint32_t m) {
+void hLoadParam(Warp& w, const Instr& in, std::uint32_t m)
+{
     const std::uint32_t es = in.elemSize, total = es * in.vec;
     const auto& params = w.L->params;
     if (in.imm < 0 || std::uint64_t(in.imm) + total > params.size()) {
@@ -99,7 +116,8 @@ void hLoadParam(Warp& w, const Instr& in, std::uint32_t m) {
 
 namespace {
 
-template <class U> U atomicApply(AtomOp op, PtxType type, U* p, U b, U c) {
+template <class U> U atomicApply(AtomOp op, PtxType type, U* p, U b, U c)
+{
     std::atomic_ref<U> ref(*p);
     switch (op) {
     case AtomOp::Exch: return ref.exchange(b);
@@ -112,7 +130,8 @@ template <class U> U atomicApply(AtomOp op, PtxType type, U* p, U b, U c) {
     case AtomOp::Or: return ref.fetch_or(b);
     case AtomOp::Xor: return ref.fetch_xor(b);
     case AtomOp::Add:
-        if (!isFloat(type)) return ref.fetch_add(b);
+        if (!isFloat(type))
+            return ref.fetch_add(b);
         if (type == PtxType::F16x2 || type == PtxType::BF16x2) { // each half added on its own
             const bool bf = type == PtxType::BF16x2;
             U old = ref.load(std::memory_order_relaxed);
@@ -134,24 +153,32 @@ template <class U> U atomicApply(AtomOp op, PtxType type, U* p, U b, U c) {
         switch (op) {
         case AtomOp::Add: nv = put<F>(get<F>(old) + get<F>(b)); break;
         case AtomOp::Min:
-            if (isFloat(type)) nv = put<F>(std::fmin(get<F>(old), get<F>(b)));
-            else if (isSigned(type)) nv = U(std::min(S(old), S(b)));
-            else nv = std::min(old, b);
+            if (isFloat(type))
+                nv = put<F>(std::fmin(get<F>(old), get<F>(b)));
+            else if (isSigned(type))
+                nv = U(std::min(S(old), S(b)));
+            else
+                nv = std::min(old, b);
             break;
         case AtomOp::Max:
-            if (isFloat(type)) nv = put<F>(std::fmax(get<F>(old), get<F>(b)));
-            else if (isSigned(type)) nv = U(std::max(S(old), S(b)));
-            else nv = std::max(old, b);
+            if (isFloat(type))
+                nv = put<F>(std::fmax(get<F>(old), get<F>(b)));
+            else if (isSigned(type))
+                nv = U(std::max(S(old), S(b)));
+            else
+                nv = std::max(old, b);
             break;
         case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;
         case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
         default: break;
         }
-        if (ref.compare_exchange_weak(old, nv)) return old;
+        if (ref.compare_exchange_weak(old, nv))
+            return old;
     }
 }
 
-template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m) {
+template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m)
+{
     const std::uint64_t* A = w.reg(in.addr);
     const std::uint64_t* B = w.reg(in.a[0]);
     const std::uint64_t* C = w.reg(in.a[1]);
@@ -159,7 +186,8 @@ template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m) {
     const AtomOp op = in.atom;
     forLanes(m, [&](int l) {
         std::uint8_t* p = w.access(in.space, A[l] + in.imm, sizeof(U), true, l, in);
-        if (!p) return;
+        if (!p)
+            return;
         D[l] = atomicApply<U>(op, in.type, reinterpret_cast<U*>(p), U(B[l]), U(C[l]));
     });
 }
@@ -167,7 +195,8 @@ template <class U> void atom(Warp& w, const Instr& in, std::uint32_t m) {
 } // namespace
 
 // 16-bit atomics (add on f16/bf16, cas, exch) through the aligned 32-bit word holding them.
-void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
+void hAtom16(Warp& w, const Instr& in, std::uint32_t m)
+{
     const std::uint64_t* A = w.reg(in.addr);
     const std::uint64_t* B = w.reg(in.a[0]);
     const std::uint64_t* C = w.reg(in.a[1]);
@@ -176,7 +205,8 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t m) {
     forLanes(m, [&](int l) {
         const std::uint64_t addr = A[l] + in.imm;
         std::uint8_t* p = w.access(in.space, addr, 2, true, l, in);
-        if (!p) return;
+        if (!p)
+            return;
         const unsigned shift = unsigned(reinterpret_cast<std::uintptr_t>(p) & 2) * 8;
         auto* word = reinterpret_cast<std::uint32_t*>(reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t(3));
         std::atomic_ref<std::uint32_t> ref(*word);

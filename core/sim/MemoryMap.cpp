@@ -7,9 +7,10 @@
 
 namespace kw::sim {
 
-std::uint64_t MemoryMap::map(std::string name, std::uint8_t* host, std::uint64_t size, bool readOnly,
-                             std::uint64_t at) {
-    if (at == 0) at = next_ == 0 ? kGlobalBase + 0x100000000ull : next_;
+std::uint64_t MemoryMap::map(std::string name, std::uint8_t* host, std::uint64_t size, bool readOnly, std::uint64_t at)
+{
+    if (at == 0)
+        at = next_ == 0 ? kGlobalBase + 0x100000000ull : next_;
     MemRegion r{at, size, host, std::move(name), readOnly};
     // Allocations are 256-byte aligned like cudaMalloc's, with a gap so overruns land nowhere.
     next_ = std::max(next_, (at + size + 4096 + 255) / 256 * 256);
@@ -19,26 +20,33 @@ std::uint64_t MemoryMap::map(std::string name, std::uint8_t* host, std::uint64_t
     return at;
 }
 
-const MemRegion* MemoryMap::find(std::uint64_t addr, std::uint64_t size) const {
+const MemRegion* MemoryMap::find(std::uint64_t addr, std::uint64_t size) const
+{
     auto it = std::upper_bound(regions_.begin(), regions_.end(), addr,
                                [](std::uint64_t a, const MemRegion& m) { return a < m.base; });
-    if (it == regions_.begin()) return nullptr;
+    if (it == regions_.begin())
+        return nullptr;
     --it;
-    if (addr - it->base < it->size && size <= it->size - (addr - it->base)) return &*it;
+    if (addr - it->base < it->size && size <= it->size - (addr - it->base))
+        return &*it;
     return nullptr;
 }
 
-std::string MemoryMap::describe(std::uint64_t addr, std::uint64_t size) const {
-    if (addr < 4096) return "a null pointer";
+std::string MemoryMap::describe(std::uint64_t addr, std::uint64_t size) const
+{
+    if (addr < 4096)
+        return "a null pointer";
     const MemRegion* best = nullptr;
     std::uint64_t bestDist = ~0ull;
     for (const auto& r : regions_) {
-        std::uint64_t dist = addr >= r.base + r.size ? addr - (r.base + r.size)
-                             : addr < r.base       ? r.base - addr
-                                                   : 0;
-        if (dist < bestDist) { bestDist = dist; best = &r; }
+        std::uint64_t dist = addr >= r.base + r.size ? addr - (r.base + r.size) : addr < r.base ? r.base - addr : 0;
+        if (dist < bestDist) {
+            bestDist = dist;
+            best = &r;
+        }
     }
-    if (!best || bestDist > (1ull << 30)) return "no allocation";
+    if (!best || bestDist > (1ull << 30))
+        return "no allocation";
     if (addr >= best->base + best->size)
         return fmt::format("{} bytes past the end of {} (0x{:x}, {} bytes)", addr - (best->base + best->size),
                            best->name, best->base, best->size);

@@ -9,15 +9,14 @@ namespace kw::sim {
 struct MemRegion {
     std::uint64_t base = 0, size = 0;
     std::uint8_t* host = nullptr;
-    std::string name;       // "buffer 'c'", "global '$str'"
+    std::string name; // "buffer 'c'", "global '$str'"
     bool readOnly = false;
 };
 
 class MemoryMap {
 public:
     // Maps host memory at `at` (0: the next free fake address, with a guard gap).
-    std::uint64_t map(std::string name, std::uint8_t* host, std::uint64_t size, bool readOnly,
-                      std::uint64_t at = 0);
+    std::uint64_t map(std::string name, std::uint8_t* host, std::uint64_t size, bool readOnly, std::uint64_t at = 0);
     // The region containing [addr, addr+size), or nullptr.
     const MemRegion* find(std::uint64_t addr, std::uint64_t size) const;
     // Where an address lies relative to the nearest allocation, for fault messages.

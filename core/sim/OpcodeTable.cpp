@@ -9,16 +9,16 @@ namespace kw::sim {
 namespace {
 
 using T = PtxType;
-constexpr TypeSet kInt = typeBits({T::S8, T::S16, T::S32, T::S64, T::U8, T::U16, T::U32, T::U64,
-                                   T::B8, T::B16, T::B32, T::B64});
+constexpr TypeSet kInt
+    = typeBits({T::S8, T::S16, T::S32, T::S64, T::U8, T::U16, T::U32, T::U64, T::B8, T::B16, T::B32, T::B64});
 constexpr TypeSet kInt3264 = typeBits({T::S32, T::U32, T::B32, T::S64, T::U64, T::B64});
 constexpr TypeSet kFloat = typeBits({T::F32, T::F64});
 constexpr TypeSet kHalf = typeBits({T::F16, T::F16x2, T::BF16, T::BF16x2});
 constexpr TypeSet kPred = typeBit(T::Pred);
 constexpr TypeSet kAny = kInt | kFloat | kHalf | kPred;
 // What atomics take: 16-bit (add on f16/bf16, cas, exch), 32- and 64-bit words.
-constexpr TypeSet kAtomic = typeBits({T::B16, T::U16, T::S16, T::F16, T::BF16}) | kInt3264 | kFloat |
-                            typeBits({T::F16x2, T::BF16x2});
+constexpr TypeSet kAtomic
+    = typeBits({T::B16, T::U16, T::S16, T::F16, T::BF16}) | kInt3264 | kFloat | typeBits({T::F16x2, T::BF16x2});
 
 constexpr std::string_view kRound = "rn rz rm rp ftz sat";
 constexpr std::string_view kCmp = "eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan";
@@ -26,82 +26,84 @@ constexpr std::string_view kCmp = "eq ne lt le gt ge lo ls hi hs equ neu ltu leu
 // One row per mnemonic, sorted by name. The modifiers are those the decode function
 // (or the handler) acts on; others are accepted and ignored (cache hints, scopes, .approx).
 constexpr OpcodeInfo kOpcodes[] = {
-//   name             shape               types                        modifiers                                                       decode             op
-    {"abs",           Shape::Unary,       kInt | kFloat | kHalf,       "ftz",                                                          decodeUnary,       ArithOp::Abs},
-    {"activemask",    Shape::Dest,        typeBit(T::B32),             "",                                                             decodeActivemask},
-    {"add",           Shape::Binary,      kInt | kFloat | kHalf,       "rn rz rm rp ftz sat cc",                                       decodeAddSub,      ArithOp::Add},
-    {"addc",          Shape::Binary,      kInt3264,                    "cc",                                                           decodeCarry},
-    {"and",           Shape::Binary,      kInt | kPred,                "",                                                             decodeBinary,      ArithOp::And},
-    {"applypriority", Shape::Ignored,     0,                           "",                                                             decodeNoEffect},
-    {"atom",          Shape::Atomic,      kAtomic,                     "global shared add min max inc dec and or xor exch cas acquire acq_rel v2 v4 v8", decodeAtomic},
-    {"bar",           Shape::Barrier,     typeBits({T::U32, T::Pred}), "sync warp arrive red popc and or",                             decodeBarrier},
-    {"barrier",       Shape::Barrier,     typeBits({T::U32, T::Pred}), "sync warp arrive red popc and or",                             decodeBarrier},
-    {"bfe",           Shape::Ternary,     kInt,                        "",                                                             decodeBfe},
-    {"bfi",           Shape::Quaternary,  kInt,                        "",                                                             decodeBfi},
-    {"bfind",         Shape::Unary,       kInt,                        "shiftamt",                                                     decodeBfind,       ArithOp::Bfind},
-    {"bra",           Shape::Label,       0,                           "",                                                             decodeBra},
-    {"brev",          Shape::Unary,       kInt,                        "",                                                             decodeUnary,       ArithOp::Brev},
-    {"brkpt",         Shape::None,        0,                           "",                                                             decodeNoEffect},
-    {"brx",           Shape::Label,       0,                           "idx",                                                          decodeRefused,     ArithOp::None, true},
-    {"clz",           Shape::Unary,       kInt,                        "",                                                             decodeCount,       ArithOp::Clz},
-    {"cnot",          Shape::Unary,       kInt,                        "",                                                             decodeUnary,       ArithOp::Cnot},
-    {"copysign",      Shape::Binary,      kFloat,                      "",                                                             decodeBinary,      ArithOp::Copysign},
-    {"cos",           Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Cos},
-    {"cvt",           Shape::Convert,     kInt | kFloat | kHalf,       "rn rz rm rp rni rzi rmi rpi ftz sat relu satfinite",           decodeCvt},
-    {"cvta",          Shape::Unary,       typeBits({T::U32, T::U64}),  "to global shared local const param",                           decodeCvta},
-    {"discard",       Shape::Ignored,     0,                           "",                                                             decodeNoEffect},
-    {"div",           Shape::Binary,      kInt | kFloat,               kRound,                                                         decodeBinary,      ArithOp::Div},
-    {"dp4a",          Shape::Ternary,     typeBits({T::S32, T::U32}),  "",                                                             decodeDp4a},
-    {"ex2",           Shape::Unary,       kFloat | kHalf,              kRound,                                                         decodeUnary,       ArithOp::Ex2},
-    {"exit",          Shape::None,        0,                           "",                                                             decodeExit},
-    {"fence",         Shape::None,        0,                           "",                                                             decodeNoEffect},
-    {"fma",           Shape::Ternary,     kInt | kFloat | kHalf,       "rn rz rm rp ftz sat relu hi wide",                                  decodeMad,         ArithOp::Mad},
-    {"isspacep",      Shape::Binary,      0,                           "",                                                             decodeRefused,     ArithOp::None, true},
-    {"ld",            Shape::Load,        kAny,                        "global shared local const param v2 v4 v8 volatile relaxed acquire", decodeLoad},
-    {"ldu",           Shape::Load,        kAny,                        "global v2 v4 v8",                                              decodeLoad},
-    {"lg2",           Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Lg2},
-    {"lop3",          Shape::TableImm,    typeBit(T::B32),             "",                                                             decodeLop3},
-    {"mad",           Shape::Ternary,     kInt | kFloat | kHalf,       "rn rz rm rp ftz sat lo hi wide cc",                            decodeMad,         ArithOp::Mad},
-    {"madc",          Shape::Ternary,     kInt3264,                    "lo hi cc",                                                     decodeCarry},
-    {"match",         Shape::Match,       typeBits({T::B32, T::B64}),  "sync any all",                                                 decodeMatch},
-    {"max",           Shape::Binary,      kInt | kFloat | kHalf,       "ftz NaN",                                                      decodeMinMax,      ArithOp::Max},
-    {"membar",        Shape::None,        0,                           "",                                                             decodeNoEffect},
-    {"min",           Shape::Binary,      kInt | kFloat | kHalf,       "ftz NaN",                                                      decodeMinMax,      ArithOp::Min},
-    {"mov",           Shape::Move,        kAny,                        "",                                                             decodeMov},
-    {"mul",           Shape::Binary,      kInt | kFloat | kHalf,       "rn rz rm rp ftz sat lo hi wide",                               decodeMul,         ArithOp::Mul},
-    {"nanosleep",     Shape::Ignored,     typeBit(T::U32),             "",                                                             decodeNanosleep},
-    {"neg",           Shape::Unary,       kInt | kFloat | kHalf,       "ftz",                                                          decodeUnary,       ArithOp::Neg},
-    {"not",           Shape::Unary,       kInt | kPred,                "",                                                             decodeUnary,       ArithOp::Not},
-    {"or",            Shape::Binary,      kInt | kPred,                "",                                                             decodeBinary,      ArithOp::Or},
-    {"pmevent",       Shape::Ignored,     0,                           "",                                                             decodeNoEffect},
-    {"popc",          Shape::Unary,       kInt,                        "",                                                             decodeCount,       ArithOp::Popc},
-    {"prefetch",      Shape::Ignored,     0,                           "",                                                             decodeNoEffect},
-    {"prefetchu",     Shape::Ignored,     0,                           "",                                                             decodeNoEffect},
-    {"prmt",          Shape::Ternary,     typeBit(T::B32),             "",                                                             decodePrmt},
-    {"rcp",           Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Rcp},
-    {"red",           Shape::Reduce,      kAtomic,                     "global shared add min max inc dec and or xor exch cas v2 v4 v8", decodeAtomic},
-    {"redux",         Shape::WarpReduce,  kInt,                        "sync add min max and or xor",                                  decodeRedux},
-    {"rem",           Shape::Binary,      kInt,                        "",                                                             decodeBinary,      ArithOp::Rem},
-    {"ret",           Shape::None,        0,                           "",                                                             decodeExit},
-    {"rsqrt",         Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Rsqrt},
-    {"sad",           Shape::Ternary,     kInt,                        "",                                                             decodeTernary,     ArithOp::Sad},
-    {"selp",          Shape::Select,      kAny,                        "",                                                             decodeSelp},
-    {"set",           Shape::Binary,      kInt | kFloat | kHalf,       kCmp,                                                       decodeSetp},
-    {"setp",          Shape::Compare,     kInt | kFloat | typeBits({T::F16, T::BF16}), "eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz", decodeSetp},
-    {"shf",           Shape::Ternary,     typeBit(T::B32),             "l r wrap clamp",                                               decodeShf},
-    {"shfl",          Shape::Shuffle,     typeBit(T::B32),             "sync up down bfly idx",                                        decodeShfl},
-    {"shl",           Shape::Binary,      kInt,                        "",                                                             decodeShift,       ArithOp::Shl},
-    {"shr",           Shape::Binary,      kInt,                        "",                                                             decodeShift,       ArithOp::Shr},
-    {"sin",           Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Sin},
-    {"sqrt",          Shape::Unary,       kFloat,                      kRound,                                                         decodeUnary,       ArithOp::Sqrt},
-    {"st",            Shape::Store,       kAny,                        "global shared local const param v2 v4 v8",                     decodeStore},
-    {"sub",           Shape::Binary,      kInt | kFloat | kHalf,       "rn rz rm rp ftz sat cc",                                       decodeAddSub,      ArithOp::Sub},
-    {"subc",          Shape::Binary,      kInt3264,                    "cc",                                                           decodeCarry},
-    {"tanh",          Shape::Unary,       kFloat | kHalf,              kRound,                                                         decodeUnary,       ArithOp::Tanh},
-    {"testp",         Shape::Unary,       kFloat,                      "finite infinite number notanumber normal subnormal",           decodeTestp},
-    {"trap",          Shape::None,        0,                           "",                                                             decodeTrap},
-    {"vote",          Shape::Vote,        typeBits({T::Pred, T::B32}), "sync all any uni ballot",                                      decodeVote},
-    {"xor",           Shape::Binary,      kInt | kPred,                "",                                                             decodeBinary,      ArithOp::Xor},
+    //   name             shape               types                        modifiers decode             op
+    {"abs", Shape::Unary, kInt | kFloat | kHalf, "ftz", decodeUnary, ArithOp::Abs},
+    {"activemask", Shape::Dest, typeBit(T::B32), "", decodeActivemask},
+    {"add", Shape::Binary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat cc", decodeAddSub, ArithOp::Add},
+    {"addc", Shape::Binary, kInt3264, "cc", decodeCarry},
+    {"and", Shape::Binary, kInt | kPred, "", decodeBinary, ArithOp::And},
+    {"applypriority", Shape::Ignored, 0, "", decodeNoEffect},
+    {"atom", Shape::Atomic, kAtomic, "global shared add min max inc dec and or xor exch cas acquire acq_rel v2 v4 v8",
+     decodeAtomic},
+    {"bar", Shape::Barrier, typeBits({T::U32, T::Pred}), "sync warp arrive red popc and or", decodeBarrier},
+    {"barrier", Shape::Barrier, typeBits({T::U32, T::Pred}), "sync warp arrive red popc and or", decodeBarrier},
+    {"bfe", Shape::Ternary, kInt, "", decodeBfe},
+    {"bfi", Shape::Quaternary, kInt, "", decodeBfi},
+    {"bfind", Shape::Unary, kInt, "shiftamt", decodeBfind, ArithOp::Bfind},
+    {"bra", Shape::Label, 0, "", decodeBra},
+    {"brev", Shape::Unary, kInt, "", decodeUnary, ArithOp::Brev},
+    {"brkpt", Shape::None, 0, "", decodeNoEffect},
+    {"brx", Shape::Label, 0, "idx", decodeRefused, ArithOp::None, true},
+    {"clz", Shape::Unary, kInt, "", decodeCount, ArithOp::Clz},
+    {"cnot", Shape::Unary, kInt, "", decodeUnary, ArithOp::Cnot},
+    {"copysign", Shape::Binary, kFloat, "", decodeBinary, ArithOp::Copysign},
+    {"cos", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Cos},
+    {"cvt", Shape::Convert, kInt | kFloat | kHalf, "rn rz rm rp rni rzi rmi rpi ftz sat relu satfinite", decodeCvt},
+    {"cvta", Shape::Unary, typeBits({T::U32, T::U64}), "to global shared local const param", decodeCvta},
+    {"discard", Shape::Ignored, 0, "", decodeNoEffect},
+    {"div", Shape::Binary, kInt | kFloat, kRound, decodeBinary, ArithOp::Div},
+    {"dp4a", Shape::Ternary, typeBits({T::S32, T::U32}), "", decodeDp4a},
+    {"ex2", Shape::Unary, kFloat | kHalf, kRound, decodeUnary, ArithOp::Ex2},
+    {"exit", Shape::None, 0, "", decodeExit},
+    {"fence", Shape::None, 0, "", decodeNoEffect},
+    {"fma", Shape::Ternary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat relu hi wide", decodeMad, ArithOp::Mad},
+    {"isspacep", Shape::Binary, 0, "", decodeRefused, ArithOp::None, true},
+    {"ld", Shape::Load, kAny, "global shared local const param v2 v4 v8 volatile relaxed acquire", decodeLoad},
+    {"ldu", Shape::Load, kAny, "global v2 v4 v8", decodeLoad},
+    {"lg2", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Lg2},
+    {"lop3", Shape::TableImm, typeBit(T::B32), "", decodeLop3},
+    {"mad", Shape::Ternary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat lo hi wide cc", decodeMad, ArithOp::Mad},
+    {"madc", Shape::Ternary, kInt3264, "lo hi cc", decodeCarry},
+    {"match", Shape::Match, typeBits({T::B32, T::B64}), "sync any all", decodeMatch},
+    {"max", Shape::Binary, kInt | kFloat | kHalf, "ftz NaN", decodeMinMax, ArithOp::Max},
+    {"membar", Shape::None, 0, "", decodeNoEffect},
+    {"min", Shape::Binary, kInt | kFloat | kHalf, "ftz NaN", decodeMinMax, ArithOp::Min},
+    {"mov", Shape::Move, kAny, "", decodeMov},
+    {"mul", Shape::Binary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat lo hi wide", decodeMul, ArithOp::Mul},
+    {"nanosleep", Shape::Ignored, typeBit(T::U32), "", decodeNanosleep},
+    {"neg", Shape::Unary, kInt | kFloat | kHalf, "ftz", decodeUnary, ArithOp::Neg},
+    {"not", Shape::Unary, kInt | kPred, "", decodeUnary, ArithOp::Not},
+    {"or", Shape::Binary, kInt | kPred, "", decodeBinary, ArithOp::Or},
+    {"pmevent", Shape::Ignored, 0, "", decodeNoEffect},
+    {"popc", Shape::Unary, kInt, "", decodeCount, ArithOp::Popc},
+    {"prefetch", Shape::Ignored, 0, "", decodeNoEffect},
+    {"prefetchu", Shape::Ignored, 0, "", decodeNoEffect},
+    {"prmt", Shape::Ternary, typeBit(T::B32), "", decodePrmt},
+    {"rcp", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Rcp},
+    {"red", Shape::Reduce, kAtomic, "global shared add min max inc dec and or xor exch cas v2 v4 v8", decodeAtomic},
+    {"redux", Shape::WarpReduce, kInt, "sync add min max and or xor", decodeRedux},
+    {"rem", Shape::Binary, kInt, "", decodeBinary, ArithOp::Rem},
+    {"ret", Shape::None, 0, "", decodeExit},
+    {"rsqrt", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Rsqrt},
+    {"sad", Shape::Ternary, kInt, "", decodeTernary, ArithOp::Sad},
+    {"selp", Shape::Select, kAny, "", decodeSelp},
+    {"set", Shape::Binary, kInt | kFloat | kHalf, kCmp, decodeSetp},
+    {"setp", Shape::Compare, kInt | kFloat | typeBits({T::F16, T::BF16}),
+     "eq ne lt le gt ge lo ls hi hs equ neu ltu leu gtu geu num nan and or xor ftz", decodeSetp},
+    {"shf", Shape::Ternary, typeBit(T::B32), "l r wrap clamp", decodeShf},
+    {"shfl", Shape::Shuffle, typeBit(T::B32), "sync up down bfly idx", decodeShfl},
+    {"shl", Shape::Binary, kInt, "", decodeShift, ArithOp::Shl},
+    {"shr", Shape::Binary, kInt, "", decodeShift, ArithOp::Shr},
+    {"sin", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Sin},
+    {"sqrt", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Sqrt},
+    {"st", Shape::Store, kAny, "global shared local const param v2 v4 v8", decodeStore},
+    {"sub", Shape::Binary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat cc", decodeAddSub, ArithOp::Sub},
+    {"subc", Shape::Binary, kInt3264, "cc", decodeCarry},
+    {"tanh", Shape::Unary, kFloat | kHalf, kRound, decodeUnary, ArithOp::Tanh},
+    {"testp", Shape::Unary, kFloat, "finite infinite number notanumber normal subnormal", decodeTestp},
+    {"trap", Shape::None, 0, "", decodeTrap},
+    {"vote", Shape::Vote, typeBits({T::Pred, T::B32}), "sync all any uni ballot", decodeVote},
+    {"xor", Shape::Binary, kInt | kPred, "", decodeBinary, ArithOp::Xor},
 };
 
 static_assert(std::ranges::is_sorted(kOpcodes, {}, &OpcodeInfo::name), "kOpcodes: keep the rows sorted by name");
@@ -110,26 +112,32 @@ static_assert(std::ranges::adjacent_find(kOpcodes, {}, &OpcodeInfo::name) == std
 
 } // namespace
 
-const OpcodeInfo* findOpcode(std::string_view name) {
+const OpcodeInfo* findOpcode(std::string_view name)
+{
     const auto it = std::ranges::lower_bound(kOpcodes, name, {}, &OpcodeInfo::name);
     return it != std::end(kOpcodes) && it->name == name ? &*it : nullptr;
 }
 
 std::span<const OpcodeInfo> supportedOpcodes() { return kOpcodes; }
 
-bool listsModifier(const OpcodeInfo& row, std::string_view mod) {
+bool listsModifier(const OpcodeInfo& row, std::string_view mod)
+{
     std::string_view rest = row.modifiers;
     while (!rest.empty()) {
         const std::size_t space = rest.find(' ');
-        if (rest.substr(0, space) == mod) return true;
-        if (space == std::string_view::npos) break;
+        if (rest.substr(0, space) == mod)
+            return true;
+        if (space == std::string_view::npos)
+            break;
         rest.remove_prefix(space + 1);
-        while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+        while (!rest.empty() && rest.front() == ' ')
+            rest.remove_prefix(1);
     }
     return false;
 }
 
-std::string_view shapeText(Shape s) {
+std::string_view shapeText(Shape s)
+{
     switch (s) {
     case Shape::None: return "";
     case Shape::Ignored: return "...";
@@ -157,11 +165,13 @@ std::string_view shapeText(Shape s) {
     return "";
 }
 
-std::string typeSetText(TypeSet s) {
-    static constexpr std::pair<T, const char*> names[] = {
-        {T::B8, "b8"}, {T::B16, "b16"}, {T::B32, "b32"}, {T::B64, "b64"}, {T::U8, "u8"}, {T::U16, "u16"},
-        {T::U32, "u32"}, {T::U64, "u64"}, {T::S8, "s8"}, {T::S16, "s16"}, {T::S32, "s32"}, {T::S64, "s64"},
-        {T::F16, "f16"}, {T::F16x2, "f16x2"}, {T::BF16, "bf16"}, {T::BF16x2, "bf16x2"}, {T::F32, "f32"}, {T::F64, "f64"}, {T::Pred, "pred"}};
+std::string typeSetText(TypeSet s)
+{
+    static constexpr std::pair<T, const char*> names[]
+        = {{T::B8, "b8"},         {T::B16, "b16"}, {T::B32, "b32"}, {T::B64, "b64"},     {T::U8, "u8"},
+           {T::U16, "u16"},       {T::U32, "u32"}, {T::U64, "u64"}, {T::S8, "s8"},       {T::S16, "s16"},
+           {T::S32, "s32"},       {T::S64, "s64"}, {T::F16, "f16"}, {T::F16x2, "f16x2"}, {T::BF16, "bf16"},
+           {T::BF16x2, "bf16x2"}, {T::F32, "f32"}, {T::F64, "f64"}, {T::Pred, "pred"}};
     std::string out;
     auto add = [&](const char* name) { out += out.empty() ? name : std::string(" ") + name; };
     if ((s & kInt) == kInt) {
@@ -169,7 +179,8 @@ std::string typeSetText(TypeSet s) {
         s &= ~kInt;
     }
     for (const auto& [t, name] : names)
-        if (s & typeBit(t)) add(name);
+        if (s & typeBit(t))
+            add(name);
     return out;
 }
 

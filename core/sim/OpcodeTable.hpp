@@ -46,14 +46,16 @@ enum class Shape : std::uint8_t {
 // A set of PtxTypes, one bit each.
 using TypeSet = std::uint32_t;
 constexpr TypeSet typeBit(PtxType t) { return TypeSet(1) << unsigned(t); }
-constexpr TypeSet typeBits(std::initializer_list<PtxType> ts) {
+constexpr TypeSet typeBits(std::initializer_list<PtxType> ts)
+{
     TypeSet s = 0;
-    for (PtxType t : ts) s |= typeBit(t);
+    for (PtxType t : ts)
+        s |= typeBit(t);
     return s;
 }
 
 struct OpcodeInfo {
-    std::string_view name;      // the mnemonic's first part
+    std::string_view name; // the mnemonic's first part
     Shape shape;
     TypeSet types;              // the type modifiers it runs with (0: takes none)
     std::string_view modifiers; // the modifiers that change what it does, space-separated, without dots

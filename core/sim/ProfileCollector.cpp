@@ -11,8 +11,10 @@ namespace kw::sim {
 namespace {
 
 // Bits set (no popcnt instruction is assumed: __builtin_popcount would call libgcc).
-inline std::uint32_t lanesIn(std::uint32_t m) {
-    if (m == 0xffffffffu) return 32;
+inline std::uint32_t lanesIn(std::uint32_t m)
+{
+    if (m == 0xffffffffu)
+        return 32;
     m = m - ((m >> 1) & 0x55555555u);
     m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
     return (((m + (m >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
@@ -20,7 +22,8 @@ inline std::uint32_t lanesIn(std::uint32_t m) {
 
 // Insertion sort: the lanes of a warp usually come in address order, which it takes in
 // one pass; a scattered warp costs at most 32 * 31 / 2 steps.
-template <class T, class Less> void sortSmall(T* v, int n, Less less) {
+template <class T, class Less> void sortSmall(T* v, int n, Less less)
+{
     for (int i = 1; i < n; ++i) {
         const T key = v[i];
         int j = i - 1;
@@ -34,7 +37,8 @@ template <class T, class Less> void sortSmall(T* v, int n, Less less) {
 
 // The step between the addresses of neighbouring active lanes when every step agrees
 // (lanes further apart count their distance once per lane between), else 0.
-std::uint32_t regularStride(const std::uint64_t* addr, std::uint32_t lanes) {
+std::uint32_t regularStride(const std::uint64_t* addr, std::uint32_t lanes)
+{
     int prev = -1;
     bool have = false;
     std::int64_t step = 0;
@@ -43,22 +47,26 @@ std::uint32_t regularStride(const std::uint64_t* addr, std::uint32_t lanes) {
         if (prev >= 0) {
             const auto diff = static_cast<std::int64_t>(addr[l] - addr[prev]);
             const std::int64_t gap = l - prev;
-            if (gap > 1 && diff % gap != 0) return 0;
+            if (gap > 1 && diff % gap != 0)
+                return 0;
             const std::int64_t s = gap > 1 ? diff / gap : diff;
-            if (have && s != step) return 0;
+            if (have && s != step)
+                return 0;
             step = s;
             have = true;
         }
         prev = l;
     }
-    if (!have) return 0;
+    if (!have)
+        return 0;
     const std::uint64_t mag = static_cast<std::uint64_t>(step < 0 ? -step : step);
     return mag > 0xffffffffu ? 0 : static_cast<std::uint32_t>(mag);
 }
 
 // The bytes of each run of contiguous addresses (lane by lane) when the lanes split into
 // two or more runs of one length, else 0.
-std::uint32_t equalRuns(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes) {
+std::uint32_t equalRuns(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes)
+{
     std::uint64_t run = 0, first = 0, end = 0;
     int runs = 0;
     for (std::uint32_t m = lanes; m; m &= m - 1) {
@@ -66,46 +74,58 @@ std::uint32_t equalRuns(const std::uint64_t* addr, const std::uint32_t* size, st
         if (runs > 0 && addr[l] == end) {
             run += size[l];
         } else {
-            if (runs > 1 && run != first) return 0;
-            if (runs == 1) first = run;
+            if (runs > 1 && run != first)
+                return 0;
+            if (runs == 1)
+                first = run;
             ++runs;
             run = size[l];
         }
         end = addr[l] + size[l];
     }
-    if (runs < 2 || run != first || first > 0xffffffffu) return 0;
+    if (runs < 2 || run != first || first > 0xffffffffu)
+        return 0;
     return std::uint32_t(first);
 }
 
-std::uint32_t distinctAddresses(const std::uint64_t* addr, std::uint32_t lanes) {
+std::uint32_t distinctAddresses(const std::uint64_t* addr, std::uint32_t lanes)
+{
     std::uint64_t v[32];
     int n = 0;
-    for (std::uint32_t m = lanes; m; m &= m - 1) v[n++] = addr[__builtin_ctz(m)];
+    for (std::uint32_t m = lanes; m; m &= m - 1)
+        v[n++] = addr[__builtin_ctz(m)];
     sortSmall(v, n, [](std::uint64_t a, std::uint64_t b) { return a < b; });
     std::uint32_t distinct = 0;
     for (int i = 0; i < n; ++i)
-        if (i == 0 || v[i] != v[i - 1]) ++distinct;
+        if (i == 0 || v[i] != v[i - 1])
+            ++distinct;
     return distinct;
 }
 
 // The stride is looked for in an instruction's first requests only, until one is regular.
 constexpr std::uint64_t kStrideTries = 32;
-bool strideWanted(std::uint64_t requestsSoFar, std::uint32_t strideSoFar) {
+bool strideWanted(std::uint64_t requestsSoFar, std::uint32_t strideSoFar)
+{
     return strideSoFar == 0 && requestsSoFar < kStrideTries;
 }
 
-void setOnce(std::uint32_t& field, std::uint32_t value) {
-    if (field == 0) field = value;
+void setOnce(std::uint32_t& field, std::uint32_t value)
+{
+    if (field == 0)
+        field = value;
 }
 
 } // namespace
 
 namespace {
 
-struct Span { std::uint64_t begin, end; };
+struct Span {
+    std::uint64_t begin, end;
+};
 
 // Sectors and distinct bytes of spans sorted by their start.
-template <class Next> SectorCount sweep(int n, Next next) {
+template <class Next> SectorCount sweep(int n, Next next)
+{
     SectorCount r;
     std::uint64_t covered = 0, bytes = 0, runBegin = 0, runEnd = 0; // covered: one past the last sector counted
     for (int i = 0; i < n; ++i) {
@@ -132,8 +152,10 @@ template <class Next> SectorCount sweep(int n, Next next) {
 
 } // namespace
 
-SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes) {
-    if (!lanes) return {};
+SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, std::uint32_t lanes)
+{
+    if (!lanes)
+        return {};
     // The usual request: one access size (a power of two up to 32, so an aligned access
     // never straddles a sector) and addresses that never decrease from lane to lane.
     // Then the sectors are the changes of addr / 32, the distinct bytes what each lane
@@ -155,7 +177,8 @@ SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, s
                 prevBegin = b;
                 prevEnd = b + s;
             }
-            if (regular) return {sectors, std::uint32_t((bytes + 31) / 32)};
+            if (regular)
+                return {sectors, std::uint32_t((bytes + 31) / 32)};
         }
     }
     int order[32];
@@ -163,27 +186,34 @@ SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, s
     bool sorted = true;
     for (std::uint32_t m = lanes; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
-        if (size[l] == 0) continue;
-        if (n && addr[l] < addr[order[n - 1]]) sorted = false;
+        if (size[l] == 0)
+            continue;
+        if (n && addr[l] < addr[order[n - 1]])
+            sorted = false;
         order[n++] = l;
     }
-    if (n == 0) return {};
+    if (n == 0)
+        return {};
     // Lanes usually come in address order: then they are swept as they are.
-    if (sorted) return sweep(n, [&](int i) { return Span{addr[order[i]], addr[order[i]] + size[order[i]]}; });
+    if (sorted)
+        return sweep(n, [&](int i) { return Span{addr[order[i]], addr[order[i]] + size[order[i]]}; });
     Span s[32];
-    for (int i = 0; i < n; ++i) s[i] = {addr[order[i]], addr[order[i]] + size[order[i]]};
+    for (int i = 0; i < n; ++i)
+        s[i] = {addr[order[i]], addr[order[i]] + size[order[i]]};
     sortSmall(s, n, [](const Span& a, const Span& b) { return a.begin < b.begin; });
     return sweep(n, [&](int i) { return s[i]; });
 }
 
-WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes) {
+WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes)
+{
     WavefrontCount r;
     const std::uint32_t wordsPerLane = size > 4 ? std::min<std::uint32_t>(size / 4, 32) : 1;
     const std::uint32_t lanesPerPhase = 32 / wordsPerLane;
     const std::uint32_t phaseMask = lanesPerPhase >= 32 ? 0xffffffffu : (1u << lanesPerPhase) - 1;
     for (std::uint32_t first = 0; first < 32; first += lanesPerPhase) {
         const std::uint32_t pm = lanes & (phaseMask << first);
-        if (!pm) continue;
+        if (!pm)
+            continue;
         r.ideal += 1;
         // Within 32 consecutive words every bank holds at most one of them: one wavefront.
         std::uint32_t lo = ~0u, hi = 0;
@@ -203,8 +233,10 @@ WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, 
                 for (std::uint32_t k = 0; k < wordsPerLane; ++k) {
                     const std::uint32_t w = base + k, bank = w & 31;
                     bool dup = false;
-                    for (std::uint32_t j = 0; j < count[bank] && !dup; ++j) dup = seen[bank][j] == w;
-                    if (dup) continue; // one word serves every lane that reads it
+                    for (std::uint32_t j = 0; j < count[bank] && !dup; ++j)
+                        dup = seen[bank][j] == w;
+                    if (dup)
+                        continue; // one word serves every lane that reads it
                     seen[bank][count[bank]++] = w;
                     busiest = std::max<std::uint32_t>(busiest, count[bank]);
                 }
@@ -217,29 +249,39 @@ WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, 
 }
 
 ProfileCollector::ProfileCollector(const Function& fn, const std::optional<CaptureTarget>& capture)
-    : pcs(fn.code.size()), code_(fn.code.data()), capture_(capture) {}
-
-void ProfileCollector::beginBlock(const Dim3& ctaid) {
-    flush();
-    captureBlock_ = capture_ && samples.size() < capture_->maxSamples && ctaid.x == capture_->block.x &&
-                    ctaid.y == capture_->block.y && ctaid.z == capture_->block.z;
+    : pcs(fn.code.size())
+    , code_(fn.code.data())
+    , capture_(capture)
+{
 }
 
-void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m) {
-    if (log.lanes) flush();
+void ProfileCollector::beginBlock(const Dim3& ctaid)
+{
+    flush();
+    captureBlock_ = capture_ && samples.size() < capture_->maxSamples && ctaid.x == capture_->block.x
+        && ctaid.y == capture_->block.y && ctaid.z == capture_->block.z;
+}
+
+void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (log.lanes)
+        flush();
     PcCounters& p = pcs[std::size_t(&in - code_)];
     ++p.counters.inst_executed;
     p.counters.thread_inst_executed += lanesIn(w.mask);
     if (in.ctrl == Ctrl::Bra) {
         ++p.extras.branches;
-        if (m && m != w.mask) ++p.counters.divergent_branches;
+        if (m && m != w.mask)
+            ++p.counters.divergent_branches;
     }
     pendingWarp_ = &w;
     pendingInstr_ = &in;
 }
 
-void ProfileCollector::flush() {
-    if (!log.lanes) return;
+void ProfileCollector::flush()
+{
+    if (!log.lanes)
+        return;
     // printf and assert read their strings through access() as well: not a memory instruction.
     if (pendingInstr_ && pendingInstr_->ctrl == Ctrl::None) {
         const auto pc = std::uint32_t(pendingInstr_ - code_);
@@ -248,11 +290,13 @@ void ProfileCollector::flush() {
     log.clear();
 }
 
-void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p) {
+void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p)
+{
     // Constant memory is not counted.
     const std::uint32_t global = log.inSpace[int(Space::Global)], shared = log.inSpace[int(Space::Shared)],
                         local = log.inSpace[int(Space::Local)];
-    if (!(global | shared | local)) return;
+    if (!(global | shared | local))
+        return;
     ProfileCounters& c = p.counters;
     ProfileExtras& x = p.extras;
     if (in.atomic) {
@@ -261,14 +305,16 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
         c.atomic_requests += std::uint64_t(global != 0) + (shared != 0) + (local != 0);
         x.atomic_lanes += lanesIn(all);
         for (std::uint32_t part : {global, shared, local})
-            if (part) x.atomic_addresses += distinctAddresses(log.addr, part);
+            if (part)
+                x.atomic_addresses += distinctAddresses(log.addr, part);
     } else {
         const bool st = log.write;
         if (global) {
             const SectorCount s = countSectors(log.addr, log.size, global);
-            const std::uint32_t stride = strideWanted(c.global_ld_requests + c.global_st_requests, x.global_stride_bytes)
-                                             ? regularStride(log.addr, global)
-                                             : 0;
+            const std::uint32_t stride
+                = strideWanted(c.global_ld_requests + c.global_st_requests, x.global_stride_bytes)
+                ? regularStride(log.addr, global)
+                : 0;
             const std::uint32_t bytes = log.size[__builtin_ctz(global)]; // one size per instruction
             std::uint32_t& runField = st ? x.global_st_run_bytes : x.global_ld_run_bytes;
             if (stride == 0 && runField == 0 && c.global_ld_requests + c.global_st_requests < kStrideTries)
@@ -293,11 +339,10 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
         if (shared) {
             const std::uint32_t bytes = log.size[__builtin_ctz(shared)];
             const WavefrontCount wf = countWavefronts(log.addr, bytes, shared);
-            const std::uint32_t stride =
-                strideWanted(c.shared_ld_requests + c.shared_st_requests,
-                             st ? x.shared_st_stride_bytes : x.shared_ld_stride_bytes)
-                    ? regularStride(log.addr, shared)
-                    : 0;
+            const std::uint32_t stride = strideWanted(c.shared_ld_requests + c.shared_st_requests,
+                                                      st ? x.shared_st_stride_bytes : x.shared_ld_stride_bytes)
+                ? regularStride(log.addr, shared)
+                : 0;
             if (st) {
                 ++c.shared_st_requests;
                 c.shared_st_wavefronts += wf.wavefronts;
@@ -313,47 +358,58 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
             x.worst_bank_conflict = std::max(x.worst_bank_conflict, wf.worst);
             x.shared_bytes = std::max(x.shared_bytes, bytes);
         }
-        if (local) ++(st ? c.local_st_requests : c.local_ld_requests);
+        if (local)
+            ++(st ? c.local_st_requests : c.local_ld_requests);
     }
     if (captureBlock_ && w.warpId == capture_->warp && in.line == capture_->line && in.file == capture_->file)
         capture(w, in, pc);
 }
 
-void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc) {
+void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc)
+{
     AccessSample s;
     const std::uint32_t firstLane = log.lanes & -log.lanes;
-    s.space = (log.inSpace[int(Space::Shared)] & firstLane)  ? AccessSample::Space::Shared
-              : (log.inSpace[int(Space::Local)] & firstLane) ? AccessSample::Space::Local
-                                                             : AccessSample::Space::Global;
+    s.space = (log.inSpace[int(Space::Shared)] & firstLane) ? AccessSample::Space::Shared
+        : (log.inSpace[int(Space::Local)] & firstLane)      ? AccessSample::Space::Local
+                                                            : AccessSample::Space::Global;
     s.atomic = in.atomic;
     s.store = log.write && !in.atomic;
     s.instruction = pc < w.fn->text.size() ? w.fn->text[pc] : std::string();
     for (int l = 0; l < 32; ++l) {
-        if (!((log.lanes >> l) & 1)) continue;
+        if (!((log.lanes >> l) & 1))
+            continue;
         s.lanes[l].active = true;
         s.lanes[l].address = log.addr[l];
         s.lanes[l].bytes = log.size[l];
     }
     samples.push_back(std::move(s));
-    if (samples.size() >= capture_->maxSamples) captureBlock_ = false;
+    if (samples.size() >= capture_->maxSamples)
+        captureBlock_ = false;
 }
 
-std::uint16_t mainFile(const Function& fn) {
+std::uint16_t mainFile(const Function& fn)
+{
     std::map<std::uint16_t, std::size_t> uses;
     for (const Instr& in : fn.code)
-        if (in.line) ++uses[in.file];
+        if (in.line)
+            ++uses[in.file];
     std::uint16_t best = 0;
     std::size_t most = 0;
     for (const auto& [file, n] : uses)
-        if (n > most) { best = file; most = n; }
+        if (n > most) {
+            best = file;
+            most = n;
+        }
     return best;
 }
 
 KernelProfile mergeProfile(const Module& mod, const Function& fn,
-                           const std::vector<const ProfileCollector*>& collectors, std::uint32_t maxSamples) {
+                           const std::vector<const ProfileCollector*>& collectors, std::uint32_t maxSamples)
+{
     std::vector<PcCounters> sum(fn.code.size());
     for (const ProfileCollector* c : collectors) {
-        if (!c) continue;
+        if (!c)
+            continue;
         for (std::size_t pc = 0; pc < sum.size() && pc < c->pcs.size(); ++pc) {
             sum[pc].counters += c->pcs[pc].counters;
             sum[pc].extras += c->pcs[pc].extras;
@@ -366,7 +422,8 @@ KernelProfile mergeProfile(const Module& mod, const Function& fn,
         profile.totals += p.counters;
         profile.totalExtras += p.extras;
         const Instr& in = fn.code[pc];
-        if (in.line == 0 || p.counters.inst_executed == 0) continue;
+        if (in.line == 0 || p.counters.inst_executed == 0)
+            continue;
         LineProfile& line = lines[{in.file, in.line}];
         line.counters += p.counters;
         line.extras += p.extras;
@@ -377,9 +434,11 @@ KernelProfile mergeProfile(const Module& mod, const Function& fn,
         profile.lines.push_back(std::move(line));
     }
     for (const ProfileCollector* c : collectors) {
-        if (!c) continue;
+        if (!c)
+            continue;
         for (const AccessSample& s : c->samples)
-            if (profile.samples.size() < maxSamples) profile.samples.push_back(s);
+            if (profile.samples.size() < maxSamples)
+                profile.samples.push_back(s);
     }
     return profile;
 }

@@ -48,14 +48,14 @@ public:
     void flush();
 
     AccessLog log;
-    std::vector<PcCounters> pcs;          // per instruction index
-    std::vector<AccessSample> samples;    // the captured warp's accesses, in execution order
+    std::vector<PcCounters> pcs;       // per instruction index
+    std::vector<AccessSample> samples; // the captured warp's accesses, in execution order
 
 private:
     const Instr* code_ = nullptr;
     std::optional<CaptureTarget> capture_;
     bool captureBlock_ = false;
-    const Warp* pendingWarp_ = nullptr;   // the instruction whose accesses `log` holds
+    const Warp* pendingWarp_ = nullptr; // the instruction whose accesses `log` holds
     const Instr* pendingInstr_ = nullptr;
 
     void memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p);

@@ -12,8 +12,10 @@ namespace kw::sim {
 
 namespace ptx {
 
-void Parser::decodeFunction(RawFunction& raw) {
-    if (!raw.fn.isEntry) return; // device functions are inlined where they are called
+void Parser::decodeFunction(RawFunction& raw)
+{
+    if (!raw.fn.isEntry)
+        return; // device functions are inlined where they are called
     Function fn = raw.fn;
     fn_ = &fn;
     cur_ = &fn;
@@ -26,30 +28,35 @@ void Parser::decodeFunction(RawFunction& raw) {
     mod_.functions.push_back(std::move(fn));
 }
 
-void Parser::pushInstr(Instr in, const Statement& st, const std::string& why) {
+void Parser::pushInstr(Instr in, const Statement& st, const std::string& why)
+{
     // Inlining calls of calls can grow a small source without end: bounded before it does.
     if (fn_->code.size() >= kMaxInstructions)
-        fail(st.empty() ? Token{} : st[0], "the kernel grows past " + std::to_string(kMaxInstructions) +
-                                              " instructions once its device functions are inlined; the simulator "
-                                              "takes at most that many");
+        fail(st.empty() ? Token{} : st[0],
+             "the kernel grows past " + std::to_string(kMaxInstructions)
+                 + " instructions once its device functions are inlined; the simulator "
+                   "takes at most that many");
     fn_->code.push_back(in);
     fn_->text.push_back(statementText(st));
     fn_->unsupported.push_back(why);
 }
 
-void Parser::markUnsupported(std::size_t index, const std::string& why) {
+void Parser::markUnsupported(std::size_t index, const std::string& why)
+{
     fn_->code[index].ctrl = Ctrl::Unsupported;
     fn_->code[index].fn = nullptr;
     fn_->unsupported[index] = why;
 }
 
-void Parser::emitBody(const RawFunction& raw, Scope& scope) {
+void Parser::emitBody(const RawFunction& raw, Scope& scope)
+{
     Scope* outer = scope_;
     scope_ = &scope;
     DecodeEnv env;
     env.constReg = [this](std::uint64_t bits) {
         auto it = consts_.find(bits);
-        if (it != consts_.end()) return it->second;
+        if (it != consts_.end())
+            return it->second;
         std::uint32_t r = fn_->numRegs++;
         consts_[bits] = r;
         fn_->constRegs.emplace_back(r, bits);
@@ -59,15 +66,17 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope) {
         scope_->fixups.emplace_back(fn_->code.size(), name);
         return 0;
     };
-    std::vector<std::pair<std::unordered_map<std::string, std::uint32_t>,
-                          std::unordered_map<std::string, std::uint64_t>>> saved;
+    std::vector<
+        std::pair<std::unordered_map<std::string, std::uint32_t>, std::unordered_map<std::string, std::uint64_t>>>
+        saved;
     for (const auto& st : raw.body) {
         const std::string& head = st[0].text;
         if (st.size() == 1 && st[0].kind == Token::Punct && head == "{") {
             // Each level keeps a copy of the names in scope: deep nesting multiplied them.
             if (saved.size() >= kMaxBlockDepth)
-                fail(st[0], "blocks nested more than " + std::to_string(kMaxBlockDepth) +
-                                " deep; the simulator takes at most that many");
+                fail(st[0],
+                     "blocks nested more than " + std::to_string(kMaxBlockDepth)
+                         + " deep; the simulator takes at most that many");
             saved.emplace_back(scope.regs, scope.locals);
             continue;
         }
@@ -79,9 +88,18 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope) {
             }
             continue;
         }
-        if (st.size() == 2 && st[1].text == ":") { scope.labels[head] = std::uint32_t(fn_->code.size()); continue; }
-        if (head == ".loc") { loc_ = parseLoc(st); continue; }
-        if (head == ".reg") { declareRegs(st, *fn_, scope.regs); continue; }
+        if (st.size() == 2 && st[1].text == ":") {
+            scope.labels[head] = std::uint32_t(fn_->code.size());
+            continue;
+        }
+        if (head == ".loc") {
+            loc_ = parseLoc(st);
+            continue;
+        }
+        if (head == ".reg") {
+            declareRegs(st, *fn_, scope.regs);
+            continue;
+        }
         if (head == ".param" || head == ".local") {
             std::uint32_t align = 1;
             std::uint64_t size = 0;
@@ -89,9 +107,13 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope) {
             scope.locals[st.back().text == "]" ? nameBeforeDims(st) : st.back().text] = allocLocal(size, align);
             continue;
         }
-        if (head[0] == '.') continue; // .pragma and other hints
+        if (head[0] == '.')
+            continue; // .pragma and other hints
         std::size_t op = head == "@" ? (st[1].text == "!" ? 3 : 2) : 0;
-        if (op < st.size() && st[op].text.rfind("call", 0) == 0) { emitCall(st, op, scope); continue; }
+        if (op < st.size() && st[op].text.rfind("call", 0) == 0) {
+            emitCall(st, op, scope);
+            continue;
+        }
         lastWhy_.clear();
         Instr in = decodeStatement(st, scope.regs, scope.locals, env, loc_);
         if (!scope.kernelParams && in.ctrl == Ctrl::Exit) { // ret of an inlined body
@@ -102,47 +124,59 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope) {
     }
     for (const auto& [index, name] : scope.fixups) {
         auto it = scope.labels.find(name);
-        if (it == scope.labels.end()) markUnsupported(index, "branch to unknown label " + name);
-        else fn_->code[index].target = it->second;
+        if (it == scope.labels.end())
+            markUnsupported(index, "branch to unknown label " + name);
+        else
+            fn_->code[index].target = it->second;
     }
     scope_ = outer;
 }
 
-void Parser::emitCall(const Statement& st, std::size_t op, Scope& scope) {
+void Parser::emitCall(const Statement& st, std::size_t op, Scope& scope)
+{
     Instr in;
     in.line = loc_.line;
     in.file = loc_.file;
     if (st[0].text == "@") {
         in.guardNeg = st[1].text == "!";
         auto it = scope.regs.find(st[op - 1].text);
-        if (it == scope.regs.end()) fail(st[op - 1], "unknown guard predicate");
+        if (it == scope.regs.end())
+            fail(st[op - 1], "unknown guard predicate");
         in.guard = std::int32_t(it->second);
     }
     auto group = [&](std::size_t& i) {
         std::vector<std::string> names;
         if (i < st.size() && st[i].text == "(") {
             for (++i; i < st.size() && st[i].text != ")"; ++i)
-                if (st[i].text != ",") names.push_back(st[i].text);
+                if (st[i].text != ",")
+                    names.push_back(st[i].text);
             ++i;
         }
-        if (i < st.size() && st[i].text == ",") ++i;
+        if (i < st.size() && st[i].text == ",")
+            ++i;
         return names;
     };
     std::size_t i = op + 1;
     std::vector<std::string> rets = group(i);
     const std::string name = i < st.size() ? st[i++].text : std::string();
-    if (i < st.size() && st[i].text == ",") ++i;
+    if (i < st.size() && st[i].text == ",")
+        ++i;
     std::vector<std::string> args = group(i);
     auto offsetOf = [&](const std::string& n, std::string& why) -> std::uint32_t {
         auto it = scope.locals.find(n);
-        if (it == scope.locals.end()) { why = "unknown call parameter " + n; return 0; }
+        if (it == scope.locals.end()) {
+            why = "unknown call parameter " + n;
+            return 0;
+        }
         return std::uint32_t(it->second);
     };
     std::string why;
     if (name == "vprintf" || name == "__assertfail") {
         const std::size_t need = name == "vprintf" ? 2 : 4;
-        if (args.size() < need) why = name + " with too few arguments";
-        for (std::size_t k = 0; k < need && why.empty(); ++k) in.a[k] = offsetOf(args[k], why);
+        if (args.size() < need)
+            why = name + " with too few arguments";
+        for (std::size_t k = 0; k < need && why.empty(); ++k)
+            in.a[k] = offsetOf(args[k], why);
         in.d[0] = rets.empty() || !why.empty() ? ~0u : offsetOf(rets[0], why);
         in.ctrl = why.empty() ? (name == "vprintf" ? Ctrl::Printf : Ctrl::Assert) : Ctrl::Unsupported;
         pushInstr(in, st, why);
@@ -150,10 +184,12 @@ void Parser::emitCall(const Statement& st, std::size_t op, Scope& scope) {
     }
     const RawFunction* callee = nullptr;
     for (const auto& r : raws_)
-        if (r.fn.name == name) callee = &r;
-    if (!callee) why = "call to `" + name + "`, which has no body in the module";
-    else if (std::find(scope.callStack.begin(), scope.callStack.end(), name) != scope.callStack.end() ||
-             scope.callStack.size() > 16)
+        if (r.fn.name == name)
+            callee = &r;
+    if (!callee)
+        why = "call to `" + name + "`, which has no body in the module";
+    else if (std::find(scope.callStack.begin(), scope.callStack.end(), name) != scope.callStack.end()
+             || scope.callStack.size() > 16)
         why = "recursive call to `" + name + "`";
     else if (args.size() != callee->fn.params.size() || rets.size() != callee->rets.size())
         why = "call to `" + name + "` with a different number of arguments than it declares";
@@ -165,8 +201,10 @@ void Parser::emitCall(const Statement& st, std::size_t op, Scope& scope) {
     Scope inner;
     inner.callStack = scope.callStack;
     inner.callStack.push_back(name);
-    for (std::size_t k = 0; k < args.size() && why.empty(); ++k) inner.locals[callee->fn.params[k].name] = offsetOf(args[k], why);
-    for (std::size_t k = 0; k < rets.size() && why.empty(); ++k) inner.locals[callee->rets[k].name] = offsetOf(rets[k], why);
+    for (std::size_t k = 0; k < args.size() && why.empty(); ++k)
+        inner.locals[callee->fn.params[k].name] = offsetOf(args[k], why);
+    for (std::size_t k = 0; k < rets.size() && why.empty(); ++k)
+        inner.locals[callee->rets[k].name] = offsetOf(rets[k], why);
     std::size_t skip = ~std::size_t(0);
     if (in.guard >= 0) { // a guarded call: branch around the inlined body when the guard is false
         Instr bra = in;
@@ -179,38 +217,48 @@ void Parser::emitCall(const Statement& st, std::size_t op, Scope& scope) {
     emitBody(*callee, inner);
     loc_ = callLoc;
     const auto end = std::uint32_t(fn_->code.size());
-    for (std::size_t r : inner.rets) fn_->code[r].target = end;
-    if (skip != ~std::size_t(0)) fn_->code[skip].target = end;
-    if (!why.empty()) markUnsupported(end ? end - 1 : 0, why);
+    for (std::size_t r : inner.rets)
+        fn_->code[r].target = end;
+    if (skip != ~std::size_t(0))
+        fn_->code[skip].target = end;
+    if (!why.empty())
+        markUnsupported(end ? end - 1 : 0, why);
 }
 
-std::string Parser::statementText(const Statement& st) {
+std::string Parser::statementText(const Statement& st)
+{
     std::string s;
     for (std::size_t i = 0; i < st.size(); ++i) {
         const std::string& t = st[i].text;
-        bool glue = t == "," || t == "]" || t == "}" || t == ")" || t == "|" || t == "+" ||
-                    (i > 0 && (st[i - 1].text == "[" || st[i - 1].text == "{" || st[i - 1].text == "(" ||
-                               st[i - 1].text == "!" || st[i - 1].text == "@" || st[i - 1].text == "|" ||
-                               st[i - 1].text == "+" || st[i - 1].text == "-"));
-        if (!s.empty() && !glue) s += ' ';
+        bool glue = t == "," || t == "]" || t == "}" || t == ")" || t == "|" || t == "+"
+            || (i > 0
+                && (st[i - 1].text == "[" || st[i - 1].text == "{" || st[i - 1].text == "(" || st[i - 1].text == "!"
+                    || st[i - 1].text == "@" || st[i - 1].text == "|" || st[i - 1].text == "+"
+                    || st[i - 1].text == "-"));
+        if (!s.empty() && !glue)
+            s += ' ';
         s += t;
     }
     return s + ";";
 }
 
-Instr Parser::decodeStatement(const Statement& st,
-                      const std::unordered_map<std::string, std::uint32_t>& regs,
-                      const std::unordered_map<std::string, std::uint64_t>& locals, const DecodeEnv& env,
-                      SourceLoc loc) {
+Instr Parser::decodeStatement(const Statement& st, const std::unordered_map<std::string, std::uint32_t>& regs,
+                              const std::unordered_map<std::string, std::uint64_t>& locals, const DecodeEnv& env,
+                              SourceLoc loc)
+{
     Instr in;
     in.line = loc.line;
     in.file = loc.file;
     std::size_t i = 0;
     if (st[0].text == "@") {
         i = 1;
-        if (st[i].text == "!") { in.guardNeg = true; ++i; }
+        if (st[i].text == "!") {
+            in.guardNeg = true;
+            ++i;
+        }
         auto it = regs.find(st[i].text);
-        if (it == regs.end()) fail(st[i], "unknown guard predicate");
+        if (it == regs.end())
+            fail(st[i], "unknown guard predicate");
         in.guard = static_cast<std::int32_t>(it->second);
         ++i;
     }
@@ -219,9 +267,11 @@ Instr Parser::decodeStatement(const Statement& st,
     std::string why;
     while (i < st.size() && why.empty()) {
         ops.push_back(operand(st, i, regs, locals, why));
-        if (i < st.size() && st[i].text == ",") ++i;
+        if (i < st.size() && st[i].text == ",")
+            ++i;
     }
-    if (why.empty()) why = decodeInstr(opcode, ops, in, env);
+    if (why.empty())
+        why = decodeInstr(opcode, ops, in, env);
     if (!why.empty()) {
         in.ctrl = Ctrl::Unsupported;
         in.fn = nullptr;
@@ -230,20 +280,27 @@ Instr Parser::decodeStatement(const Statement& st,
     return in;
 }
 
-const ParamDecl* Parser::kernelParam(const std::string& name) const {
-    if (!scope_ || !scope_->kernelParams) return nullptr;
+const ParamDecl* Parser::kernelParam(const std::string& name) const
+{
+    if (!scope_ || !scope_->kernelParams)
+        return nullptr;
     for (const auto& p : *scope_->kernelParams)
-        if (p.name == name) return &p;
+        if (p.name == name)
+            return &p;
     return nullptr;
 }
 
 PtxOperand Parser::operand(const Statement& st, std::size_t& i,
-                   const std::unordered_map<std::string, std::uint32_t>& regs,
-                   const std::unordered_map<std::string, std::uint64_t>& locals, std::string& why) {
+                           const std::unordered_map<std::string, std::uint32_t>& regs,
+                           const std::unordered_map<std::string, std::uint64_t>& locals, std::string& why)
+{
     PtxOperand op;
     auto regOf = [&](const Token& t) -> std::uint32_t {
         auto it = regs.find(t.text);
-        if (it == regs.end()) { why = "unknown register " + t.text; return RegZero; }
+        if (it == regs.end()) {
+            why = "unknown register " + t.text;
+            return RegZero;
+        }
         return it->second;
     };
     const Token& t = st[i];
@@ -254,9 +311,15 @@ PtxOperand Parser::operand(const Statement& st, std::size_t& i,
         bool first = true;
         while (i < st.size() && st[i].text != "]") {
             const Token& e = st[i];
-            if (e.text == "+") { ++i; continue; }
+            if (e.text == "+") {
+                ++i;
+                continue;
+            }
             bool negative = false;
-            if (e.text == "-") { negative = true; ++i; }
+            if (e.text == "-") {
+                negative = true;
+                ++i;
+            }
             const Token& v = st[i];
             if (v.kind == Token::Number) {
                 // Addresses wrap modulo 2^64, as on the GPU; signed overflow would be undefined.
@@ -322,7 +385,10 @@ PtxOperand Parser::operand(const Statement& st, std::size_t& i,
     }
     if (t.text == "-" || t.kind == Token::Number) {
         op.kind = PtxOperand::Kind::Imm;
-        if (t.text == "-") { op.text = "-"; ++i; }
+        if (t.text == "-") {
+            op.text = "-";
+            ++i;
+        }
         op.text += st[i++].text;
         return op;
     }
@@ -355,7 +421,8 @@ PtxOperand Parser::operand(const Statement& st, std::size_t& i,
 
 } // namespace ptx
 
-std::uint64_t immediateBits(const std::string& text, PtxType type) {
+std::uint64_t immediateBits(const std::string& text, PtxType type)
+{
     const bool negative = !text.empty() && text[0] == '-';
     std::string s = negative ? text.substr(1) : text;
     auto negate = [&](std::uint64_t bits) { return negative ? ~bits + 1 : bits; };
@@ -373,7 +440,8 @@ std::uint64_t immediateBits(const std::string& text, PtxType type) {
         return negate(std::strtoull(s.c_str() + 2, nullptr, 2));
     if (s.find_first_of(".eE") != std::string::npos) { // decimal floating-point literal
         double d = std::strtod(s.c_str(), nullptr);
-        if (negative) d = -d;
+        if (negative)
+            d = -d;
         std::uint64_t bits = 0;
         if (type == PtxType::F32) {
             const float f = static_cast<float>(d);
@@ -383,7 +451,8 @@ std::uint64_t immediateBits(const std::string& text, PtxType type) {
         }
         return bits;
     }
-    while (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.pop_back();
+    while (!s.empty() && (s.back() == 'U' || s.back() == 'u'))
+        s.pop_back();
     return negate(std::strtoull(s.c_str(), nullptr, 10));
 }
 

@@ -23,8 +23,10 @@ std::vector<Token> tokenize(std::string_view s);
 // anywhere: reading past its end is a parse error naming the line, never a crash.
 struct Statement : std::vector<Token> {
     using std::vector<Token>::vector;
-    const Token& operator[](std::size_t i) const {
-        if (i >= size()) fail(empty() ? Token{} : back(), "incomplete statement");
+    const Token& operator[](std::size_t i) const
+    {
+        if (i >= size())
+            fail(empty() ? Token{} : back(), "incomplete statement");
         return std::vector<Token>::operator[](i);
     }
 };
@@ -34,9 +36,9 @@ struct Statement : std::vector<Token> {
 constexpr std::uint64_t kMaxRegisters = std::uint64_t(1) << 18;     // virtual registers per kernel
 constexpr std::uint64_t kMaxVariableBytes = std::uint64_t(1) << 30; // one .global/.const/.shared variable
 constexpr std::size_t kMaxBlockDepth = 16; // nested { } blocks in a body (each saves the names in scope)
-constexpr std::size_t kMaxInstructions = std::size_t(1) << 20; // per kernel, its device functions inlined
+constexpr std::size_t kMaxInstructions = std::size_t(1) << 20;            // per kernel, its device functions inlined
 constexpr std::uint64_t kMaxModuleVariableBytes = std::uint64_t(2) << 30; // all of a module's variables together
-constexpr std::uint64_t kMaxParamBytes = 32764;                      // the kernel parameter space (CUDA 12.1+)
+constexpr std::uint64_t kMaxParamBytes = 32764;                           // the kernel parameter space (CUDA 12.1+)
 constexpr std::uint64_t kMaxAlign = 4096;
 constexpr std::size_t kMaxFiles = 65535; // .file indices (stored in 16 bits)
 

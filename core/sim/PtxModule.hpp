@@ -19,13 +19,13 @@ struct Function {
     std::string name;
     bool isEntry = false;
     std::vector<Instr> code;
-    std::vector<std::string> text;       // each instruction as written, for messages
+    std::vector<std::string> text;        // each instruction as written, for messages
     std::vector<std::string> unsupported; // per instruction: why it cannot run (usually empty)
     std::uint32_t numRegs = RegFirstUser;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> constRegs; // immediates
     std::vector<ParamDecl> params;
     std::uint32_t paramBytes = 0;
-    std::uint32_t localBytes = 0;        // per-thread .local frame
+    std::uint32_t localBytes = 0; // per-thread .local frame
 };
 
 struct GlobalVar {
@@ -33,17 +33,17 @@ struct GlobalVar {
     Space space = Space::Global;
     std::uint64_t size = 0;
     std::uint32_t align = 1;
-    bool isExtern = false;                // extern .shared: the dynamic shared memory
-    std::vector<std::uint8_t> init;       // initial bytes (zeros when not initialised)
-    std::uint64_t address = 0;            // global/const: fake address; shared: offset
+    bool isExtern = false;          // extern .shared: the dynamic shared memory
+    std::vector<std::uint8_t> init; // initial bytes (zeros when not initialised)
+    std::uint64_t address = 0;      // global/const: fake address; shared: offset
 };
 
 struct Module {
     std::vector<Function> functions;
     std::vector<GlobalVar> globals;
-    std::vector<std::string> files;       // .file index -> path
-    std::uint32_t staticShared = 0;       // bytes of module-level .shared
-    std::uint32_t dynamicSharedOffset = 0;// where extern .shared starts
+    std::vector<std::string> files;        // .file index -> path
+    std::uint32_t staticShared = 0;        // bytes of module-level .shared
+    std::uint32_t dynamicSharedOffset = 0; // where extern .shared starts
 
     const Function* findFunction(const std::string& name) const;
     std::string fileName(std::uint16_t index) const;

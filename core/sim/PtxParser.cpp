@@ -11,96 +11,132 @@
 
 namespace kw::sim {
 
-const Function* Module::findFunction(const std::string& name) const {
+const Function* Module::findFunction(const std::string& name) const
+{
     for (const auto& f : functions)
-        if (f.name == name) return &f;
+        if (f.name == name)
+            return &f;
     return nullptr;
 }
 
-std::string Module::fileName(std::uint16_t index) const {
-    return index < files.size() ? files[index] : std::string();
-}
+std::string Module::fileName(std::uint16_t index) const { return index < files.size() ? files[index] : std::string(); }
 
 Module parsePtx(std::string_view text) { return ptx::Parser(text).run(); }
 
 namespace ptx {
 
-Module Parser::run() {
-    while (peek().kind != Token::End) topLevel();
+Module Parser::run()
+{
+    while (peek().kind != Token::End)
+        topLevel();
     layout();
-    for (auto& raw : raws_) decodeFunction(raw);
+    for (auto& raw : raws_)
+        decodeFunction(raw);
     return std::move(mod_);
 }
 
-const Token& Parser::next() {
+const Token& Parser::next()
+{
     const Token& t = peek();
-    if (pos_ < toks_.size() - 1) ++pos_;
+    if (pos_ < toks_.size() - 1)
+        ++pos_;
     return t;
 }
 
-bool Parser::accept(const char* text) {
-    if (peek().text == text && peek().kind != Token::String) { next(); return true; }
+bool Parser::accept(const char* text)
+{
+    if (peek().text == text && peek().kind != Token::String) {
+        next();
+        return true;
+    }
     return false;
 }
 
-void Parser::expect(const char* text) {
-    if (!accept(text)) fail(peek(), std::string("expected '") + text + "'");
+void Parser::expect(const char* text)
+{
+    if (!accept(text))
+        fail(peek(), std::string("expected '") + text + "'");
 }
 
-std::uint32_t Parser::alignment(const Token& t) {
+std::uint32_t Parser::alignment(const Token& t)
+{
     const std::uint64_t a = parseUnsigned(t.text);
-    if (a > kMaxAlign) fail(t, "alignment larger than " + std::to_string(kMaxAlign));
+    if (a > kMaxAlign)
+        fail(t, "alignment larger than " + std::to_string(kMaxAlign));
     return static_cast<std::uint32_t>(a);
 }
 
-void Parser::skipBraces() {
+void Parser::skipBraces()
+{
     expect("{");
     int depth = 1;
     while (depth > 0) {
         const Token& t = next();
-        if (t.kind == Token::End) fail(t, "unterminated block");
-        if (t.kind == Token::Punct && t.text == "{") ++depth;
-        if (t.kind == Token::Punct && t.text == "}") --depth;
+        if (t.kind == Token::End)
+            fail(t, "unterminated block");
+        if (t.kind == Token::Punct && t.text == "{")
+            ++depth;
+        if (t.kind == Token::Punct && t.text == "}")
+            --depth;
     }
 }
 
-void Parser::topLevel() {
+void Parser::topLevel()
+{
     const Token& t = peek();
-    if (t.text == ".version" || t.text == ".address_size") { next(); next(); return; }
+    if (t.text == ".version" || t.text == ".address_size") {
+        next();
+        next();
+        return;
+    }
     if (t.text == ".target") {
-        next(); next();
-        while (accept(",")) next();
+        next();
+        next();
+        while (accept(","))
+            next();
         return;
     }
     if (t.text == ".file") {
         next();
         const Token& at = next();
         const auto index = parseUnsigned(at.text);
-        if (index > kMaxFiles) fail(at, ".file index too large");
+        if (index > kMaxFiles)
+            fail(at, ".file index too large");
         std::string path = next().text;
-        while (accept(",")) next();
-        if (mod_.files.size() <= index) mod_.files.resize(index + 1);
+        while (accept(","))
+            next();
+        if (mod_.files.size() <= index)
+            mod_.files.resize(index + 1);
         mod_.files[index] = path;
         return;
     }
     if (t.text == ".section") {
-        next(); next();
+        next();
+        next();
         skipBraces();
         return;
     }
     bool isExtern = false;
-    while (peek().text == ".visible" || peek().text == ".extern" || peek().text == ".weak" ||
-           peek().text == ".common") {
-        if (peek().text == ".extern") isExtern = true;
+    while (peek().text == ".visible" || peek().text == ".extern" || peek().text == ".weak"
+           || peek().text == ".common") {
+        if (peek().text == ".extern")
+            isExtern = true;
         next();
     }
     const std::string kind = peek().text;
-    if (kind == ".entry" || kind == ".func") { function(); return; }
-    if (kind == ".global" || kind == ".const" || kind == ".shared") { variable(isExtern, mod_.globals); return; }
+    if (kind == ".entry" || kind == ".func") {
+        function();
+        return;
+    }
+    if (kind == ".global" || kind == ".const" || kind == ".shared") {
+        variable(isExtern, mod_.globals);
+        return;
+    }
     fail(t, "unexpected top-level directive");
 }
 
-void Parser::variable(bool isExtern, std::vector<GlobalVar>& into) {
+void Parser::variable(bool isExtern, std::vector<GlobalVar>& into)
+{
     GlobalVar v;
     std::string sp = next().text;
     v.space = sp == ".shared" ? Space::Shared : sp == ".const" ? Space::Const : Space::Global;
@@ -109,45 +145,66 @@ void Parser::variable(bool isExtern, std::vector<GlobalVar>& into) {
     int vec = 1;
     for (;;) {
         const std::string& d = peek().text;
-        if (d == ".align") { next(); v.align = alignment(next()); }
-        else if (d == ".v2" || d == ".v4") { vec = d == ".v2" ? 2 : 4; next(); }
-        else if (!d.empty() && d[0] == '.' && parsePtxType(d.substr(1)) != PtxType::None) { type = parsePtxType(d.substr(1)); next(); }
-        else break;
+        if (d == ".align") {
+            next();
+            v.align = alignment(next());
+        } else if (d == ".v2" || d == ".v4") {
+            vec = d == ".v2" ? 2 : 4;
+            next();
+        } else if (!d.empty() && d[0] == '.' && parsePtxType(d.substr(1)) != PtxType::None) {
+            type = parsePtxType(d.substr(1));
+            next();
+        } else
+            break;
     }
     const Token& nameTok = next();
     v.name = nameTok.text;
     std::uint64_t count = 1;
     bool unsized = false;
     while (accept("[")) {
-        if (accept("]")) { unsized = true; continue; }
+        if (accept("]")) {
+            unsized = true;
+            continue;
+        }
         count = checkedProduct(count, parseUnsigned(next().text), nameTok, "the variable's size");
         expect("]");
     }
     const int elem = sizeOf(type) * vec;
     v.size = unsized ? 0 : checkedProduct(count, std::uint64_t(elem), nameTok, "the variable's size");
     if (v.size > kMaxVariableBytes)
-        fail(nameTok, "variable of " + std::to_string(v.size) + " bytes; the simulator takes at most " +
-                          std::to_string(kMaxVariableBytes) + " bytes per variable");
+        fail(nameTok,
+             "variable of " + std::to_string(v.size) + " bytes; the simulator takes at most "
+                 + std::to_string(kMaxVariableBytes) + " bytes per variable");
     variableBytes_ += v.size; // each below 2^30: no overflow before the check
     if (variableBytes_ > kMaxModuleVariableBytes)
-        fail(nameTok, "the module's variables take more than " + std::to_string(kMaxModuleVariableBytes >> 30) +
-                          " GiB together; the simulator takes at most that much");
-    if (v.align < static_cast<std::uint32_t>(sizeOf(type))) v.align = std::max<std::uint32_t>(v.align, sizeOf(type));
+        fail(nameTok,
+             "the module's variables take more than " + std::to_string(kMaxModuleVariableBytes >> 30)
+                 + " GiB together; the simulator takes at most that much");
+    if (v.align < static_cast<std::uint32_t>(sizeOf(type)))
+        v.align = std::max<std::uint32_t>(v.align, sizeOf(type));
     v.init.assign(v.size, 0);
     if (accept("=")) {
         std::vector<std::string> values;
         auto readValue = [&] {
             bool negative = accept("-");
             const Token& tk = next();
-            if (tk.kind != Token::Number) fail(tk, "only numeric initialisers are supported");
+            if (tk.kind != Token::Number)
+                fail(tk, "only numeric initialisers are supported");
             values.push_back((negative ? "-" : "") + tk.text);
         };
         if (accept("{")) {
             int depth = 1;
             while (depth > 0) {
-                if (accept("{")) { ++depth; continue; }
-                if (accept("}")) { --depth; continue; }
-                if (accept(",")) continue;
+                if (accept("{")) {
+                    ++depth;
+                    continue;
+                }
+                if (accept("}")) {
+                    --depth;
+                    continue;
+                }
+                if (accept(","))
+                    continue;
                 readValue();
             }
         } else {
@@ -163,25 +220,33 @@ void Parser::variable(bool isExtern, std::vector<GlobalVar>& into) {
     into.push_back(std::move(v));
 }
 
-std::vector<ParamDecl> Parser::paramList() {
+std::vector<ParamDecl> Parser::paramList()
+{
     std::vector<ParamDecl> params;
     expect("(");
     while (!accept(")")) {
-        if (peek().kind == Token::End) fail(peek(), "unterminated parameter list");
+        if (peek().kind == Token::End)
+            fail(peek(), "unterminated parameter list");
         ParamDecl p;
         PtxType type = PtxType::B8;
         std::uint32_t align = 0;
         while (peek().kind == Token::Ident && peek().text[0] == '.') {
             std::string d = next().text;
-            if (d == ".align") align = alignment(next());
-            else if (parsePtxType(d.substr(1)) != PtxType::None) type = parsePtxType(d.substr(1));
+            if (d == ".align")
+                align = alignment(next());
+            else if (parsePtxType(d.substr(1)) != PtxType::None)
+                type = parsePtxType(d.substr(1));
         }
         const Token& nameTok = next();
         p.name = nameTok.text;
         std::uint64_t count = 1;
-        while (accept("[")) { count = checkedProduct(count, parseUnsigned(next().text), nameTok, "the parameter's size"); expect("]"); }
+        while (accept("[")) {
+            count = checkedProduct(count, parseUnsigned(next().text), nameTok, "the parameter's size");
+            expect("]");
+        }
         const std::uint64_t size = checkedProduct(count, std::uint64_t(sizeOf(type)), nameTok, "the parameter's size");
-        if (size > kMaxParamBytes) fail(nameTok, "parameter larger than the parameter space");
+        if (size > kMaxParamBytes)
+            fail(nameTok, "parameter larger than the parameter space");
         p.size = static_cast<std::uint32_t>(size);
         p.align = align ? align : static_cast<std::uint32_t>(sizeOf(type));
         params.push_back(p);
@@ -190,54 +255,84 @@ std::vector<ParamDecl> Parser::paramList() {
     return params;
 }
 
-void Parser::function() {
+void Parser::function()
+{
     RawFunction raw;
     raw.fn.isEntry = next().text == ".entry";
-    if (peek().text == "(") raw.rets = paramList(); // return value
+    if (peek().text == "(")
+        raw.rets = paramList(); // return value
     raw.fn.name = next().text;
-    if (peek().text == "(") raw.fn.params = paramList();
+    if (peek().text == "(")
+        raw.fn.params = paramList();
     std::uint32_t offset = 0;
     for (auto& p : raw.fn.params) {
         offset = static_cast<std::uint32_t>(alignUp(offset, std::max<std::uint32_t>(p.align, 1)));
         p.offset = offset;
         offset += p.size;
-        if (offset > kMaxParamBytes) fail(peek(), "parameters larger than the parameter space");
+        if (offset > kMaxParamBytes)
+            fail(peek(), "parameters larger than the parameter space");
     }
     raw.fn.paramBytes = offset;
     while (peek().text != "{" && peek().text != ";") {
-        if (peek().kind == Token::End) fail(peek(), "unterminated function header");
+        if (peek().kind == Token::End)
+            fail(peek(), "unterminated function header");
         next(); // performance directives such as .maxntid, .noreturn
     }
-    if (accept(";")) return; // declaration only
+    if (accept(";"))
+        return; // declaration only
     expect("{");
     int depth = 1;
     Statement stmt;
-    auto flush = [&] { if (!stmt.empty()) { raw.body.push_back(std::move(stmt)); stmt.clear(); } };
+    auto flush = [&] {
+        if (!stmt.empty()) {
+            raw.body.push_back(std::move(stmt));
+            stmt.clear();
+        }
+    };
     while (depth > 0) {
         const Token& t = next();
-        if (t.kind == Token::End) fail(t, "unterminated function body");
+        if (t.kind == Token::End)
+            fail(t, "unterminated function body");
         // Nested blocks scope their .reg/.param names: keep the braces as statements.
-        if (t.kind == Token::Punct && t.text == "{" && stmt.empty()) { ++depth; raw.body.push_back({t}); continue; }
+        if (t.kind == Token::Punct && t.text == "{" && stmt.empty()) {
+            ++depth;
+            raw.body.push_back({t});
+            continue;
+        }
         if (t.kind == Token::Punct && t.text == "}" && stmt.empty()) {
-            if (--depth > 0) raw.body.push_back({t});
+            if (--depth > 0)
+                raw.body.push_back({t});
             continue;
         }
         if (t.kind == Token::Ident && (t.text == ".loc" || t.text == ".file")) {
             // No ';' terminates these: they take a fixed shape.
             flush();
             stmt.push_back(t);
-            stmt.push_back(next()); stmt.push_back(next()); stmt.push_back(next());
+            stmt.push_back(next());
+            stmt.push_back(next());
+            stmt.push_back(next());
             while (peek().text == ",") {
                 stmt.push_back(next());
                 stmt.push_back(next());
-                if (stmt.back().text == "inlined_at") { stmt.push_back(next()); stmt.push_back(next()); stmt.push_back(next()); }
-                else if (stmt.back().text == "function_name") stmt.push_back(next());
+                if (stmt.back().text == "inlined_at") {
+                    stmt.push_back(next());
+                    stmt.push_back(next());
+                    stmt.push_back(next());
+                } else if (stmt.back().text == "function_name")
+                    stmt.push_back(next());
             }
             flush();
             continue;
         }
-        if (t.kind == Token::Punct && t.text == ":" && stmt.size() == 1) { stmt.push_back(t); flush(); continue; }
-        if (t.kind == Token::Punct && t.text == ";") { flush(); continue; }
+        if (t.kind == Token::Punct && t.text == ":" && stmt.size() == 1) {
+            stmt.push_back(t);
+            flush();
+            continue;
+        }
+        if (t.kind == Token::Punct && t.text == ";") {
+            flush();
+            continue;
+        }
         stmt.push_back(t);
     }
     flush();
@@ -261,19 +356,24 @@ void Parser::function() {
     raws_.push_back(std::move(raw));
 }
 
-void Parser::layout() {
+void Parser::layout()
+{
     std::uint64_t addr = kGlobalBase;
     std::uint64_t shared = 0;
     std::uint32_t dynAlign = 16;
     for (auto& v : mod_.globals) {
         if (v.space == Space::Shared) {
-            if (v.isExtern) { dynAlign = std::max(dynAlign, v.align); continue; }
+            if (v.isExtern) {
+                dynAlign = std::max(dynAlign, v.align);
+                continue;
+            }
             shared = alignUp(shared, std::max<std::uint32_t>(v.align, 1));
             v.address = shared;
             shared += v.size;
             if (shared > kMaxVariableBytes)
-                throw Error(ErrorCategory::Limit, "the module's static shared memory exceeds " +
-                                                      std::to_string(kMaxVariableBytes) + " bytes");
+                throw Error(ErrorCategory::Limit,
+                            "the module's static shared memory exceeds " + std::to_string(kMaxVariableBytes)
+                                + " bytes");
         } else {
             addr = (addr + 255) / 256 * 256;
             v.address = addr;
@@ -283,35 +383,43 @@ void Parser::layout() {
     mod_.staticShared = static_cast<std::uint32_t>(shared);
     mod_.dynamicSharedOffset = static_cast<std::uint32_t>(alignUp(shared, dynAlign));
     for (auto& v : mod_.globals)
-        if (v.space == Space::Shared && v.isExtern) v.address = mod_.dynamicSharedOffset;
+        if (v.space == Space::Shared && v.isExtern)
+            v.address = mod_.dynamicSharedOffset;
 }
 
-std::uint32_t Parser::allocLocal(std::uint64_t size, std::uint32_t align) {
+std::uint32_t Parser::allocLocal(std::uint64_t size, std::uint32_t align)
+{
     const std::uint64_t at = alignUp(fn_->localBytes, std::max<std::uint32_t>(align, 1));
     if (size > kMaxLocalPerThread || at + size > kMaxLocalPerThread)
         throw Error(ErrorCategory::Limit,
-                    "kernel " + fn_->name + " needs more than 512 KiB of local memory per thread (" +
-                        std::to_string(at + std::min(size, kMaxLocalPerThread * 1024)) +
-                        " bytes of stack and local arrays); a GPU allows at most 512 KiB per thread");
+                    "kernel " + fn_->name + " needs more than 512 KiB of local memory per thread ("
+                        + std::to_string(at + std::min(size, kMaxLocalPerThread * 1024))
+                        + " bytes of stack and local arrays); a GPU allows at most 512 KiB per thread");
     fn_->localBytes = static_cast<std::uint32_t>(at + size);
     return static_cast<std::uint32_t>(at);
 }
 
-std::string Parser::nameBeforeDims(const Statement& st) {
+std::string Parser::nameBeforeDims(const Statement& st)
+{
     for (std::size_t i = 0; i + 1 < st.size(); ++i)
-        if (st[i + 1].text == "[") return st[i].text;
+        if (st[i + 1].text == "[")
+            return st[i].text;
     return st.back().text;
 }
 
-void Parser::declaredVar(const Statement& st, std::uint32_t& align, std::uint64_t& size) {
+void Parser::declaredVar(const Statement& st, std::uint32_t& align, std::uint64_t& size)
+{
     PtxType type = PtxType::B8;
     std::uint64_t count = 1;
     int vec = 1;
     for (std::size_t i = 1; i < st.size(); ++i) {
         const std::string& t = st[i].text;
-        if (t == ".align") align = alignment(st[++i]);
-        else if (t == ".v2" || t == ".v4") vec = t == ".v2" ? 2 : 4;
-        else if (!t.empty() && t[0] == '.' && parsePtxType(t.substr(1)) != PtxType::None) type = parsePtxType(t.substr(1));
+        if (t == ".align")
+            align = alignment(st[++i]);
+        else if (t == ".v2" || t == ".v4")
+            vec = t == ".v2" ? 2 : 4;
+        else if (!t.empty() && t[0] == '.' && parsePtxType(t.substr(1)) != PtxType::None)
+            type = parsePtxType(t.substr(1));
         else if (t == "[" && i + 1 < st.size() && st[i + 1].kind == Token::Number) {
             ++i;
             count = checkedProduct(count, parseUnsigned(st[i].text), st[i], "the variable's size");
@@ -322,7 +430,8 @@ void Parser::declaredVar(const Statement& st, std::uint32_t& align, std::uint64_
     align = std::max<std::uint32_t>(align, sizeOf(type));
 }
 
-SourceLoc Parser::parseLoc(const Statement& st) {
+SourceLoc Parser::parseLoc(const Statement& st)
+{
     SourceLoc l;
     l.file = static_cast<std::uint16_t>(parseUnsigned(st[1].text));
     l.line = static_cast<std::uint32_t>(parseUnsigned(st[2].text));
@@ -335,41 +444,72 @@ SourceLoc Parser::parseLoc(const Statement& st) {
     return l;
 }
 
-std::unordered_map<std::string, std::uint32_t> Parser::specialRegisters() {
+std::unordered_map<std::string, std::uint32_t> Parser::specialRegisters()
+{
     return {
-        {"%tid.x", RegTidX}, {"%tid.y", RegTidY}, {"%tid.z", RegTidZ},
-        {"%ntid.x", RegNtidX}, {"%ntid.y", RegNtidY}, {"%ntid.z", RegNtidZ},
-        {"%ctaid.x", RegCtaidX}, {"%ctaid.y", RegCtaidY}, {"%ctaid.z", RegCtaidZ},
-        {"%nctaid.x", RegNctaidX}, {"%nctaid.y", RegNctaidY}, {"%nctaid.z", RegNctaidZ},
-        {"%laneid", RegLaneId}, {"%warpid", RegWarpId}, {"%nwarpid", RegNwarpId},
-        {"%lanemask_eq", RegLanemaskEq}, {"%lanemask_lt", RegLanemaskLt}, {"%lanemask_le", RegLanemaskLe},
-        {"%lanemask_gt", RegLanemaskGt}, {"%lanemask_ge", RegLanemaskGe},
-        {"%dynamic_smem_size", RegDynSmem}, {"%total_smem_size", RegTotalSmem},
-        {"%smid", RegSmId}, {"%nsmid", RegNsmId}, {"%gridid", RegGridId},
+        {"%tid.x", RegTidX},
+        {"%tid.y", RegTidY},
+        {"%tid.z", RegTidZ},
+        {"%ntid.x", RegNtidX},
+        {"%ntid.y", RegNtidY},
+        {"%ntid.z", RegNtidZ},
+        {"%ctaid.x", RegCtaidX},
+        {"%ctaid.y", RegCtaidY},
+        {"%ctaid.z", RegCtaidZ},
+        {"%nctaid.x", RegNctaidX},
+        {"%nctaid.y", RegNctaidY},
+        {"%nctaid.z", RegNctaidZ},
+        {"%laneid", RegLaneId},
+        {"%warpid", RegWarpId},
+        {"%nwarpid", RegNwarpId},
+        {"%lanemask_eq", RegLanemaskEq},
+        {"%lanemask_lt", RegLanemaskLt},
+        {"%lanemask_le", RegLanemaskLe},
+        {"%lanemask_gt", RegLanemaskGt},
+        {"%lanemask_ge", RegLanemaskGe},
+        {"%dynamic_smem_size", RegDynSmem},
+        {"%total_smem_size", RegTotalSmem},
+        {"%smid", RegSmId},
+        {"%nsmid", RegNsmId},
+        {"%gridid", RegGridId},
         {"%aggr_smem_size", RegTotalSmem},
         // Without clusters every block is a cluster of one (what a GPU reports for a plain launch).
-        {"%clusterid.x", RegCtaidX}, {"%clusterid.y", RegCtaidY}, {"%clusterid.z", RegCtaidZ},
-        {"%nclusterid.x", RegNctaidX}, {"%nclusterid.y", RegNctaidY}, {"%nclusterid.z", RegNctaidZ},
-        {"%cluster_ctaid.x", RegZero}, {"%cluster_ctaid.y", RegZero}, {"%cluster_ctaid.z", RegZero},
-        {"%cluster_nctaid.x", RegOne}, {"%cluster_nctaid.y", RegOne}, {"%cluster_nctaid.z", RegOne},
-        {"%cluster_ctarank", RegZero}, {"%cluster_nctarank", RegOne}, {"%is_explicit_cluster", RegZero},
-        {"%reserved_smem_offset_begin", RegZero}, {"%reserved_smem_offset_end", RegZero},
+        {"%clusterid.x", RegCtaidX},
+        {"%clusterid.y", RegCtaidY},
+        {"%clusterid.z", RegCtaidZ},
+        {"%nclusterid.x", RegNctaidX},
+        {"%nclusterid.y", RegNctaidY},
+        {"%nclusterid.z", RegNctaidZ},
+        {"%cluster_ctaid.x", RegZero},
+        {"%cluster_ctaid.y", RegZero},
+        {"%cluster_ctaid.z", RegZero},
+        {"%cluster_nctaid.x", RegOne},
+        {"%cluster_nctaid.y", RegOne},
+        {"%cluster_nctaid.z", RegOne},
+        {"%cluster_ctarank", RegZero},
+        {"%cluster_nctarank", RegOne},
+        {"%is_explicit_cluster", RegZero},
+        {"%reserved_smem_offset_begin", RegZero},
+        {"%reserved_smem_offset_end", RegZero},
         {"%reserved_smem_offset_cap", RegZero},
         {"_", RegSink},
     };
 }
 
-void Parser::declareRegs(const Statement& st, Function& fn,
-                        std::unordered_map<std::string, std::uint32_t>& regs) {
+void Parser::declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs)
+{
     for (std::size_t i = 1; i < st.size(); ++i) {
         const Token& t = st[i];
-        if (t.kind != Token::Ident || t.text[0] == '.') continue;
+        if (t.kind != Token::Ident || t.text[0] == '.')
+            continue;
         if (i + 3 < st.size() && st[i + 1].text == "<") {
             auto n = parseUnsigned(st[i + 2].text);
             if (n > kMaxRegisters || fn.numRegs + n > kMaxRegisters)
-                fail(st[i + 2], "declares " + std::to_string(n) + " registers; the simulator takes at most " +
-                                    std::to_string(kMaxRegisters) + " registers per kernel");
-            for (std::uint64_t k = 0; k < n; ++k) regs[t.text + std::to_string(k)] = fn.numRegs++;
+                fail(st[i + 2],
+                     "declares " + std::to_string(n) + " registers; the simulator takes at most "
+                         + std::to_string(kMaxRegisters) + " registers per kernel");
+            for (std::uint64_t k = 0; k < n; ++k)
+                regs[t.text + std::to_string(k)] = fn.numRegs++;
             i += 3;
         } else {
             if (fn.numRegs >= kMaxRegisters)

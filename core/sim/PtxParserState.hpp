@@ -30,7 +30,10 @@ struct SourceLoc {
 
 class Parser {
 public:
-    explicit Parser(std::string_view text) : toks_(tokenize(text)) {}
+    explicit Parser(std::string_view text)
+        : toks_(tokenize(text))
+    {
+    }
 
     Module run();
 
@@ -88,8 +91,7 @@ private:
     static void declaredVar(const Statement& st, std::uint32_t& align, std::uint64_t& size);
     SourceLoc parseLoc(const Statement& st);
     static std::unordered_map<std::string, std::uint32_t> specialRegisters();
-    static void declareRegs(const Statement& st, Function& fn,
-                            std::unordered_map<std::string, std::uint32_t>& regs);
+    static void declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs);
 
     // PtxInstructions.cpp: function bodies.
     void decodeFunction(RawFunction& raw);
@@ -101,8 +103,7 @@ private:
     // functions with a body are inlined, their parameters living in the local frame.
     void emitCall(const Statement& st, std::size_t op, Scope& scope);
     static std::string statementText(const Statement& st);
-    Instr decodeStatement(const Statement& st,
-                          const std::unordered_map<std::string, std::uint32_t>& regs,
+    Instr decodeStatement(const Statement& st, const std::unordered_map<std::string, std::uint32_t>& regs,
                           const std::unordered_map<std::string, std::uint64_t>& locals, const DecodeEnv& env,
                           SourceLoc loc);
 
@@ -110,8 +111,7 @@ private:
     std::string lastWhy_;
 
     const ParamDecl* kernelParam(const std::string& name) const;
-    PtxOperand operand(const Statement& st, std::size_t& i,
-                       const std::unordered_map<std::string, std::uint32_t>& regs,
+    PtxOperand operand(const Statement& st, std::size_t& i, const std::unordered_map<std::string, std::uint32_t>& regs,
                        const std::unordered_map<std::string, std::uint64_t>& locals, std::string& why);
 };
 

@@ -30,8 +30,8 @@ enum class PtxType : std::uint8_t {
 
 enum class Space : std::uint8_t { Generic, Global, Shared, Local, Const, Param };
 
-PtxType parsePtxType(std::string_view s);   // "f32" -> F32, None when not a type
-int sizeOf(PtxType t);                       // bytes; Pred counts as 1
+PtxType parsePtxType(std::string_view s); // "f32" -> F32, None when not a type
+int sizeOf(PtxType t);                    // bytes; Pred counts as 1
 bool isSigned(PtxType t);
 bool isFloat(PtxType t);
 const char* spaceName(Space s);

@@ -8,54 +8,65 @@
 
 namespace kw::sim {
 
-void RaceDetector::reset(std::uint32_t sharedBytes) {
+void RaceDetector::reset(std::uint32_t sharedBytes)
+{
     words_.assign((sharedBytes + 3) / 4, Word{});
     std::fill(clocks_.begin(), clocks_.end(), 0u);
     epoch_ = 1;
 }
 
 namespace {
-std::string threadName(std::uint32_t t, const Dim3Lite& b) {
+std::string threadName(std::uint32_t t, const Dim3Lite& b)
+{
     return fmt::format("({},{},{})", t % b.x, (t / b.x) % b.y, t / (b.x * b.y));
 }
 
 // Clocks for warps 0..warp, grown as warps show up (a block's warps are known only by their accesses).
-void fit(std::vector<std::uint32_t>& clocks, std::uint32_t warp) {
+void fit(std::vector<std::uint32_t>& clocks, std::uint32_t warp)
+{
     const std::size_t need = (std::size_t(warp) + 1) * 32 * 32;
-    if (clocks.size() < need) clocks.resize(need, 0u);
+    if (clocks.size() < need)
+        clocks.resize(need, 0u);
 }
 } // namespace
 
-void RaceDetector::warpSync(std::uint32_t warp, std::uint32_t lanes) {
-    if (!lanes) return;
+void RaceDetector::warpSync(std::uint32_t warp, std::uint32_t lanes)
+{
+    if (!lanes)
+        return;
     fit(clocks_, warp);
     std::uint32_t* base = clock(warp * 32);
     std::uint32_t joined[32] = {};
     for (std::uint32_t m = lanes; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
         ++base[l * 32 + l]; // what a lane does from here on is later than what it did
-        for (int k = 0; k < 32; ++k) joined[k] = std::max(joined[k], base[l * 32 + k]);
+        for (int k = 0; k < 32; ++k)
+            joined[k] = std::max(joined[k], base[l * 32 + k]);
     }
-    for (std::uint32_t m = lanes; m; m &= m - 1) std::copy(joined, joined + 32, base + __builtin_ctz(m) * 32);
+    for (std::uint32_t m = lanes; m; m &= m - 1)
+        std::copy(joined, joined + 32, base + __builtin_ctz(m) * 32);
 }
 
-void RaceDetector::access(LaunchState& launch, std::uint32_t addr, std::uint32_t size, bool write,
-                          std::uint32_t thread, const Instr& in, const Dim3Lite& blockDim) {
+void RaceDetector::access(LaunchState& launch, std::uint32_t addr, std::uint32_t size, bool write, std::uint32_t thread,
+                          const Instr& in, const Dim3Lite& blockDim)
+{
     const std::uint32_t me = thread + 1;
     fit(clocks_, thread / 32);
     const std::uint32_t now = clock(thread)[thread % 32];
     for (std::uint32_t w = addr / 4; w <= (addr + size - 1) / 4 && w < words_.size(); ++w) {
         Word& e = words_[w];
-        if (e.epoch != epoch_) e = Word{epoch_, 0, 0, 0, 0, nullptr, nullptr};
+        if (e.epoch != epoch_)
+            e = Word{epoch_, 0, 0, 0, 0, nullptr, nullptr};
         auto report = [&](std::uint32_t other, const Instr& otherIn, Hazard hazard) {
             if (sink_) {
                 sink_->race(hazard, w * 4, other - 1, otherIn, thread, in);
                 return;
             }
-            const char* otherKind = hazard == Hazard::ReadAfterWrite || hazard == Hazard::WriteAfterWrite ? "writes"
-                                                                                                          : "reads";
+            const char* otherKind
+                = hazard == Hazard::ReadAfterWrite || hazard == Hazard::WriteAfterWrite ? "writes" : "reads";
             // One report per pair of source lines: the first pair of threads found names it.
-            if (!launch.firstTime(fmt::format("race {} {} {} {}", otherIn.line, otherKind, in.line, write))) return;
+            if (!launch.firstTime(fmt::format("race {} {} {} {}", otherIn.line, otherKind, in.line, write)))
+                return;
             launch.warn(fmt::format(
                 "shared-memory race at shared offset {}: thread {} {} at line {} and thread {} {} at line {} "
                 "without a barrier between them",

@@ -10,7 +10,9 @@ namespace kw::sim {
 struct Instr;
 struct LaunchState;
 class BlockChecks;
-struct Dim3Lite { std::uint32_t x, y, z; };
+struct Dim3Lite {
+    std::uint32_t x, y, z;
+};
 
 // The order of the two accesses of a hazard, as compute-sanitizer's racecheck names them.
 enum class Hazard : std::uint8_t { ReadAfterWrite, WriteAfterRead, WriteAfterWrite };
@@ -31,8 +33,8 @@ public:
 private:
     struct Word {
         std::uint32_t epoch = 0;
-        std::uint32_t writer = 0, reader = 0;            // thread + 1, 0 none (one reader remembered)
-        std::uint32_t writerClock = 0, readerClock = 0;  // the thread's own clock at the access
+        std::uint32_t writer = 0, reader = 0;           // thread + 1, 0 none (one reader remembered)
+        std::uint32_t writerClock = 0, readerClock = 0; // the thread's own clock at the access
         const Instr* writerIn = nullptr;
         const Instr* readerIn = nullptr;
     };
@@ -43,7 +45,8 @@ private:
 
     std::uint32_t* clock(std::uint32_t thread) { return clocks_.data() + std::size_t(thread) * 32; }
     // Whether other's access (at its clock `then`) is ordered before thread's by a __syncwarp.
-    bool ordered(std::uint32_t other, std::uint32_t then, std::uint32_t thread) {
+    bool ordered(std::uint32_t other, std::uint32_t then, std::uint32_t thread)
+    {
         return other / 32 == thread / 32 && clock(thread)[other % 32] > then;
     }
 };

@@ -31,9 +31,12 @@ namespace {
 using Clock = SteadyClock;
 
 // A limit of 0 or less means none.
-Clock::time_point deadlineAfter(double seconds) {
-    if (!(seconds > 0)) return Clock::time_point::max();
-    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(seconds, 1e7)));
+Clock::time_point deadlineAfter(double seconds)
+{
+    if (!(seconds > 0))
+        return Clock::time_point::max();
+    return Clock::now()
+        + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::min(seconds, 1e7)));
 }
 
 // One execution of the grid over the worker threads.
@@ -45,17 +48,20 @@ struct GridRun {
 };
 
 // For each module variable, the buffer that fills it (null for none); the sizes must agree.
-std::vector<BufferArg*> bindGlobals(const Module& mod, std::vector<BufferArg>& buffers) {
+std::vector<BufferArg*> bindGlobals(const Module& mod, std::vector<BufferArg>& buffers)
+{
     std::vector<BufferArg*> bound(mod.globals.size(), nullptr);
     for (auto& b : buffers) {
-        if (b.global.empty()) continue;
+        if (b.global.empty())
+            continue;
         std::size_t gi = 0;
         while (gi < mod.globals.size() && (mod.globals[gi].name != b.global || mod.globals[gi].space == Space::Shared))
             ++gi;
         if (gi == mod.globals.size()) {
             std::string names;
             for (const auto& g : mod.globals)
-                if (g.space == Space::Global || g.space == Space::Const) names += (names.empty() ? "" : ", ") + g.name;
+                if (g.space == Space::Global || g.space == Space::Const)
+                    names += (names.empty() ? "" : ", ") + g.name;
             throw Error(ErrorCategory::Document,
                         fmt::format("global '{}': the module has no __constant__ or __device__ variable of that name "
                                     "(it has: {})",
@@ -70,7 +76,8 @@ std::vector<BufferArg*> bindGlobals(const Module& mod, std::vector<BufferArg>& b
     return bound;
 }
 
-GridRun runGrid(LaunchState& L, unsigned threads) {
+GridRun runGrid(LaunchState& L, unsigned threads)
+{
     const std::uint64_t blocks = L.grid.volume();
     threads = unsigned(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, blocks)));
     std::atomic<std::uint64_t> nextBlock{0};
@@ -87,7 +94,8 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
             const std::uint64_t chunk = std::max<std::uint64_t>(1, blocks / (std::uint64_t(threads) * 64));
             while (!L.stop.load(std::memory_order_relaxed)) {
                 const std::uint64_t begin = nextBlock.fetch_add(chunk);
-                if (begin >= blocks) break;
+                if (begin >= blocks)
+                    break;
                 const std::uint64_t end = std::min(blocks, begin + chunk);
                 std::uint64_t b = begin;
                 bool late = false;
@@ -116,18 +124,23 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
         worker(0);
     } else {
         std::vector<std::thread> pool;
-        for (unsigned i = 0; i < threads; ++i) pool.emplace_back(worker, i);
-        for (auto& t : pool) t.join();
+        for (unsigned i = 0; i < threads; ++i)
+            pool.emplace_back(worker, i);
+        for (auto& t : pool)
+            t.join();
     }
     GridRun r;
     r.ms = msSince(t0);
-    if (error) std::rethrow_exception(error);
+    if (error)
+        std::rethrow_exception(error);
     // Device printf order between blocks is unspecified; block order keeps runs reproducible.
     std::vector<std::pair<std::uint64_t, std::string>> all;
     for (auto& o : outputs)
-        for (auto& e : o) all.push_back(std::move(e));
+        for (auto& e : o)
+            all.push_back(std::move(e));
     std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (auto& e : all) r.printf += e.second;
+    for (auto& e : all)
+        r.printf += e.second;
     r.instructions = std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
     r.profiles = std::move(profiles);
     return r;
@@ -136,7 +149,8 @@ GridRun runGrid(LaunchState& L, unsigned threads) {
 // The capture request against the module's files: an empty file is the kernel's main
 // file; otherwise the .file whose path is the name or ends in "/name".
 std::optional<CaptureTarget> resolveCapture(const Module& mod, const Function& fn, const AccessCaptureRequest& req,
-                                            std::vector<std::string>& warnings) {
+                                            std::vector<std::string>& warnings)
+{
     CaptureTarget t;
     t.line = req.line > 0 ? std::uint32_t(req.line) : 0;
     t.block = req.block;
@@ -148,8 +162,8 @@ std::optional<CaptureTarget> resolveCapture(const Module& mod, const Function& f
     }
     for (std::size_t i = 0; i < mod.files.size(); ++i) {
         const std::string& f = mod.files[i];
-        if (f == req.file || (f.size() > req.file.size() && f.ends_with(req.file) &&
-                              f[f.size() - req.file.size() - 1] == '/')) {
+        if (f == req.file
+            || (f.size() > req.file.size() && f.ends_with(req.file) && f[f.size() - req.file.size() - 1] == '/')) {
             t.file = std::uint16_t(i);
             return t;
         }
@@ -163,12 +177,15 @@ std::optional<CaptureTarget> resolveCapture(const Module& mod, const Function& f
 SimBackend::SimBackend() = default;
 SimBackend::~SimBackend() = default;
 
-unsigned SimBackend::threadCount() const {
-    if (threads_) return threads_;
+unsigned SimBackend::threadCount() const
+{
+    if (threads_)
+        return threads_;
     return std::max(1u, std::thread::hardware_concurrency());
 }
 
-DeviceInfo SimBackend::device() const {
+DeviceInfo SimBackend::device() const
+{
     DeviceInfo d;
     d.id = "sim";
     d.name = fmt::format("CPU simulator ({} threads)", threadCount());
@@ -181,7 +198,8 @@ DeviceInfo SimBackend::device() const {
     return d;
 }
 
-std::shared_ptr<const Module> SimBackend::module(const std::string& ptx, double& parseMs) {
+std::shared_ptr<const Module> SimBackend::module(const std::string& ptx, double& parseMs)
+{
     std::lock_guard lock(cacheMutex_);
     const auto t0 = Clock::now();
     if (!cachedModule_ || cachedPtx_ != ptx) {
@@ -193,7 +211,8 @@ std::shared_ptr<const Module> SimBackend::module(const std::string& ptx, double&
 }
 
 LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
-                                const std::vector<LaunchArg>& args, const LaunchConfig& config) {
+                                const std::vector<LaunchArg>& args, const LaunchConfig& config)
+{
     LaunchReport report;
     double parseMs = 0;
     auto mod = module(kernel.ptx, parseMs);
@@ -212,7 +231,8 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
                                                   fn->code[i].line, fn->text[i], fn->unsupported[i]));
 
     // Everything the launch will allocate, before any of it is.
-    const std::uint32_t sharedSize = config.sharedBytes ? mod->dynamicSharedOffset + config.sharedBytes : mod->staticShared;
+    const std::uint32_t sharedSize
+        = config.sharedBytes ? mod->dynamicSharedOffset + config.sharedBytes : mod->staticShared;
     LaunchMemoryBudget::check(
         LaunchMemoryBudget::of(*mod, *fn, config.block, sharedSize, config.printfBufferBytes, threadCount()),
         LaunchMemoryBudget::defaultLimit());
@@ -227,7 +247,8 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     // The check runs on the first launch; the timed repeats run without it.
     CheckFindings findings(config.check);
     L.check = config.check;
-    if (config.check != CheckTool::None) L.findings = &findings;
+    if (config.check != CheckTool::None)
+        L.findings = &findings;
     L.timeLimitSeconds = config.timeLimitSeconds;
     L.smCount = threadCount();
     L.profile = config.profile.enabled;
@@ -240,32 +261,34 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     std::vector<std::vector<std::uint8_t>> globals;
     for (std::size_t gi = 0; gi < mod->globals.size(); ++gi) {
         const GlobalVar& g = mod->globals[gi];
-        if (g.space == Space::Shared) continue;
+        if (g.space == Space::Shared)
+            continue;
         globals.push_back(g.init);
         auto& storage = globals.back();
-        if (storage.empty()) storage.resize(1);
-        std::uint8_t* host = bound[gi] ? reinterpret_cast<std::uint8_t*>(bound[gi]->data.data())
-                                       : storage.data();
-        L.mem.map(fmt::format("{} variable '{}'", g.space == Space::Const ? "constant" : "global", g.name),
-                  host, g.size, g.space == Space::Const, g.address);
+        if (storage.empty())
+            storage.resize(1);
+        std::uint8_t* host = bound[gi] ? reinterpret_cast<std::uint8_t*>(bound[gi]->data.data()) : storage.data();
+        L.mem.map(fmt::format("{} variable '{}'", g.space == Space::Const ? "constant" : "global", g.name), host,
+                  g.size, g.space == Space::Const, g.address);
     }
     std::vector<std::uint64_t> bufferAddress(buffers.size());
     for (std::size_t i = 0; i < buffers.size(); ++i)
         if (buffers[i].global.empty())
-            bufferAddress[i] = L.mem.map(fmt::format("buffer '{}'", buffers[i].name),
-                                     reinterpret_cast<std::uint8_t*>(buffers[i].data.data()),
-                                     buffers[i].data.byteSize(), false);
+            bufferAddress[i]
+                = L.mem.map(fmt::format("buffer '{}'", buffers[i].name),
+                            reinterpret_cast<std::uint8_t*>(buffers[i].data.data()), buffers[i].data.byteSize(), false);
 
     if (args.size() != fn->params.size())
-        throw Error(ErrorCategory::Usage, fmt::format("kernel '{}' takes {} parameters but {} arguments were given",
-                                                      kernel.name, fn->params.size(), args.size()));
+        throw Error(ErrorCategory::Usage,
+                    fmt::format("kernel '{}' takes {} parameters but {} arguments were given", kernel.name,
+                                fn->params.size(), args.size()));
     L.params.assign(fn->paramBytes, 0);
     for (std::size_t i = 0; i < args.size(); ++i) {
         const ParamDecl& p = fn->params[i];
         if (args[i].isBuffer) {
             if (args[i].buffer >= buffers.size() || !buffers[args[i].buffer].global.empty())
-                throw Error(ErrorCategory::Usage, fmt::format("argument {} names buffer {} of {}", i + 1,
-                                                              args[i].buffer, buffers.size()));
+                throw Error(ErrorCategory::Usage,
+                            fmt::format("argument {} names buffer {} of {}", i + 1, args[i].buffer, buffers.size()));
             if (p.size != 8)
                 throw Error(ErrorCategory::Usage,
                             fmt::format("parameter {} ('{}') is not a pointer but a buffer was passed", i + 1, p.name));
@@ -283,7 +306,8 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     const bool timed = config.repeats > 0 || config.warmup > 0;
     std::vector<std::vector<std::byte>> inputs;
     if (timed)
-        for (auto& b : buffers) inputs.push_back(b.data.bytes());
+        for (auto& b : buffers)
+            inputs.push_back(b.data.bytes());
 
     L.deadline = deadlineAfter(config.timeLimitSeconds);
     L.printfBufferBytes = config.printfBufferBytes;
@@ -298,14 +322,15 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
         report.printfMaybeTruncated = true;
     }
     if (report.printfMaybeTruncated)
-        report.warnings.push_back(fmt::format(
-            "printf output ({} bytes kept) was cut off: the device printf buffer is {} bytes; raise "
-            "run.printf_buffer_bytes",
-            report.printfOutput.size(), config.printfBufferBytes));
+        report.warnings.push_back(
+            fmt::format("printf output ({} bytes kept) was cut off: the device printf buffer is {} bytes; raise "
+                        "run.printf_buffer_bytes",
+                        report.printfOutput.size(), config.printfBufferBytes));
     // Only the first launch is counted: the timed repeats run unprofiled.
     if (L.profile) {
         std::vector<const ProfileCollector*> collectors;
-        for (const auto& p : first.profiles) collectors.push_back(p.get());
+        for (const auto& p : first.profiles)
+            collectors.push_back(p.get());
         report.profile = mergeProfile(*mod, *fn, collectors, L.capture ? L.capture->maxSamples : 0);
         L.profile = false;
         L.capture.reset();
@@ -326,7 +351,8 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     std::vector<double> times;
     if (report.ok && timed && config.repeats > 0) {
         std::vector<std::vector<std::byte>> outputs;
-        for (auto& b : buffers) outputs.push_back(b.data.bytes());
+        for (auto& b : buffers)
+            outputs.push_back(b.data.bytes());
         const double budgetMs = repeatBudgetSeconds_ * 1000.0;
         const int fit = first.ms > 0 ? int(std::min(budgetMs / first.ms, 1e6)) : config.repeats;
         const int n = std::max(1, std::min(config.repeats, fit));
@@ -336,21 +362,26 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
                 "the first launch served as warm-up",
                 n, config.repeats, first.ms, repeatBudgetSeconds_));
         for (int r = 0; r < n; ++r) {
-            for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].data.bytes() = inputs[i];
+            for (std::size_t i = 0; i < buffers.size(); ++i)
+                buffers[i].data.bytes() = inputs[i];
             for (std::size_t g = 0, k = 0; g < mod->globals.size(); ++g)
                 if (mod->globals[g].space != Space::Shared) {
                     auto& storage = globals[k++];
-                    if (bound[g]) continue; // restored with the buffers
+                    if (bound[g])
+                        continue; // restored with the buffers
                     std::copy(mod->globals[g].init.begin(), mod->globals[g].init.end(), storage.begin());
                 }
             L.deadline = deadlineAfter(config.timeLimitSeconds);
             L.printfBytes = 0;
             times.push_back(runGrid(L, threadCount()).ms);
-            if (L.fault) break;
+            if (L.fault)
+                break;
         }
-        for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i].data.bytes() = std::move(outputs[i]);
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            buffers[i].data.bytes() = std::move(outputs[i]);
     }
-    if (times.empty()) times.push_back(first.ms);
+    if (times.empty())
+        times.push_back(first.ms);
     auto& t = report.timings;
     t.repeatMs = times;
     const TimingStats stats = TimingStats::compute(times);

@@ -10,7 +10,9 @@
 
 namespace kw {
 
-namespace sim { struct Module; }
+namespace sim {
+struct Module;
+}
 
 class SimBackend : public Backend {
 public:
@@ -20,8 +22,8 @@ public:
     DeviceInfo device() const override;
     // NVRTC 13's oldest virtual architecture: the simulator implements sm_75 PTX.
     std::string compileArch() const override { return "compute_75"; }
-    LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
-                        const std::vector<LaunchArg>& args, const LaunchConfig& config) override;
+    LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers, const std::vector<LaunchArg>& args,
+                        const LaunchConfig& config) override;
     // usable(), stillRunning(), canUsePrintfBuffer(): Backend's defaults are the
     // simulator's answers.
 

@@ -14,22 +14,26 @@ namespace kw::sim {
 
 std::string dimText(const Dim3& d) { return fmt::format("({},{},{})", d.x, d.y, d.z); }
 
-std::string instrText(const LaunchState& L, const Instr& in) {
+std::string instrText(const LaunchState& L, const Instr& in)
+{
     const auto index = static_cast<std::size_t>(&in - L.fn->code.data());
     return index < L.fn->text.size() ? L.fn->text[index] : std::string();
 }
 
-std::string lineText(const LaunchState& L, const Instr& in) {
+std::string lineText(const LaunchState& L, const Instr& in)
+{
     return in.line ? fmt::format("{}:{}", L.mod->fileName(in.file), in.line) : std::string("an unknown line");
 }
 
 std::string located(const LaunchState& L, const Dim3& block, const Dim3& thread, const Instr& in,
-                    const std::string& what) {
+                    const std::string& what)
+{
     return fmt::format("{} in block {} thread {}, instruction `{}`{}", what, dimText(block), dimText(thread),
                        instrText(L, in), in.line ? " at " + lineText(L, in) : std::string());
 }
 
-const char* kindText(FindingKind kind) {
+const char* kindText(FindingKind kind)
+{
     switch (kind) {
     case FindingKind::OutOfBoundsRead: return "out of bounds read";
     case FindingKind::OutOfBoundsWrite: return "out of bounds write";
@@ -50,14 +54,17 @@ const char* kindText(FindingKind kind) {
 
 // ---- the launch's findings
 
-void CheckFindings::merge(FindingMap& found, std::uint64_t dropped) {
+void CheckFindings::merge(FindingMap& found, std::uint64_t dropped)
+{
     std::lock_guard lock(mu_);
     dropped_ += dropped;
     for (auto& [key, f] : found) {
         const auto it = found_.find(key);
         if (it == found_.end()) {
-            if (found_.size() >= kMaxDistinctFindings) dropped_ += f.count;
-            else found_.emplace(key, std::move(f));
+            if (found_.size() >= kMaxDistinctFindings)
+                dropped_ += f.count;
+            else
+                found_.emplace(key, std::move(f));
             continue;
         }
         FoldedFinding& kept = it->second;
@@ -71,7 +78,8 @@ void CheckFindings::merge(FindingMap& found, std::uint64_t dropped) {
     found.clear();
 }
 
-void CheckFindings::report(LaunchReport& report) {
+void CheckFindings::report(LaunchReport& report)
+{
     std::lock_guard lock(mu_);
     std::size_t listed = 0;
     std::uint64_t more = 0;
@@ -96,9 +104,14 @@ void CheckFindings::report(LaunchReport& report) {
 
 BlockChecks::BlockChecks(LaunchState& launch, BlockState& blk, RaceDetector& race, std::uint32_t warps,
                          std::uint32_t localBytes)
-    : L_(launch), blk_(blk), tool_(launch.check), localBytes_(localBytes) {
+    : L_(launch)
+    , blk_(blk)
+    , tool_(launch.check)
+    , localBytes_(localBytes)
+{
     blk.checks = this;
-    if (tool_ == CheckTool::Racecheck) race.reportTo(this);
+    if (tool_ == CheckTool::Racecheck)
+        race.reportTo(this);
     if (tool_ == CheckTool::Initcheck) {
         sharedInit_.assign(launch.sharedSize, 0);
         localInit_.assign(std::size_t(warps) * 32 * localBytes, 0);
@@ -107,11 +120,14 @@ BlockChecks::BlockChecks(LaunchState& launch, BlockState& blk, RaceDetector& rac
     }
 }
 
-BlockChecks::~BlockChecks() {
-    if (L_.findings) L_.findings->merge(found_, dropped_);
+BlockChecks::~BlockChecks()
+{
+    if (L_.findings)
+        L_.findings->merge(found_, dropped_);
 }
 
-void BlockChecks::beginBlock(std::uint64_t linear) {
+void BlockChecks::beginBlock(std::uint64_t linear)
+{
     block_ = linear;
     if (tool_ == CheckTool::Initcheck) {
         std::fill(sharedInit_.begin(), sharedInit_.end(), std::uint8_t(0));
@@ -121,7 +137,8 @@ void BlockChecks::beginBlock(std::uint64_t linear) {
 
 namespace {
 
-std::uint64_t linearThread(const Dim3& t, const Dim3& block) {
+std::uint64_t linearThread(const Dim3& t, const Dim3& block)
+{
     return t.x + std::uint64_t(block.x) * (t.y + std::uint64_t(block.y) * t.z);
 }
 
@@ -129,7 +146,8 @@ Dim3 threadFromLinear(std::uint32_t t, const Dim3& b) { return {t % b.x, (t / b.
 
 } // namespace
 
-CheckFinding BlockChecks::finding(FindingKind kind, const Instr& in, const std::string& message) const {
+CheckFinding BlockChecks::finding(FindingKind kind, const Instr& in, const std::string& message) const
+{
     CheckFinding f;
     f.tool = tool_;
     f.kind = kindText(kind);
@@ -141,8 +159,10 @@ CheckFinding BlockChecks::finding(FindingKind kind, const Instr& in, const std::
 }
 
 void BlockChecks::memoryError(const Warp& w, FindingKind kind, std::uint64_t addr, const std::string& what, int lane,
-                              const Instr& in) {
-    if (tool_ != CheckTool::Memcheck) return;
+                              const Instr& in)
+{
+    if (tool_ != CheckTool::Memcheck)
+        return;
     const Dim3 t = w.threadOf(lane);
     const FindingKey key{in.file, in.line, kind, 0, 0, block_, linearThread(t, L_.block), addr};
     add(key, [&] {
@@ -154,18 +174,19 @@ void BlockChecks::memoryError(const Warp& w, FindingKind kind, std::uint64_t add
 }
 
 void BlockChecks::uninitialised(const Warp& w, FindingKind kind, std::uint32_t addr, std::uint32_t size, int lane,
-                                const Instr& in) {
+                                const Instr& in)
+{
     const FindingKey key{in.file, in.line, kind};
     add(key, [&] {
         const bool shared = kind == FindingKind::UninitialisedShared;
         const Dim3 t = w.threadOf(lane);
-        const std::string what =
-            shared ? fmt::format("uninitialised shared memory read of {} bytes at shared offset 0x{:x} (no thread of "
-                                 "the block wrote it before)",
-                                 size, addr)
-                   : fmt::format("uninitialised local memory read of {} bytes at offset 0x{:x} of the thread's "
-                                 "local frame (the thread did not write it before)",
-                                 size, addr);
+        const std::string what = shared
+            ? fmt::format("uninitialised shared memory read of {} bytes at shared offset 0x{:x} (no thread of "
+                          "the block wrote it before)",
+                          size, addr)
+            : fmt::format("uninitialised local memory read of {} bytes at offset 0x{:x} of the thread's "
+                          "local frame (the thread did not write it before)",
+                          size, addr);
         CheckFinding f = finding(kind, in, located(L_, blk_.ctaid, t, in, what));
         f.thread = t;
         f.address = addr;
@@ -180,30 +201,37 @@ bool reads(bool write, const Instr& in) { return !write || (in.atomic && in.atom
 bool allSet(const std::uint8_t* p, std::uint32_t n) { return std::find(p, p + n, std::uint8_t(0)) == p + n; }
 } // namespace
 
-void BlockChecks::shared(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane,
-                         const Instr& in) {
-    if (tool_ != CheckTool::Initcheck) return;
+void BlockChecks::shared(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
+    if (tool_ != CheckTool::Initcheck)
+        return;
     std::uint8_t* p = sharedInit_.data() + addr;
-    if (reads(write, in) && !allSet(p, size)) uninitialised(w, FindingKind::UninitialisedShared, addr, size, lane, in);
-    if (write) std::memset(p, 1, size);
+    if (reads(write, in) && !allSet(p, size))
+        uninitialised(w, FindingKind::UninitialisedShared, addr, size, lane, in);
+    if (write)
+        std::memset(p, 1, size);
 }
 
-void BlockChecks::local(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane,
-                        const Instr& in) {
+void BlockChecks::local(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
     std::uint8_t* p = localInit_.data() + (std::size_t(w.warpId) * 32 + std::size_t(lane)) * localBytes_ + addr;
-    if (reads(write, in) && !allSet(p, size)) uninitialised(w, FindingKind::UninitialisedLocal, addr, size, lane, in);
-    if (write) std::memset(p, 1, size);
+    if (reads(write, in) && !allSet(p, size))
+        uninitialised(w, FindingKind::UninitialisedLocal, addr, size, lane, in);
+    if (write)
+        std::memset(p, 1, size);
 }
 
-void Warp::noteLocal(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in) {
+void Warp::noteLocal(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
     blk->checks->local(*this, addr, size, write, lane, in);
 }
 
 void BlockChecks::race(Hazard hazard, std::uint32_t offset, std::uint32_t firstThread, const Instr& first,
-                       std::uint32_t secondThread, const Instr& second) {
-    const FindingKind kind = hazard == Hazard::ReadAfterWrite    ? FindingKind::RaceReadAfterWrite
-                             : hazard == Hazard::WriteAfterRead ? FindingKind::RaceWriteAfterRead
-                                                                : FindingKind::RaceWriteAfterWrite;
+                       std::uint32_t secondThread, const Instr& second)
+{
+    const FindingKind kind = hazard == Hazard::ReadAfterWrite ? FindingKind::RaceReadAfterWrite
+        : hazard == Hazard::WriteAfterRead                    ? FindingKind::RaceWriteAfterRead
+                                                              : FindingKind::RaceWriteAfterWrite;
     const FindingKey key{second.file, second.line, kind, first.file, first.line};
     add(key, [&] {
         static constexpr const char* names[] = {"RAW", "WAR", "WAW"};
@@ -214,9 +242,9 @@ void BlockChecks::race(Hazard hazard, std::uint32_t offset, std::uint32_t firstT
             kind, second,
             fmt::format("{} hazard at shared offset 0x{:x} in block {}: thread {} {} at {} (`{}`), then thread {} "
                         "{} at {} (`{}`) with no barrier between them",
-                        names[int(hazard)], offset, dimText(blk_.ctaid), dimText(a),
-                        firstWrites ? "writes" : "reads", lineText(L_, first), instrText(L_, first), dimText(b),
-                        secondWrites ? "writes" : "reads", lineText(L_, second), instrText(L_, second)));
+                        names[int(hazard)], offset, dimText(blk_.ctaid), dimText(a), firstWrites ? "writes" : "reads",
+                        lineText(L_, first), instrText(L_, first), dimText(b), secondWrites ? "writes" : "reads",
+                        lineText(L_, second), instrText(L_, second)));
         f.thread = b;
         f.address = offset;
         return f;

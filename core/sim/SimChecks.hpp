@@ -26,10 +26,19 @@ struct LaunchState;
 struct Warp;
 
 enum class FindingKind : std::uint8_t {
-    OutOfBoundsRead, OutOfBoundsWrite, MisalignedRead, MisalignedWrite,       // memcheck
-    RaceReadAfterWrite, RaceWriteAfterRead, RaceWriteAfterWrite,              // racecheck
-    UninitialisedShared, UninitialisedLocal,                                  // initcheck
-    DivergentBarrier, BarrierExited, BarrierCount, WarpSyncMask,              // synccheck
+    OutOfBoundsRead,
+    OutOfBoundsWrite,
+    MisalignedRead,
+    MisalignedWrite, // memcheck
+    RaceReadAfterWrite,
+    RaceWriteAfterRead,
+    RaceWriteAfterWrite, // racecheck
+    UninitialisedShared,
+    UninitialisedLocal, // initcheck
+    DivergentBarrier,
+    BarrierExited,
+    BarrierCount,
+    WarpSyncMask, // synccheck
 };
 const char* kindText(FindingKind kind); // CheckFinding::kind: "out of bounds read", ...
 // For the findings' messages: "(1,0,0)", an instruction's PTX text, "kernel.cu:12".
@@ -49,7 +58,7 @@ struct FindingKey {
     std::uint32_t line = 0;
     FindingKind kind = FindingKind::OutOfBoundsRead;
     std::uint16_t otherFile = 0;
-    std::uint32_t otherLine = 0;   // racecheck: the earlier access; synccheck: the other barrier
+    std::uint32_t otherLine = 0; // racecheck: the earlier access; synccheck: the other barrier
     std::uint64_t block = 0, thread = 0, address = 0;
     auto operator<=>(const FindingKey&) const = default;
 };
@@ -57,7 +66,7 @@ struct FindingKey {
 // One finding so far: the first occurrence in the lowest block names it.
 struct FoldedFinding {
     CheckFinding finding;
-    std::uint64_t block = 0;       // linear index of the block it was seen in
+    std::uint64_t block = 0; // linear index of the block it was seen in
     std::uint64_t count = 0;
 };
 
@@ -72,7 +81,10 @@ inline constexpr std::size_t kMaxReportedFindings = 100;
 // workers finish in.
 class CheckFindings {
 public:
-    explicit CheckFindings(CheckTool tool) : tool_(tool) {}
+    explicit CheckFindings(CheckTool tool)
+        : tool_(tool)
+    {
+    }
     CheckTool tool() const { return tool_; }
     void merge(FindingMap& found, std::uint64_t dropped);
     // The findings in key order, at most kMaxReportedFindings; a warning names the rest.
@@ -130,7 +142,8 @@ private:
     void uninitialised(const Warp& w, FindingKind kind, std::uint32_t addr, std::uint32_t size, int lane,
                        const Instr& in);
     // Folds one occurrence into found_; make() builds the finding the first time the key is seen.
-    template <class Make> void add(const FindingKey& key, Make&& make) {
+    template <class Make> void add(const FindingKey& key, Make&& make)
+    {
         const auto it = found_.find(key);
         if (it != found_.end()) {
             ++it->second.count;

@@ -7,8 +7,10 @@
 
 namespace kw::sim {
 
-void Warp::fault(FaultKind kind, const std::string& what, int lane, const Instr& in) {
-    if (lane < 0) lane = mask ? __builtin_ctz(mask) : 0;
+void Warp::fault(FaultKind kind, const std::string& what, int lane, const Instr& in)
+{
+    if (lane < 0)
+        lane = mask ? __builtin_ctz(mask) : 0;
     Fault f;
     f.kind = kind;
     f.block = blk->ctaid;
@@ -25,19 +27,19 @@ void Warp::fault(FaultKind kind, const std::string& what, int lane, const Instr&
     stop = true;
 }
 
-std::uint8_t* Warp::misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
-                               const Instr& in) {
+std::uint8_t* Warp::misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
     const std::string what = fmt::format("misaligned {} {} of {} bytes at address 0x{:x}", spaceName(sp),
                                          write ? "write" : "read", size, addr);
     if (blk->checks) // memcheck: a finding as well as the fault
-        blk->checks->memoryError(*this, write ? FindingKind::MisalignedWrite : FindingKind::MisalignedRead, addr,
-                                 what, lane, in);
+        blk->checks->memoryError(*this, write ? FindingKind::MisalignedWrite : FindingKind::MisalignedRead, addr, what,
+                                 lane, in);
     fault(FaultKind::MisalignedAddress, what, lane, in);
     return nullptr;
 }
 
-std::uint8_t* Warp::outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
-                                const Instr& in) {
+std::uint8_t* Warp::outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
     std::string where;
     if (sp == Space::Shared)
         where = fmt::format("shared memory holds {} bytes per block", L->sharedSize);
@@ -56,34 +58,44 @@ std::uint8_t* Warp::outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size
     return nullptr;
 }
 
-void Warp::noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in) {
-    if (probe) probe->note(Space::Shared, addr, size, write, lane);
-    if (blk->checks) blk->checks->shared(*this, addr, size, write, lane, in); // initcheck
-    if (blk->race && !in.atomic) raceAccess(addr, size, write, lane, in);
+void Warp::noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
+    if (probe)
+        probe->note(Space::Shared, addr, size, write, lane);
+    if (blk->checks)
+        blk->checks->shared(*this, addr, size, write, lane, in); // initcheck
+    if (blk->race && !in.atomic)
+        raceAccess(addr, size, write, lane, in);
 }
 
-void Warp::raceAccess(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in) {
+void Warp::raceAccess(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
     const Dim3 t = threadOf(lane);
     const std::uint32_t linear = t.x + L->block.x * (t.y + L->block.y * t.z);
     blk->race->access(*L, addr, size, write, linear, in, Dim3Lite{L->block.x, L->block.y, L->block.z});
 }
 
-void Warp::noteAccess(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane) {
+void Warp::noteAccess(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane)
+{
     probe->note(sp, addr, size, write, lane);
 }
 
-const MemRegion* Warp::noteGlobal(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane) {
+const MemRegion* Warp::noteGlobal(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane)
+{
     // Noted first (an access that then faults ends the launch anyway), so that a hit in
     // the region cache returns without a call.
     probe->note(sp, addr, size, write, lane);
     const MemRegion* r = probeCache_;
-    if (r && addr - r->base < r->size && size <= r->size - (addr - r->base)) return r;
+    if (r && addr - r->base < r->size && size <= r->size - (addr - r->base))
+        return r;
     return probeMiss(addr, size);
 }
 
-const MemRegion* Warp::probeMiss(std::uint64_t addr, std::uint32_t size) {
+const MemRegion* Warp::probeMiss(std::uint64_t addr, std::uint32_t size)
+{
     const MemRegion* r = L->mem.find(addr, size);
-    if (r) probeCache_ = r;
+    if (r)
+        probeCache_ = r;
     return r;
 }
 

@@ -17,11 +17,11 @@ struct BlockState {
     LaunchState* launch = nullptr;
     std::uint8_t* shared = nullptr;
     Dim3 ctaid;
-    std::string printf;               // this block's device printf text
+    std::string printf; // this block's device printf text
     RaceDetector* race = nullptr;
-    BlockChecks* checks = nullptr;    // the launch's check (SimChecks.hpp), null without one
-    bool watchShared = false;         // race detector, initcheck or profiling: shared accesses go to noteShared
-    bool watchLocal = false;          // initcheck: local accesses go to noteLocal
+    BlockChecks* checks = nullptr; // the launch's check (SimChecks.hpp), null without one
+    bool watchShared = false;      // race detector, initcheck or profiling: shared accesses go to noteShared
+    bool watchLocal = false;       // initcheck: local accesses go to noteLocal
 };
 
 struct Warp {
@@ -29,15 +29,15 @@ struct Warp {
     const Function* fn = nullptr;
     BlockState* blk = nullptr;
     LaunchState* L = nullptr;
-    std::uint8_t* local = nullptr;    // lane l's frame at local + l * localBytes
+    std::uint8_t* local = nullptr; // lane l's frame at local + l * localBytes
     std::uint32_t localBytes = 0;
     std::uint32_t warpId = 0;
-    std::uint32_t pc = 0, mask = 0;   // the lanes executing together now and their pc
+    std::uint32_t pc = 0, mask = 0; // the lanes executing together now and their pc
     std::uint32_t exists = 0, exited = 0, atBar = 0;
-    std::uint32_t barPred = 0;        // bar.red: each waiting lane's predicate
-    std::uint32_t mergePc = ~0u;      // lowest pc of a runnable lane waiting to rejoin
-    bool polled = false;              // ran a polling instruction since its last backward branch
-    bool ahead = false;               // the lanes running now overtook lanes still behind them
+    std::uint32_t barPred = 0;   // bar.red: each waiting lane's predicate
+    std::uint32_t mergePc = ~0u; // lowest pc of a runnable lane waiting to rejoin
+    bool polled = false;         // ran a polling instruction since its last backward branch
+    bool ahead = false;          // the lanes running now overtook lanes still behind them
     std::uint32_t lanePc[32] = {};
     std::uint64_t executed = 0;
     bool stop = false;
@@ -45,42 +45,56 @@ struct Warp {
     AccessLog* probe = nullptr;       // profiling: where access() notes each lane's access (null: off)
 
     std::uint64_t* reg(std::uint32_t i) const { return R + std::size_t(i) * 32; }
-    Dim3 threadOf(int lane) const {
+    Dim3 threadOf(int lane) const
+    {
         return {std::uint32_t(R[RegTidX * 32 + lane]), std::uint32_t(R[RegTidY * 32 + lane]),
                 std::uint32_t(R[RegTidZ * 32 + lane])};
     }
 
     // Host pointer for an access of `size` bytes by lane, or nullptr after recording a fault.
     [[gnu::always_inline]] std::uint8_t* access(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
-                         const Instr& in) {
-        if (addr & (size - 1)) return misaligned(sp, addr, size, write, lane, in);
+                                                const Instr& in)
+    {
+        if (addr & (size - 1))
+            return misaligned(sp, addr, size, write, lane, in);
         if (sp == Space::Generic) {
-            if (addr - kSharedWindow < kWindowSize) { sp = Space::Shared; addr -= kSharedWindow; }
-            else if (addr - kLocalWindow < kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
-            else sp = Space::Global;
+            if (addr - kSharedWindow < kWindowSize) {
+                sp = Space::Shared;
+                addr -= kSharedWindow;
+            } else if (addr - kLocalWindow < kWindowSize) {
+                sp = Space::Local;
+                addr -= kLocalWindow;
+            } else
+                sp = Space::Global;
         }
         if (sp == Space::Global || sp == Space::Const) {
             const MemRegion* r = cache;
             if (!(r && addr - r->base < r->size && size <= r->size - (addr - r->base))) {
                 // A profiled launch leaves `cache` empty: every global access comes here to be noted.
                 r = probe ? noteGlobal(sp, addr, size, write, lane) : L->mem.find(addr, size);
-                if (!r) return outOfBounds(sp, addr, size, write, lane, in);
-                if (!probe) cache = r;
+                if (!r)
+                    return outOfBounds(sp, addr, size, write, lane, in);
+                if (!probe)
+                    cache = r;
             }
-            if (write && r->readOnly) return outOfBounds(sp, addr, size, write, lane, in);
+            if (write && r->readOnly)
+                return outOfBounds(sp, addr, size, write, lane, in);
             return r->host + (addr - r->base);
         }
         if (sp == Space::Shared) {
             if (addr >= L->sharedSize || size > L->sharedSize - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
-            if (blk->watchShared) noteShared(std::uint32_t(addr), size, write, lane, in);
+            if (blk->watchShared)
+                noteShared(std::uint32_t(addr), size, write, lane, in);
             return blk->shared + addr;
         }
         if (sp == Space::Local) {
             if (addr >= localBytes || size > localBytes - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
-            if (blk->watchLocal) noteLocal(std::uint32_t(addr), size, write, lane, in);
-            if (probe) [[unlikely]] noteAccess(Space::Local, addr, size, write, lane);
+            if (blk->watchLocal)
+                noteLocal(std::uint32_t(addr), size, write, lane, in);
+            if (probe) [[unlikely]]
+                noteAccess(Space::Local, addr, size, write, lane);
             return local + std::size_t(lane) * localBytes + addr;
         }
         return outOfBounds(sp, addr, size, write, lane, in);

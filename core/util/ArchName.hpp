@@ -7,10 +7,10 @@
 namespace kw {
 
 struct ArchName {
-    bool real = false;      // sm_XY (a binary for one GPU); else compute_XY (PTX)
-    int number = 0;         // 90 for sm_90a
-    std::string suffix;     // "a" or "f", or empty
-    bool named = false;     // the name had this spelling
+    bool real = false;  // sm_XY (a binary for one GPU); else compute_XY (PTX)
+    int number = 0;     // 90 for sm_90a
+    std::string suffix; // "a" or "f", or empty
+    bool named = false; // the name had this spelling
 
     static ArchName parse(const std::string& name);
     bool valid() const { return named; }

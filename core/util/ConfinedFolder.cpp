@@ -71,7 +71,7 @@ const char* ConfinedFolder::explain(Status status)
 bool ConfinedFolder::lexicallyAllowed(const fs::path& normal) const
 {
     return std::any_of(asWritten_.begin(), asWritten_.end(), [&](const fs::path& f) { return isWithin(normal, f); })
-           || std::any_of(canonical_.begin(), canonical_.end(), [&](const fs::path& f) { return isWithin(normal, f); });
+        || std::any_of(canonical_.begin(), canonical_.end(), [&](const fs::path& f) { return isWithin(normal, f); });
 }
 
 bool ConfinedFolder::canonicallyAllowed(const fs::path& canonical) const

@@ -14,7 +14,7 @@ Deadline::Deadline(double seconds)
     limited_ = true;
     seconds_ = seconds;
     at_ = std::chrono::steady_clock::now()
-          + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+        + std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
 }
 
 bool Deadline::passed() const { return limited_ && std::chrono::steady_clock::now() >= at_; }
@@ -22,7 +22,8 @@ bool Deadline::passed() const { return limited_ && std::chrono::steady_clock::no
 void Deadline::check(const std::string& what) const
 {
     if (passed())
-        throw Error(ErrorCategory::Limit, fmt::format("{} did not finish within the time limit of {:g} s", what, seconds_));
+        throw Error(ErrorCategory::Limit,
+                    fmt::format("{} did not finish within the time limit of {:g} s", what, seconds_));
 }
 
 } // namespace kw

@@ -61,8 +61,7 @@ DynamicLibrary& DynamicLibrary::operator=(DynamicLibrary&& other) noexcept
     return *this;
 }
 
-DynamicLibrary DynamicLibrary::openFirst(const std::vector<std::string>& names,
-                                         std::vector<std::string>* tried)
+DynamicLibrary DynamicLibrary::openFirst(const std::vector<std::string>& names, std::vector<std::string>* tried)
 {
     DynamicLibrary lib;
     for (const auto& name : names) {

@@ -16,8 +16,7 @@ public:
 
     // Tries each name in turn; returns an unloaded library when none opens.
     // `tried` collects "name: reason" for each failure, for the error message.
-    static DynamicLibrary openFirst(const std::vector<std::string>& names,
-                                    std::vector<std::string>* tried = nullptr);
+    static DynamicLibrary openFirst(const std::vector<std::string>& names, std::vector<std::string>* tried = nullptr);
 
     bool isLoaded() const noexcept { return handle_ != nullptr; }
     const std::string& name() const noexcept { return name_; }

@@ -33,8 +33,7 @@ static std::string decorate(const std::string& message, const std::optional<std:
     return where + ": " + message;
 }
 
-Error::Error(ErrorCategory category, std::string message, std::optional<std::string> path,
-             std::optional<int> line)
+Error::Error(ErrorCategory category, std::string message, std::optional<std::string> path, std::optional<int> line)
     : std::runtime_error(decorate(message, path, line))
     , category_(category)
     , path_(std::move(path))

@@ -8,18 +8,18 @@
 namespace kw {
 
 enum class ErrorCategory {
-    Usage,        // bad command-line usage or request
-    Document,     // a document field is missing or wrong
-    Expression,   // an expression could not be parsed or evaluated
-    Io,           // file or pipe I/O
-    Nvrtc,        // NVRTC missing or failed (not a compile error)
-    Driver,       // CUDA driver missing or a driver call failed
-    NoDevice,     // the operation needs a GPU and none is present
-    Limit,        // a launch exceeds a device limit
-    Fault,        // a kernel faulted
-    Simulator,    // the PTX simulator cannot execute something
-    Protocol,     // malformed serve message
-    Untrusted,    // an untrusted document asks for an option or a file it may not
+    Usage,      // bad command-line usage or request
+    Document,   // a document field is missing or wrong
+    Expression, // an expression could not be parsed or evaluated
+    Io,         // file or pipe I/O
+    Nvrtc,      // NVRTC missing or failed (not a compile error)
+    Driver,     // CUDA driver missing or a driver call failed
+    NoDevice,   // the operation needs a GPU and none is present
+    Limit,      // a launch exceeds a device limit
+    Fault,      // a kernel faulted
+    Simulator,  // the PTX simulator cannot execute something
+    Protocol,   // malformed serve message
+    Untrusted,  // an untrusted document asks for an option or a file it may not
     Internal,
 };
 
@@ -27,8 +27,7 @@ const char* toString(ErrorCategory category);
 
 class Error : public std::runtime_error {
 public:
-    Error(ErrorCategory category, std::string message,
-          std::optional<std::string> path = std::nullopt,
+    Error(ErrorCategory category, std::string message, std::optional<std::string> path = std::nullopt,
           std::optional<int> line = std::nullopt);
 
     ErrorCategory category() const noexcept { return category_; }

@@ -34,7 +34,7 @@ int makePipe(int fds[2])
 long read(int fd, char* buf, std::size_t n) { return long(::read(fd, buf, n)); }
 long write(int fd, const char* buf, std::size_t n) { return long(::write(fd, buf, n)); }
 int close(int fd) { return ::close(fd); }
-void setBinary(int) {}
+void setBinary(int) { }
 bool isTerminal(int fd) { return ::isatty(fd) != 0; }
 std::FILE* openStream(int fd, const char* mode) { return ::fdopen(fd, mode); }
 #endif

@@ -11,7 +11,7 @@ struct DiffLine {
     enum class Kind { Same, Removed, Added };
     Kind kind = Kind::Same;
     std::string text;
-    int oldLine = 0, newLine = 0;   // 1-based; 0 where the line is not in that text
+    int oldLine = 0, newLine = 0; // 1-based; 0 where the line is not in that text
 };
 
 class LineDiff {

@@ -24,7 +24,7 @@ TimedRead readNow(const std::filesystem::path& path, std::size_t maxBytes)
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return r;
-    struct stat st {};
+    struct stat st { };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         r.status = TimedReadStatus::NotRegular;

@@ -77,8 +77,8 @@ void checkEvaluation(Table& table)
         const CheckResult r = ev.evaluate(spec, "checks[0]");
         times.push_back(msSince(t0));
         if (!r.passed || r.checked != n || r.mismatches != 0)
-            return table.wrong(what, "checked " + std::to_string(r.checked) + ", " + std::to_string(r.mismatches)
-                                         + " mismatches");
+            return table.wrong(
+                what, "checked " + std::to_string(r.checked) + ", " + std::to_string(r.mismatches) + " mismatches");
     }
     table.row(what, median(times), 1000);
 }

@@ -18,7 +18,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-}
+} // namespace
 
 int main()
 {

@@ -9,17 +9,17 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
-#include <QFile>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTimer>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <random>
 #include <string>
-#include <ctime>
 #include <vector>
 
 using namespace kw;
@@ -68,27 +68,27 @@ struct Heartbeat {
     double max() const { return gapsMs.empty() ? 0 : *std::max_element(gapsMs.begin(), gapsMs.end()); }
 };
 
-void post(QWidget* target, QEvent* e)
-{
-    QCoreApplication::postEvent(target, e);
-}
+void post(QWidget* target, QEvent* e) { QCoreApplication::postEvent(target, e); }
 
 void drag(QWidget* w, QPointF from, QPointF to, int steps, std::vector<std::function<void()>>& script)
 {
     script.push_back([=] {
-        post(w, new QMouseEvent(QEvent::MouseButtonPress, from, w->mapToGlobal(from), Qt::LeftButton,
-                                Qt::LeftButton, Qt::NoModifier));
+        post(w,
+             new QMouseEvent(QEvent::MouseButtonPress, from, w->mapToGlobal(from), Qt::LeftButton, Qt::LeftButton,
+                             Qt::NoModifier));
     });
     for (int i = 1; i <= steps; ++i) {
         const QPointF p = from + (to - from) * (double(i) / steps);
         script.push_back([=] {
-            post(w, new QMouseEvent(QEvent::MouseMove, p, w->mapToGlobal(p), Qt::NoButton, Qt::LeftButton,
-                                    Qt::NoModifier));
+            post(
+                w,
+                new QMouseEvent(QEvent::MouseMove, p, w->mapToGlobal(p), Qt::NoButton, Qt::LeftButton, Qt::NoModifier));
         });
     }
     script.push_back([=] {
-        post(w, new QMouseEvent(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), Qt::LeftButton,
-                                Qt::NoButton, Qt::NoModifier));
+        post(w,
+             new QMouseEvent(QEvent::MouseButtonRelease, to, w->mapToGlobal(to), Qt::LeftButton, Qt::NoButton,
+                             Qt::NoModifier));
     });
 }
 
@@ -96,8 +96,9 @@ void wheel(QWidget* w, QPointF at, int delta, int times, std::vector<std::functi
 {
     for (int i = 0; i < times; ++i)
         script.push_back([=] {
-            post(w, new QWheelEvent(at, w->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton,
-                                    Qt::NoModifier, Qt::NoScrollPhase, false));
+            post(w,
+                 new QWheelEvent(at, w->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier,
+                                 Qt::NoScrollPhase, false));
         });
 }
 
@@ -147,10 +148,12 @@ int main(int argc, char** argv)
     }
     const double loadMs = double(t.nsecsElapsed()) / 1e6;
     const double loadCpuMs = threadCpuMs() - cpu0;
-    std::printf("load machine: %s", [] {
-        QFile f(QStringLiteral("/proc/loadavg"));
-        return f.open(QIODevice::ReadOnly) ? f.readLine().toStdString() : std::string("?\n");
-    }().c_str());
+    std::printf("load machine: %s",
+                [] {
+                    QFile f(QStringLiteral("/proc/loadavg"));
+                    return f.open(QIODevice::ReadOnly) ? f.readLine().toStdString() : std::string("?\n");
+                }()
+                    .c_str());
     // Until the worker's block summary arrives the plot shows a sampled preview.
     double exactMs = 0;
     if (!naive) {
@@ -162,7 +165,8 @@ int main(int argc, char** argv)
         beat.stop();
         exactMs = double(t.nsecsElapsed()) / 1e6;
         std::printf("exact envelope after %.1f ms; longest stall while waiting for it: %.1f ms "
-                    "(UI-thread CPU %.1f ms)\n", exactMs, beat.max(), beat.maxCpu());
+                    "(UI-thread CPU %.1f ms)\n",
+                    exactMs, beat.max(), beat.maxCpu());
     }
 
     QWidget* target = plot;
@@ -171,7 +175,7 @@ int main(int argc, char** argv)
     // Zoomed out: every pan touches all 10^7 points.
     drag(target, centre, centre + QPointF(-300, 0), 30, script);
     drag(target, centre, centre + QPointF(300, 0), 30, script);
-    wheel(target, centre, 120, 40, script);          // zoom in step by step
+    wheel(target, centre, 120, 40, script); // zoom in step by step
     drag(target, centre, centre + QPointF(400, 40), 40, script);
     wheel(target, centre + QPointF(-200, 0), -120, 40, script); // and back out
     drag(target, centre, centre + QPointF(-200, -20), 30, script);

@@ -46,7 +46,8 @@ struct Case {
 };
 
 double seconds(kw::SimBackend& sim, const Case& c, bool profile, std::vector<kw::BufferArg>& bufs,
-               kw::LaunchReport& rep) {
+               kw::LaunchReport& rep)
+{
     bufs = c.buffers();
     kw::LaunchConfig cfg = config(c.grid, c.block, 0, kTimeLimit);
     cfg.profile.enabled = profile;
@@ -57,7 +58,8 @@ double seconds(kw::SimBackend& sim, const Case& c, bool profile, std::vector<kw:
 
 } // namespace
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv)
+{
     const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
     const unsigned threads = argc > 2 ? unsigned(std::atoi(argv[2])) : 0;
     const std::string only = argc > 3 ? argv[3] : "";
@@ -72,21 +74,47 @@ int main(int argc, char** argv) {
     }
     const int n = 1 << 20, m = 256, w = 512, t = 1024;
     std::vector<float> a(n), b(n), A(m * m), B(m * m), T(t * t);
-    for (int i = 0; i < n; ++i) { a[i] = float(i); b[i] = 0.5f * float(i); }
-    for (int i = 0; i < m * m; ++i) { A[i] = float(i % 7) - 3; B[i] = float(i % 5) * 0.25f; }
-    for (int i = 0; i < t * t; ++i) T[i] = float(i);
+    for (int i = 0; i < n; ++i) {
+        a[i] = float(i);
+        b[i] = 0.5f * float(i);
+    }
+    for (int i = 0; i < m * m; ++i) {
+        A[i] = float(i % 7) - 3;
+        B[i] = float(i % 5) * 0.25f;
+    }
+    for (int i = 0; i < t * t; ++i)
+        T[i] = float(i);
     const std::vector<Case> cases = {
-        {"add_vectors", &*add,
-         [&] { return std::vector<kw::BufferArg>{buffer("a", a), buffer("b", b), buffer("c", std::vector<float>(n))}; },
-         {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, {unsigned(n / 256)}, {256}},
-        {"matmul_256", &*mm,
-         [&] { return std::vector<kw::BufferArg>{buffer("A", A), buffer("B", B), buffer("C", std::vector<float>(m * m))}; },
-         {bufArg(0), bufArg(1), bufArg(2), scalar<int>(m)}, {16, 16}, {16, 16}},
-        {"mandelbrot_512", &*mb, [&] { return std::vector<kw::BufferArg>{buffer("out", std::vector<int>(w * w, -1))}; },
-         {bufArg(0), scalar<int>(w), scalar<int>(w), scalar<int>(256)}, {32, 32}, {16, 16}},
-        {"transpose_1024", &*tr,
-         [&] { return std::vector<kw::BufferArg>{buffer("in", T), buffer("out", std::vector<float>(t * t))}; },
-         {bufArg(0), bufArg(1), scalar<int>(t)}, {32, 32}, {32, 32}},
+        {"add_vectors",
+         &*add,
+         [&] {
+             return std::vector<kw::BufferArg>{buffer("a", a), buffer("b", b), buffer("c", std::vector<float>(n))};
+         },
+         {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)},
+         {unsigned(n / 256)},
+         {256}},
+        {"matmul_256",
+         &*mm,
+         [&] {
+             return std::vector<kw::BufferArg>{buffer("A", A), buffer("B", B), buffer("C", std::vector<float>(m * m))};
+         },
+         {bufArg(0), bufArg(1), bufArg(2), scalar<int>(m)},
+         {16, 16},
+         {16, 16}},
+        {"mandelbrot_512",
+         &*mb,
+         [&] { return std::vector<kw::BufferArg>{buffer("out", std::vector<int>(w * w, -1))}; },
+         {bufArg(0), scalar<int>(w), scalar<int>(w), scalar<int>(256)},
+         {32, 32},
+         {16, 16}},
+        {"transpose_1024",
+         &*tr,
+         [&] {
+             return std::vector<kw::BufferArg>{buffer("in", T), buffer("out", std::vector<float>(t * t))};
+         },
+         {bufArg(0), bufArg(1), scalar<int>(t)},
+         {32, 32},
+         {32, 32}},
     };
     kw::SimBackend sim;
     sim.setThreads(threads);
@@ -102,9 +130,10 @@ int main(int argc, char** argv) {
             plain = std::min(plain, seconds(sim, c, false, plainBufs, plainRep));
             profiled = std::min(profiled, seconds(sim, c, true, profBufs, profRep));
         }
-        bool ok = plainRep.ok && profRep.ok && profRep.profile && !plainRep.profile &&
-                  profRep.profile->totals.inst_executed > 0;
-        for (std::size_t i = 0; ok && i < plainBufs.size(); ++i) ok = plainBufs[i].data.bytes() == profBufs[i].data.bytes();
+        bool ok = plainRep.ok && profRep.ok && profRep.profile && !plainRep.profile
+            && profRep.profile->totals.inst_executed > 0;
+        for (std::size_t i = 0; ok && i < plainBufs.size(); ++i)
+            ok = plainBufs[i].data.bytes() == profBufs[i].data.bytes();
         std::printf("profile %s plain_s=%.4f profiled_s=%.4f ratio=%.2f check=%s\n", c.name.c_str(), plain, profiled,
                     profiled / plain, ok ? "ok" : "FAILED");
         std::fflush(stdout);

@@ -34,10 +34,13 @@ kw::Document tinyDocument(const fs::path& dir)
 {
     fs::create_directories(dir);
     const nlohmann::json doc = {
-        {"format", "kernel-workbench"}, {"version", 1}, {"title", "tiny"},
+        {"format", "kernel-workbench"},
+        {"version", 1},
+        {"title", "tiny"},
         {"source", "__global__ void inc(float* a) { a[threadIdx.x] += 1.0f; }\n"},
         {"kernel", "inc"},
-        {"buffers", {{{"name", "a"}, {"dtype", "f32"}, {"count", "32"}, {"init", {{"kind", "zeros"}}}, {"direction", "inout"}}}},
+        {"buffers",
+         {{{"name", "a"}, {"dtype", "f32"}, {"count", "32"}, {"init", {{"kind", "zeros"}}}, {"direction", "inout"}}}},
         {"args", {{{"name", "a"}, {"buffer", "a"}}}},
         {"launch", {{"grid", {1, 1, 1}}, {"block", {32, 1, 1}}}},
         {"run", {{"warmup", 0}, {"repeats", 0}}}};
@@ -53,15 +56,20 @@ kw::Document bigDocument(const fs::path& dir, std::size_t mib)
     for (std::size_t i = 0; i < bytes.size(); ++i)
         bytes[i] = char(i * 131);
     std::ofstream(dir / "big.raw", std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-    const nlohmann::json doc = {
-        {"format", "kernel-workbench"}, {"version", 1}, {"title", "big"},
-        {"source", "__global__ void touch(unsigned char* a) { a[0] += 1; }\n"},
-        {"kernel", "touch"},
-        {"buffers", {{{"name", "a"}, {"dtype", "u8"}, {"count", std::to_string(bytes.size())},
-                      {"init", {{"kind", "file"}, {"path", "big.raw"}}}, {"direction", "inout"}}}},
-        {"args", {{{"name", "a"}, {"buffer", "a"}}}},
-        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}}},
-        {"run", {{"warmup", 0}, {"repeats", 0}}}};
+    const nlohmann::json doc = {{"format", "kernel-workbench"},
+                                {"version", 1},
+                                {"title", "big"},
+                                {"source", "__global__ void touch(unsigned char* a) { a[0] += 1; }\n"},
+                                {"kernel", "touch"},
+                                {"buffers",
+                                 {{{"name", "a"},
+                                   {"dtype", "u8"},
+                                   {"count", std::to_string(bytes.size())},
+                                   {"init", {{"kind", "file"}, {"path", "big.raw"}}},
+                                   {"direction", "inout"}}}},
+                                {"args", {{{"name", "a"}, {"buffer", "a"}}}},
+                                {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}}},
+                                {"run", {{"warmup", 0}, {"repeats", 0}}}};
     std::ofstream(dir / "big.kwb") << doc.dump();
     return kw::DocumentReader::readFile(dir / "big.kwb");
 }
@@ -112,7 +120,8 @@ int main(int argc, char** argv)
             s.insert(s.end(), b.begin(), b.end());
         }
         fmt::print("latency per job (tiny sim job, median of {}): local runner {:.2f} ms, loopback ssh {:.2f} ms, "
-                   "added {:.2f} ms\n", l.size(), median(l), median(s), median(s) - median(l));
+                   "added {:.2f} ms\n",
+                   l.size(), median(l), median(s), median(s) - median(l));
     }
     {
         const kw::Document big = bigDocument(dir / "big", mib);
@@ -132,7 +141,8 @@ int main(int argc, char** argv)
             const double ms = msSince(t0);
             const double moved = double(client.lastJob().sent + client.lastJob().received) / (1 << 20);
             fmt::print("{} MiB round trip, {}: {:.0f} ms, sent {:.1f} MiB, received {:.1f} MiB, {:.0f} MiB/s "
-                       "(ok {})\n", mib, label, ms, double(client.lastJob().sent) / (1 << 20),
+                       "(ok {})\n",
+                       mib, label, ms, double(client.lastJob().sent) / (1 << 20),
                        double(client.lastJob().received) / (1 << 20), moved / (ms / 1000), r.ok);
         }
         fs::remove(dir / "big" / "big.raw");

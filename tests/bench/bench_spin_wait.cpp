@@ -60,7 +60,8 @@ int main(int argc, char** argv)
         return 2;
     }
     std::vector<float> in(n);
-    for (int i = 0; i < n; ++i) in[i] = float(i % 5);
+    for (int i = 0; i < n; ++i)
+        in[i] = float(i % 5);
     const unsigned blocks = unsigned((n + 255) / 256);
     kw::SimBackend sim;
     auto run = [&](const kw::KernelImage& k, bool& ok) {

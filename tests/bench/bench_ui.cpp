@@ -137,10 +137,7 @@ bool startup(int runs)
     return int(outside.size()) == runs;
 }
 
-bool waitFor(QSignalSpy& spy, int ms)
-{
-    return spy.count() > 0 || spy.wait(ms);
-}
+bool waitFor(QSignalSpy& spy, int ms) { return spy.count() > 0 || spy.wait(ms); }
 
 } // namespace
 
@@ -195,7 +192,8 @@ int main(int argc, char** argv)
     meter.start();
     window.compile();
     const bool compileDone = compiled.wait(60000);
-    std::printf("compile in the runner (%s): longest stall %.1f ms\n", compileDone ? "done" : "timed out", meter.stopMs());
+    std::printf("compile in the runner (%s): longest stall %.1f ms\n", compileDone ? "done" : "timed out",
+                meter.stopMs());
     if (!compileDone)
         failed("the compile in the runner timed out");
     else if (!compiled.at(0).at(0).value<kw::CompileResult>().ok)
@@ -213,8 +211,8 @@ int main(int argc, char** argv)
     const double runMs = runClock.nsecsElapsed() / 1e6;
     QTest::qWait(300); // results drawn
     app.tracing = false;
-    std::printf("run on sim and show results (%s, %.0f ms): longest stall %.1f ms\n",
-                runDone ? "done" : "timed out", runMs, meter.stopMs());
+    std::printf("run on sim and show results (%s, %.0f ms): longest stall %.1f ms\n", runDone ? "done" : "timed out",
+                runMs, meter.stopMs());
     if (!runDone)
         failed("the run on sim timed out");
     else if (ran.at(0).at(0).value<kw::RunResult>().fault)

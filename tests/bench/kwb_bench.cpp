@@ -14,15 +14,15 @@
 #include "cuda/DriverApi.hpp"
 #include "cuda/Module.hpp"
 #include "doc/DocumentReader.hpp"
-#include "run/RunEngine.hpp"
 #include "launch/TimingStats.hpp"
+#include "run/RunEngine.hpp"
 #include "serve/ResultJson.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -32,37 +32,43 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double msSince(Clock::time_point t0)
-{
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 std::string addSource(int edit)
 {
     // Each edit is a new source for NVRTC and every cache.
     return "// edit " + std::to_string(edit) + " " + std::to_string(Clock::now().time_since_epoch().count())
-           + "\n__global__ void add_vectors(const float* a, const float* b, float* c, int n)\n"
-             "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = a[i] + b[i];\n}\n";
+        + "\n__global__ void add_vectors(const float* a, const float* b, float* c, int n)\n"
+          "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = a[i] + b[i];\n}\n";
 }
 
 kw::Document addDocument(const std::string& source, const std::string& n, int repeats)
 {
-    json doc = {{"format", "kernel-workbench"},
-                {"version", 1},
-                {"source", source},
-                {"kernel", "add_vectors"},
-                {"variables", json::parse("[[\"n\", \"" + n + "\"]]")},
-                {"buffers",
-                 {{{"name", "a"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "uniform"}, {"seed", 1}}}, {"direction", "in"}},
-                  {{"name", "b"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "uniform"}, {"seed", 2}}}, {"direction", "in"}},
-                  {{"name", "c"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
-                {"args",
-                 {{{"name", "a"}, {"buffer", "a"}},
-                  {{"name", "b"}, {"buffer", "b"}},
-                  {{"name", "c"}, {"buffer", "c"}},
-                  {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
-                {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
-                {"run", {{"warmup", repeats > 0 ? 3 : 0}, {"repeats", repeats}}}};
+    json doc
+        = {{"format", "kernel-workbench"},
+           {"version", 1},
+           {"source", source},
+           {"kernel", "add_vectors"},
+           {"variables", json::parse("[[\"n\", \"" + n + "\"]]")},
+           {"buffers",
+            {{{"name", "a"},
+              {"dtype", "f32"},
+              {"count", "n"},
+              {"init", {{"kind", "uniform"}, {"seed", 1}}},
+              {"direction", "in"}},
+             {{"name", "b"},
+              {"dtype", "f32"},
+              {"count", "n"},
+              {"init", {{"kind", "uniform"}, {"seed", 2}}},
+              {"direction", "in"}},
+             {{"name", "c"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+           {"args",
+            {{{"name", "a"}, {"buffer", "a"}},
+             {{"name", "b"}, {"buffer", "b"}},
+             {{"name", "c"}, {"buffer", "c"}},
+             {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+           {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
+           {"run", {{"warmup", repeats > 0 ? 3 : 0}, {"repeats", repeats}}}};
     return kw::DocumentReader::readString(doc.dump());
 }
 
@@ -89,8 +95,8 @@ void requireAddOutput(const kw::RunResult& r, const std::string& what)
     const auto* pc = reinterpret_cast<const float*>(c.data());
     for (std::size_t i = 0; i < c.count(); ++i)
         if (pc[i] != pa[i] + pb[i])
-            throw std::runtime_error(what + ": c[" + std::to_string(i) + "] = " + std::to_string(pc[i])
-                                     + ", expected " + std::to_string(pa[i] + pb[i]));
+            throw std::runtime_error(what + ": c[" + std::to_string(i) + "] = " + std::to_string(pc[i]) + ", expected "
+                                     + std::to_string(pa[i] + pb[i]));
 }
 
 double emptyLaunchMicroseconds(const kw::CudaBackend& backend, kw::Compiler& compiler, int launches)
@@ -191,8 +197,12 @@ int main(int argc, char** argv)
                         {"version", 1},
                         {"source", "__global__ void touch(unsigned* p) { p[blockIdx.x * 256 + threadIdx.x] += 1u; }"},
                         {"kernel", "touch"},
-                        {"buffers", {{{"name", "p"}, {"dtype", "u32"}, {"count", "1 << 28"},
-                                      {"init", {{"kind", "fill"}, {"value", "7"}}}, {"direction", "inout"}}}},
+                        {"buffers",
+                         {{{"name", "p"},
+                           {"dtype", "u32"},
+                           {"count", "1 << 28"},
+                           {"init", {{"kind", "fill"}, {"value", "7"}}},
+                           {"direction", "inout"}}}},
                         {"args", {{{"name", "p"}, {"buffer", "p"}}}},
                         {"launch", {{"grid", {"(1 << 28) / 256", 1, 1}}, {"block", {256, 1, 1}}}},
                         {"run", {{"warmup", 0}, {"repeats", 0}}}};
@@ -208,8 +218,8 @@ int main(int argc, char** argv)
                     throw std::runtime_error("1 GiB round trip: wrong length");
                 for (std::size_t k = 0; k < p.count(); ++k)
                     if (words[k] != 8u)
-                        throw std::runtime_error("1 GiB round trip: p[" + std::to_string(k) + "] = "
-                                                 + std::to_string(words[k]) + ", expected 8");
+                        throw std::runtime_error("1 GiB round trip: p[" + std::to_string(k)
+                                                 + "] = " + std::to_string(words[k]) + ", expected 8");
                 up = std::min(up, r.timings.h2dMs);
                 down = std::min(down, r.timings.d2hMs);
             }

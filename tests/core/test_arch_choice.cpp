@@ -15,7 +15,14 @@ struct FakeMachine {
     int presentAsked = 0, archAsked = 0;
     ArchChoice::Gpus gpus()
     {
-        return {[this] { ++presentAsked; return gpu; }, [this] { ++archAsked; return std::string("sm_90"); }};
+        return {[this] {
+                    ++presentAsked;
+                    return gpu;
+                },
+                [this] {
+                    ++archAsked;
+                    return std::string("sm_90");
+                }};
     }
 };
 

@@ -13,7 +13,10 @@ namespace {
 // A backend that only answers what it compiles for.
 class ArchOnly : public Backend {
 public:
-    explicit ArchOnly(std::string arch) : arch_(std::move(arch)) {}
+    explicit ArchOnly(std::string arch)
+        : arch_(std::move(arch))
+    {
+    }
     DeviceInfo device() const override
     {
         DeviceInfo d;

@@ -14,8 +14,7 @@ using namespace kw;
 
 namespace {
 
-template <typename T>
-T unpack(const std::vector<std::byte>& bytes)
+template <typename T> T unpack(const std::vector<std::byte>& bytes)
 {
     EXPECT_EQ(bytes.size(), sizeof(T));
     T v{};
@@ -63,7 +62,9 @@ TEST(ScalarArgs, RangeAndIntegerErrorsNameTheArgument)
               "args[1] (n): 2.5 is not an integer, the type is i32");
     EXPECT_NE(errorOf([] { packScalar(DType::I64, 9223372036854775808.0, "a"); }).find("out of range for i64"),
               std::string::npos);
-    EXPECT_NE(errorOf([] { packScalar(DType::F16, 70000, "args[1] (h)"); }).find("args[1] (h): 70000 is out of range for f16"),
+    EXPECT_NE(errorOf([] {
+                  packScalar(DType::F16, 70000, "args[1] (h)");
+              }).find("args[1] (h): 70000 is out of range for f16"),
               std::string::npos);
 }
 

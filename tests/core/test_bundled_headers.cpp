@@ -78,16 +78,16 @@ TEST(BundledHeaders, EverySampleCompiles)
 
 TEST(BundledHeaders, HalfPrecisionAndLibcuxxCompile)
 {
-    const CompileResult r = compileSource(
-        "#include <cuda_fp16.h>\n#include <cuda/std/cstdint>\n#include <cuda/std/limits>\n"
-        "#include <cuda/std/type_traits>\n#include <cuda/std/atomic>\n"
-        "__global__ void k(float* f, cuda::std::uint64_t* u)\n"
-        "{\n"
-        "    __half h = __float2half(f[0]);\n"
-        "    f[1] = __half2float(__hadd(h, h)) + cuda::std::numeric_limits<float>::epsilon();\n"
-        "    u[0] = cuda::std::is_same_v<int, int> ? 1 : 0;\n"
-        "    cuda::std::atomic_ref<cuda::std::uint64_t>(u[1]).fetch_add(1);\n"
-        "}\n");
+    const CompileResult r
+        = compileSource("#include <cuda_fp16.h>\n#include <cuda/std/cstdint>\n#include <cuda/std/limits>\n"
+                        "#include <cuda/std/type_traits>\n#include <cuda/std/atomic>\n"
+                        "__global__ void k(float* f, cuda::std::uint64_t* u)\n"
+                        "{\n"
+                        "    __half h = __float2half(f[0]);\n"
+                        "    f[1] = __half2float(__hadd(h, h)) + cuda::std::numeric_limits<float>::epsilon();\n"
+                        "    u[0] = cuda::std::is_same_v<int, int> ? 1 : 0;\n"
+                        "    cuda::std::atomic_ref<cuda::std::uint64_t>(u[1]).fetch_add(1);\n"
+                        "}\n");
     EXPECT_TRUE(r.ok) << r.log;
 }
 

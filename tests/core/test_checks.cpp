@@ -54,7 +54,8 @@ TEST(Checks, PassesWhenOutputMatches)
 
 TEST(Checks, CountsMismatchesAndKeepsTheFirstTen)
 {
-    const HostBuffer c = filled(DType::F64, 100, [](std::size_t i) { return i % 3 == 0 ? double(i) + 0.5 : double(i); });
+    const HostBuffer c
+        = filled(DType::F64, 100, [](std::size_t i) { return i % 3 == 0 ? double(i) + 0.5 : double(i); });
     VariableScope scope;
     const CheckEvaluator ev(scope, {{"c", &c}});
     const CheckResult r = ev.evaluate(check("c", "i", 0.1, 0.0), "checks[0]");
@@ -185,10 +186,10 @@ TEST(Checks, ChecksAndInitialisersStopAtTheTimeLimit)
     const Deadline passed(1e-9);
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     for (const CheckSpec& spec : {check("c", "i"), [] {
-             CheckSpec s = check("c", "12497500");
-             s.aggregate = "sum";
-             return s;
-         }()}) {
+                                      CheckSpec s = check("c", "12497500");
+                                      s.aggregate = "sum";
+                                      return s;
+                                  }()}) {
         try {
             ev.evaluate(spec, "checks[3]", passed);
             FAIL() << "a check ran past its deadline";
@@ -220,12 +221,15 @@ TEST(Checks, ChecksAndInitialisersStopAtTheTimeLimit)
 
 TEST(Checks, ADocumentHasAtMostAThousandChecks)
 {
-    nlohmann::json doc = {{"format", "kernel-workbench"}, {"version", 1}, {"source", "__global__ void k(int* p) {}\n"},
-                          {"kernel", "k"},
-                          {"buffers", {{{"name", "p"}, {"dtype", "i32"}, {"count", "4"}, {"init", {{"kind", "zeros"}}},
-                                        {"direction", "inout"}}}},
-                          {"args", {{{"name", "p"}, {"buffer", "p"}}}},
-                          {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}}}};
+    nlohmann::json doc
+        = {{"format", "kernel-workbench"},
+           {"version", 1},
+           {"source", "__global__ void k(int* p) {}\n"},
+           {"kernel", "k"},
+           {"buffers",
+            {{{"name", "p"}, {"dtype", "i32"}, {"count", "4"}, {"init", {{"kind", "zeros"}}}, {"direction", "inout"}}}},
+           {"args", {{{"name", "p"}, {"buffer", "p"}}}},
+           {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}}}};
     doc["checks"] = nlohmann::json::array();
     for (int c = 0; c < 1001; ++c)
         doc["checks"].push_back({{"buffer", "p"}, {"expect", "0"}});
@@ -243,19 +247,30 @@ TEST(Checks, ADocumentHasAtMostAThousandChecks)
 // document's name wins in every expression, and _i, _x, _y, _z still give the position.
 TEST(Checks, TheDocumentsOwnNamesShadowTheIndexNames)
 {
-    nlohmann::json doc = {
-        {"format", "kernel-workbench"}, {"version", 1},
-        {"source", "__global__ void k(float* out, int i, float x, int sin) { out[threadIdx.x] += i + x + sin; }\n"},
-        {"kernel", "k"},
-        {"variables", nlohmann::json::array({nlohmann::json::array({"n", "6"}), nlohmann::json::array({"x", "0.5"}),
-                                            nlohmann::json::array({"sin", "2"})})},
-        {"buffers", {{{"name", "out"}, {"dtype", "f32"}, {"count", "n"}, {"shape", {2, 3}},
-                      {"init", {{"kind", "expression"}, {"expr", "_i * 10 + x"}}}, {"direction", "inout"}}}},
-        {"args", {{{"name", "out"}, {"buffer", "out"}}, {{"name", "i"}, {"type", "i32"}, {"value", "7"}},
-                  {{"name", "x"}, {"type", "f32"}, {"value", "x"}}, {{"name", "sin"}, {"type", "i32"}, {"value", "sin"}}}},
-        {"launch", {{"grid", {1, 1, 1}}, {"block", {"n", 1, 1}}}},
-        {"checks", {{{"buffer", "out"}, {"expect", "out_in + i + x + sin"}},
-                    {{"buffer", "out"}, {"expect", "(_y * 3 + _x) * 10 + 0.5 + i + x + sin"}}}}};
+    nlohmann::json doc
+        = {{"format", "kernel-workbench"},
+           {"version", 1},
+           {"source", "__global__ void k(float* out, int i, float x, int sin) { out[threadIdx.x] += i + x + sin; }\n"},
+           {"kernel", "k"},
+           {"variables",
+            nlohmann::json::array({nlohmann::json::array({"n", "6"}), nlohmann::json::array({"x", "0.5"}),
+                                   nlohmann::json::array({"sin", "2"})})},
+           {"buffers",
+            {{{"name", "out"},
+              {"dtype", "f32"},
+              {"count", "n"},
+              {"shape", {2, 3}},
+              {"init", {{"kind", "expression"}, {"expr", "_i * 10 + x"}}},
+              {"direction", "inout"}}}},
+           {"args",
+            {{{"name", "out"}, {"buffer", "out"}},
+             {{"name", "i"}, {"type", "i32"}, {"value", "7"}},
+             {{"name", "x"}, {"type", "f32"}, {"value", "x"}},
+             {{"name", "sin"}, {"type", "i32"}, {"value", "sin"}}}},
+           {"launch", {{"grid", {1, 1, 1}}, {"block", {"n", 1, 1}}}},
+           {"checks",
+            {{{"buffer", "out"}, {"expect", "out_in + i + x + sin"}},
+             {{"buffer", "out"}, {"expect", "(_y * 3 + _x) * 10 + 0.5 + i + x + sin"}}}}};
     const Document d = DocumentReader::readString(doc.dump(), {}, Trust::Trusted);
     PreparedRun run = PreparedRun::fromDocument(d);
     HostBuffer& out = run.buffers[0].data;

@@ -65,7 +65,8 @@ TEST(Cli, CompileErrorExitsOneWithLocatedDiagnostics)
 
 TEST(Cli, CompileDefinesReachTheSource)
 {
-    auto src = scratch("needs_define.cu", "#ifndef WIDTH\n#error WIDTH missing\n#endif\n__global__ void k(int* p) { p[0] = WIDTH; }\n");
+    auto src = scratch("needs_define.cu",
+                       "#ifndef WIDTH\n#error WIDTH missing\n#endif\n__global__ void k(int* p) { p[0] = WIDTH; }\n");
     auto missing = runKwb({"compile", src.string()});
     EXPECT_EQ(missing.exitCode, 1) << missing.err;
     auto spaced = runKwb({"compile", src.string(), "-D", "WIDTH=4"});

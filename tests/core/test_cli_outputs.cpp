@@ -111,7 +111,8 @@ TEST(CliOutputs, JsonPrintsTheResultThatOutWrites)
     EXPECT_EQ(printed["checks"][0]["checked"], 12);
 
     // printf lines come back tagged in the JSON form.
-    const auto hello = runKwb({"run", std::string(KW_SAMPLES_DIR) + "/hello_from_gpu.kwb", "--device", "sim", "--json"});
+    const auto hello
+        = runKwb({"run", std::string(KW_SAMPLES_DIR) + "/hello_from_gpu.kwb", "--device", "sim", "--json"});
     ASSERT_EQ(hello.exitCode, 0) << hello.out << hello.err;
     const json h = json::parse(hello.out);
     ASSERT_EQ(h["printf"]["lines"].size(), 60u);
@@ -123,11 +124,12 @@ TEST(CliOutputs, AFaultWritesTheResultButNoBuffersAndAFailedCheckSaysWhere)
 {
     const fs::path dir = kw::test::freshDir("kw_test_cli_outputs", "fault");
     json doc = inoutDocument();
-    doc["source"] = "__global__ void k(int* p, float* q, const float* unused, int n) { p[threadIdx.x + 1000000] = 1; }\n";
+    doc["source"]
+        = "__global__ void k(int* p, float* q, const float* unused, int n) { p[threadIdx.x + 1000000] = 1; }\n";
     doc.erase("checks");
     const fs::path out = dir / "result";
-    const auto r = runKwb({"run", writeDocument(dir, "fault.kwb", doc).string(), "--device", "sim", "--json", "--out",
-                           out.string()});
+    const auto r = runKwb(
+        {"run", writeDocument(dir, "fault.kwb", doc).string(), "--device", "sim", "--json", "--out", out.string()});
     EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
     const json result = readJson(out / "result.json");
     EXPECT_FALSE(result["ok"].get<bool>());

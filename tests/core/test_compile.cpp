@@ -165,7 +165,8 @@ TEST(Compile, UnknownNameExpressionIsReported)
 
 TEST(Compile, KernelCompiledOutDoesNotBreakTheBuild)
 {
-    auto r = compileSource("#ifdef NOT_DEFINED\n__global__ void old(int x) {}\n#endif\n__global__ void now(int* x) { *x = 1; }\n");
+    auto r = compileSource(
+        "#ifdef NOT_DEFINED\n__global__ void old(int x) {}\n#endif\n__global__ void now(int* x) { *x = 1; }\n");
     ASSERT_TRUE(r.ok) << describe(r);
     EXPECT_EQ(r.loweredNames.count("old"), 0u);
 }
@@ -184,13 +185,13 @@ struct IncludeCase {
     const char* body;
 };
 
-class BuiltinInclude : public ::testing::TestWithParam<IncludeCase> {};
+class BuiltinInclude : public ::testing::TestWithParam<IncludeCase> { };
 
 TEST_P(BuiltinInclude, Compiles)
 {
     const auto& c = GetParam();
     std::string src = std::string("#include <") + c.header + ">\n__global__ void k(float* f, int* i, double* d)\n{\n"
-                      + c.body + "\n}\n";
+        + c.body + "\n}\n";
     auto r = compileSource(src);
     EXPECT_TRUE(r.ok) << c.header << "\n" << r.log;
     for (const auto& d : r.diagnostics)
@@ -202,18 +203,22 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         IncludeCase{"cstdio", "printf(\"%d\\n\", i[0]); std::printf(\"x\\n\");"},
         IncludeCase{"stdio.h", "printf(\"%f\\n\", f[0]);"},
-        IncludeCase{"cstdint", "std::uint32_t u = UINT32_MAX; int64_t s = INT64_MIN; uintptr_t p = 0; "
-                               "i[0] = (int)(u + s + p + sizeof(std::int8_t) + INT32_C(3));"},
+        IncludeCase{"cstdint",
+                    "std::uint32_t u = UINT32_MAX; int64_t s = INT64_MIN; uintptr_t p = 0; "
+                    "i[0] = (int)(u + s + p + sizeof(std::int8_t) + INT32_C(3));"},
         IncludeCase{"stdint.h", "uint8_t b = UINT8_MAX; i[0] = b + (int)SIZE_MAX;"},
-        IncludeCase{"cmath", "f[0] = std::sqrt(f[1]) + std::fabs(f[2]) + std::isnan(f[3]) + std::pow(f[4], 2.0f); "
-                             "d[0] = std::exp(d[1]) + M_PI + std::floor(d[2]) + std::fma(d[0], d[1], d[2]);"},
+        IncludeCase{"cmath",
+                    "f[0] = std::sqrt(f[1]) + std::fabs(f[2]) + std::isnan(f[3]) + std::pow(f[4], 2.0f); "
+                    "d[0] = std::exp(d[1]) + M_PI + std::floor(d[2]) + std::fma(d[0], d[1], d[2]);"},
         IncludeCase{"math.h", "f[0] = sqrtf(f[1]) + (float)M_PI; f[1] = INFINITY; f[2] = NAN; d[0] = HUGE_VAL;"},
         IncludeCase{"cassert", "assert(i[0] >= 0);"},
         IncludeCase{"assert.h", "assert(f != nullptr && \"must be set\");"},
-        IncludeCase{"climits", "i[0] = INT_MAX - CHAR_BIT + SHRT_MIN; long long l = LLONG_MAX; d[0] = (double)l + ULLONG_MAX;"},
+        IncludeCase{"climits",
+                    "i[0] = INT_MAX - CHAR_BIT + SHRT_MIN; long long l = LLONG_MAX; d[0] = (double)l + ULLONG_MAX;"},
         IncludeCase{"cfloat", "f[0] = FLT_MAX + FLT_EPSILON + FLT_MIN; d[0] = DBL_MAX + DBL_EPSILON;"},
-        IncludeCase{"cstddef", "std::size_t n = sizeof(float); std::ptrdiff_t p = &f[1] - &f[0]; "
-                               "std::nullptr_t z = nullptr; i[0] = (int)(n + p + offsetof(int2, y)) + (z == nullptr);"},
+        IncludeCase{"cstddef",
+                    "std::size_t n = sizeof(float); std::ptrdiff_t p = &f[1] - &f[0]; "
+                    "std::nullptr_t z = nullptr; i[0] = (int)(n + p + offsetof(int2, y)) + (z == nullptr);"},
         IncludeCase{"cstdlib", "int* m = (int*)malloc(16); i[0] = abs(-3) + std::abs(-4); free(m);"},
         IncludeCase{"cuda_fp16.h", "__half h = __float2half(f[0]); f[1] = __half2float(__hadd(h, h));"},
         IncludeCase{"cuda_bf16.h", "__nv_bfloat16 b = __float2bfloat16(f[0]); f[1] = __bfloat162float(b);"},
@@ -234,7 +239,8 @@ TEST(Compile, QuotedIncludesBesideTheSourceAndInIncludeDirs)
 {
     fs::path dir = freshDir("quoted");
     fs::create_directories(dir / "inc");
-    std::ofstream(dir / "helper.h") << "#pragma once\n#include \"more.h\"\n__device__ int helper(int x) { return x + MORE; }\n";
+    std::ofstream(dir / "helper.h")
+        << "#pragma once\n#include \"more.h\"\n__device__ int helper(int x) { return x + MORE; }\n";
     std::ofstream(dir / "inc" / "more.h") << "#pragma once\n#define MORE 7\n";
     Compiler compiler;
     CompileRequest req;
@@ -317,7 +323,8 @@ TEST(Compile, MissingNvrtcIsAnErrorThatListsWhatWasTried)
 // warning (libcu++ defines INFINITY and NAN as macros of its own).
 TEST(Compile, TheImplicitNamesOfNvccCompileInEveryDialectWithoutAWarning)
 {
-    const std::string kernel = "__global__ void k(float* o) { o[0] = INFINITY + NAN + (float)M_PI + INT_MAX + RAND_MAX; }\n";
+    const std::string kernel
+        = "__global__ void k(float* o) { o[0] = INFINITY + NAN + (float)M_PI + INT_MAX + RAND_MAX; }\n";
     for (const char* std : {"c++03", "c++11", "c++14", "c++17", "c++20"}) {
         CompileOptions o;
         o.std = std;

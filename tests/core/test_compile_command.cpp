@@ -2,8 +2,8 @@
 // output and error streams, and the exit code, for each way of asking.
 #include "run/ExitCode.hpp"
 #include "serve/CompileCommand.hpp"
-#include "support/TempDir.hpp"
 #include "support/CommandOutput.hpp"
+#include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -75,8 +75,9 @@ TEST(CompileCommand, EmitCubinNeedsARealArch)
     const Outcome r = compile(o);
     EXPECT_EQ(r.code, ExitCode::BadInput);
     EXPECT_EQ(r.out, "");
-    EXPECT_EQ(r.err, "kwb-run: no CUBIN: compute_75 is a virtual architecture (give --arch sm_XX; without a GPU "
-                     "the default is PTX only)\n");
+    EXPECT_EQ(r.err,
+              "kwb-run: no CUBIN: compute_75 is a virtual architecture (give --arch sm_XX; without a GPU "
+              "the default is PTX only)\n");
 }
 
 TEST(CompileCommand, EmitCubinWritesTheElfImageOrItsHexInJson)
@@ -86,7 +87,9 @@ TEST(CompileCommand, EmitCubinWritesTheElfImageOrItsHexInJson)
     o.emit = "cubin";
     const Outcome binary = compile(o);
     ASSERT_EQ(binary.code, ExitCode::Ok) << binary.err;
-    EXPECT_EQ(binary.out.substr(0, 4), "\x7f" "ELF");
+    EXPECT_EQ(binary.out.substr(0, 4),
+              "\x7f"
+              "ELF");
     o.json = true;
     const nlohmann::json j = nlohmann::json::parse(compile(o).out);
     EXPECT_EQ(j["cubin_hex"].get<std::string>().substr(0, 8), "7f454c46");

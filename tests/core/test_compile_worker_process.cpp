@@ -92,9 +92,9 @@ TEST(CompileWorkerProcess, TheSandboxHoldsAgainstEveryDirectiveTrick)
     const fs::path secret = secretFile("tricks");
     const std::string path = secret.string();
     const std::vector<std::string> tricks = {
-        "#inc\\\r\nlude \"" + path + "\"\n",                     // a splice with CR LF
-        "?\?=include \"" + path + "\"\n",                         // a trigraph '#'
-        "%:include \"" + path + "\"\n",                          // a digraph '#'
+        "#inc\\\r\nlude \"" + path + "\"\n",                              // a splice with CR LF
+        "?\?=include \"" + path + "\"\n",                                 // a trigraph '#'
+        "%:include \"" + path + "\"\n",                                   // a digraph '#'
         "#define F(x) #x\n#define S(x) F(x)\n#include S(" + path + ")\n", // a computed name
         "#if __has_include(\"" + path + "\")\n#include \"" + path + "\"\n#endif\n",
         "#include \"../../../../../../../../../.." + path + "\"\n", // up and back down

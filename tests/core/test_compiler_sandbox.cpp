@@ -105,7 +105,10 @@ Files files(const std::string& name)
     return f;
 }
 
-TEST(CompilerSandbox, IsAvailableOnThisLinux) { EXPECT_TRUE(kw::CompilerSandbox::available()) << kw::CompilerSandbox::unavailableReason(); }
+TEST(CompilerSandbox, IsAvailableOnThisLinux)
+{
+    EXPECT_TRUE(kw::CompilerSandbox::available()) << kw::CompilerSandbox::unavailableReason();
+}
 
 TEST(CompilerSandbox, AConfinedWorkerReadsOnlyItsFoldersAndReachesNothingElse)
 {

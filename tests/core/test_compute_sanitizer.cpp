@@ -20,8 +20,9 @@ class TempDir {
 public:
     TempDir()
     {
-        path_ = fs::temp_directory_path() / ("kw_sanitizer_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed())
-                                             + "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        path_ = fs::temp_directory_path()
+            / ("kw_sanitizer_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_"
+               + ::testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(path_);
         fs::create_directories(path_);
     }
@@ -104,8 +105,11 @@ TEST(ComputeSanitizerLocator, CandidatesInOrderWithoutDuplicatesOrTheWorkingFold
     s.pathVariable = "/p1::/p2:/p1"; // an empty entry is not the working folder here
     s.toolkits = {"/t"};
     s.folders = {"/f"};
-    const std::vector<fs::path> want = {"/x/cs",  "/p1/compute-sanitizer", "/p2/compute-sanitizer",
-                                        "/t/bin/compute-sanitizer", "/t/compute-sanitizer/compute-sanitizer",
+    const std::vector<fs::path> want = {"/x/cs",
+                                        "/p1/compute-sanitizer",
+                                        "/p2/compute-sanitizer",
+                                        "/t/bin/compute-sanitizer",
+                                        "/t/compute-sanitizer/compute-sanitizer",
                                         "/f/compute-sanitizer"};
     EXPECT_EQ(ComputeSanitizerLocator::candidates(s), want);
 }
@@ -126,7 +130,8 @@ TEST(ComputeSanitizerLocator, ReadsTheEnvironment)
     ASSERT_FALSE(s.toolkits.empty());
     EXPECT_EQ(s.toolkits.front(), fs::path("/my/cuda"));
     EXPECT_NE(std::find(s.toolkits.begin(), s.toolkits.end(), fs::path("/usr/local/cuda")), s.toolkits.end());
-    EXPECT_NE(std::find(s.folders.begin(), s.folders.end(), fs::path("/opt/nvidia/compute-sanitizer")), s.folders.end());
+    EXPECT_NE(std::find(s.folders.begin(), s.folders.end(), fs::path("/opt/nvidia/compute-sanitizer")),
+              s.folders.end());
 }
 #endif
 
@@ -137,13 +142,40 @@ TEST(ComputeSanitizerCommand, MemcheckCommandLine)
     c.tool = CheckTool::Memcheck;
     c.xmlFile = "/job/report.xml";
     c.logFile = "/job/sanitizer.log";
-    c.program = {"/opt/kwb/bin/kwb-run", "run", "/job/document.kwb", "--device", "cuda:0", "--json", "--out", "/job/out"};
-    const std::vector<std::string> want = {
-        "/usr/local/cuda/bin/compute-sanitizer", "--tool", "memcheck", "--xml", "--save", "/job/report.xml",
-        "--log-file", "/job/sanitizer.log", "--print-limit", "1000", "--error-exitcode", "86",
-        "--check-exit-code", "no", "--require-cuda-init", "no", "--report-api-errors", "no",
-        "--target-processes", "application-only", "--launch-timeout", "60", "--show-backtrace", "no",
-        "/opt/kwb/bin/kwb-run", "run", "/job/document.kwb", "--device", "cuda:0", "--json", "--out", "/job/out"};
+    c.program
+        = {"/opt/kwb/bin/kwb-run", "run", "/job/document.kwb", "--device", "cuda:0", "--json", "--out", "/job/out"};
+    const std::vector<std::string> want = {"/usr/local/cuda/bin/compute-sanitizer",
+                                           "--tool",
+                                           "memcheck",
+                                           "--xml",
+                                           "--save",
+                                           "/job/report.xml",
+                                           "--log-file",
+                                           "/job/sanitizer.log",
+                                           "--print-limit",
+                                           "1000",
+                                           "--error-exitcode",
+                                           "86",
+                                           "--check-exit-code",
+                                           "no",
+                                           "--require-cuda-init",
+                                           "no",
+                                           "--report-api-errors",
+                                           "no",
+                                           "--target-processes",
+                                           "application-only",
+                                           "--launch-timeout",
+                                           "60",
+                                           "--show-backtrace",
+                                           "no",
+                                           "/opt/kwb/bin/kwb-run",
+                                           "run",
+                                           "/job/document.kwb",
+                                           "--device",
+                                           "cuda:0",
+                                           "--json",
+                                           "--out",
+                                           "/job/out"};
     EXPECT_EQ(c.arguments(), want);
 }
 
@@ -158,7 +190,8 @@ TEST(ComputeSanitizerCommand, RacecheckAsksForHazardsAndAnalysis)
     const auto a = c.arguments();
     ASSERT_GE(a.size(), 4u);
     EXPECT_EQ(a[2], "racecheck");
-    EXPECT_EQ(std::vector<std::string>(a.end() - 3, a.end()), (std::vector<std::string>{"--racecheck-report", "all", "prog"}));
+    EXPECT_EQ(std::vector<std::string>(a.end() - 3, a.end()),
+              (std::vector<std::string>{"--racecheck-report", "all", "prog"}));
     for (CheckTool t : {CheckTool::Initcheck, CheckTool::Synccheck, CheckTool::Memcheck}) {
         c.tool = t;
         const auto b = c.arguments();

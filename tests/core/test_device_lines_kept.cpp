@@ -7,8 +7,8 @@
 // among the lines the workbench blanked, in the source or in any header.
 #include "compile/Compiler.hpp"
 #include "doc/DocumentReader.hpp"
-#include "util/ArchName.hpp"
 #include "run/RunEngine.hpp"
+#include "util/ArchName.hpp"
 #include "util/Error.hpp"
 
 #include "support/TempDir.hpp"
@@ -113,7 +113,7 @@ NvccRun nvccPtx(const Document& doc, const CompileRequest& req, const fs::path& 
     fs::remove_all(standIns);
     fs::create_directories(standIns);
     std::string cmd = shellQuote(nvccPath().string()) + " -ptx -lineinfo -x cu -arch=" + req.options.arch
-                      + " -std=" + req.options.std;
+        + " -std=" + req.options.std;
     for (const auto& [name, value] : req.options.defines)
         cmd += " " + shellQuote("-D" + name + (value.empty() ? "" : "=" + value));
     cmd += " -I" + shellQuote(doc.baseDir().string());
@@ -131,7 +131,8 @@ NvccRun nvccPtx(const Document& doc, const CompileRequest& req, const fs::path& 
     if (req.options.fastMath)
         cmd += " --use_fast_math";
     const fs::path out = scratch / "nvcc.ptx", log = scratch / "nvcc.log";
-    cmd += " -o " + shellQuote(out.string()) + " " + shellQuote(source.string()) + " > " + shellQuote(log.string()) + " 2>&1";
+    cmd += " -o " + shellQuote(out.string()) + " " + shellQuote(source.string()) + " > " + shellQuote(log.string())
+        + " 2>&1";
     static const std::regex missing(R"(fatal error: ([^:\s]+): No such file or directory)");
     NvccRun run;
     for (int attempt = 0; attempt < 6; ++attempt) {

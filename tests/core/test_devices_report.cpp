@@ -70,16 +70,18 @@ TEST(DevicesText, WithoutADriverSaysWhyThenListsTheSimulator)
     DevicesReport r;
     r.devices = {simulator()};
     r.noDriver = "no NVIDIA driver found (libcuda.so.1 could not be loaded)";
-    EXPECT_EQ(DevicesText::format(r), "No GPU: no NVIDIA driver found (libcuda.so.1 could not be loaded)\n"
-                                      "sim  CPU simulator (4 threads)\n");
+    EXPECT_EQ(DevicesText::format(r),
+              "No GPU: no NVIDIA driver found (libcuda.so.1 could not be loaded)\n"
+              "sim  CPU simulator (4 threads)\n");
 }
 
 TEST(DevicesText, ADriverWithoutDevicesSaysSo)
 {
     DevicesReport r;
     r.devices = {simulator()};
-    EXPECT_EQ(DevicesText::format(r), "No GPU: the NVIDIA driver reports no device\n"
-                                      "sim  CPU simulator (4 threads)\n");
+    EXPECT_EQ(DevicesText::format(r),
+              "No GPU: the NVIDIA driver reports no device\n"
+              "sim  CPU simulator (4 threads)\n");
 }
 
 TEST(DevicesText, AGpuGetsItsComputeCapabilityMemoryAndLimits)

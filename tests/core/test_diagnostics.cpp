@@ -1,8 +1,8 @@
 #include "compile/Compiler.hpp"
 #include "compile/DiagnosticParser.hpp"
 #include "compile/MissingTokenLocator.hpp"
-#include "util/Error.hpp"
 #include "support/TextFile.hpp"
+#include "util/Error.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -116,7 +116,7 @@ TEST(Diagnostics, VeryLongLinesDoNotBreakTheParser)
 {
     std::string longLine(200000, 'x');
     std::string log = "k.cu(3): error: identifier \"" + longLine + "\" is undefined\n  " + longLine + "\n  "
-                      + std::string(100000, ' ') + "^\n\n";
+        + std::string(100000, ' ') + "^\n\n";
     auto ds = parseNvrtcLog(log);
     ASSERT_EQ(ds.size(), 1u);
     EXPECT_EQ(ds[0].line, 3);

@@ -81,8 +81,8 @@ TEST(OptionAllowList, RefusesOptionsThatNameOrWriteFiles)
 {
     for (const char* o : {"--time=/tmp/x", "-time=x", "--fdevice-time-trace=/tmp/t.json", "--create-pch=/tmp/p",
                           "--use-pch=p", "--pch-dir=/tmp", "--pch", "-I/etc", "--include-path=/etc", "-include",
-                          "--pre-include=/etc/passwd", "-Xptxas=--output-file=/tmp/o", "--ptxas-options=-o x",
-                          "-DX\nY", "-D1X=2", "-std=c++17 --time=x", "-arch=sm_90;x", "notanoption"}) {
+                          "--pre-include=/etc/passwd", "-Xptxas=--output-file=/tmp/o", "--ptxas-options=-o x", "-DX\nY",
+                          "-D1X=2", "-std=c++17 --time=x", "-arch=sm_90;x", "notanoption"}) {
         const auto why = OptionAllowList::refuse(o);
         ASSERT_TRUE(why.has_value()) << o;
         EXPECT_NE(why->find(std::string(o).substr(0, 6)), std::string::npos) << *why;
@@ -91,11 +91,31 @@ TEST(OptionAllowList, RefusesOptionsThatNameOrWriteFiles)
 
 TEST(OptionAllowList, AcceptsOptionsThatOnlyChangeCodeGeneration)
 {
-    for (const char* o : {"-DWIDTH=4", "-DFLAG", "--define-macro=N=3", "-UN", "-lineinfo", "--generate-line-info", "-G",
-                          "--use_fast_math", "-use_fast_math", "-maxrregcount=32", "--ftz=true", "--prec-div=false",
-                          "--fmad=false", "-arch=sm_90", "--gpu-architecture=compute_75", "-arch=sm_90a", "-std=c++20",
-                          "--extra-device-vectorization", "-default-device", "--restrict", "-w",
-                          "--diag-suppress=177,550", "-Xptxas=-v", "--dopt=on", "--split-compile=0"})
+    for (const char* o : {"-DWIDTH=4",
+                          "-DFLAG",
+                          "--define-macro=N=3",
+                          "-UN",
+                          "-lineinfo",
+                          "--generate-line-info",
+                          "-G",
+                          "--use_fast_math",
+                          "-use_fast_math",
+                          "-maxrregcount=32",
+                          "--ftz=true",
+                          "--prec-div=false",
+                          "--fmad=false",
+                          "-arch=sm_90",
+                          "--gpu-architecture=compute_75",
+                          "-arch=sm_90a",
+                          "-std=c++20",
+                          "--extra-device-vectorization",
+                          "-default-device",
+                          "--restrict",
+                          "-w",
+                          "--diag-suppress=177,550",
+                          "-Xptxas=-v",
+                          "--dopt=on",
+                          "--split-compile=0"})
         EXPECT_FALSE(OptionAllowList::refuse(o).has_value()) << o << ": " << *OptionAllowList::refuse(o);
 }
 
@@ -155,8 +175,9 @@ TEST(DocumentTrust, AbsoluteIncludeOutsideIsRefusedWithoutQuotingTheFile)
 TEST(DocumentTrust, RelativeEscapesAreRefusedEvenThroughTheInstalledFolders)
 {
     Layout l("dotdot");
-    for (const std::string inc : {"#include \"../private/secret.h\"", "#include <../private/secret.h>",
-                                  "#include <../../../../../../../../etc/hostname>", "#include \"sub/../../private/secret.h\""}) {
+    for (const std::string inc :
+         {"#include \"../private/secret.h\"", "#include <../private/secret.h>",
+          "#include <../../../../../../../../etc/hostname>", "#include \"sub/../../private/secret.h\""}) {
         const std::string m = refusal(request(l, inc + "\n" + kKernel));
         EXPECT_EQ(m.find(kSecret), std::string::npos) << m;
     }
@@ -178,13 +199,14 @@ TEST(DocumentTrust, IncludeSpellingsThePreprocessorAcceptsAreAllChecked)
 {
     Layout l("spellings");
     const std::string secret = (l.outside / "secret.h").string();
-    for (const std::string inc : {"#inc\\\nlude \"" + secret + "\"", "#/* c */include \"" + secret + "\"",
-                                  "  #  include \"" + secret + "\" // c", "%:include \"" + secret + "\"",
-                                  "#include_next \"" + secret + "\"", "#import \"" + secret + "\"",
-                                  "#if __has_include(\"" + secret + "\")\n#endif"})
+    for (const std::string inc :
+         {"#inc\\\nlude \"" + secret + "\"", "#/* c */include \"" + secret + "\"",
+          "  #  include \"" + secret + "\" // c", "%:include \"" + secret + "\"", "#include_next \"" + secret + "\"",
+          "#import \"" + secret + "\"", "#if __has_include(\"" + secret + "\")\n#endif"})
         refusal(request(l, inc + "\n" + kKernel));
     // Text that only looks like an include is left alone.
-    CompileRequest r = request(l, "// #include \"" + secret + "\"\n__device__ const char* s = \"#include <" + secret + ">\";\n" + kKernel);
+    CompileRequest r = request(
+        l, "// #include \"" + secret + "\"\n__device__ const char* s = \"#include <" + secret + ">\";\n" + kKernel);
     Compiler compiler;
     EXPECT_TRUE(compiler.compile(r).ok);
 }
@@ -192,7 +214,8 @@ TEST(DocumentTrust, IncludeSpellingsThePreprocessorAcceptsAreAllChecked)
 TEST(DocumentTrust, ComputedIncludeIsRefused)
 {
     Layout l("computed");
-    const std::string m = refusal(request(l, "#define H \"" + (l.outside / "secret.h").string() + "\"\n#include H\n" + kKernel));
+    const std::string m
+        = refusal(request(l, "#define H \"" + (l.outside / "secret.h").string() + "\"\n#include H\n" + kKernel));
     EXPECT_NE(m.find("macro"), std::string::npos) << m;
     EXPECT_NE(m.find(":2:"), std::string::npos) << m;
 }
@@ -253,7 +276,8 @@ TEST(DocumentTrust, MissingQuotedIncludeIsNotLookedUpInTheWorkingFolder)
     write(l.doc / "helper.h", "#define FROM_DOC 1\n");
     write(elsewhere / "helper.h", "#error the working folder's header was used\n");
     fs::current_path(elsewhere);
-    const auto r = compiler.compile(request(l, "#include \"helper.h\"\n#ifndef FROM_DOC\n#error no\n#endif\n" + std::string(kKernel)));
+    const auto r = compiler.compile(
+        request(l, "#include \"helper.h\"\n#ifndef FROM_DOC\n#error no\n#endif\n" + std::string(kKernel)));
     fs::current_path(cwd);
     EXPECT_TRUE(r.ok) << (r.diagnostics.empty() ? r.log : r.diagnostics[0].message);
 }
@@ -263,9 +287,11 @@ TEST(DocumentTrust, OwnHeadersNestedAndInstalledHeadersStillWork)
     Layout l("own");
     write(l.doc / "inc" / "a.h", "#pragma once\n#include \"b.h\"\n#define A (B + 1)\n");
     write(l.doc / "inc" / "b.h", "#define B 41\n");
-    CompileRequest r = request(l, "#include \"inc/a.h\"\n#include <cuda_fp16.h>\n#include \"cuda_bf16.h\"\n"
-                                  "#include <cstdint>\n#include <cuda/std/limits>\n"
-                                  "static_assert(A == 42, \"nested own header\");\n" + std::string(kKernel));
+    CompileRequest r = request(l,
+                               "#include \"inc/a.h\"\n#include <cuda_fp16.h>\n#include \"cuda_bf16.h\"\n"
+                               "#include <cstdint>\n#include <cuda/std/limits>\n"
+                               "static_assert(A == 42, \"nested own header\");\n"
+                                   + std::string(kKernel));
     Compiler compiler;
     const auto res = compiler.compile(r);
     EXPECT_TRUE(res.ok) << res.log;
@@ -319,7 +345,8 @@ namespace {
 std::string docJson(const std::string& sourcePart, const std::string& bufferInit = "{\"kind\": \"zeros\"}")
 {
     return R"({"format": "kernel-workbench", "version": 1, )" + sourcePart + R"(, "kernel": "k",
-      "buffers": [{"name": "p", "dtype": "i32", "count": "1", "init": )" + bufferInit + R"(}],
+      "buffers": [{"name": "p", "dtype": "i32", "count": "1", "init": )"
+        + bufferInit + R"(}],
       "args": [{"name": "p", "buffer": "p"}], "launch": {"grid": [1,1,1], "block": [1,1,1]}})";
 }
 
@@ -342,15 +369,18 @@ TEST(DocumentTrust, SourceFileOutsideTheFolderIsRefused)
     write(l.outside / "k.cu", kKernel);
     fs::create_symlink(l.outside / "k.cu", l.doc / "link.cu");
     const fs::path where = l.doc / "d.kwb";
-    for (const std::string file : {(l.outside / "k.cu").string(), std::string("../private/k.cu"), std::string("link.cu")}) {
+    for (const std::string file :
+         {(l.outside / "k.cu").string(), std::string("../private/k.cu"), std::string("link.cu")}) {
         std::string m;
-        EXPECT_EQ(categoryOf([&] { DocumentReader::readString(docJson("\"source_file\": \"" + file + "\""), where); }, &m),
-                  ErrorCategory::Untrusted)
+        EXPECT_EQ(
+            categoryOf([&] { DocumentReader::readString(docJson("\"source_file\": \"" + file + "\""), where); }, &m),
+            ErrorCategory::Untrusted)
             << file;
         EXPECT_NE(m.find("source_file"), std::string::npos) << m;
         // The user's own document may.
-        EXPECT_EQ(DocumentReader::readString(docJson("\"source_file\": \"" + file + "\""), where, Trust::Trusted).source,
-                  kKernel);
+        EXPECT_EQ(
+            DocumentReader::readString(docJson("\"source_file\": \"" + file + "\""), where, Trust::Trusted).source,
+            kKernel);
     }
     write(l.doc / "k.cu", kKernel);
     EXPECT_EQ(DocumentReader::readString(docJson(R"("source_file": "k.cu")"), where).source, kKernel);
@@ -365,7 +395,8 @@ TEST(DocumentTrust, InitialiserFileOutsideTheFolderIsRefused)
         const Document doc = DocumentReader::parse(docJson(src, R"({"kind": "file", "path": ")" + file + "\"}"), where);
         const VariableScope scope = VariableScope::evaluate({});
         std::string m;
-        EXPECT_EQ(categoryOf([&] { BufferFactory(scope, doc.baseDir(), doc.trust).create(doc.buffers[0], "buffers[0]"); }, &m),
+        EXPECT_EQ(categoryOf(
+                      [&] { BufferFactory(scope, doc.baseDir(), doc.trust).create(doc.buffers[0], "buffers[0]"); }, &m),
                   ErrorCategory::Untrusted)
             << file;
         EXPECT_NE(m.find("buffers[0].init.path"), std::string::npos) << m;
@@ -402,7 +433,8 @@ TEST(DocumentTrust, RequestsListOptionsAndFiles)
     d.buffers = {b};
     const auto r = documentRequests(d);
     auto has = [&](const std::string& field, const std::string& value) {
-        return std::any_of(r.begin(), r.end(), [&](const DocumentRequest& q) { return q.field == field && q.value == value; });
+        return std::any_of(r.begin(), r.end(),
+                           [&](const DocumentRequest& q) { return q.field == field && q.value == value; });
     };
     EXPECT_TRUE(has("source_file", "k.cu"));
     EXPECT_TRUE(has("options.extra[0]", "--time=x"));
@@ -442,12 +474,12 @@ TEST(DocumentTrust, SplicesTrigraphsAndLineEndsCannotHideAnInclude)
     Layout l("readings");
     const std::string secret = (l.outside / "secret.h").string();
     for (const std::string inc : {
-             "#inc\\\r\nlude \"" + secret + "\"",               // a splice with CR LF
-             "#inc\\ \nlude \"" + secret + "\"",                // backslash, space, line end
+             "#inc\\\r\nlude \"" + secret + "\"",                                      // a splice with CR LF
+             "#inc\\ \nlude \"" + secret + "\"",                                       // backslash, space, line end
              "#include \"" + secret.substr(0, 4) + "\\\r\n" + secret.substr(4) + "\"", // inside the name
-             "?\?=include \"" + secret + "\"",                   // a trigraph '#'
-             "#define X ?\?/\n#include \"" + secret + "\"",      // a trigraph splice that C++17 does not make
-             "int x;\r#include \"" + secret + "\"",             // a lone CR as a line end
+             "?\?=include \"" + secret + "\"",                                         // a trigraph '#'
+             "#define X ?\?/\n#include \"" + secret + "\"", // a trigraph splice that C++17 does not make
+             "int x;\r#include \"" + secret + "\"",         // a lone CR as a line end
          }) {
         CompileRequest r = request(l, inc + "\n" + kKernel);
         r.options.std = "c++14";
@@ -461,7 +493,8 @@ TEST(DocumentTrust, AReadingKeepsTheLineNumbersOfTheSource)
 {
     Layout l("readinglines");
     const std::string secret = (l.outside / "secret.h").string();
-    const std::string m = refusal(request(l, "int a;\n#define Y 1 \\\r\n  + 2\n#inc\\\r\nlude \"" + secret + "\"\n" + kKernel));
+    const std::string m
+        = refusal(request(l, "int a;\n#define Y 1 \\\r\n  + 2\n#inc\\\r\nlude \"" + secret + "\"\n" + kKernel));
     EXPECT_NE(m.find(":4:"), std::string::npos) << m;
 }
 
@@ -492,7 +525,8 @@ TEST(DocumentTrust, RequestsListAnIncludeHiddenByASplice)
     d.source = "#inc\\\r\nlude \"/etc/passwd\"\n?\?=include \"/etc/shadow\"\n__global__ void k() {}\n";
     const auto r = documentRequests(d);
     auto has = [&](const std::string& field, const std::string& value) {
-        return std::any_of(r.begin(), r.end(), [&](const DocumentRequest& q) { return q.field == field && q.value == value; });
+        return std::any_of(r.begin(), r.end(),
+                           [&](const DocumentRequest& q) { return q.field == field && q.value == value; });
     };
     EXPECT_TRUE(has("line 1", "#include \"/etc/passwd\"")) << r.size();
     EXPECT_TRUE(has("line 3", "#include \"/etc/shadow\""));

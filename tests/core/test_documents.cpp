@@ -128,22 +128,22 @@ struct BadCase {
     std::vector<const char*> expected; // substrings of the one message
 };
 
-class BadDocuments : public ::testing::TestWithParam<BadCase> {};
+class BadDocuments : public ::testing::TestWithParam<BadCase> { };
 
 TEST_P(BadDocuments, FailWithOneMessageNamingTheField)
 {
     const BadCase& c = GetParam();
     const std::string message = loadError(c.file);
     for (const char* part : c.expected)
-        EXPECT_NE(message.find(part), std::string::npos) << c.file << ": \"" << message << "\" lacks \"" << part << "\"";
+        EXPECT_NE(message.find(part), std::string::npos)
+            << c.file << ": \"" << message << "\" lacks \"" << part << "\"";
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Documents, BadDocuments,
     ::testing::Values(
-        BadCase{"bad_unknown_key.kwb", {"kernal: unknown key"}},
-        BadCase{"bad_version.kwb", {"version: 2 is newer"}},
+        BadCase{"bad_unknown_key.kwb", {"kernal: unknown key"}}, BadCase{"bad_version.kwb", {"version: 2 is newer"}},
         BadCase{"bad_format.kwb", {"format: \"something-else\""}},
         BadCase{"bad_missing_source.kwb", {"source: missing"}},
         BadCase{"bad_missing_source_file.kwb", {"source_file: file \"nope.cu\" not found", "nope.cu"}},

@@ -14,7 +14,7 @@ using namespace kw;
 
 namespace {
 
-const DType kAll[] = {DType::I8, DType::U8, DType::I16, DType::U16, DType::I32, DType::U32,
+const DType kAll[] = {DType::I8,  DType::U8,  DType::I16, DType::U16,  DType::I32, DType::U32,
                       DType::I64, DType::U64, DType::F16, DType::BF16, DType::F32, DType::F64};
 
 } // namespace
@@ -39,13 +39,28 @@ TEST(DType, NamesAndSizesRoundTrip)
 TEST(DType, CTypeNames)
 {
     const std::pair<const char*, DType> cases[] = {
-        {"float", DType::F32}, {"double", DType::F64}, {"__half", DType::F16}, {"half", DType::F16},
-        {"__nv_bfloat16", DType::BF16}, {"int", DType::I32}, {"int32_t", DType::I32},
-        {"unsigned", DType::U32}, {"unsigned int", DType::U32}, {"uint32_t", DType::U32},
-        {"long long", DType::I64}, {"int64_t", DType::I64}, {"unsigned long long", DType::U64},
-        {"size_t", DType::U64}, {"char", DType::I8}, {"signed char", DType::I8},
-        {"unsigned char", DType::U8}, {"uint8_t", DType::U8}, {"short", DType::I16},
-        {"unsigned short", DType::U16}, {"const   unsigned    int", DType::U32}, {"std::size_t", DType::U64},
+        {"float", DType::F32},
+        {"double", DType::F64},
+        {"__half", DType::F16},
+        {"half", DType::F16},
+        {"__nv_bfloat16", DType::BF16},
+        {"int", DType::I32},
+        {"int32_t", DType::I32},
+        {"unsigned", DType::U32},
+        {"unsigned int", DType::U32},
+        {"uint32_t", DType::U32},
+        {"long long", DType::I64},
+        {"int64_t", DType::I64},
+        {"unsigned long long", DType::U64},
+        {"size_t", DType::U64},
+        {"char", DType::I8},
+        {"signed char", DType::I8},
+        {"unsigned char", DType::U8},
+        {"uint8_t", DType::U8},
+        {"short", DType::I16},
+        {"unsigned short", DType::U16},
+        {"const   unsigned    int", DType::U32},
+        {"std::size_t", DType::U64},
     };
     for (const auto& [name, type] : cases)
         EXPECT_EQ(dtypeForCType(name), type) << name;
@@ -63,10 +78,10 @@ TEST(DType, HalfKnownBits)
     EXPECT_EQ(halfFromDouble(INFINITY), 0x7c00);
     EXPECT_EQ(halfFromDouble(-INFINITY), 0xfc00);
     EXPECT_EQ(halfFromDouble(-0.0), 0x8000);
-    EXPECT_EQ(halfFromDouble(std::ldexp(1.0, -24)), 0x0001); // smallest subnormal
-    EXPECT_EQ(halfFromDouble(std::ldexp(1.0, -25)), 0x0000); // tie, to even
-    EXPECT_EQ(halfFromDouble(std::ldexp(3.0, -25)), 0x0002); // tie, to even
-    EXPECT_EQ(halfFromDouble(std::ldexp(1.0, -14)), 0x0400); // smallest normal
+    EXPECT_EQ(halfFromDouble(std::ldexp(1.0, -24)), 0x0001);       // smallest subnormal
+    EXPECT_EQ(halfFromDouble(std::ldexp(1.0, -25)), 0x0000);       // tie, to even
+    EXPECT_EQ(halfFromDouble(std::ldexp(3.0, -25)), 0x0002);       // tie, to even
+    EXPECT_EQ(halfFromDouble(std::ldexp(1.0, -14)), 0x0400);       // smallest normal
     EXPECT_EQ(halfFromDouble(1.0 + std::ldexp(1.0, -11)), 0x3c00); // tie, to even
     EXPECT_EQ(halfFromDouble(1.0 + std::ldexp(3.0, -11)), 0x3c02); // tie, to even
     EXPECT_EQ(halfFromDouble(0.1), 0x2e66);
@@ -83,9 +98,9 @@ TEST(DType, Bfloat16KnownBits)
     EXPECT_EQ(bfloat16FromDouble(-1.0), 0xbf80);
     EXPECT_EQ(bfloat16FromDouble(1.0 + std::ldexp(1.0, -8)), 0x3f80); // tie, to even
     EXPECT_EQ(bfloat16FromDouble(1.0 + std::ldexp(3.0, -8)), 0x3f82); // tie, to even
-    EXPECT_EQ(bfloat16FromDouble(3.3895313892515355e38), 0x7f7f);    // largest finite
+    EXPECT_EQ(bfloat16FromDouble(3.3895313892515355e38), 0x7f7f);     // largest finite
     EXPECT_EQ(bfloat16FromDouble(1e39), 0x7f80);
-    EXPECT_EQ(bfloat16FromDouble(std::ldexp(1.0, -133)), 0x0001);    // smallest subnormal
+    EXPECT_EQ(bfloat16FromDouble(std::ldexp(1.0, -133)), 0x0001); // smallest subnormal
     EXPECT_EQ(bfloat16ToDouble(0x4049), 3.140625);
     EXPECT_TRUE(std::isnan(bfloat16ToDouble(bfloat16FromDouble(std::nan("")))));
 }

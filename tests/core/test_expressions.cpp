@@ -10,10 +10,7 @@ using namespace kw;
 
 namespace {
 
-double eval(const std::string& text)
-{
-    return VariableScope().evaluate(text, "test");
-}
+double eval(const std::string& text) { return VariableScope().evaluate(text, "test"); }
 
 std::string errorOf(const std::function<void()>& f)
 {
@@ -62,7 +59,7 @@ TEST(Expressions, Shifts)
 TEST(Expressions, ModuloAndIntegerHelpers)
 {
     EXPECT_DOUBLE_EQ(eval("17 % 5"), 2.0);
-    EXPECT_DOUBLE_EQ(eval("-7 % 3"), -1.0); // C's sign rule
+    EXPECT_DOUBLE_EQ(eval("-7 % 3"), -1.0);    // C's sign rule
     EXPECT_DOUBLE_EQ(eval("2 + 10 % 4"), 4.0); // % binds like *
     EXPECT_DOUBLE_EQ(eval("floor(2.7)"), 2.0);
     EXPECT_DOUBLE_EQ(eval("ceil(2.1)"), 3.0);
@@ -123,8 +120,8 @@ TEST(Expressions, BoundVariablesAndFunctions)
     static const double table[] = {10, 20, 30};
     Expression e("i * 2 + t(i)", "f");
     e.bindVariable("i", &i);
-    e.bindFunction("t", [](void* data, double j) { return static_cast<const double*>(data)[int(j)]; },
-                   const_cast<double*>(table));
+    e.bindFunction(
+        "t", [](void* data, double j) { return static_cast<const double*>(data)[int(j)]; }, const_cast<double*>(table));
     for (int k = 0; k < 3; ++k) {
         i = k;
         EXPECT_DOUBLE_EQ(e.evaluate(), k * 2 + table[k]);

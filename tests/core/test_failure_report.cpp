@@ -41,6 +41,7 @@ TEST(FailureReport, PrintWritesTheTextAndReturnsTheExitCode)
     char text[256] = {};
     const std::size_t n = std::fread(text, 1, sizeof text - 1, err);
     std::fclose(err);
-    EXPECT_EQ(std::string(text, n), "kwb-run: io error: cannot read x\n"
-                                    "kwb-run: untrusted error: no\n(for a document of your own, --trust lifts this)\n");
+    EXPECT_EQ(std::string(text, n),
+              "kwb-run: io error: cannot read x\n"
+              "kwb-run: untrusted error: no\n(for a document of your own, --trust lifts this)\n");
 }

@@ -50,8 +50,9 @@ TEST(FuzzRegressions, AddressTermsThatOverflowWrapInsteadOfBeingUndefined)
     } catch (const kw::Error&) {
         // A refusal is fine; only undefined behaviour (the sanitizer build) or a crash fails.
     }
-    const auto m = kw::sim::parsePtx(".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
-                                     ".reg .b64 %rd<3>;\nld.param.u64 %rd1, [p+9223372036854775807];\n"
-                                     "ld.param.u64 %rd2, [p+9223372036854775807+9223372036854775807];\nret;\n}\n");
+    const auto m
+        = kw::sim::parsePtx(".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+                            ".reg .b64 %rd<3>;\nld.param.u64 %rd1, [p+9223372036854775807];\n"
+                            "ld.param.u64 %rd2, [p+9223372036854775807+9223372036854775807];\nret;\n}\n");
     SUCCEED() << "parsed " << m.functions.size() << " functions";
 }

@@ -48,7 +48,8 @@ std::string errorOf(const std::function<void()>& f)
 struct Fixture : ::testing::Test {
     VariableScope scope = VariableScope::evaluate({{"n", "12"}, {"w", "4"}, {"h", "3"}});
     // A folder of this process and case: ctest -j runs the cases as processes side by side.
-    std::filesystem::path dir = kw::test::freshDir("kw_test_init", ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::path dir
+        = kw::test::freshDir("kw_test_init", ::testing::UnitTest::GetInstance()->current_test_info()->name());
     BufferFactory factory{scope, dir, Trust::Untrusted};
     void SetUp() override { std::filesystem::create_directories(dir); }
     void TearDown() override { std::filesystem::remove_all(dir); }
@@ -222,14 +223,17 @@ TEST_F(Initialisers, FromNpyCsvAndRawFiles)
     EXPECT_NE(errorOf([&] { factory.create(spec(DType::F64, "12", init), "buffers[1]"); }).find("holds 6 elements"),
               std::string::npos);
     init.file = "nothing.npy";
-    EXPECT_NE(errorOf([&] { factory.create(spec(DType::F32, "12", init), "buffers[1]"); })
-                  .find("buffers[1].init.path: file \"nothing.npy\" not found"),
+    EXPECT_NE(errorOf([&] {
+                  factory.create(spec(DType::F32, "12", init), "buffers[1]");
+              }).find("buffers[1].init.path: file \"nothing.npy\" not found"),
               std::string::npos);
 }
 
 TEST_F(Initialisers, ShapeMustMatchCount)
 {
-    EXPECT_EQ(errorOf([&] { factory.shape(spec(DType::F32, "n", {}, {"w", "w"}), "buffers[0]"); }),
+    EXPECT_EQ(errorOf([&] {
+                  factory.shape(spec(DType::F32, "n", {}, {"w", "w"}), "buffers[0]");
+              }),
               "buffers[0].shape: 4 x 4 = 16 elements, but the count is 12");
     EXPECT_EQ(errorOf([&] { factory.shape(spec(DType::F32, "n - 20", {}), "buffers[0]"); }),
               "buffers[0].count: \"n - 20\" is negative (-8)");

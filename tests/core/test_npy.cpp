@@ -90,17 +90,20 @@ TEST(Npy, ReadsVersions1To3AndScalars)
 {
     const std::string data("\x01\x00\x02\x00\x03\x00\x04\x00", 8);
     for (int major : {1, 2, 3}) {
-        const NdArray a = NpyFile::decode(npy(major, "{'descr': '<i2', 'fortran_order': False, 'shape': (2, 2), }", data), "x.npy");
+        const NdArray a
+            = NpyFile::decode(npy(major, "{'descr': '<i2', 'fortran_order': False, 'shape': (2, 2), }", data), "x.npy");
         EXPECT_EQ(a.data.dtype(), DType::I16);
         EXPECT_EQ(a.shape, (std::vector<std::size_t>{2, 2}));
         EXPECT_EQ(a.data.at(3), 4.0);
     }
-    const NdArray s = NpyFile::decode(npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }",
-                                          std::string("\0\0\0\0\0\0\xf0\x3f", 8)), "x.npy");
+    const NdArray s = NpyFile::decode(
+        npy(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }", std::string("\0\0\0\0\0\0\xf0\x3f", 8)),
+        "x.npy");
     EXPECT_TRUE(s.shape.empty());
     EXPECT_EQ(s.data.count(), 1u);
     EXPECT_EQ(s.data.at(0), 1.0);
-    const NdArray one = NpyFile::decode(npy(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", "abc"), "x.npy");
+    const NdArray one
+        = NpyFile::decode(npy(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", "abc"), "x.npy");
     EXPECT_EQ(one.data.dtype(), DType::U8);
     EXPECT_EQ(one.data.at(2), double('c'));
 }
@@ -119,9 +122,9 @@ TEST(Npy, RefusesWhatItCannotRead)
     EXPECT_NE(errorOf(npy(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", std::string(16, '\0')))
                   .find("unsupported dtype '<c8'"),
               std::string::npos);
-    EXPECT_NE(errorOf(npy(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", ""))
-                  .find("structured"),
-              std::string::npos);
+    EXPECT_NE(
+        errorOf(npy(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", "")).find("structured"),
+        std::string::npos);
     EXPECT_NE(errorOf(npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", std::string(8, '\0')))
                   .find("holds 8 data bytes, shape (4,) needs 16"),
               std::string::npos);

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <vector>
 
 namespace {
@@ -59,9 +59,9 @@ TEST(ParallelCopy, EverySizeAroundTheThresholdAndTheSlicesArrivesExactly)
     for (unsigned threads : {0u, 1u, 3u, 7u}) {
         SCOPED_TRACE("threads " + std::to_string(threads));
         kw::ParallelCopy copier(threads);
-        for (std::size_t bytes : {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4097),
-                                  kThreshold - 1, kThreshold, kThreshold + 1, kThreshold + 4096 * 3 + 17,
-                                  std::size_t(16) << 20, (std::size_t(16) << 20) + 12345})
+        for (std::size_t bytes :
+             {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4097), kThreshold - 1, kThreshold,
+              kThreshold + 1, kThreshold + 4096 * 3 + 17, std::size_t(16) << 20, (std::size_t(16) << 20) + 12345})
             expectExactCopy(copier, bytes, 0, 0, unsigned(bytes) + threads);
     }
 }

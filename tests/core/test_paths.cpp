@@ -21,7 +21,8 @@ namespace {
 // the old value back afterwards.
 class ScopedEnv {
 public:
-    ScopedEnv(const char* name, std::optional<std::string> value) : name_(name)
+    ScopedEnv(const char* name, std::optional<std::string> value)
+        : name_(name)
     {
         if (const char* old = std::getenv(name))
             old_ = old;

@@ -11,8 +11,8 @@ using namespace std::string_literals;
 
 TEST(PlainFileName, BufferNamesArePlain)
 {
-    for (const std::string name : {"c", "a_b", "A1", "x.y", "data-2024", "_tmp", "console", "nul_", "com10", "lpt",
-                                   "COMA", "\xC3\xA9t\xC3\xA9"})
+    for (const std::string name :
+         {"c", "a_b", "A1", "x.y", "data-2024", "_tmp", "console", "nul_", "com10", "lpt", "COMA", "\xC3\xA9t\xC3\xA9"})
         EXPECT_TRUE(PlainFileName::isPlain(name)) << name << ": " << PlainFileName::problem(name).value_or("");
 }
 

@@ -18,7 +18,7 @@ kw::Document document(const std::string& source, const std::string& n, int seed)
       "kernel": "k",
       "variables": [["n", ")" + n + R"("]],
       "buffers": [{"name": "a", "dtype": "f32", "count": "n", "init": {"kind": "uniform", "seed": )"
-                                           + std::to_string(seed) + R"(}, "direction": "inout"}],
+                                          + std::to_string(seed) + R"(}, "direction": "inout"}],
       "args": [{"name": "a", "buffer": "a"}, {"name": "n", "type": "i32", "value": "n"}],
       "launch": {"grid": [1], "block": [32]}
     })");
@@ -39,7 +39,8 @@ TEST(PreparedRunCache, ReusesInputsWhenOnlyTheSourceChanged)
     EXPECT_TRUE(cache.lastWasHit());
     ASSERT_EQ(second.buffers[0].data.count(), 64u);
     EXPECT_NE(second.buffers[0].data.at(0), 1234.0) << "the cached inputs must not share the launch's data";
-    EXPECT_EQ(second.buffers[0].data.bytes(), kw::PreparedRun::fromDocument(document(kSourceA, "64", 1)).buffers[0].data.bytes());
+    EXPECT_EQ(second.buffers[0].data.bytes(),
+              kw::PreparedRun::fromDocument(document(kSourceA, "64", 1)).buffers[0].data.bytes());
 }
 
 TEST(PreparedRunCache, PreparesAgainWhenTheDataChanges)

@@ -38,9 +38,9 @@ TEST(PrintfTagger, LiteralFormatGetsTagAndArgs)
     EXPECT_EQ(lines[2], "    printf(KW_PRINTF_TAG \"a=%d\\n\" KW_PRINTF_TAG_ARGS, a);");
     EXPECT_NE(t.text.find("#line 1 \"k.cu\""), std::string::npos);
     // Columns after the insertions map back to the user's columns.
-    EXPECT_EQ(t.userColumn(3, 5), 5);                        // "printf"
+    EXPECT_EQ(t.userColumn(3, 5), 5); // "printf"
     EXPECT_EQ(t.userColumn(3, 12), 12) << "inside the inserted tag maps to its insertion point";
-    EXPECT_EQ(t.userColumn(3, 12 + 14), 12);                 // the literal itself
+    EXPECT_EQ(t.userColumn(3, 12 + 14), 12); // the literal itself
     int aTagged = static_cast<int>(lines[2].rfind("a)")) + 1;
     EXPECT_EQ(t.userColumn(3, aTagged), 22);
     EXPECT_EQ(t.userColumn(1, 7), 7) << "untouched lines keep their columns";
@@ -129,9 +129,13 @@ TEST(PrintfTagger, TaggedKernelCompilesAndPrintsTheTag)
 
 TEST(PrintfLineParser, TaggedLinesUntaggedLinesAndRaw)
 {
-    std::string captured = "\x1e" "0,0,0;1,0,0\x1f" "hello from 1\n"
+    std::string captured = "\x1e"
+                           "0,0,0;1,0,0\x1f"
+                           "hello from 1\n"
                            "plain line\n"
-                           "\x1e" "2,1,0;3,4,5\x1f" "second\n";
+                           "\x1e"
+                           "2,1,0;3,4,5\x1f"
+                           "second\n";
     auto out = PrintfLineParser::parse(captured);
     ASSERT_EQ(out.lines.size(), 2u);
     EXPECT_EQ(out.lines[0].thread.x, 1u);
@@ -151,9 +155,15 @@ TEST(PrintfLineParser, TaggedLinesUntaggedLinesAndRaw)
 
 TEST(PrintfLineParser, RecordEndsAtNextTagAndUnterminatedLastLine)
 {
-    std::string captured = "\x1e" "0,0,0;0,0,0\x1f" "no newline"
-                           "\x1e" "0,0,0;1,0,0\x1f" "a\n"
-                           "\x1e" "0,0,0;2,0,0\x1f" "cut off";
+    std::string captured = "\x1e"
+                           "0,0,0;0,0,0\x1f"
+                           "no newline"
+                           "\x1e"
+                           "0,0,0;1,0,0\x1f"
+                           "a\n"
+                           "\x1e"
+                           "0,0,0;2,0,0\x1f"
+                           "cut off";
     auto out = PrintfLineParser::parse(captured);
     ASSERT_EQ(out.lines.size(), 3u);
     EXPECT_EQ(out.lines[0].text, "no newline");
@@ -166,17 +176,27 @@ TEST(PrintfLineParser, RecordEndsAtNextTagAndUnterminatedLastLine)
 
 TEST(PrintfLineParser, EmptyLinesAndBrokenTags)
 {
-    std::string captured = "\x1e" "1,1,1;1,1,1\x1f" "\n"  // tagged empty line
-                           "\n"                           // untagged empty line
-                           "\x1e" "bad\x1f" "text\n"      // not a tag: kept as text
-                           "\x1e" "1,2\n";                // truncated tag
+    std::string captured = "\x1e"
+                           "1,1,1;1,1,1\x1f"
+                           "\n" // tagged empty line
+                           "\n" // untagged empty line
+                           "\x1e"
+                           "bad\x1f"
+                           "text\n" // not a tag: kept as text
+                           "\x1e"
+                           "1,2\n"; // truncated tag
     auto out = PrintfLineParser::parse(captured);
     ASSERT_EQ(out.lines.size(), 1u);
     EXPECT_EQ(out.lines[0].text, "");
     ASSERT_EQ(out.untagged.size(), 3u);
     EXPECT_EQ(out.untagged[0], "");
-    EXPECT_EQ(out.untagged[1], "\x1e" "bad\x1f" "text");
-    EXPECT_EQ(out.untagged[2], "\x1e" "1,2");
+    EXPECT_EQ(out.untagged[1],
+              "\x1e"
+              "bad\x1f"
+              "text");
+    EXPECT_EQ(out.untagged[2],
+              "\x1e"
+              "1,2");
     EXPECT_TRUE(PrintfLineParser::parse("").lines.empty());
     EXPECT_TRUE(PrintfLineParser::parse("").raw.empty());
 }

@@ -15,13 +15,13 @@ using nlohmann::json;
 
 namespace {
 
-const char* kSource = "__global__ void k(float* a, const float* b) {\n"   // 1
-                      "    __shared__ float t[32][32];\n"                 // 2
-                      "    float v = b[threadIdx.x * 32];\n"              // 3
-                      "    if (threadIdx.x & 1) {   // odd lanes\n"       // 4
-                      "        v = t[threadIdx.x][0];\n"                  // 5
-                      "    }\n"                                           // 6
-                      "    a[threadIdx.x] = v;\n"                         // 7
+const char* kSource = "__global__ void k(float* a, const float* b) {\n" // 1
+                      "    __shared__ float t[32][32];\n"               // 2
+                      "    float v = b[threadIdx.x * 32];\n"            // 3
+                      "    if (threadIdx.x & 1) {   // odd lanes\n"     // 4
+                      "        v = t[threadIdx.x][0];\n"                // 5
+                      "    }\n"                                         // 6
+                      "    a[threadIdx.x] = v;\n"                       // 7
                       "}\n";
 
 // One warp of a hand-made kernel: line 3 a load with lanes 128 bytes apart, line 4 a
@@ -79,9 +79,9 @@ KernelProfile handMade()
 }
 
 const std::set<std::string> kCounterNames = {
-    "inst_executed",      "thread_inst_executed", "divergent_branches",   "global_ld_requests", "global_ld_sectors",
-    "global_st_requests", "global_st_sectors",    "shared_ld_requests",   "shared_ld_wavefronts",
-    "shared_st_requests", "shared_st_wavefronts", "local_ld_requests",    "local_st_requests",  "atomic_requests"};
+    "inst_executed",        "thread_inst_executed", "divergent_branches", "global_ld_requests",   "global_ld_sectors",
+    "global_st_requests",   "global_st_sectors",    "shared_ld_requests", "shared_ld_wavefronts", "shared_st_requests",
+    "shared_st_wavefronts", "local_ld_requests",    "local_st_requests",  "atomic_requests"};
 
 } // namespace
 

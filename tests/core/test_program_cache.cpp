@@ -138,9 +138,8 @@ TEST(ProgramCache, ForeignCorruptAndTruncatedEntriesAreNeverLoaded)
         good.assign(std::istreambuf_iterator<char>(in), {});
     }
 
-    auto writeEntry = [&](const std::string& bytes) {
-        std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes;
-    };
+    auto writeEntry
+        = [&](const std::string& bytes) { std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes; };
     auto loads = [&] { return ProgramCache(dir).find("the key").has_value(); };
 
     ASSERT_TRUE(loads());
@@ -312,7 +311,7 @@ TEST(ProgramCache, CompilerIsSafeToShareAcrossThreads)
             for (int round = 0; round < 2; ++round) {
                 CompileRequest req;
                 req.source = "__global__ void k" + std::to_string(t) + "(int* x) { x[0] = " + std::to_string(t)
-                             + "; printf(\"%d\\n\", x[0]); }\n";
+                    + "; printf(\"%d\\n\", x[0]); }\n";
                 results[static_cast<std::size_t>(t * 2 + round)] = compiler.compile(req);
             }
         });
@@ -389,8 +388,8 @@ TEST(ProgramCache, DefaultFolderIsTheUsersCacheFolder)
     const char* xdg = std::getenv("XDG_CACHE_HOME");
     const char* home = std::getenv("HOME");
     ASSERT_TRUE((xdg && *xdg) || (home && *home));
-    const fs::path expected =
-        (xdg && *xdg ? fs::path(xdg) : fs::path(home) / ".cache") / "kernel-workbench" / "programs";
+    const fs::path expected
+        = (xdg && *xdg ? fs::path(xdg) : fs::path(home) / ".cache") / "kernel-workbench" / "programs";
 #endif
     const auto cache = ProgramCache::openDefault();
     setEnvironment("KWB_CACHE_DIR", saved);

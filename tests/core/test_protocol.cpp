@@ -13,7 +13,8 @@ using nlohmann::json;
 
 TEST(Protocol, ARequestCarriesTheVersionItsIdItsOpAndItsMembers)
 {
-    EXPECT_EQ(protocol::request(3, protocol::op::kHello), json({{"v", protocol::kVersion}, {"id", 3}, {"op", "hello"}}));
+    EXPECT_EQ(protocol::request(3, protocol::op::kHello),
+              json({{"v", protocol::kVersion}, {"id", 3}, {"op", "hello"}}));
     const json run = protocol::request(4, protocol::op::kRun, {{"device", "sim"}, {"v", 0}});
     EXPECT_EQ(run, json({{"v", protocol::kVersion}, {"id", 4}, {"op", "run"}, {"device", "sim"}}))
         << "the version is the protocol's, whatever the members say";
@@ -41,8 +42,8 @@ TEST(Protocol, TheReadersTakeWhatAMessageSaysItIs)
 
 TEST(Protocol, ARunGoesThroughTheStagesTheProtocolNames)
 {
-    kw::Document doc = kw::DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/add_vectors_small.kwb",
-                                                   kw::Trust::Trusted);
+    kw::Document doc
+        = kw::DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/add_vectors_small.kwb", kw::Trust::Trusted);
     doc.run.warmup = 0;
     doc.run.repeats = 1;
     kw::Compiler compiler;
@@ -51,6 +52,7 @@ TEST(Protocol, ARunGoesThroughTheStagesTheProtocolNames)
     std::vector<std::string> stages;
     engine.onStage([&](const std::string& s) { stages.push_back(s); });
     ASSERT_TRUE(engine.run(doc).ok);
-    EXPECT_EQ(stages, (std::vector<std::string>{protocol::stage::kCompile, protocol::stage::kUpload,
-                                                protocol::stage::kLaunch, protocol::stage::kChecks}));
+    EXPECT_EQ(stages,
+              (std::vector<std::string>{protocol::stage::kCompile, protocol::stage::kUpload, protocol::stage::kLaunch,
+                                        protocol::stage::kChecks}));
 }

@@ -89,13 +89,12 @@ TEST(PtxEntries, SizesAndAlignments)
 
 TEST(PtxEntries, PointerAnnotationsAndComments)
 {
-    auto es = parsePtxEntries(
-        ".entry k ( // first\n"
-        "  .param .u64 .ptr .global .align 16 k_p0, /* a comment, with comma */\n"
-        "  .param .u32 .ptr.shared.align 4 k_p1,\n"
-        "  .param .align 4 .b8 k_p2[12]\n"
-        ")\n{ ret; }\n"
-        ".func helper(.param .u32 x) { ret; }\n");
+    auto es = parsePtxEntries(".entry k ( // first\n"
+                              "  .param .u64 .ptr .global .align 16 k_p0, /* a comment, with comma */\n"
+                              "  .param .u32 .ptr.shared.align 4 k_p1,\n"
+                              "  .param .align 4 .b8 k_p2[12]\n"
+                              ")\n{ ret; }\n"
+                              ".func helper(.param .u32 x) { ret; }\n");
     ASSERT_EQ(es.size(), 1u);
     ASSERT_EQ(es[0].params.size(), 3u);
     EXPECT_EQ(es[0].params[0].size, 8u);

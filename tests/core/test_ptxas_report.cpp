@@ -1,7 +1,7 @@
 #include "compile/Compiler.hpp"
 #include "compile/PtxasReportParser.hpp"
-#include "util/Error.hpp"
 #include "support/TextFile.hpp"
+#include "util/Error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -58,7 +58,7 @@ TEST(PtxasReport, SpillsStackAndConstantBankBelongToTheEntryNotItsDeviceFunction
     EXPECT_EQ(heavy->registers, 24);
     EXPECT_EQ(heavy->stackBytes, 552u);
     EXPECT_EQ(heavy->spillStoreBytes, 8u);
-    EXPECT_EQ(heavy->spillLoadBytes, 0u);   // helper's 752 bytes are helper's own
+    EXPECT_EQ(heavy->spillLoadBytes, 0u); // helper's 752 bytes are helper's own
     EXPECT_EQ(heavy->constantBytes, 364u);
     EXPECT_EQ(find(all, "_Z3dynPf")->constantBytes, 360u);
 }
@@ -99,6 +99,6 @@ TEST(PtxasReport, RealArchitecturesNvrtcKnows)
 {
     EXPECT_EQ(Compiler::realArchFor(9, 0), "sm_90");
     EXPECT_EQ(Compiler::realArchFor(7, 5), "sm_75");
-    EXPECT_EQ(Compiler::realArchFor(1, 0), "");  // long gone
-    EXPECT_EQ(Compiler::realArchFor(0, 0), "");  // no compute capability: not a GPU
+    EXPECT_EQ(Compiler::realArchFor(1, 0), ""); // long gone
+    EXPECT_EQ(Compiler::realArchFor(0, 0), ""); // no compute capability: not a GPU
 }

@@ -2,11 +2,11 @@
 // the C headers, special registers, spin waits, aggregate checks, reference buffers,
 // numeric defines, "copy", "args": "auto" and vector types, through kwb-run on the simulator.
 #include "compile/HostCodeFilter.hpp"
-#include "support/TempDir.hpp"
 #include "compile/SignatureParser.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "gpu/ChildProcess.hpp"
+#include "support/TempDir.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
@@ -105,7 +105,8 @@ TEST(RealKernels, ADeviceGlobalIsReadBackAndShownLikeAnOutput)
 {
     const json j = runJson(kRealDir / "constant_filter.kwb");
     const auto& buffers = j["buffers"];
-    const auto written = std::find_if(buffers.begin(), buffers.end(), [](const json& b) { return b["name"] == "written"; });
+    const auto written
+        = std::find_if(buffers.begin(), buffers.end(), [](const json& b) { return b["name"] == "written"; });
     ASSERT_NE(written, buffers.end()) << buffers.dump();
     EXPECT_EQ((*written)["direction"], "inout");
     EXPECT_EQ((*written)["count"], 1);
@@ -113,7 +114,8 @@ TEST(RealKernels, ADeviceGlobalIsReadBackAndShownLikeAnOutput)
 
 TEST(RealKernels, AGlobalOfTheWrongSizeIsRefusedNamingBothSizes)
 {
-    auto r = runKwb({"run", variant("constant_filter.kwb", "\"count\": 5,", "\"count\": 4,").string(), "--device", "sim"});
+    auto r
+        = runKwb({"run", variant("constant_filter.kwb", "\"count\": 5,", "\"count\": 4,").string(), "--device", "sim"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("global 'taps': the variable is 20 bytes but the document gives 16 bytes"), std::string::npos)
         << r.err;
@@ -130,8 +132,10 @@ TEST(RealKernels, AGlobalTheModuleLacksIsRefusedListingTheVariables)
 
 TEST(RealKernels, AGlobalCannotBePassedAsAnArgument)
 {
-    auto r = runKwb({"run", variant("constant_filter.kwb", "{\"name\": \"in\", \"buffer\": \"in\"}",
-                                    "{\"name\": \"in\", \"buffer\": \"taps\"}").string(),
+    auto r = runKwb({"run",
+                     variant("constant_filter.kwb", "{\"name\": \"in\", \"buffer\": \"in\"}",
+                             "{\"name\": \"in\", \"buffer\": \"taps\"}")
+                         .string(),
                      "--device", "sim"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("is a global"), std::string::npos) << r.err;
@@ -158,8 +162,10 @@ TEST(RealKernels, DefinesAreNumbersInExpressionsAndComputedFromVariables)
 
 TEST(RealKernels, AFailingAggregateCheckReportsTheAggregateAndTheExpectation)
 {
-    auto r = runKwb({"run", variant("checks_and_refs.kwb", "\"aggregate\": \"sum\", \"expect\": \"n\"",
-                                    "\"aggregate\": \"sum\", \"expect\": \"n + 1\"").string(),
+    auto r = runKwb({"run",
+                     variant("checks_and_refs.kwb", "\"aggregate\": \"sum\", \"expect\": \"n\"",
+                             "\"aggregate\": \"sum\", \"expect\": \"n + 1\"")
+                         .string(),
                      "--device", "sim", "--json"});
     EXPECT_EQ(r.exitCode, 4) << r.out << r.err;
     const json j = json::parse(r.out);
@@ -174,8 +180,10 @@ TEST(RealKernels, AnAggregatesOfMayReadABuffersContentsBeforeTheLaunch)
 {
     // bins is inout and starts at zero: every bin grew by what it now holds. Only `of`
     // names bins_in; no `expect` does.
-    auto r = runKwb({"run", variant("checks_and_refs.kwb", "\"of\": \"bins == ceil(n / BINS)\"",
-                                    "\"of\": \"bins - bins_in == ceil(n / BINS)\"").string(),
+    auto r = runKwb({"run",
+                     variant("checks_and_refs.kwb", "\"of\": \"bins == ceil(n / BINS)\"",
+                             "\"of\": \"bins - bins_in == ceil(n / BINS)\"")
+                         .string(),
                      "--device", "sim", "--json"});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
     const json j = json::parse(r.out);
@@ -188,14 +196,17 @@ TEST(RealKernels, ABufferArgumentsOffsetMustNameAnElementOfTheBuffer)
     auto past = runKwb({"run", variant("pointer_offset.kwb", "\"offset\": \"r\"", "\"offset\": \"n + 2 * r\"").string(),
                         "--device", "sim"});
     EXPECT_EQ(past.exitCode, 2) << past.out << past.err;
-    EXPECT_NE(past.err.find("args[0] (in).offset: 1030 is not an element of buffer \"in\" (0 to 1029)"), std::string::npos)
+    EXPECT_NE(past.err.find("args[0] (in).offset: 1030 is not an element of buffer \"in\" (0 to 1029)"),
+              std::string::npos)
         << past.err;
     auto half = runKwb({"run", variant("pointer_offset.kwb", "\"offset\": \"r\"", "\"offset\": \"r / 2\"").string(),
                         "--device", "sim"});
     EXPECT_EQ(half.exitCode, 2) << half.err;
     EXPECT_NE(half.err.find("1.5 is not an element"), std::string::npos) << half.err;
-    auto scalar = runKwb({"run", variant("pointer_offset.kwb", "{\"name\": \"in\", \"buffer\": \"in\", \"offset\": \"r\"}",
-                                         "{\"name\": \"in\", \"type\": \"i32\", \"value\": 1, \"offset\": \"r\"}").string(),
+    auto scalar = runKwb({"run",
+                          variant("pointer_offset.kwb", "{\"name\": \"in\", \"buffer\": \"in\", \"offset\": \"r\"}",
+                                  "{\"name\": \"in\", \"type\": \"i32\", \"value\": 1, \"offset\": \"r\"}")
+                              .string(),
                           "--device", "sim"});
     EXPECT_EQ(scalar.exitCode, 2) << scalar.err;
     EXPECT_NE(scalar.err.find("a scalar has no offset"), std::string::npos) << scalar.err;
@@ -203,8 +214,8 @@ TEST(RealKernels, ABufferArgumentsOffsetMustNameAnElementOfTheBuffer)
 
 TEST(RealKernels, ACopyOfAMissingBufferIsRefusedWhenLoaded)
 {
-    auto r = runKwb({"run", variant("checks_and_refs.kwb", "\"from\": \"data\"", "\"from\": \"dta\"").string(),
-                     "--device", "sim"});
+    auto r = runKwb(
+        {"run", variant("checks_and_refs.kwb", "\"from\": \"data\"", "\"from\": \"dta\"").string(), "--device", "sim"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("no other buffer named \"dta\""), std::string::npos) << r.err;
 }
@@ -236,17 +247,23 @@ TEST(RealKernels, DocumentsWithTheNewFieldsSurviveWriteAndRead)
 
 TEST(RealKernels, AVectorParameterRefusesABufferOfTheWrongElementSize)
 {
-    auto r = runKwb({"run", variant("vector_types.kwb", "{\"name\": \"in\", \"dtype\": \"f32\"", "{\"name\": \"in\", \"dtype\": \"f64\"").string(),
-                     "--device", "sim"});
+    auto r = runKwb(
+        {"run",
+         variant("vector_types.kwb", "{\"name\": \"in\", \"dtype\": \"f32\"", "{\"name\": \"in\", \"dtype\": \"f64\"")
+             .string(),
+         "--device", "sim"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("8-byte elements (f64) but parameter \"const float4 * in\" has 4-byte components"),
               std::string::npos)
         << r.err;
-    r = runKwb({"run", variant("vector_types.kwb", "\"dtype\": \"i64\"", "\"dtype\": \"i32\"").string(), "--device", "sim"});
+    r = runKwb(
+        {"run", variant("vector_types.kwb", "\"dtype\": \"i64\"", "\"dtype\": \"i32\"").string(), "--device", "sim"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("has 8-byte components"), std::string::npos) << r.err; // clock_t
-    r = runKwb({"run", variant("vector_types.kwb", "{\"name\": \"out\", \"dtype\": \"f32\", \"count\": \"n\"",
-                               "{\"name\": \"out\", \"dtype\": \"f32\", \"count\": \"n + 2\"").string(),
+    r = runKwb({"run",
+                variant("vector_types.kwb", "{\"name\": \"out\", \"dtype\": \"f32\", \"count\": \"n\"",
+                        "{\"name\": \"out\", \"dtype\": \"f32\", \"count\": \"n + 2\"")
+                    .string(),
                 "--device", "sim"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("not a whole number of float4"), std::string::npos) << r.err;
@@ -316,19 +333,20 @@ TEST(RealKernels, TheBodiesOfInlineDeviceHelpersAreNeverBlanked)
 {
     // A histogram's helpers as a vendor sample writes them: their statements once looked
     // like host prototypes, were blanked, and the kernel computed zeros without a word.
-    const std::string source = "#define UMUL(a, b) __umul24((a), (b))\n"
-                               "inline __device__ void addByte(unsigned int* s, unsigned int data)\n"
-                               "{\n"
-                               "    s[UMUL(data, 4)]++;\n"
-                               "}\n"
-                               "inline __device__ void addWord(unsigned int* s, unsigned int data)\n"
-                               "{\n"
-                               "    addByte(s, data & 0xffU);\n"
-                               "    addByte(s, (data >> 8) & 0xffU);\n"
-                               "}\n"
-                               "static inline __host__ __device__ int half(int v) { return v / 2; }\n"
-                               "__global__ void histo(unsigned int* s, const unsigned int* d) { addWord(s, d[threadIdx.x]); }\n"
-                               "inline namespace v1 { int hostOnly(int x); }\n";
+    const std::string source
+        = "#define UMUL(a, b) __umul24((a), (b))\n"
+          "inline __device__ void addByte(unsigned int* s, unsigned int data)\n"
+          "{\n"
+          "    s[UMUL(data, 4)]++;\n"
+          "}\n"
+          "inline __device__ void addWord(unsigned int* s, unsigned int data)\n"
+          "{\n"
+          "    addByte(s, data & 0xffU);\n"
+          "    addByte(s, (data >> 8) & 0xffU);\n"
+          "}\n"
+          "static inline __host__ __device__ int half(int v) { return v / 2; }\n"
+          "__global__ void histo(unsigned int* s, const unsigned int* d) { addWord(s, d[threadIdx.x]); }\n"
+          "inline namespace v1 { int hostOnly(int x); }\n";
     const kw::DeviceSource device = kw::HostCodeFilter::deviceOnly(source);
     const std::size_t kept = source.find("inline namespace");
     EXPECT_EQ(device.text.substr(0, kept), source.substr(0, kept));
@@ -344,29 +362,31 @@ TEST(RealKernels, AWholeFileCompilesWithANoteForEachHostPart)
     const json j = json::parse(r.out);
     bool mainNote = false;
     for (const auto& d : j["diagnostics"])
-        if (d["severity"] == "note" && d["message"].get<std::string>().find("function main (lines 22-37) is host code")
-                                           != std::string::npos)
+        if (d["severity"] == "note"
+            && d["message"].get<std::string>().find("function main (lines 22-37) is host code") != std::string::npos)
             mainNote = d["line"] == 22;
     EXPECT_TRUE(mainNote) << j["diagnostics"].dump(2);
 }
 
 TEST(RealKernels, ADeviceFunctionCallingRemovedHostCodeGetsTheErrorOnItsLine)
 {
-    const fs::path cu = scratch("calls_host.cu", "#include <iostream>\n"
-                                                 "float helper(float v) { return v + 1; }\n"
-                                                 "\n"
-                                                 "__global__ void k(float* p)\n"
-                                                 "{\n"
-                                                 "    p[0] = helper(p[0]);\n"
-                                                 "}\n"
-                                                 "int main() { std::cout << 1; }\n");
+    const fs::path cu = scratch("calls_host.cu",
+                                "#include <iostream>\n"
+                                "float helper(float v) { return v + 1; }\n"
+                                "\n"
+                                "__global__ void k(float* p)\n"
+                                "{\n"
+                                "    p[0] = helper(p[0]);\n"
+                                "}\n"
+                                "int main() { std::cout << 1; }\n");
     auto r = runKwb({"compile", cu.string(), "--json"});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     const json j = json::parse(r.out);
     bool located = false;
     for (const auto& d : j["diagnostics"])
         if (d["severity"] == "error")
-            located = located || (d["line"] == 6 && d["message"].get<std::string>().find("helper") != std::string::npos);
+            located
+                = located || (d["line"] == 6 && d["message"].get<std::string>().find("helper") != std::string::npos);
     EXPECT_TRUE(located) << j["diagnostics"].dump(2);
 }
 
@@ -386,7 +406,8 @@ TEST(RealKernels, CompileEmitPtxPrintsTheModuleAndJsonIncludesIt)
 
 TEST(RealKernels, CompileEmitCubinNeedsARealArchitecture)
 {
-    auto r = runKwb({"compile", (kRealDir / "constant_filter.kwb").string(), "--emit", "cubin", "--arch", "compute_75"});
+    auto r
+        = runKwb({"compile", (kRealDir / "constant_filter.kwb").string(), "--emit", "cubin", "--arch", "compute_75"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("no CUBIN"), std::string::npos) << r.err;
 }

@@ -33,10 +33,10 @@ kw::Document document()
 {
     kw::Document doc;
     doc.variables = {{"n", "4"}};
-    doc.buffers = {buffer("a", kw::DType::F32, "n", kw::Direction::In),
-                   buffer("c", kw::DType::F32, "n", kw::Direction::Out),
-                   buffer("m", kw::DType::U8, "6", kw::Direction::InOut),
-                   buffer("u", kw::DType::F64, "only_the_runner_knows", kw::Direction::Out)};
+    doc.buffers
+        = {buffer("a", kw::DType::F32, "n", kw::Direction::In), buffer("c", kw::DType::F32, "n", kw::Direction::Out),
+           buffer("m", kw::DType::U8, "6", kw::Direction::InOut),
+           buffer("u", kw::DType::F64, "only_the_runner_knows", kw::Direction::Out)};
     doc.buffers[2].shape = {"2", "3"};
     return doc;
 }
@@ -174,10 +174,10 @@ TEST(ReturnedBuffers, ACountOf2To62Plus1ThatWrapsToASmallPayloadIsRefused)
 TEST(ReturnedBuffers, IllTypedMembersAreProtocolErrorsNotJsonExceptions)
 {
     const std::vector<json> headers = {
-        frame(5, "f32", 4),        frame(nullptr, "f32", 4),  frame(json::array({"c"}), "f32", 4),
-        frame("c", 7, 4),          frame("c", "f33", 4),      frame("c", nullptr, 4),
-        frame("c", "f32", "4"),    frame("c", "f32", -1),     frame("c", "f32", 4.5),
-        frame("c", "f32", 1e300),  frame("c", "f32", true),   frame("c", "f32", nullptr),
+        frame(5, "f32", 4),       frame(nullptr, "f32", 4), frame(json::array({"c"}), "f32", 4),
+        frame("c", 7, 4),         frame("c", "f33", 4),     frame("c", nullptr, 4),
+        frame("c", "f32", "4"),   frame("c", "f32", -1),    frame("c", "f32", 4.5),
+        frame("c", "f32", 1e300), frame("c", "f32", true),  frame("c", "f32", nullptr),
     };
     for (const json& h : headers) {
         ReturnedBuffers r(document(), "all");
@@ -202,9 +202,9 @@ TEST(ReturnedBuffers, TheResultListGetsTheFramesAsData)
     frames["c"] = kw::HostBuffer(kw::DType::F32, 4);
     frames["c"].set(3, 9.0);
     kw::RunResult result;
-    result.buffers = {listed("a", kw::DType::F32, kw::Direction::In, {4}),
-                      listed("c", kw::DType::F32, kw::Direction::Out, {4}),
-                      listed("m", kw::DType::U8, kw::Direction::InOut, {2, 3})};
+    result.buffers
+        = {listed("a", kw::DType::F32, kw::Direction::In, {4}), listed("c", kw::DType::F32, kw::Direction::Out, {4}),
+           listed("m", kw::DType::U8, kw::Direction::InOut, {2, 3})};
     r.attach(result, frames);
     EXPECT_EQ(result.buffers[1].data.count(), 4u);
     EXPECT_EQ(result.buffers[1].data.at(3), 9.0);

@@ -2,8 +2,8 @@
 // runner it starts: what it prints, what --out gets, and the exit code.
 #include "run/ExitCode.hpp"
 #include "serve/RunCommand.hpp"
-#include "support/TempDir.hpp"
 #include "support/CommandOutput.hpp"
+#include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -154,6 +154,7 @@ TEST(RunCommand, RepeatIsNotAvailableOnARunner)
     o.repeat = 3;
     const Outcome r = run(o);
     EXPECT_EQ(r.code, ExitCode::BadInput);
-    EXPECT_EQ(r.err, "kwb-run: usage error: --repeat is not available with --runner; set run.repeats in the "
-                     "document\n");
+    EXPECT_EQ(r.err,
+              "kwb-run: usage error: --repeat is not available with --runner; set run.repeats in the "
+              "document\n");
 }

@@ -2,9 +2,9 @@
 // document evaluation, and a backend that computes on the host what the kernel would.
 #include "compile/Compiler.hpp"
 #include "doc/DocumentReader.hpp"
+#include "launch/TimingStats.hpp"
 #include "run/ArgumentCheck.hpp"
 #include "run/RunEngine.hpp"
-#include "launch/TimingStats.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
@@ -33,8 +33,8 @@ public:
         return d;
     }
     std::string compileArch() const override { return "compute_75"; }
-    LaunchReport launch(const KernelImage& image, std::vector<BufferArg>& buffers,
-                        const std::vector<LaunchArg>& args, const LaunchConfig& config) override
+    LaunchReport launch(const KernelImage& image, std::vector<BufferArg>& buffers, const std::vector<LaunchArg>& args,
+                        const LaunchConfig& config) override
     {
         ++launches;
         lastImage = image;
@@ -183,7 +183,10 @@ TEST(RunEngine, PrintfOutputIsParsedIntoTaggedLines)
     Compiler compiler;
     FakeBackend backend;
     backend.kernel = hostAdd;
-    backend.printfText = "\x1e" "1,0,0;2,3,0\x1f" "hello\n" "plain line\n";
+    backend.printfText = "\x1e"
+                         "1,0,0;2,3,0\x1f"
+                         "hello\n"
+                         "plain line\n";
     RunEngine engine(compiler, backend);
     RunResult r = engine.run(addDocument());
     ASSERT_EQ(r.printf.lines.size(), 1u);
@@ -235,11 +238,9 @@ TEST(ArgumentCheck, RefusesCountSizeAndKindMismatches)
 
     EXPECT_NO_THROW(ArgumentCheck::check("k", entryOf({8, 4}), nullptr, specs, {bufferArg(0), scalar(4)}, buffers));
     EXPECT_THROW(ArgumentCheck::check("k", entryOf({8, 4}), nullptr, specs, {bufferArg(0)}, buffers), Error);
-    EXPECT_THROW(ArgumentCheck::check("k", entryOf({8, 8}), nullptr, specs, {bufferArg(0), scalar(4)}, buffers),
-                 Error);
+    EXPECT_THROW(ArgumentCheck::check("k", entryOf({8, 8}), nullptr, specs, {bufferArg(0), scalar(4)}, buffers), Error);
     // A buffer for a 4-byte parameter can never be right.
-    EXPECT_THROW(ArgumentCheck::check("k", entryOf({4, 4}), nullptr, specs, {bufferArg(0), scalar(4)}, buffers),
-                 Error);
+    EXPECT_THROW(ArgumentCheck::check("k", entryOf({4, 4}), nullptr, specs, {bufferArg(0), scalar(4)}, buffers), Error);
 
     // With the C signature an 8-byte scalar into a pointer parameter is refused too.
     KernelSignature sig;

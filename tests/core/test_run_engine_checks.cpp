@@ -18,7 +18,10 @@ namespace {
 
 class CheckingBackend : public Backend {
 public:
-    explicit CheckingBackend(std::string id) : id_(std::move(id)) {}
+    explicit CheckingBackend(std::string id)
+        : id_(std::move(id))
+    {
+    }
     int launches = 0;
     LaunchConfig lastConfig;
 
@@ -202,8 +205,7 @@ TEST(RunEngineChecks, FindingsTravelInTheResultJson)
 
     const json j = toJson(r);
     EXPECT_EQ(j["check"], "memcheck");
-    EXPECT_EQ(j["findings"][0],
-              json::parse(R"({"tool": "memcheck", "kind": "out of bounds write",
+    EXPECT_EQ(j["findings"][0], json::parse(R"({"tool": "memcheck", "kind": "out of bounds write",
                               "message": "Invalid __global__ write of size 4 bytes is out of bounds at add.cu:3",
                               "file": "add.cu", "line": 3, "block": [1, 0, 0], "thread": [63, 0, 0],
                               "address": 139746066039040, "count": 5})"));

@@ -39,9 +39,9 @@ kw::RunResult result()
     r.ok = true;
     r.compile.ok = true;
     r.device.id = "sim";
-    r.buffers = {buffer("p", kw::Direction::InOut, kw::DType::I32, {2, 3}),
-                 buffer("q", kw::Direction::Out, kw::DType::F32, {4}),
-                 buffer("a", kw::Direction::In, kw::DType::F32, {4})};
+    r.buffers
+        = {buffer("p", kw::Direction::InOut, kw::DType::I32, {2, 3}),
+           buffer("q", kw::Direction::Out, kw::DType::F32, {4}), buffer("a", kw::Direction::In, kw::DType::F32, {4})};
     return r;
 }
 

@@ -132,8 +132,7 @@ TEST(RunnerReplyReader, AnHonestRunBringsItsStagesItsFramesAndItsResult)
 {
     const json otherRequestStage = {{"v", 2}, {"id", 9}, {"event", "stage"}, {"stage", "launch"}};
     const std::string output = line(protocol::stageEvent(2, "compile")) + line(protocol::stageEvent(2, "download"))
-                               + line(otherRequestStage) + bufferFrame("c", 4, kFourFloats)
-                               + runReply(runResult(listedC()));
+        + line(otherRequestStage) + bufferFrame("c", 4, kFourFloats) + runReply(runResult(listedC()));
     const Outcome o = readRun(output);
     ASSERT_TRUE(o.result) << o.refusal;
     EXPECT_EQ(o.stages, (std::vector<std::string>{"compile", "download"}));
@@ -197,8 +196,13 @@ TEST(RunnerReplyReader, ALyingCountOrPayloadIsRefused)
 
 TEST(RunnerReplyReader, IllTypedHeadersAreProtocolErrors)
 {
-    expectRefused(readRun(line({{"v", 2}, {"id", 2}, {"event", "buffer"}, {"name", "c"}, {"dtype", "f32"},
-                                {"count", 4}, {"binary", "oops"}})),
+    expectRefused(readRun(line({{"v", 2},
+                                {"id", 2},
+                                {"event", "buffer"},
+                                {"name", "c"},
+                                {"dtype", "f32"},
+                                {"count", 4},
+                                {"binary", "oops"}})),
                   "\"binary\" must be a byte count");
     expectRefused(readRun(line({{"binary", "oops"}})), "\"binary\" must be a byte count");
     expectRefused(readRun(bufferFrame(5, 4, kFourFloats)), "\"name\" must be a string");
@@ -255,9 +259,10 @@ TEST(RunnerReplyReader, ARefusalIsPassedOnInTheRunnersWords)
 TEST(RunnerReply, HelloRepliesAreCheckedAndDecoded)
 {
     const RunnerReply decode("sh fake-runner.sh");
-    const auto hello = decode.hello(protocol::reply(1, {{"protocol", protocol::kVersion},
-                                                        {"version", "0.1.0"},
-                                                        {"devices", {{{"id", "sim"}, {"name", "PTX simulator"}}}}}));
+    const auto hello = decode.hello(protocol::reply(1,
+                                                    {{"protocol", protocol::kVersion},
+                                                     {"version", "0.1.0"},
+                                                     {"devices", {{{"id", "sim"}, {"name", "PTX simulator"}}}}}));
     EXPECT_EQ(hello.release, "0.1.0");
     ASSERT_EQ(hello.devices.size(), 1u);
     EXPECT_EQ(hello.devices[0].id, "sim");
@@ -268,12 +273,12 @@ TEST(RunnerReply, HelloRepliesAreCheckedAndDecoded)
     } catch (const Error& e) {
         EXPECT_EQ(std::string(e.what()), protocol::versionMismatch(protocol::kVersion + 1, protocol::kVersion));
     }
-    for (const json& bad : {json({{"v", 2}, {"id", 1}, {"ok", "yes"}}), protocol::reply(1, {{"protocol", "2"}}),
-                            protocol::reply(1, {{"protocol", 2}, {"version", 0.1}}),
-                            protocol::reply(1, {{"protocol", 2}, {"devices", 5}}),
-                            protocol::reply(1, {{"protocol", 2}, {"devices", {{{"cc_major", "nine"}}}}}),
-                            protocol::reply(1, {{"protocol", 2},
-                                                {"devices", {{{"limits", {{"max_block", {-1}}}}}}}})}) {
+    for (const json& bad :
+         {json({{"v", 2}, {"id", 1}, {"ok", "yes"}}), protocol::reply(1, {{"protocol", "2"}}),
+          protocol::reply(1, {{"protocol", 2}, {"version", 0.1}}),
+          protocol::reply(1, {{"protocol", 2}, {"devices", 5}}),
+          protocol::reply(1, {{"protocol", 2}, {"devices", {{{"cc_major", "nine"}}}}}),
+          protocol::reply(1, {{"protocol", 2}, {"devices", {{{"limits", {{"max_block", {-1}}}}}}}})}) {
         try {
             decode.hello(bad);
             ADD_FAILURE() << "believed " << bad.dump();
@@ -288,8 +293,8 @@ TEST(RunnerReply, CompileResultsOfTheWrongTypeAreProtocolErrors)
 {
     const RunnerReply decode("r");
     EXPECT_TRUE(decode.compile({{"ok", true}, {"diagnostics", json::array()}}).ok);
-    for (const json& bad : {json({{"ok", 1}}), json({{"diagnostics", {{{"line", "3"}}}}}),
-                            json({{"kernels", {{{"name", 5}}}}}), json({{"lowered_names", {{"k", 5}}}}),
-                            json({{"diagnostics", {{{"severity", "doom"}}}}})})
+    for (const json& bad :
+         {json({{"ok", 1}}), json({{"diagnostics", {{{"line", "3"}}}}}), json({{"kernels", {{{"name", 5}}}}}),
+          json({{"lowered_names", {{"k", 5}}}}), json({{"diagnostics", {{{"severity", "doom"}}}}})})
         EXPECT_THROW(decode.compile(bad), Error) << bad.dump();
 }

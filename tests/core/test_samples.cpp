@@ -42,7 +42,7 @@ CompileResult compile(const Document& doc)
     return Compiler().compile(request);
 }
 
-class Sample : public testing::TestWithParam<std::string> {};
+class Sample : public testing::TestWithParam<std::string> { };
 
 } // namespace
 

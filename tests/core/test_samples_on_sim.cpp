@@ -81,7 +81,7 @@ std::string describe(const RunResult& r)
     for (const auto& c : r.checks)
         if (!c.passed)
             s += "; check " + c.buffer + " = " + c.expect + " failed at " + std::to_string(c.mismatches) + " of "
-                 + std::to_string(c.checked) + " elements";
+                + std::to_string(c.checked) + " elements";
     return s;
 }
 
@@ -93,7 +93,7 @@ const BufferResult* bufferNamed(const RunResult& r, const std::string& name)
     return nullptr;
 }
 
-class SampleOnSim : public testing::TestWithParam<std::string> {};
+class SampleOnSim : public testing::TestWithParam<std::string> { };
 
 } // namespace
 
@@ -154,7 +154,8 @@ INSTANTIATE_TEST_SUITE_P(All, SampleOnSim, testing::ValuesIn(kw::test::sampleSte
 TEST(SamplesOnSim, HelloFromGpuPrintsOneLinePerThreadForEveryTutorialBlock)
 {
     const Document base = DocumentReader::readFile(kSamplesDir / "hello_from_gpu.kwb");
-    for (const auto& [bx, by, bz] : std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {3, 1, 1}, {3, 4, 1}, {3, 4, 5}}) {
+    for (const auto& [bx, by, bz] :
+         std::vector<std::tuple<int, int, int>>{{1, 1, 1}, {3, 1, 1}, {3, 4, 1}, {3, 4, 5}}) {
         SCOPED_TRACE("block " + std::to_string(bx) + "x" + std::to_string(by) + "x" + std::to_string(bz));
         Document doc = base;
         for (auto& [name, value] : doc.variables) {

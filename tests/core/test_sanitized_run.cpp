@@ -138,11 +138,15 @@ public:
 // initialiser from an .npy file; the add's result checked.
 class SanitizedRunTest : public ::testing::Test {
 protected:
-    SanitizedRunTest() : docs_("doc"), fake_("fake"), work_("work")
+    SanitizedRunTest()
+        : docs_("doc")
+        , fake_("fake")
+        , work_("work")
     {
         const fs::path d = docs_.path();
         fs::create_directories(d / "include");
-        std::ofstream(d / "include" / "helper.cuh") << "__device__ inline float plus(float x, float y) { return x + y; }\n";
+        std::ofstream(d / "include" / "helper.cuh")
+            << "__device__ inline float plus(float x, float y) { return x + y; }\n";
         std::ofstream(d / "add.cu") << "#include \"include/helper.cuh\"\n"
                                        "__global__ void add(const float* a, const float* b, float* c, int n)\n"
                                        "{\n"
@@ -249,8 +253,9 @@ TEST_F(SanitizedRunTest, FindingsAtTheDocumentsSourceLineAndTheChildsResult)
     // The child: this installation's kwb-run on the job's document, from the job's folder.
     const std::vector<std::string> program = readLines(fake_.path() / "program.txt");
     const fs::path cwd = readLines(fake_.path() / "cwd.txt").at(0);
-    const std::vector<std::string> want = {options_.kwbRun.string(), "run", (cwd / "document.kwb").string(),
-                                           "--device", "cuda:0", "--json", "--out", (cwd / "out").string()};
+    const std::vector<std::string> want
+        = {options_.kwbRun.string(), "run", (cwd / "document.kwb").string(), "--device", "cuda:0", "--json", "--out",
+           (cwd / "out").string()};
     EXPECT_EQ(program, want) << "no --trust for a document from elsewhere";
     EXPECT_EQ(cwd.parent_path(), fs::canonical(work_.path()));
     EXPECT_TRUE(isEmptyFolder(work_.path())) << "the job's folder is gone";
@@ -294,11 +299,13 @@ TEST_F(SanitizedRunTest, ARaceAtBothLinesAndTheRecordsThePrintLimitCut)
     EXPECT_EQ(r.findings[0].kind, "shared-memory race");
     EXPECT_EQ(r.findings[0].file, "add.cu");
     EXPECT_EQ(r.findings[0].line, 14);
-    EXPECT_TRUE(contains(r.findings[0].message, "write by thread (31,0,0) at add.cu:13, read by thread (32,0,0) at add.cu:14"))
+    EXPECT_TRUE(
+        contains(r.findings[0].message, "write by thread (31,0,0) at add.cu:13, read by thread (32,0,0) at add.cu:14"))
         << r.findings[0].message;
-    EXPECT_NE(std::find(r.warnings.begin(), r.warnings.end(),
-                        "compute-sanitizer --tool racecheck found 257 errors; its report lists the first 3 (--print-limit)"),
-              r.warnings.end());
+    EXPECT_NE(
+        std::find(r.warnings.begin(), r.warnings.end(),
+                  "compute-sanitizer --tool racecheck found 257 errors; its report lists the first 3 (--print-limit)"),
+        r.warnings.end());
 }
 
 TEST_F(SanitizedRunTest, ErrorsTheReportDoesNotListAreStillAFinding)
@@ -308,8 +315,9 @@ TEST_F(SanitizedRunTest, ErrorsTheReportDoesNotListAreStillAFinding)
     const RunResult r = run(CheckTool::Memcheck);
     ASSERT_EQ(r.findings.size(), 1u);
     EXPECT_EQ(r.findings[0].kind, "unlisted error");
-    EXPECT_EQ(r.findings[0].message, "compute-sanitizer --tool memcheck reported errors its report does not list: "
-                                     "Invalid __global__ write of size 4 bytes");
+    EXPECT_EQ(r.findings[0].message,
+              "compute-sanitizer --tool memcheck reported errors its report does not list: "
+              "Invalid __global__ write of size 4 bytes");
     EXPECT_FALSE(r.ok);
 }
 
@@ -318,7 +326,9 @@ TEST_F(SanitizedRunTest, NoReportIsAWarning)
     const RunResult r = run(CheckTool::Synccheck);
     EXPECT_TRUE(r.findings.empty());
     EXPECT_NE(std::find_if(r.warnings.begin(), r.warnings.end(),
-                           [](const std::string& w) { return contains(w, "compute-sanitizer --tool synccheck wrote no report"); }),
+                           [](const std::string& w) {
+                               return contains(w, "compute-sanitizer --tool synccheck wrote no report");
+                           }),
               r.warnings.end());
 }
 
@@ -348,8 +358,9 @@ TEST_F(SanitizedRunTest, AChildThatRunsTooLongIsStoppedWithAClearError)
         FAIL() << "no error";
     } catch (const Error& e) {
         EXPECT_EQ(e.category(), ErrorCategory::Fault);
-        EXPECT_TRUE(contains(e.what(), "the run under compute-sanitizer --tool racecheck did not finish within 1 s and "
-                                       "was stopped"))
+        EXPECT_TRUE(contains(e.what(),
+                             "the run under compute-sanitizer --tool racecheck did not finish within 1 s and "
+                             "was stopped"))
             << e.what();
     }
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
@@ -364,7 +375,8 @@ TEST_F(SanitizedRunTest, AChildThatCrashesIsAClearError)
         FAIL() << "no error";
     } catch (const Error& e) {
         EXPECT_EQ(e.category(), ErrorCategory::Fault);
-        EXPECT_TRUE(contains(e.what(), "kwb-run under compute-sanitizer --tool memcheck was killed by signal 11 (it crashed)"))
+        EXPECT_TRUE(
+            contains(e.what(), "kwb-run under compute-sanitizer --tool memcheck was killed by signal 11 (it crashed)"))
             << e.what();
     }
 }

@@ -58,8 +58,9 @@ TEST(SanitizerXml, OutOfBoundsWriteAtItsLineThreadAndAddress)
     ASSERT_TRUE(f.address);
     EXPECT_EQ(*f.address, 0x7f192aa00100ull);
     EXPECT_EQ(f.count, 1u);
-    EXPECT_EQ(f.message, "Invalid __global__ write of size 4 bytes is out of bounds at kernel.cu:3 by thread (63,0,0) "
-                         "in block (0,0,0), address 0x7f192aa00100");
+    EXPECT_EQ(f.message,
+              "Invalid __global__ write of size 4 bytes is out of bounds at kernel.cu:3 by thread (63,0,0) "
+              "in block (0,0,0), address 0x7f192aa00100");
 }
 
 TEST(SanitizerXml, PathsAsTheToolWritesThemWithoutAMap)
@@ -116,8 +117,9 @@ TEST(SanitizerXml, RaceHazardsAndTheirAnalysisAreOneFindingWithBothAccesses)
     EXPECT_EQ(*f.block, (Dim3{0, 0, 0}));
     EXPECT_EQ(*f.thread, (Dim3{32, 0, 0}));
     EXPECT_EQ(*f.address, 0x47cu);
-    EXPECT_EQ(f.message, "Potential RAW hazard at __shared__ 0x47c in block (0,0,0): write by thread (31,0,0) at "
-                         "kernel.cu:13, read by thread (32,0,0) at kernel.cu:14");
+    EXPECT_EQ(f.message,
+              "Potential RAW hazard at __shared__ 0x47c in block (0,0,0): write by thread (31,0,0) at "
+              "kernel.cu:13, read by thread (32,0,0) at kernel.cu:14");
 }
 
 TEST(SanitizerXml, RaceHazardsCutByThePrintLimitStillLocateTheRace)
@@ -167,12 +169,14 @@ TEST(SanitizerXml, BarrierInADivergentBranch)
     EXPECT_EQ(f.count, 16u);
     EXPECT_EQ(*f.thread, (Dim3{0, 0, 0}));
     EXPECT_FALSE(f.address);
-    EXPECT_EQ(f.message, "Barrier error: Divergent thread(s) in warp at kernel.cu:25 by thread (0,0,0) in block (0,0,0)");
+    EXPECT_EQ(f.message,
+              "Barrier error: Divergent thread(s) in warp at kernel.cu:25 by thread (0,0,0) in block (0,0,0)");
 }
 
 TEST(SanitizerXml, ApiErrorsAndHostStacksOfTheDefaultOptions)
 {
-    const SanitizerReport r = SanitizerXmlReader::readFile(kData / "memcheck_oob_with_api_error.xml", CheckTool::Memcheck);
+    const SanitizerReport r
+        = SanitizerXmlReader::readFile(kData / "memcheck_oob_with_api_error.xml", CheckTool::Memcheck);
     ASSERT_EQ(r.findings.size(), 2u);
     EXPECT_EQ(r.findings[0].kind, "out of bounds write");
     EXPECT_EQ(r.findings[0].line, 4);
@@ -241,7 +245,8 @@ TEST(SanitizerLog, SummaryCountsAndFirstMessage)
     EXPECT_EQ(SanitizerLog::parse(readData("racecheck_limited.log")).errors, 257u);
     EXPECT_EQ(SanitizerLog::parse(readData("synccheck_divergent.log")).errors, 16u);
     EXPECT_FALSE(SanitizerLog::parse("").errors);
-    const SanitizerLog failed = SanitizerLog::parse("========= COMPUTE-SANITIZER\n========= Error: Device not supported\n");
+    const SanitizerLog failed
+        = SanitizerLog::parse("========= COMPUTE-SANITIZER\n========= Error: Device not supported\n");
     EXPECT_EQ(failed.firstMessage, "Error: Device not supported");
     EXPECT_FALSE(failed.errors);
 }

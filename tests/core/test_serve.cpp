@@ -10,12 +10,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <fstream>
+#include <map>
 #include <sstream>
 
-using kwtest::ChildProcess;
 using kw::test::sampleDocument;
+using kwtest::ChildProcess;
 using nlohmann::json;
 
 namespace {
@@ -105,7 +105,8 @@ TEST(Serve, MalformedAndUnknownRequestsGetErrorsAndTheRunnerGoesOn)
     serve.send({{"v", kw::protocol::kVersion + 1}, {"id", 6}, {"op", "hello"}});
     json other = serve.replyFor(6);
     EXPECT_FALSE(other["ok"].get<bool>());
-    EXPECT_EQ(other["error"]["message"], kw::protocol::versionMismatch(kw::protocol::kVersion, kw::protocol::kVersion + 1));
+    EXPECT_EQ(other["error"]["message"],
+              kw::protocol::versionMismatch(kw::protocol::kVersion, kw::protocol::kVersion + 1));
 
     json bad = sampleDocument("add_vectors_small.kwb");
     bad["buffers"][0]["dtype"] = "f33";
@@ -144,10 +145,11 @@ TEST(Serve, PendingInputHandedOverByAPreviousRunnerIsServedFirst)
 TEST(Serve, RunJobsOnTheSimBackendSendStagesBufferFramesAndResults)
 {
     ChildProcess serve({"serve"});
-    serve.send(request(1, "run", {{"document", sampleDocument("add_vectors_small.kwb")},
-                                  {"base_dir", KW_SAMPLES_DIR},
-                                  {"device", "sim"},
-                                  {"return_buffers", "outputs"}}));
+    serve.send(request(1, "run",
+                       {{"document", sampleDocument("add_vectors_small.kwb")},
+                        {"base_dir", KW_SAMPLES_DIR},
+                        {"device", "sim"},
+                        {"return_buffers", "outputs"}}));
     std::vector<std::string> stages;
     std::map<std::string, std::vector<char>> frames;
     json final;
@@ -184,9 +186,9 @@ TEST(Serve, RunJobsOnTheSimBackendSendStagesBufferFramesAndResults)
     EXPECT_EQ(c[2], 9.0f);
 
     // printf through the simulator, tagged with block and thread.
-    serve.send(request(2, "run", {{"document", sampleDocument("hello_from_gpu.kwb")},
-                                  {"base_dir", KW_SAMPLES_DIR},
-                                  {"device", "sim"}}));
+    serve.send(
+        request(2, "run",
+                {{"document", sampleDocument("hello_from_gpu.kwb")}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
     json hello = serve.replyFor(2);
     ASSERT_TRUE(hello["ok"].get<bool>()) << hello.dump(2);
     EXPECT_EQ(hello["result"]["printf"]["lines"].size(), 60u);
@@ -201,10 +203,11 @@ TEST(Serve, RunJobsOnTheSimBackendSendStagesBufferFramesAndResults)
     ASSERT_TRUE(fault["ok"].get<bool>()) << fault.dump(2);
     EXPECT_FALSE(fault["result"]["ok"].get<bool>());
     EXPECT_FALSE(fault["result"]["fault"].is_null());
-    serve.send(request(4, "run", {{"document", sampleDocument("add_vectors_small.kwb")},
-                                  {"base_dir", KW_SAMPLES_DIR},
-                                  {"device", "sim"},
-                                  {"return_buffers", "none"}}));
+    serve.send(request(4, "run",
+                       {{"document", sampleDocument("add_vectors_small.kwb")},
+                        {"base_dir", KW_SAMPLES_DIR},
+                        {"device", "sim"},
+                        {"return_buffers", "none"}}));
     EXPECT_TRUE(serve.replyFor(4)["result"]["ok"].get<bool>());
     serve.closeStdin();
     EXPECT_EQ(serve.wait(), 0);

@@ -56,10 +56,10 @@ std::string line(const json& message) { return protocol::encode(message); }
 TEST(ServeCommand, AnswersTheRequestsOnStdinUntilShutdown)
 {
     int code = -1;
-    const auto replies = serve(line(protocol::request(1, protocol::op::kHello))
-                                   + line(protocol::request(2, protocol::op::kShutdown))
-                                   + line(protocol::request(3, protocol::op::kHello)),
-                               {}, code);
+    const auto replies
+        = serve(line(protocol::request(1, protocol::op::kHello)) + line(protocol::request(2, protocol::op::kShutdown))
+                    + line(protocol::request(3, protocol::op::kHello)),
+                {}, code);
     EXPECT_EQ(code, 0);
     ASSERT_EQ(replies.size(), 2u) << "nothing after shutdown";
     EXPECT_EQ(replies[0]["id"], 1);

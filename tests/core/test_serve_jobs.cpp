@@ -77,8 +77,8 @@ TEST(ServeJobs, ALocalRunnerRunsAJobThroughTheClient)
 TEST(ServeJobs, AClientRefusesARunnerOfAnotherVersionNamingBoth)
 {
     // A runner of version 1 answering hello, as that version wrote it.
-    const std::string oldRunner =
-        "read line; echo '{\"v\":1,\"id\":1,\"ok\":true,\"result\":{\"protocol\":1,\"devices\":[]}}'";
+    const std::string oldRunner
+        = "read line; echo '{\"v\":1,\"id\":1,\"ok\":true,\"result\":{\"protocol\":1,\"devices\":[]}}'";
     try {
         kw::ServeClient client(oldRunner);
         ADD_FAILURE() << "connected to a version 1 runner";

@@ -16,8 +16,8 @@
 #include <map>
 #include <sstream>
 
-using kwtest::ChildProcess;
 using kw::test::sampleDocument;
+using kwtest::ChildProcess;
 using nlohmann::json;
 
 namespace {

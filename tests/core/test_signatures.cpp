@@ -139,7 +139,8 @@ __global__ void real(int /* the count */ n, // trailing
 
 TEST(Signatures, MultiLineAndUnnamedParams)
 {
-    auto ks = parseKernelSignatures("__global__\nvoid\nk(\n  float*,\n  int,\n  unsigned int,\n  const float* const,\n  void*\n)\n{\n}\n");
+    auto ks = parseKernelSignatures(
+        "__global__\nvoid\nk(\n  float*,\n  int,\n  unsigned int,\n  const float* const,\n  void*\n)\n{\n}\n");
     ASSERT_EQ(ks.size(), 1u);
     EXPECT_EQ(ks[0].line, 3);
     const auto& ps = ks[0].params;
@@ -205,9 +206,9 @@ template <> __global__ void k<int>(int* x) {}
 
 TEST(Signatures, InstantiateSubstitutesTemplateArguments)
 {
-    auto ks = parseKernelSignatures(
-        "template <typename T, int N = 64, typename Acc = double>\n"
-        "__global__ void scale(const T* __restrict__ in, T* out, T f, Acc* acc, int n) {}\n");
+    auto ks
+        = parseKernelSignatures("template <typename T, int N = 64, typename Acc = double>\n"
+                                "__global__ void scale(const T* __restrict__ in, T* out, T f, Acc* acc, int n) {}\n");
     ASSERT_EQ(ks.size(), 1u);
     auto k = instantiate(ks[0], "scale<float,128>");
     EXPECT_EQ(k.name, "scale<float,128>");
@@ -278,7 +279,6 @@ __global__ void maybeNot(int x) {}
         names.push_back(k.name);
     EXPECT_EQ(names, (std::vector<std::string>{"enabledElse", "enabled", "maybe", "maybeNot"}));
 }
-
 
 TEST(SignatureCheck, SourceAndPtxAgreeForManyTypes)
 {

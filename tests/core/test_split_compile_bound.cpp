@@ -12,8 +12,9 @@ TEST(SplitCompileBound, LowersAValueAboveTheCoresAndSaysSo)
     std::vector<std::string> args = {"-arch=sm_90", "--split-compile=999999999", "-split-compile=3",
                                      "--split-compile=99999999999999999999999", "--split-compile=0"};
     const auto notes = kw::SplitCompileBound::apply(args, 4, "k.cu");
-    EXPECT_EQ(args, (std::vector<std::string>{"-arch=sm_90", "--split-compile=4", "-split-compile=3",
-                                              "--split-compile=4", "--split-compile=0"}));
+    EXPECT_EQ(args,
+              (std::vector<std::string>{"-arch=sm_90", "--split-compile=4", "-split-compile=3", "--split-compile=4",
+                                        "--split-compile=0"}));
     ASSERT_EQ(notes.size(), 2u);
     EXPECT_EQ(notes[0].file, "k.cu");
     EXPECT_EQ(notes[0].severity, kw::Severity::Note);

@@ -64,9 +64,10 @@ TEST(SummaryText, DiagnosticsNameTheirPlaceAndIndentTheirNotes)
     d.notes.clear();
     d.message = "unused";
     r.diagnostics.push_back(d);
-    EXPECT_EQ(SummaryText::diagnostics(r), "bad.cu:3:12: error: identifier \"undefined_name\" is undefined\n"
-                                           "    detected during instantiation\n"
-                                           "bad.cu:5:12: warning: unused\n");
+    EXPECT_EQ(SummaryText::diagnostics(r),
+              "bad.cu:3:12: error: identifier \"undefined_name\" is undefined\n"
+              "    detected during instantiation\n"
+              "bad.cu:5:12: warning: unused\n");
 }
 
 TEST(SummaryText, ACompileListsItsKernelsThenSaysForWhatAndHowLong)
@@ -101,11 +102,12 @@ TEST(SummaryText, PrintfOutputAndWarningsComeFirstAndAFaultEndsTheSummary)
     f.message = "thread (3,0,0) wrote past the end of buffer 'p'";
     r.fault = f;
     r.ok = false;
-    EXPECT_EQ(SummaryText::run(r, true), "hello\nno newline\n"
-                                   "warning: the printf output was probably truncated\n"
-                                   "device   CPU simulator (2 threads) (sim)\n"
-                                   "launch   grid 4x1x1 block 256x1x1 shared 128 B\n"
-                                   "FAULT    out_of_bounds: thread (3,0,0) wrote past the end of buffer 'p'\n");
+    EXPECT_EQ(SummaryText::run(r, true),
+              "hello\nno newline\n"
+              "warning: the printf output was probably truncated\n"
+              "device   CPU simulator (2 threads) (sim)\n"
+              "launch   grid 4x1x1 block 256x1x1 shared 128 B\n"
+              "FAULT    out_of_bounds: thread (3,0,0) wrote past the end of buffer 'p'\n");
 }
 
 TEST(SummaryText, ChecksSayHowManyDifferAndShowTheFirstMismatches)
@@ -150,9 +152,10 @@ TEST(SummaryText, PrintfLinesCannotPassForTheSummaryOrDriveTheTerminal)
     kw::RunResult r = ran();
     r.printf.raw = "hello\ncheck    y = x: passed\n\x1b[2J\x1b]52;c;aGk=\x07\rdone";
     const std::string text = SummaryText::run(r);
-    EXPECT_EQ(text.substr(0, text.find("device")), "| hello\n"
-                                                   "| check    y = x: passed\n"
-                                                   "| \\x1b[2J\\x1b]52;c;aGk=\\x07\\x0ddone\n");
+    EXPECT_EQ(text.substr(0, text.find("device")),
+              "| hello\n"
+              "| check    y = x: passed\n"
+              "| \\x1b[2J\\x1b]52;c;aGk=\\x07\\x0ddone\n");
     EXPECT_EQ(text.find('\x1b'), std::string::npos);
     EXPECT_EQ(SummaryText::run(r, true).substr(0, r.printf.raw.size()), r.printf.raw);
 }

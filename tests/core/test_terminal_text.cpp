@@ -15,8 +15,12 @@ TEST(TerminalText, EscapesControlsButLineFeedAndTab)
 
 TEST(TerminalText, EscapesC1ControlsAndKeepsUtf8Text)
 {
-    EXPECT_EQ(TerminalText::escape("\xc2\x9b" "2J"), "\\xc2\\x9b2J");  // CSI in UTF-8
-    EXPECT_EQ(TerminalText::escape("\x9b" "2J\x9b"), "\\x9b2J\\x9b"); // CSI as one byte
+    EXPECT_EQ(TerminalText::escape("\xc2\x9b"
+                                   "2J"),
+              "\\xc2\\x9b2J"); // CSI in UTF-8
+    EXPECT_EQ(TerminalText::escape("\x9b"
+                                   "2J\x9b"),
+              "\\x9b2J\\x9b"); // CSI as one byte
     EXPECT_EQ(TerminalText::escape("\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xb5s"),
               "\xc3\xa9t\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xc2\xb5s");
 }

@@ -60,7 +60,8 @@ json document(const std::string& source, json options = json::object(), json ini
             {"source", source},
             {"kernel", "k"},
             {"options", options},
-            {"buffers", json::array({{{"name", "p"}, {"dtype", "f32"}, {"count", "4"}, {"init", init}, {"direction", "inout"}}})},
+            {"buffers",
+             json::array({{{"name", "p"}, {"dtype", "f32"}, {"count", "4"}, {"init", init}, {"direction", "inout"}}})},
             {"args", json::array({{{"name", "p"}, {"buffer", "p"}}})},
             {"launch", {{"grid", {"1", "1", "1"}}, {"block", {"4", "1", "1"}}}}};
 }
@@ -77,7 +78,8 @@ TEST(TrustCli, OptionThatWritesAFileIsRefusedWithExitFive)
     write(doc, document(kKernel, {{"extra", {"--time=" + target.string()}}}).dump());
     const auto before = listing(s.outside);
     for (const char* cmd : {"compile", "run"}) {
-        auto r = cmd == std::string("run") ? runKwb({"run", doc.string(), "--device", "sim"}) : runKwb({"compile", doc.string()});
+        auto r = cmd == std::string("run") ? runKwb({"run", doc.string(), "--device", "sim"})
+                                           : runKwb({"compile", doc.string()});
         EXPECT_EQ(r.exitCode, 5) << cmd << r.out << r.err;
         EXPECT_NE(r.err.find("options.extra[0]"), std::string::npos) << r.err;
         EXPECT_NE(r.err.find("--trust"), std::string::npos) << "says how to lift it: " << r.err;
@@ -108,7 +110,8 @@ TEST(TrustCli, InitialiserFileOutsideIsNeitherReadNorCopiedToOut)
 {
     Scratch s("init");
     const fs::path doc = s.doc / "d.kwb";
-    write(doc, document(kKernel, json::object(), {{"kind", "file"}, {"path", (s.outside / "secret.csv").string()}}).dump());
+    write(doc,
+          document(kKernel, json::object(), {{"kind", "file"}, {"path", (s.outside / "secret.csv").string()}}).dump());
     const fs::path out = s.doc / "out";
     auto r = runKwb({"run", doc.string(), "--device", "sim", "--out", out.string()});
     EXPECT_EQ(r.exitCode, 5) << r.out << r.err;
@@ -145,8 +148,9 @@ TEST(TrustCli, ServeConfinesJobsUnlessTheClientTrustsThem)
     EXPECT_EQ(refused.dump().find(kSecret), std::string::npos);
 
     const json own = document("#include \"" + (s.outside / "ok.h").string() + "\"\n" + kKernel);
-    serve.send(kw::protocol::request(2, kw::protocol::op::kCompile,
-                                     {{"document", own}, {"base_dir", s.doc.string()}, {"device", "sim"}, {"trust", true}}));
+    serve.send(
+        kw::protocol::request(2, kw::protocol::op::kCompile,
+                              {{"document", own}, {"base_dir", s.doc.string()}, {"device", "sim"}, {"trust", true}}));
     const json trusted = serve.replyFor(2);
     ASSERT_TRUE(trusted["ok"].get<bool>()) << trusted.dump();
     EXPECT_TRUE(trusted["result"]["ok"].get<bool>()) << trusted.dump();

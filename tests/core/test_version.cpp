@@ -72,7 +72,8 @@ TEST(Version, ReportFormatsAlignedLines)
 TEST(Version, BuildTreeNamesEveryPart)
 {
     int status = -1;
-    const std::string out = run("env -u KWB_NVRTC -u KWB_CUDA_INCLUDE " + std::string(KW_BIN_DIR) + "/kwb-run --version", status);
+    const std::string out
+        = run("env -u KWB_NVRTC -u KWB_CUDA_INCLUDE " + std::string(KW_BIN_DIR) + "/kwb-run --version", status);
     EXPECT_EQ(status, 0) << out;
     EXPECT_EQ(out.rfind("kwb-run " KW_VERSION "\n", 0), 0u) << out;
     for (const char* label : {"version", "git revision", "NVRTC", "CUDA headers", "driver"})

@@ -1,8 +1,8 @@
 // Whole .cu files as people find them: host classes and helpers removed by NVRTC's own
 // verdict (never a device line), host headers found nowhere, kernels in an included .cu.
 #include "compile/NvrtcHostRemoval.hpp"
-#include "support/TempDir.hpp"
 #include "gpu/ChildProcess.hpp"
+#include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -41,11 +41,17 @@ bool hasDiagnostic(const json& j, const std::string& severity, int line, const s
 fs::path scaleDocument(const fs::path& dir, const std::string& file)
 {
     const json doc = {
-        {"format", "kernel-workbench"}, {"version", 1}, {"source_file", file}, {"kernel", "scale"},
+        {"format", "kernel-workbench"},
+        {"version", 1},
+        {"source_file", file},
+        {"kernel", "scale"},
         {"variables", json::array({json::array({"n", "1024"})})},
-        {"buffers", {{{"name", "p"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "arange"}}}, {"direction", "inout"}}}},
-        {"args", {{{"name", "p"}, {"buffer", "p"}}, {{"name", "f"}, {"type", "f32"}, {"value", "2"}},
-                  {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+        {"buffers",
+         {{{"name", "p"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "arange"}}}, {"direction", "inout"}}}},
+        {"args",
+         {{{"name", "p"}, {"buffer", "p"}},
+          {{"name", "f"}, {"type", "f32"}, {"value", "2"}},
+          {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
         {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
         {"checks", {{{"buffer", "p"}, {"expect", "p_in * 2"}}}}};
     const fs::path p = dir / "doc.kwb";
@@ -64,12 +70,14 @@ const char* const kScale = "__global__ void scale(float* p, float f, int n)\n"
 TEST(WholeFiles, AHostClassGoesByNvrtcsVerdictAndTheKernelRuns)
 {
     const fs::path dir = folder("host-class");
-    write(dir / "main.cu", std::string(kScale) + "struct Timer {\n"
-                                                 "    cudaEvent_t a, b;\n"
-                                                 "    Timer() : a(nullptr), b{nullptr} { cudaEventCreate(&a); }\n"
-                                                 "    float ms() { float t = 0; cudaEventElapsedTime(&t, a, b); return t; }\n"
-                                                 "};\n"
-                                                 "int main() { Timer t; return int(t.ms()); }\n");
+    write(dir / "main.cu",
+          std::string(kScale)
+              + "struct Timer {\n"
+                "    cudaEvent_t a, b;\n"
+                "    Timer() : a(nullptr), b{nullptr} { cudaEventCreate(&a); }\n"
+                "    float ms() { float t = 0; cudaEventElapsedTime(&t, a, b); return t; }\n"
+                "};\n"
+                "int main() { Timer t; return int(t.ms()); }\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
     EXPECT_TRUE(hasDiagnostic(j, "note", 8, "function Timer (lines 8-8) is host code")) << j["diagnostics"].dump(1);
@@ -83,23 +91,35 @@ TEST(WholeFiles, AHostClassGoesByNvrtcsVerdictAndTheKernelRuns)
 // functions around them are not touched, whatever the diagnostics say of other lines.
 TEST(WholeFiles, OnlyWhatNvrtcCallsHostIsBlanked)
 {
-    const std::string source = "__device__ float twice(float v) { return 2 * v; }\n" // 1
-                               "template <typename T>\n"                             // 2
-                               "T hostMax(T a, T b)\n"                               // 3
-                               "{\n"                                                 // 4
-                               "    return a > b ? a : b;\n"                         // 5
-                               "}\n"                                                 // 6
-                               "static const char* names[] = {\"a\", \"b\"};\n"      // 7
+    const std::string source = "__device__ float twice(float v) { return 2 * v; }\n"    // 1
+                               "template <typename T>\n"                                // 2
+                               "T hostMax(T a, T b)\n"                                  // 3
+                               "{\n"                                                    // 4
+                               "    return a > b ? a : b;\n"                            // 5
+                               "}\n"                                                    // 6
+                               "static const char* names[] = {\"a\", \"b\"};\n"         // 7
                                "__global__ void k(float* p) { p[0] = twice(p[0]); }\n"; // 8
     std::string text = source;
     std::vector<kw::HostCodeRange> removed;
-    const std::vector<kw::Diagnostic> said = {
-        {"k.cu", 3, 3, kw::Severity::Error, "A function without execution space annotations (__host__/__device__/__global__) "
-                                            "is considered a host function, and host functions are not allowed in JIT mode.", {}, {}},
-        {"k.cu", 7, 20, kw::Severity::Error, "A namespace scope variable without memory space annotations is considered a "
-                                             "host variable, and host variables are not allowed in JIT mode.", {}, {}},
-        {"k.cu", 8, 1, kw::Severity::Error, "identifier \"x\" is undefined", {}, {}},
-        {"other.cuh", 1, 1, kw::Severity::Error, "host functions are not allowed in JIT mode", {}, {}}};
+    const std::vector<kw::Diagnostic> said
+        = {{"k.cu",
+            3,
+            3,
+            kw::Severity::Error,
+            "A function without execution space annotations (__host__/__device__/__global__) "
+            "is considered a host function, and host functions are not allowed in JIT mode.",
+            {},
+            {}},
+           {"k.cu",
+            7,
+            20,
+            kw::Severity::Error,
+            "A namespace scope variable without memory space annotations is considered a "
+            "host variable, and host variables are not allowed in JIT mode.",
+            {},
+            {}},
+           {"k.cu", 8, 1, kw::Severity::Error, "identifier \"x\" is undefined", {}, {}},
+           {"other.cuh", 1, 1, kw::Severity::Error, "host functions are not allowed in JIT mode", {}, {}}};
     ASSERT_TRUE(kw::NvrtcHostRemoval::apply(text, "k.cu", said, removed));
     ASSERT_EQ(text.size(), source.size());
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 8);
@@ -128,11 +148,13 @@ TEST(WholeFiles, OnlyWhatNvrtcCallsHostIsBlanked)
 TEST(WholeFiles, AHostHeaderFoundNowhereIsAStandInWithANoteAtItsLine)
 {
     const fs::path dir = folder("host-header");
-    write(dir / "main.cu", "#include <getopt.h>\n#include <sys/stat.h>\n" + std::string(kScale)
-                               + "int main(int argc, char** argv) { return getopt(argc, argv, \"v\"); }\n");
+    write(dir / "main.cu",
+          "#include <getopt.h>\n#include <sys/stat.h>\n" + std::string(kScale)
+              + "int main(int argc, char** argv) { return getopt(argc, argv, \"v\"); }\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 1, "<getopt.h> is not a header device code can use")) << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 1, "<getopt.h> is not a header device code can use"))
+        << j["diagnostics"].dump(1);
     EXPECT_TRUE(hasDiagnostic(j, "note", 2, "<sys/stat.h>")) << j["diagnostics"].dump(1);
     auto r = runKwb({"run", doc.string(), "--device", "sim"});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
@@ -172,21 +194,23 @@ TEST(WholeFiles, AKernelInAnIncludedCuIsFoundAndSaysWhereItLives)
 TEST(WholeFiles, TheDocumentsOwnHeadersAreSplitLikeItsSource)
 {
     const fs::path dir = folder("common-header");
-    write(dir / "common.h", "#include <cublas_v2.h>\n"                                   // 1
-                            "__device__ float twice(float v) { return 2 * v; }\n"         // 2
-                            "struct Stopwatch {\n"                                        // 3
-                            "    double start = 0;\n"                                     // 4
-                            "    double seconds() const { return clock() - start; }\n"    // 5
-                            "};\n"                                                        // 6
-                            "void launchScale(float* p, int n);\n"                        // 7
-                            "inline void check(int r) { if (r) exit(1); }\n");            // 8
-    write(dir / "main.cu", "#include \"common.h\"\n"
-                           "__global__ void scale(float* p, float f, int n)\n"
-                           "{\n"
-                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    if (i < n) p[i] = twice(p[i]) * f / 2;\n"
-                           "}\n"
-                           "int main() { check(0); return 0; }\n");
+    write(dir / "common.h",
+          "#include <cublas_v2.h>\n"                                 // 1
+          "__device__ float twice(float v) { return 2 * v; }\n"      // 2
+          "struct Stopwatch {\n"                                     // 3
+          "    double start = 0;\n"                                  // 4
+          "    double seconds() const { return clock() - start; }\n" // 5
+          "};\n"                                                     // 6
+          "void launchScale(float* p, int n);\n"                     // 7
+          "inline void check(int r) { if (r) exit(1); }\n");         // 8
+    write(dir / "main.cu",
+          "#include \"common.h\"\n"
+          "__global__ void scale(float* p, float f, int n)\n"
+          "{\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n) p[i] = twice(p[i]) * f / 2;\n"
+          "}\n"
+          "int main() { check(0); return 0; }\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     for (const bool trusted : {false, true}) {
         std::vector<std::string> args = {"compile", doc.string(), "--json"};
@@ -197,7 +221,8 @@ TEST(WholeFiles, TheDocumentsOwnHeadersAreSplitLikeItsSource)
         const json j = json::parse(c.out);
         EXPECT_TRUE(hasDiagnostic(j, "note", 1, "#include cublas_v2.h")) << trusted << j["diagnostics"].dump(1);
         EXPECT_TRUE(hasDiagnostic(j, "note", 8, "function check (lines 8-8) is host code")) << j["diagnostics"].dump(1);
-        EXPECT_TRUE(hasDiagnostic(j, "note", 5, "function seconds (lines 5-5) is host code")) << j["diagnostics"].dump(1);
+        EXPECT_TRUE(hasDiagnostic(j, "note", 5, "function seconds (lines 5-5) is host code"))
+            << j["diagnostics"].dump(1);
         for (const auto& d : j["diagnostics"])
             if (d["severity"] == "note" && d["line"] == 8)
                 EXPECT_EQ(fs::path(d["file"].get<std::string>()).filename(), "common.h") << d.dump();
@@ -234,7 +259,8 @@ TEST(WholeFiles, AMacroSplicedOverCrLfLinesStaysWholeInAWindowsFile)
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
     for (const auto& d : j["diagnostics"])
-        EXPECT_FALSE(d["line"].get<int>() >= 2 && d["line"].get<int>() <= 10) << d.dump(); // nothing of the macro or kernel
+        EXPECT_FALSE(d["line"].get<int>() >= 2 && d["line"].get<int>() <= 10)
+            << d.dump(); // nothing of the macro or kernel
     ASSERT_EQ(j["host_code"].size(), 2u) << j["host_code"].dump();
     EXPECT_EQ(j["host_code"][0]["first_line"], 11);
     EXPECT_EQ(j["host_code"][1]["first_line"], 12);
@@ -248,20 +274,21 @@ TEST(WholeFiles, AMacroSplicedOverCrLfLinesStaysWholeInAWindowsFile)
 TEST(WholeFiles, DirectivesInsideALeftOutHostFunctionStillApply)
 {
     const fs::path dir = folder("directives-in-main");
-    write(dir / "main.cu", "#define FACTOR 2\n"                                          // 1
-                           "int main()\n"                                                // 2
-                           "{\n"                                                         // 3
-                           "#undef FACTOR\n"                                             // 4
-                           "#define FACTOR 3\n"                                          // 5
-                           "#include <vector>\n"                                         // 6
-                           "    std::vector<int> v(4);\n"                                // 7
-                           "    return 0;\n"                                             // 8
-                           "}\n"                                                         // 9
-                           "__global__ void scale(float* p, float f, int n)\n"           // 10
-                           "{\n"
-                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    if (i < n) p[i] *= f * FACTOR / 3;\n"
-                           "}\n");
+    write(dir / "main.cu",
+          "#define FACTOR 2\n"                                // 1
+          "int main()\n"                                      // 2
+          "{\n"                                               // 3
+          "#undef FACTOR\n"                                   // 4
+          "#define FACTOR 3\n"                                // 5
+          "#include <vector>\n"                               // 6
+          "    std::vector<int> v(4);\n"                      // 7
+          "    return 0;\n"                                   // 8
+          "}\n"                                               // 9
+          "__global__ void scale(float* p, float f, int n)\n" // 10
+          "{\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n) p[i] *= f * FACTOR / 3;\n"
+          "}\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
     ASSERT_EQ(j["host_code"].size(), 1u) << j["host_code"].dump();
@@ -276,19 +303,21 @@ TEST(WholeFiles, DirectivesInsideALeftOutHostFunctionStillApply)
 TEST(WholeFiles, ACudaLibraryHostHeaderLeavesItsDeviceTypes)
 {
     const fs::path dir = folder("cublas-bf16");
-    write(dir / "main.cu", "#include <cublas_v2.h>\n"
-                           "__global__ void scale(float* p, float f, int n)\n"
-                           "{\n"
-                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    __nv_bfloat16 h = __float2bfloat16(f);\n"
-                           "    cuComplex c = make_cuComplex(__bfloat162float(h), 0.f);\n"
-                           "    if (i < n) p[i] *= cuCrealf(c);\n"
-                           "}\n"
-                           "int main() { cublasHandle_t h; cublasCreate(&h); return 0; }\n");
+    write(dir / "main.cu",
+          "#include <cublas_v2.h>\n"
+          "__global__ void scale(float* p, float f, int n)\n"
+          "{\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    __nv_bfloat16 h = __float2bfloat16(f);\n"
+          "    cuComplex c = make_cuComplex(__bfloat162float(h), 0.f);\n"
+          "    if (i < n) p[i] *= cuCrealf(c);\n"
+          "}\n"
+          "int main() { cublasHandle_t h; cublasCreate(&h); return 0; }\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 1, "#include cublas_v2.h (its device part, cuComplex.h, cuda_fp16.h and "
-                                            "cuda_bf16.h, is compiled)"))
+    EXPECT_TRUE(hasDiagnostic(j, "note", 1,
+                              "#include cublas_v2.h (its device part, cuComplex.h, cuda_fp16.h and "
+                              "cuda_bf16.h, is compiled)"))
         << j["diagnostics"].dump(1);
     auto r = runKwb({"run", doc.string(), "--device", "sim"});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
@@ -300,12 +329,13 @@ TEST(WholeFiles, ACudaLibraryHostHeaderLeavesItsDeviceTypes)
 TEST(WholeFiles, UintIsATypeAsUnderNvccOnLinux)
 {
     const fs::path dir = folder("uint");
-    write(dir / "main.cu", "__global__ void scale(float* p, float f, uint n)\n"
-                           "{\n"
-                           "    uint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    ushort s = 1; ulong l = 1;\n"
-                           "    if (i < n) p[i] *= f * s * l;\n"
-                           "}\n");
+    write(dir / "main.cu",
+          "__global__ void scale(float* p, float f, uint n)\n"
+          "{\n"
+          "    uint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    ushort s = 1; ulong l = 1;\n"
+          "    if (i < n) p[i] *= f * s * l;\n"
+          "}\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     std::ifstream in(doc);
     json d = json::parse(in);
@@ -324,20 +354,22 @@ TEST(WholeFiles, UintIsATypeAsUnderNvccOnLinux)
 TEST(WholeFiles, AHostDeclarationNamingAHostOnlyTypeIsLeftOutWithTheReason)
 {
     const fs::path dir = folder("host-types");
-    write(dir / "common.h", "#include <pthread.h>\n"                                   // 1
-                            "#include <stdio.h>\n"                                     // 2
-                            "typedef pthread_t Thread;\n"                              // 3
-                            "struct Log {\n"                                           // 4
-                            "    FILE* file;\n"                                        // 5
-                            "};\n"                                                     // 6
-                            "static Thread start(void* (*f)(void*), void* arg);\n"     // 7
-                            "__device__ float twice(float v) { return 2 * v; }\n");    // 8
-    write(dir / "main.cu", "#include \"common.h\"\n"
-                           "__global__ void scale(float* p, float f, int n)\n"
-                           "{\n"
-                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    if (i < n) p[i] = twice(p[i]) * f / 2;\n"
-                           "}\n");
+    write(dir / "common.h",
+          "#include <pthread.h>\n"                                // 1
+          "#include <stdio.h>\n"                                  // 2
+          "typedef pthread_t Thread;\n"                           // 3
+          "struct Log {\n"                                        // 4
+          "    FILE* file;\n"                                     // 5
+          "};\n"                                                  // 6
+          "static Thread start(void* (*f)(void*), void* arg);\n"  // 7
+          "__device__ float twice(float v) { return 2 * v; }\n"); // 8
+    write(dir / "main.cu",
+          "#include \"common.h\"\n"
+          "__global__ void scale(float* p, float f, int n)\n"
+          "{\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n) p[i] = twice(p[i]) * f / 2;\n"
+          "}\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
     EXPECT_TRUE(hasDiagnostic(j, "note", 3, "typedef Thread (it names pthread_t, which device code does not have)"))
@@ -349,8 +381,10 @@ TEST(WholeFiles, AHostDeclarationNamingAHostOnlyTypeIsLeftOutWithTheReason)
     EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
 
     // A device function that uses the type is device code: its error stays, at its line.
-    write(dir / "main.cu", "#include \"common.h\"\n"
-                           "__device__ Thread self() { return 0; }\n" + std::string(kScale));
+    write(dir / "main.cu",
+          "#include \"common.h\"\n"
+          "__device__ Thread self() { return 0; }\n"
+              + std::string(kScale));
     const json used = compileJson(doc, 1);
     EXPECT_TRUE(hasDiagnostic(used, "error", 2, "Thread")) << used["diagnostics"].dump(1);
 }
@@ -360,11 +394,12 @@ TEST(WholeFiles, AHostDeclarationNamingAHostOnlyTypeIsLeftOutWithTheReason)
 TEST(WholeFiles, AKernelWhoseDeclarationFailsShowsItsOwnErrorsOnly)
 {
     const fs::path dir = folder("declaration-fails");
-    write(dir / "main.cu", "__global__ void scale(real* p, float f, int n)\n"
-                           "{\n"
-                           "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                           "    if (i < n) p[i] *= f;\n"
-                           "}\n");
+    write(dir / "main.cu",
+          "__global__ void scale(real* p, float f, int n)\n"
+          "{\n"
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n) p[i] *= f;\n"
+          "}\n");
     const json j = compileJson(scaleDocument(dir, "main.cu"), 1);
     EXPECT_TRUE(hasDiagnostic(j, "error", 1, "identifier \"real\" is undefined")) << j["diagnostics"].dump(1);
     for (const auto& d : j["diagnostics"]) {

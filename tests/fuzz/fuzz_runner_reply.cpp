@@ -29,10 +29,10 @@ kw::Document document()
 {
     kw::Document doc;
     doc.variables = {{"n", "4"}};
-    doc.buffers = {buffer("a", kw::DType::F32, "n", kw::Direction::In),
-                   buffer("c", kw::DType::F32, "n", kw::Direction::Out),
-                   buffer("m", kw::DType::U8, "6", kw::Direction::InOut),
-                   buffer("u", kw::DType::F64, "unknown_here", kw::Direction::Out)};
+    doc.buffers
+        = {buffer("a", kw::DType::F32, "n", kw::Direction::In), buffer("c", kw::DType::F32, "n", kw::Direction::Out),
+           buffer("m", kw::DType::U8, "6", kw::Direction::InOut),
+           buffer("u", kw::DType::F64, "unknown_here", kw::Direction::Out)};
     doc.buffers[2].shape = {"2", "3"};
     return doc;
 }
@@ -90,8 +90,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         kw::fuzz::refusalsOnly([&] { converse(channel); });
         // Read the rest, so the feeding thread is never left blocked on a full pipe.
         char sink[4096];
-        while (read(in[0], sink, sizeof sink) > 0) {
-        }
+        while (read(in[0], sink, sizeof sink) > 0) { }
     }
     feed.join();
     close(in[0]);

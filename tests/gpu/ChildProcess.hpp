@@ -138,8 +138,7 @@ public:
 
     std::string readAllStdout()
     {
-        while (fill(std::chrono::seconds(120))) {
-        }
+        while (fill(std::chrono::seconds(120))) { }
         return std::exchange(buffer_, {});
     }
     std::string readStderr()

@@ -114,7 +114,9 @@ public:
                     line.pop_back();
                 return line;
             }
-            if (out_.eof || !out_.changed.wait_until(lock, until, [&] { return out_.eof || out_.data.find('\n') != std::string::npos; }))
+            if (out_.eof || !out_.changed.wait_until(lock, until, [&] {
+                    return out_.eof || out_.data.find('\n') != std::string::npos;
+                }))
                 if (out_.data.find('\n') == std::string::npos)
                     return std::nullopt;
         }

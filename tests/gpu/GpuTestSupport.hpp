@@ -25,11 +25,11 @@ inline std::string noGpuReason()
     return {};
 }
 
-#define KW_REQUIRE_GPU()                                    \
-    do {                                                    \
-        const std::string why = ::kwtest::noGpuReason();    \
-        if (!why.empty())                                   \
-            GTEST_SKIP() << why;                            \
+#define KW_REQUIRE_GPU()                                                                                               \
+    do {                                                                                                               \
+        const std::string why = ::kwtest::noGpuReason();                                                               \
+        if (!why.empty())                                                                                              \
+            GTEST_SKIP() << why;                                                                                       \
     } while (0)
 
 inline nlohmann::json loadSample(const std::string& fileName) { return kw::test::sampleDocument(fileName); }
@@ -72,16 +72,17 @@ inline nlohmann::json runJob(ChildProcess& serve, int id, const nlohmann::json& 
 inline nlohmann::json kernelDocument(const std::string& source, const std::string& kernel,
                                      nlohmann::json block = {32, 1, 1}, double timeLimit = 10)
 {
-    return {{"format", "kernel-workbench"},
-            {"version", 1},
-            {"source", source},
-            {"kernel", kernel},
-            {"variables", nlohmann::json::parse(R"([["n", "64"]])")},
-            {"buffers", {{{"name", "p"}, {"dtype", "i32"}, {"count", "n"}, {"init", {{"kind", "zeros"}}},
-                          {"direction", "inout"}}}},
-            {"args", {{{"name", "p"}, {"buffer", "p"}}, {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
-            {"launch", {{"grid", {1, 1, 1}}, {"block", block}}},
-            {"run", {{"warmup", 0}, {"repeats", 1}, {"time_limit_s", timeLimit}}}};
+    return {
+        {"format", "kernel-workbench"},
+        {"version", 1},
+        {"source", source},
+        {"kernel", kernel},
+        {"variables", nlohmann::json::parse(R"([["n", "64"]])")},
+        {"buffers",
+         {{{"name", "p"}, {"dtype", "i32"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "inout"}}}},
+        {"args", {{{"name", "p"}, {"buffer", "p"}}, {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", block}}},
+        {"run", {{"warmup", 0}, {"repeats", 1}, {"time_limit_s", timeLimit}}}};
 }
 
 } // namespace kwtest

@@ -15,20 +15,18 @@ struct FaultCase {
 };
 
 const FaultCase kCases[] = {
-    {"illegal_address",
-     "__global__ void k(int* p, int n) { int* bad = (int*)0x10; bad[threadIdx.x] = n; }", "illegal_address", 10},
-    {"misaligned_address",
-     "__global__ void k(int* p, int n) { int* q = (int*)((char*)p + 1); q[threadIdx.x] = n; }",
+    {"illegal_address", "__global__ void k(int* p, int n) { int* bad = (int*)0x10; bad[threadIdx.x] = n; }",
+     "illegal_address", 10},
+    {"misaligned_address", "__global__ void k(int* p, int n) { int* q = (int*)((char*)p + 1); q[threadIdx.x] = n; }",
      "misaligned_address", 10},
     {"trap", "__global__ void k(int* p, int n) { if (threadIdx.x == 3) __trap(); p[threadIdx.x] = n; }", "trap", 10},
-    {"assert",
-     "#include <cassert>\n__global__ void k(int* p, int n) { assert(threadIdx.x < 5); p[threadIdx.x] = n; }",
+    {"assert", "#include <cassert>\n__global__ void k(int* p, int n) { assert(threadIdx.x < 5); p[threadIdx.x] = n; }",
      "assert", 10},
-    {"endless_loop",
-     "__global__ void k(int* p, int n) { volatile int* v = p; while (v[0] == 0) { } p[1] = n; }", "timeout", 2},
+    {"endless_loop", "__global__ void k(int* p, int n) { volatile int* v = p; while (v[0] == 0) { } p[1] = n; }",
+     "timeout", 2},
 };
 
-class GpuFaults : public ::testing::TestWithParam<FaultCase> {};
+class GpuFaults : public ::testing::TestWithParam<FaultCase> { };
 
 } // namespace
 

@@ -48,7 +48,10 @@ std::vector<std::uint32_t> elements(const fs::path& npy, int& bytesPer)
     return v;
 }
 
-bool isNan16(std::uint32_t b, bool bf16) { return bf16 ? (b & 0x7f80) == 0x7f80 && (b & 0x7f) : (b & 0x7c00) == 0x7c00 && (b & 0x3ff); }
+bool isNan16(std::uint32_t b, bool bf16)
+{
+    return bf16 ? (b & 0x7f80) == 0x7f80 && (b & 0x7f) : (b & 0x7c00) == 0x7c00 && (b & 0x3ff);
+}
 
 // Within one unit in the last place: the same sign and neighbouring patterns, or both NaN.
 bool withinOneUlp(std::uint32_t a, std::uint32_t b, bool bf16)

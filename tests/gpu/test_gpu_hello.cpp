@@ -84,9 +84,9 @@ TEST(GpuHello, OverflowingThePrintfBufferIsReportedAsTruncated)
     // stays smaller and the time limit generous: at 4 times this size the kernel alone
     // took 7.5 to 8.3 s on an H200 (10 to 15 % of the lines got through), and a run
     // over the 10 s limit was cut off.
-    json doc = kernelDocument(
-        "__global__ void chatty(int* p, int n) { for (int k = 0; k < 32; ++k) printf(\"line %d of thread %d\\n\", k, threadIdx.x); }",
-        "chatty", {256, 1, 1}, 60);
+    json doc = kernelDocument("__global__ void chatty(int* p, int n) { for (int k = 0; k < 32; ++k) printf(\"line %d "
+                              "of thread %d\\n\", k, threadIdx.x); }",
+                              "chatty", {256, 1, 1}, 60);
     doc["launch"]["grid"] = {32, 1, 1};
     doc["run"]["printf_buffer_bytes"] = 64 * 1024;
     ChildProcess serve({"serve"});
@@ -95,9 +95,9 @@ TEST(GpuHello, OverflowingThePrintfBufferIsReportedAsTruncated)
     const json& r = reply["result"];
     ASSERT_TRUE(r.value("fault", json()).is_null()) << "the run faulted: " << r["fault"].dump();
     EXPECT_TRUE(r["printf"]["truncated"].get<bool>())
-        << r["printf"]["lines"].size() << " tagged lines, untagged: "
-        << r["printf"].value("untagged", json::array()).dump().substr(0, 300) << "\nwarnings: " << r["warnings"].dump()
-        << "\ntimings: " << r["timings"].dump();
+        << r["printf"]["lines"].size()
+        << " tagged lines, untagged: " << r["printf"].value("untagged", json::array()).dump().substr(0, 300)
+        << "\nwarnings: " << r["warnings"].dump() << "\ntimings: " << r["timings"].dump();
     EXPECT_LT(r["printf"]["lines"].size(), 32u * 256u * 32u);
     EXPECT_FALSE(r["warnings"].empty());
 }

@@ -97,9 +97,8 @@ std::map<std::string, double> ncuMetrics(const std::string& ncu, const fs::path&
     // The kernel runs in kwb-run itself; followed into the sandboxed compile worker, ncu's
     // injection waits there for what the sandbox denies (docs/kwb-run.md, "Profiling").
     const std::string command = quoted(ncu) + " --target-processes application-only"
-                                + " --clock-control none --launch-count 1 --csv --print-units base"
-                                + " --metrics " + metrics + " " + quoted(kwbRun()) + " run " + quoted(doc.string())
-                                + " --device cuda:0";
+        + " --clock-control none --launch-count 1 --csv --print-units base" + " --metrics " + metrics + " "
+        + quoted(kwbRun()) + " run " + quoted(doc.string()) + " --device cuda:0";
     int status = 0;
     log = runShell(command, status);
     std::map<std::string, double> values;
@@ -182,8 +181,8 @@ void writeTable(const std::vector<Row>& rows)
         return;
     std::ofstream out(path, std::ios::app);
     for (const Row& r : rows)
-        out << "| " << r.document << " | " << r.counter << " | " << std::int64_t(r.sim) << " | "
-            << std::int64_t(r.gpu) << " |\n";
+        out << "| " << r.document << " | " << r.counter << " | " << std::int64_t(r.sim) << " | " << std::int64_t(r.gpu)
+            << " |\n";
 }
 
 bool memoryCounter(const std::string& counter) { return counter != "inst_executed"; }

@@ -85,8 +85,8 @@ TEST(GpuSamples, OutputsAreTheStateAfterExactlyOneLaunch)
 {
     KW_REQUIRE_GPU();
     // x[i] += 1 on inout data: after warm-up and repeats the outputs still show one launch.
-    json doc = kernelDocument("__global__ void inc(int* p, int n) { int i = threadIdx.x; if (i < n) p[i] += 1; }",
-                              "inc");
+    json doc
+        = kernelDocument("__global__ void inc(int* p, int n) { int i = threadIdx.x; if (i < n) p[i] += 1; }", "inc");
     doc["buffers"][0]["init"] = {{"kind", "arange"}};
     doc["run"] = {{"warmup", 3}, {"repeats", 7}};
     doc["launch"]["block"] = {64, 1, 1};

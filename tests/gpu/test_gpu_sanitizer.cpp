@@ -53,12 +53,12 @@ std::string noSanitizerReason()
     return ComputeSanitizerLocator::find(s) ? std::string() : ComputeSanitizerLocator::notFoundMessage(s);
 }
 
-#define KW_REQUIRE_SANITIZER()                                   \
-    do {                                                         \
-        KW_REQUIRE_GPU();                                        \
-        const std::string whyNot = noSanitizerReason();          \
-        if (!whyNot.empty())                                     \
-            GTEST_SKIP() << whyNot;                              \
+#define KW_REQUIRE_SANITIZER()                                                                                         \
+    do {                                                                                                               \
+        KW_REQUIRE_GPU();                                                                                              \
+        const std::string whyNot = noSanitizerReason();                                                                \
+        if (!whyNot.empty())                                                                                           \
+            GTEST_SKIP() << whyNot;                                                                                    \
     } while (0)
 
 RunResult checkedRun(const Document& doc, CheckTool tool, SanitizedRunOptions o = options())
@@ -98,7 +98,7 @@ const Planted kPlanted[] = {
     {"divergent_barrier.kwb", CheckTool::Synccheck, "divergent barrier"},
 };
 
-class GpuSanitizer : public ::testing::TestWithParam<Planted> {};
+class GpuSanitizer : public ::testing::TestWithParam<Planted> { };
 
 } // namespace
 
@@ -116,9 +116,8 @@ TEST_P(GpuSanitizer, FindsThePlantedFaultAtItsLine)
     EXPECT_TRUE(r.compile.ok) << r.compile.log;
     EXPECT_EQ(r.device.id, "cuda:0");
     EXPECT_FALSE(r.ok) << "a finding fails the run";
-    const auto found = std::find_if(r.findings.begin(), r.findings.end(), [&](const CheckFinding& f) {
-        return f.kind == p.kind && f.line == line;
-    });
+    const auto found = std::find_if(r.findings.begin(), r.findings.end(),
+                                    [&](const CheckFinding& f) { return f.kind == p.kind && f.line == line; });
     ASSERT_NE(found, r.findings.end()) << "no " << p.kind << " at line " << line << "; " << describe(r);
     const CheckFinding& f = *found;
     EXPECT_EQ(f.tool, p.tool);

@@ -12,7 +12,10 @@ namespace kwtest {
 
 class LoopbackSshServer {
 public:
-    explicit LoopbackSshServer(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    explicit LoopbackSshServer(std::filesystem::path dir)
+        : dir_(std::move(dir))
+    {
+    }
     ~LoopbackSshServer() { stop(); }
 
     // Empty on success, else what failed.
@@ -49,8 +52,8 @@ public:
         const Shell check = shell("/usr/sbin/sshd -t -f " + (dir_ / "sshd_config").string());
         if (!check.ok())
             return "sshd -t refused the configuration: " + check.output;
-        const Shell run = shell("/usr/sbin/sshd -f " + (dir_ / "sshd_config").string() + " -E "
-                                + (dir_ / "sshd.log").string());
+        const Shell run
+            = shell("/usr/sbin/sshd -f " + (dir_ / "sshd_config").string() + " -E " + (dir_ / "sshd.log").string());
         if (!run.ok())
             return "sshd did not start: " + run.output + readFile(dir_ / "sshd.log");
         if (!waitFor([&] { return pidFromFile(dir_ / "sshd.pid") > 0; }, std::chrono::seconds(10)))
@@ -107,8 +110,7 @@ public:
     std::string log() const { return readFile(dir_ / "sshd.log"); }
 
 private:
-    void writeClientConfig(const std::string& name, const std::string& key, const std::string& knownHosts,
-                           bool batch)
+    void writeClientConfig(const std::string& name, const std::string& key, const std::string& knownHosts, bool batch)
     {
         std::ofstream(dir_ / name) << "Host *\n"
                                    << "  IdentityFile " << (dir_ / key).string() << "\n"

@@ -16,7 +16,10 @@ namespace kwtest {
 
 class OneNodeSlurmCluster {
 public:
-    explicit OneNodeSlurmCluster(std::filesystem::path dir) : dir_(std::move(dir)) {}
+    explicit OneNodeSlurmCluster(std::filesystem::path dir)
+        : dir_(std::move(dir))
+    {
+    }
     ~OneNodeSlurmCluster() { stop(); }
 
     // Empty on success, else what failed.
@@ -34,10 +37,10 @@ public:
         if (!key.ok())
             return "cannot make a munge key: " + key.output;
         const std::string socket = (dir_ / "munge" / "munge.sock").string();
-        const Shell munged = shell("/usr/sbin/munged --force --key-file=" + (dir_ / "munge.key").string()
-                                   + " --socket=" + socket + " --pid-file=" + (dir_ / "munge" / "munged.pid").string()
-                                   + " --log-file=" + (dir_ / "log" / "munged.log").string()
-                                   + " --seed-file=" + (dir_ / "munge" / "seed").string());
+        const Shell munged
+            = shell("/usr/sbin/munged --force --key-file=" + (dir_ / "munge.key").string() + " --socket=" + socket
+                    + " --pid-file=" + (dir_ / "munge" / "munged.pid").string() + " --log-file="
+                    + (dir_ / "log" / "munged.log").string() + " --seed-file=" + (dir_ / "munge" / "seed").string());
         if (!munged.ok())
             return "munged did not start: " + munged.output + readFile(dir_ / "log" / "munged.log");
         mungePid_ = pidFromFile(dir_ / "munge" / "munged.pid");
@@ -87,7 +90,7 @@ public:
         if (!waitFor([] { return shell("sinfo -h -o %T").output.find("idle") != std::string::npos; },
                      std::chrono::seconds(30)))
             return "the node did not become idle: " + shell("sinfo -N -l").output
-                   + readFile(dir_ / "log" / "slurmctld.log");
+                + readFile(dir_ / "log" / "slurmctld.log");
         return {};
     }
 

@@ -40,47 +40,57 @@ inline kw::Document writeRoundTripDocument(const std::filesystem::path& dir, std
         const double d = double(i) * 0.125 - 300.5;
         std::memcpy(doubles.data() + 8 * i, &d, 8);
     }
-    std::ofstream(dir / "bytes.raw", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
-                                                              std::streamsize(n));
+    std::ofstream(dir / "bytes.raw", std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(n));
     kw::NpyFile::write(dir / "floats.npy", floats);
     kw::CsvFile::write(dir / "doubles.csv", doubles);
 
     const std::string count = std::to_string(n);
-    nlohmann::json doc = {
-        {"format", "kernel-workbench"},
-        {"version", 1},
-        {"title", "remote round trip"},
-        {"source", "#include \"scale.cuh\"\n#include \"copy.cuh\"\n"
-                   "__global__ void roundtrip(const unsigned char* a, unsigned char* ao, const float* b,\n"
-                   "                          float* bo, const double* c, double* co, int n)\n"
-                   "{\n"
-                   "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                   "    if (i < n) { ao[i] = copy_byte(a[i]); bo[i] = b[i] * KW_SCALE; co[i] = c[i]; }\n"
-                   "}\n"},
-        {"kernel", "roundtrip"},
-        {"options", {{"include_dirs", {"include"}}}},
-        {"variables", nlohmann::json::array({nlohmann::json::array({"n", count})})},
-        {"buffers",
-         {{{"name", "a"}, {"dtype", "u8"}, {"count", "n"}, {"init", {{"kind", "file"}, {"path", "bytes.raw"}}},
-           {"direction", "in"}},
-          {{"name", "ao"}, {"dtype", "u8"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}},
-          {{"name", "b"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "file"}, {"path", "floats.npy"}}},
-           {"direction", "in"}},
-          {{"name", "bo"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}},
-          {{"name", "c"}, {"dtype", "f64"}, {"count", "n"}, {"init", {{"kind", "file"}, {"path", "doubles.csv"}}},
-           {"direction", "in"}},
-          {{"name", "co"}, {"dtype", "f64"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
-        {"args",
-         {{{"name", "a"}, {"buffer", "a"}},
-          {{"name", "ao"}, {"buffer", "ao"}},
-          {{"name", "b"}, {"buffer", "b"}},
-          {{"name", "bo"}, {"buffer", "bo"}},
-          {{"name", "c"}, {"buffer", "c"}},
-          {{"name", "co"}, {"buffer", "co"}},
-          {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
-        {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
-        {"run", {{"warmup", 0}, {"repeats", 1}}},
-        {"checks", {{{"buffer", "bo"}, {"expect", "2 * b"}, {"abs_tol", 0}, {"rel_tol", 0}}}}};
+    nlohmann::json doc
+        = {{"format", "kernel-workbench"},
+           {"version", 1},
+           {"title", "remote round trip"},
+           {"source",
+            "#include \"scale.cuh\"\n#include \"copy.cuh\"\n"
+            "__global__ void roundtrip(const unsigned char* a, unsigned char* ao, const float* b,\n"
+            "                          float* bo, const double* c, double* co, int n)\n"
+            "{\n"
+            "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "    if (i < n) { ao[i] = copy_byte(a[i]); bo[i] = b[i] * KW_SCALE; co[i] = c[i]; }\n"
+            "}\n"},
+           {"kernel", "roundtrip"},
+           {"options", {{"include_dirs", {"include"}}}},
+           {"variables", nlohmann::json::array({nlohmann::json::array({"n", count})})},
+           {"buffers",
+            {{{"name", "a"},
+              {"dtype", "u8"},
+              {"count", "n"},
+              {"init", {{"kind", "file"}, {"path", "bytes.raw"}}},
+              {"direction", "in"}},
+             {{"name", "ao"}, {"dtype", "u8"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}},
+             {{"name", "b"},
+              {"dtype", "f32"},
+              {"count", "n"},
+              {"init", {{"kind", "file"}, {"path", "floats.npy"}}},
+              {"direction", "in"}},
+             {{"name", "bo"}, {"dtype", "f32"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}},
+             {{"name", "c"},
+              {"dtype", "f64"},
+              {"count", "n"},
+              {"init", {{"kind", "file"}, {"path", "doubles.csv"}}},
+              {"direction", "in"}},
+             {{"name", "co"}, {"dtype", "f64"}, {"count", "n"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+           {"args",
+            {{{"name", "a"}, {"buffer", "a"}},
+             {{"name", "ao"}, {"buffer", "ao"}},
+             {{"name", "b"}, {"buffer", "b"}},
+             {{"name", "bo"}, {"buffer", "bo"}},
+             {{"name", "c"}, {"buffer", "c"}},
+             {{"name", "co"}, {"buffer", "co"}},
+             {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+           {"launch", {{"grid", {"cdiv(n, 256)", 1, 1}}, {"block", {256, 1, 1}}}},
+           {"run", {{"warmup", 0}, {"repeats", 1}}},
+           {"checks", {{{"buffer", "bo"}, {"expect", "2 * b"}, {"abs_tol", 0}, {"rel_tol", 0}}}}};
     std::ofstream(dir / "roundtrip.kwb") << doc.dump(2);
     return kw::DocumentReader::readFile(dir / "roundtrip.kwb");
 }
@@ -93,12 +103,13 @@ inline kw::Document writeSlowDocument(const std::filesystem::path& dir, long ite
         {"format", "kernel-workbench"},
         {"version", 1},
         {"title", "slow"},
-        {"source", "__global__ void spin(float* out, int iters)\n"
-                   "{\n"
-                   "    float acc = 0.0f;\n"
-                   "    for (int k = 0; k < iters; ++k) acc = acc * 0.5f + 1.0f;\n"
-                   "    out[threadIdx.x] = acc;\n"
-                   "}\n"},
+        {"source",
+         "__global__ void spin(float* out, int iters)\n"
+         "{\n"
+         "    float acc = 0.0f;\n"
+         "    for (int k = 0; k < iters; ++k) acc = acc * 0.5f + 1.0f;\n"
+         "    out[threadIdx.x] = acc;\n"
+         "}\n"},
         {"kernel", "spin"},
         {"variables", nlohmann::json::array({nlohmann::json::array({"iters", std::to_string(iterations)})})},
         {"buffers",

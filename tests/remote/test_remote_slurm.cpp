@@ -43,8 +43,8 @@ protected:
     // chosen the way a node's login environment would choose it.
     static std::string runner()
     {
-        return "srun --quiet --ntasks=1 --partition=gpu --time=5 env -u KWB_CACHE_DIR XDG_CACHE_HOME=" + remoteCache().string() + " "
-               + kwtest::kwbRunPath() + " serve";
+        return "srun --quiet --ntasks=1 --partition=gpu --time=5 env -u KWB_CACHE_DIR XDG_CACHE_HOME="
+            + remoteCache().string() + " " + kwtest::kwbRunPath() + " serve";
     }
 
     static fs::path* dir_;

@@ -48,7 +48,7 @@ protected:
     static std::string runner(const std::string& config = "ssh_config")
     {
         return server_->sshCommand(config) + " env -u KWB_CACHE_DIR XDG_CACHE_HOME=" + remoteCache().string() + " "
-               + kwtest::kwbRunPath() + " serve";
+            + kwtest::kwbRunPath() + " serve";
     }
 
     static fs::path* dir_;
@@ -124,14 +124,16 @@ TEST_F(RemoteSsh, CommandLineRunnerWritesOutputsAndSaysTheBytesMoved)
 {
     kwtest::writeRoundTripDocument(client() / "cli");
     const fs::path out = client() / "cli-out";
-    const kwtest::Shell run = kwtest::shell(kwtest::kwbRunPath() + " run " + (client() / "cli" / "roundtrip.kwb").string()
-                                            + " --device sim --out " + out.string() + " --runner '" + runner() + "'");
+    const kwtest::Shell run
+        = kwtest::shell(kwtest::kwbRunPath() + " run " + (client() / "cli" / "roundtrip.kwb").string()
+                        + " --device sim --out " + out.string() + " --runner '" + runner() + "'");
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_NE(run.output.find("check    bo = 2 * b: passed"), std::string::npos) << run.output;
     EXPECT_NE(run.output.find("sent 1"), std::string::npos) << run.output; // 104 KiB of initialiser data
     EXPECT_NE(run.output.find("received"), std::string::npos) << run.output;
     const kw::NdArray co = kw::BufferFactory::readFile(out / "co.npy", kw::DType::F64);
-    EXPECT_EQ(co.data.bytes(), kw::BufferFactory::readFile(client() / "cli" / "doubles.csv", kw::DType::F64).data.bytes());
+    EXPECT_EQ(co.data.bytes(),
+              kw::BufferFactory::readFile(client() / "cli" / "doubles.csv", kw::DType::F64).data.bytes());
 }
 
 TEST_F(RemoteSsh, ADroppedConnectionLosesTheJobInFlightAndTheNextConnectionWorks)

@@ -38,10 +38,18 @@ Outcome runAndWait(RunnerClient& client, const Document& doc, const std::functio
     QObject guard;
     int id = -1;
     QObject::connect(&client, &RunnerClient::runFinished, &guard, [&](int job, const RunResult& r) {
-        if (job == id) { o.finished = true; o.result = r; loop.quit(); }
+        if (job == id) {
+            o.finished = true;
+            o.result = r;
+            loop.quit();
+        }
     });
     QObject::connect(&client, &RunnerClient::jobFailed, &guard, [&](int job, const QString& m) {
-        if (job == id) { o.failed = true; o.message = m; loop.quit(); }
+        if (job == id) {
+            o.failed = true;
+            o.message = m;
+            loop.quit();
+        }
     });
     if (onStage)
         QObject::connect(&client, &RunnerClient::stageChanged, &guard, [&](int, const QString& s) { onStage(s); });
@@ -67,8 +75,9 @@ TEST(WindowRemote, ADroppedSshConnectionIsALostJobAndTheNextRunReconnects)
     RunnerPicker picker(&client, &settings);
     QSignalSpy connected(&client, &RunnerClient::runnerConnected);
     QSignalSpy lost(&client, &RunnerClient::runnerLost);
-    picker.addRunner("loopback", QString::fromStdString(sshd.sshCommand() + " " + cacheEnv(cache)
-                                                        + kwtest::kwbRunPath() + " serve"));
+    picker.addRunner(
+        "loopback",
+        QString::fromStdString(sshd.sshCommand() + " " + cacheEnv(cache) + kwtest::kwbRunPath() + " serve"));
     ASSERT_TRUE(connected.wait(30000)) << (lost.isEmpty() ? "" : lost.at(0).at(0).toString().toStdString());
     EXPECT_EQ(picker.currentRunner(), "loopback");
     EXPECT_TRUE(picker.runnerNames().contains("loopback"));
@@ -114,8 +123,9 @@ TEST(WindowRemote, AScancelledSlurmJobIsReportedByTheWindowSide)
     const fs::path cache = dir / "node-cache";
 
     RunnerClient client;
-    client.setRunner("cluster", QString::fromStdString("srun --quiet --ntasks=1 --time=5 " + cacheEnv(cache)
-                                                      + kwtest::kwbRunPath() + " serve"));
+    client.setRunner("cluster",
+                     QString::fromStdString("srun --quiet --ntasks=1 --time=5 " + cacheEnv(cache) + kwtest::kwbRunPath()
+                                            + " serve"));
     QSignalSpy lost(&client, &RunnerClient::runnerLost);
     const Outcome cancelled = runAndWait(client, kwtest::writeSlowDocument(dir / "slow"), [&](const QString& stage) {
         if (stage == "launch")

@@ -36,8 +36,7 @@ inline std::string readWholeFile(const std::filesystem::path& p)
 
 inline KwbOutcome runKwbIn(const std::filesystem::path& cwd, const std::vector<std::string>& args,
                            const std::filesystem::path& stdinFile, const std::filesystem::path& ioDir,
-                           std::chrono::seconds limit,
-                           rlim_t addressSpaceLimit)
+                           std::chrono::seconds limit, rlim_t addressSpaceLimit)
 {
     const auto outPath = ioDir / "stdout", errPath = ioDir / "stderr";
     // KW_ROBUSTNESS_KWB_RUN runs the suite against another build (an installed package).

@@ -48,18 +48,15 @@ std::vector<std::string> caseNames()
 
 std::string substitute(std::string s, const ScratchArea& area)
 {
-    for (const auto& [key, value] :
-         {std::pair<std::string, std::string>{"{scratch}", area.scratch().string()}, {"{outside}", area.outside().string()}})
+    for (const auto& [key, value] : {std::pair<std::string, std::string>{"{scratch}", area.scratch().string()},
+                                     {"{outside}", area.outside().string()}})
         for (std::size_t at; (at = s.find(key)) != std::string::npos;)
             s.replace(at, key.size(), value);
     return s;
 }
 
 // The member, or an empty object (a named value: items() of a temporary would dangle).
-json member(const json& c, const char* key)
-{
-    return c.contains(key) ? c[key] : json::object();
-}
+json member(const json& c, const char* key) { return c.contains(key) ? c[key] : json::object(); }
 
 void prepare(const json& c, const ScratchArea& area)
 {
@@ -119,7 +116,7 @@ void expectClass(const Classified& got, const json& want, const std::string& whe
         EXPECT_EQ(got.printfTruncated, want["printf_truncated"].get<bool>()) << where;
 }
 
-class BadInput : public ::testing::TestWithParam<std::string> {};
+class BadInput : public ::testing::TestWithParam<std::string> { };
 
 TEST_P(BadInput, IsRefusedCleanlyAndTouchesNothingOutsideItsFolder)
 {
@@ -138,8 +135,8 @@ TEST_P(BadInput, IsRefusedCleanlyAndTouchesNothingOutsideItsFolder)
     const fs::path stdinFile = c.contains("stdin") ? area.scratch() / c["stdin"].get<std::string>() : fs::path();
     const auto r = runKwbIn(area.scratch(), args, stdinFile, area.io(), std::chrono::seconds(c.value("timeout_s", 60)),
                             kAddressSpaceLimit);
-    const std::string where = "case " + GetParam() + " (" + c.value("about", std::string()) + ")\nstderr: "
-                              + r.err.substr(0, 2000) + "\nstdout: " + r.out.substr(0, 2000) + "\n";
+    const std::string where = "case " + GetParam() + " (" + c.value("about", std::string())
+        + ")\nstderr: " + r.err.substr(0, 2000) + "\nstdout: " + r.out.substr(0, 2000) + "\n";
 
     ASSERT_FALSE(r.killed) << where << "still running after " << c.value("timeout_s", 60) << " s";
     EXPECT_EQ(r.exitCode, expect.at("exit").get<int>()) << where;
@@ -182,7 +179,8 @@ TEST_P(BadInput, IsRefusedCleanlyAndTouchesNothingOutsideItsFolder)
 INSTANTIATE_TEST_SUITE_P(Cases, BadInput, ::testing::ValuesIn(caseNames()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                              std::string n = info.param;
-                             std::replace_if(n.begin(), n.end(), [](char ch) { return !std::isalnum((unsigned char)ch); }, '_');
+                             std::replace_if(
+                                 n.begin(), n.end(), [](char ch) { return !std::isalnum((unsigned char)ch); }, '_');
                              return n;
                          });
 

@@ -37,16 +37,16 @@ constexpr rlim_t kAddressSpaceLimit = rlim_t(6) << 30;
 #endif
 
 // a (in) and c (out): four floats each.
-const json kDocument = {
-    {"format", "kernel-workbench"},
-    {"version", 1},
-    {"source", "__global__ void k(const float* a, float* c) { c[threadIdx.x] = a[threadIdx.x]; }\n"},
-    {"kernel", "k"},
-    {"buffers",
-     {{{"name", "a"}, {"dtype", "f32"}, {"count", "4"}, {"init", {{"kind", "zeros"}}}, {"direction", "in"}},
-      {{"name", "c"}, {"dtype", "f32"}, {"count", "4"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
-    {"args", {{{"name", "a"}, {"buffer", "a"}}, {{"name", "c"}, {"buffer", "c"}}}},
-    {"launch", {{"grid", {1, 1, 1}}, {"block", {4, 1, 1}}, {"shared_bytes", "0"}}}};
+const json kDocument
+    = {{"format", "kernel-workbench"},
+       {"version", 1},
+       {"source", "__global__ void k(const float* a, float* c) { c[threadIdx.x] = a[threadIdx.x]; }\n"},
+       {"kernel", "k"},
+       {"buffers",
+        {{{"name", "a"}, {"dtype", "f32"}, {"count", "4"}, {"init", {{"kind", "zeros"}}}, {"direction", "in"}},
+         {{"name", "c"}, {"dtype", "f32"}, {"count", "4"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+       {"args", {{{"name", "a"}, {"buffer", "a"}}, {{"name", "c"}, {"buffer", "c"}}}},
+       {"launch", {{"grid", {1, 1, 1}}, {"block", {4, 1, 1}}, {"shared_bytes", "0"}}}};
 
 // Reads hello and answers it, reads the run and answers with run.txt, then waits for shutdown.
 const char* kFakeRunner = "here=$(dirname \"$0\")\n"
@@ -65,21 +65,27 @@ const std::string kFourFloats = [] {
 
 std::string frame(const json& name, const json& count, const std::string& payload)
 {
-    return line({{"v", 2}, {"id", 2}, {"event", "buffer"}, {"name", name}, {"dtype", "f32"}, {"count", count},
-                 {"shape", {4}}, {"binary", payload.size()}})
-           + payload;
+    return line({{"v", 2},
+                 {"id", 2},
+                 {"event", "buffer"},
+                 {"name", name},
+                 {"dtype", "f32"},
+                 {"count", count},
+                 {"shape", {4}},
+                 {"binary", payload.size()}})
+        + payload;
 }
 
 std::string finalReply(const json& listedName, json shape = {4})
 {
-    const json result = {{"ok", true},
-                         {"device", {{"id", "sim"}, {"name", "PTX simulator"}}},
-                         {"compile", {{"ok", true}, {"diagnostics", json::array()}}},
-                         {"checks", json::array()},
-                         {"buffers",
-                          {{{"name", "a"}, {"dtype", "f32"}, {"count", 4}, {"shape", {4}}, {"direction", "in"}},
-                           {{"name", listedName}, {"dtype", "f32"}, {"count", 4}, {"shape", shape},
-                            {"direction", "out"}}}}};
+    const json result
+        = {{"ok", true},
+           {"device", {{"id", "sim"}, {"name", "PTX simulator"}}},
+           {"compile", {{"ok", true}, {"diagnostics", json::array()}}},
+           {"checks", json::array()},
+           {"buffers",
+            {{{"name", "a"}, {"dtype", "f32"}, {"count", 4}, {"shape", {4}}, {"direction", "in"}},
+             {{"name", listedName}, {"dtype", "f32"}, {"count", 4}, {"shape", shape}, {"direction", "out"}}}}};
     return line(protocol::reply(2, result));
 }
 
@@ -111,7 +117,12 @@ std::vector<Malice> malice()
         {"count_wraps_to_4_bytes", frame("c", wraps, kFourFloats.substr(0, 4)) + finalReply("c"),
          "4611686018427387905"},
         {"binary_oops",
-         line({{"v", 2}, {"id", 2}, {"event", "buffer"}, {"name", "c"}, {"dtype", "f32"}, {"count", 4},
+         line({{"v", 2},
+               {"id", 2},
+               {"event", "buffer"},
+               {"name", "c"},
+               {"dtype", "f32"},
+               {"count", 4},
                {"binary", "oops"}})
              + finalReply("c"),
          "\"binary\" must be a byte count"},
@@ -153,7 +164,7 @@ FakeRun runAgainst(const ScratchArea& area, const std::string& runReply)
     return r;
 }
 
-class MaliciousRunner : public ::testing::TestWithParam<Malice> {};
+class MaliciousRunner : public ::testing::TestWithParam<Malice> { };
 
 TEST_P(MaliciousRunner, IsAProtocolErrorAndNothingIsWrittenOutsideOut)
 {
@@ -166,7 +177,8 @@ TEST_P(MaliciousRunner, IsAProtocolErrorAndNothingIsWrittenOutsideOut)
     ASSERT_FALSE(r.outcome.killed) << where;
     EXPECT_EQ(r.outcome.exitCode, 2) << where;
     EXPECT_NE(r.outcome.err.find("kwb-run: protocol error: the runner \"sh "), std::string::npos)
-        << "a protocol error naming the runner\n" << where;
+        << "a protocol error naming the runner\n"
+        << where;
     EXPECT_NE(r.outcome.err.find(m.says), std::string::npos) << "names what it sent: " << m.says << "\n" << where;
 
     // "../../x" from out/ is the folder around the scratch folder: nothing may appear there.

@@ -13,10 +13,12 @@
 namespace kwtest {
 
 // The profile's entry for the marked line (counters all zero when the line has none).
-inline kw::LineProfile lineAt(const kw::KernelProfile& p, const std::string& source, const std::string& marker) {
+inline kw::LineProfile lineAt(const kw::KernelProfile& p, const std::string& source, const std::string& marker)
+{
     const int line = lineOf(source, marker);
     for (const auto& l : p.lines)
-        if (l.line == line) return l;
+        if (l.line == line)
+            return l;
     ADD_FAILURE() << "no profile for line " << line << " (" << marker << ")";
     return {};
 }
@@ -28,25 +30,31 @@ struct Run {
 
 inline Run profiled(const std::string& source, const std::string& kernel, std::vector<kw::BufferArg> buffers,
                     const std::vector<kw::LaunchArg>& args, kw::Dim3 grid, kw::Dim3 block,
-                    std::optional<kw::AccessCaptureRequest> capture = std::nullopt, bool profile = true) {
+                    std::optional<kw::AccessCaptureRequest> capture = std::nullopt, bool profile = true)
+{
     Run r;
     r.buffers = std::move(buffers);
     auto img = compile(source, kernel);
-    if (!img) return r;
-    if (std::getenv("KW_DUMP_PTX")) std::fprintf(stderr, "%s\n", img->ptx.c_str());
+    if (!img)
+        return r;
+    if (std::getenv("KW_DUMP_PTX"))
+        std::fprintf(stderr, "%s\n", img->ptx.c_str());
     kw::LaunchConfig c = config(grid, block);
     c.profile.enabled = profile;
     c.profile.capture = std::move(capture);
     kw::SimBackend sim;
     r.report = sim.launch(*img, r.buffers, args, c);
     EXPECT_TRUE(r.report.ok) << faultMessage(r.report.fault);
-    if (profile) EXPECT_TRUE(r.report.profile.has_value());
+    if (profile)
+        EXPECT_TRUE(r.report.profile.has_value());
     return r;
 }
 
-inline std::vector<float> iota(std::size_t n) {
+inline std::vector<float> iota(std::size_t n)
+{
     std::vector<float> v(n);
-    for (std::size_t i = 0; i < n; ++i) v[i] = float(i);
+    for (std::size_t i = 0; i < n; ++i)
+        v[i] = float(i);
     return v;
 }
 
@@ -65,10 +73,12 @@ extern "C" __global__ void st_strided(const float* in, float* out, int stride, i
 )";
 
 // A 32 x 32 tile through shared memory, its rows padded by `pad` floats.
-inline std::string transposeSource(int pad) {
+inline std::string transposeSource(int pad)
+{
     return R"(
 extern "C" __global__ void transpose(const float* in, float* out) {
-    __shared__ float tile[32][32 + )" + std::to_string(pad) + R"(];
+    __shared__ float tile[32][32 + )"
+        + std::to_string(pad) + R"(];
     int x = threadIdx.x, y = threadIdx.y;
     tile[y][x] = in[y * 32 + x];        // WRITE_TILE
     __syncthreads();

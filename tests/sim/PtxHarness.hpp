@@ -10,12 +10,14 @@
 
 namespace kwtest {
 
-inline std::string ptxModule(const std::string& body, const std::string& globals = "") {
+inline std::string ptxModule(const std::string& body, const std::string& globals = "")
+{
     return R"(
 .version 9.0
 .target sm_80
 .address_size 64
-)" + globals + R"(
+)" + globals
+        + R"(
 .visible .entry t(.param .u64 p_out, .param .u64 p_in)
 {
     .reg .pred %p<8>;
@@ -32,7 +34,8 @@ inline std::string ptxModule(const std::string& body, const std::string& globals
     add.s64 %rd28, %rd30, %rd29;
     add.s64 %rd27, %rd31, %rd29;
     .loc 1 20 0
-)" + body + R"(
+)" + body
+        + R"(
     ret;
 }
     .file 1 "snippet.cu"
@@ -45,7 +48,8 @@ struct PtxRun {
 };
 
 inline PtxRun runPtx(const std::string& body, std::vector<std::uint64_t> in, unsigned threads = 32,
-                     const std::string& globals = "", std::uint32_t dynShared = 0, double timeLimit = 5) {
+                     const std::string& globals = "", std::uint32_t dynShared = 0, double timeLimit = 5)
+{
     in.resize(threads, 0);
     kw::KernelImage img;
     img.name = img.loweredName = "t";
@@ -76,27 +80,29 @@ inline PtxRun runPtx(const std::string& body, std::vector<std::uint64_t> in, uns
 }
 
 // Runs body on one thread and returns what it stored at out[0].
-inline std::uint64_t runOne(const std::string& body, std::uint64_t in = 0) {
-    return runPtx(body, {in}, 1).out[0];
-}
+inline std::uint64_t runOne(const std::string& body, std::uint64_t in = 0) { return runPtx(body, {in}, 1).out[0]; }
 
-inline std::uint64_t f32bits(float f) {
+inline std::uint64_t f32bits(float f)
+{
     std::uint32_t b;
     std::memcpy(&b, &f, 4);
     return b;
 }
-inline float asF32(std::uint64_t v) {
+inline float asF32(std::uint64_t v)
+{
     const auto b = std::uint32_t(v);
     float f;
     std::memcpy(&f, &b, 4);
     return f;
 }
-inline std::uint64_t f64bits(double d) {
+inline std::uint64_t f64bits(double d)
+{
     std::uint64_t b;
     std::memcpy(&b, &d, 8);
     return b;
 }
-inline double asF64(std::uint64_t v) {
+inline double asF64(std::uint64_t v)
+{
     double d;
     std::memcpy(&d, &v, 8);
     return d;

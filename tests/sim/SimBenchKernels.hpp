@@ -46,7 +46,8 @@ extern "C" __global__ void mandelbrot(int* out, int w, int h, int maxit) {
 // kMandelbrotSource's image computed on the host. Compiled with --fmad=false the
 // kernel rounds every float operation on its own, as this loop does (the host build
 // targets no FMA instructions), so the two agree in every pixel.
-inline std::vector<int> mandelbrotReference(int w, int h, int maxit) {
+inline std::vector<int> mandelbrotReference(int w, int h, int maxit)
+{
     std::vector<int> out(std::size_t(w) * std::size_t(h));
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {

@@ -12,7 +12,8 @@
 
 namespace kwtest {
 
-inline bool nvrtcAvailable() {
+inline bool nvrtcAvailable()
+{
     static const bool available = [] {
         try {
             kw::Compiler::nvrtcVersion();
@@ -30,7 +31,8 @@ inline bool nvrtcAvailable() {
 // extra: further NVRTC options ("--fmad=false").
 inline std::optional<kw::KernelImage> compileCuda(const std::string& source, const std::string& kernel,
                                                   std::string& log, bool tagPrintf = false,
-                                                  const std::vector<std::string>& extra = {}) {
+                                                  const std::vector<std::string>& extra = {})
+{
     try {
         kw::Compiler compiler;
         kw::CompileRequest request;
@@ -41,7 +43,8 @@ inline std::optional<kw::KernelImage> compileCuda(const std::string& source, con
         request.options.extra = extra;
         kw::CompileResult result = compiler.compile(request);
         log = result.log;
-        if (!result.ok) return std::nullopt;
+        if (!result.ok)
+            return std::nullopt;
         kw::KernelImage img;
         img.name = kernel;
         auto lowered = result.loweredNames.find(kernel);

@@ -11,7 +11,8 @@
 
 namespace kwtest {
 
-template <class T> kw::BufferArg buffer(const std::string& name, const std::vector<T>& values) {
+template <class T> kw::BufferArg buffer(const std::string& name, const std::vector<T>& values)
+{
     kw::BufferArg b;
     b.name = name;
     b.data.bytes().resize(values.size() * sizeof(T));
@@ -19,20 +20,23 @@ template <class T> kw::BufferArg buffer(const std::string& name, const std::vect
     return b;
 }
 
-template <class T> std::vector<T> values(const kw::BufferArg& b) {
+template <class T> std::vector<T> values(const kw::BufferArg& b)
+{
     std::vector<T> v(b.data.bytes().size() / sizeof(T));
     std::memcpy(v.data(), b.data.bytes().data(), v.size() * sizeof(T));
     return v;
 }
 
-inline kw::LaunchArg bufArg(std::size_t index) {
+inline kw::LaunchArg bufArg(std::size_t index)
+{
     kw::LaunchArg a;
     a.isBuffer = true;
     a.buffer = index;
     return a;
 }
 
-template <class T> kw::LaunchArg scalar(T v) {
+template <class T> kw::LaunchArg scalar(T v)
+{
     kw::LaunchArg a;
     a.bytes.resize(sizeof(T));
     std::memcpy(a.bytes.data(), &v, sizeof(T));
@@ -40,12 +44,14 @@ template <class T> kw::LaunchArg scalar(T v) {
 }
 
 // A failed launch's fault message for an assertion, also when it has no fault.
-inline std::string faultMessage(const std::optional<kw::Fault>& fault) {
+inline std::string faultMessage(const std::optional<kw::Fault>& fault)
+{
     return fault ? fault->message : std::string("the launch failed without a fault");
 }
 
 // One untimed launch (no warm-up, no repeats) with a time limit for runaway kernels.
-inline kw::LaunchConfig config(kw::Dim3 grid, kw::Dim3 block, std::uint32_t shared = 0, double timeLimit = 20) {
+inline kw::LaunchConfig config(kw::Dim3 grid, kw::Dim3 block, std::uint32_t shared = 0, double timeLimit = 20)
+{
     kw::LaunchConfig c;
     c.grid = grid;
     c.block = block;

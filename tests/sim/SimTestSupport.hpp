@@ -16,16 +16,19 @@ namespace kwtest {
 // Compiles `source` for the simulator's arch; `kernel` may be a name expression
 // ("scale<float,128>"). Returns nullopt (after ADD_FAILURE) on compile errors.
 inline std::optional<kw::KernelImage> compile(const std::string& source, const std::string& kernel,
-                                             bool tagPrintf = false) {
+                                              bool tagPrintf = false)
+{
     std::string log;
     auto img = compileCuda(source, kernel, log, tagPrintf);
-    if (!img) ADD_FAILURE() << "NVRTC failed:\n" << log;
+    if (!img)
+        ADD_FAILURE() << "NVRTC failed:\n" << log;
     return img;
 }
 
 // The 1-based line of `source` holding `marker` (a comment on the line under test), as
 // -lineinfo reports it.
-inline int lineOf(const std::string& source, const std::string& marker) {
+inline int lineOf(const std::string& source, const std::string& marker)
+{
     const auto at = source.find(marker);
     if (at == std::string::npos) {
         ADD_FAILURE() << "no marker " << marker;
@@ -38,9 +41,9 @@ inline bool contains(const std::string& s, const std::string& part) { return s.f
 
 // NVRTC is a build prerequisite: a test that needs it fails, never skips, when it
 // cannot be loaded (the name is kept for the tests that already use it).
-#define KW_REQUIRE_NVRTC()                                                                     \
-    do {                                                                                       \
-        ASSERT_TRUE(kwtest::nvrtcAvailable()) << "NVRTC (libnvrtc.so) could not be loaded";   \
+#define KW_REQUIRE_NVRTC()                                                                                             \
+    do {                                                                                                               \
+        ASSERT_TRUE(kwtest::nvrtcAvailable()) << "NVRTC (libnvrtc.so) could not be loaded";                            \
     } while (0)
 
 } // namespace kwtest

@@ -25,8 +25,7 @@ struct Memory {
     }
 };
 
-template <typename T>
-std::string format(const std::string& fmt, T value)
+template <typename T> std::string format(const std::string& fmt, T value)
 {
     Memory m;
     m.format.assign(fmt.begin(), fmt.end());

@@ -13,7 +13,8 @@ namespace {
 std::string kernelWithRegisters(int count)
 {
     return ".version 8.0\n.target sm_75\n.address_size 64\n"
-           ".visible .entry k()\n{\n.reg .b64 %rd<" + std::to_string(count) + ">;\nret;\n}\n";
+           ".visible .entry k()\n{\n.reg .b64 %rd<"
+        + std::to_string(count) + ">;\nret;\n}\n";
 }
 
 TEST(LaunchMemoryBudget, CountsRegistersLocalSharedVariablesAndPrintf)

@@ -10,7 +10,7 @@ namespace {
 
 struct GlobalCase {
     int stride, offset;
-    std::uint64_t sectors;        // per kernel: 8 requests
+    std::uint64_t sectors; // per kernel: 8 requests
     std::uint32_t strideBytes;
 };
 
@@ -22,12 +22,16 @@ struct GlobalCase {
 //   stride 32: lane l reads byte 128l: every lane its own sector, 32 per request -> 256
 //   offset 1:  bytes [4, 132) of the warp's 128-byte window: sectors 0..4, 5 per request -> 40
 const GlobalCase kGlobalCases[] = {
-    {1, 0, 32, 4}, {2, 0, 64, 8}, {32, 0, 256, 128}, {1, 1, 40, 4},
+    {1, 0, 32, 4},
+    {2, 0, 64, 8},
+    {32, 0, 256, 128},
+    {1, 1, 40, 4},
 };
 
 } // namespace
 
-TEST(ProfileCounters, GlobalLoadsCoalescedStridedAndMisaligned) {
+TEST(ProfileCounters, GlobalLoadsCoalescedStridedAndMisaligned)
+{
     KW_REQUIRE_NVRTC();
     for (const GlobalCase& gc : kGlobalCases) {
         SCOPED_TRACE(testing::Message() << "stride " << gc.stride << " offset " << gc.offset);
@@ -56,11 +60,13 @@ TEST(ProfileCounters, GlobalLoadsCoalescedStridedAndMisaligned) {
         EXPECT_EQ(ld.counters.thread_inst_executed, 32 * ld.counters.inst_executed);
         EXPECT_GE(ld.counters.inst_executed, 8u);
         const auto out = values<float>(r.buffers[1]);
-        for (int i = 0; i < 256; ++i) ASSERT_EQ(out[i], float(i * gc.stride + gc.offset)) << i;
+        for (int i = 0; i < 256; ++i)
+            ASSERT_EQ(out[i], float(i * gc.stride + gc.offset)) << i;
     }
 }
 
-TEST(ProfileCounters, GlobalStoresCoalescedStridedAndMisaligned) {
+TEST(ProfileCounters, GlobalStoresCoalescedStridedAndMisaligned)
+{
     KW_REQUIRE_NVRTC();
     for (const GlobalCase& gc : kGlobalCases) {
         SCOPED_TRACE(testing::Message() << "stride " << gc.stride << " offset " << gc.offset);
@@ -80,7 +86,8 @@ TEST(ProfileCounters, GlobalStoresCoalescedStridedAndMisaligned) {
     }
 }
 
-TEST(ProfileCounters, VectorLoadsOf8And16Bytes) {
+TEST(ProfileCounters, VectorLoadsOf8And16Bytes)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void ld_vec2(const float2* in, float* out) {
@@ -97,7 +104,12 @@ extern "C" __global__ void ld_vec4(const float4* in, float* out) {
     // 256 threads, 8 warps, one ld.global.v2/v4 per warp.
     //   float2: a warp reads 32 x 8 = 256 contiguous bytes = 8 sectors; 8 requests -> 64 (ideal 64)
     //   float4: 32 x 16 = 512 bytes = 16 sectors; 8 requests -> 128 (ideal 128)
-    struct Case { const char* kernel; const char* marker; std::uint64_t sectors; std::uint32_t bytes; };
+    struct Case {
+        const char* kernel;
+        const char* marker;
+        std::uint64_t sectors;
+        std::uint32_t bytes;
+    };
     for (const Case& c : {Case{"ld_vec2", "// LOAD2", 64, 8}, Case{"ld_vec4", "// LOAD4", 128, 16}}) {
         SCOPED_TRACE(c.kernel);
         auto r = profiled(src, c.kernel, {buffer("in", iota(256 * 4)), buffer("out", std::vector<float>(256))},
@@ -112,7 +124,8 @@ extern "C" __global__ void ld_vec4(const float4* in, float* out) {
     }
 }
 
-TEST(ProfileCounters, SharedTransposeWithAndWithoutPadding) {
+TEST(ProfileCounters, SharedTransposeWithAndWithoutPadding)
+{
     KW_REQUIRE_NVRTC();
     // One 32 x 32 block: 32 warps, warp y holds row y (x = lane).
     // WRITE_TILE: lane x writes word 32y + x (padded: 33y + x): bank (y + x) mod 32 or
@@ -145,11 +158,13 @@ TEST(ProfileCounters, SharedTransposeWithAndWithoutPadding) {
         EXPECT_EQ(p.totals.shared_ld_wavefronts - p.totals.shared_ld_requests, pad ? 0u : 992u);
         const auto out = values<float>(r.buffers[1]);
         for (int y = 0; y < 32; ++y)
-            for (int x = 0; x < 32; ++x) ASSERT_EQ(out[y * 32 + x], float(x * 32 + y));
+            for (int x = 0; x < 32; ++x)
+                ASSERT_EQ(out[y * 32 + x], float(x * 32 + y));
     }
 }
 
-TEST(ProfileCounters, SharedBroadcastAndStridedWords) {
+TEST(ProfileCounters, SharedBroadcastAndStridedWords)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void shared_stride(const float* in, float* out, int stride) {
@@ -167,7 +182,10 @@ extern "C" __global__ void shared_stride(const float* in, float* out, int stride
     //   stride 2:  words 0, 2, ..., 62: banks 0, 2, ..., 30 twice each -> 2 wavefronts
     //   stride 32: bank 0 with 32 distinct words -> 32
     //   stride 33: bank l -> 1
-    struct Case { int stride; std::uint64_t wavefronts; };
+    struct Case {
+        int stride;
+        std::uint64_t wavefronts;
+    };
     for (const Case& c : {Case{1, 1}, Case{2, 2}, Case{32, 32}, Case{33, 1}}) {
         SCOPED_TRACE(testing::Message() << "stride " << c.stride);
         auto r = profiled(src, "shared_stride", {buffer("in", iota(1024)), buffer("out", std::vector<float>(64))},
@@ -187,12 +205,14 @@ extern "C" __global__ void shared_stride(const float* in, float* out, int stride
         EXPECT_EQ(b.counters.shared_ld_wavefronts, 1u);
         EXPECT_EQ(b.extras.worst_bank_conflict, 1u);
         const auto out = values<float>(r.buffers[1]);
-        for (int l = 0; l < 32; ++l) ASSERT_EQ(out[l], float((l * c.stride) % 1024));
+        for (int l = 0; l < 32; ++l)
+            ASSERT_EQ(out[l], float((l * c.stride) % 1024));
         EXPECT_EQ(out[40], 7.0f);
     }
 }
 
-TEST(ProfileCounters, SharedEightByteAccessesInHalfWarps) {
+TEST(ProfileCounters, SharedEightByteAccessesInHalfWarps)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void shared_double(const double* in, double* out, int stride) {
@@ -208,11 +228,16 @@ extern "C" __global__ void shared_double(const double* in, double* out, int stri
     //   stride 2:  lanes 0..7 take banks 4l, 4l+1; lanes 8..15 the same banks with
     //              other words -> 2 per phase, 4 in all (2-way)
     //   stride 16: words 32 l, 32 l + 1: banks 0 and 1 hold 16 words each -> 16 per phase, 32
-    struct Case { int stride; std::uint64_t wavefronts; std::uint32_t worst; };
+    struct Case {
+        int stride;
+        std::uint64_t wavefronts;
+        std::uint32_t worst;
+    };
     for (const Case& c : {Case{1, 2, 1}, Case{2, 4, 2}, Case{16, 32, 16}}) {
         SCOPED_TRACE(testing::Message() << "stride " << c.stride);
         std::vector<double> in(1024);
-        for (int i = 0; i < 1024; ++i) in[i] = i;
+        for (int i = 0; i < 1024; ++i)
+            in[i] = i;
         auto r = profiled(src, "shared_double", {buffer("in", in), buffer("out", std::vector<double>(32))},
                           {bufArg(0), bufArg(1), scalar<int>(c.stride)}, {1}, {32});
         ASSERT_TRUE(r.report.profile);
@@ -225,7 +250,8 @@ extern "C" __global__ void shared_double(const double* in, double* out, int stri
     }
 }
 
-TEST(ProfileCounters, DivergentAndUniformBranches) {
+TEST(ProfileCounters, DivergentAndUniformBranches)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void branches(const float* in, float* out) {
@@ -277,7 +303,8 @@ extern "C" __global__ void branches(const float* in, float* out) {
     EXPECT_EQ(oddStore.extras.global_st_stride_bytes, 4u); // per lane, counted across the inactive ones
 }
 
-TEST(ProfileCounters, LocalArrayIndexedAtRunTime) {
+TEST(ProfileCounters, LocalArrayIndexedAtRunTime)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void local_array(const int* idx, float* out) {
@@ -290,7 +317,8 @@ extern "C" __global__ void local_array(const int* idx, float* out) {
     // 32 elements one instruction at a time (32 st.local) and loads one element with
     // a run-time index (1 ld.local): 64 local stores, 2 local loads.
     std::vector<int> idx(64);
-    for (int i = 0; i < 64; ++i) idx[i] = (i * 7) % 32;
+    for (int i = 0; i < 64; ++i)
+        idx[i] = (i * 7) % 32;
     auto r = profiled(src, "local_array", {buffer("idx", idx), buffer("out", std::vector<float>(64))},
                       {bufArg(0), bufArg(1)}, {1}, {64});
     ASSERT_TRUE(r.report.profile);
@@ -307,10 +335,12 @@ extern "C" __global__ void local_array(const int* idx, float* out) {
     // Local memory is no global traffic.
     EXPECT_EQ(p.totals.global_st_requests, 2u);
     const auto out = values<float>(r.buffers[1]);
-    for (int i = 0; i < 64; ++i) ASSERT_EQ(out[i], idx[i] * 0.5f);
+    for (int i = 0; i < 64; ++i)
+        ASSERT_EQ(out[i], idx[i] * 0.5f);
 }
 
-TEST(ProfileCounters, AtomicsCountAsAtomicsInEverySpace) {
+TEST(ProfileCounters, AtomicsCountAsAtomicsInEverySpace)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void atomics(float* out, int* counter) {
@@ -331,15 +361,18 @@ extern "C" __global__ void atomics(float* out, int* counter) {
                       {bufArg(0), bufArg(1)}, {1}, {256});
     ASSERT_TRUE(r.report.profile);
     const auto& p = *r.report.profile;
-    struct Case { const char* marker; std::uint64_t addresses; };
+    struct Case {
+        const char* marker;
+        std::uint64_t addresses;
+    };
     for (const Case& c : {Case{"// SHARED_ATOMIC", 8}, Case{"// GLOBAL_ATOMIC", 8}, Case{"// SPREAD_ATOMIC", 256}}) {
         SCOPED_TRACE(c.marker);
         const auto l = lineAt(p, src, c.marker);
         EXPECT_EQ(l.counters.atomic_requests, 8u);
         EXPECT_EQ(l.extras.atomic_lanes, 256u);
         EXPECT_EQ(l.extras.atomic_addresses, c.addresses);
-        EXPECT_EQ(l.counters.global_ld_requests + l.counters.global_st_requests + l.counters.shared_ld_requests +
-                      l.counters.shared_st_requests,
+        EXPECT_EQ(l.counters.global_ld_requests + l.counters.global_st_requests + l.counters.shared_ld_requests
+                      + l.counters.shared_st_requests,
                   0u);
     }
     EXPECT_EQ(p.totals.atomic_requests, 24u);
@@ -348,7 +381,8 @@ extern "C" __global__ void atomics(float* out, int* counter) {
     EXPECT_EQ(counter[1], 256);
 }
 
-TEST(ProfileCounters, CaptureRecordsTheLanesOfAStridedLoad) {
+TEST(ProfileCounters, CaptureRecordsTheLanesOfAStridedLoad)
+{
     KW_REQUIRE_NVRTC();
     kw::AccessCaptureRequest cap;
     cap.line = lineOf(kStrided, "// LOAD\n");
@@ -375,7 +409,8 @@ TEST(ProfileCounters, CaptureRecordsTheLanesOfAStridedLoad) {
     }
 }
 
-TEST(ProfileCounters, ModuleVariablesAndBuffersAre256ByteAligned) {
+TEST(ProfileCounters, ModuleVariablesAndBuffersAre256ByteAligned)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 __device__ char odd[3] = {1, 2, 3};
@@ -388,12 +423,14 @@ extern "C" __global__ void read_table(const char* in, float* out) {
     kw::AccessCaptureRequest cap;
     cap.line = lineOf(src, "// READ");
     cap.block = {0, 0, 0}; // Dim3's default is (1, 1, 1)
-    auto r = profiled(src, "read_table", {buffer("in", std::vector<char>(64, 1)), buffer("out", std::vector<float>(64))},
-                      {bufArg(0), bufArg(1)}, {1}, {64}, cap);
+    auto r
+        = profiled(src, "read_table", {buffer("in", std::vector<char>(64, 1)), buffer("out", std::vector<float>(64))},
+                   {bufArg(0), bufArg(1)}, {1}, {64}, cap);
     ASSERT_TRUE(r.report.profile);
     int globals = 0;
     for (const auto& s : r.report.profile->samples) {
-        if (s.space != kw::AccessSample::Space::Global || s.store) continue;
+        if (s.space != kw::AccessSample::Space::Global || s.store)
+            continue;
         // Lane 0 reads element 0 of table, odd, in (scale is constant memory, not sampled
         // as global but still at an aligned address): each the start of its allocation.
         EXPECT_EQ(s.lanes[0].address % 256, 0u) << s.instruction;
@@ -402,7 +439,8 @@ extern "C" __global__ void read_table(const char* in, float* out) {
     EXPECT_GE(globals, 3) << "table, odd and in";
 }
 
-TEST(ProfileCounters, ProfilingChangesNoOutputAndIsAbsentUnlessAsked) {
+TEST(ProfileCounters, ProfilingChangesNoOutputAndIsAbsentUnlessAsked)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = transposeSource(0);
     auto with = profiled(src, "transpose", {buffer("in", iota(1024)), buffer("out", std::vector<float>(1024))},
@@ -424,7 +462,8 @@ TEST(ProfileCounters, ProfilingChangesNoOutputAndIsAbsentUnlessAsked) {
     EXPECT_EQ(sum, with.report.profile->totals);
 }
 
-TEST(ProfileCounters, RepeatsAreNotCounted) {
+TEST(ProfileCounters, RepeatsAreNotCounted)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kStrided, "ld_strided");
     ASSERT_TRUE(img);

@@ -21,29 +21,38 @@ using namespace kwtest;
 namespace {
 
 std::vector<kw::ProfileFinding> findingsAt(const kw::KernelProfile& p, const std::string& source,
-                                           const std::string& marker) {
+                                           const std::string& marker)
+{
     const int line = lineOf(source, marker);
     std::vector<kw::ProfileFinding> out;
     for (const auto& f : profileFindings(p, source))
-        if (f.line == line) out.push_back(f);
+        if (f.line == line)
+            out.push_back(f);
     return out;
 }
 
 } // namespace
 
-TEST(ProfileFindings, StridedAndMisalignedLoadsSayWhy) {
+TEST(ProfileFindings, StridedAndMisalignedLoadsSayWhy)
+{
     KW_REQUIRE_NVRTC();
-    struct Case { int stride, offset; const char* expect; };
+    struct Case {
+        int stride, offset;
+        const char* expect;
+    };
     const Case cases[] = {
-        {32, 0, "32 sectors per request where 4 would do: neighbouring threads read addresses 128 bytes apart, so "
-                "every thread needs a sector of its own"},
+        {32, 0,
+         "32 sectors per request where 4 would do: neighbouring threads read addresses 128 bytes apart, so "
+         "every thread needs a sector of its own"},
         {2, 0, "8 sectors per request where 4 would do: neighbouring threads read addresses 8 bytes apart;"},
-        {1, 1, "5 sectors per request where 4 would do: the warp reads consecutive 4-byte elements, but they do "
-               "not start on a 32-byte sector boundary"},
+        {1, 1,
+         "5 sectors per request where 4 would do: the warp reads consecutive 4-byte elements, but they do "
+         "not start on a 32-byte sector boundary"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(testing::Message() << "stride " << c.stride << " offset " << c.offset);
-        auto r = profiled(kStrided, "ld_strided", {buffer("in", iota(256 * 32 + 1)), buffer("out", std::vector<float>(256))},
+        auto r = profiled(kStrided, "ld_strided",
+                          {buffer("in", iota(256 * 32 + 1)), buffer("out", std::vector<float>(256))},
                           {bufArg(0), bufArg(1), scalar<int>(c.stride), scalar<int>(c.offset)}, {1}, {256});
         ASSERT_TRUE(r.report.profile);
         const auto f = findingsAt(*r.report.profile, kStrided, "// LOAD\n");
@@ -58,7 +67,8 @@ TEST(ProfileFindings, StridedAndMisalignedLoadsSayWhy) {
     EXPECT_TRUE(profileFindings(*r.report.profile, kStrided).empty());
 }
 
-TEST(ProfileFindings, ColumnReadOfAnUnpaddedTileIsA32WayConflict) {
+TEST(ProfileFindings, ColumnReadOfAnUnpaddedTileIsA32WayConflict)
+{
     KW_REQUIRE_NVRTC();
     for (int pad : {0, 1}) {
         const std::string src = transposeSource(pad);
@@ -84,7 +94,8 @@ TEST(ProfileFindings, ColumnReadOfAnUnpaddedTileIsA32WayConflict) {
     }
 }
 
-TEST(ProfileFindings, DivergentBranchQuotesItsCondition) {
+TEST(ProfileFindings, DivergentBranchQuotesItsCondition)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void branches(const float* in, float* out) {
@@ -117,10 +128,12 @@ extern "C" __global__ void branches(const float* in, float* out) {
         << store[0].text;
     // Every branch on the ODD line splits its warp: branch efficiency 0 there.
     for (const auto& lf : kw::costliestLines(*r.report.profile))
-        if (lf.line->line == lineOf(src, "// ODD")) EXPECT_DOUBLE_EQ(lf.figures.branchEfficiency, 0.0);
+        if (lf.line->line == lineOf(src, "// ODD"))
+            EXPECT_DOUBLE_EQ(lf.figures.branchEfficiency, 0.0);
 }
 
-TEST(ProfileFindings, LocalArraysAndContendedAtomics) {
+TEST(ProfileFindings, LocalArraysAndContendedAtomics)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void mixed(const int* idx, float* out, int* counter) {
@@ -132,10 +145,12 @@ extern "C" __global__ void mixed(const int* idx, float* out, int* counter) {
 }
 )";
     std::vector<int> idx(256);
-    for (int i = 0; i < 256; ++i) idx[i] = i % 32;
-    auto r = profiled(src, "mixed", {buffer("idx", idx), buffer("out", std::vector<float>(256)),
-                                     buffer("counter", std::vector<int>(257))},
-                      {bufArg(0), bufArg(1), bufArg(2)}, {1}, {256});
+    for (int i = 0; i < 256; ++i)
+        idx[i] = i % 32;
+    auto r = profiled(
+        src, "mixed",
+        {buffer("idx", idx), buffer("out", std::vector<float>(256)), buffer("counter", std::vector<int>(257))},
+        {bufArg(0), bufArg(1), bufArg(2)}, {1}, {256});
     ASSERT_TRUE(r.report.profile);
     const auto& p = *r.report.profile;
     const auto fill = findingsAt(p, src, "// FILL_LOCAL");
@@ -149,7 +164,8 @@ extern "C" __global__ void mixed(const int* idx, float* out, int* counter) {
     EXPECT_TRUE(findingsAt(p, src, "// SPREAD").empty());
 }
 
-TEST(ProfileFindings, RunEngineCarriesTheProfileIntoTheResultAndItsJson) {
+TEST(ProfileFindings, RunEngineCarriesTheProfileIntoTheResultAndItsJson)
+{
     KW_REQUIRE_NVRTC();
     const std::filesystem::path dir = KW_SAMPLES_DIR;
     const kw::Document doc = kw::DocumentReader::readFile(dir / "matmul.kwb");
@@ -180,12 +196,14 @@ TEST(ProfileFindings, RunEngineCarriesTheProfileIntoTheResultAndItsJson) {
     const auto top = kw::costliestLines(*r.profile, 3);
     ASSERT_FALSE(top.empty());
     EXPECT_TRUE(std::any_of(top.begin(), top.end(), [&](const kw::LineFigures& l) { return l.line->line == inner; }));
-    for (const auto& l : r.profile->lines) EXPECT_TRUE(l.file.ends_with("matmul.cu")) << l.file;
+    for (const auto& l : r.profile->lines)
+        EXPECT_TRUE(l.file.ends_with("matmul.cu")) << l.file;
 
     const std::string text = kw::profileReportText(r, source.str());
     EXPECT_NE(text.find("costliest lines"), std::string::npos) << text;
     EXPECT_NE(text.find("acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];"), std::string::npos) << text;
-    if (std::getenv("KW_PRINT_PROFILE")) std::fputs(text.c_str(), stdout);
+    if (std::getenv("KW_PRINT_PROFILE"))
+        std::fputs(text.c_str(), stdout);
 
     const nlohmann::json j = kw::toJson(r, source.str());
     ASSERT_TRUE(j.contains("profile"));

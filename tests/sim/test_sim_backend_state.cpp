@@ -12,14 +12,16 @@ const kw::Backend& asBackend(const kw::SimBackend& sim) { return sim; }
 
 } // namespace
 
-TEST(SimBackendState, AFreshSimulatorIsUsableAndIdle) {
+TEST(SimBackendState, AFreshSimulatorIsUsableAndIdle)
+{
     kw::SimBackend sim;
     EXPECT_TRUE(asBackend(sim).usable());
     EXPECT_FALSE(asBackend(sim).stillRunning());
     EXPECT_TRUE(asBackend(sim).canUsePrintfBuffer(1 << 20));
 }
 
-TEST(SimBackendState, AFaultLeavesTheSimulatorUsable) {
+TEST(SimBackendState, AFaultLeavesTheSimulatorUsable)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(extern "C" __global__ void k(int* a) { a[threadIdx.x + 1000000] = 1; })", "k");
     ASSERT_TRUE(img);
@@ -31,7 +33,8 @@ TEST(SimBackendState, AFaultLeavesTheSimulatorUsable) {
     EXPECT_FALSE(asBackend(sim).stillRunning());
 }
 
-TEST(SimBackendState, ATimeoutLeavesNothingRunning) {
+TEST(SimBackendState, ATimeoutLeavesNothingRunning)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(extern "C" __global__ void k(volatile int* a) { while (a[0] == 0) {} })", "k");
     ASSERT_TRUE(img);
@@ -44,7 +47,8 @@ TEST(SimBackendState, ATimeoutLeavesNothingRunning) {
     EXPECT_FALSE(asBackend(sim).stillRunning());
 }
 
-TEST(SimBackendState, EveryPrintfBufferSizeIsAvailableAfterALaunch) {
+TEST(SimBackendState, EveryPrintfBufferSizeIsAvailableAfterALaunch)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(extern "C" __global__ void k(int* a) { a[threadIdx.x] = 1; })", "k");
     ASSERT_TRUE(img);

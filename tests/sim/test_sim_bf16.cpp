@@ -875,21 +875,19 @@ extern "C" __global__ void conv(const float* in, unsigned long long* out, int n)
 TEST(SimBf16, NaNsAreTheOnesTheGpuGives)
 {
     const std::uint64_t quietPlus = 0x7ff8000000000000ull, quietMinus = 0xfff8000000000001ull;
-    for (const auto& [instr, in, want] : {std::tuple{"cvt.rn.f16.f64", quietPlus, 0x7e00u},
-                                          std::tuple{"cvt.rn.f16.f64", quietMinus, 0xfe00u},
-                                          std::tuple{"cvt.rz.bf16.f64", quietPlus, 0x7fc0u},
-                                          std::tuple{"cvt.rn.bf16.f64", quietMinus, 0xffc0u}}) {
+    for (const auto& [instr, in, want] :
+         {std::tuple{"cvt.rn.f16.f64", quietPlus, 0x7e00u}, std::tuple{"cvt.rn.f16.f64", quietMinus, 0xfe00u},
+          std::tuple{"cvt.rz.bf16.f64", quietPlus, 0x7fc0u}, std::tuple{"cvt.rn.bf16.f64", quietMinus, 0xffc0u}}) {
         const std::uint64_t r = runOne(std::string("ld.global.f64 %fd1, [%rd27];\n") + instr
                                            + " %h1, %fd1;\ncvt.u64.u16 %rd1, %h1;\nst.global.u64 [%rd28], %rd1;\n",
                                        in);
         EXPECT_EQ(r, want) << instr << " " << hex(in) << ": " << hex(r);
     }
     // f32: a NaN operand's payload (a bf16 NaN widened: 0x7fff0000) and inf - inf alike.
-    for (const auto& [instr, a, b] : {std::tuple{"add.f32", 0x7fff0000u, 0x3f800000u},
-                                      std::tuple{"sub.f32", 0x7f800000u, 0x7f800000u},
-                                      std::tuple{"mul.rn.f32", 0xffc00001u, 0x40000000u},
-                                      std::tuple{"div.rn.f32", 0x00000000u, 0x00000000u},
-                                      std::tuple{"max.f32", 0x7fc00005u, 0xffc00000u}}) {
+    for (const auto& [instr, a, b] :
+         {std::tuple{"add.f32", 0x7fff0000u, 0x3f800000u}, std::tuple{"sub.f32", 0x7f800000u, 0x7f800000u},
+          std::tuple{"mul.rn.f32", 0xffc00001u, 0x40000000u}, std::tuple{"div.rn.f32", 0x00000000u, 0x00000000u},
+          std::tuple{"max.f32", 0x7fc00005u, 0xffc00000u}}) {
         const std::uint64_t r = runOne(std::string("ld.global.u32 %r1, [%rd27];\nmov.b32 %f1, %r1;\nmov.b32 %f2, ")
                                            + std::to_string(b) + ";\n" + instr
                                            + " %f3, %f1, %f2;\nmov.b32 %r2, %f3;\ncvt.u64.u32 %rd1, %r2;\n"

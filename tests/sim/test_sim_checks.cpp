@@ -17,21 +17,26 @@ using kw::CheckTool;
 
 namespace {
 
-kw::LaunchConfig checked(CheckTool tool, kw::Dim3 grid, kw::Dim3 block, std::uint32_t shared = 0) {
+kw::LaunchConfig checked(CheckTool tool, kw::Dim3 grid, kw::Dim3 block, std::uint32_t shared = 0)
+{
     kw::LaunchConfig c = config(grid, block, shared);
     c.check = tool;
     return c;
 }
 
-std::string listed(const std::vector<kw::CheckFinding>& findings) {
+std::string listed(const std::vector<kw::CheckFinding>& findings)
+{
     std::string s;
-    for (const auto& f : findings) s += "  [" + f.kind + " x" + std::to_string(f.count) + "] " + f.message + "\n";
+    for (const auto& f : findings)
+        s += "  [" + f.kind + " x" + std::to_string(f.count) + "] " + f.message + "\n";
     return s.empty() ? std::string("  (no findings)\n") : s;
 }
 
-const kw::CheckFinding* findKind(const std::vector<kw::CheckFinding>& findings, const std::string& kind) {
+const kw::CheckFinding* findKind(const std::vector<kw::CheckFinding>& findings, const std::string& kind)
+{
     for (const auto& f : findings)
-        if (f.kind == kind) return &f;
+        if (f.kind == kind)
+            return &f;
     return nullptr;
 }
 
@@ -62,13 +67,15 @@ extern "C" __global__ void k(int* out) {
 
 // A block sum whose first __syncthreads() is SYNC: without it, the first step reads
 // partial[t + 64] before thread t + 64 has stored it.
-std::string reduction(bool sync) {
+std::string reduction(bool sync)
+{
     return std::string(R"(
 extern "C" __global__ void block_sum(const float* in, float* sums) {
     __shared__ float partial[128];
     unsigned t = threadIdx.x;
     partial[t] = in[blockIdx.x * 128 + t]; // STORE
-)") + (sync ? "    __syncthreads();\n" : "    // the __syncthreads() is missing here\n") + R"(
+)") + (sync ? "    __syncthreads();\n" : "    // the __syncthreads() is missing here\n")
+        + R"(
     for (unsigned stride = 64; stride > 0; stride >>= 1) {
         if (t < stride) partial[t] += partial[t + stride]; // ADD
         __syncthreads();
@@ -78,16 +85,20 @@ extern "C" __global__ void block_sum(const float* in, float* sums) {
 }
 
 // Warp-synchronous: each lane reads its neighbour's word, then overwrites its own.
-std::string neighbours(bool syncwarp) {
+std::string neighbours(bool syncwarp)
+{
     const char* sync = syncwarp ? "    __syncwarp();\n" : "\n";
     return std::string(R"(
 extern "C" __global__ void k(int* out) {
     __shared__ int s[32];
     unsigned t = threadIdx.x;
     s[t] = t; // WRITE
-)") + sync + R"(    int v = s[(t + 1) % 32]; // READ
-)" + sync + R"(    s[t] = v * 2; // OVERWRITE
-)" + sync + R"(    out[t] = s[t];
+)") + sync
+        + R"(    int v = s[(t + 1) % 32]; // READ
+)" + sync
+        + R"(    s[t] = v * 2; // OVERWRITE
+)" + sync
+        + R"(    out[t] = s[t];
 })";
 }
 
@@ -131,9 +142,11 @@ extern "C" __global__ void k(int* out, unsigned count) {
     out[threadIdx.x] += 1;
 })";
 
-std::vector<kw::BufferArg> reductionBuffers(unsigned blocks) {
+std::vector<kw::BufferArg> reductionBuffers(unsigned blocks)
+{
     std::vector<float> in(blocks * 128);
-    for (std::size_t i = 0; i < in.size(); ++i) in[i] = float(i % 17);
+    for (std::size_t i = 0; i < in.size(); ++i)
+        in[i] = float(i % 17);
     return {buffer("in", in), buffer("sums", std::vector<float>(blocks))};
 }
 
@@ -141,7 +154,8 @@ std::vector<kw::BufferArg> reductionBuffers(unsigned blocks) {
 
 // ---- memcheck
 
-TEST(SimChecks, MemcheckListsEveryOutOfBoundsThreadAndKeepsTheFault) {
+TEST(SimChecks, MemcheckListsEveryOutOfBoundsThreadAndKeepsTheFault)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kAddVectorsNoGuard, "add_vectors");
     ASSERT_TRUE(img);
@@ -177,7 +191,8 @@ TEST(SimChecks, MemcheckListsEveryOutOfBoundsThreadAndKeepsTheFault) {
     EXPECT_TRUE(contains(rep.findings[0].message, "thread (232,0,0)")) << rep.findings[0].message;
 }
 
-TEST(SimChecks, MemcheckFindsTheOutOfBoundsWriteOfTheOutputBuffer) {
+TEST(SimChecks, MemcheckFindsTheOutOfBoundsWriteOfTheOutputBuffer)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kAddVectorsNoGuard, "add_vectors");
     ASSERT_TRUE(img);
@@ -205,7 +220,8 @@ TEST(SimChecks, MemcheckFindsTheOutOfBoundsWriteOfTheOutputBuffer) {
     EXPECT_EQ(*rep.findings.back().address, base + 4 * 1023);
 }
 
-TEST(SimChecks, MemcheckFindsAMisalignedRead) {
+TEST(SimChecks, MemcheckFindsAMisalignedRead)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kMisaligned, "k");
     ASSERT_TRUE(img);
@@ -223,7 +239,8 @@ TEST(SimChecks, MemcheckFindsAMisalignedRead) {
     EXPECT_EQ(*f.address % 4, 2u);
 }
 
-TEST(SimChecks, MemcheckFindsASharedMemoryOverrun) {
+TEST(SimChecks, MemcheckFindsASharedMemoryOverrun)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kSharedOverrun, "k");
     ASSERT_TRUE(img);
@@ -240,7 +257,8 @@ TEST(SimChecks, MemcheckFindsASharedMemoryOverrun) {
     EXPECT_TRUE(contains(f.message, "shared memory holds 128 bytes")) << f.message;
 }
 
-TEST(SimChecks, MemcheckReportsATrapAsAFaultAsWithoutIt) {
+TEST(SimChecks, MemcheckReportsATrapAsAFaultAsWithoutIt)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void k(int* a) {
@@ -262,7 +280,8 @@ extern "C" __global__ void k(int* a) {
 
 // ---- racecheck
 
-TEST(SimChecks, RacecheckFindsTheMissingSyncthreadsOfAReduction) {
+TEST(SimChecks, RacecheckFindsTheMissingSyncthreadsOfAReduction)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = reduction(false);
     auto img = compile(src, "block_sum");
@@ -289,7 +308,8 @@ TEST(SimChecks, RacecheckFindsTheMissingSyncthreadsOfAReduction) {
     EXPECT_TRUE(contains(f->message, "thread (0,0,0) reads")) << f->message;
     // Folded over threads and blocks: 64 words of each of the 8 blocks.
     EXPECT_EQ(f->count, 64u * blocks) << listed(rep.findings);
-    for (const auto& g : rep.findings) EXPECT_TRUE(g.kind.starts_with("shared-memory race: ")) << g.kind;
+    for (const auto& g : rep.findings)
+        EXPECT_TRUE(g.kind.starts_with("shared-memory race: ")) << g.kind;
 
     // The same result again, whatever order the host threads ran the blocks in.
     auto again = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, checked(CheckTool::Racecheck, {blocks}, {128}));
@@ -300,7 +320,8 @@ TEST(SimChecks, RacecheckFindsTheMissingSyncthreadsOfAReduction) {
     }
 }
 
-TEST(SimChecks, RacecheckIsQuietOnceTheSyncthreadsIsThere) {
+TEST(SimChecks, RacecheckIsQuietOnceTheSyncthreadsIsThere)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(reduction(true), "block_sum");
     ASSERT_TRUE(img);
@@ -312,7 +333,8 @@ TEST(SimChecks, RacecheckIsQuietOnceTheSyncthreadsIsThere) {
     EXPECT_TRUE(rep.warnings.empty());
 }
 
-TEST(SimChecks, RacecheckOrdersTheLanesOfAWarpBySyncwarp) {
+TEST(SimChecks, RacecheckOrdersTheLanesOfAWarpBySyncwarp)
+{
     KW_REQUIRE_NVRTC();
     kw::SimBackend sim;
     {
@@ -342,7 +364,8 @@ TEST(SimChecks, RacecheckOrdersTheLanesOfAWarpBySyncwarp) {
     }
 }
 
-TEST(SimChecks, RacecheckRunsOnTheFirstLaunchOnlyAndTheRepeatsAddNothing) {
+TEST(SimChecks, RacecheckRunsOnTheFirstLaunchOnlyAndTheRepeatsAddNothing)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(reduction(false), "block_sum");
     ASSERT_TRUE(img);
@@ -361,7 +384,8 @@ TEST(SimChecks, RacecheckRunsOnTheFirstLaunchOnlyAndTheRepeatsAddNothing) {
 
 // ---- initcheck
 
-TEST(SimChecks, InitcheckFindsASharedArrayReadBeforeAnyWrite) {
+TEST(SimChecks, InitcheckFindsASharedArrayReadBeforeAnyWrite)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kSharedReadBeforeWrite, "k");
     ASSERT_TRUE(img);
@@ -382,12 +406,14 @@ TEST(SimChecks, InitcheckFindsASharedArrayReadBeforeAnyWrite) {
     EXPECT_EQ(f.count, 32u * 3);
 }
 
-TEST(SimChecks, InitcheckFindsALocalArrayReadBeforeAnyWrite) {
+TEST(SimChecks, InitcheckFindsALocalArrayReadBeforeAnyWrite)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kLocalReadBeforeWrite, "k");
     ASSERT_TRUE(img);
     std::vector<int> idx(32);
-    for (int i = 0; i < 32; ++i) idx[i] = i % 16; // lanes 8..15 and 24..31 read a[8..15]
+    for (int i = 0; i < 32; ++i)
+        idx[i] = i % 16; // lanes 8..15 and 24..31 read a[8..15]
     std::vector<kw::BufferArg> bufs{buffer("out", std::vector<int>(32)), buffer("idx", idx)};
     kw::SimBackend sim;
     auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, checked(CheckTool::Initcheck, {1}, {32}));
@@ -407,12 +433,14 @@ TEST(SimChecks, InitcheckFindsALocalArrayReadBeforeAnyWrite) {
     EXPECT_TRUE(clean.findings.empty()) << listed(clean.findings);
 }
 
-TEST(SimChecks, InitcheckListsAtMostAHundredFindingsAndSaysHowManyMore) {
+TEST(SimChecks, InitcheckListsAtMostAHundredFindingsAndSaysHowManyMore)
+{
     KW_REQUIRE_NVRTC();
     // 120 reads of an unwritten shared array, each on a line of its own.
     std::string src = "extern \"C\" __global__ void k(int* out) {\n    __shared__ int s[128];\n"
                       "    volatile int* v = s;\n    int acc = 0;\n";
-    for (int i = 0; i < 120; ++i) src += "    acc += v[" + std::to_string(i) + "];\n";
+    for (int i = 0; i < 120; ++i)
+        src += "    acc += v[" + std::to_string(i) + "];\n";
     src += "    out[threadIdx.x] = acc;\n}\n";
     auto img = compile(src, "k");
     ASSERT_TRUE(img);
@@ -430,7 +458,8 @@ TEST(SimChecks, InitcheckListsAtMostAHundredFindingsAndSaysHowManyMore) {
 
 // ---- synccheck
 
-TEST(SimChecks, SynccheckFindsSyncthreadsInsideAnIf) {
+TEST(SimChecks, SynccheckFindsSyncthreadsInsideAnIf)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kSyncthreadsInIf, "k");
     ASSERT_TRUE(img);
@@ -460,7 +489,8 @@ TEST(SimChecks, SynccheckFindsSyncthreadsInsideAnIf) {
     EXPECT_EQ(values<int>(bufs[0])[5], 1);
 }
 
-TEST(SimChecks, SynccheckFindsThreadsWaitingAtDifferentBarriers) {
+TEST(SimChecks, SynccheckFindsThreadsWaitingAtDifferentBarriers)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void k(int* out) {
@@ -487,7 +517,8 @@ extern "C" __global__ void k(int* out) {
     EXPECT_TRUE(contains(f.message, "this thread and 63 more")) << f.message;
 }
 
-TEST(SimChecks, SynccheckFindsASyncwarpNamingExitedLanes) {
+TEST(SimChecks, SynccheckFindsASyncwarpNamingExitedLanes)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kSyncwarpAfterExit, "k");
     ASSERT_TRUE(img);
@@ -508,7 +539,8 @@ TEST(SimChecks, SynccheckFindsASyncwarpNamingExitedLanes) {
     EXPECT_TRUE(partial.findings.empty()) << listed(partial.findings);
 }
 
-TEST(SimChecks, BarrierWithAThreadCountRunsWhenItNamesTheBlockAndIsAFindingOtherwise) {
+TEST(SimChecks, BarrierWithAThreadCountRunsWhenItNamesTheBlockAndIsAFindingOtherwise)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kCountedBarrier, "k");
     ASSERT_TRUE(img);
@@ -545,7 +577,8 @@ TEST(SimChecks, BarrierWithAThreadCountRunsWhenItNamesTheBlockAndIsAFindingOther
 
 // ---- every tool on a clean kernel
 
-TEST(SimChecks, ACleanKernelGivesNoFindingUnderAnyTool) {
+TEST(SimChecks, ACleanKernelGivesNoFindingUnderAnyTool)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(reduction(true), "block_sum");
     ASSERT_TRUE(img);
@@ -559,7 +592,8 @@ TEST(SimChecks, ACleanKernelGivesNoFindingUnderAnyTool) {
         EXPECT_TRUE(rep.findings.empty()) << kw::toString(tool) << ":\n" << listed(rep.findings);
         const auto sums = values<float>(bufs[1]);
         float expect = 0;
-        for (unsigned i = 0; i < 128; ++i) expect += float(i % 17);
+        for (unsigned i = 0; i < 128; ++i)
+            expect += float(i % 17);
         EXPECT_EQ(sums[0], expect) << kw::toString(tool);
         std::vector<kw::BufferArg> out{buffer("out", std::vector<int>(32))};
         auto w = sim.launch(*warp, out, {bufArg(0)}, checked(tool, {1}, {32}));
@@ -579,8 +613,8 @@ const fs::path kCheckDocs = fs::path(KW_TEST_DATA_DIR) / "docs" / "checks" / "si
 struct DocumentCase {
     const char* file;
     CheckTool tool;
-    const char* kind;                       // of the finding expected on the line marked PLANTED
-    CheckTool alsoBy = CheckTool::None;     // another tool with a finding of its own in it
+    const char* kind;                   // of the finding expected on the line marked PLANTED
+    CheckTool alsoBy = CheckTool::None; // another tool with a finding of its own in it
 };
 
 const DocumentCase kDocumentCases[] = {
@@ -603,14 +637,16 @@ struct DocumentRun {
 };
 
 // Compiles, prepares and launches a document on the simulator as kwb-run would, under `tool`.
-DocumentRun runDocument(const kw::Document& doc, CheckTool tool) {
+DocumentRun runDocument(const kw::Document& doc, CheckTool tool)
+{
     DocumentRun r;
     kw::CompileRequest request = kw::RunEngine::compileRequest(doc);
     request.options.arch = kw::SimBackend().compileArch();
     kw::Compiler compiler;
     const kw::CompileResult compiled = compiler.compile(request);
     EXPECT_TRUE(compiled.ok) << compiled.log;
-    if (!compiled.ok) return r;
+    if (!compiled.ok)
+        return r;
     kw::KernelImage img;
     img.name = doc.kernel;
     img.loweredName = compiled.loweredNames.at(doc.kernel);
@@ -621,18 +657,22 @@ DocumentRun runDocument(const kw::Document& doc, CheckTool tool) {
     prepared.config.warmup = 0;
     kw::SimBackend sim;
     r.report = sim.launch(img, prepared.buffers, prepared.args, prepared.config);
-    if (!r.report.fault) r.checks = prepared.evaluateChecks(doc);
+    if (!r.report.fault)
+        r.checks = prepared.evaluateChecks(doc);
     return r;
 }
 
 } // namespace
 
-TEST(SimChecks, EveryCheckDocumentIsRunHere) {
+TEST(SimChecks, EveryCheckDocumentIsRunHere)
+{
     std::set<std::string> known;
-    for (const auto& c : kDocumentCases) known.insert(c.file);
+    for (const auto& c : kDocumentCases)
+        known.insert(c.file);
     std::size_t found = 0;
     for (const auto& e : fs::directory_iterator(kCheckDocs)) {
-        if (e.path().extension() != ".kwb") continue;
+        if (e.path().extension() != ".kwb")
+            continue;
         ++found;
         const std::string name = e.path().filename().string();
         EXPECT_TRUE(known.count(name) || name.starts_with("clean_")) << name << " is not in kDocumentCases";
@@ -640,7 +680,8 @@ TEST(SimChecks, EveryCheckDocumentIsRunHere) {
     EXPECT_GE(found, std::size(kDocumentCases));
 }
 
-TEST(SimChecks, EachCheckDocumentGivesItsFindingOnThePlantedLine) {
+TEST(SimChecks, EachCheckDocumentGivesItsFindingOnThePlantedLine)
+{
     KW_REQUIRE_NVRTC();
     for (const auto& c : kDocumentCases) {
         SCOPED_TRACE(c.file);
@@ -653,20 +694,24 @@ TEST(SimChecks, EachCheckDocumentGivesItsFindingOnThePlantedLine) {
         EXPECT_EQ(f->tool, c.tool);
         EXPECT_EQ(f->line, line) << f->message;
         // The other tools find nothing in it (a fault is no finding): each document plants one bug.
-        for (CheckTool other : {CheckTool::Memcheck, CheckTool::Racecheck, CheckTool::Initcheck, CheckTool::Synccheck}) {
-            if (other == c.tool) continue;
+        for (CheckTool other :
+             {CheckTool::Memcheck, CheckTool::Racecheck, CheckTool::Initcheck, CheckTool::Synccheck}) {
+            if (other == c.tool)
+                continue;
             const DocumentRun o = runDocument(doc, other);
-            EXPECT_EQ(o.report.findings.empty(), other != c.alsoBy)
-                << kw::toString(other) << ":\n" << listed(o.report.findings);
+            EXPECT_EQ(o.report.findings.empty(), other != c.alsoBy) << kw::toString(other) << ":\n"
+                                                                    << listed(o.report.findings);
         }
     }
 }
 
-TEST(SimChecks, TheCleanDocumentsGiveNoFindingAndPassTheirChecks) {
+TEST(SimChecks, TheCleanDocumentsGiveNoFindingAndPassTheirChecks)
+{
     KW_REQUIRE_NVRTC();
     for (const auto& e : fs::directory_iterator(kCheckDocs)) {
         const std::string name = e.path().filename().string();
-        if (!name.starts_with("clean_")) continue;
+        if (!name.starts_with("clean_"))
+            continue;
         SCOPED_TRACE(name);
         const kw::Document doc = kw::DocumentReader::readFile(e.path());
         for (CheckTool tool : {CheckTool::Memcheck, CheckTool::Racecheck, CheckTool::Initcheck, CheckTool::Synccheck}) {
@@ -674,7 +719,8 @@ TEST(SimChecks, TheCleanDocumentsGiveNoFindingAndPassTheirChecks) {
             EXPECT_TRUE(r.report.ok) << kw::toString(tool) << ": " << faultMessage(r.report.fault);
             EXPECT_TRUE(r.report.findings.empty()) << kw::toString(tool) << ":\n" << listed(r.report.findings);
             ASSERT_FALSE(r.checks.empty());
-            for (const auto& check : r.checks) EXPECT_TRUE(check.passed) << kw::toString(tool) << ": " << check.buffer;
+            for (const auto& check : r.checks)
+                EXPECT_TRUE(check.passed) << kw::toString(tool) << ": " << check.buffer;
         }
     }
 }

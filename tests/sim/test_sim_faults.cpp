@@ -16,7 +16,8 @@ extern "C" __device__ void __assertfail(const char*, const char*, unsigned, cons
 
 } // namespace
 
-TEST(SimFaults, OutOfBoundsWriteNamesThreadBufferAndLine) {
+TEST(SimFaults, OutOfBoundsWriteNamesThreadBufferAndLine)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void add_vectors(const float* a, const float* b, float* c, int n) {
@@ -45,7 +46,8 @@ extern "C" __global__ void add_vectors(const float* a, const float* b, float* c,
     EXPECT_EQ(values<float>(bufs[2])[0], 3.0f);
 }
 
-TEST(SimFaults, TrapIsReportedWithItsLine) {
+TEST(SimFaults, TrapIsReportedWithItsLine)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void k(int* a) {
@@ -65,7 +67,8 @@ extern "C" __global__ void k(int* a) {
     EXPECT_EQ(rep.fault->thread->x, 37u);
 }
 
-TEST(SimFaults, AssertNamesExpressionAndThread) {
+TEST(SimFaults, AssertNamesExpressionAndThread)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = std::string(kAssert) + R"(
 extern "C" __global__ void check(const int* a) {
@@ -85,7 +88,8 @@ extern "C" __global__ void check(const int* a) {
     EXPECT_TRUE(contains(rep.fault->message, "a[threadIdx.x] >= 0")) << rep.fault->message;
 }
 
-TEST(SimFaults, EndlessLoopStopsAtTheTimeLimit) {
+TEST(SimFaults, EndlessLoopStopsAtTheTimeLimit)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void spin(volatile int* flag) {
@@ -106,7 +110,8 @@ extern "C" __global__ void spin(volatile int* flag) {
     EXPECT_LT(s, 5.0);
 }
 
-TEST(SimFaults, SharedMemoryOverrunIsCaught) {
+TEST(SimFaults, SharedMemoryOverrunIsCaught)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void k(int* out) {
@@ -127,7 +132,8 @@ extern "C" __global__ void k(int* out) {
     EXPECT_TRUE(contains(rep.fault->message, "shared")) << rep.fault->message;
 }
 
-TEST(SimFaults, RaceReportNamesBothLines) {
+TEST(SimFaults, RaceReportNamesBothLines)
+{
     KW_REQUIRE_NVRTC();
     const std::string src = R"(
 extern "C" __global__ void k(int* out) {
@@ -151,7 +157,8 @@ extern "C" __global__ void k(int* out) {
     EXPECT_TRUE(contains(w, "line " + std::to_string(lineOf(src, "// READ")))) << w;
 }
 
-TEST(SimFaults, DivergentBarrierInPtx) {
+TEST(SimFaults, DivergentBarrierInPtx)
+{
     auto r = runPtx(R"(
     and.b32 %r1, %r31, 1;
     setp.eq.u32 %p1, %r1, 0;
@@ -163,14 +170,16 @@ $L_even:
     .loc 1 44 0
     bar.sync 0;
 $L_end:
-)", {}, 64);
+)",
+                    {}, 64);
     ASSERT_TRUE(r.report.fault);
     EXPECT_EQ(r.report.fault->kind, kw::FaultKind::DivergentBarrier);
     EXPECT_TRUE(contains(r.report.fault->message, "line 41")) << r.report.fault->message;
     EXPECT_TRUE(contains(r.report.fault->message, "line 44")) << r.report.fault->message;
 }
 
-TEST(SimFaults, BarrierAfterEarlyExitIsDivergent) {
+TEST(SimFaults, BarrierAfterEarlyExitIsDivergent)
+{
     // Threads that exited never arrive: the others would wait for them forever.
     auto r = runPtx(R"(
     setp.ge.u32 %p1, %r31, 40;
@@ -178,18 +187,21 @@ TEST(SimFaults, BarrierAfterEarlyExitIsDivergent) {
     bar.sync 0;
     st.global.u64 [%rd28], 7;
 $L_end:
-)", {}, 64);
+)",
+                    {}, 64);
     ASSERT_TRUE(r.report.fault);
     EXPECT_EQ(r.report.fault->kind, kw::FaultKind::DivergentBarrier);
     EXPECT_TRUE(contains(r.report.fault->message, "has exited")) << r.report.fault->message;
     EXPECT_EQ(r.out[39], 0u); // nobody passed the barrier
 }
 
-TEST(SimFaults, UnsupportedInstructionNamesItAndTheLine) {
+TEST(SimFaults, UnsupportedInstructionNamesItAndTheLine)
+{
     auto r = runPtx(R"(
     .loc 1 33 0
     isspacep.global %p1, %rd27;
-)", {}, 32);
+)",
+                    {}, 32);
     ASSERT_TRUE(r.report.fault);
     EXPECT_EQ(r.report.fault->kind, kw::FaultKind::Unsupported);
     EXPECT_EQ(r.report.fault->line, 33);
@@ -199,19 +211,22 @@ TEST(SimFaults, UnsupportedInstructionNamesItAndTheLine) {
     EXPECT_TRUE(contains(r.report.warnings.front(), "line 33")) << r.report.warnings.front();
 }
 
-TEST(SimFaults, UnknownInstructionIsNotExecutedSilently) {
+TEST(SimFaults, UnknownInstructionIsNotExecutedSilently)
+{
     auto r = runPtx(R"(
     .loc 1 35 0
     frobnicate.b32 %r1, %r2;
     st.global.u64 [%rd28], 1;
-)", {}, 32);
+)",
+                    {}, 32);
     ASSERT_TRUE(r.report.fault);
     EXPECT_EQ(r.report.fault->kind, kw::FaultKind::Unsupported);
     EXPECT_EQ(r.report.fault->line, 35);
     EXPECT_EQ(r.out[0], 0u);
 }
 
-TEST(SimFaults, MisalignedAndNullAccesses) {
+TEST(SimFaults, MisalignedAndNullAccesses)
+{
     auto mis = runPtx("    ld.global.u32 %r1, [%rd27+2];\n", {}, 32);
     ASSERT_TRUE(mis.report.fault);
     EXPECT_EQ(mis.report.fault->kind, kw::FaultKind::MisalignedAddress);
@@ -224,7 +239,8 @@ TEST(SimFaults, MisalignedAndNullAccesses) {
     EXPECT_TRUE(contains(ro.report.fault->message, "read-only")) << ro.report.fault->message;
 }
 
-TEST(SimFaults, EndlessLoopInPtxWithBarrierWaiters) {
+TEST(SimFaults, EndlessLoopInPtxWithBarrierWaiters)
+{
     // Half the block waits at a barrier while the other half spins: a timeout, not a hang.
     auto r = runPtx(R"(
     setp.lt.u32 %p1, %r31, 32;
@@ -235,7 +251,8 @@ $L_spin:
     .loc 1 50 0
     bra.uni $L_spin;
 $L_end:
-)", {}, 64, "", 0, 0.3);
+)",
+                    {}, 64, "", 0, 0.3);
     ASSERT_TRUE(r.report.fault);
     EXPECT_EQ(r.report.fault->kind, kw::FaultKind::Timeout);
     EXPECT_EQ(r.report.fault->line, 50);

@@ -20,7 +20,8 @@ std::uint32_t lo(std::uint64_t v) { return std::uint32_t(v); }
 std::uint32_t hi(std::uint64_t v) { return std::uint32_t(v >> 32); }
 } // namespace
 
-TEST(SimInstructions, ShiftsClampAtRegisterWidth) {
+TEST(SimInstructions, ShiftsClampAtRegisterWidth)
+{
     const std::vector<std::uint64_t> amounts{0, 1, 31, 32, 33, 40, 255, 0xffffffffu};
     auto r = runPtx(R"(
     ld.global.u32 %r1, [%rd27];
@@ -30,7 +31,8 @@ TEST(SimInstructions, ShiftsClampAtRegisterWidth) {
     shr.s32 %r5, %r4, %r1;
     mov.b64 %rd1, {%r3, %r5};
     st.global.u64 [%rd28], %rd1;
-)", amounts, 8);
+)",
+                    amounts, 8);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (std::size_t i = 0; i < amounts.size(); ++i) {
         const auto n = std::uint32_t(amounts[i]);
@@ -46,7 +48,8 @@ TEST(SimInstructions, ShiftsClampAtRegisterWidth) {
     cvt.u64.u32 %rd4, %r5;
     xor.b64 %rd5, %rd3, %rd4;
     st.global.u64 [%rd28], %rd5;
-)", amounts, 8);
+)",
+                    amounts, 8);
     ASSERT_TRUE(u.report.ok) << kwtest::faultMessage(u.report.fault);
     for (std::size_t i = 0; i < amounts.size(); ++i) {
         const auto n = std::uint32_t(amounts[i]);
@@ -56,21 +59,24 @@ TEST(SimInstructions, ShiftsClampAtRegisterWidth) {
     }
 }
 
-TEST(SimInstructions, IntegerDivisionByZeroAndOverflow) {
-    const std::vector<std::pair<std::int32_t, std::int32_t>> cases{
-        {7, 2}, {-7, 2}, {5, 0}, {-5, 0}, {INT_MIN, -1}, {0, 0}};
+TEST(SimInstructions, IntegerDivisionByZeroAndOverflow)
+{
+    const std::vector<std::pair<std::int32_t, std::int32_t>> cases{{7, 2},  {-7, 2},       {5, 0},
+                                                                   {-5, 0}, {INT_MIN, -1}, {0, 0}};
     std::vector<std::uint64_t> in;
-    for (auto [a, b] : cases) in.push_back(pack(std::uint32_t(a), std::uint32_t(b)));
+    for (auto [a, b] : cases)
+        in.push_back(pack(std::uint32_t(a), std::uint32_t(b)));
     auto r = runPtx(R"(
     ld.global.v2.u32 {%r1, %r2}, [%rd27];
     div.s32 %r3, %r1, %r2;
     rem.s32 %r4, %r1, %r2;
     mov.b64 %rd1, {%r3, %r4};
     st.global.u64 [%rd28], %rd1;
-)", in, unsigned(in.size()));
+)",
+                    in, unsigned(in.size()));
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
-    const std::vector<std::pair<std::int32_t, std::int32_t>> expect{
-        {3, 1}, {-3, -1}, {-1, 5}, {1, -5}, {INT_MIN, 0}, {-1, 0}};
+    const std::vector<std::pair<std::int32_t, std::int32_t>> expect{{3, 1},  {-3, -1},     {-1, 5},
+                                                                    {1, -5}, {INT_MIN, 0}, {-1, 0}};
     for (std::size_t i = 0; i < cases.size(); ++i) {
         EXPECT_EQ(std::int32_t(lo(r.out[i])), expect[i].first) << i;
         EXPECT_EQ(std::int32_t(hi(r.out[i])), expect[i].second) << i;
@@ -81,23 +87,27 @@ TEST(SimInstructions, IntegerDivisionByZeroAndOverflow) {
     rem.u32 %r4, %r1, %r2;
     mov.b64 %rd1, {%r3, %r4};
     st.global.u64 [%rd28], %rd1;
-)", {pack(5, 0), pack(9, 4)}, 2);
+)",
+                    {pack(5, 0), pack(9, 4)}, 2);
     EXPECT_EQ(u.out[0], pack(0xffffffffu, 5));
     EXPECT_EQ(u.out[1], pack(2, 1));
 }
 
-TEST(SimInstructions, FloatMinMaxWithNaNAndSignedZero) {
-    const std::vector<std::pair<float, float>> cases{
-        {kNaN, 1.0f}, {1.0f, kNaN}, {kNaN, kNaN}, {-0.0f, 0.0f}, {kInf, -kInf}, {2.0f, 3.0f}};
+TEST(SimInstructions, FloatMinMaxWithNaNAndSignedZero)
+{
+    const std::vector<std::pair<float, float>> cases{{kNaN, 1.0f},  {1.0f, kNaN},  {kNaN, kNaN},
+                                                     {-0.0f, 0.0f}, {kInf, -kInf}, {2.0f, 3.0f}};
     std::vector<std::uint64_t> in;
-    for (auto [a, b] : cases) in.push_back(pack(std::uint32_t(f32bits(a)), std::uint32_t(f32bits(b))));
+    for (auto [a, b] : cases)
+        in.push_back(pack(std::uint32_t(f32bits(a)), std::uint32_t(f32bits(b))));
     auto r = runPtx(R"(
     ld.global.v2.f32 {%f1, %f2}, [%rd27];
     min.f32 %f3, %f1, %f2;
     max.f32 %f4, %f1, %f2;
     mov.b64 %rd1, {%f3, %f4};
     st.global.u64 [%rd28], %rd1;
-)", in, unsigned(in.size()));
+)",
+                    in, unsigned(in.size()));
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(asF32(lo(r.out[0])), 1.0f);
     EXPECT_EQ(asF32(hi(r.out[0])), 1.0f);
@@ -112,17 +122,20 @@ TEST(SimInstructions, FloatMinMaxWithNaNAndSignedZero) {
     EXPECT_EQ(asF32(hi(r.out[5])), 3.0f);
 }
 
-TEST(SimInstructions, FloatToIntConversionsSaturateAndRound) {
+TEST(SimInstructions, FloatToIntConversionsSaturateAndRound)
+{
     const std::vector<float> x{kNaN, kInf, -kInf, 3e9f, 2.5f, 3.5f, -2.7f, -1.0f};
     std::vector<std::uint64_t> in;
-    for (float f : x) in.push_back(f32bits(f));
+    for (float f : x)
+        in.push_back(f32bits(f));
     auto r = runPtx(R"(
     ld.global.f32 %f1, [%rd27];
     cvt.rzi.s32.f32 %r1, %f1;
     cvt.rni.s32.f32 %r2, %f1;
     mov.b64 %rd1, {%r1, %r2};
     st.global.u64 [%rd28], %rd1;
-)", in, unsigned(in.size()));
+)",
+                    in, unsigned(in.size()));
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     const std::vector<std::pair<std::int32_t, std::int32_t>> expect{
         {0, 0}, {INT_MAX, INT_MAX}, {INT_MIN, INT_MIN}, {INT_MAX, INT_MAX}, {2, 2}, {3, 4}, {-2, -3}, {-1, -1}};
@@ -136,16 +149,19 @@ TEST(SimInstructions, FloatToIntConversionsSaturateAndRound) {
     cvt.rmi.s32.f32 %r2, %f1;
     mov.b64 %rd1, {%r1, %r2};
     st.global.u64 [%rd28], %rd1;
-)", {f32bits(-1.0f), f32bits(-1.5f), f32bits(5e9f)}, 3);
+)",
+                    {f32bits(-1.0f), f32bits(-1.5f), f32bits(5e9f)}, 3);
     EXPECT_EQ(u.out[0], pack(0, std::uint32_t(-1)));
     EXPECT_EQ(u.out[1], pack(0, std::uint32_t(-2)));
     EXPECT_EQ(u.out[2], pack(0xffffffffu, std::uint32_t(INT_MAX)));
 }
 
-TEST(SimInstructions, IntegerConversionsWithAndWithoutSaturation) {
+TEST(SimInstructions, IntegerConversionsWithAndWithoutSaturation)
+{
     const std::vector<std::int32_t> x{300, -5, 100, 200};
     std::vector<std::uint64_t> in;
-    for (auto v : x) in.push_back(std::uint32_t(v));
+    for (auto v : x)
+        in.push_back(std::uint32_t(v));
     auto r = runPtx(R"(
     ld.global.s32 %r1, [%rd27];
     cvt.sat.u8.s32 %h1, %r1;
@@ -158,7 +174,8 @@ TEST(SimInstructions, IntegerConversionsWithAndWithoutSaturation) {
     or.b32 %r3, %r3, %r4;
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
-)", in, unsigned(in.size()));
+)",
+                    in, unsigned(in.size()));
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     auto expectHi = [](std::uint32_t wrapped, std::int32_t sat) { return wrapped | (std::uint32_t(sat) << 16); };
     EXPECT_EQ(r.out[0], pack(255, expectHi(44, 127)));
@@ -167,17 +184,20 @@ TEST(SimInstructions, IntegerConversionsWithAndWithoutSaturation) {
     EXPECT_EQ(r.out[3], pack(200, expectHi(200, 127)));
 }
 
-TEST(SimInstructions, FloatConversionsSaturateOverflowAndHalf) {
+TEST(SimInstructions, FloatConversionsSaturateOverflowAndHalf)
+{
     const std::vector<float> x{1.5f, -2.0f, kNaN, 0.25f};
     std::vector<std::uint64_t> in;
-    for (float f : x) in.push_back(f32bits(f));
+    for (float f : x)
+        in.push_back(f32bits(f));
     auto r = runPtx(R"(
     ld.global.f32 %f1, [%rd27];
     cvt.sat.f32.f32 %f2, %f1;
     mov.b32 %r1, %f2;
     cvt.u64.u32 %rd1, %r1;
     st.global.u64 [%rd28], %rd1;
-)", in, unsigned(in.size()));
+)",
+                    in, unsigned(in.size()));
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(asF32(r.out[0]), 1.0f);
     EXPECT_EQ(asF32(r.out[1]), 0.0f);
@@ -190,7 +210,8 @@ TEST(SimInstructions, FloatConversionsSaturateOverflowAndHalf) {
     mov.b32 %r1, %f1;
     cvt.u64.u32 %rd1, %r1;
     st.global.u64 [%rd28], %rd1;
-)")), kInf); // 1e300 does not fit in f32
+)")),
+              kInf); // 1e300 does not fit in f32
     EXPECT_EQ(runOne(R"(
     mov.f32 %f1, 0f3F802000;
     cvt.rn.f16.f32 %h1, %f1;
@@ -201,13 +222,16 @@ TEST(SimInstructions, FloatConversionsSaturateOverflowAndHalf) {
     mov.b32 %r2, {%h1, %h2};
     mov.b64 %rd1, {%r1, %r2};
     st.global.u64 [%rd28], %rd1;
-)"), pack(f32bits(1.0009765625f), 0x7c003c01u)); // 1.0009765625 is exact in f16; 131040 overflows
+)"),
+              pack(f32bits(1.0009765625f), 0x7c003c01u)); // 1.0009765625 is exact in f16; 131040 overflows
 }
 
-TEST(SimInstructions, ComparisonsWithNaN) {
+TEST(SimInstructions, ComparisonsWithNaN)
+{
     const std::vector<std::pair<float, float>> cases{{kNaN, 1.0f}, {1.0f, 2.0f}, {2.0f, 1.0f}};
     std::vector<std::uint64_t> in;
-    for (auto [a, b] : cases) in.push_back(pack(std::uint32_t(f32bits(a)), std::uint32_t(f32bits(b))));
+    for (auto [a, b] : cases)
+        in.push_back(pack(std::uint32_t(f32bits(a)), std::uint32_t(f32bits(b))));
     auto r = runPtx(R"(
     ld.global.v2.f32 {%f1, %f2}, [%rd27];
     setp.lt.f32 %p1, %f1, %f2;
@@ -226,16 +250,19 @@ TEST(SimInstructions, ComparisonsWithNaN) {
     @!%p1 or.b32 %r1, %r1, 32;
     cvt.u64.u32 %rd1, %r1;
     st.global.u64 [%rd28], %rd1;
-)", in, 3);
+)",
+                    in, 3);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(r.out[0], 2u + 4 + 8 + 16 + 32); // NaN: only unordered tests hold; .or with p3 sets both
     EXPECT_EQ(r.out[1], 1u + 2 + 16);
     EXPECT_EQ(r.out[2], 8u + 32);
 }
 
-TEST(SimInstructions, ShufflesAllModesFullWarp) {
+TEST(SimInstructions, ShufflesAllModesFullWarp)
+{
     std::vector<std::uint64_t> in(32);
-    for (int l = 0; l < 32; ++l) in[l] = 100 + l * 7;
+    for (int l = 0; l < 32; ++l)
+        in[l] = 100 + l * 7;
     auto r = runPtx(R"(
     ld.global.u32 %r1, [%rd27];
     shfl.sync.idx.b32 %r2, %r1, 3, 6175, -1;
@@ -247,7 +274,8 @@ TEST(SimInstructions, ShufflesAllModesFullWarp) {
     add.u32 %r3, %r3, %r4;
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
-)", in);
+)",
+                    in);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     for (int l = 0; l < 32; ++l) {
         EXPECT_EQ(lo(r.out[l]), in[(l & ~7) | 3]) << l; // width 8: c = 0x181f
@@ -256,9 +284,11 @@ TEST(SimInstructions, ShufflesAllModesFullWarp) {
     }
 }
 
-TEST(SimInstructions, ShuffleDownWithPartialMaskAndWidth) {
+TEST(SimInstructions, ShuffleDownWithPartialMaskAndWidth)
+{
     std::vector<std::uint64_t> in(32);
-    for (int l = 0; l < 32; ++l) in[l] = 1000 + l;
+    for (int l = 0; l < 32; ++l)
+        in[l] = 1000 + l;
     auto r = runPtx(R"(
     ld.global.u32 %r1, [%rd27];
     setp.lt.u32 %p1, %r31, 16;
@@ -268,14 +298,18 @@ TEST(SimInstructions, ShuffleDownWithPartialMaskAndWidth) {
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
 $L_end:
-)", in);
+)",
+                    in);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
-    for (int l = 0; l < 15; ++l) EXPECT_EQ(r.out[l], pack(std::uint32_t(in[l + 1]), 1)) << l;
+    for (int l = 0; l < 15; ++l)
+        EXPECT_EQ(r.out[l], pack(std::uint32_t(in[l + 1]), 1)) << l;
     EXPECT_EQ(r.out[15], pack(std::uint32_t(in[15]), 0)); // past the 16-lane segment: own value, p false
-    for (int l = 16; l < 32; ++l) EXPECT_EQ(r.out[l], 0u) << l;
+    for (int l = 16; l < 32; ++l)
+        EXPECT_EQ(r.out[l], 0u) << l;
 }
 
-TEST(SimInstructions, VotesAmongDivergedLanes) {
+TEST(SimInstructions, VotesAmongDivergedLanes)
+{
     auto vote = [](std::vector<std::uint64_t> in) {
         return runPtx(R"(
     ld.global.u32 %r1, [%rd27];
@@ -297,28 +331,36 @@ TEST(SimInstructions, VotesAmongDivergedLanes) {
     mov.b64 %rd1, {%r3, %r5};
     st.global.u64 [%rd28], %rd1;
 $L_end:
-)", in);
+)",
+                      in);
     };
     std::vector<std::uint64_t> some(32);
-    for (int l = 0; l < 32; ++l) some[l] = l % 4 == 0;
+    for (int l = 0; l < 32; ++l)
+        some[l] = l % 4 == 0;
     auto r = vote(some);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
-    for (int l = 0; l < 32; l += 2) EXPECT_EQ(r.out[l], pack(0x11111111u, 0x55555555u ^ 2u)) << l;
-    for (int l = 1; l < 32; l += 2) EXPECT_EQ(r.out[l], 0u);
+    for (int l = 0; l < 32; l += 2)
+        EXPECT_EQ(r.out[l], pack(0x11111111u, 0x55555555u ^ 2u)) << l;
+    for (int l = 1; l < 32; l += 2)
+        EXPECT_EQ(r.out[l], 0u);
     auto all = vote(std::vector<std::uint64_t>(32, 1));
-    for (int l = 0; l < 32; l += 2) EXPECT_EQ(all.out[l], pack(0x55555555u, 0x55555555u ^ 7u)) << l;
+    for (int l = 0; l < 32; l += 2)
+        EXPECT_EQ(all.out[l], pack(0x55555555u, 0x55555555u ^ 7u)) << l;
 }
 
-TEST(SimInstructions, ReduxAndMatch) {
+TEST(SimInstructions, ReduxAndMatch)
+{
     std::vector<std::uint64_t> in(32);
-    for (int l = 0; l < 32; ++l) in[l] = std::uint32_t(l * 3 - 40);
+    for (int l = 0; l < 32; ++l)
+        in[l] = std::uint32_t(l * 3 - 40);
     auto r = runPtx(R"(
     ld.global.u32 %r1, [%rd27];
     redux.sync.add.s32 %r2, %r1, -1;
     redux.sync.min.s32 %r3, %r1, -1;
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
-)", in);
+)",
+                    in);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     EXPECT_EQ(r.out[5], pack(3 * 496 - 40 * 32, std::uint32_t(-40)));
     auto m = runPtx(R"(
@@ -330,12 +372,15 @@ TEST(SimInstructions, ReduxAndMatch) {
     add.u32 %r3, %r3, %r4;
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
-)", in);
+)",
+                    in);
     ASSERT_TRUE(m.report.ok) << kwtest::faultMessage(m.report.fault);
-    for (int l = 0; l < 32; ++l) EXPECT_EQ(m.out[l], pack(0xfu << (4 * (l / 4)), 0)) << l;
+    for (int l = 0; l < 32; ++l)
+        EXPECT_EQ(m.out[l], pack(0xfu << (4 * (l / 4)), 0)) << l;
 }
 
-TEST(SimInstructions, AtomicsOnGlobalAndShared) {
+TEST(SimInstructions, AtomicsOnGlobalAndShared)
+{
     const std::string globals = R"(
 .global .align 4 .u32 counter;
 .global .align 4 .u32 lock;
@@ -373,15 +418,20 @@ $L_bar:
     ld.global.u64 %rd6, [total];
     st.global.u64 [%rd28+16], %rd6;
 $L_end:
-)", {}, 35, globals);
+)",
+                    {}, 35, globals);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
     std::vector<std::uint32_t> incOld, casOld;
-    for (int l = 0; l < 32; ++l) { incOld.push_back(lo(r.out[l])); casOld.push_back(hi(r.out[l])); }
+    for (int l = 0; l < 32; ++l) {
+        incOld.push_back(lo(r.out[l]));
+        casOld.push_back(hi(r.out[l]));
+    }
     std::sort(incOld.begin(), incOld.end());
     std::vector<std::uint32_t> expectInc;
-    for (int l = 0; l < 32; ++l) expectInc.push_back(std::uint32_t(l % 10));
+    for (int l = 0; l < 32; ++l)
+        expectInc.push_back(std::uint32_t(l % 10));
     std::sort(expectInc.begin(), expectInc.end());
-    EXPECT_EQ(incOld, expectInc);                         // inc wraps to 0 after 9
+    EXPECT_EQ(incOld, expectInc);                               // inc wraps to 0 after 9
     EXPECT_EQ(std::count(casOld.begin(), casOld.end(), 0u), 1); // one thread takes the lock
     EXPECT_EQ(lo(r.out[32]), 32u % 10);
     EXPECT_GE(hi(r.out[32]), 1u);
@@ -390,15 +440,17 @@ $L_end:
     EXPECT_EQ(r.out[34], 31u * 32 / 2);
 }
 
-TEST(SimInstructions, BitManipulation) {
+TEST(SimInstructions, BitManipulation)
+{
     auto one = [](const std::string& op) {
-        return runOne("    mov.u32 %r1, 0xABCD1234;\n    mov.u32 %r2, 0x12345678;\n" + op +
-                      "\n    cvt.u64.u32 %rd1, %r3;\n    st.global.u64 [%rd28], %rd1;\n");
+        return runOne("    mov.u32 %r1, 0xABCD1234;\n    mov.u32 %r2, 0x12345678;\n" + op
+                      + "\n    cvt.u64.u32 %rd1, %r3;\n    st.global.u64 [%rd28], %rd1;\n");
     };
     EXPECT_EQ(one("bfe.u32 %r3, %r1, 8, 8;"), 0x12u);
     EXPECT_EQ(one("mov.u32 %r4, 0xF000;\n bfe.s32 %r3, %r4, 12, 4;"), 0xffffffffu);
     EXPECT_EQ(one("bfi.b32 %r3, 15, %r2, 4, 8;"), 0x123450F8u);
-    EXPECT_EQ(one("mov.u32 %r4, 0x03020100;\n mov.u32 %r5, 0x07060504;\n prmt.b32 %r3, %r4, %r5, 0x5410;"), 0x05040100u);
+    EXPECT_EQ(one("mov.u32 %r4, 0x03020100;\n mov.u32 %r5, 0x07060504;\n prmt.b32 %r3, %r4, %r5, 0x5410;"),
+              0x05040100u);
     EXPECT_EQ(one("popc.b32 %r3, %r1;"), unsigned(__builtin_popcount(0xABCD1234u)));
     EXPECT_EQ(one("mov.u32 %r4, 0x10000;\n clz.b32 %r3, %r4;"), 15u);
     EXPECT_EQ(one("mov.u32 %r4, 0;\n clz.b32 %r3, %r4;"), 32u);
@@ -412,10 +464,9 @@ TEST(SimInstructions, BitManipulation) {
     EXPECT_EQ(one("not.b32 %r3, %r1;"), ~0xABCD1234u);
 }
 
-TEST(SimInstructions, MultiplyVariants) {
-    auto one = [](const std::string& op) {
-        return runOne(op + "\n    st.global.u64 [%rd28], %rd1;\n");
-    };
+TEST(SimInstructions, MultiplyVariants)
+{
+    auto one = [](const std::string& op) { return runOne(op + "\n    st.global.u64 [%rd28], %rd1;\n"); };
     EXPECT_EQ(one("mov.u32 %r1, -2;\n mul.hi.s32 %r2, %r1, 3;\n cvt.u64.u32 %rd1, %r2;"), 0xffffffffu);
     EXPECT_EQ(one("mov.u32 %r1, 0x80000000;\n mul.hi.u32 %r2, %r1, 4;\n cvt.u64.u32 %rd1, %r2;"), 2u);
     EXPECT_EQ(one("mov.u32 %r1, -3;\n mul.wide.s32 %rd1, %r1, 5;"), std::uint64_t(-15));
@@ -423,15 +474,18 @@ TEST(SimInstructions, MultiplyVariants) {
     EXPECT_EQ(one("mov.u64 %rd2, 0x8000000000000000;\n mul.hi.u64 %rd1, %rd2, 4;"), 2u);
     EXPECT_EQ(one("mov.u32 %r1, 7;\n mad.lo.s32 %r2, %r1, -3, 100;\n cvt.u64.u32 %rd1, %r2;"), 79u);
     EXPECT_EQ(one("mov.u32 %r1, 0x10000;\n mad.wide.u32 %rd1, %r1, %r1, 5;"), 0x100000005ull);
-    EXPECT_EQ(asF64(one("mov.f64 %fd1, 0d3FF8000000000000;\n fma.rn.f64 %fd2, %fd1, %fd1, %fd1;\n mov.b64 %rd1, %fd2;")),
-              1.5 * 1.5 + 1.5);
+    EXPECT_EQ(
+        asF64(one("mov.f64 %fd1, 0d3FF8000000000000;\n fma.rn.f64 %fd2, %fd1, %fd1, %fd1;\n mov.b64 %rd1, %fd2;")),
+        1.5 * 1.5 + 1.5);
 }
 
-TEST(SimInstructions, FtzFlushesSubnormalInputsAndResults) {
+TEST(SimInstructions, FtzFlushesSubnormalInputsAndResults)
+{
     auto f = [](const std::string& op, float x) {
-        return asF32(runOne("    ld.global.f32 %f1, [%rd27];\n" + op +
-                                "\n    mov.b32 %r1, %f2;\n    cvt.u64.u32 %rd1, %r1;\n    st.global.u64 [%rd28], %rd1;\n",
-                            f32bits(x)));
+        return asF32(
+            runOne("    ld.global.f32 %f1, [%rd27];\n" + op
+                       + "\n    mov.b32 %r1, %f2;\n    cvt.u64.u32 %rd1, %r1;\n    st.global.u64 [%rd28], %rd1;\n",
+                   f32bits(x)));
     };
     const float tiny = 1e-40f; // subnormal
     const float minNormal = std::numeric_limits<float>::min();
@@ -448,11 +502,13 @@ TEST(SimInstructions, FtzFlushesSubnormalInputsAndResults) {
     EXPECT_EQ(f("add.rn.sat.f32 %f2, %f1, %f1;", -0.25f), 0.0f);
 }
 
-TEST(SimInstructions, SpecialFunctionsAndDivision) {
+TEST(SimInstructions, SpecialFunctionsAndDivision)
+{
     auto f = [](const std::string& op, float x) {
-        return asF32(runOne("    ld.global.f32 %f1, [%rd27];\n" + op +
-                                "\n    mov.b32 %r1, %f2;\n    cvt.u64.u32 %rd1, %r1;\n    st.global.u64 [%rd28], %rd1;\n",
-                            f32bits(x)));
+        return asF32(
+            runOne("    ld.global.f32 %f1, [%rd27];\n" + op
+                       + "\n    mov.b32 %r1, %f2;\n    cvt.u64.u32 %rd1, %r1;\n    st.global.u64 [%rd28], %rd1;\n",
+                   f32bits(x)));
     };
     EXPECT_FLOAT_EQ(f("ex2.approx.ftz.f32 %f2, %f1;", 3.5f), std::exp2(3.5f));
     EXPECT_FLOAT_EQ(f("lg2.approx.f32 %f2, %f1;", 10.0f), std::log2(10.0f));
@@ -472,7 +528,8 @@ TEST(SimInstructions, SpecialFunctionsAndDivision) {
     EXPECT_EQ(f("fma.rp.f32 %f2, %f1, 0f30800000, 0f3F800000;", 1.0f), std::nextafter(1.0f, 2.0f));
 }
 
-TEST(SimInstructions, VectorLoadsStoresAndLocalMemory) {
+TEST(SimInstructions, VectorLoadsStoresAndLocalMemory)
+{
     auto r = runPtx(R"(
     .local .align 16 .b8 frame[32];
     mov.u64 %rd1, frame;
@@ -488,12 +545,15 @@ TEST(SimInstructions, VectorLoadsStoresAndLocalMemory) {
     add.u32 %r5, %r5, %r7;
     mov.b64 %rd3, {%r5, %r8};
     st.global.u64 [%rd28], %rd3;
-)", {}, 4);
+)",
+                    {}, 4);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
-    for (int l = 0; l < 4; ++l) EXPECT_EQ(r.out[l], pack(6, std::uint32_t(l + 4)));
+    for (int l = 0; l < 4; ++l)
+        EXPECT_EQ(r.out[l], pack(6, std::uint32_t(l + 4)));
 }
 
-TEST(SimInstructions, ConstantMemoryAndDynamicShared) {
+TEST(SimInstructions, ConstantMemoryAndDynamicShared)
+{
     const std::string globals = R"(
 .const .align 4 .b8 coeffs[12] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0};
 .extern .shared .align 16 .b8 dyn[];
@@ -511,12 +571,15 @@ TEST(SimInstructions, ConstantMemoryAndDynamicShared) {
     ld.shared.u32 %r7, [%r6];
     mov.b64 %rd1, {%r1, %r7};
     st.global.u64 [%rd28], %rd1;
-)", {}, 64, globals, 64 * 4);
+)",
+                    {}, 64, globals, 64 * 4);
     ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
-    for (int l = 0; l < 64; ++l) EXPECT_EQ(r.out[l], pack(3, std::uint32_t(l ^ 1))) << l;
+    for (int l = 0; l < 64; ++l)
+        EXPECT_EQ(r.out[l], pack(3, std::uint32_t(l ^ 1))) << l;
 }
 
-TEST(SimInstructions, CarryChainsSadDp4a) {
+TEST(SimInstructions, CarryChainsSadDp4a)
+{
     // 64-bit add and subtract built from 32-bit halves with the carry flag.
     EXPECT_EQ(runOne(R"(
     mov.u32 %r1, 0xffffffff;
@@ -527,7 +590,8 @@ TEST(SimInstructions, CarryChainsSadDp4a) {
     addc.u32 %r6, %r2, %r4;
     mov.b64 %rd1, {%r5, %r6};
     st.global.u64 [%rd28], %rd1;
-)"), 0x1ffffffffull + 0x200000001ull);
+)"),
+              0x1ffffffffull + 0x200000001ull);
     EXPECT_EQ(runOne(R"(
     mov.u32 %r1, 0;
     mov.u32 %r2, 5;
@@ -537,7 +601,8 @@ TEST(SimInstructions, CarryChainsSadDp4a) {
     subc.u32 %r6, %r2, %r4;
     mov.b64 %rd1, {%r5, %r6};
     st.global.u64 [%rd28], %rd1;
-)"), 0x500000000ull - 0x200000001ull);
+)"),
+              0x500000000ull - 0x200000001ull);
     EXPECT_EQ(runOne(R"(
     mov.u32 %r1, 0x80000000;
     mov.u32 %r2, 6;
@@ -545,25 +610,30 @@ TEST(SimInstructions, CarryChainsSadDp4a) {
     madc.hi.u32 %r4, %r1, %r2, 0;
     mov.b64 %rd1, {%r3, %r4};
     st.global.u64 [%rd28], %rd1;
-)"), 0x80000000ull * 6);
+)"),
+              0x80000000ull * 6);
     EXPECT_EQ(runOne(R"(
     mov.u32 %r1, 3;
     mov.u32 %r2, 10;
     sad.s32 %r3, %r1, %r2, 100;
     cvt.u64.u32 %rd1, %r3;
     st.global.u64 [%rd28], %rd1;
-)"), 107u);
-    EXPECT_EQ(runOne(R"(
+)"),
+              107u);
+    EXPECT_EQ(
+        runOne(R"(
     mov.u32 %r1, 0x01FF0203;
     mov.u32 %r2, 0x04050607;
     dp4a.s32.s32 %r3, %r1, %r2, 10;
     dp4a.u32.u32 %r4, %r1, %r2, 10;
     mov.b64 %rd1, {%r3, %r4};
     st.global.u64 [%rd28], %rd1;
-)"), pack(std::uint32_t(10 + 1 * 4 - 1 * 5 + 2 * 6 + 3 * 7), std::uint32_t(10 + 1 * 4 + 255 * 5 + 2 * 6 + 3 * 7)));
+)"),
+        pack(std::uint32_t(10 + 1 * 4 - 1 * 5 + 2 * 6 + 3 * 7), std::uint32_t(10 + 1 * 4 + 255 * 5 + 2 * 6 + 3 * 7)));
 }
 
-TEST(SimInstructions, HalfPrecisionArithmetic) {
+TEST(SimInstructions, HalfPrecisionArithmetic)
+{
     // 1.5 + 2.25 = 3.75 (0x4380); 1.5 * 2.25 = 3.375 (0x42C0); fma(1.5, 2.25, 1) = 4.375 (0x4460)
     EXPECT_EQ(runOne(R"(
     mov.b16 %h1, 0x3E00;
@@ -580,16 +650,19 @@ TEST(SimInstructions, HalfPrecisionArithmetic) {
     or.b32 %r3, %r3, %r1;
     mov.b64 %rd1, {%r2, %r3};
     st.global.u64 [%rd28], %rd1;
-)"), pack(0x42C04380u, 0x14460u));
+)"),
+              pack(0x42C04380u, 0x14460u));
     EXPECT_EQ(runOne(R"(
     mov.b32 %r1, 0x3C003E00;
     add.f16x2 %r2, %r1, %r1;
     cvt.u64.u32 %rd1, %r2;
     st.global.u64 [%rd28], %rd1;
-)"), 0x40004200u);
+)"),
+              0x40004200u);
 }
 
-TEST(SimInstructions, IntToFloatConversionsHonourTheRoundingMode) {
+TEST(SimInstructions, IntToFloatConversionsHonourTheRoundingMode)
+{
     // 16777219 lies halfway between the floats 16777218 and 16777220.
     auto convert = [](const char* mode) {
         return asF32(runOne(std::string(R"(

@@ -13,22 +13,28 @@
 
 using namespace kwtest;
 
-TEST(SimKernels, VectorAdd) {
+TEST(SimKernels, VectorAdd)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kAddVectorsSource, "add_vectors");
     ASSERT_TRUE(img);
     const int n = 1000;
     std::vector<float> a(n), b(n);
-    for (int i = 0; i < n; ++i) { a[i] = 0.5f * i; b[i] = 3.0f - i; }
+    for (int i = 0; i < n; ++i) {
+        a[i] = 0.5f * i;
+        b[i] = 3.0f - i;
+    }
     std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("b", b), buffer("c", std::vector<float>(n, -1.0f))};
     kw::SimBackend sim;
     auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, config({4}, {256}));
     ASSERT_TRUE(rep.ok) << kwtest::faultMessage(rep.fault);
     auto c = values<float>(bufs[2]);
-    for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+    for (int i = 0; i < n; ++i)
+        ASSERT_EQ(c[i], a[i] + b[i]) << i;
 }
 
-TEST(SimKernels, ReductionWithBarriersAndDynamicShared) {
+TEST(SimKernels, ReductionWithBarriersAndDynamicShared)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 extern "C" __global__ void reduce_sum(const float* in, float* out, int n) {
@@ -42,11 +48,13 @@ extern "C" __global__ void reduce_sum(const float* in, float* out, int n) {
         __syncthreads();
     }
     if (tid == 0) out[blockIdx.x] = sdata[0];
-})", "reduce_sum");
+})",
+                       "reduce_sum");
     ASSERT_TRUE(img);
     const int n = 5000, block = 256, grid = (n + block - 1) / block;
     std::vector<float> in(n);
-    for (int i = 0; i < n; ++i) in[i] = float(i % 7);
+    for (int i = 0; i < n; ++i)
+        in[i] = float(i % 7);
     std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<float>(grid, 0))};
     kw::SimBackend sim;
     sim.setRaceCheck(true);
@@ -57,12 +65,14 @@ extern "C" __global__ void reduce_sum(const float* in, float* out, int n) {
     auto out = values<float>(bufs[1]);
     for (int b = 0; b < grid; ++b) {
         float expect = 0;
-        for (int i = b * block; i < std::min(n, (b + 1) * block); ++i) expect += in[i];
+        for (int i = b * block; i < std::min(n, (b + 1) * block); ++i)
+            expect += in[i];
         EXPECT_EQ(out[b], expect) << b;
     }
 }
 
-TEST(SimKernels, WarpShuffleReductionWithAtomics) {
+TEST(SimKernels, WarpShuffleReductionWithAtomics)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 extern "C" __global__ void warp_reduce(const int* in, int* out, int n) {
@@ -70,7 +80,8 @@ extern "C" __global__ void warp_reduce(const int* in, int* out, int n) {
     int v = i < n ? in[i] : 0;
     for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
     if ((threadIdx.x & 31) == 0) atomicAdd(out, v);
-})", "warp_reduce");
+})",
+                       "warp_reduce");
     ASSERT_TRUE(img);
     const int n = 10000;
     std::vector<int> in(n);
@@ -82,7 +93,8 @@ extern "C" __global__ void warp_reduce(const int* in, int* out, int n) {
     EXPECT_EQ(values<int>(bufs[1])[0], std::accumulate(in.begin(), in.end(), 0));
 }
 
-TEST(SimKernels, HistogramWithSharedAndGlobalAtomics) {
+TEST(SimKernels, HistogramWithSharedAndGlobalAtomics)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 extern "C" __global__ void histogram(const unsigned char* d, unsigned* h, int n) {
@@ -93,14 +105,17 @@ extern "C" __global__ void histogram(const unsigned char* d, unsigned* h, int n)
         atomicAdd(&sh[d[i]], 1u);
     __syncthreads();
     for (int i = threadIdx.x; i < 256; i += blockDim.x) atomicAdd(&h[i], sh[i]);
-})", "histogram");
+})",
+                       "histogram");
     ASSERT_TRUE(img);
     const int n = 100000;
     std::vector<unsigned char> data(n);
     std::mt19937 rng(7);
-    for (auto& x : data) x = static_cast<unsigned char>(rng() % 256);
+    for (auto& x : data)
+        x = static_cast<unsigned char>(rng() % 256);
     std::vector<unsigned> expect(256, 0);
-    for (auto x : data) ++expect[x];
+    for (auto x : data)
+        ++expect[x];
     std::vector<kw::BufferArg> bufs{buffer("d", data), buffer("h", std::vector<unsigned>(256, 0))};
     kw::SimBackend sim;
     auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar<int>(n)}, config({16}, {96}));
@@ -108,7 +123,8 @@ extern "C" __global__ void histogram(const unsigned char* d, unsigned* h, int n)
     EXPECT_EQ(values<unsigned>(bufs[1]), expect);
 }
 
-TEST(SimKernels, PrintfTaggedLinesFromA3x4x5Block) {
+TEST(SimKernels, PrintfTaggedLinesFromA3x4x5Block)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 extern "C" __global__ void hello(float scale) {
@@ -116,7 +132,8 @@ extern "C" __global__ void hello(float scale) {
            blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
            threadIdx.x + 3 * (threadIdx.y + 4 * threadIdx.z), blockDim.x * blockDim.y * blockDim.z,
            scale * threadIdx.x, "ok");
-})", "hello");
+})",
+                       "hello");
     ASSERT_TRUE(img);
     std::vector<kw::BufferArg> bufs;
     kw::SimBackend sim;
@@ -124,7 +141,8 @@ extern "C" __global__ void hello(float scale) {
     ASSERT_TRUE(rep.ok) << kwtest::faultMessage(rep.fault);
     std::multiset<std::string> got, expect;
     std::istringstream lines(rep.printfOutput);
-    for (std::string line; std::getline(lines, line);) got.insert(line);
+    for (std::string line; std::getline(lines, line);)
+        got.insert(line);
     for (unsigned z = 0; z < 5; ++z)
         for (unsigned y = 0; y < 4; ++y)
             for (unsigned x = 0; x < 3; ++x) {
@@ -137,13 +155,15 @@ extern "C" __global__ void hello(float scale) {
     EXPECT_EQ(got, expect);
 }
 
-TEST(SimKernels, TemplateKernelByLoweredName) {
+TEST(SimKernels, TemplateKernelByLoweredName)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 template <typename T, int N> __global__ void scale(T* a, T f) {
     int i = blockIdx.x * N + threadIdx.x;
     a[i] *= f;
-})", "scale<float,128>");
+})",
+                       "scale<float,128>");
     ASSERT_TRUE(img);
     ASSERT_NE(img->loweredName, img->name);
     std::vector<float> a(256);
@@ -153,16 +173,21 @@ template <typename T, int N> __global__ void scale(T* a, T f) {
     auto rep = sim.launch(*img, bufs, {bufArg(0), scalar<float>(2.5f)}, config({2}, {128}));
     ASSERT_TRUE(rep.ok) << kwtest::faultMessage(rep.fault);
     auto out = values<float>(bufs[0]);
-    for (int i = 0; i < 256; ++i) EXPECT_EQ(out[i], 2.5f * i);
+    for (int i = 0; i < 256; ++i)
+        EXPECT_EQ(out[i], 2.5f * i);
 }
 
-TEST(SimKernels, TiledMatmulMatchesHost) {
+TEST(SimKernels, TiledMatmulMatchesHost)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(kTiledMatmulSource, "matmul");
     ASSERT_TRUE(img);
     const int n = 40;
     std::vector<float> A(n * n), B(n * n);
-    for (int i = 0; i < n * n; ++i) { A[i] = float(i % 5) - 2; B[i] = float(i % 3) * 0.5f; }
+    for (int i = 0; i < n * n; ++i) {
+        A[i] = float(i % 5) - 2;
+        B[i] = float(i % 3) * 0.5f;
+    }
     std::vector<kw::BufferArg> bufs{buffer("A", A), buffer("B", B), buffer("C", std::vector<float>(n * n))};
     kw::SimBackend sim;
     auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, config({3, 3}, {16, 16}));
@@ -171,12 +196,14 @@ TEST(SimKernels, TiledMatmulMatchesHost) {
     for (int r = 0; r < n; ++r)
         for (int c = 0; c < n; ++c) {
             float s = 0;
-            for (int k = 0; k < n; ++k) s += A[r * n + k] * B[k * n + c];
+            for (int k = 0; k < n; ++k)
+                s += A[r * n + k] * B[k * n + c];
             ASSERT_FLOAT_EQ(C[r * n + c], s) << r << "," << c;
         }
 }
 
-TEST(SimKernels, MathFunctionsMatchHostWithinTolerance) {
+TEST(SimKernels, MathFunctionsMatchHostWithinTolerance)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 extern "C" __global__ void rbf(const float* x, float* y, double* z, int n, float g) {
@@ -188,11 +215,13 @@ extern "C" __global__ void rbf(const float* x, float* y, double* z, int n, float
         y[4 * i + 3] = logf(fabsf(x[i]) + 1.0f) + powf(1.5f, x[i] / 50.0f) + tanhf(x[i] / 30.0f);
         z[i] = exp(x[i] / 30.0) + sin((double)x[i]) + log1p(fabs((double)x[i]));
     }
-})", "rbf");
+})",
+                       "rbf");
     ASSERT_TRUE(img);
     const int n = 300;
     std::vector<float> x(n);
-    for (int i = 0; i < n; ++i) x[i] = -75.0f + 0.5f * i + 0.001f * i;
+    for (int i = 0; i < n; ++i)
+        x[i] = -75.0f + 0.5f * i + 0.001f * i;
     x[7] = 1e6f; // sinf's slow path (Payne-Hanek reduction with local memory)
     std::vector<kw::BufferArg> bufs{buffer("x", x), buffer("y", std::vector<float>(4 * n)),
                                     buffer("z", std::vector<double>(n))};
@@ -208,14 +237,16 @@ extern "C" __global__ void rbf(const float* x, float* y, double* z, int n, float
         const double v = x[i];
         EXPECT_TRUE(near(y[4 * i], std::exp(-g * v * v))) << i;
         EXPECT_TRUE(near(y[4 * i + 1], std::sin(v) + std::cos(v))) << i << " " << y[4 * i + 1];
-        if (i == 7) continue; // the other terms overflow to infinity there
+        if (i == 7)
+            continue; // the other terms overflow to infinity there
         EXPECT_TRUE(near(y[4 * i + 2], std::sqrt(std::fabs(v)) / (v + 100.0))) << i;
         EXPECT_TRUE(near(y[4 * i + 3], std::log(std::fabs(v) + 1) + std::pow(1.5, v / 50) + std::tanh(v / 30))) << i;
         EXPECT_TRUE(near(z[i], std::exp(v / 30.0) + std::sin(v) + std::log1p(std::fabs(v)))) << i;
     }
 }
 
-TEST(SimKernels, MandelbrotDivergentLoops) {
+TEST(SimKernels, MandelbrotDivergentLoops)
+{
     KW_REQUIRE_NVRTC();
     // Without contraction into fma every float operation rounds on its own, so the
     // host's reference is exact: every pixel must match.
@@ -241,7 +272,8 @@ TEST(SimKernels, MandelbrotDivergentLoops) {
     EXPECT_GT(std::count(out.begin(), out.end(), 1), 0);
 }
 
-TEST(SimKernels, DoublePrecisionLibdeviceCallsAreInlined) {
+TEST(SimKernels, DoublePrecisionLibdeviceCallsAreInlined)
+{
     KW_REQUIRE_NVRTC();
     // pow, the slow path of sin and lgamma are separate device functions in NVRTC's PTX.
     auto img = compile(R"(
@@ -252,7 +284,8 @@ extern "C" __global__ void dmath(const double* x, double* y, int n) {
         y[3 * i + 1] = sin(x[i]);
         y[3 * i + 2] = lgamma(x[i]);
     }
-})", "dmath");
+})",
+                       "dmath");
     ASSERT_TRUE(img);
     std::vector<double> x{0.5, 1.5, 2.0, 3.25, 10.0, 123.456, 1e10, 3e15, 7.0, 0.001};
     const int n = int(x.size());
@@ -269,7 +302,8 @@ extern "C" __global__ void dmath(const double* x, double* y, int n) {
     }
 }
 
-TEST(SimKernels, NoinlineDeviceFunctionWithStructReturn) {
+TEST(SimKernels, NoinlineDeviceFunctionWithStructReturn)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 struct Pair { int sum; float ratio; };
@@ -282,11 +316,14 @@ extern "C" __global__ void k(const int* a, int* s, float* r) {
     Pair p = combine(a[i], i);
     s[i] = p.sum;
     r[i] = p.ratio;
-})", "k");
+})",
+                       "k");
     ASSERT_TRUE(img);
     std::vector<int> a(40);
-    for (int i = 0; i < 40; ++i) a[i] = 3 * i + 1;
-    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("s", std::vector<int>(40)), buffer("r", std::vector<float>(40))};
+    for (int i = 0; i < 40; ++i)
+        a[i] = 3 * i + 1;
+    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("s", std::vector<int>(40)),
+                                    buffer("r", std::vector<float>(40))};
     kw::SimBackend sim;
     auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2)}, config({1}, {40}));
     ASSERT_TRUE(rep.ok) << kwtest::faultMessage(rep.fault);
@@ -298,7 +335,8 @@ extern "C" __global__ void k(const int* a, int* s, float* r) {
     }
 }
 
-TEST(SimKernels, SyncthreadsCountAndOr) {
+TEST(SimKernels, SyncthreadsCountAndOr)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 extern "C" __global__ void k(const int* a, int* o) {
@@ -306,24 +344,29 @@ extern "C" __global__ void k(const int* a, int* o) {
     int x = __syncthreads_or(a[threadIdx.x] == 7);
     int y = __syncthreads_and(a[threadIdx.x] >= 0);
     o[threadIdx.x] = c + 100 * x + 1000 * y;
-})", "k");
+})",
+                       "k");
     ASSERT_TRUE(img);
     std::vector<int> a(70);
-    for (int i = 0; i < 70; ++i) a[i] = i % 5;
+    for (int i = 0; i < 70; ++i)
+        a[i] = i % 5;
     std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("o", std::vector<int>(70))};
     kw::SimBackend sim;
     auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, config({1}, {70}));
     ASSERT_TRUE(rep.ok) << kwtest::faultMessage(rep.fault);
-    for (int v : values<int>(bufs[1])) EXPECT_EQ(v, 28 + 0 + 1000);
+    for (int v : values<int>(bufs[1]))
+        EXPECT_EQ(v, 28 + 0 + 1000);
 }
 
-TEST(SimKernels, PrintfTaggedByTheCompilerParsesIntoLines) {
+TEST(SimKernels, PrintfTaggedByTheCompilerParsesIntoLines)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 __global__ void hello() {
     int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     printf("Hello from thread %d of block %d\n", t, blockIdx.x);
-})", "hello", /*tagPrintf=*/true);
+})",
+                       "hello", /*tagPrintf=*/true);
     ASSERT_TRUE(img);
     std::vector<kw::BufferArg> bufs;
     kw::SimBackend sim;
@@ -341,13 +384,15 @@ __global__ void hello() {
     EXPECT_EQ(seen.size(), 120u);
 }
 
-TEST(SimKernels, PrintfConversionsMatchTheCLibrary) {
+TEST(SimKernels, PrintfConversionsMatchTheCLibrary)
+{
     KW_REQUIRE_NVRTC();
     auto img = compile(R"(
 __global__ void fmt(float f, double d, int i, long long ll, unsigned u) {
     printf("[%5.2f|%-8.3e|%g|%x|%X|%08d|%ld|%lld|%u|%c|%s|%%|%+d|%p]\n", f, d, d, u, u, i, (long)ll, ll, u,
            'k', "str", i, (void*)0);
-})", "fmt");
+})",
+                       "fmt");
     ASSERT_TRUE(img);
     std::vector<kw::BufferArg> bufs;
     kw::SimBackend sim;
@@ -379,7 +424,8 @@ void expectLockedSumOverTwoBlocks(const char* source)
 }
 } // namespace
 
-TEST(SimKernels, SpinLockAcrossLanesOfAWarpMakesProgress) {
+TEST(SimKernels, SpinLockAcrossLanesOfAWarpMakesProgress)
+{
     KW_REQUIRE_NVRTC();
     // Lanes of one warp take turns on a lock: needs independent thread scheduling (Volta+).
     expectLockedSumOverTwoBlocks(R"(
@@ -396,7 +442,8 @@ extern "C" __global__ void locked(int* lock, int* counter) {
 })");
 }
 
-TEST(SimKernels, SpinWaitLoopBeforeCriticalSectionMakesProgress) {
+TEST(SimKernels, SpinWaitLoopBeforeCriticalSectionMakesProgress)
+{
     KW_REQUIRE_NVRTC();
     // The pattern that hangs before Volta: losers spin at a lower pc than the winner.
     expectLockedSumOverTwoBlocks(R"(
@@ -408,7 +455,8 @@ extern "C" __global__ void locked(int* lock, int* counter) {
 })");
 }
 
-TEST(SimKernels, ShuffleAfterLongDivergentLoopsWaitsForAllLanes) {
+TEST(SimKernels, ShuffleAfterLongDivergentLoopsWaitsForAllLanes)
+{
     KW_REQUIRE_NVRTC();
     // Lanes leave the loop thousands of instructions apart; the shuffle must still see
     // every lane's final value (it synchronises the lanes of its mask).
@@ -419,13 +467,16 @@ extern "C" __global__ void k(const int* in, int* out) {
     for (int i = 0; i < lane * 3000; ++i) v += in[i % 16];
     for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
     if (lane == 0) out[threadIdx.x / 32] = v;
-})", "k");
+})",
+                       "k");
     ASSERT_TRUE(img);
     std::vector<int> in(16);
-    for (int i = 0; i < 16; ++i) in[i] = i + 1;
+    for (int i = 0; i < 16; ++i)
+        in[i] = i + 1;
     long long expect = 0;
     for (int lane = 0; lane < 32; ++lane)
-        for (int i = 0; i < lane * 3000; ++i) expect += in[i % 16];
+        for (int i = 0; i < lane * 3000; ++i)
+            expect += in[i % 16];
     std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<int>(2))};
     kw::SimBackend sim;
     auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, config({1}, {64}));

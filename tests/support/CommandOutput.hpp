@@ -24,8 +24,7 @@ inline std::string contents(std::FILE* f)
     return text;
 }
 
-template <class Command, class Options>
-Outcome executeCommand(Options options)
+template <class Command, class Options> Outcome executeCommand(Options options)
 {
     std::FILE* out = std::tmpfile();
     std::FILE* err = std::tmpfile();

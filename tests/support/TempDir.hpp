@@ -36,8 +36,8 @@ inline std::filesystem::path freshDir(const std::string& prefix, const std::stri
         }
     };
     static Made made;
-    const std::filesystem::path d =
-        std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(processId()) + "_" + name);
+    const std::filesystem::path d
+        = std::filesystem::temp_directory_path() / (prefix + "_" + std::to_string(processId()) + "_" + name);
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d);
     made.dirs.push_back(d);

@@ -22,8 +22,8 @@
 using namespace kw;
 
 namespace {
-constexpr std::uint64_t warps = 12 * 16 * 8;   // grid 12 x 16, 8 warps of 16 x 16 threads
-constexpr std::uint64_t tiles = 8;            // K = 120 in tiles of 16
+constexpr std::uint64_t warps = 12 * 16 * 8; // grid 12 x 16, 8 warps of 16 x 16 threads
+constexpr std::uint64_t tiles = 8;           // K = 120 in tiles of 16
 constexpr std::uint64_t bBase = 0x7f3ac0200000;
 
 LineProfile line(int number, std::uint64_t inst, double lanes = 32)
@@ -110,11 +110,14 @@ KernelProfile matmulProfile()
 std::vector<ProfileFinding> matmulFindings()
 {
     return {
-        {ProfileFinding::Kind::GlobalLoad, "matmul.cu", 25, 0.09, "B's rows are 720 bytes apart, not a multiple of 32: every other row starts in the middle "
-                          "of a sector, so a warp's 128 bytes take 5 sectors instead of 4 (25 % more traffic)."},
-        {ProfileFinding::Kind::SharedLoad, "matmul.cu", 29, 0.7, "Both shared loads are broadcasts or whole rows: no bank conflicts."},
-        {ProfileFinding::Kind::Divergence, "matmul.cu", 33, 0.01, "125 of 1,536 warps split at the right edge of C (columns 180 and up): "
-                          "8 % of these branches diverge."},
+        {ProfileFinding::Kind::GlobalLoad, "matmul.cu", 25, 0.09,
+         "B's rows are 720 bytes apart, not a multiple of 32: every other row starts in the middle "
+         "of a sector, so a warp's 128 bytes take 5 sectors instead of 4 (25 % more traffic)."},
+        {ProfileFinding::Kind::SharedLoad, "matmul.cu", 29, 0.7,
+         "Both shared loads are broadcasts or whole rows: no bank conflicts."},
+        {ProfileFinding::Kind::Divergence, "matmul.cu", 33, 0.01,
+         "125 of 1,536 warps split at the right edge of C (columns 180 and up): "
+         "8 % of these branches diverge."},
     };
 }
 
@@ -180,7 +183,7 @@ int main(int argc, char** argv)
         const QString stem = QStringLiteral("%1/profile-%2x%3").arg(dir).arg(size.width()).arg(size.height());
         view->tabs()->setCurrentIndex(0);
         view->selectLine(25);
-        window.editor()->goTo(25, 1);   // as a click on the row does
+        window.editor()->goTo(25, 1); // as a click on the row does
         save(&window, stem + QStringLiteral("-lines.png"));
         view->tabs()->setCurrentIndex(1);
         save(&window, stem + QStringLiteral("-access.png"));
@@ -209,7 +212,8 @@ int main(int argc, char** argv)
             s.lanes[i] = LaneAccess{true, std::uint64_t(address(i)), 4};
         return s;
     };
-    shared.setSample(sharedSample([](int i) { return 128 * i; }), "tile[threadIdx.x][k]", "32 x 32 floats, read by column");
+    shared.setSample(sharedSample([](int i) { return 128 * i; }), "tile[threadIdx.x][k]",
+                     "32 x 32 floats, read by column");
     shared.exportTo(dir + QStringLiteral("/example-shared-conflict.png"));
     shared.setSample(sharedSample([](int i) { return 132 * i; }), "tile[threadIdx.x][k]", "32 x 33 floats (padded)");
     shared.exportTo(dir + QStringLiteral("/example-shared-padded.png"));
@@ -220,7 +224,7 @@ int main(int argc, char** argv)
     save(&shared, dir + QStringLiteral("/example-shared-broadcast-widget.png"));
 
     // The same picture on a dark desktop.
-    QPalette dark(QColor(55, 55, 58), QColor(45, 45, 48));   // button, window: Qt derives the rest
+    QPalette dark(QColor(55, 55, 58), QColor(45, 45, 48)); // button, window: Qt derives the rest
     dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
     dark.setColor(QPalette::Base, QColor(30, 30, 32));
     dark.setColor(QPalette::AlternateBase, QColor(40, 40, 43));

@@ -44,7 +44,8 @@ AccessSample shared(std::uint32_t bytes, const std::function<std::uint64_t(int)>
 
 AccessLayout layoutOf(const AccessSample& s, qreal width = 1200)
 {
-    return AccessLayout::compute(s, QStringLiteral("test"), QStringLiteral("ld.global.f32"), width, QApplication::font());
+    return AccessLayout::compute(s, QStringLiteral("test"), QStringLiteral("ld.global.f32"), width,
+                                 QApplication::font());
 }
 } // namespace
 

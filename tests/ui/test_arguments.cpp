@@ -173,9 +173,8 @@ TEST(Arguments, BufferEditorEditsReachTheDocument)
 TEST(Arguments, KernelPickerOffersEveryKernelAndKeepsTheChoice)
 {
     KernelPicker picker;
-    picker.setKernels(parseKernelSignatures(
-        "__global__ void first(int* a) {}\n"
-        "template <typename T, int N> __global__ void scale(T* p, T f) {}\n"));
+    picker.setKernels(parseKernelSignatures("__global__ void first(int* a) {}\n"
+                                            "template <typename T, int N> __global__ void scale(T* p, T f) {}\n"));
     EXPECT_EQ(picker.count(), 2);
     EXPECT_EQ(picker.currentKernel(), "first");
     picker.setCurrentKernel("scale<float,128>");
@@ -184,8 +183,8 @@ TEST(Arguments, KernelPickerOffersEveryKernelAndKeepsTheChoice)
     ASSERT_EQ(s->params.size(), 2u);
     EXPECT_EQ(dtypeForCType(s->params[0].baseType), DType::F32);
     // An edit that keeps `scale` keeps the instantiation.
-    picker.setKernels(parseKernelSignatures(
-        "template <typename T, int N> __global__ void scale(T* p, T f, int n) {}\n"));
+    picker.setKernels(
+        parseKernelSignatures("template <typename T, int N> __global__ void scale(T* p, T f, int n) {}\n"));
     EXPECT_EQ(picker.currentKernel(), "scale<float,128>");
 }
 

@@ -11,12 +11,11 @@
 using namespace kw;
 
 namespace {
-const char* source =
-    "__global__ void k(float* out, int n)\n"   // line 1
-    "{\n"                                      // line 2
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-    "    if (i < n) out[i] = undefined_value * 2.0f;\n" // line 4, col 25
-    "}\n";
+const char* source = "__global__ void k(float* out, int n)\n" // line 1
+                     "{\n"                                    // line 2
+                     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                     "    if (i < n) out[i] = undefined_value * 2.0f;\n" // line 4, col 25
+                     "}\n";
 
 Diagnostic diag(int line, int column, Severity s, const std::string& message)
 {
@@ -99,8 +98,7 @@ TEST(Diagnostics, LiveCompileLocatesTheErrorFromNvrtc)
     live.setDelay(10);
     live.sourceEdited(source);
     const bool finished = done.wait(60000);
-    ASSERT_TRUE(missing.isEmpty()) << "NVRTC is a build prerequisite: "
-                                   << missing.at(0).at(0).toString().toStdString();
+    ASSERT_TRUE(missing.isEmpty()) << "NVRTC is a build prerequisite: " << missing.at(0).at(0).toString().toStdString();
     ASSERT_TRUE(finished);
     const auto result = done.at(0).at(0).value<CompileResult>();
     ASSERT_FALSE(result.ok);
@@ -122,7 +120,7 @@ TEST(Diagnostics, StaleResultsAreDropped)
     live.setTrust(Trust::Trusted); // the user's own source
     QSignalSpy done(&live, &LiveDiagnostics::finished);
     QSignalSpy missing(&live, &LiveDiagnostics::unavailable);
-    live.compileNow(source);                       // has an error
+    live.compileNow(source);                                      // has an error
     live.compileNow("__global__ void k(int* p) { p[0] = 1; }\n"); // fixed at once
     const bool finished = done.wait(60000);
     ASSERT_TRUE(missing.isEmpty()) << "NVRTC is a build prerequisite";

@@ -45,7 +45,8 @@ struct Find {
     }
     bool complete() const
     {
-        return findEdit && replaceEdit && matchCase && wholeWords && regex && next && replaceOne && replaceAll && status;
+        return findEdit && replaceEdit && matchCase && wholeWords && regex && next && replaceOne && replaceAll
+            && status;
     }
     void type(QLineEdit* edit, const QString& text)
     {

@@ -62,8 +62,8 @@ struct Shown {
     {
         const QCPRange xr = x()->range(), yr = y()->range();
         const double tol = 1e-6;
-        return xr.lower <= imageX().lower + tol && xr.upper >= imageX().upper - tol
-            && yr.lower <= imageY().lower + tol && yr.upper >= imageY().upper - tol;
+        return xr.lower <= imageX().lower + tol && xr.upper >= imageX().upper - tol && yr.lower <= imageY().lower + tol
+            && yr.upper >= imageY().upper - tol;
     }
     QPoint plotCentre() const { return map.plot()->axisRect()->rect().center(); }
 };
@@ -110,8 +110,8 @@ TEST(HeatMapAspect, ZoomKeepsCellsSquare)
     Shown s({900, 500});
     const double before = s.x()->range().size();
     const QPoint at = s.plotCentre();
-    QWheelEvent wheel(QPointF(at), QPointF(s.map.plot()->mapToGlobal(at)), QPoint(), QPoint(0, 240),
-                      Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QWheelEvent wheel(QPointF(at), QPointF(s.map.plot()->mapToGlobal(at)), QPoint(), QPoint(0, 240), Qt::NoButton,
+                      Qt::NoModifier, Qt::NoScrollPhase, false);
     QApplication::sendEvent(s.map.plot(), &wheel);
     s.settle();
     EXPECT_LT(s.x()->range().size(), before * 0.9) << "the wheel zooms in";

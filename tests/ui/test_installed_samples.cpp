@@ -32,7 +32,8 @@ QByteArray digest(const QString& path)
 // (or cancels when it is empty).
 class SaveDialogAnswer {
 public:
-    explicit SaveDialogAnswer(QString answer) : answer_(std::move(answer))
+    explicit SaveDialogAnswer(QString answer)
+        : answer_(std::move(answer))
     {
         QTimer::singleShot(0, [this] { poll(); });
     }

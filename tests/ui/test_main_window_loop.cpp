@@ -19,8 +19,8 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPlainTextEdit>
-#include <QTableWidget>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 #include <gtest/gtest.h>
 
@@ -104,7 +104,8 @@ TEST(MainWindowLoop, CompileRunAndTheResultsAreShown)
 
     // Checks: the one check, passed.
     EXPECT_EQ(results->checks()->summaryTable()->rowCount(), 1);
-    EXPECT_TRUE(results->checks()->headline()->text().contains("passed")) << results->checks()->headline()->text().toStdString();
+    EXPECT_TRUE(results->checks()->headline()->text().contains("passed"))
+        << results->checks()->headline()->text().toStdString();
 
     // Timings: the run's repeats, summarised.
     auto* timings = w.window.findChild<TimingsPanel*>();

@@ -99,7 +99,10 @@ TEST_F(NewUser, TheWindowFitsALaptopScreenAndGivesTheEditorItsWidth)
     const QSize min = window_->minimumSizeHint();
     QString docks;
     for (QDockWidget* d : window_->findChildren<QDockWidget*>())
-        docks += QString("%1 %2x%3; ").arg(d->windowTitle()).arg(d->minimumSizeHint().width()).arg(d->minimumSizeHint().height());
+        docks += QString("%1 %2x%3; ")
+                     .arg(d->windowTitle())
+                     .arg(d->minimumSizeHint().width())
+                     .arg(d->minimumSizeHint().height());
     EXPECT_LE(min.width(), 1366) << docks.toStdString();
     EXPECT_LE(min.height(), 740) << docks.toStdString();
     window_->resize(1366, 740);

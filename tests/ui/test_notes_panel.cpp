@@ -7,8 +7,8 @@
 #include <QCoreApplication>
 #include <QImage>
 #include <QTextBlock>
-#include <QUrl>
 #include <QTextDocument>
+#include <QUrl>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -21,7 +21,9 @@ using kw::NotesPanel;
 TEST(NotesPanel, RendersTheTitleAndTheMarkdown)
 {
     NotesPanel notes;
-    notes.setNotes("Add vectors", "Adds **two** vectors.\n\n## Try next\n\n- Change `n`.\n- Read [the guide](https://example.org/guide).\n");
+    notes.setNotes(
+        "Add vectors",
+        "Adds **two** vectors.\n\n## Try next\n\n- Change `n`.\n- Read [the guide](https://example.org/guide).\n");
     const QTextDocument* doc = notes.document();
     const QString plain = doc->toPlainText();
     EXPECT_TRUE(plain.startsWith("Add vectors")) << plain.toStdString();
@@ -76,7 +78,7 @@ namespace {
 std::filesystem::path notesFolder(const std::string& name)
 {
     const auto d = std::filesystem::temp_directory_path()
-                   / ("kw_notes_" + std::to_string(QCoreApplication::applicationPid()) + "_" + name);
+        / ("kw_notes_" + std::to_string(QCoreApplication::applicationPid()) + "_" + name);
     std::filesystem::remove_all(d);
     std::filesystem::create_directories(d / "doc");
     return d;
@@ -85,7 +87,7 @@ std::filesystem::path notesFolder(const std::string& name)
 bool showsImage(NotesPanel& notes, const QString& url)
 {
     return notes.document()->resource(QTextDocument::ImageResource, QUrl(url)).canConvert<QImage>()
-           && !notes.document()->resource(QTextDocument::ImageResource, QUrl(url)).value<QImage>().isNull();
+        && !notes.document()->resource(QTextDocument::ImageResource, QUrl(url)).value<QImage>().isNull();
 }
 
 } // namespace

@@ -2,9 +2,9 @@
 // built by hand, the order it sorts them in, and the editor margin's colours.
 #include "CodeEditor.hpp"
 #include "profile/HeatScale.hpp"
-#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileMargin.hpp"
 #include "profile/ProfileMetric.hpp"
+#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileSummary.hpp"
 #include "profile/ProfileTableModel.hpp"
 #include "views_test_app.hpp"
@@ -18,19 +18,18 @@
 using namespace kw;
 
 namespace {
-const QString source = QStringLiteral(
-    "__global__ void k(const float* in, float* out, int n)\n"   // 1
-    "{\n"                                                          // 2
-    "    __shared__ float s[32 * 32];\n"                           // 3
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"         // 4
-    "    float a = in[i];\n"                                       // 5
-    "    // strided\n"                                             // 6
-    "    float b = in[i * 32];\n"                                  // 7
-    "    s[threadIdx.x * 32] = a;\n"                               // 8
-    "    float c = s[threadIdx.x * 32];\n"                         // 9
-    "    if (threadIdx.x % 3 == 0)\n"                              // 10
-    "        out[i] = a + b + c;\n"                                // 11
-    "}\n");                                                        // 12
+const QString source = QStringLiteral("__global__ void k(const float* in, float* out, int n)\n" // 1
+                                      "{\n"                                                     // 2
+                                      "    __shared__ float s[32 * 32];\n"                      // 3
+                                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"    // 4
+                                      "    float a = in[i];\n"                                  // 5
+                                      "    // strided\n"                                        // 6
+                                      "    float b = in[i * 32];\n"                             // 7
+                                      "    s[threadIdx.x * 32] = a;\n"                          // 8
+                                      "    float c = s[threadIdx.x * 32];\n"                    // 9
+                                      "    if (threadIdx.x % 3 == 0)\n"                         // 10
+                                      "        out[i] = a + b + c;\n"                           // 11
+                                      "}\n");                                                   // 12
 
 // Eight warps of one block. Line 5: 32 lanes × 4 bytes, one request per warp, 4
 // sectors each. Line 7: 128 bytes apart, 32 sectors per request where 4 would do.
@@ -64,7 +63,7 @@ KernelProfile handBuilt()
     l10.counters.thread_inst_executed = 500;
     l10.counters.divergent_branches = 4;
     l10.extras.branches = 10;
-    LineProfile header{"include/helpers.cuh", 7, {}, {}};   // same line number, another file
+    LineProfile header{"include/helpers.cuh", 7, {}, {}}; // same line number, another file
     header.counters.inst_executed = 1000;
     p.lines = {l5, l7, l9, l10, header};
     for (const LineProfile& l : p.lines) {
@@ -137,7 +136,8 @@ TEST(ProfileSummary, CompactNumbersFitTheMargin)
     EXPECT_EQ(ProfileSummary::compact(999'999), "1.0M");
     EXPECT_EQ(ProfileSummary::percent(0.6), "60 %");
     EXPECT_EQ(ProfileSummary::percent(1.0), "100 %");
-    EXPECT_EQ(ProfileSummary::percent(1.0 - 125.0 / 224256.0), "99.9 %") << "a few divergent branches do not round away";
+    EXPECT_EQ(ProfileSummary::percent(1.0 - 125.0 / 224256.0), "99.9 %")
+        << "a few divergent branches do not round away";
     EXPECT_EQ(ProfileSummary::percent(std::nullopt), "");
     for (std::uint64_t v : {0ull, 99'999ull, 123'456'789ull, ~0ull})
         EXPECT_LE(ProfileSummary::compact(v).size(), 5) << v;

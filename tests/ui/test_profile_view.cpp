@@ -30,12 +30,11 @@
 using namespace kw;
 
 namespace {
-const QString source = QStringLiteral(
-    "__global__ void copy(const float* in, float* out)\n"        // 1
-    "{\n"                                                          // 2
-    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"         // 3
-    "    out[i] = in[32 * i];\n"                                   // 4
-    "}\n");
+const QString source = QStringLiteral("__global__ void copy(const float* in, float* out)\n"  // 1
+                                      "{\n"                                                  // 2
+                                      "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n" // 3
+                                      "    out[i] = in[32 * i];\n"                           // 4
+                                      "}\n");
 
 // Two blocks of 64 threads: 4 warps, one strided load and one coalesced store each.
 RunResult profiledRun()
@@ -174,8 +173,9 @@ TEST(ProfileView, RowsFindingsAndTheCounterChooserSpeakUp)
     ASSERT_GE(lines.count(), 1);
     EXPECT_EQ(lines.at(0).at(0).toInt(), 4);
 
-    view.setFindings({{ProfileFinding::Kind::GlobalLoad, "kernel.cu", 4, 0.5, "Each lane reads its own sector: 8× the traffic."},
-                      {ProfileFinding::Kind::Divergence, "", 0, 0.1, "Whole kernel."}});
+    view.setFindings(
+        {{ProfileFinding::Kind::GlobalLoad, "kernel.cu", 4, 0.5, "Each lane reads its own sector: 8× the traffic."},
+         {ProfileFinding::Kind::Divergence, "", 0, 0.1, "Whole kernel."}});
     EXPECT_EQ(view.findings()->findingCount(), 2);
     EXPECT_EQ(view.findings()->item(0)->text(), "Line 4 — Each lane reads its own sector: 8× the traffic.");
     lines.clear();

@@ -1,10 +1,10 @@
 // Recent files: opening and saving put a file at the front of the list (no
 // duplicates, capped), the list persists through Settings, the File menu shows it,
 // an entry opens its file, and a file that has gone is dropped with a message.
+#include "CodeEditor.hpp"
 #include "ErrorBanner.hpp"
 #include "MainWindow.hpp"
 #include "Settings.hpp"
-#include "CodeEditor.hpp"
 #include "test_locations.hpp"
 #include "test_window_options.hpp"
 
@@ -39,10 +39,7 @@ protected:
         }
         return QFileInfo(path).absoluteFilePath();
     }
-    std::unique_ptr<MainWindow> window()
-    {
-        return std::make_unique<MainWindow>(test::windowOptions());
-    }
+    std::unique_ptr<MainWindow> window() { return std::make_unique<MainWindow>(test::windowOptions()); }
     static QStringList menuEntries(const MainWindow& w)
     {
         QStringList out;

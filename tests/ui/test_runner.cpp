@@ -37,10 +37,7 @@ struct Runner {
     }
 };
 
-Document sample(const char* name)
-{
-    return DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/" + name);
-}
+Document sample(const char* name) { return DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/" + name); }
 } // namespace
 
 TEST(Runner, CompileRoundTrip)

@@ -36,8 +36,8 @@ Document sample() { return DocumentReader::readFile(std::string(KW_SAMPLES_DIR) 
 
 json frameHeader(const json& name, const json& count, const json& binary)
 {
-    return {{"v", 2}, {"id", 2}, {"event", "buffer"}, {"name", name}, {"dtype", "f32"}, {"count", count},
-            {"binary", binary}};
+    return {{"v", 2},         {"id", 2},        {"event", "buffer"}, {"name", name},
+            {"dtype", "f32"}, {"count", count}, {"binary", binary}};
 }
 
 std::string finalReply()
@@ -99,7 +99,7 @@ std::vector<Malice> malice()
     };
 }
 
-class RunnerProtocol : public ::testing::TestWithParam<Malice> {};
+class RunnerProtocol : public ::testing::TestWithParam<Malice> { };
 
 TEST_P(RunnerProtocol, ARunnerThatBreaksTheProtocolFailsTheJobOnceAndIsNotRestarted)
 {

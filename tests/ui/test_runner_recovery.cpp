@@ -115,7 +115,8 @@ TEST(RunnerRecovery, ARunnerKilledDuringAJobIsReplacedAndTheQueuedJobRuns)
     EXPECT_FALSE(lost.ok);
     ASSERT_TRUE(lost.fault);
     EXPECT_EQ(lost.fault->kind, FaultKind::Other);
-    EXPECT_NE(lost.fault->message.find("add_vectors"), std::string::npos) << "names the kernel: " << lost.fault->message;
+    EXPECT_NE(lost.fault->message.find("add_vectors"), std::string::npos)
+        << "names the kernel: " << lost.fault->message;
     ASSERT_EQ(restarted.count(), 1);
     EXPECT_EQ(client.restarts(), 1);
 

@@ -10,13 +10,13 @@
 using namespace kw;
 
 namespace {
-const char* source = "#include <iostream>\n"                              // 1
-                     "__constant__ float taps[5];\n"                     // 2
+const char* source = "#include <iostream>\n"                                 // 1
+                     "__constant__ float taps[5];\n"                         // 2
                      "__global__ void k(float* out) { out[0] = taps[0]; }\n" // 3
-                     "int main()\n"                                      // 4
-                     "{\n"                                               // 5
-                     "    std::cout << 1;\n"                             // 6
-                     "}\n";                                              // 7
+                     "int main()\n"                                          // 4
+                     "{\n"                                                   // 5
+                     "    std::cout << 1;\n"                                 // 6
+                     "}\n";                                                  // 7
 }
 
 TEST(SourceStructure, HostCodeIsDimmedWithANoteAndDeviceCodeIsNot)
@@ -42,7 +42,8 @@ TEST(SourceStructure, TheArgumentsPanelListsTheModuleGlobals)
 {
     ArgumentsPanel panel;
     panel.setModuleGlobals(parseModuleGlobals(source));
-    EXPECT_TRUE(panel.moduleGlobalsText().contains("__constant__ float taps[5] (line 2)")) << panel.moduleGlobalsText().toStdString();
+    EXPECT_TRUE(panel.moduleGlobalsText().contains("__constant__ float taps[5] (line 2)"))
+        << panel.moduleGlobalsText().toStdString();
     panel.setModuleGlobals({});
     EXPECT_TRUE(panel.moduleGlobalsText().isEmpty());
 }

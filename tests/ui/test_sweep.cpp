@@ -33,7 +33,8 @@ struct Sweep {
     bool ready = false;
     bool sim = false;
 
-    explicit Sweep(const Document& d) : doc(d)
+    explicit Sweep(const Document& d)
+        : doc(d)
     {
         client.setProgram(QString(KW_BIN_DIR) + "/kwb-run");
         QSignalSpy devices(&client, &RunnerClient::devicesChanged);
@@ -54,7 +55,10 @@ struct Sweep {
         panel.valuesEdit()->setText(values);
         QTest::mouseClick(panel.runButton(), Qt::LeftButton);
     }
-    bool finished() { return QTest::qWaitFor([this] { return !panel.isRunning(); }, sweepTimeoutMs); }
+    bool finished()
+    {
+        return QTest::qWaitFor([this] { return !panel.isRunning(); }, sweepTimeoutMs);
+    }
     // Parameter -> median time, from the panel's table.
     std::map<double, double> points() const
     {
@@ -64,16 +68,10 @@ struct Sweep {
             out[t->item(row, 0)->text().toDouble()] = t->item(row, 1)->text().toDouble();
         return out;
     }
-    QString status() const
-    {
-        return panel.statusLabel()->text();
-    }
+    QString status() const { return panel.statusLabel()->text(); }
 };
 
-Document sample(const char* name)
-{
-    return DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/" + name);
-}
+Document sample(const char* name) { return DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/" + name); }
 
 // add_vectors_small with its sum scaled by a macro whose value a static_assert limits.
 Document scaledSample()
@@ -145,7 +143,8 @@ TEST(Sweep, ProblemSizesGiveOneTimedPointEach)
     EXPECT_EQ(s.panel.plot()->xAxis->label(), "n") << "the axis names the variable";
     ASSERT_TRUE(s.finished());
     for (const QList<QVariant>& f : failed)
-        ADD_FAILURE() << "point " << f.at(0).toString().toStdString() << " failed: " << f.at(1).toString().toStdString();
+        ADD_FAILURE() << "point " << f.at(0).toString().toStdString()
+                      << " failed: " << f.at(1).toString().toStdString();
     const auto points = s.points();
     ASSERT_EQ(points.size(), 3u);
     for (double n : {100.0, 1000.0, 10000.0}) {
@@ -165,7 +164,8 @@ TEST(Sweep, BlockSizesGiveOneTimedPointEach)
     EXPECT_FALSE(s.panel.runButton()->isEnabled()) << "one sweep at a time";
     ASSERT_TRUE(s.finished());
     for (const QList<QVariant>& f : failed)
-        ADD_FAILURE() << "point " << f.at(0).toString().toStdString() << " failed: " << f.at(1).toString().toStdString();
+        ADD_FAILURE() << "point " << f.at(0).toString().toStdString()
+                      << " failed: " << f.at(1).toString().toStdString();
     const auto points = s.points();
     ASSERT_EQ(points.size(), 3u);
     for (double block : {32.0, 64.0, 128.0}) {
@@ -231,8 +231,8 @@ TEST(Sweep, ABlockSizeTheDeviceRefusesFailsAloneAtRunTime)
     ASSERT_TRUE(s.sim) << "kwb-run always offers the sim device";
     QSignalSpy failed(&s.runner, &SweepRunner::pointFailed);
     s.runner.start(s.doc, SweepRequest{SweepRequest::BlockSize, "", {"64", "4096", "128"}}, "sim");
-    ASSERT_TRUE(QTest::qWaitFor([&] { return s.panel.pointsTable()->rowCount() + failed.count() >= 3; },
-                                sweepTimeoutMs));
+    ASSERT_TRUE(
+        QTest::qWaitFor([&] { return s.panel.pointsTable()->rowCount() + failed.count() >= 3; }, sweepTimeoutMs));
     ASSERT_EQ(failed.count(), 1);
     EXPECT_EQ(failed.at(0).at(0).toString(), "4096");
     EXPECT_FALSE(failed.at(0).at(1).toString().isEmpty());
@@ -253,7 +253,8 @@ TEST(Sweep, APointWhoseCheckFailsIsReportedNotPlotted)
     ASSERT_TRUE(s.finished());
     ASSERT_EQ(failed.count(), 1);
     EXPECT_EQ(failed.at(0).at(0).toString(), "8");
-    EXPECT_TRUE(failed.at(0).at(1).toString().contains("check on C failed")) << failed.at(0).at(1).toString().toStdString();
+    EXPECT_TRUE(failed.at(0).at(1).toString().contains("check on C failed"))
+        << failed.at(0).at(1).toString().toStdString();
     const auto points = s.points();
     EXPECT_EQ(points.size(), 1u);
     EXPECT_TRUE(points.count(16.0));

@@ -80,8 +80,8 @@ TEST(HeatMapReadout, TheValueUnderTheCursorIsShown)
     QCustomPlot* plot = map.plot();
     plot->replot();
     const QPoint pixel(int(plot->xAxis->coordToPixel(3)), int(plot->yAxis->coordToPixel(2)));
-    QMouseEvent move(QEvent::MouseMove, QPointF(pixel), plot->mapToGlobal(QPointF(pixel)), Qt::NoButton,
-                     Qt::NoButton, Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, QPointF(pixel), plot->mapToGlobal(QPointF(pixel)), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
     QApplication::sendEvent(plot, &move);
     EXPECT_EQ(map.readout()->text().toStdString(), "x 3, y 2: 5.5"); // element 11
 }
@@ -123,7 +123,8 @@ TEST(Notes, CodeInTheNotesFollowsThePanelsFontSize)
     int fixed = 0;
     for (QTextBlock b = notes.document()->begin(); b.isValid(); b = b.next())
         for (auto it = b.begin(); !it.atEnd(); ++it)
-            if (it.fragment().charFormat().fontFixedPitch() || b.blockFormat().hasProperty(QTextFormat::BlockCodeFence)) {
+            if (it.fragment().charFormat().fontFixedPitch()
+                || b.blockFormat().hasProperty(QTextFormat::BlockCodeFence)) {
                 ++fixed;
                 EXPECT_DOUBLE_EQ(it.fragment().charFormat().fontPointSize(), big.pointSizeF());
             }

@@ -16,8 +16,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-#include <nlohmann/json.hpp>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <memory>
 
@@ -52,7 +52,7 @@ protected:
     bool restricted() const
     {
         return w_->trustBar()->isVisible() && !w_->runAction()->isEnabled() && !w_->compileAction()->isEnabled()
-               && w_->liveDiagnostics()->trust() == Trust::Untrusted;
+            && w_->liveDiagnostics()->trust() == Trust::Untrusted;
     }
 
     test::TestLocations locations_{"trust"};

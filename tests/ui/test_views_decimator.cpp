@@ -139,9 +139,9 @@ TEST(MinMaxDecimator, BlockSummaryGivesTheSameOutputAsAFullScan)
     b->set(777, std::nan(""));
     b->set(150'000, 50); // a spike inside a whole block
     const MinMaxDecimator d(b);
-    for (auto [from, to, cols] : {std::tuple{0.0, 300000.0, 1000}, std::tuple{10.5, 299990.2, 777},
-                                  std::tuple{149'000.0, 151'000.0, 300}, std::tuple{-100.0, 1e9, 64},
-                                  std::tuple{5000.0, 5100.0, 800}}) {
+    for (auto [from, to, cols] :
+         {std::tuple{0.0, 300000.0, 1000}, std::tuple{10.5, 299990.2, 777}, std::tuple{149'000.0, 151'000.0, 300},
+          std::tuple{-100.0, 1e9, 64}, std::tuple{5000.0, 5100.0, 800}}) {
         const auto fast = d.decimate(from, to, cols);
         const auto full = MinMaxDecimator::decimate(*b, from, to, cols);
         EXPECT_EQ(fast.x, full.x) << from << ".." << to;

@@ -1,5 +1,5 @@
-#include "data/HostBuffer.hpp"
 #include "data/CsvFile.hpp"
+#include "data/HostBuffer.hpp"
 #include "data/NpyFile.hpp"
 #include "views/Exporter.hpp"
 #include "views/LinePlot.hpp"

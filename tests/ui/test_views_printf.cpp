@@ -31,8 +31,8 @@ PrintfOutput sampleOutput(Dim3 grid, Dim3 block)
                     const int repeats = t == 0 ? int(x + y + 1) : 1;
                     for (int r = 0; r < repeats; ++r) {
                         PrintfLine l{Dim3{x, y, z}, Dim3{t, 0, 0},
-                                     "hello from block " + std::to_string(x) + "," + std::to_string(y) + "," +
-                                         std::to_string(z) + " thread " + std::to_string(t)};
+                                     "hello from block " + std::to_string(x) + "," + std::to_string(y) + ","
+                                         + std::to_string(z) + " thread " + std::to_string(t)};
                         out.raw += l.text + "\n";
                         out.lines.push_back(l);
                     }
@@ -40,10 +40,7 @@ PrintfOutput sampleOutput(Dim3 grid, Dim3 block)
     return out;
 }
 
-int expectedCount(const Dim3& b, const Dim3& block)
-{
-    return int(b.x + b.y + 1) + int(block.x) - 1;
-}
+int expectedCount(const Dim3& b, const Dim3& block) { return int(b.x + b.y + 1) + int(block.x) - 1; }
 
 } // namespace
 
@@ -82,12 +79,12 @@ TEST(PrintfPanel, TableFiltersByBlockThreadAndText)
 
     panel.blockFilter()->clear();
     panel.threadFilter()->setText("3");
-    panel.textFilter()->setText("BLOCK 0,1,1");   // case-insensitive substring
+    panel.textFilter()->setText("BLOCK 0,1,1"); // case-insensitive substring
     EXPECT_EQ(proxy->rowCount(), 1);
     EXPECT_EQ(proxy->index(0, PrintfTableModel::ThreadColumn).data().toString(), "(3, 0, 0)");
 
     panel.textFilter()->clear();
-    panel.threadFilter()->setText("x");            // invalid: flagged, filter off
+    panel.threadFilter()->setText("x"); // invalid: flagged, filter off
     EXPECT_FALSE(panel.threadFilter()->styleSheet().isEmpty());
     EXPECT_EQ(proxy->rowCount(), int(out.lines.size()));
 }

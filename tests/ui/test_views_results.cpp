@@ -12,12 +12,12 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
-#include <QTest>
-#include <cmath>
 #include <QLabel>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
+#include <QTest>
+#include <cmath>
 
 using namespace kw;
 

@@ -1,8 +1,8 @@
+#include "launch/TimingStats.hpp"
 #include "views/PtxHighlighter.hpp"
 #include "views/PtxPanel.hpp"
 #include "views/PtxResources.hpp"
 #include "views/SweepPanel.hpp"
-#include "launch/TimingStats.hpp"
 #include "views/TimingsPanel.hpp"
 #include "views_test_app.hpp"
 
@@ -139,7 +139,7 @@ TEST(SweepPanel, EmitsTheRequestAndPlotsPoints)
     panel.finish();
 
     panel.kindSelector()->setCurrentIndex(0);
-    panel.valuesEdit()->setText("32 2048");   // over the 1024 limit: refused
+    panel.valuesEdit()->setText("32 2048"); // over the 1024 limit: refused
     panel.runButton()->click();
     EXPECT_EQ(spy.count(), 2);
 }

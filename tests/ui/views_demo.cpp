@@ -15,7 +15,6 @@
 
 #include <QApplication>
 #include <QComboBox>
-#include <QLineEdit>
 #include <QDir>
 #include <QFile>
 #include <QLineEdit>
@@ -85,8 +84,8 @@ PrintfOutput helloOutput(Dim3 grid, Dim3 block, bool uneven)
                             if (uneven && (tx + ty * 3 + x * y) % (1 + (x + y) % 4) != 0)
                                 continue;
                             char text[160];
-                            std::snprintf(text, sizeof text,
-                                          "Hello from block (%u, %u, %u), thread (%u, %u, %u)", x, y, z, tx, ty, tz);
+                            std::snprintf(text, sizeof text, "Hello from block (%u, %u, %u), thread (%u, %u, %u)", x, y,
+                                          z, tx, ty, tz);
                             out.lines.push_back(PrintfLine{Dim3{x, y, z}, Dim3{tx, ty, tz}, text});
                             out.raw += std::string(text) + "\n";
                         }
@@ -272,7 +271,8 @@ int main(int argc, char** argv)
     settle();
     for (const char* ext : {"png", "svg", "pdf"}) {
         QString error;
-        if (!Exporter::savePlot(results->linePlot()->plot(), QDir(dir).filePath(QStringLiteral("export.") + ext), &error))
+        if (!Exporter::savePlot(results->linePlot()->plot(), QDir(dir).filePath(QStringLiteral("export.") + ext),
+                                &error))
             std::fprintf(stderr, "export %s: %s\n", ext, qPrintable(error));
     }
     return 0;

@@ -11,7 +11,7 @@
 namespace kw {
 
 namespace {
-constexpr qreal gapUnits = 0.35;   // space between sectors that do not follow each other, in sector widths
+constexpr qreal gapUnits = 0.35; // space between sectors that do not follow each other, in sector widths
 // A deeper bank stack is squeezed into this many rows' height in a window; an exported
 // picture (wrap) shows every word of it.
 constexpr int shownRows = 8;
@@ -92,12 +92,14 @@ AccessLayout AccessLayout::compute(const AccessSample& sample, const QString& ti
     heading(subtitleText, L.font, L.subtitle, L.subtitleText);
     if (!titleText.isEmpty() || !subtitleText.isEmpty())
         y += m * 0.4;
-    const qreal labelW = std::max({fm.horizontalAdvance(QObject::tr("lanes")), fm.horizontalAdvance(QObject::tr("sectors")),
-                                   fm.horizontalAdvance(QObject::tr("banks"))}) + m * 0.6;
+    const qreal labelW
+        = std::max({fm.horizontalAdvance(QObject::tr("lanes")), fm.horizontalAdvance(QObject::tr("sectors")),
+                    fm.horizontalAdvance(QObject::tr("banks"))})
+        + m * 0.6;
     const qreal areaX = m + labelW;
     const qreal laneW = std::max<qreal>(12.0, (width - areaX - m) / 32.0);
     const qreal areaW = laneW * 32.0;
-    L.width = std::max(width, areaX + areaW + m);   // never narrower than 32 legible lanes
+    L.width = std::max(width, areaX + areaW + m); // never narrower than 32 legible lanes
 
     // The number in each lane box: element index from the lowest address (global) or
     // the shared word, whose bank is that number mod 32.
@@ -162,11 +164,13 @@ AccessLayout AccessLayout::compute(const AccessSample& sample, const QString& ti
             if (!L.lanes[std::size_t(i)].active)
                 continue;
             bool first = true;
-            for (std::uint64_t sec = a.address / AccessStats::SectorBytes; sec <= lastByte(a) / AccessStats::SectorBytes; ++sec) {
+            for (std::uint64_t sec = a.address / AccessStats::SectorBytes;
+                 sec <= lastByte(a) / AccessStats::SectorBytes; ++sec) {
                 const int k = targetOf[sec];
                 Target& t = L.targets[std::size_t(k)];
                 ++t.readers;
-                const std::uint64_t secStart = sec * AccessStats::SectorBytes, secEnd = secStart + AccessStats::SectorBytes;
+                const std::uint64_t secStart = sec * AccessStats::SectorBytes,
+                                    secEnd = secStart + AccessStats::SectorBytes;
                 const std::uint64_t from = std::max(a.address, secStart), to = std::min(a.address + a.bytes, secEnd);
                 for (std::uint64_t w = (from - secStart) / 4; w < (to - secStart + 3) / 4; ++w)
                     t.usedParts[std::size_t(w)] = true;
@@ -207,9 +211,8 @@ AccessLayout AccessLayout::compute(const AccessSample& sample, const QString& ti
             for (const auto& [w, info] : words)
                 if (int(w % AccessStats::Banks) == b)
                     column.push_back(w);
-            std::stable_sort(column.begin(), column.end(), [&](std::uint64_t a, std::uint64_t c) {
-                return words[a].first < words[c].first;
-            });
+            std::stable_sort(column.begin(), column.end(),
+                             [&](std::uint64_t a, std::uint64_t c) { return words[a].first < words[c].first; });
             const qreal colX = areaX + b * laneW;
             for (std::size_t r = 0; r < column.size(); ++r) {
                 const std::uint64_t w = column[r];

@@ -39,7 +39,8 @@ bool fail(QString* error, const QString& why)
 QString hex(std::uint64_t v) { return QStringLiteral("0x") + QString::number(v, 16); }
 } // namespace
 
-AccessPicture::AccessPicture(QWidget* parent) : QWidget(parent)
+AccessPicture::AccessPicture(QWidget* parent)
+    : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     setMouseTracking(true);
@@ -81,10 +82,7 @@ int AccessPicture::heightForWidth(int w) const
     return int(std::ceil(layout(std::max(w, 1)).height));
 }
 
-QSize AccessPicture::sizeHint() const
-{
-    return {900, heightForWidth(900)};
-}
+QSize AccessPicture::sizeHint() const { return {900, heightForWidth(900)}; }
 
 QSize AccessPicture::minimumSizeHint() const
 {
@@ -193,7 +191,8 @@ void AccessPicture::paint(QPainter& p, const AccessLayout& L, const QPalette& pa
                 p.setBrush(fill);
                 p.drawRect(cell.adjusted(0.5, 0.5, -0.5, -0.5));
             }
-            const QRectF labelBox(t.box.left(), strip.top() + stripH, t.box.width(), t.box.bottom() - strip.top() - stripH);
+            const QRectF labelBox(t.box.left(), strip.top() + stripH, t.box.width(),
+                                  t.box.bottom() - strip.top() - stripH);
             if (fs.horizontalAdvance(t.label) + 4 <= t.box.width()) {
                 p.setPen(text);
                 p.drawText(labelBox, Qt::AlignCenter, t.label);
@@ -221,8 +220,8 @@ void AccessPicture::paint(QPainter& p, const AccessLayout& L, const QPalette& pa
     for (std::size_t k = 0; k < L.conflictMarks.size(); ++k)
         p.drawText(L.conflictMarks[k], Qt::AlignCenter, QStringLiteral("×%1").arg(L.conflictDepth[k]));
 
-    const bool wasteful = shared ? L.stats.wavefronts > L.stats.idealWavefronts
-                                 : int(L.stats.sectors.size()) > L.stats.idealSectors;
+    const bool wasteful
+        = shared ? L.stats.wavefronts > L.stats.idealWavefronts : int(L.stats.sectors.size()) > L.stats.idealSectors;
     p.setFont(L.bold);
     p.setPen(L.stats.activeLanes == 0 ? faint : wasteful ? ThemeColours::error(pal) : good(pal));
     p.drawText(L.headline, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, L.stats.headline());
@@ -271,9 +270,9 @@ bool AccessPicture::exportTo(const QString& path, QString* error) const
 
 void AccessPicture::exportInteractive()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export memory access picture"),
-                                                      QStringLiteral("memory-access.png"),
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg)"));
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Export memory access picture"), QStringLiteral("memory-access.png"),
+                                       tr("PNG image (*.png);;SVG drawing (*.svg)"));
     if (path.isEmpty())
         return;
     QString error;

@@ -10,7 +10,10 @@
 namespace kw {
 
 namespace {
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) { return QObject::tr(text, disambiguation, n); }
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
+{
+    return QObject::tr(text, disambiguation, n);
+}
 
 // Slides get "1 sector" and "4 sectors", not "4 sector(s)".
 QString counted(int n, const char* one, const char* many)
@@ -20,7 +23,7 @@ QString counted(int n, const char* one, const char* many)
 
 QString times(double factor)
 {
-    return QString::number(factor, 'g', 3);   // 8, 1.25, 2.67
+    return QString::number(factor, 'g', 3); // 8, 1.25, 2.67
 }
 } // namespace
 
@@ -51,7 +54,8 @@ AccessStats AccessStats::of(const AccessSample& sample)
         previous = lane.address;
         for (std::uint64_t b = lane.address; b < lane.address + lane.bytes; ++b)
             bytes.insert(b);
-        for (std::uint64_t sec = lane.address / SectorBytes; sec <= (lane.address + lane.bytes - 1) / SectorBytes; ++sec)
+        for (std::uint64_t sec = lane.address / SectorBytes; sec <= (lane.address + lane.bytes - 1) / SectorBytes;
+             ++sec)
             sectors.insert(sec);
         s.phases = std::max(s.phases, int(std::clamp<std::uint32_t>((lane.bytes + 3) / 4, 1, 4)));
     }
@@ -119,7 +123,9 @@ QString AccessStats::headline() const
             return tr("No bank conflict: %1").arg(passes);
         }
         return tr("%1-way bank conflict: %2 wavefronts where %3 would do")
-            .arg(worstWays).arg(wavefronts).arg(idealWavefronts);
+            .arg(worstWays)
+            .arg(wavefronts)
+            .arg(idealWavefronts);
     }
     const QString got = counted(int(sectors.size()), "1 sector", "%1 sectors") + tr(" for %1 bytes").arg(uniqueBytes);
     if (int(sectors.size()) <= idealSectors)

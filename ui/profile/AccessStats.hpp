@@ -32,15 +32,15 @@ public:
 
     // Global and local: the distinct sectors (address / 32), in address order.
     std::vector<std::uint64_t> sectors;
-    int idealSectors = 0;               // ceil(uniqueBytes / 32)
+    int idealSectors = 0; // ceil(uniqueBytes / 32)
 
     // Shared: the distinct words (offset / 4) each bank is asked for, in order.
     std::array<std::vector<std::uint64_t>, Banks> bankWords;
-    int phases = 1;                     // 8-byte accesses go in 2 halves of the warp, 16-byte in 4
-    int stackDepth = 0;                 // most distinct words in one bank over the warp
-    int worstWays = 0;                  // most distinct words in one bank within one phase
+    int phases = 1;     // 8-byte accesses go in 2 halves of the warp, 16-byte in 4
+    int stackDepth = 0; // most distinct words in one bank over the warp
+    int worstWays = 0;  // most distinct words in one bank within one phase
     int wavefronts = 0, idealWavefronts = 0;
-    int broadcastWords = 0;             // words more than one lane reads
+    int broadcastWords = 0; // words more than one lane reads
 
     bool isShared() const { return space == AccessSample::Space::Shared; }
     // The phase of a lane: which part of the warp its wavefronts go with.

@@ -8,7 +8,8 @@ namespace {
 constexpr int LineRole = Qt::UserRole + 1;
 }
 
-FindingsList::FindingsList(QWidget* parent) : QListWidget(parent)
+FindingsList::FindingsList(QWidget* parent)
+    : QListWidget(parent)
 {
     setWordWrap(true);
     setAlternatingRowColors(true);
@@ -44,9 +45,9 @@ void FindingsList::setFindings(const std::vector<ProfileFinding>& findings, cons
     clear();
     for (const ProfileFinding& f : findings) {
         const QString file = QFileInfo(QString::fromStdString(f.file)).fileName();
-        const QString where = f.line <= 0 ? tr("Kernel")
-                              : file.isEmpty() || source.isShown(f.file) ? tr("Line %1").arg(f.line)
-                                               : QStringLiteral("%1:%2").arg(file).arg(f.line);
+        const QString where = f.line <= 0              ? tr("Kernel")
+            : file.isEmpty() || source.isShown(f.file) ? tr("Line %1").arg(f.line)
+                                                       : QStringLiteral("%1:%2").arg(file).arg(f.line);
         auto* item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(where, QString::fromStdString(f.text)), this);
         item->setData(LineRole, f.line);
         item->setToolTip(QString::fromStdString(f.text));

@@ -2,8 +2,8 @@
 // The findings of a profile, one per row, each led by the line it is about; activating
 // a row asks for that line in the editor. Without findings one grey row says so, so the
 // list never looks broken.
-#include "run/ProfileFindings.hpp"
 #include "profile/ProfileSource.hpp"
+#include "run/ProfileFindings.hpp"
 
 #include <QListWidget>
 
@@ -23,7 +23,7 @@ public:
     int findingCount() const { return count_; }
 
 signals:
-    void lineActivated(int line);   // 1-based
+    void lineActivated(int line); // 1-based
 
 private:
     int count_ = 0;

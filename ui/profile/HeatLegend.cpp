@@ -11,7 +11,8 @@ namespace {
 constexpr int swatch = 14;
 }
 
-HeatLegend::HeatLegend(QWidget* parent) : QWidget(parent)
+HeatLegend::HeatLegend(QWidget* parent)
+    : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Fixed);
     setMaximum(0);
@@ -21,7 +22,8 @@ void HeatLegend::setMaximum(std::uint64_t maximum)
 {
     maximum_ = maximum;
     setToolTip(maximum_ ? tr("Each step stands for an eighth of the hottest line's %1; "
-                             "a line without any has no colour.").arg(ProfileSummary::count(maximum_))
+                             "a line without any has no colour.")
+                              .arg(ProfileSummary::count(maximum_))
                         : tr("No line counted any of the chosen counter."));
     updateGeometry();
     update();
@@ -35,7 +37,7 @@ QSize HeatLegend::sizeHint() const
 {
     const QFontMetrics fm = fontMetrics();
     const int w = fm.horizontalAdvance(lowText()) + fm.horizontalAdvance(QStringLiteral("99.9k")) + 12
-                  + HeatScale::Levels * swatch;
+        + HeatScale::Levels * swatch;
     return {w, std::max(fm.height(), swatch) + 4};
 }
 

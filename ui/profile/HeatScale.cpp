@@ -8,10 +8,10 @@
 namespace kw {
 
 namespace {
-constexpr QRgb light[HeatScale::Levels] = {0xffeda0, 0xfed976, 0xfeb24c, 0xfd8d3c,
-                                           0xfc4e2a, 0xe31a1c, 0xbd0026, 0x800026};
-constexpr QRgb dark[HeatScale::Levels] = {0x4d3a12, 0x6e4c12, 0x8f5a14, 0xb06416,
-                                          0xcf6a1a, 0xe8601f, 0xf84a2c, 0xff3030};
+constexpr QRgb light[HeatScale::Levels]
+    = {0xffeda0, 0xfed976, 0xfeb24c, 0xfd8d3c, 0xfc4e2a, 0xe31a1c, 0xbd0026, 0x800026};
+constexpr QRgb dark[HeatScale::Levels]
+    = {0x4d3a12, 0x6e4c12, 0x8f5a14, 0xb06416, 0xcf6a1a, 0xe8601f, 0xf84a2c, 0xff3030};
 } // namespace
 
 int HeatScale::level(std::uint64_t value, std::uint64_t maximum)

@@ -16,7 +16,9 @@
 
 namespace kw {
 
-ProfileMargin::ProfileMargin(CodeEditor* editor) : QObject(editor), editor_(editor)
+ProfileMargin::ProfileMargin(CodeEditor* editor)
+    : QObject(editor)
+    , editor_(editor)
 {
     editor_->setMarginType(Margin, QsciScintilla::TextMarginRightJustified);
     editor_->setMarginWidth(Margin, 0);

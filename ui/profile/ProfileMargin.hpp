@@ -38,14 +38,14 @@ public:
     // What the margin shows for a 1-based line: its colour (invalid when none) and text.
     QColor colourOf(int line) const;
     QString textOf(int line) const;
-    QString tooltipFor(int line) const;        // empty for a line without counters
+    QString tooltipFor(int line) const; // empty for a line without counters
     // The 1-based line drawn at the viewport's y; 0 past the last line.
     int lineAt(int y) const;
     // The margin's horizontal extent in the viewport.
     std::pair<int, int> marginSpan() const;
 
 signals:
-    void lineClicked(int line);                // 1-based
+    void lineClicked(int line); // 1-based
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -54,7 +54,7 @@ private:
     void redraw();
 
     CodeEditor* editor_;
-    std::map<int, LineProfile> lines_;         // by 1-based line
+    std::map<int, LineProfile> lines_; // by 1-based line
     ProfileMetric metric_ = ProfileMetric::Cost;
     std::uint64_t maximum_ = 0;
 };

@@ -22,10 +22,15 @@ std::uint64_t idealWavefronts(const ProfileCounters& c, const ProfileExtras& e)
 
 const std::vector<ProfileMetric>& ProfileMetrics::all()
 {
-    static const std::vector<ProfileMetric> metrics{
-        ProfileMetric::Cost,          ProfileMetric::Instructions,     ProfileMetric::GlobalSectors,
-        ProfileMetric::ExcessSectors, ProfileMetric::SharedWavefronts, ProfileMetric::BankConflicts,
-        ProfileMetric::DivergentBranches, ProfileMetric::LocalRequests, ProfileMetric::AtomicRequests};
+    static const std::vector<ProfileMetric> metrics{ProfileMetric::Cost,
+                                                    ProfileMetric::Instructions,
+                                                    ProfileMetric::GlobalSectors,
+                                                    ProfileMetric::ExcessSectors,
+                                                    ProfileMetric::SharedWavefronts,
+                                                    ProfileMetric::BankConflicts,
+                                                    ProfileMetric::DivergentBranches,
+                                                    ProfileMetric::LocalRequests,
+                                                    ProfileMetric::AtomicRequests};
     return metrics;
 }
 
@@ -52,8 +57,7 @@ QString ProfileMetrics::description(ProfileMetric m)
         return QObject::tr("Warp instructions plus global sectors plus shared wavefronts: "
                            "a rough order of the lines, not a time.");
     case ProfileMetric::Instructions: return QObject::tr("Warp-level instructions executed (inst_executed).");
-    case ProfileMetric::GlobalSectors:
-        return QObject::tr("32-byte sectors global loads and stores moved.");
+    case ProfileMetric::GlobalSectors: return QObject::tr("32-byte sectors global loads and stores moved.");
     case ProfileMetric::ExcessSectors:
         return QObject::tr("Global sectors past the fewest the bytes asked for could fit: "
                            "traffic an uncoalesced access wastes.");
@@ -62,8 +66,7 @@ QString ProfileMetrics::description(ProfileMetric m)
     case ProfileMetric::BankConflicts:
         return QObject::tr("Shared wavefronts past the fewest the requests could take: "
                            "passes spent on lanes that hit one bank with different words.");
-    case ProfileMetric::DivergentBranches:
-        return QObject::tr("Branches whose active lanes went different ways.");
+    case ProfileMetric::DivergentBranches: return QObject::tr("Branches whose active lanes went different ways.");
     case ProfileMetric::LocalRequests:
         return QObject::tr("Local memory loads and stores: register spills and arrays on the stack.");
     case ProfileMetric::AtomicRequests: return QObject::tr("Atomic operations (warp-level requests).");
@@ -81,8 +84,9 @@ std::uint64_t ProfileMetrics::value(ProfileMetric m, const ProfileCounters& c, c
     case ProfileMetric::ExcessSectors:
         // Without an ideal there is nothing to compare against: no excess is claimed.
         return e.global_ld_ideal_sectors + e.global_st_ideal_sectors > 0
-                   ? above(c.global_ld_sectors, e.global_ld_ideal_sectors) + above(c.global_st_sectors, e.global_st_ideal_sectors)
-                   : 0;
+            ? above(c.global_ld_sectors, e.global_ld_ideal_sectors)
+                + above(c.global_st_sectors, e.global_st_ideal_sectors)
+            : 0;
     case ProfileMetric::SharedWavefronts: return sharedWavefronts(c);
     case ProfileMetric::BankConflicts: return above(sharedWavefronts(c), idealWavefronts(c, e));
     case ProfileMetric::DivergentBranches: return c.divergent_branches;

@@ -13,24 +13,27 @@
 namespace kw {
 
 enum class ProfileMetric {
-    Cost,              // instructions + global sectors + shared wavefronts: an order, not a time
-    Instructions,      // inst_executed
-    GlobalSectors,     // global load and store sectors
-    ExcessSectors,     // sectors past the fewest the requests' bytes could fit
-    SharedWavefronts,  // shared load and store wavefronts
-    BankConflicts,     // wavefronts past the fewest the requests could take
+    Cost,             // instructions + global sectors + shared wavefronts: an order, not a time
+    Instructions,     // inst_executed
+    GlobalSectors,    // global load and store sectors
+    ExcessSectors,    // sectors past the fewest the requests' bytes could fit
+    SharedWavefronts, // shared load and store wavefronts
+    BankConflicts,    // wavefronts past the fewest the requests could take
     DivergentBranches,
-    LocalRequests,     // local memory: register spills and stack arrays
+    LocalRequests, // local memory: register spills and stack arrays
     AtomicRequests,
 };
 
 class ProfileMetrics {
 public:
     static const std::vector<ProfileMetric>& all();
-    static QString name(ProfileMetric m);          // the chooser's entry and the table's column
-    static QString description(ProfileMetric m);   // what it counts, for a tooltip
+    static QString name(ProfileMetric m);        // the chooser's entry and the table's column
+    static QString description(ProfileMetric m); // what it counts, for a tooltip
     static std::uint64_t value(ProfileMetric m, const ProfileCounters& c, const ProfileExtras& e);
-    static std::uint64_t value(ProfileMetric m, const LineProfile& line) { return value(m, line.counters, line.extras); }
+    static std::uint64_t value(ProfileMetric m, const LineProfile& line)
+    {
+        return value(m, line.counters, line.extras);
+    }
     // The largest value over the lines: the top of the colour scale.
     static std::uint64_t maximum(ProfileMetric m, const std::vector<LineProfile>& lines);
 };

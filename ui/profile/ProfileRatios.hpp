@@ -22,10 +22,19 @@ public:
     // Active lanes per warp instruction, of 32.
     static std::optional<double> activeLanes(const ProfileCounters& c);
 
-    static std::uint64_t globalRequests(const ProfileCounters& c) { return c.global_ld_requests + c.global_st_requests; }
+    static std::uint64_t globalRequests(const ProfileCounters& c)
+    {
+        return c.global_ld_requests + c.global_st_requests;
+    }
     static std::uint64_t globalSectors(const ProfileCounters& c) { return c.global_ld_sectors + c.global_st_sectors; }
-    static std::uint64_t sharedRequests(const ProfileCounters& c) { return c.shared_ld_requests + c.shared_st_requests; }
-    static std::uint64_t sharedWavefronts(const ProfileCounters& c) { return c.shared_ld_wavefronts + c.shared_st_wavefronts; }
+    static std::uint64_t sharedRequests(const ProfileCounters& c)
+    {
+        return c.shared_ld_requests + c.shared_st_requests;
+    }
+    static std::uint64_t sharedWavefronts(const ProfileCounters& c)
+    {
+        return c.shared_ld_wavefronts + c.shared_st_wavefronts;
+    }
     static std::uint64_t localRequests(const ProfileCounters& c) { return c.local_ld_requests + c.local_st_requests; }
 };
 

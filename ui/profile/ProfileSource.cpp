@@ -3,7 +3,8 @@
 namespace kw {
 
 ProfileSource::ProfileSource(const QString& text, const QString& fileName)
-    : lines_(text.split(QLatin1Char('\n'))), fileName_(fileName)
+    : lines_(text.split(QLatin1Char('\n')))
+    , fileName_(fileName)
 {
 }
 

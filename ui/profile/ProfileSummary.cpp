@@ -11,7 +11,10 @@
 namespace kw {
 
 namespace {
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) { return QObject::tr(text, disambiguation, n); }
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
+{
+    return QObject::tr(text, disambiguation, n);
+}
 
 // "1,024 sectors (4.0 per request, ideal 4.0)"
 QString sectorsText(std::uint64_t requests, std::uint64_t sectors, std::uint64_t ideal)
@@ -68,8 +71,9 @@ QString ProfileSummary::totals(const KernelProfile& p)
         inst += tr(", %1 of 32 lanes active on average").arg(ratio(lanes));
     parts << inst;
     if (ProfileRatios::globalRequests(c) > 0)
-        parts << tr("<b>global</b> ") + sectorsText(ProfileRatios::globalRequests(c), ProfileRatios::globalSectors(c),
-                                                     e.global_ld_ideal_sectors + e.global_st_ideal_sectors);
+        parts << tr("<b>global</b> ")
+                + sectorsText(ProfileRatios::globalRequests(c), ProfileRatios::globalSectors(c),
+                              e.global_ld_ideal_sectors + e.global_st_ideal_sectors);
     if (ProfileRatios::sharedRequests(c) > 0) {
         QString s = tr("<b>shared</b> %1 requests, %2 wavefronts")
                         .arg(count(ProfileRatios::sharedRequests(c)), count(ProfileRatios::sharedWavefronts(c)));
@@ -81,7 +85,8 @@ QString ProfileSummary::totals(const KernelProfile& p)
     }
     if (e.branches > 0)
         parts << tr("<b>branches</b> %1, %2 divergent (%3 efficient)")
-                     .arg(count(e.branches), count(c.divergent_branches), percent(ProfileRatios::branchEfficiency(c, e)));
+                     .arg(count(e.branches), count(c.divergent_branches),
+                          percent(ProfileRatios::branchEfficiency(c, e)));
     if (const std::uint64_t local = ProfileRatios::localRequests(c))
         parts << tr("<b>local memory</b> %1 requests").arg(count(local));
     if (c.atomic_requests > 0)
@@ -107,15 +112,17 @@ QString ProfileSummary::lineTooltip(const LineProfile& l)
     if (e.global_stride_bytes > 0)
         row(tr("Stride between lanes"), tr("%1 bytes").arg(e.global_stride_bytes));
     if (c.shared_ld_requests > 0)
-        row(tr("Shared loads"), tr("%1 requests, %2 wavefronts").arg(count(c.shared_ld_requests), count(c.shared_ld_wavefronts)));
+        row(tr("Shared loads"),
+            tr("%1 requests, %2 wavefronts").arg(count(c.shared_ld_requests), count(c.shared_ld_wavefronts)));
     if (c.shared_st_requests > 0)
-        row(tr("Shared stores"), tr("%1 requests, %2 wavefronts").arg(count(c.shared_st_requests), count(c.shared_st_wavefronts)));
+        row(tr("Shared stores"),
+            tr("%1 requests, %2 wavefronts").arg(count(c.shared_st_requests), count(c.shared_st_wavefronts)));
     if (e.worst_bank_conflict > 1)
         row(tr("Worst bank conflict"), tr("%1-way").arg(e.worst_bank_conflict));
     if (e.branches > 0)
-        row(tr("Branches"), tr("%1, %2 divergent (%3 efficient)")
-                                .arg(count(e.branches), count(c.divergent_branches),
-                                     percent(ProfileRatios::branchEfficiency(c, e))));
+        row(tr("Branches"),
+            tr("%1, %2 divergent (%3 efficient)")
+                .arg(count(e.branches), count(c.divergent_branches), percent(ProfileRatios::branchEfficiency(c, e))));
     if (c.local_ld_requests + c.local_st_requests > 0)
         row(tr("Local loads, stores"), tr("%1, %2").arg(count(c.local_ld_requests), count(c.local_st_requests)));
     if (c.atomic_requests > 0)

@@ -17,9 +17,9 @@ public:
     static QString lineTooltip(const LineProfile& line);
     // At most five characters: 950, 9.5k, 12k, 1.2M.
     static QString compact(std::uint64_t value);
-    static QString count(std::uint64_t value);                        // 12,345
+    static QString count(std::uint64_t value);                                  // 12,345
     static QString ratio(const std::optional<double>& value, int decimals = 1); // "" when empty
-    static QString percent(const std::optional<double>& share);       // "70 %", "" when empty
+    static QString percent(const std::optional<double>& share);                 // "70 %", "" when empty
 };
 
 } // namespace kw

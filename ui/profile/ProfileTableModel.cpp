@@ -23,13 +23,17 @@ QVariant orBlank(const std::optional<double>& v) { return v ? QVariant(*v) : QVa
 QString location(const LineProfile& l, const ProfileSource& source)
 {
     const QString file = l.file.empty() ? QString() : QFileInfo(QString::fromStdString(l.file)).fileName();
-    return file.isEmpty() || source.isShown(l.file) ? QString::number(l.line) : QStringLiteral("%1:%2").arg(file).arg(l.line);
+    return file.isEmpty() || source.isShown(l.file) ? QString::number(l.line)
+                                                    : QStringLiteral("%1:%2").arg(file).arg(l.line);
 }
 
 QString countOrBlank(std::uint64_t v) { return v ? ProfileSummary::count(v) : QString(); }
 } // namespace
 
-ProfileTableModel::ProfileTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+ProfileTableModel::ProfileTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void ProfileTableModel::setProfile(std::vector<LineProfile> lines, ProfileSource source)
 {
@@ -126,22 +130,27 @@ QVariant ProfileTableModel::data(const QModelIndex& index, int role) const
     case LineRole: return l.line;
     case Qt::ToolTipRole:
         return column == SourceColumn && !source_.lineText(l.file, l.line).isEmpty()
-                   ? source_.lineText(l.file, l.line).toHtmlEscaped() + QStringLiteral("<hr>") + ProfileSummary::lineTooltip(l)
-                   : ProfileSummary::lineTooltip(l);
+            ? source_.lineText(l.file, l.line).toHtmlEscaped() + QStringLiteral("<hr>") + ProfileSummary::lineTooltip(l)
+            : ProfileSummary::lineTooltip(l);
     case Qt::TextAlignmentRole:
-        return column <= SourceColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column <= SourceColumn ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
         if (column == SourceColumn)
             return QFontDatabase::systemFont(QFontDatabase::FixedFont);
         return {};
     case Qt::BackgroundRole:
         if (column == MetricColumn)
-            if (const QColor c = HeatScale::colour(ProfileMetrics::value(metric_, l), maximum_, QApplication::palette()); c.isValid())
+            if (const QColor c
+                = HeatScale::colour(ProfileMetrics::value(metric_, l), maximum_, QApplication::palette());
+                c.isValid())
                 return c;
         return {};
     case Qt::ForegroundRole:
         if (column == MetricColumn)
-            if (const QColor c = HeatScale::colour(ProfileMetrics::value(metric_, l), maximum_, QApplication::palette()); c.isValid())
+            if (const QColor c
+                = HeatScale::colour(ProfileMetrics::value(metric_, l), maximum_, QApplication::palette());
+                c.isValid())
                 return HeatScale::textOn(c);
         return {};
     }
@@ -155,13 +164,15 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation o, int role)
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case MetricColumn: return ProfileMetrics::description(metric_);
-        case ActiveLanesColumn: return tr("Active lanes per warp instruction, of 32 (thread_inst_executed / inst_executed).");
+        case ActiveLanesColumn:
+            return tr("Active lanes per warp instruction, of 32 (thread_inst_executed / inst_executed).");
         case SectorsPerRequestColumn:
             return tr("32-byte sectors per global request, and the fewest the bytes asked for could fit.");
         case WavefrontsColumn: return tr("Passes through the 32 shared memory banks.");
         case ConflictWaysColumn:
             return tr("Shared wavefronts per wavefront the requests needed at least: 1-way is no bank conflict.");
-        case BranchEfficiencyColumn: return tr("Branches whose lanes all went the same way (1 - divergent / branches).");
+        case BranchEfficiencyColumn:
+            return tr("Branches whose lanes all went the same way (1 - divergent / branches).");
         case LocalColumn: return tr("Local memory requests: register spills and arrays on the stack.");
         default: return {};
         }

@@ -16,14 +16,26 @@ class ProfileTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        LocationColumn, SourceColumn, MetricColumn, InstructionsColumn, ActiveLanesColumn,
-        GlobalRequestsColumn, GlobalSectorsColumn, SectorsPerRequestColumn,
-        SharedRequestsColumn, WavefrontsColumn, ConflictWaysColumn,
-        BranchesColumn, DivergentColumn, BranchEfficiencyColumn,
-        LocalColumn, AtomicsColumn, ColumnCount
+        LocationColumn,
+        SourceColumn,
+        MetricColumn,
+        InstructionsColumn,
+        ActiveLanesColumn,
+        GlobalRequestsColumn,
+        GlobalSectorsColumn,
+        SectorsPerRequestColumn,
+        SharedRequestsColumn,
+        WavefrontsColumn,
+        ConflictWaysColumn,
+        BranchesColumn,
+        DivergentColumn,
+        BranchEfficiencyColumn,
+        LocalColumn,
+        AtomicsColumn,
+        ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole + 1;
-    static constexpr int LineRole = Qt::UserRole + 2;   // the source line, 1-based
+    static constexpr int LineRole = Qt::UserRole + 2; // the source line, 1-based
 
     explicit ProfileTableModel(QObject* parent = nullptr);
 
@@ -46,7 +58,7 @@ private:
     std::vector<LineProfile> lines_;
     ProfileSource source_;
     ProfileMetric metric_ = ProfileMetric::Cost;
-    std::uint64_t maximum_ = 0;   // of the metric over the lines
+    std::uint64_t maximum_ = 0; // of the metric over the lines
 };
 
 } // namespace kw

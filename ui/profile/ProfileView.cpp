@@ -43,7 +43,8 @@ QString dim(Dim3 d) { return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).ar
 bool touchesMemory(const ProfileCounters& c)
 {
     return ProfileRatios::globalRequests(c) + ProfileRatios::sharedRequests(c) + ProfileRatios::localRequests(c)
-               + c.atomic_requests > 0;
+        + c.atomic_requests
+        > 0;
 }
 
 QSpinBox* spin(int maximum)
@@ -56,12 +57,28 @@ QSpinBox* spin(int maximum)
 } // namespace
 
 ProfileView::ProfileView(QWidget* parent)
-    : QWidget(parent), metric_(new QComboBox), legend_(new HeatLegend), totals_(new QLabel), notice_(new QFrame),
-      noticeText_(new QLabel), profileButton_(new QPushButton(tr("Profile on the simulator"))), tabs_(new QTabWidget),
-      table_(new QTableView), model_(new ProfileTableModel(this)), proxy_(new QSortFilterProxyModel(this)),
-      findings_(new FindingsList), picture_(new AccessPicture), line_(new QComboBox), blockX_(spin(0)),
-      blockY_(spin(0)), blockZ_(spin(0)), warp_(spin(0)), execution_(spin(0)), executions_(new QLabel),
-      record_(new QPushButton(tr("Record lanes"))), export_(new QPushButton(tr("Export…")))
+    : QWidget(parent)
+    , metric_(new QComboBox)
+    , legend_(new HeatLegend)
+    , totals_(new QLabel)
+    , notice_(new QFrame)
+    , noticeText_(new QLabel)
+    , profileButton_(new QPushButton(tr("Profile on the simulator")))
+    , tabs_(new QTabWidget)
+    , table_(new QTableView)
+    , model_(new ProfileTableModel(this))
+    , proxy_(new QSortFilterProxyModel(this))
+    , findings_(new FindingsList)
+    , picture_(new AccessPicture)
+    , line_(new QComboBox)
+    , blockX_(spin(0))
+    , blockY_(spin(0))
+    , blockZ_(spin(0))
+    , warp_(spin(0))
+    , execution_(spin(0))
+    , executions_(new QLabel)
+    , record_(new QPushButton(tr("Record lanes")))
+    , export_(new QPushButton(tr("Export…")))
 {
     for (ProfileMetric m : ProfileMetrics::all()) {
         metric_->addItem(ProfileMetrics::name(m), int(m));
@@ -261,7 +278,8 @@ void ProfileView::showResult(const RunResult& r, const ProfileRequest& requested
     if (r.device.id != "sim")
         showNotice(tr("This run was on %1, which is timed, not counted. The per-line counters come from the CPU "
                       "simulator, which counts what Nsight Compute counts on a GPU: instructions, memory sectors, "
-                      "bank conflicts, divergent branches.").arg(device));
+                      "bank conflicts, divergent branches.")
+                       .arg(device));
     else if (requested.enabled)
         showNotice(tr("The runner sent no per-line counters back for this run."));
     else
@@ -291,7 +309,10 @@ void ProfileView::showProfile(const KernelProfile& profile, const ProfileRequest
     updatePicture();
 }
 
-void ProfileView::setFindings(const std::vector<ProfileFinding>& findings) { findings_->setFindings(findings, source_); }
+void ProfileView::setFindings(const std::vector<ProfileFinding>& findings)
+{
+    findings_->setFindings(findings, source_);
+}
 
 void ProfileView::fillLineChooser()
 {
@@ -344,8 +365,8 @@ void ProfileView::updatePicture()
 {
     const AccessCaptureRequest chosen = chosenCapture();
     const bool captured = profile_ && requested_.capture && !profile_->samples.empty()
-                          && requested_.capture->line == chosen.line && requested_.capture->block == chosen.block
-                          && requested_.capture->warp == chosen.warp;
+        && requested_.capture->line == chosen.line && requested_.capture->block == chosen.block
+        && requested_.capture->warp == chosen.warp;
     execution_->setEnabled(captured);
     record_->setEnabled(chosen.line > 0);
     export_->setEnabled(captured);
@@ -355,7 +376,9 @@ void ProfileView::updatePicture()
             picture_->setMessage(tr("The lanes of one line and warp are recorded per run. Press \"Record "
                                     "lanes\" to run again on the simulator and see how warp %1 of block %2 "
                                     "reaches memory at line %3.")
-                                     .arg(chosen.warp).arg(dim(chosen.block)).arg(chosen.line));
+                                     .arg(chosen.warp)
+                                     .arg(dim(chosen.block))
+                                     .arg(chosen.line));
         else if (profile_)
             picture_->setMessage(tr("No line of this profile touches memory."));
         return;
@@ -370,8 +393,9 @@ void ProfileView::updatePicture()
     QString title = tr("Line %1").arg(chosen.line);
     if (const QString text = source_.lineText(requested_.capture->file, chosen.line); !text.isEmpty())
         title += QStringLiteral(": ") + text;
-    QString subtitle = tr("%1 (%2)  ·  block %3, warp %4").arg(spaceName(s), QString::fromStdString(s.instruction),
-                                                             dim(chosen.block)).arg(chosen.warp);
+    QString subtitle = tr("%1 (%2)  ·  block %3, warp %4")
+                           .arg(spaceName(s), QString::fromStdString(s.instruction), dim(chosen.block))
+                           .arg(chosen.warp);
     if (n > 1)
         subtitle += tr("  ·  execution %1 of %2").arg(execution_->value()).arg(n);
     picture_->setSample(s, title, subtitle);

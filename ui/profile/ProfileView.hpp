@@ -5,9 +5,9 @@
 // one line and warp. A run without counters (on a GPU, or not profiled) says where
 // counters come from and offers to profile on the simulator.
 #include "launch/RunResult.hpp"
-#include "run/ProfileFindings.hpp"
 #include "profile/ProfileMetric.hpp"
 #include "profile/ProfileSource.hpp"
+#include "run/ProfileFindings.hpp"
 
 #include <QWidget>
 
@@ -77,14 +77,14 @@ signals:
     // Profile again on the simulator, recording the lanes of this line, block and warp
     // (line 0: no line chosen yet).
     void profileRequested(int line, kw::Dim3 block, quint32 warp);
-    void lineActivated(int line);              // 1-based, in the editor's file
+    void lineActivated(int line); // 1-based, in the editor's file
     void metricChanged(kw::ProfileMetric metric);
 
 protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    void tintNotice();              // the notice's background, from the palette
+    void tintNotice(); // the notice's background, from the palette
     void showNotice(const QString& text);
     void fillLineChooser();
     void updatePicture();

@@ -6,7 +6,9 @@
 
 namespace kw {
 
-AspectRatioLock::AspectRatioLock(QCustomPlot* plot) : QObject(plot), plot_(plot)
+AspectRatioLock::AspectRatioLock(QCustomPlot* plot)
+    : QObject(plot)
+    , plot_(plot)
 {
     rangesSet();
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &AspectRatioLock::rangesSet);

@@ -22,9 +22,9 @@ private:
 
     QCustomPlot* plot_;
     double wantX_[2] = {0, 1}, wantY_[2] = {0, 1}; // lower, upper of the ranges to show
-    QSize fittedTo_;                 // axis rect size of the last fit
-    bool dirty_ = true;              // ranges changed since the last fit
-    bool adjusting_ = false;         // our own range change, not one to remember
+    QSize fittedTo_;                               // axis rect size of the last fit
+    bool dirty_ = true;                            // ranges changed since the last fit
+    bool adjusting_ = false;                       // our own range change, not one to remember
 };
 
 } // namespace kw

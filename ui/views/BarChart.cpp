@@ -14,7 +14,9 @@
 
 namespace kw {
 
-BarChart::BarChart(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this))
+BarChart::BarChart(QWidget* parent)
+    : QWidget(parent)
+    , plot_(new QCustomPlot(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

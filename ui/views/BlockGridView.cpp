@@ -10,7 +10,8 @@
 
 namespace kw {
 
-BlockGridView::BlockGridView(QWidget* parent) : QWidget(parent)
+BlockGridView::BlockGridView(QWidget* parent)
+    : QWidget(parent)
 {
     setMouseTracking(false);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
@@ -80,13 +81,14 @@ void BlockGridView::relayout()
             }
         }
         cols_ = int(std::min<std::uint64_t>(n, std::uint64_t(std::max(1, w / cell_))));
-        rows_ = int(std::min<std::uint64_t>((n + std::uint64_t(cols_) - 1) / std::uint64_t(cols_), 16000000u / std::uint64_t(cell_)));
+        rows_ = int(std::min<std::uint64_t>((n + std::uint64_t(cols_) - 1) / std::uint64_t(cols_),
+                                            16000000u / std::uint64_t(cell_)));
     }
     // The minimum is what the smallest cells need, so the view can still shrink; past
     // it the surrounding scroll area scrolls.
-    const std::uint64_t minRows = wraps() ? (grid_.x + std::uint64_t(std::max(1, w / minCell_)) - 1) /
-                                                std::uint64_t(std::max(1, w / minCell_))
-                                          : grid_.y;
+    const std::uint64_t minRows = wraps()
+        ? (grid_.x + std::uint64_t(std::max(1, w / minCell_)) - 1) / std::uint64_t(std::max(1, w / minCell_))
+        : grid_.y;
     const std::uint64_t minCols = wraps() ? 1 : grid_.x;
     setMinimumSize(int(std::min<std::uint64_t>(minCols * minCell_, 16000000)) + 2 * margin_,
                    int(std::min<std::uint64_t>(minRows * minCell_, 16000000)) + 2 * margin_);
@@ -94,10 +96,7 @@ void BlockGridView::relayout()
         emit layoutChanged();
 }
 
-QSize BlockGridView::sizeHint() const
-{
-    return {400, 300};
-}
+QSize BlockGridView::sizeHint() const { return {400, 300}; }
 
 QRect BlockGridView::cellRect(const Dim3& b) const
 {

@@ -26,7 +26,7 @@ public:
     int lineCount(const Dim3& block) const;
     int maxLineCount() const { return max_; }
     std::optional<Dim3> blockAt(const QPoint& pos) const;
-    QRect cellRect(const Dim3& block) const;   // in widget coordinates
+    QRect cellRect(const Dim3& block) const; // in widget coordinates
     std::optional<Dim3> selectedBlock() const { return selected_; }
     void selectBlock(const Dim3& block);
 
@@ -37,7 +37,7 @@ public:
 
 signals:
     void blockClicked(const kw::Dim3& block);
-    void layoutChanged();   // cell size or blocks per row changed
+    void layoutChanged(); // cell size or blocks per row changed
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -46,7 +46,10 @@ protected:
     bool event(QEvent* e) override;
 
 private:
-    std::uint64_t key(const Dim3& b) const { return b.x + std::uint64_t(grid_.x) * (b.y + std::uint64_t(grid_.y) * b.z); }
+    std::uint64_t key(const Dim3& b) const
+    {
+        return b.x + std::uint64_t(grid_.x) * (b.y + std::uint64_t(grid_.y) * b.z);
+    }
     bool wraps() const { return grid_.y == 1 && grid_.z == 1; }
     void relayout();
 

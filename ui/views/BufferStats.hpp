@@ -8,8 +8,8 @@ namespace kw {
 class HostBuffer;
 
 struct BufferStats {
-    std::size_t count = 0;      // all elements
-    std::size_t finite = 0;     // elements that are not NaN or infinite
+    std::size_t count = 0;  // all elements
+    std::size_t finite = 0; // elements that are not NaN or infinite
     double min = 0, max = 0, mean = 0;
 
     static BufferStats compute(const HostBuffer& b);

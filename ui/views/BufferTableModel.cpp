@@ -2,15 +2,16 @@
 
 #include "data/HostBuffer.hpp"
 
-
 #include <algorithm>
 
 namespace kw {
 
-BufferTableModel::BufferTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+BufferTableModel::BufferTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
 
-void BufferTableModel::setBuffer(std::shared_ptr<const HostBuffer> buffer,
-                                 std::vector<std::size_t> shape)
+void BufferTableModel::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape)
 {
     beginResetModel();
     buffer_ = std::move(buffer);
@@ -45,10 +46,7 @@ void BufferTableModel::setPage(std::size_t page)
     endResetModel();
 }
 
-std::size_t BufferTableModel::pageCount() const
-{
-    return (rows_ + pageRows_ - 1) / pageRows_;
-}
+std::size_t BufferTableModel::pageCount() const { return (rows_ + pageRows_ - 1) / pageRows_; }
 
 BufferTableModel::Location BufferTableModel::locate(std::size_t index) const
 {
@@ -88,14 +86,10 @@ QVariant BufferTableModel::data(const QModelIndex& index, int role) const
             return QString::number(v, 'f', 0);
         return QString::number(v, 'g', buffer_->dtype() == DType::F64 ? 15 : 7);
     }
-    case Qt::EditRole:
-        return buffer_->at(i);
-    case Qt::TextAlignmentRole:
-        return int(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::ToolTipRole:
-        return tr("element %1").arg(i);
-    default:
-        return {};
+    case Qt::EditRole: return buffer_->at(i);
+    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ToolTipRole: return tr("element %1").arg(i);
+    default: return {};
     }
 }
 

@@ -20,7 +20,7 @@ public:
     void setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape);
     const HostBuffer* buffer() const { return buffer_.get(); }
 
-    void setPageRows(std::size_t rows);      // default 100000
+    void setPageRows(std::size_t rows); // default 100000
     std::size_t pageRows() const { return pageRows_; }
     void setPage(std::size_t page);
     std::size_t page() const { return page_; }
@@ -29,7 +29,10 @@ public:
     std::size_t totalColumns() const { return cols_; }
 
     // Where flat element `index` is shown: its page and the row/column within it.
-    struct Location { std::size_t page; int row, column; };
+    struct Location {
+        std::size_t page;
+        int row, column;
+    };
     Location locate(std::size_t index) const;
     std::size_t elementIndex(const QModelIndex& index) const;
 

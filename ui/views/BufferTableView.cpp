@@ -14,8 +14,12 @@
 namespace kw {
 
 BufferTableView::BufferTableView(QWidget* parent)
-    : QWidget(parent), model_(new BufferTableModel(this)), table_(new QTableView(this)),
-      page_(new QSpinBox(this)), pages_(new QLabel(this)), jump_(new QLineEdit(this))
+    : QWidget(parent)
+    , model_(new BufferTableModel(this))
+    , table_(new QTableView(this))
+    , page_(new QSpinBox(this))
+    , pages_(new QLabel(this))
+    , jump_(new QLineEdit(this))
 {
     table_->setModel(model_);
     table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -54,8 +58,7 @@ BufferTableView::BufferTableView(QWidget* parent)
     updatePageControls();
 }
 
-void BufferTableView::setBuffer(std::shared_ptr<const HostBuffer> buffer,
-                                std::vector<std::size_t> shape)
+void BufferTableView::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape)
 {
     model_->setBuffer(std::move(buffer), std::move(shape));
     updatePageControls();
@@ -78,10 +81,7 @@ void BufferTableView::updatePageControls()
     page_->setRange(1, count);
     page_->setValue(int(model_->page()) + 1);
     page_->setEnabled(count > 1);
-    pages_->setText(tr("of %1 (%2 rows x %3 columns)")
-                        .arg(count)
-                        .arg(model_->totalRows())
-                        .arg(model_->totalColumns()));
+    pages_->setText(tr("of %1 (%2 rows x %3 columns)").arg(count).arg(model_->totalRows()).arg(model_->totalColumns()));
 }
 
 } // namespace kw

@@ -26,7 +26,7 @@ public:
     QTableView* table() const { return table_; }
 
 public slots:
-    void showElement(std::size_t index);   // switches page, selects and scrolls to it
+    void showElement(std::size_t index); // switches page, selects and scrolls to it
 
 private:
     void updatePageControls();

@@ -10,13 +10,12 @@ namespace kw {
 
 // Calls f(get) once, where get(i) returns element i as double with the dtype fixed at
 // compile time (16-bit floats go through HostBuffer::at: C++ has no type for them).
-template <class F>
-void visitValues(const HostBuffer& b, F&& f)
+template <class F> void visitValues(const HostBuffer& b, F&& f)
 {
     const std::byte* p = b.data();
     switch (b.dtype()) {
-    case DType::I8:  f([p](std::size_t i) { return double(reinterpret_cast<const std::int8_t*>(p)[i]); }); break;
-    case DType::U8:  f([p](std::size_t i) { return double(reinterpret_cast<const std::uint8_t*>(p)[i]); }); break;
+    case DType::I8: f([p](std::size_t i) { return double(reinterpret_cast<const std::int8_t*>(p)[i]); }); break;
+    case DType::U8: f([p](std::size_t i) { return double(reinterpret_cast<const std::uint8_t*>(p)[i]); }); break;
     case DType::I16: f([p](std::size_t i) { return double(reinterpret_cast<const std::int16_t*>(p)[i]); }); break;
     case DType::U16: f([p](std::size_t i) { return double(reinterpret_cast<const std::uint16_t*>(p)[i]); }); break;
     case DType::I32: f([p](std::size_t i) { return double(reinterpret_cast<const std::int32_t*>(p)[i]); }); break;

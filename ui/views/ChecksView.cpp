@@ -22,19 +22,19 @@ QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignLeft 
     it->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
     return it;
 }
-QTableWidgetItem* number(double v)
-{
-    return item(QString::number(v, 'g', 8), Qt::AlignRight | Qt::AlignVCenter);
-}
+QTableWidgetItem* number(double v) { return item(QString::number(v, 'g', 8), Qt::AlignRight | Qt::AlignVCenter); }
 } // namespace
 
 ChecksView::ChecksView(QWidget* parent)
-    : QWidget(parent), headline_(new QLabel(this)), summary_(new QTableWidget(this)),
-      plot_(new QCustomPlot(this)), mismatches_(new QTableWidget(this))
+    : QWidget(parent)
+    , headline_(new QLabel(this))
+    , summary_(new QTableWidget(this))
+    , plot_(new QCustomPlot(this))
+    , mismatches_(new QTableWidget(this))
 {
     summary_->setColumnCount(7);
-    summary_->setHorizontalHeaderLabels({tr("Result"), tr("Buffer"), tr("Expected"), tr("Checked"),
-                                         tr("Mismatches"), tr("Max abs error"), tr("Max rel error")});
+    summary_->setHorizontalHeaderLabels({tr("Result"), tr("Buffer"), tr("Expected"), tr("Checked"), tr("Mismatches"),
+                                         tr("Max abs error"), tr("Max rel error")});
     summary_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     summary_->verticalHeader()->hide();
     mismatches_->setColumnCount(5);
@@ -74,8 +74,7 @@ ChecksView::ChecksView(QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(mismatches_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
-        emit mismatchActivated(mismatches_->item(row, 0)->text(),
-                               mismatches_->item(row, 1)->text().toULongLong());
+        emit mismatchActivated(mismatches_->item(row, 0)->text(), mismatches_->item(row, 1)->text().toULongLong());
     });
     PlotTheme::follow(plot_);
 }
@@ -143,9 +142,11 @@ void ChecksView::setChecks(const std::vector<CheckResult>& checks)
         headline_->setText(tr("All %1 checks passed.").arg(checks.size()));
     else
         headline_->setText(tr("%1 of %2 checks failed. The plot shows got - expected at the first "
-                              "mismatching indices.").arg(failed).arg(checks.size()));
-    headline_->setStyleSheet(checks.empty() ? QString()
-                             : QStringLiteral("color: %1;").arg((failed ? failColor : passColor).name()));
+                              "mismatching indices.")
+                               .arg(failed)
+                               .arg(checks.size()));
+    headline_->setStyleSheet(
+        checks.empty() ? QString() : QStringLiteral("color: %1;").arg((failed ? failColor : passColor).name()));
     plot_->setVisible(plot_->graphCount() > 0);
     mismatches_->setVisible(mismatches_->rowCount() > 0);
     if (plot_->graphCount() > 0) {

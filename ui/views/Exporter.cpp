@@ -53,8 +53,8 @@ bool Exporter::savePlot(QCustomPlot* plot, const QString& path, QString* error, 
     return ok ? true : fail(error, QObject::tr("Could not write %1.").arg(path));
 }
 
-bool Exporter::saveBuffer(const HostBuffer& data, const std::vector<std::size_t>& shape,
-                          const QString& path, QString* error)
+bool Exporter::saveBuffer(const HostBuffer& data, const std::vector<std::size_t>& shape, const QString& path,
+                          QString* error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const std::filesystem::path file(path.toStdWString());
@@ -73,9 +73,9 @@ bool Exporter::saveBuffer(const HostBuffer& data, const std::vector<std::size_t>
 
 void Exporter::savePlotInteractive(QWidget* parent, QCustomPlot* plot, const QString& suggestedName)
 {
-    const QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Export plot"), suggestedName + QStringLiteral(".png"),
-        QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    const QString path
+        = QFileDialog::getSaveFileName(parent, QObject::tr("Export plot"), suggestedName + QStringLiteral(".png"),
+                                       QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty())
         return;
     QString error;
@@ -83,12 +83,12 @@ void Exporter::savePlotInteractive(QWidget* parent, QCustomPlot* plot, const QSt
         QMessageBox::warning(parent, QObject::tr("Export plot"), error);
 }
 
-void Exporter::saveBufferInteractive(QWidget* parent, const HostBuffer& data,
-                                     const std::vector<std::size_t>& shape, const QString& suggestedName)
+void Exporter::saveBufferInteractive(QWidget* parent, const HostBuffer& data, const std::vector<std::size_t>& shape,
+                                     const QString& suggestedName)
 {
-    const QString path = QFileDialog::getSaveFileName(
-        parent, QObject::tr("Export buffer"), suggestedName + QStringLiteral(".npy"),
-        QObject::tr("NumPy array (*.npy);;Comma-separated values (*.csv)"));
+    const QString path
+        = QFileDialog::getSaveFileName(parent, QObject::tr("Export buffer"), suggestedName + QStringLiteral(".npy"),
+                                       QObject::tr("NumPy array (*.npy);;Comma-separated values (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;

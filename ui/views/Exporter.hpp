@@ -16,15 +16,14 @@ class HostBuffer;
 class Exporter {
 public:
     // width/height 0: the plot's current size. Returns false and sets *error on failure.
-    static bool savePlot(QCustomPlot* plot, const QString& path, QString* error = nullptr,
-                         int width = 0, int height = 0);
-    static bool saveBuffer(const HostBuffer& data, const std::vector<std::size_t>& shape,
-                           const QString& path, QString* error = nullptr);
+    static bool savePlot(QCustomPlot* plot, const QString& path, QString* error = nullptr, int width = 0,
+                         int height = 0);
+    static bool saveBuffer(const HostBuffer& data, const std::vector<std::size_t>& shape, const QString& path,
+                           QString* error = nullptr);
 
     // Ask for a file name, save, and report failures in a message box.
     static void savePlotInteractive(QWidget* parent, QCustomPlot* plot, const QString& suggestedName);
-    static void saveBufferInteractive(QWidget* parent, const HostBuffer& data,
-                                      const std::vector<std::size_t>& shape,
+    static void saveBufferInteractive(QWidget* parent, const HostBuffer& data, const std::vector<std::size_t>& shape,
                                       const QString& suggestedName);
 };
 

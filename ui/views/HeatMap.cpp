@@ -10,10 +10,10 @@
 
 #include <QApplication>
 #include <QHBoxLayout>
-#include <QPointer>
-#include <QThreadPool>
 #include <QLabel>
+#include <QPointer>
 #include <QSpinBox>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -38,8 +38,11 @@ QCPColorGradient viridis()
 } // namespace
 
 HeatMap::HeatMap(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), slice_(new QSpinBox(this)),
-      sliceLabel_(new QLabel(tr("Slice (z):"), this)), readout_(new QLabel(this))
+    : QWidget(parent)
+    , plot_(new QCustomPlot(this))
+    , slice_(new QSpinBox(this))
+    , sliceLabel_(new QLabel(tr("Slice (z):"), this))
+    , readout_(new QLabel(this))
 {
     auto* top = new QHBoxLayout;
     top->addWidget(sliceLabel_);
@@ -82,8 +85,7 @@ HeatMap::HeatMap(QWidget* parent)
     PlotTheme::follow(plot_);
 }
 
-void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape,
-                        const QString& name)
+void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape, const QString& name)
 {
     buffer_ = std::move(buffer);
     shape_ = std::move(shape);
@@ -152,10 +154,13 @@ void HeatMap::fill()
     QPointer<HeatMap> self(this);
     QThreadPool::globalInstance()->start([self, data = buffer_, rows, cols, offset, generation] {
         auto cells = std::make_shared<const HeatMapCells>(HeatMapCells::average(*data, rows, cols, offset, maxCells));
-        QMetaObject::invokeMethod(qApp, [self, cells, generation] {
-            if (self)
-                self->showCells(*cells, generation);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, cells, generation] {
+                if (self)
+                    self->showCells(*cells, generation);
+            },
+            Qt::QueuedConnection);
     });
 }
 

@@ -27,8 +27,7 @@ public:
     explicit HeatMap(QWidget* parent = nullptr);
 
     // shape: {rows, cols} or {slices, rows, cols}, x (cols) fastest.
-    void setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape,
-                   const QString& name);
+    void setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<std::size_t> shape, const QString& name);
     void setSlice(int slice);
 
     // "x 3, y 1: 0.25" for the element at column x, row y of the shown slice; empty outside.
@@ -38,7 +37,7 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }
-    bool isReady() const { return ready_; }   // the map shows the current buffer and slice
+    bool isReady() const { return ready_; } // the map shows the current buffer and slice
     static constexpr int maxCells = 1024;
     // Planes up to this many elements are averaged at once, larger ones on a worker.
     static constexpr std::size_t syncCells = std::size_t(1) << 18;
@@ -59,8 +58,8 @@ private:
     QLabel* readout_;
     std::shared_ptr<const HostBuffer> buffer_;
     std::vector<std::size_t> shape_;
-    quint64 generation_ = 0;       // which fill a finished average belongs to
-    bool rescaleAxes_ = false;     // a new buffer: fit the axes once its cells arrive
+    quint64 generation_ = 0;   // which fill a finished average belongs to
+    bool rescaleAxes_ = false; // a new buffer: fit the axes once its cells arrive
     bool ready_ = true;
 };
 

@@ -7,8 +7,8 @@
 
 namespace kw {
 
-HeatMapCells HeatMapCells::average(const HostBuffer& data, std::size_t rows, std::size_t cols,
-                                   std::size_t offset, int maxCells)
+HeatMapCells HeatMapCells::average(const HostBuffer& data, std::size_t rows, std::size_t cols, std::size_t offset,
+                                   int maxCells)
 {
     HeatMapCells out;
     const std::size_t plane = rows * cols;

@@ -9,9 +9,9 @@ namespace kw {
 class HostBuffer;
 
 struct HeatMapCells {
-    int nx = 0, ny = 0;          // cells across (columns) and down (rows)
-    std::size_t factor = 1;      // one cell averages factor x factor elements
-    std::vector<double> values;  // row-major, ny x nx; NaN where no element is finite
+    int nx = 0, ny = 0;         // cells across (columns) and down (rows)
+    std::size_t factor = 1;     // one cell averages factor x factor elements
+    std::vector<double> values; // row-major, ny x nx; NaN where no element is finite
 
     // rows x cols elements starting at element `offset`, x (cols) fastest. Empty when
     // the plane does not fit in the buffer.

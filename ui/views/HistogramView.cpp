@@ -9,10 +9,10 @@
 
 #include <QApplication>
 #include <QHBoxLayout>
-#include <QPointer>
-#include <QThreadPool>
 #include <QLabel>
+#include <QPointer>
 #include <QSpinBox>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -20,8 +20,10 @@
 namespace kw {
 
 HistogramView::HistogramView(QWidget* parent)
-    : QWidget(parent), plot_(new QCustomPlot(this)), bins_(new QSpinBox(this)),
-      summary_(new QLabel(this))
+    : QWidget(parent)
+    , plot_(new QCustomPlot(this))
+    , bins_(new QSpinBox(this))
+    , summary_(new QLabel(this))
 {
     bins_->setRange(1, 4096);
     bins_->setValue(64);
@@ -52,10 +54,7 @@ void HistogramView::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QS
     rebuild();
 }
 
-void HistogramView::setBins(int bins)
-{
-    bins_->setValue(bins);
-}
+void HistogramView::setBins(int bins) { bins_->setValue(bins); }
 
 struct HistogramView::Counts {
     BufferStats stats;
@@ -92,10 +91,13 @@ void HistogramView::rebuild()
         }
         if (c.stats.finite > 0)
             c.bins = BufferStats::histogram(*data, c.lo, c.hi, n);
-        QMetaObject::invokeMethod(qApp, [self, c = std::move(c), generation] {
-            if (self)
-                self->showCounts(c, generation);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, c = std::move(c), generation] {
+                if (self)
+                    self->showCounts(c, generation);
+            },
+            Qt::QueuedConnection);
     });
 }
 

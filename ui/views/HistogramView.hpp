@@ -24,7 +24,7 @@ public:
 
     QCustomPlot* plot() const { return plot_; }
     QCPBars* bars() const { return bars_; }
-    bool isReady() const { return ready_; }   // the bars show the current buffer and bins
+    bool isReady() const { return ready_; } // the bars show the current buffer and bins
 
 signals:
     void updated();

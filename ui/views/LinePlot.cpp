@@ -17,7 +17,9 @@
 
 namespace kw {
 
-LinePlot::LinePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this))
+LinePlot::LinePlot(QWidget* parent)
+    : QWidget(parent)
+    , plot_(new QCustomPlot(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -35,11 +37,9 @@ LinePlot::LinePlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     plot_->xAxis->setNumberPrecision(0);
     plot_->axisRect()->setRangeZoomFactor(0.85);
 
-    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-            &LinePlot::markDirty);
+    connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &LinePlot::markDirty);
     // Once the user moves y, exact data arriving later must not move it back.
-    connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
-            [this] { yFitted_ = false; });
+    connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] { yFitted_ = false; });
     // Re-decimate once per frame, however many range changes a drag produced.
     connect(plot_, &QCustomPlot::beforeReplot, this, [this] {
         if (dirty_ || columns() != lastColumns_)
@@ -64,10 +64,13 @@ void LinePlot::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString
         QPointer<LinePlot> self(this);
         QThreadPool::globalInstance()->start([self, data = buffer_, generation] {
             auto decimator = std::make_shared<const MinMaxDecimator>(data);
-            QMetaObject::invokeMethod(qApp, [self, decimator, generation] {
-                if (self)
-                    self->summaryReady(decimator, generation);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                qApp,
+                [self, decimator, generation] {
+                    if (self)
+                        self->summaryReady(decimator, generation);
+                },
+                Qt::QueuedConnection);
         });
     }
     plot_->yAxis->setLabel(name);
@@ -95,10 +98,7 @@ void LinePlot::clear()
     plot_->replot();
 }
 
-int LinePlot::drawnPointCount() const
-{
-    return graph_->dataCount();
-}
+int LinePlot::drawnPointCount() const { return graph_->dataCount(); }
 
 int LinePlot::columns() const
 {
@@ -107,10 +107,7 @@ int LinePlot::columns() const
     return std::max(1, plot_->width());
 }
 
-void LinePlot::markDirty()
-{
-    dirty_ = true;
-}
+void LinePlot::markDirty() { dirty_ = true; }
 
 void LinePlot::resetView()
 {
@@ -152,9 +149,8 @@ void LinePlot::updateData()
     for (std::size_t i = 0; i < out.x.size(); ++i)
         points[qsizetype(i)] = QCPGraphData(out.x[i], out.y[i]);
     graph_->data()->set(points, true);
-    graph_->setScatterStyle(out.decimated || out.x.size() > 200
-                                ? QCPScatterStyle(QCPScatterStyle::ssNone)
-                                : QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
+    graph_->setScatterStyle(out.decimated || out.x.size() > 200 ? QCPScatterStyle(QCPScatterStyle::ssNone)
+                                                                : QCPScatterStyle(QCPScatterStyle::ssDisc, 4));
 }
 
 } // namespace kw

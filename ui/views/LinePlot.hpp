@@ -26,14 +26,14 @@ public:
     void clear();
 
     QCustomPlot* plot() const { return plot_; }
-    int drawnPointCount() const;   // points handed to QCustomPlot after decimation
+    int drawnPointCount() const;                           // points handed to QCustomPlot after decimation
     bool isExact() const { return decimator_ != nullptr; } // the block summary is in use
 
 signals:
-    void exactDataReady();         // the summary arrived and the plot shows exact min/max
+    void exactDataReady(); // the summary arrived and the plot shows exact min/max
 
 public slots:
-    void resetView();              // whole buffer, y fitted to its min/max
+    void resetView(); // whole buffer, y fitted to its min/max
 
 private:
     void updateData();
@@ -46,8 +46,8 @@ private:
     QCPGraph* graph_;
     std::shared_ptr<const HostBuffer> buffer_;
     std::shared_ptr<const MinMaxDecimator> decimator_;
-    quint64 generation_ = 0;       // which setBuffer a finished summary belongs to
-    bool yFitted_ = false;         // y still as resetView set it: refit on exact data
+    quint64 generation_ = 0; // which setBuffer a finished summary belongs to
+    bool yFitted_ = false;   // y still as resetView set it: refit on exact data
     bool dirty_ = false;
     int lastColumns_ = 0;
 };

@@ -12,8 +12,8 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // Min and max of [b, e) with their first indices. NaN compares false both ways, so it
 // is skipped without a test of its own.
 template <class Get>
-inline void scan(Get& get, std::size_t b, std::size_t e, double& mn, std::size_t& imn, double& mx,
-                 std::size_t& imx, std::size_t step = 1)
+inline void scan(Get& get, std::size_t b, std::size_t e, double& mn, std::size_t& imn, double& mx, std::size_t& imx,
+                 std::size_t step = 1)
 {
     for (std::size_t i = b; i < e; i += step) {
         const double v = get(i);
@@ -30,7 +30,8 @@ inline void scan(Get& get, std::size_t b, std::size_t e, double& mn, std::size_t
 } // namespace
 
 MinMaxDecimator::MinMaxDecimator(std::shared_ptr<const HostBuffer> data)
-    : data_(std::move(data)), count_(data_ ? data_->count() : 0)
+    : data_(std::move(data))
+    , count_(data_ ? data_->count() : 0)
 {
     if (!data_)
         return;
@@ -44,8 +45,7 @@ MinMaxDecimator::MinMaxDecimator(std::shared_ptr<const HostBuffer> data)
     });
 }
 
-bool MinMaxDecimator::visibleRange(std::size_t count, double xFrom, double xTo, std::size_t& first,
-                                   std::size_t& last)
+bool MinMaxDecimator::visibleRange(std::size_t count, double xFrom, double xTo, std::size_t& first, std::size_t& last)
 {
     if (count == 0 || !(xTo >= xFrom))
         return false;
@@ -62,9 +62,8 @@ bool MinMaxDecimator::visibleRange(std::size_t count, double xFrom, double xTo, 
 }
 
 template <class Get>
-MinMaxDecimator::Output MinMaxDecimator::decimateWith(Get&& get, const Block* blocks, std::size_t count,
-                                                      double xFrom, double xTo, int columns,
-                                                      std::size_t step)
+MinMaxDecimator::Output MinMaxDecimator::decimateWith(Get&& get, const Block* blocks, std::size_t count, double xFrom,
+                                                      double xTo, int columns, std::size_t step)
 {
     Output out;
     std::size_t i0 = 0, i1 = 0;
@@ -144,14 +143,12 @@ MinMaxDecimator::Output MinMaxDecimator::decimate(double xFrom, double xTo, int 
 {
     Output out;
     if (data_)
-        visitValues(*data_, [&](auto get) {
-            out = decimateWith(get, blocks_.data(), count_, xFrom, xTo, columns);
-        });
+        visitValues(*data_, [&](auto get) { out = decimateWith(get, blocks_.data(), count_, xFrom, xTo, columns); });
     return out;
 }
 
-MinMaxDecimator::Output MinMaxDecimator::decimateSampled(const HostBuffer& data, double xFrom, double xTo,
-                                                         int columns, std::size_t maxReads)
+MinMaxDecimator::Output MinMaxDecimator::decimateSampled(const HostBuffer& data, double xFrom, double xTo, int columns,
+                                                         std::size_t maxReads)
 {
     Output out;
     std::size_t i0 = 0, i1 = 0;
@@ -159,9 +156,7 @@ MinMaxDecimator::Output MinMaxDecimator::decimateSampled(const HostBuffer& data,
         return out;
     const std::size_t n = i1 - i0 + 1;
     const std::size_t step = std::max<std::size_t>(1, n / std::max<std::size_t>(1, maxReads));
-    visitValues(data, [&](auto get) {
-        out = decimateWith(get, nullptr, data.count(), xFrom, xTo, columns, step);
-    });
+    visitValues(data, [&](auto get) { out = decimateWith(get, nullptr, data.count(), xFrom, xTo, columns, step); });
     return out;
 }
 

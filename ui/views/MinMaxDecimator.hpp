@@ -18,8 +18,8 @@ class HostBuffer;
 class MinMaxDecimator {
 public:
     struct Output {
-        std::vector<double> x, y;   // x is the element index
-        bool decimated = false;     // false: every visible point is in the output
+        std::vector<double> x, y; // x is the element index
+        bool decimated = false;   // false: every visible point is in the output
     };
     static constexpr std::size_t blockSize = 64;
 
@@ -34,21 +34,20 @@ public:
     static Output decimate(const HostBuffer& data, double xFrom, double xTo, int columns);
     // A quick approximation while the summary is being built: reads at most about
     // maxReads evenly spaced elements, so narrow extremes may be missed.
-    static Output decimateSampled(const HostBuffer& data, double xFrom, double xTo, int columns,
-                                  std::size_t maxReads);
+    static Output decimateSampled(const HostBuffer& data, double xFrom, double xTo, int columns, std::size_t maxReads);
 
     std::size_t count() const { return count_; }
 
 private:
     struct Block {
-        double min, max;        // +inf/-inf when the block holds only NaN
+        double min, max; // +inf/-inf when the block holds only NaN
         std::size_t minAt, maxAt;
     };
     // The visible index range [first, last], one beyond each end of [xFrom, xTo].
     static bool visibleRange(std::size_t count, double xFrom, double xTo, std::size_t& first, std::size_t& last);
     template <class Get>
-    static Output decimateWith(Get&& get, const Block* blocks, std::size_t count, double xFrom, double xTo,
-                               int columns, std::size_t step = 1);
+    static Output decimateWith(Get&& get, const Block* blocks, std::size_t count, double xFrom, double xTo, int columns,
+                               std::size_t step = 1);
 
     std::shared_ptr<const HostBuffer> data_;
     std::size_t count_ = 0;

@@ -6,7 +6,10 @@
 
 namespace kw {
 
-PlotTheme::PlotTheme(QCustomPlot* plot) : QObject(plot) {}
+PlotTheme::PlotTheme(QCustomPlot* plot)
+    : QObject(plot)
+{
+}
 
 void PlotTheme::follow(QCustomPlot* plot)
 {

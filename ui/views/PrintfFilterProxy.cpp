@@ -6,7 +6,8 @@
 
 namespace kw {
 
-PrintfFilterProxy::PrintfFilterProxy(QObject* parent) : QSortFilterProxyModel(parent)
+PrintfFilterProxy::PrintfFilterProxy(QObject* parent)
+    : QSortFilterProxyModel(parent)
 {
     setSortRole(PrintfTableModel::SortRole);
 }
@@ -68,8 +69,7 @@ bool PrintfFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex&) cons
     const PrintfLine& l = model->line(sourceRow);
     if (!matches(block_, l.block) || !matches(thread_, l.thread))
         return false;
-    return text_.isEmpty() ||
-           QString::fromStdString(l.text).contains(text_, Qt::CaseInsensitive);
+    return text_.isEmpty() || QString::fromStdString(l.text).contains(text_, Qt::CaseInsensitive);
 }
 
 } // namespace kw

@@ -24,19 +24,21 @@ namespace {
 void markValid(QLineEdit* edit, bool valid)
 {
     edit->setStyleSheet(valid ? QString() : QStringLiteral("QLineEdit { background: #ffebee; }"));
-    edit->setToolTip(valid ? QString()
-                           : QObject::tr("Not a filter: use x, x,y or x,y,z with numbers or *"));
+    edit->setToolTip(valid ? QString() : QObject::tr("Not a filter: use x, x,y or x,y,z with numbers or *"));
 }
 } // namespace
 
 PrintfPanel::PrintfPanel(QWidget* parent)
-    : QWidget(parent), warning_(new QLabel(this)), tabs_(new QTabWidget(this)),
-      console_(new QPlainTextEdit(this)), model_(new PrintfTableModel(this)),
-      proxy_(new PrintfFilterProxy(this))
+    : QWidget(parent)
+    , warning_(new QLabel(this))
+    , tabs_(new QTabWidget(this))
+    , console_(new QPlainTextEdit(this))
+    , model_(new PrintfTableModel(this))
+    , proxy_(new PrintfFilterProxy(this))
 {
     warning_->setWordWrap(true);
-    warning_->setStyleSheet(QStringLiteral(
-        "QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffcd39; padding: 6px; }"));
+    warning_->setStyleSheet(
+        QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffcd39; padding: 6px; }"));
     warning_->setText(tr("\u26A0 The printf output was cut off: the device printf buffer filled up "
                          "before the kernel finished. Increase the printf buffer size in the "
                          "launch settings, or print less."));
@@ -93,9 +95,8 @@ QWidget* PrintfPanel::buildTableTab()
     layout->addLayout(filters);
     layout->addWidget(table_, 1);
 
-    const auto updateCount = [this] {
-        tableCount_->setText(tr("%1 of %2 lines").arg(proxy_->rowCount()).arg(model_->rowCount()));
-    };
+    const auto updateCount
+        = [this] { tableCount_->setText(tr("%1 of %2 lines").arg(proxy_->rowCount()).arg(model_->rowCount())); };
     connect(blockFilter_, &QLineEdit::textChanged, this, [this, updateCount](const QString& t) {
         markValid(blockFilter_, proxy_->setBlockFilter(t));
         updateCount();
@@ -201,25 +202,29 @@ void PrintfPanel::updateLegend()
     const Dim3 g = grid_->grid();
     QString text = tr("Grid %1 x %2 x %3 blocks of %4 x %5 x %6 threads. Colour: lines per block "
                       "(most: %7). x runs right, y down.")
-                       .arg(g.x).arg(g.y).arg(g.z)
-                       .arg(launchBlock_.x).arg(launchBlock_.y).arg(launchBlock_.z)
+                       .arg(g.x)
+                       .arg(g.y)
+                       .arg(g.z)
+                       .arg(launchBlock_.x)
+                       .arg(launchBlock_.y)
+                       .arg(launchBlock_.z)
                        .arg(grid_->maxLineCount());
     if (grid_->wrapColumns() > 0 && grid_->wrapColumns() < int(g.x))
         text = tr("Grid of %1 blocks (1-D) of %2 threads, wrapped %3 blocks per row: row r starts at "
                   "blockIdx.x = %3 r. Colour: lines per block (most: %4).")
-                   .arg(g.x).arg(launchBlock_.volume()).arg(grid_->wrapColumns()).arg(grid_->maxLineCount());
+                   .arg(g.x)
+                   .arg(launchBlock_.volume())
+                   .arg(grid_->wrapColumns())
+                   .arg(grid_->maxLineCount());
     legend_->setText(text);
 }
 
-void PrintfPanel::clear()
-{
-    showOutput(PrintfOutput{}, Dim3{}, Dim3{});
-}
+void PrintfPanel::clear() { showOutput(PrintfOutput{}, Dim3{}, Dim3{}); }
 
 void PrintfPanel::showBlock(const Dim3& b)
 {
-    if (!grid_->selectedBlock() || grid_->selectedBlock()->x != b.x ||
-        grid_->selectedBlock()->y != b.y || grid_->selectedBlock()->z != b.z) {
+    if (!grid_->selectedBlock() || grid_->selectedBlock()->x != b.x || grid_->selectedBlock()->y != b.y
+        || grid_->selectedBlock()->z != b.z) {
         grid_->selectBlock(b);
         slice_->setValue(int(b.z));
     }
@@ -233,7 +238,10 @@ void PrintfPanel::showBlock(const Dim3& b)
     }
     blockLines_->addTopLevelItems(items);
     blockTitle_->setText(tr("Block (%1, %2, %3): %4 lines from %5 threads per block")
-                             .arg(b.x).arg(b.y).arg(b.z).arg(items.size())
+                             .arg(b.x)
+                             .arg(b.y)
+                             .arg(b.z)
+                             .arg(items.size())
                              .arg(launchBlock_.volume()));
     emit blockSelected(b);
 }

@@ -41,7 +41,7 @@ public:
     QTreeWidget* blockLines() const { return blockLines_; }
 
 public slots:
-    void showBlock(const kw::Dim3& block);   // lists that block's lines beside the grid
+    void showBlock(const kw::Dim3& block); // lists that block's lines beside the grid
 
 signals:
     // A block was chosen in the grid, so other views can show where it sits.

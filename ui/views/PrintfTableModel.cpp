@@ -2,7 +2,10 @@
 
 namespace kw {
 
-PrintfTableModel::PrintfTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+PrintfTableModel::PrintfTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void PrintfTableModel::setLines(std::vector<PrintfLine> lines)
 {
@@ -11,29 +14,18 @@ void PrintfTableModel::setLines(std::vector<PrintfLine> lines)
     endResetModel();
 }
 
-QString PrintfTableModel::format(const Dim3& d)
-{
-    return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z);
-}
+QString PrintfTableModel::format(const Dim3& d) { return QStringLiteral("(%1, %2, %3)").arg(d.x).arg(d.y).arg(d.z); }
 
-int PrintfTableModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(lines_.size());
-}
+int PrintfTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(lines_.size()); }
 
-int PrintfTableModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int PrintfTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant PrintfTableModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid())
         return {};
     const PrintfLine& l = lines_[std::size_t(index.row())];
-    const auto key = [](const Dim3& d) {
-        return (qulonglong(d.z) << 42) | (qulonglong(d.y) << 21) | qulonglong(d.x);
-    };
+    const auto key = [](const Dim3& d) { return (qulonglong(d.z) << 42) | (qulonglong(d.y) << 21) | qulonglong(d.x); };
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case BlockColumn: return format(l.block);

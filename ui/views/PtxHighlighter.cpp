@@ -5,7 +5,8 @@
 
 namespace kw {
 
-PtxHighlighter::PtxHighlighter(QTextDocument* document) : QSyntaxHighlighter(document)
+PtxHighlighter::PtxHighlighter(QTextDocument* document)
+    : QSyntaxHighlighter(document)
 {
     auto fmt = [](const QColor& c, bool bold = false, bool italic = false) {
         QTextCharFormat f;
@@ -21,7 +22,8 @@ PtxHighlighter::PtxHighlighter(QTextDocument* document) : QSyntaxHighlighter(doc
     formats_[int(Kind::Number)] = fmt(QColor(191, 54, 12));
     formats_[int(Kind::Label)] = fmt(QColor(130, 119, 23), true);
     formats_[int(Kind::Comment)] = fmt(QColor(117, 117, 117), false, true);
-    formats_[int(Kind::Instruction)] = fmt(QApplication::palette().color(QPalette::Text), true); // readable on any paper
+    formats_[int(Kind::Instruction)]
+        = fmt(QApplication::palette().color(QPalette::Text), true); // readable on any paper
 
     // Later rules win where they overlap.
     const QString types = QStringLiteral(
@@ -29,24 +31,22 @@ PtxHighlighter::PtxHighlighter(QTextDocument* document) : QSyntaxHighlighter(doc
         "global|shared|local|const|param|tex|generic|align|ptr|rn|rz|rm|rp|rni|rzi|rmi|rpi|sat|ftz|"
         "approx|full|lo|hi|wide|uni|sync|aligned|cta|gpu|sys|relaxed|acquire|release|volatile|"
         "eq|ne|lt|le|gt|ge|x|y|z|w|nc|cg|ca|cs|wb|wt|lu|cv|to|add|min|max|and|or|xor|cas|exch|inc|dec)\\b");
-    const QString directives = QStringLiteral(
-        "\\.(?:version|target|address_size|visible|extern|weak|entry|func|reg|file|loc|section|"
-        "maxntid|reqntid|minnctapersm|maxnreg|pragma|callprototype|calltargets|branchtargets)\\b");
+    const QString directives
+        = QStringLiteral("\\.(?:version|target|address_size|visible|extern|weak|entry|func|reg|file|loc|section|"
+                         "maxntid|reqntid|minnctapersm|maxnreg|pragma|callprototype|calltargets|branchtargets)\\b");
     rules_ = {
         {QRegularExpression(QStringLiteral("^\\s*(?:@!?%\\w+\\s+)?[a-z][a-z0-9_]*")), Kind::Instruction},
         {QRegularExpression(types), Kind::Type},
         {QRegularExpression(directives), Kind::Directive},
-        {QRegularExpression(QStringLiteral("\\b(?:0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]+|\\d+(?:\\.\\d+)?)\\b")), Kind::Number},
+        {QRegularExpression(QStringLiteral("\\b(?:0[xX][0-9a-fA-F]+|0[fFdD][0-9a-fA-F]+|\\d+(?:\\.\\d+)?)\\b")),
+         Kind::Number},
         {QRegularExpression(QStringLiteral("%[A-Za-z_]\\w*(?:\\.[xyzw])?(?:<\\d+>)?")), Kind::Register},
         {QRegularExpression(QStringLiteral("^\\s*[$A-Za-z_][\\w$]*:")), Kind::Label},
         {QRegularExpression(QStringLiteral("//.*$")), Kind::Comment},
     };
 }
 
-QTextCharFormat PtxHighlighter::format(Kind kind) const
-{
-    return formats_[int(kind)];
-}
+QTextCharFormat PtxHighlighter::format(Kind kind) const { return formats_[int(kind)]; }
 
 void PtxHighlighter::highlightBlock(const QString& text)
 {
@@ -62,7 +62,8 @@ void PtxHighlighter::highlightBlock(const QString& text)
     qsizetype start = previousBlockState() == 1 ? 0 : text.indexOf(QStringLiteral("/*"));
     setCurrentBlockState(0);
     while (start >= 0) {
-        const qsizetype end = text.indexOf(QStringLiteral("*/"), start + (previousBlockState() == 1 && start == 0 ? 0 : 2));
+        const qsizetype end
+            = text.indexOf(QStringLiteral("*/"), start + (previousBlockState() == 1 && start == 0 ? 0 : 2));
         if (end < 0) {
             setFormat(int(start), int(text.size() - start), comment);
             setCurrentBlockState(1);

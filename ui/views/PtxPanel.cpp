@@ -25,15 +25,14 @@ QTableWidgetItem* cell(const QString& text, bool number = false)
         it->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return it;
 }
-QString bytes(std::size_t n)
-{
-    return n == 0 ? QStringLiteral("0") : QStringLiteral("%1 B").arg(n);
-}
+QString bytes(std::size_t n) { return n == 0 ? QStringLiteral("0") : QStringLiteral("%1 B").arg(n); }
 } // namespace
 
 PtxPanel::PtxPanel(QWidget* parent)
-    : QWidget(parent), summary_(new QLabel(this)), table_(new QTableWidget(this)),
-      text_(new QPlainTextEdit(this))
+    : QWidget(parent)
+    , summary_(new QLabel(this))
+    , table_(new QTableWidget(this))
+    , text_(new QPlainTextEdit(this))
 {
     summary_->setWordWrap(true);
     summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -135,9 +134,11 @@ void PtxPanel::fillTable()
             regs << QStringLiteral("%1 %2").arg(count).arg(QString::fromStdString(type));
         auto* regItem = cell(module ? QString() : QString::number(e.registers32), true);
         regItem->setToolTip(tr("Declared in the PTX: %1. ptxas assigns the real registers; "
-                               "these virtual ones are an upper bound.").arg(regs.join(QStringLiteral(", "))));
+                               "these virtual ones are an upper bound.")
+                                .arg(regs.join(QStringLiteral(", "))));
         table_->setItem(row, VirtualRegisters, regItem);
-        table_->setItem(row, Shared, cell(bytes(e.sharedBytes) + (e.dynamicShared ? tr(" + dynamic") : QString()), true));
+        table_->setItem(row, Shared,
+                        cell(bytes(e.sharedBytes) + (e.dynamicShared ? tr(" + dynamic") : QString()), true));
         table_->setItem(row, Local, cell(bytes(e.localBytes), true));
         table_->setItem(row, Const, cell(bytes(e.constBytes), true));
         ++row;
@@ -148,7 +149,6 @@ void PtxPanel::fillTable()
     for (int r = 0; r < table_->rowCount(); ++r)
         height += table_->rowHeight(r);
     table_->setMaximumHeight(std::max(height, 60));
-
 }
 
 void PtxPanel::showCompile(const CompileResult& r)

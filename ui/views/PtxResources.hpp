@@ -11,11 +11,11 @@
 namespace kw {
 
 struct PtxResources {
-    std::string entry;                        // lowered name; "" for module scope
-    std::map<std::string, int> registers;     // ".f32" -> 12, ".pred" -> 3 ...
-    int registers32 = 0;                      // 32-bit equivalents, predicates excluded
-    std::size_t sharedBytes = 0;              // static .shared declarations
-    bool dynamicShared = false;               // an .extern .shared array
+    std::string entry;                    // lowered name; "" for module scope
+    std::map<std::string, int> registers; // ".f32" -> 12, ".pred" -> 3 ...
+    int registers32 = 0;                  // 32-bit equivalents, predicates excluded
+    std::size_t sharedBytes = 0;          // static .shared declarations
+    bool dynamicShared = false;           // an .extern .shared array
     std::size_t localBytes = 0;
     std::size_t constBytes = 0;
     int params = 0;

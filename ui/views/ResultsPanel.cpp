@@ -34,20 +34,24 @@ QString shapeText(const BufferResult& b)
 }
 
 // Shown as a heat map (3-D one slice at a time) rather than a line.
-bool isTwoDimensional(const BufferResult& b)
-{
-    return b.shape.size() >= 2 && b.shape.size() <= 3;
-}
+bool isTwoDimensional(const BufferResult& b) { return b.shape.size() >= 2 && b.shape.size() <= 3; }
 } // namespace
 
 ResultsPanel::ResultsPanel(QWidget* parent)
-    : QWidget(parent), buffers_(new QComboBox(this)), info_(new QLabel(this)),
-      exportPlot_(new QPushButton(tr("Export plot..."), this)),
-      exportBuffer_(new QPushButton(tr("Export buffer..."), this)), tabs_(new QTabWidget(this)),
-      plotStack_(new QStackedWidget(this)), line_(new LinePlot(this)), heat_(new HeatMap(this)),
-      bars_(new BarChart(this)),
-      histogram_(new HistogramView(this)), table_(new BufferTableView(this)),
-      checks_(new ChecksView(this)), empty_(new QLabel(tr("Run the kernel to see its buffers here."), this))
+    : QWidget(parent)
+    , buffers_(new QComboBox(this))
+    , info_(new QLabel(this))
+    , exportPlot_(new QPushButton(tr("Export plot..."), this))
+    , exportBuffer_(new QPushButton(tr("Export buffer..."), this))
+    , tabs_(new QTabWidget(this))
+    , plotStack_(new QStackedWidget(this))
+    , line_(new LinePlot(this))
+    , heat_(new HeatMap(this))
+    , bars_(new BarChart(this))
+    , histogram_(new HistogramView(this))
+    , table_(new BufferTableView(this))
+    , checks_(new ChecksView(this))
+    , empty_(new QLabel(tr("Run the kernel to see its buffers here."), this))
 {
     // Neither the buffer names nor the info text may change the panel's size hints:
     // a new result would then re-lay out the dock and redraw every plot in it.
@@ -82,9 +86,8 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     heat_->plot()->replot();
     line_->plot()->replot();
 
-    connect(buffers_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this](int i) {
-        showBuffer(i < 0 ? -1 : buffers_->itemData(i).toInt());
-    });
+    connect(buffers_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int i) { showBuffer(i < 0 ? -1 : buffers_->itemData(i).toInt()); });
     connect(tabs_, &QTabWidget::currentChanged, this, &ResultsPanel::updateCurrentTab);
     fillTimer_.setSingleShot(true);
     fillTimer_.setInterval(0);
@@ -107,15 +110,9 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     clear();
 }
 
-void ResultsPanel::showResult(const RunResult& result)
-{
-    showResult(std::make_shared<const RunResult>(result));
-}
+void ResultsPanel::showResult(const RunResult& result) { showResult(std::make_shared<const RunResult>(result)); }
 
-void ResultsPanel::showResult(RunResult&& result)
-{
-    showResult(std::make_shared<const RunResult>(std::move(result)));
-}
+void ResultsPanel::showResult(RunResult&& result) { showResult(std::make_shared<const RunResult>(std::move(result))); }
 
 void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
 {
@@ -145,10 +142,9 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
         const bool allPassed = passed == int(result_->checks.size());
         // Words, not a tick glyph: a glyph from a fallback font makes the tab bar a
         // pixel taller, which re-lays out the dock and redraws its plots.
-        tabs_->setTabText(checksTab, tr("Checks %1/%2 %3")
-                                         .arg(passed)
-                                         .arg(result_->checks.size())
-                                         .arg(allPassed ? tr("passed") : tr("failed")));
+        tabs_->setTabText(
+            checksTab,
+            tr("Checks %1/%2 %3").arg(passed).arg(result_->checks.size()).arg(allPassed ? tr("passed") : tr("failed")));
         tabs_->tabBar()->setTabTextColor(checksTab, allPassed ? QColor(46, 125, 50) : QColor(198, 40, 40));
     }
     checks_->setChecks(result_->checks);
@@ -161,8 +157,8 @@ void ResultsPanel::showResult(std::shared_ptr<const RunResult> result)
     exportBuffer_->setEnabled(any);
     exportPlot_->setEnabled(any);
     // A failed check is the news of the run: lead with it.
-    const bool anyFailed = std::any_of(result_->checks.begin(), result_->checks.end(),
-                                       [](const CheckResult& c) { return !c.passed; });
+    const bool anyFailed
+        = std::any_of(result_->checks.begin(), result_->checks.end(), [](const CheckResult& c) { return !c.passed; });
     if ((!any && hasChecks) || anyFailed)
         tabs_->setCurrentWidget(checks_);
     else if (tabs_->currentWidget() == checks_)
@@ -202,20 +198,11 @@ void ResultsPanel::selectBuffer(int index)
         buffers_->setCurrentIndex(i);
 }
 
-int ResultsPanel::currentBuffer() const
-{
-    return buffers_->currentIndex() < 0 ? -1 : buffers_->currentData().toInt();
-}
+int ResultsPanel::currentBuffer() const { return buffers_->currentIndex() < 0 ? -1 : buffers_->currentData().toInt(); }
 
-bool ResultsPanel::showsHeatMap() const
-{
-    return plotStack_->currentWidget() == heat_;
-}
+bool ResultsPanel::showsHeatMap() const { return plotStack_->currentWidget() == heat_; }
 
-bool ResultsPanel::showsBars() const
-{
-    return plotStack_->currentWidget() == bars_;
-}
+bool ResultsPanel::showsBars() const { return plotStack_->currentWidget() == bars_; }
 
 void ResultsPanel::showBuffer(int resultIndex)
 {
@@ -236,9 +223,9 @@ void ResultsPanel::showBuffer(int resultIndex)
     // The view is switched now and filled in the next pass of the event loop: a plot
     // shown for the first time draws itself at its new size, and drawing it again
     // with the data in the same pass would hold the window for twice as long.
-    plotStack_->setCurrentWidget(isTwoDimensional(b) ? static_cast<QWidget*>(heat_)
-                                 : BarChart::suits(b) ? static_cast<QWidget*>(bars_)
-                                                      : line_);
+    plotStack_->setCurrentWidget(isTwoDimensional(b)      ? static_cast<QWidget*>(heat_)
+                                     : BarChart::suits(b) ? static_cast<QWidget*>(bars_)
+                                                          : line_);
     fillTimer_.start();
 }
 

@@ -28,15 +28,15 @@ class ResultsPanel : public QWidget {
 public:
     explicit ResultsPanel(QWidget* parent = nullptr);
 
-    void showResult(const RunResult& result);           // copies the result once
-    void showResult(RunResult&& result);                // takes it over, no copy
+    void showResult(const RunResult& result); // copies the result once
+    void showResult(RunResult&& result);      // takes it over, no copy
     void showResult(std::shared_ptr<const RunResult> result);
     void clear();
     // A new result's views fill in the next pass of the event loop; true until then.
     bool fillPending() const { return fillTimer_.isActive(); }
     const std::shared_ptr<const RunResult>& result() const { return result_; }
 
-    void selectBuffer(int index);                       // index into result.buffers
+    void selectBuffer(int index); // index into result.buffers
     int currentBuffer() const;
 
     QComboBox* bufferSelector() const { return buffers_; }
@@ -60,7 +60,7 @@ private:
 
     std::shared_ptr<const RunResult> result_;
     std::shared_ptr<const HostBuffer> shown_;
-    int shownIndex_ = -1;                               // into result_->buffers
+    int shownIndex_ = -1; // into result_->buffers
     QComboBox* buffers_;
     QLabel* info_;
     QPushButton* exportPlot_;

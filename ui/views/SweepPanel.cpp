@@ -21,9 +21,14 @@
 namespace kw {
 
 SweepPanel::SweepPanel(QWidget* parent)
-    : QWidget(parent), kind_(new QComboBox(this)), name_(new QLineEdit(this)),
-      values_(new QLineEdit(this)), run_(new QPushButton(tr("Run sweep"), this)),
-      status_(new QLabel(this)), plot_(new QCustomPlot(this)), points_(new QTableWidget(this))
+    : QWidget(parent)
+    , kind_(new QComboBox(this))
+    , name_(new QLineEdit(this))
+    , values_(new QLineEdit(this))
+    , run_(new QPushButton(tr("Run sweep"), this))
+    , status_(new QLabel(this))
+    , plot_(new QCustomPlot(this))
+    , points_(new QTableWidget(this))
 {
     kind_->addItem(tr("Block size (x)"), int(SweepRequest::BlockSize));
     kind_->addItem(tr("-D macro value"), int(SweepRequest::Macro));
@@ -83,10 +88,10 @@ void SweepPanel::updateKind()
     const bool named = kind != SweepRequest::BlockSize;
     name_->setVisible(named);
     name_->setPlaceholderText(kind == SweepRequest::Variable ? tr("variable name, e.g. tile")
-                                                              : tr("macro name, e.g. TILE"));
-    plot_->xAxis->setLabel(kind == SweepRequest::Macro      ? tr("macro value")
-                           : kind == SweepRequest::Variable ? tr("variable value")
-                                                            : tr("block size (threads)"));
+                                                             : tr("macro name, e.g. TILE"));
+    plot_->xAxis->setLabel(kind == SweepRequest::Macro          ? tr("macro value")
+                               : kind == SweepRequest::Variable ? tr("variable value")
+                                                                : tr("block size (threads)"));
     // Block sizes are powers of two more often than not: a log-2 axis spaces them evenly.
     if (named) {
         plot_->xAxis->setScaleType(QCPAxis::stLinear);

@@ -39,7 +39,7 @@ public:
     void setSimulated(bool on);
 
 public slots:
-    void start();                                   // validates and emits sweepRequested
+    void start(); // validates and emits sweepRequested
     void addPoint(double parameter, double medianMs);
     void finish();
 

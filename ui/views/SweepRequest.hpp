@@ -12,8 +12,8 @@ namespace kw {
 struct SweepRequest {
     enum Kind { BlockSize, Macro, Variable };
     Kind kind = BlockSize;
-    std::string name;                   // the -D or variable name (Macro, Variable)
-    std::vector<std::string> values;    // in the order the user typed them
+    std::string name;                // the -D or variable name (Macro, Variable)
+    std::vector<std::string> values; // in the order the user typed them
 };
 
 } // namespace kw

@@ -4,9 +4,9 @@
 
 #include <qcustomplot.h>
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
-#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -34,9 +34,12 @@ QCPGraph* lineGraph(QCustomPlot* plot, const QString& name, const QPen& pen)
 } // namespace
 
 TimingsPanel::TimingsPanel(QWidget* parent)
-    : QWidget(parent), summary_(new QLabel(this)), repeats_(new QCustomPlot(this)),
-      breakdown_(new QCustomPlot(this)), bandwidth_(new QLabel(this)),
-      bandwidthBar_(new QProgressBar(this))
+    : QWidget(parent)
+    , summary_(new QLabel(this))
+    , repeats_(new QCustomPlot(this))
+    , breakdown_(new QCustomPlot(this))
+    , bandwidth_(new QLabel(this))
+    , bandwidthBar_(new QProgressBar(this))
 {
     summary_->setWordWrap(true);
     bandwidth_->setWordWrap(true);
@@ -113,22 +116,20 @@ void TimingsPanel::showResult(const RunResult& r)
                                              "measurement): median %1</b>")
                                         : tr("<b>Kernel time: median %1</b>");
         summary_->setText(
-            (head + tr(" &nbsp; min %2 &nbsp; max %3 &nbsp; mean %4 &nbsp; IQR %5 (%6 \u2013 %7) &nbsp; "
-                       "over %8 repeats on %9"))
-                .arg(formatMs(stats_.median), formatMs(stats_.min), formatMs(stats_.max),
-                     formatMs(stats_.mean), formatMs(stats_.iqr()), formatMs(stats_.q1),
-                     formatMs(stats_.q3))
+            (head
+             + tr(" &nbsp; min %2 &nbsp; max %3 &nbsp; mean %4 &nbsp; IQR %5 (%6 \u2013 %7) &nbsp; "
+                  "over %8 repeats on %9"))
+                .arg(formatMs(stats_.median), formatMs(stats_.min), formatMs(stats_.max), formatMs(stats_.mean),
+                     formatMs(stats_.iqr()), formatMs(stats_.q1), formatMs(stats_.q3))
                 .arg(stats_.count)
-                .arg(QString::fromStdString(r.device.name.empty() ? r.device.id : r.device.name)
-                         .toHtmlEscaped()));
+                .arg(QString::fromStdString(r.device.name.empty() ? r.device.id : r.device.name).toHtmlEscaped()));
     } else {
         summary_->setText(tr("No timed repeats in this run."));
     }
     plotRepeats(t.kernelMs);
     plotBreakdown(r);
 
-    const double gbps = t.gbps > 0 ? t.gbps
-                        : median > 0 ? double(t.bytesMoved) / (median * 1e-3) / 1e9 : 0.0;
+    const double gbps = t.gbps > 0 ? t.gbps : median > 0 ? double(t.bytesMoved) / (median * 1e-3) / 1e9 : 0.0;
     const double peak = r.device.memoryBandwidthGBs;
     const QString moved = QLocale().formattedDataSize(qint64(t.bytesMoved), 1, QLocale::DataSizeSIFormat);
     if (simulated_) {
@@ -189,13 +190,11 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
     mx->setData({x0, x1}, {k * stats_.max, k * stats_.max});
     mx->removeFromLegend();
 
-    auto* med = lineGraph(repeats_, tr("median %1").arg(formatMs(stats_.median)),
-                          QPen(QColor(214, 39, 40), 2));
+    auto* med = lineGraph(repeats_, tr("median %1").arg(formatMs(stats_.median)), QPen(QColor(214, 39, 40), 2));
     med->setData({x0, x1}, {k * stats_.median, k * stats_.median});
 
     auto* pts = lineGraph(repeats_, tr("each repeat"), QPen(QColor(31, 119, 180), 1));
-    pts->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(31, 119, 180),
-                                         Qt::white, 6));
+    pts->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(31, 119, 180), Qt::white, 6));
     QVector<double> xs, ys;
     for (std::size_t i = 0; i < ms.size(); ++i) {
         xs << double(i + 1);
@@ -215,7 +214,11 @@ void TimingsPanel::plotBreakdown(const RunResult& r)
     breakdown_->clearPlottables();
     const RunTimings& t = r.timings;
     const double kernel = stats_.count ? stats_.median : t.medianMs;
-    struct Phase { QString name; double ms; QColor color; };
+    struct Phase {
+        QString name;
+        double ms;
+        QColor color;
+    };
     const Phase phases[] = {
         {tr("compile%1").arg(r.compile.cacheHit ? tr(" (cached)") : QString()), t.compileMs, QColor(148, 103, 189)},
         {tr("module load"), t.moduleLoadMs, QColor(140, 86, 75)},

@@ -38,7 +38,7 @@ private:
     QCustomPlot* breakdown_;
     QLabel* bandwidth_;
     QProgressBar* bandwidthBar_;
-    bool simulated_ = false;    // times from the CPU simulator, not a GPU
+    bool simulated_ = false; // times from the CPU simulator, not a GPU
 };
 
 } // namespace kw
