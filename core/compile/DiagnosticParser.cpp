@@ -1,4 +1,5 @@
 #include "compile/DiagnosticParser.hpp"
+#include "util/Text.hpp"
 
 #include <charconv>
 
@@ -11,34 +12,6 @@
 namespace kw {
 
 namespace {
-
-std::vector<std::string> splitLines(std::string_view log)
-{
-    std::vector<std::string> lines;
-    std::size_t start = 0;
-    while (start <= log.size()) {
-        std::size_t end = log.find('\n', start);
-        if (end == std::string_view::npos)
-            end = log.size();
-        std::string line(log.substr(start, end - start));
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
-        lines.push_back(std::move(line));
-        if (end == log.size())
-            break;
-        start = end + 1;
-    }
-    return lines;
-}
-
-std::string trim(const std::string& s)
-{
-    std::size_t b = s.find_first_not_of(" \t");
-    if (b == std::string::npos)
-        return {};
-    std::size_t e = s.find_last_not_of(" \t");
-    return s.substr(b, e - b + 1);
-}
 
 bool isCaretLine(const std::string& s)
 {
@@ -134,7 +107,8 @@ std::optional<Diagnostic> parseHeader(const std::string& line)
 std::vector<Diagnostic> parseNvrtcLog(std::string_view log)
 {
     std::vector<Diagnostic> out;
-    auto lines = splitLines(log);
+    const std::vector<std::string_view> split = splitLines(log);
+    const std::vector<std::string> lines(split.begin(), split.end());
     std::size_t i = 0;
     while (i < lines.size()) {
         auto header = parseHeader(lines[i]);
@@ -155,7 +129,7 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log)
             }
         std::size_t messageEnd = caret < end ? caret - 1 : i + 1;
         for (std::size_t j = i + 1; j < messageEnd; ++j)
-            d.message += "\n" + trim(lines[j]); // continuation such as "argument types are: (int)"
+            d.message += "\n" + std::string(trim(lines[j])); // continuation such as "argument types are: (int)"
         if (caret < end) {
             // The echoed source line and the caret line share a two-space indent;
             // tabs are echoed as tabs, so the caret's offset is the byte column.
@@ -165,7 +139,7 @@ std::vector<Diagnostic> parseNvrtcLog(std::string_view log)
         std::size_t notesBegin = caret < end ? caret + 1 : i + 1;
         std::string prefix;
         for (std::size_t j = notesBegin; j < end; ++j) {
-            std::string note = trim(lines[j]);
+            std::string note = std::string(trim(lines[j]));
             if (note == "detected during:") {
                 prefix = "detected during ";
                 continue;

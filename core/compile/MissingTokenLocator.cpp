@@ -1,26 +1,11 @@
 #include "compile/MissingTokenLocator.hpp"
+#include "util/Text.hpp"
 
 #include <string>
 
 namespace kw {
 
 namespace {
-std::vector<std::string_view> splitLines(std::string_view s)
-{
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-        const std::size_t end = s.find('\n', start);
-        if (end == std::string_view::npos) {
-            lines.push_back(s.substr(start));
-            break;
-        }
-        lines.push_back(s.substr(start, end - start));
-        start = end + 1;
-    }
-    return lines;
-}
-
 // The line without a // comment and trailing blanks (a "//" inside a string is rare
 // enough on a line that ends a statement to be ignored).
 std::string_view code(std::string_view line)

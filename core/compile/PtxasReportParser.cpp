@@ -1,4 +1,5 @@
 #include "compile/PtxasReportParser.hpp"
+#include "util/Text.hpp"
 
 #include <charconv>
 #include <string>
@@ -6,15 +7,6 @@
 namespace kw {
 
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 // The number at the start of `s` ("24 registers" -> 24), or -1.
 long long leadingNumber(std::string_view s)

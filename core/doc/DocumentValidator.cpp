@@ -14,6 +14,7 @@
 #include "doc/VariableScope.hpp"
 #include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
+#include "util/Text.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -27,14 +28,6 @@ namespace {
 [[noreturn]] void fail(const std::string& field, const std::string& why)
 {
     throw Error(ErrorCategory::Document, field + ": " + why);
-}
-
-std::string trim(std::string s)
-{
-    const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
-    s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
-    s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
-    return s;
 }
 
 std::string unqualified(const std::string& name)
@@ -257,11 +250,11 @@ std::vector<KernelSignature> DocumentValidator::kernels(const std::string& sourc
 
 KernelSignature DocumentValidator::kernelSignature(const Document& doc)
 {
-    const std::string kernel = trim(doc.kernel);
+    const std::string kernel = std::string(trim(doc.kernel));
     if (kernel.empty())
         fail("kernel", "no kernel named");
     const std::size_t angle = kernel.find('<');
-    const std::string base = trim(kernel.substr(0, angle));
+    const std::string base = std::string(trim(kernel.substr(0, angle)));
     const std::vector<KernelSignature> kernels
         = DocumentValidator::kernels(doc.source, doc.baseDir(), doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile);
     const KernelSignature* found = nullptr;

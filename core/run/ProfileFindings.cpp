@@ -1,6 +1,7 @@
 #include "run/ProfileFindings.hpp"
 
 #include "run/ProfileFigures.hpp"
+#include "util/Text.hpp"
 
 #include <fmt/format.h>
 
@@ -33,16 +34,6 @@ std::string number(double v)
     if (std::fabs(v - r) < 0.05)
         return fmt::format("{}", static_cast<long long>(r));
     return fmt::format("{:.1f}", v);
-}
-
-std::string trim(const std::string& s)
-{
-    std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
-        ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
-        --e;
-    return s.substr(b, e - b);
 }
 
 std::string withoutComment(const std::string& line)
@@ -189,14 +180,14 @@ std::string branchCondition(const std::string& line)
     std::size_t open = 0;
     for (const char* kw : {"if", "while"})
         if (keywordParen(s, kw, open) != std::string::npos)
-            return trim(parenthesised(s, open));
+            return std::string(trim(parenthesised(s, open)));
     if (keywordParen(s, "for", open) != std::string::npos) {
         const std::string head = parenthesised(s, open);
         const auto a = head.find(';');
         const auto b = a == std::string::npos ? std::string::npos : head.find(';', a + 1);
         if (b != std::string::npos && !trim(head.substr(a + 1, b - a - 1)).empty())
-            return trim(head.substr(a + 1, b - a - 1));
-        return trim(head);
+            return std::string(trim(head.substr(a + 1, b - a - 1)));
+        return std::string(trim(head));
     }
     if (const auto q = s.find('?'); q != std::string::npos) {
         std::string before = s.substr(0, q);
@@ -212,14 +203,14 @@ std::string branchCondition(const std::string& line)
         }
         if (const auto r = before.find("return "); r != std::string::npos)
             before = before.substr(r + 7);
-        std::string cond = trim(before);
+        std::string cond = std::string(trim(before));
         if (cond.size() > 1 && cond.front() == '(' && cond.back() == ')')
-            cond = trim(cond.substr(1, cond.size() - 2));
+            cond = std::string(trim(cond.substr(1, cond.size() - 2)));
         return cond;
     }
-    std::string t = trim(s);
+    std::string t = std::string(trim(s));
     if (!t.empty() && (t.back() == '{' || t.back() == ';'))
-        t = trim(t.substr(0, t.size() - 1));
+        t = std::string(trim(t.substr(0, t.size() - 1)));
     return t;
 }
 

@@ -1,19 +1,11 @@
 #include "run/SanitizerLog.hpp"
+#include "util/Text.hpp"
 
 #include <charconv>
 
 namespace kw {
 
 namespace {
-
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-        s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-        s.remove_suffix(1);
-    return s;
-}
 
 // The number right before `word` in `line` ("(257 errors" -> 257).
 std::optional<std::uint64_t> numberBefore(std::string_view line, std::string_view word)

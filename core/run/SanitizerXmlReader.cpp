@@ -1,6 +1,7 @@
 #include "run/SanitizerXmlReader.hpp"
 
 #include "util/Error.hpp"
+#include "util/Text.hpp"
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
@@ -22,14 +23,6 @@ std::string text(const pugi::xml_node& node, const char* path)
     return node.first_element_by_path(path).text().as_string();
 }
 
-std::string trimmed(std::string s)
-{
-    const auto notSpace = [](unsigned char c) { return !std::isspace(c); };
-    s.erase(s.begin(), std::find_if(s.begin(), s.end(), notSpace));
-    s.erase(std::find_if(s.rbegin(), s.rend(), notSpace).base(), s.end());
-    return s;
-}
-
 std::string lower(std::string s)
 {
     for (char& c : s)
@@ -39,7 +32,7 @@ std::string lower(std::string s)
 
 std::optional<std::uint64_t> number(std::string s)
 {
-    s = trimmed(std::move(s));
+    s = std::string(trim(s));
     int base = 10;
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
         s.erase(0, 2);
@@ -87,7 +80,7 @@ public:
     void record(const pugi::xml_node& r)
     {
         ++report.records;
-        const std::string kind = trimmed(text(r, "kind"));
+        const std::string kind = std::string(trim(text(r, "kind")));
         if (kind == "Precise")
             memoryError(r);
         else if (kind == "Initcheck")
@@ -143,7 +136,7 @@ private:
 
     static std::string levelNote(const pugi::xml_node& r)
     {
-        const std::string level = trimmed(text(r, "level"));
+        const std::string level = std::string(trim(text(r, "level")));
         return level.empty() || level == "Error" ? std::string() : " (" + lower(level) + ")";
     }
 
@@ -168,7 +161,7 @@ private:
         f.thread = dim(r.first_element_by_path("who/threadIdx"));
         f.block = dim(r.first_element_by_path("who/blockIdx"));
         f.address = number(text(r, "what/address"));
-        what = trimmed(std::move(what));
+        what = std::string(trim(what));
         if (what.empty())
             what = kind;
         f.message = what + who(at, f.thread, f.block);
@@ -181,12 +174,12 @@ private:
     void memoryError(const pugi::xml_node& r)
     {
         // "out of bounds" / "misaligned" + "read" / "write"
-        std::string error = trimmed(text(r, "what/error"));
-        const std::string direction = lower(trimmed(text(r, "what/direction")));
+        std::string error = std::string(trim(text(r, "what/error")));
+        const std::string direction = lower(std::string(trim(text(r, "what/direction"))));
         if (error.empty())
             error = "invalid";
         std::string kind = direction.empty() ? error + " access" : error + " " + direction;
-        const std::string space = trimmed(text(r, "what/space"));
+        const std::string space = std::string(trim(text(r, "what/space")));
         if (!space.empty() && space != "__global__")
             kind += " (" + space + ")";
         located(r, kind, text(r, "what/text"));
@@ -197,13 +190,13 @@ private:
         const std::string t = lower(text(r, "what/text"));
         if (t.find("uninitialized") != std::string::npos)
             return t.find("write") != std::string::npos ? "uninitialized write" : "uninitialized read";
-        return t.empty() ? "initcheck report" : trimmed(t);
+        return t.empty() ? "initcheck report" : std::string(trim(t));
     }
 
     void synccheck(const pugi::xml_node& r)
     {
-        const std::string t = trimmed(text(r, "what/text"));
-        const std::string type = trimmed(text(r, "what/type"));
+        const std::string t = std::string(trim(text(r, "what/text")));
+        const std::string type = std::string(trim(text(r, "what/type")));
         std::string kind = lower(type).find("divergent") != std::string::npos ? "divergent barrier"
             : t.empty()                                                       ? "synccheck report"
                                                                               : lower(t);
@@ -212,7 +205,7 @@ private:
 
     static std::string accessWord(std::string access)
     {
-        access = lower(trimmed(std::move(access)));
+        access = lower(std::string(trim(access)));
         return access.empty() ? "access" : access;
     }
 
@@ -230,7 +223,7 @@ private:
         f.thread = dim(second.child("threadIdx"));
         f.address = number(text(what, "common/address"));
         const auto firstThread = dim(first.child("threadIdx"));
-        std::string type = trimmed(text(what, "common/type"));
+        std::string type = std::string(trim(text(what, "common/type")));
         f.message = fmt::format("Potential {} hazard", type.empty() ? std::string("shared-memory") : type);
         if (f.address)
             f.message += fmt::format(" at __shared__ {:#x}", *f.address);
@@ -259,7 +252,7 @@ private:
             c = std::max(c, hazards);
             return;
         }
-        std::string t = trimmed(text(what, "text"));
+        std::string t = std::string(trim(text(what, "text")));
         CheckFinding f = finding("shared-memory race", "");
         f.file = b.file;
         f.line = b.line;
@@ -279,16 +272,17 @@ private:
 
     void api(const pugi::xml_node& r)
     {
-        std::string t = trimmed(text(r, "what/text"));
+        std::string t = std::string(trim(text(r, "what/text")));
         if (t.empty())
-            t = "a CUDA call failed: " + trimmed(text(r, "what/api")) + " " + trimmed(text(r, "what/error"));
+            t = "a CUDA call failed: " + std::string(trim(text(r, "what/api"))) + " "
+                + std::string(trim(text(r, "what/error")));
         add("api|" + t, finding("CUDA API error", t));
     }
 
     // A record of a kind this reader does not know: its own text, and where, when it says.
     void unknown(const pugi::xml_node& r, const std::string& kind)
     {
-        std::string t = trimmed(text(r, "what/text"));
+        std::string t = std::string(trim(text(r, "what/text")));
         if (t.empty()) {
             // Every text the record holds, in order: never an empty message.
             std::string all;
@@ -306,7 +300,7 @@ private:
     {
         for (const pugi::xml_node& c : node.children()) {
             if (c.type() == pugi::node_pcdata || c.type() == pugi::node_cdata) {
-                const std::string piece = trimmed(c.value());
+                const std::string piece = std::string(trim(c.value()));
                 if (!piece.empty())
                     out += (out.empty() ? "" : " ") + piece;
             } else if (c.type() == pugi::node_element && std::string_view(c.name()) != "hostStack") {
