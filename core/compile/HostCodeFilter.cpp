@@ -1,6 +1,7 @@
 #include "compile/HostCodeFilter.hpp"
 
 #include "compile/DeclarationBlanker.hpp"
+#include "compile/IncludeDirective.hpp"
 #include "compile/SourceLexer.hpp"
 
 #include <algorithm>
@@ -111,17 +112,6 @@ const DevicePart* devicePartOf(std::string_view header)
     return nullptr;
 }
 
-std::string_view includeName(std::string_view directive)
-{
-    const std::size_t open = directive.find_first_of("<\"");
-    if (open == std::string_view::npos)
-        return {};
-    const std::size_t close = directive.find(directive[open] == '<' ? '>' : '"', open + 1);
-    if (close == std::string_view::npos)
-        return {};
-    return directive.substr(open + 1, close - open - 1);
-}
-
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 std::string_view directiveWord(std::string_view d)
@@ -151,8 +141,9 @@ public:
         for (std::size_t i = 0; i < toks_.size(); ++i) {
             const SourceToken& t = toks_[i];
             if (t.kind == SourceToken::Kind::Directive) {
-                if (directiveWord(t.text) == "include") {
-                    const std::string_view name = includeName(t.text);
+                if (const IncludeDirective inc = IncludeDirective::read(t.text);
+                    inc.word == IncludeDirective::Word::Include) {
+                    const std::string& name = inc.name;
                     if (const DevicePart* part = devicePartOf(name))
                         replaceInclude(i, *part);
                     else if (HostCodeFilter::isHostHeader(name))

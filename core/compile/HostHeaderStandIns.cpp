@@ -1,6 +1,7 @@
 #include "compile/HostHeaderStandIns.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/IncludeDirective.hpp"
 #include "compile/SourceLexer.hpp"
 #include "compile/UnbundledHeaderNote.hpp"
 
@@ -31,8 +32,9 @@ HostHeaderStandIns HostHeaderStandIns::find(std::string_view source, const std::
         for (const SourceToken& t : lexSource(text)) {
             if (t.kind != SourceToken::Kind::Directive)
                 continue;
-            const auto [name, quoted] = includeTarget(t.text);
-            if (name.empty() || quoted || name.find("..") != std::string::npos || BuiltinHeaders::has(name)
+            const IncludeDirective inc = IncludeDirective::read(t.text);
+            const std::string& name = inc.name;
+            if (!inc.isPlainInclude() || inc.quoted || name.find("..") != std::string::npos || BuiltinHeaders::has(name)
                 || isToolkitDeviceHeader(name) || foundIn(name, searchDirs))
                 continue;
             if (given.insert(name).second)

@@ -1,6 +1,7 @@
 #include "compile/IncludeGate.hpp"
 
 #include "compile/BuiltinHeaders.hpp"
+#include "compile/IncludeDirective.hpp"
 #include "compile/SourceLexer.hpp"
 #include "compile/SourceReadings.hpp"
 #include "util/Error.hpp"
@@ -56,13 +57,6 @@ std::string cleanDirective(std::string_view raw)
     return out;
 }
 
-struct IncludeDirective {
-    bool isInclude = false;
-    bool quoted = false;
-    bool computed = false; // #include MACRO
-    std::string name;
-};
-
 std::size_t skipSpace(const std::string& s, std::size_t p)
 {
     while (p < s.size() && (s[p] == ' ' || s[p] == '\t' || s[p] == '\r' || s[p] == '\f' || s[p] == '\v'))
@@ -81,32 +75,6 @@ std::size_t directiveName(const std::string& d)
     else
         return std::string::npos;
     return skipSpace(d, p);
-}
-
-IncludeDirective parseDirective(const std::string& d)
-{
-    IncludeDirective out;
-    std::size_t p = directiveName(d);
-    if (p == std::string::npos)
-        return out;
-    std::size_t end = p;
-    while (end < d.size() && (std::isalnum(static_cast<unsigned char>(d[end])) || d[end] == '_'))
-        ++end;
-    const std::string word = d.substr(p, end - p);
-    if (word != "include" && word != "include_next" && word != "import")
-        return out;
-    out.isInclude = true;
-    p = skipSpace(d, end);
-    const char open = p < d.size() ? d[p] : '\0';
-    const char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
-    const std::size_t stop = close ? d.find(close, p + 1) : std::string::npos;
-    if (!close || stop == std::string::npos) {
-        out.computed = true;
-        return out;
-    }
-    out.quoted = open == '"';
-    out.name = d.substr(p + 1, stop - p - 1);
-    return out;
 }
 
 // A name as it may be shown: control characters (a NUL would cut the message) as \xNN.
@@ -199,8 +167,8 @@ private:
     {
         checkHasInclude(d.text, displayName, d.line);
         checkLine(d.text, displayName, d.line);
-        const IncludeDirective inc = parseDirective(d.text);
-        if (!inc.isInclude)
+        const IncludeDirective inc = IncludeDirective::read(d.text);
+        if (!inc.isInclude())
             return;
         if (inc.computed)
             refuse(displayName, d.line,

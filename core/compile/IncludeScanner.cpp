@@ -1,5 +1,7 @@
 #include "compile/IncludeScanner.hpp"
 
+#include "compile/IncludeDirective.hpp"
+
 #include "compile/SourceLexer.hpp"
 
 #include <fstream>
@@ -39,9 +41,11 @@ public:
         for (const auto& tok : lexSource(text)) {
             if (tok.kind != SourceToken::Kind::Directive)
                 continue;
-            auto [name, quoted] = includeTarget(tok.text);
-            if (name.empty())
+            const IncludeDirective inc = IncludeDirective::read(tok.text);
+            if (!inc.isPlainInclude())
                 continue;
+            const std::string& name = inc.name;
+            const bool quoted = inc.quoted;
             std::vector<fs::path> candidates;
             if (quoted) // NVRTC looks for the top-level source's quoted includes in the working folder
                 candidates.push_back(currentDir.empty() ? fs::path(name) : currentDir / name);
@@ -83,24 +87,6 @@ private:
 };
 
 } // namespace
-
-std::pair<std::string, bool> includeTarget(std::string_view directive)
-{
-    std::size_t p = directive.find_first_not_of(" \t", 1);
-    if (p == std::string_view::npos || directive.substr(p, 7) != "include")
-        return {};
-    p = directive.find_first_not_of(" \t", p + 7);
-    if (p == std::string_view::npos)
-        return {};
-    char open = directive[p];
-    char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
-    if (!close)
-        return {}; // a macro-named include cannot be followed
-    std::size_t end = directive.find(close, p + 1);
-    if (end == std::string_view::npos)
-        return {};
-    return {std::string(directive.substr(p + 1, end - p - 1)), open == '"'};
-}
 
 std::vector<IncludedFile> scanIncludes(std::string_view source, const std::vector<fs::path>& searchDirs)
 {

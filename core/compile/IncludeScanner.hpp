@@ -22,10 +22,6 @@ struct IncludedFile {
     int line = 0;
 };
 
-// `#include "x"` or `#include <x>` (a directive token's text) -> {x, quoted}; an empty
-// name for any other directive and for a computed include.
-std::pair<std::string, bool> includeTarget(std::string_view directive);
-
 // Follows #include "..." and #include <...> that resolve in the including
 // file's folder (for headers), then `searchDirs`; toolkit and built-in
 // headers are not followed. Each file is listed once, in discovery order.
