@@ -3,11 +3,10 @@
 #include "launch/LaunchLimits.hpp"
 
 #include "LaunchShapeView.hpp"
-#include "Occupancy.hpp"
 #include "ThemeColours.hpp"
-#include "compile/PtxasReportParser.hpp"
+#include "compile/KernelFootprint.hpp"
 #include "doc/VariableScope.hpp"
-#include "views/PtxResources.hpp"
+#include "launch/Occupancy.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -219,29 +218,7 @@ QString LaunchPanel::resourcesText() const { return resources_->text(); }
 
 void LaunchPanel::setCompileResult(const CompileResult& result, const std::string& loweredName)
 {
-    haveResources_ = false;
-    staticShared_ = localBytes_ = 0;
-    virtualRegs_ = 0;
-    ptxas_.reset();
-    for (KernelResources& k : parsePtxasReport(result.log)) {
-        if (loweredName.empty() || k.entry == loweredName) {
-            ptxas_ = std::move(k);
-            break;
-        }
-    }
-    if (result.ok && !result.ptx.empty()) {
-        // Module-scope .shared counts for every kernel of the module.
-        for (const PtxResources& r : PtxResources::parse(result.ptx)) {
-            if (r.entry.empty()) {
-                staticShared_ += r.sharedBytes;
-            } else if (!haveResources_ && (loweredName.empty() || r.entry == loweredName)) {
-                haveResources_ = true;
-                staticShared_ += r.sharedBytes;
-                localBytes_ = r.localBytes;
-                virtualRegs_ = r.registers32;
-            }
-        }
-    }
+    footprint_ = KernelFootprint::of(result, loweredName);
     evaluate();
 }
 
@@ -316,15 +293,15 @@ void LaunchPanel::evaluate()
         }
     // Registers are known once ptxas has compiled for a GPU; the simulator has no
     // register file, so there the figure is a note, not a reason to refuse the run.
-    if (ok && ptxas_ && ptxas_->registers > 0) {
-        const std::uint64_t regs = Occupancy::registersPerBlock(b.volume(), ptxas_->registers, lim.warpSize);
+    if (ok && footprint_.registers() > 0) {
+        const std::uint64_t regs = Occupancy::registersPerBlock(b.volume(), footprint_.ptxas->registers, lim.warpSize);
         if (regs > std::uint64_t(lim.maxRegistersPerBlock)) {
             registerProblem_ = tr("the block needs %L1 registers (%L2 threads x %3 registers, as ptxas allocated "
                                   "them for %4), over the limit of %L5 per block: a GPU refuses this launch")
                                    .arg(regs)
                                    .arg(b.volume())
-                                   .arg(ptxas_->registers)
-                                   .arg(QString::fromStdString(ptxas_->arch))
+                                   .arg(footprint_.ptxas->registers)
+                                   .arg(QString::fromStdString(footprint_.ptxas->arch))
                                    .arg(lim.maxRegistersPerBlock);
             if (dev.id != "sim") {
                 for (QLineEdit* e : blockEdit_) {
@@ -348,7 +325,7 @@ void LaunchPanel::evaluate()
                 = scope->evaluateInteger(shared_->text().trimmed().toStdString(), "launch.shared_bytes");
             sharedValue_->setText(QString("= %L1 B").arg(s));
             KernelLimits kernel;
-            kernel.staticShared = staticShared_;
+            kernel.staticShared = footprint_.staticShared;
             if (auto p = checkSharedMemory(s, lim, kernel)) {
                 issues_ << onDevice("launch.shared_bytes", *p);
                 shared_->setStyleSheet(bad);
@@ -373,31 +350,31 @@ void LaunchPanel::updateResources()
 {
     const DeviceInfo dev = currentDeviceInfo();
     QStringList lines;
-    if (ptxas_) {
+    if (footprint_.ptxas) {
         QString regs = tr("Registers: %1 per thread, stack %L2 B per thread, static shared %L3 B per block "
                           "(ptxas for %4)")
-                           .arg(ptxas_->registers)
-                           .arg(ptxas_->stackBytes)
-                           .arg(staticShared_)
-                           .arg(QString::fromStdString(ptxas_->arch));
-        if (ptxas_->spillStoreBytes + ptxas_->spillLoadBytes > 0)
+                           .arg(footprint_.ptxas->registers)
+                           .arg(footprint_.ptxas->stackBytes)
+                           .arg(footprint_.staticShared)
+                           .arg(QString::fromStdString(footprint_.ptxas->arch));
+        if (footprint_.ptxas->spillStoreBytes + footprint_.ptxas->spillLoadBytes > 0)
             regs += tr("\nRegister spills: %L1 B stored, %L2 B loaded per thread: local memory traffic")
-                        .arg(ptxas_->spillStoreBytes)
-                        .arg(ptxas_->spillLoadBytes);
+                        .arg(footprint_.ptxas->spillStoreBytes)
+                        .arg(footprint_.ptxas->spillLoadBytes);
         lines << regs;
-    } else if (haveResources_) {
+    } else if (footprint_.declared) {
         lines << tr("Static shared %L1 B, local (stack) %L2 B per thread; registers: assigned by ptxas on the device "
                     "(the PTX declares %3 virtual)")
-                     .arg(staticShared_)
-                     .arg(localBytes_)
-                     .arg(virtualRegs_);
+                     .arg(footprint_.staticShared)
+                     .arg(footprint_.localBytes)
+                     .arg(footprint_.virtualRegisters);
     } else {
         lines << tr("Resources appear after a successful compile.");
     }
     if (block_) {
-        const int registers = ptxas_ ? ptxas_->registers : 0;
-        const Occupancy o
-            = Occupancy::compute(dev.limits, block_->volume(), staticShared_ + sharedBytes_.value_or(0), registers);
+        const int registers = footprint_.registers();
+        const Occupancy o = Occupancy::compute(dev.limits, block_->volume(),
+                                               footprint_.staticShared + sharedBytes_.value_or(0), registers);
         lines << tr("Theoretical occupancy on %1: %2 % (%3 of %4 warps per SM, %5 blocks per SM, limited by %6%7)")
                      .arg(QString::fromStdString(dev.name.empty() ? dev.id : dev.name))
                      .arg(int(o.fraction * 100 + 0.5))

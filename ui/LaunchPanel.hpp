@@ -4,7 +4,7 @@
 // limits turn red with the reason, before Run. Shows the kernel's resources,
 // the theoretical occupancy and the launch shape.
 #include "compile/CompileResult.hpp"
-#include "compile/KernelResources.hpp"
+#include "compile/KernelFootprint.hpp"
 #include "doc/Document.hpp"
 #include "launch/LaunchTypes.hpp"
 
@@ -74,11 +74,8 @@ private:
     QStringList issues_;
     std::optional<Dim3> grid_, block_;
     std::optional<std::uint64_t> sharedBytes_;
-    std::size_t staticShared_ = 0, localBytes_ = 0;
-    int virtualRegs_ = 0;
-    bool haveResources_ = false;
-    std::optional<KernelResources> ptxas_; // what ptxas allocated, for a real arch
-    QString registerProblem_;              // the block needs more registers than a block may have
+    KernelFootprint footprint_; // of the kernel last compiled
+    QString registerProblem_;   // the block needs more registers than a block may have
     std::size_t printfBuffer_ = 1 << 20;
 };
 

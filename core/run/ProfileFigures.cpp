@@ -1,5 +1,7 @@
 #include "run/ProfileFigures.hpp"
 
+#include "run/ProfileRatios.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -36,8 +38,8 @@ ProfileFigures figuresOf(const ProfileCounters& c, const ProfileExtras& x)
     const std::uint64_t requests = c.shared_ld_requests + c.shared_st_requests;
     f.bankConflicts = wavefronts > requests ? wavefronts - requests : 0;
     f.excessWavefronts = wavefronts > x.shared_ideal_wavefronts ? wavefronts - x.shared_ideal_wavefronts : 0;
-    f.branchEfficiency = x.branches ? 1.0 - double(c.divergent_branches) / double(x.branches) : 1.0;
-    f.activeLanes = ratio(double(c.thread_inst_executed), double(c.inst_executed), 0);
+    f.branchEfficiency = ProfileRatios::branchEfficiency(c, x).value_or(1.0);
+    f.activeLanes = ProfileRatios::activeLanes(c).value_or(0.0);
     f.cost = profileCost(c);
     f.costShare = 1;
     return f;

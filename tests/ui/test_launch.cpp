@@ -2,7 +2,7 @@
 // the device's limits.
 #include "LaunchPanel.hpp"
 #include "LaunchShapeView.hpp"
-#include "Occupancy.hpp"
+#include "launch/Occupancy.hpp"
 #include "support/TextFile.hpp"
 
 #include <QDoubleSpinBox>

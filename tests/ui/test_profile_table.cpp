@@ -4,9 +4,9 @@
 #include "profile/HeatScale.hpp"
 #include "profile/ProfileMargin.hpp"
 #include "profile/ProfileMetric.hpp"
-#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileSummary.hpp"
 #include "profile/ProfileTableModel.hpp"
+#include "run/ProfileRatios.hpp"
 #include "views_test_app.hpp"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
+#include "compile/PtxResources.hpp"
 #include "launch/TimingStats.hpp"
 #include "views/PtxHighlighter.hpp"
 #include "views/PtxPanel.hpp"
-#include "views/PtxResources.hpp"
 #include "views/SweepPanel.hpp"
 #include "views/TimingsPanel.hpp"
 #include "views_test_app.hpp"

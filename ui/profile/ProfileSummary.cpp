@@ -1,6 +1,6 @@
 #include "profile/ProfileSummary.hpp"
 
-#include "profile/ProfileRatios.hpp"
+#include "run/ProfileRatios.hpp"
 
 #include <QLocale>
 #include <QObject>

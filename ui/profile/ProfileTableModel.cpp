@@ -1,8 +1,8 @@
 #include "profile/ProfileTableModel.hpp"
 
 #include "profile/HeatScale.hpp"
-#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileSummary.hpp"
+#include "run/ProfileRatios.hpp"
 
 #include <QApplication>
 #include <QFileInfo>

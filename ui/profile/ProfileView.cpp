@@ -4,9 +4,9 @@
 #include "profile/AccessPicture.hpp"
 #include "profile/FindingsList.hpp"
 #include "profile/HeatLegend.hpp"
-#include "profile/ProfileRatios.hpp"
 #include "profile/ProfileSummary.hpp"
 #include "profile/ProfileTableModel.hpp"
+#include "run/ProfileRatios.hpp"
 
 #include <QComboBox>
 #include <QEvent>

@@ -4,7 +4,7 @@
 // and what ptxas allocated (registers, stack, spills) when it compiled for a GPU.
 #include "compile/CompileResult.hpp"
 #include "compile/KernelResources.hpp"
-#include "views/PtxResources.hpp"
+#include "compile/PtxResources.hpp"
 
 #include <QWidget>
 

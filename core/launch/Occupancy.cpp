@@ -1,4 +1,4 @@
-#include "Occupancy.hpp"
+#include "launch/Occupancy.hpp"
 
 #include <algorithm>
 

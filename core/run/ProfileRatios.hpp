@@ -1,5 +1,5 @@
 #pragma once
-// The table's ratios of one line's (or the kernel's) counters, as the table's derived columns show
+// Ratios of one line's (or the kernel's) counters, as the profile table's derived columns show
 // them. Each is empty when the line has nothing to divide by (no global request, no
 // branch), so the table can leave the cell blank instead of showing 0.
 #include "launch/KernelProfile.hpp"

@@ -1,4 +1,4 @@
-#include "views/PtxResources.hpp"
+#include "compile/PtxResources.hpp"
 
 #include <algorithm>
 #include <cctype>

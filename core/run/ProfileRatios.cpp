@@ -1,4 +1,4 @@
-#include "profile/ProfileRatios.hpp"
+#include "run/ProfileRatios.hpp"
 
 namespace kw {
 
