@@ -50,6 +50,9 @@ int main(int argc, char** argv)
         ->add_option("--emit", compileOptions.emit,
                      "print what NVRTC produced: ptx, or cubin (binary, for a real arch)")
         ->check(CLI::IsMember({"ptx", "cubin"}));
+    compile->add_option("--device", compileOptions.device,
+                        "N, cuda:N or sim: the device a document's occupancy is shown for (default: cuda:0 if "
+                        "present, else sim)");
 
     kw::RunCommandOptions runOptions;
     auto* run = app.add_subcommand("run", "Run a .kwb document");

@@ -14,6 +14,7 @@ struct CompileCommandOptions {
     bool json = false;                 // --json: one JSON object
     bool trust = false;                // --trust: the document's options and files as they are
     std::string emit;                  // --emit: "", "ptx" or "cubin"
+    std::string device;                // --device: whose occupancy a document's launch is shown for
 };
 
 } // namespace kw

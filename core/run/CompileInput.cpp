@@ -1,5 +1,6 @@
 #include "run/CompileInput.hpp"
 
+#include "doc/DefineValues.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/RunEngine.hpp"
 #include "util/Error.hpp"
@@ -26,15 +27,18 @@ std::string readText(const fs::path& path)
 
 } // namespace
 
-CompileRequest CompileInput::request(const CompileCommandOptions& o, const ArchChoice::Gpus& gpus)
+CompileInput CompileInput::read(const CompileCommandOptions& o, const ArchChoice::Gpus& gpus)
 {
     const Trust trust = o.trust ? Trust::Trusted : Trust::Untrusted;
     const fs::path path(o.file);
-    CompileRequest req;
+    CompileInput in;
+    CompileRequest& req = in.compileRequest;
     if (path.extension() == ".kwb") {
         const Document doc = DocumentReader::readFile(path, trust);
         req = RunEngine::compileRequest(doc);
         req.sourceName = doc.sourceFile.empty() ? path.filename().string() : doc.sourceFile;
+        in.launch = evaluateLaunch(doc.launch, documentScope(doc));
+        in.kernel = doc.kernel;
     } else {
         req.source = readText(path);
         req.sourceName = path.filename().string();
@@ -48,7 +52,7 @@ CompileRequest CompileInput::request(const CompileCommandOptions& o, const ArchC
     for (const auto& i : o.includes)
         req.userIncludeDirs.push_back(fs::absolute(i));
     req.options.arch = ArchChoice::choose(o.arch, req.options.arch, gpus);
-    return req;
+    return in;
 }
 
 } // namespace kw

@@ -3,16 +3,29 @@
 // and options (numeric defines evaluated as for a run), then the command line's
 // defines and include folders, its trust, and the architecture (ArchChoice).
 #include "compile/Compiler.hpp"
+#include "doc/LaunchEvaluator.hpp"
 #include "run/ArchChoice.hpp"
 #include "run/CompileCommandOptions.hpp"
 
+#include <optional>
+#include <string>
+
 namespace kw {
 
-class CompileInput {
-public:
+struct CompileInput {
+    CompileRequest compileRequest;
+    // A document's launch and kernel (name expression), for the occupancy it would have.
+    std::optional<LaunchDims> launch;
+    std::string kernel;
+
     // Throws kw::Error for a file that cannot be read or a bad document.
+    static CompileInput read(const CompileCommandOptions& options,
+                             const ArchChoice::Gpus& gpus = ArchChoice::ofThisMachine());
     static CompileRequest request(const CompileCommandOptions& options,
-                                  const ArchChoice::Gpus& gpus = ArchChoice::ofThisMachine());
+                                  const ArchChoice::Gpus& gpus = ArchChoice::ofThisMachine())
+    {
+        return read(options, gpus).compileRequest;
+    }
 };
 
 } // namespace kw

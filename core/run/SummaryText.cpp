@@ -1,5 +1,6 @@
 #include "run/SummaryText.hpp"
 
+#include "launch/Occupancy.hpp"
 #include "util/TerminalText.hpp"
 
 #include <fmt/format.h>
@@ -33,6 +34,22 @@ std::string SummaryText::compile(const CompileResult& r)
     text += fmt::format("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
                         r.cacheHit ? " (cached)" : "");
     return text;
+}
+
+std::string SummaryText::occupancy(const DeviceInfo& device, std::uint64_t threadsPerBlock, std::size_t dynamicShared,
+                                   const KernelFootprint& kernel)
+{
+    const int registers = kernel.registers();
+    const Occupancy o
+        = Occupancy::compute(device.limits, threadsPerBlock, kernel.staticShared + dynamicShared, registers);
+    std::string text
+        = fmt::format("occupancy {} % on {} ({}): {} of {} warps per SM, {} blocks of {} threads per SM, "
+                      "limited by {}",
+                      int(o.fraction * 100 + 0.5), device.name, device.id, o.activeWarps, o.maxWarps, o.blocksPerSm,
+                      threadsPerBlock, o.limitedBy.empty() ? "the block size" : o.limitedBy);
+    text += registers > 0 ? fmt::format(" ({} registers per thread)", registers)
+                          : std::string("; registers not counted (no ptxas report for a virtual arch)");
+    return TerminalText::escape(text) + "\n";
 }
 
 std::string SummaryText::run(const RunResult& r, bool rawPrintf)

@@ -4,6 +4,7 @@
 // warnings, device, launch, then the fault or the timings and checks), and what a
 // runner's connection carried.
 #include "compile/CompileResult.hpp"
+#include "compile/KernelFootprint.hpp"
 #include "launch/RunResult.hpp"
 
 #include <cstdint>
@@ -17,6 +18,10 @@ public:
     static std::string diagnostics(const CompileResult& r);
     // The diagnostics, "kernel name(params)" for each kernel, "compiled for ARCH in N ms".
     static std::string compile(const CompileResult& r);
+    // "occupancy 50 % on NAME (ID): ..." for a launch of `threadsPerBlock` threads taking
+    // `dynamicShared` bytes besides the kernel's own.
+    static std::string occupancy(const DeviceInfo& device, std::uint64_t threadsPerBlock, std::size_t dynamicShared,
+                                 const KernelFootprint& kernel);
     // The kernel's printf lines first, each behind "| " with control characters escaped
     // (TerminalText), so no printed line can pass for the summary below it or drive the
     // terminal; `rawPrintf` gives them as the kernel printed them. Then the summary.

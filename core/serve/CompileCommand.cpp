@@ -1,8 +1,10 @@
 #include "serve/CompileCommand.hpp"
 
 #include "compile/Compiler.hpp"
+#include "compile/KernelFootprint.hpp"
 #include "compile/ProgramCache.hpp"
 #include "run/CompileInput.hpp"
+#include "run/DeviceSelector.hpp"
 #include "run/ExitCode.hpp"
 #include "run/FailureReport.hpp"
 #include "run/SummaryText.hpp"
@@ -43,8 +45,10 @@ CompileCommand::CompileCommand(CompileCommandOptions options, std::FILE* out, st
 int CompileCommand::execute()
 {
     CompileResult r;
+    CompileInput in;
     try {
-        CompileRequest req = CompileInput::request(options_);
+        in = CompileInput::read(options_);
+        CompileRequest& req = in.compileRequest;
         req.timeLimit = kTimeLimit; // the compile worker stops NVRTC past it and says so
         // Anything else stuck on the way (reading the source's headers) must not hang a script.
         Watchdog watchdog;
@@ -61,10 +65,19 @@ int CompileCommand::execute()
     } catch (const std::exception& e) {
         return FailureReport::print(err_, e);
     }
-    return print(r);
+    return print(r, in);
 }
 
-int CompileCommand::print(const CompileResult& r)
+std::optional<DeviceInfo> CompileCommand::device() const
+{
+    const std::string id = DeviceSelector::parse(options_.device).str();
+    for (DeviceInfo& d : DeviceSelector::list())
+        if (d.id == id)
+            return std::move(d);
+    return std::nullopt;
+}
+
+int CompileCommand::print(const CompileResult& r, const CompileInput& in)
 {
     const std::string& emit = options_.emit;
     if (emit == "cubin" && r.ok && r.cubin.empty()) {
@@ -89,6 +102,15 @@ int CompileCommand::print(const CompileResult& r)
         std::fwrite(r.cubin.data(), 1, r.cubin.size(), out_);
     } else {
         fmt::print(out_, "{}", SummaryText::compile(r));
+        if (r.ok && in.launch) {
+            const KernelFootprint kernel = KernelFootprint::of(r, KernelFootprint::loweredName(r, in.kernel));
+            if (const auto d = device())
+                fmt::print(out_, "{}",
+                           SummaryText::occupancy(*d, in.launch->block.volume(), in.launch->sharedBytes, kernel));
+            else
+                fmt::print(out_, "occupancy not shown: no device {} here\n",
+                           DeviceSelector::parse(options_.device).str());
+        }
     }
     return ExitCode::of(r);
 }

@@ -2,11 +2,14 @@
 // `kwb-run compile`: compiles a .cu file or a .kwb document with NVRTC (through the
 // program cache, stopped after two minutes) and prints the result: one JSON object
 // (--json), the PTX or the CUBIN itself (--emit), or the diagnostics, the kernels and
-// a summary line. Returns the exit code (run/ExitCode).
+// a summary line, and for a document the occupancy of its launch. Returns the exit code (run/ExitCode).
+#include "launch/LaunchTypes.hpp"
 #include "run/CompileCommandOptions.hpp"
+#include "run/CompileInput.hpp"
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 namespace kw {
 
@@ -22,7 +25,9 @@ public:
     int execute();
 
 private:
-    int print(const CompileResult& r);
+    int print(const CompileResult& r, const CompileInput& in);
+    // The device named by --device (default: cuda:0 when present, else the simulator).
+    std::optional<DeviceInfo> device() const;
 
     CompileCommandOptions options_;
     std::FILE* out_;

@@ -113,3 +113,39 @@ TEST(CompileCommand, AFileThatCannotBeReadIsReportedNotThrown)
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(r.err, "kwb-run: io error: cannot read /nonexistent/kernel.cu\n");
 }
+
+TEST(CompileCommand, ADocumentGetsTheOccupancyOfItsLaunch)
+{
+    // 64 KiB of static shared memory a block: 3 blocks of 8 warps fit the simulator's
+    // 227 KiB, so 24 of 64 warps per SM.
+    const fs::path dir = kw::test::freshDir("kw_test_compile_command", "occupancy");
+    std::ofstream(dir / "tile.kwb", std::ios::binary) << R"JSON({
+  "format": "kernel-workbench", "version": 1,
+  "source": "__global__ void tile(float* p) { __shared__ float t[16384]; t[threadIdx.x] = 1; __syncthreads(); p[threadIdx.x] = t[255 - threadIdx.x]; }\n",
+  "kernel": "tile",
+  "variables": [["n", "256"]],
+  "buffers": [{"name": "p", "dtype": "f32", "count": "n", "init": {"kind": "zeros"}, "direction": "out"}],
+  "args": [{"name": "p", "buffer": "p"}],
+  "launch": {"grid": [1, 1, 1], "block": ["n", 1, 1]}
+})JSON";
+    CompileCommandOptions o;
+    o.file = (dir / "tile.kwb").string();
+    o.arch = "compute_75";
+    o.device = "sim";
+    const Outcome r = compile(o);
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    const std::size_t at = r.out.find("\noccupancy 38 % on CPU simulator");
+    ASSERT_NE(at, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("(sim): 24 of 64 warps per SM, 3 blocks of 256 threads per SM, limited by shared memory; "
+                         "registers not counted",
+                         at),
+              std::string::npos)
+        << r.out;
+}
+
+TEST(CompileCommand, ACuFileHasNoLaunchAndNoOccupancy)
+{
+    const Outcome r = compile(source("nolaunch", kScale));
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    EXPECT_EQ(r.out.find("occupancy"), std::string::npos) << r.out;
+}

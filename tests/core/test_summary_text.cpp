@@ -159,3 +159,22 @@ TEST(SummaryText, PrintfLinesCannotPassForTheSummaryOrDriveTheTerminal)
     EXPECT_EQ(text.find('\x1b'), std::string::npos);
     EXPECT_EQ(SummaryText::run(r, true).substr(0, r.printf.raw.size()), r.printf.raw);
 }
+
+TEST(SummaryText, OccupancyNamesTheDeviceTheLimitAndTheRegisters)
+{
+    kw::DeviceInfo d;
+    d.id = "cuda:0";
+    d.name = "NVIDIA H200";
+    d.limits.sharedPerBlockOptin = 227 * 1024;
+    kw::KernelFootprint k;
+    k.ptxas = kw::KernelResources{};
+    k.ptxas->registers = 72; // 8 warps x 2304 registers: 3 blocks in 64 Ki
+    EXPECT_EQ(SummaryText::occupancy(d, 256, 0, k),
+              "occupancy 38 % on NVIDIA H200 (cuda:0): 24 of 64 warps per SM, 3 blocks of 256 threads per SM, "
+              "limited by registers (72 registers per thread)\n");
+    k.ptxas.reset();
+    k.staticShared = 1024;
+    EXPECT_EQ(SummaryText::occupancy(d, 2048, 0, k),
+              "occupancy 0 % on NVIDIA H200 (cuda:0): 0 of 64 warps per SM, 0 blocks of 2048 threads per SM, "
+              "limited by the block size; registers not counted (no ptxas report for a virtual arch)\n");
+}
