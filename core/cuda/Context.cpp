@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-namespace kw {
+namespace kw::cuda {
 
 namespace {
 std::string deviceLabel(int ordinal) { return "device cuda:" + std::to_string(ordinal); }
@@ -74,4 +74,4 @@ std::size_t Context::limit(CUlimit limit) const
     return value;
 }
 
-} // namespace kw
+} // namespace kw::cuda

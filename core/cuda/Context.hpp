@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace kw {
+namespace kw::cuda {
 
 class Context {
 public:
@@ -32,4 +32,4 @@ private:
     CUcontext context_ = nullptr;
 };
 
-} // namespace kw
+} // namespace kw::cuda

@@ -22,7 +22,7 @@
 #include <functional>
 #include <thread>
 
-namespace kw {
+namespace kw::cuda {
 
 namespace {
 
@@ -378,4 +378,4 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     return report;
 }
 
-} // namespace kw
+} // namespace kw::cuda

@@ -9,10 +9,13 @@
 #include <string>
 
 namespace kw {
+class PrintfCapture;
+} // namespace kw
+
+namespace kw::cuda {
 
 class Context;
 class Module;
-class PrintfCapture;
 class Stream;
 class StagedTransfer;
 
@@ -55,4 +58,4 @@ private:
     bool hung_ = false;
 };
 
-} // namespace kw
+} // namespace kw::cuda

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace kw {
+namespace kw::cuda {
 
 int CudaDevices::count() noexcept
 {
@@ -87,4 +87,4 @@ std::string CudaDevices::cubinArch(const DeviceInfo& device)
     return "sm_" + std::to_string(device.ccMajor) + std::to_string(device.ccMinor);
 }
 
-} // namespace kw
+} // namespace kw::cuda

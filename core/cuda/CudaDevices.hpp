@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace kw {
+namespace kw::cuda {
 
 class CudaDevices {
 public:
@@ -18,4 +18,4 @@ public:
     static std::string cubinArch(const DeviceInfo& device);
 };
 
-} // namespace kw
+} // namespace kw::cuda

@@ -4,7 +4,7 @@
 
 #include <regex>
 
-namespace kw {
+namespace kw::cuda {
 
 std::optional<Fault> CudaFault::fromResult(CUresult result, const std::string& errorName, const std::string& errorText,
                                            const std::string& kernel, bool moduleHasTrap)
@@ -57,4 +57,4 @@ bool CudaFault::ptxHasTrap(const std::string& ptx)
     return std::regex_search(ptx, trap);
 }
 
-} // namespace kw
+} // namespace kw::cuda

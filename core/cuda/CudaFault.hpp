@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace kw {
+namespace kw::cuda {
 
 class CudaFault {
 public:
@@ -24,4 +24,4 @@ public:
     static bool ptxHasTrap(const std::string& ptx);
 };
 
-} // namespace kw
+} // namespace kw::cuda

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-namespace kw {
+namespace kw::cuda {
 
 DeviceMemory::DeviceMemory(std::size_t bytes, std::string label)
     : bytes_(bytes)
@@ -43,4 +43,4 @@ void DeviceMemory::free() noexcept
     ptr_ = 0;
 }
 
-} // namespace kw
+} // namespace kw::cuda

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-namespace kw {
+namespace kw::cuda {
 
 class DeviceMemory {
 public:
@@ -31,4 +31,4 @@ private:
     std::string label_;
 };
 
-} // namespace kw
+} // namespace kw::cuda

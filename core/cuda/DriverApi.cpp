@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-namespace kw {
+namespace kw::cuda {
 
 namespace {
 
@@ -161,4 +161,4 @@ void DriverApi::check(CUresult result, const char* call, const std::string& obje
     throw Error(ErrorCategory::Driver, msg);
 }
 
-} // namespace kw
+} // namespace kw::cuda

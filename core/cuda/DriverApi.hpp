@@ -8,7 +8,7 @@
 
 #include <string>
 
-namespace kw {
+namespace kw::cuda {
 
 // X(name, versioned typedef suffix, ABI version passed to cuGetProcAddress)
 #define KW_CUDA_DRIVER_FUNCTIONS(X)                                                                                    \
@@ -86,4 +86,4 @@ private:
     std::string libraryName_;
 };
 
-} // namespace kw
+} // namespace kw::cuda

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-namespace kw {
+namespace kw::cuda {
 
 Event::Event()
 {
@@ -49,4 +49,4 @@ float Event::elapsedSince(const Event& start) const
     return ms;
 }
 
-} // namespace kw
+} // namespace kw::cuda

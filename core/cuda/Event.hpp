@@ -2,7 +2,7 @@
 // A CUDA event for timing, destroyed on destruction.
 #include <cuda.h>
 
-namespace kw {
+namespace kw::cuda {
 
 class Event {
 public:
@@ -23,4 +23,4 @@ private:
     CUevent event_ = nullptr;
 };
 
-} // namespace kw
+} // namespace kw::cuda

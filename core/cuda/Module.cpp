@@ -4,7 +4,7 @@
 
 #include <utility>
 
-namespace kw {
+namespace kw::cuda {
 
 Module::Module(const void* image, std::string label)
     : label_(std::move(label))
@@ -58,4 +58,4 @@ std::optional<Module::Global> Module::global(const std::string& name) const
     return g;
 }
 
-} // namespace kw
+} // namespace kw::cuda

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace kw {
+namespace kw::cuda {
 
 class Module {
 public:
@@ -34,4 +34,4 @@ private:
     std::string label_;
 };
 
-} // namespace kw
+} // namespace kw::cuda

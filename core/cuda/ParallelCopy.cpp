@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-namespace kw {
+namespace kw::cuda {
 
 namespace {
 constexpr std::size_t kParallelThreshold = 2u << 20; // below this one thread is fastest
@@ -80,4 +80,4 @@ void ParallelCopy::work(unsigned index)
     }
 }
 
-} // namespace kw
+} // namespace kw::cuda

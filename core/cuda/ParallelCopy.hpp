@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace kw {
+namespace kw::cuda {
 
 class ParallelCopy {
 public:
@@ -36,4 +36,4 @@ private:
     unsigned parts_ = 1;
 };
 
-} // namespace kw
+} // namespace kw::cuda

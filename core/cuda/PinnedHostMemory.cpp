@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-namespace kw {
+namespace kw::cuda {
 
 PinnedHostMemory::PinnedHostMemory(std::size_t bytes)
     : bytes_(bytes)
@@ -40,4 +40,4 @@ void PinnedHostMemory::free() noexcept
     ptr_ = nullptr;
 }
 
-} // namespace kw
+} // namespace kw::cuda

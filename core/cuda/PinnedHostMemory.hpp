@@ -2,7 +2,7 @@
 // Page-locked host memory (staging for fast copies), freed on destruction.
 #include <cstddef>
 
-namespace kw {
+namespace kw::cuda {
 
 class PinnedHostMemory {
 public:
@@ -23,4 +23,4 @@ private:
     std::size_t bytes_ = 0;
 };
 
-} // namespace kw
+} // namespace kw::cuda

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace kw {
+namespace kw::cuda {
 
 StagedTransfer::Slot& StagedTransfer::slot(std::size_t index)
 {
@@ -59,4 +59,4 @@ void StagedTransfer::download(CUdeviceptr device, void* host, std::size_t bytes,
     }
 }
 
-} // namespace kw
+} // namespace kw::cuda

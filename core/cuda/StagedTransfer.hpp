@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace kw {
+namespace kw::cuda {
 
 class StagedTransfer {
 public:
@@ -34,4 +34,4 @@ private:
     ParallelCopy copier_;
 };
 
-} // namespace kw
+} // namespace kw::cuda

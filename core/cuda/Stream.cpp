@@ -4,7 +4,7 @@
 
 #include <utility>
 
-namespace kw {
+namespace kw::cuda {
 
 Stream::Stream()
 {
@@ -35,4 +35,4 @@ void Stream::destroy() noexcept
     stream_ = nullptr;
 }
 
-} // namespace kw
+} // namespace kw::cuda

@@ -2,7 +2,7 @@
 // A non-blocking CUDA stream, destroyed on destruction.
 #include <cuda.h>
 
-namespace kw {
+namespace kw::cuda {
 
 class Stream {
 public:
@@ -20,4 +20,4 @@ private:
     CUstream stream_ = nullptr;
 };
 
-} // namespace kw
+} // namespace kw::cuda

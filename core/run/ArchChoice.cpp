@@ -6,7 +6,8 @@ namespace kw {
 
 ArchChoice::Gpus ArchChoice::ofThisMachine()
 {
-    return {[] { return CudaDevices::count() > 0; }, [] { return CudaDevices::cubinArch(CudaDevices::query(0)); }};
+    return {[] { return cuda::CudaDevices::count() > 0; },
+            [] { return cuda::CudaDevices::cubinArch(cuda::CudaDevices::query(0)); }};
 }
 
 std::string ArchChoice::choose(const std::string& asked, const std::string& documentArch, const Gpus& gpus)

@@ -32,7 +32,7 @@ DeviceSpec DeviceSelector::parse(const std::string& text)
 
 DeviceSpec DeviceSelector::defaultDevice()
 {
-    if (CudaDevices::count() > 0)
+    if (cuda::CudaDevices::count() > 0)
         return {DeviceSpec::Kind::Cuda, 0};
     return {DeviceSpec::Kind::Sim, 0};
 }
@@ -41,14 +41,14 @@ std::unique_ptr<Backend> DeviceSelector::open(const DeviceSpec& spec, PrintfCapt
 {
     if (spec.kind == DeviceSpec::Kind::Sim)
         return std::make_unique<SimBackend>();
-    if (!DriverApi::available())
-        throw Error(ErrorCategory::NoDevice, "no GPU to run on: " + DriverApi::unavailableReason());
-    return std::make_unique<CudaBackend>(spec.ordinal, printf);
+    if (!cuda::DriverApi::available())
+        throw Error(ErrorCategory::NoDevice, "no GPU to run on: " + cuda::DriverApi::unavailableReason());
+    return std::make_unique<cuda::CudaBackend>(spec.ordinal, printf);
 }
 
 std::vector<DeviceInfo> DeviceSelector::list()
 {
-    std::vector<DeviceInfo> out = CudaDevices::list();
+    std::vector<DeviceInfo> out = cuda::CudaDevices::list();
     out.push_back(SimBackend().device());
     return out;
 }

@@ -17,8 +17,8 @@ DevicesReport DevicesReport::collect()
 {
     DevicesReport r;
     r.devices = DeviceSelector::list();
-    if (!DriverApi::available())
-        r.noDriver = DriverApi::unavailableReason();
+    if (!cuda::DriverApi::available())
+        r.noDriver = cuda::DriverApi::unavailableReason();
     return r;
 }
 

@@ -28,9 +28,9 @@ std::string nvrtcLine()
 std::string driverLine()
 {
     try {
-        if (!DriverApi::available())
-            return "not found (" + firstLine(DriverApi::unavailableReason()) + ")";
-        const DriverApi& d = DriverApi::get();
+        if (!cuda::DriverApi::available())
+            return "not found (" + firstLine(cuda::DriverApi::unavailableReason()) + ")";
+        const cuda::DriverApi& d = cuda::DriverApi::get();
         const int v = d.driverVersion();
         return "CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10) + " (" + d.libraryName() + ")";
     } catch (const std::exception& e) {

@@ -99,7 +99,7 @@ void requireAddOutput(const kw::RunResult& r, const std::string& what)
                                      + std::to_string(pa[i] + pb[i]));
 }
 
-double emptyLaunchMicroseconds(const kw::CudaBackend& backend, kw::Compiler& compiler, int launches)
+double emptyLaunchMicroseconds(const kw::cuda::CudaBackend& backend, kw::Compiler& compiler, int launches)
 {
     kw::CompileRequest req;
     req.source = "__global__ void empty() {}\n";
@@ -108,7 +108,7 @@ double emptyLaunchMicroseconds(const kw::CudaBackend& backend, kw::Compiler& com
     kw::CompileResult r = compiler.compile(req);
     if (!r.ok)
         throw std::runtime_error("the empty kernel did not compile: " + r.log);
-    const auto& api = kw::DriverApi::get();
+    const auto& api = kw::cuda::DriverApi::get();
     kw::Module module(r.cubin.empty() ? static_cast<const void*>(r.ptx.c_str()) : r.cubin.data(), "empty");
     CUfunction f = module.function(r.loweredNames.at("empty"));
     auto require = [](CUresult status, const char* call) {
@@ -131,7 +131,7 @@ int main(int argc, char** argv)
 {
     const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
     try {
-        kw::CudaBackend backend(0);
+        kw::cuda::CudaBackend backend(0);
         auto cache = std::make_shared<kw::ProgramCache>(std::filesystem::path(), 64); // memory only
         kw::Compiler compiler(cache);
         kw::PreparedRunCache inputs; // as a serve process keeps it

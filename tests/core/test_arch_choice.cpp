@@ -62,9 +62,9 @@ TEST(ArchChoice, WithoutAGpuNoArchAndTheGpuIsNotQueried)
 TEST(ArchChoice, ThisMachineAnswersAsTheDriverDoes)
 {
     const ArchChoice::Gpus here = ArchChoice::ofThisMachine();
-    ASSERT_EQ(here.present(), kw::CudaDevices::count() > 0);
+    ASSERT_EQ(here.present(), kw::cuda::CudaDevices::count() > 0);
     if (here.present()) {
-        EXPECT_EQ(here.firstArch(), kw::CudaDevices::cubinArch(kw::CudaDevices::query(0)));
+        EXPECT_EQ(here.firstArch(), kw::cuda::CudaDevices::cubinArch(kw::cuda::CudaDevices::query(0)));
     } else {
         EXPECT_EQ(ArchChoice::choose("", ""), "");
     }
@@ -75,8 +75,8 @@ TEST(ArchChoice, AGpusCubinTargetIsSmAndItsComputeCapability)
     kw::DeviceInfo d;
     d.ccMajor = 9;
     d.ccMinor = 0;
-    EXPECT_EQ(kw::CudaDevices::cubinArch(d), "sm_90");
+    EXPECT_EQ(kw::cuda::CudaDevices::cubinArch(d), "sm_90");
     d.ccMajor = 12;
     d.ccMinor = 1;
-    EXPECT_EQ(kw::CudaDevices::cubinArch(d), "sm_121");
+    EXPECT_EQ(kw::cuda::CudaDevices::cubinArch(d), "sm_121");
 }

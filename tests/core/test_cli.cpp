@@ -124,7 +124,7 @@ TEST(Cli, DevicesWorksWithAndWithoutDriver)
     ASSERT_EQ(j.exitCode, 0) << j.err;
     auto parsed = nlohmann::json::parse(j.out);
     ASSERT_TRUE(parsed["devices"].is_array());
-    if (!kw::DriverApi::available()) {
+    if (!kw::cuda::DriverApi::available()) {
         EXPECT_NE(r.out.find("No GPU"), std::string::npos) << r.out;
         EXPECT_TRUE(parsed["driver"].is_string());
         for (const auto& d : parsed["devices"])
@@ -136,7 +136,7 @@ TEST(Cli, DevicesWorksWithAndWithoutDriver)
 
 TEST(Cli, RunOnAMissingGpuSaysSoInOneLine)
 {
-    if (kw::DriverApi::available())
+    if (kw::cuda::DriverApi::available())
         GTEST_SKIP() << "a CUDA driver is present; this checks the no-driver message";
     auto r = runKwb({"run", std::string(KW_SAMPLES_DIR) + "/add_vectors_small.kwb", "--device", "cuda:0"});
     EXPECT_EQ(r.exitCode, 2);
@@ -185,7 +185,7 @@ TEST(Cli, VersionNamesTheNvrtcAndDriverFoundOrSaysNotFound)
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_EQ(r.out.rfind("kwb-run " KW_TEST_VERSION "\n", 0), 0u) << r.out;
     EXPECT_NE(r.out.find("\nNVRTC:        13."), std::string::npos) << r.out;
-    if (kw::DriverApi::available())
+    if (kw::cuda::DriverApi::available())
         EXPECT_NE(r.out.find("\ndriver:       CUDA "), std::string::npos) << r.out;
     else
         EXPECT_NE(r.out.find("\ndriver:       not found ("), std::string::npos) << r.out;

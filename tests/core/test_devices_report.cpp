@@ -47,11 +47,11 @@ TEST(DevicesReport, ThisMachineListsItsGpusThenTheSimulatorAndSaysWhyThereIsNoDr
     const DevicesReport r = DevicesReport::collect();
     ASSERT_FALSE(r.devices.empty());
     EXPECT_EQ(r.devices.back().id, "sim");
-    EXPECT_EQ(r.devices.size(), std::size_t(kw::CudaDevices::count()) + 1);
-    EXPECT_EQ(r.hasGpu(), kw::CudaDevices::count() > 0);
-    EXPECT_EQ(r.noDriver.has_value(), !kw::DriverApi::available());
+    EXPECT_EQ(r.devices.size(), std::size_t(kw::cuda::CudaDevices::count()) + 1);
+    EXPECT_EQ(r.hasGpu(), kw::cuda::CudaDevices::count() > 0);
+    EXPECT_EQ(r.noDriver.has_value(), !kw::cuda::DriverApi::available());
     if (r.noDriver) {
-        EXPECT_EQ(*r.noDriver, kw::DriverApi::unavailableReason());
+        EXPECT_EQ(*r.noDriver, kw::cuda::DriverApi::unavailableReason());
     }
 }
 

@@ -33,7 +33,7 @@ constexpr unsigned char kGuardByte = 0xA5;
 
 // Copies `bytes` from offset srcOffset of a random source to offset dstOffset of a
 // guarded destination, and checks the copy in full and the guards around it.
-void expectExactCopy(kw::ParallelCopy& copier, std::size_t bytes, std::size_t srcOffset, std::size_t dstOffset,
+void expectExactCopy(kw::cuda::ParallelCopy& copier, std::size_t bytes, std::size_t srcOffset, std::size_t dstOffset,
                      unsigned seed)
 {
     SCOPED_TRACE("bytes " + std::to_string(bytes) + ", source offset " + std::to_string(srcOffset)
@@ -58,7 +58,7 @@ TEST(ParallelCopy, EverySizeAroundTheThresholdAndTheSlicesArrivesExactly)
 {
     for (unsigned threads : {0u, 1u, 3u, 7u}) {
         SCOPED_TRACE("threads " + std::to_string(threads));
-        kw::ParallelCopy copier(threads);
+        kw::cuda::ParallelCopy copier(threads);
         for (std::size_t bytes :
              {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4097), kThreshold - 1, kThreshold,
               kThreshold + 1, kThreshold + 4096 * 3 + 17, std::size_t(16) << 20, (std::size_t(16) << 20) + 12345})
@@ -68,7 +68,7 @@ TEST(ParallelCopy, EverySizeAroundTheThresholdAndTheSlicesArrivesExactly)
 
 TEST(ParallelCopy, UnalignedSourcesAndDestinationsArriveExactly)
 {
-    kw::ParallelCopy copier(3);
+    kw::cuda::ParallelCopy copier(3);
     for (std::size_t srcOffset : {1u, 7u, 4093u})
         for (std::size_t dstOffset : {3u, 8u, 4095u})
             expectExactCopy(copier, kThreshold * 3 + 1001, srcOffset, dstOffset, unsigned(srcOffset * 31 + dstOffset));
@@ -77,7 +77,7 @@ TEST(ParallelCopy, UnalignedSourcesAndDestinationsArriveExactly)
 TEST(ParallelCopy, OneInstanceServesManyCopiesInARow)
 {
     // The workers wait for each new copy; none may run an old one again or miss one.
-    kw::ParallelCopy copier(3);
+    kw::cuda::ParallelCopy copier(3);
     for (unsigned round = 0; round < 40; ++round)
         expectExactCopy(copier, kThreshold + round * 65537, round % 5, (round * 3) % 11, round);
 }
@@ -86,7 +86,7 @@ TEST(ParallelCopy, ASliceSmallerThanAPageStillCoversEveryByte)
 {
     // Seven workers and eight parts of a little over the threshold: the 4 KiB rounding
     // leaves the last parts short or empty; the last one must take what is left.
-    kw::ParallelCopy copier(7);
+    kw::cuda::ParallelCopy copier(7);
     for (std::size_t extra : {std::size_t(1), std::size_t(4095), std::size_t(8 * 4096 - 1)})
         expectExactCopy(copier, kThreshold + extra, 0, 0, unsigned(extra));
 }

@@ -22,7 +22,7 @@ TEST(DeviceSelector, ParsesDeviceNames)
 
 TEST(DeviceSelector, WithoutAGpuTheDefaultIsTheSimulator)
 {
-    if (CudaDevices::count() > 0)
+    if (cuda::CudaDevices::count() > 0)
         GTEST_SKIP() << "a GPU is present";
     EXPECT_EQ(DeviceSelector::defaultDevice().kind, DeviceSpec::Kind::Sim);
     EXPECT_EQ(DeviceSelector::parse("").kind, DeviceSpec::Kind::Sim);
@@ -33,25 +33,25 @@ TEST(DeviceSelector, WithoutAGpuTheDefaultIsTheSimulator)
 
 TEST(DriverApi, MissingDriverIsAOneLineNoDeviceError)
 {
-    if (DriverApi::available())
+    if (cuda::DriverApi::available())
         GTEST_SKIP() << "a CUDA driver is present";
     try {
-        DriverApi::get();
+        cuda::DriverApi::get();
         FAIL();
     } catch (const Error& e) {
         EXPECT_EQ(e.category(), ErrorCategory::NoDevice);
         const std::string msg = e.what();
         EXPECT_EQ(msg.find('\n'), std::string::npos);
-        EXPECT_EQ(msg, DriverApi::unavailableReason());
+        EXPECT_EQ(msg, cuda::DriverApi::unavailableReason());
     }
-    EXPECT_EQ(CudaDevices::count(), 0);
+    EXPECT_EQ(cuda::CudaDevices::count(), 0);
     EXPECT_THROW(DeviceSelector::open(DeviceSelector::parse("cuda:0"), nullptr), Error);
 }
 
 TEST(CudaFault, MapsKernelErrorsToFaultKinds)
 {
     auto kind = [](CUresult r, bool trap = false) {
-        auto f = CudaFault::fromResult(r, "NAME", "text", "k", trap);
+        auto f = cuda::CudaFault::fromResult(r, "NAME", "text", "k", trap);
         return f ? f->kind : FaultKind::None;
     };
     EXPECT_EQ(kind(CUDA_ERROR_ILLEGAL_ADDRESS), FaultKind::IllegalAddress);
@@ -64,21 +64,21 @@ TEST(CudaFault, MapsKernelErrorsToFaultKinds)
     EXPECT_EQ(kind(CUDA_ERROR_HARDWARE_STACK_ERROR), FaultKind::LaunchFailure);
     EXPECT_EQ(kind(CUDA_ERROR_OUT_OF_MEMORY), FaultKind::None); // machinery, not a fault
     EXPECT_EQ(kind(CUDA_SUCCESS), FaultKind::None);
-    EXPECT_TRUE(CudaFault::isSticky(CUDA_ERROR_ILLEGAL_ADDRESS));
-    EXPECT_FALSE(CudaFault::isSticky(CUDA_ERROR_INVALID_VALUE));
+    EXPECT_TRUE(cuda::CudaFault::isSticky(CUDA_ERROR_ILLEGAL_ADDRESS));
+    EXPECT_FALSE(cuda::CudaFault::isSticky(CUDA_ERROR_INVALID_VALUE));
 
-    auto f = CudaFault::fromResult(CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered",
-                                   "scale<float,4>", false);
+    auto f = cuda::CudaFault::fromResult(CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered",
+                                         "scale<float,4>", false);
     ASSERT_TRUE(f);
     EXPECT_NE(f->message.find("scale<float,4>"), std::string::npos);
     EXPECT_NE(f->message.find("CUDA_ERROR_ASSERT"), std::string::npos);
-    EXPECT_EQ(CudaFault::timeout("k", 2.5).kind, FaultKind::Timeout);
+    EXPECT_EQ(cuda::CudaFault::timeout("k", 2.5).kind, FaultKind::Timeout);
 }
 
 TEST(CudaFault, FindsTrapInstructionsInPtx)
 {
-    EXPECT_TRUE(CudaFault::ptxHasTrap("{\n\tsetp.ne.s32 %p1, %r1, 3;\n\t@%p1 bra $L;\n\ttrap;\n$L:\n\tret;\n}"));
-    EXPECT_TRUE(CudaFault::ptxHasTrap("@%p1 trap;"));
-    EXPECT_FALSE(CudaFault::ptxHasTrap("\tmov.u32 %r1, %trap_count;\n\tcall.uni __assertfail;\n"));
-    EXPECT_FALSE(CudaFault::ptxHasTrap("// no traps here\n\tret;\n"));
+    EXPECT_TRUE(cuda::CudaFault::ptxHasTrap("{\n\tsetp.ne.s32 %p1, %r1, 3;\n\t@%p1 bra $L;\n\ttrap;\n$L:\n\tret;\n}"));
+    EXPECT_TRUE(cuda::CudaFault::ptxHasTrap("@%p1 trap;"));
+    EXPECT_FALSE(cuda::CudaFault::ptxHasTrap("\tmov.u32 %r1, %trap_count;\n\tcall.uni __assertfail;\n"));
+    EXPECT_FALSE(cuda::CudaFault::ptxHasTrap("// no traps here\n\tret;\n"));
 }

@@ -18,9 +18,9 @@ namespace kwtest {
 
 inline std::string noGpuReason()
 {
-    if (!kw::DriverApi::available())
-        return "no CUDA device: " + kw::DriverApi::unavailableReason();
-    if (kw::CudaDevices::count() == 0)
+    if (!kw::cuda::DriverApi::available())
+        return "no CUDA device: " + kw::cuda::DriverApi::unavailableReason();
+    if (kw::cuda::CudaDevices::count() == 0)
         return "no CUDA device: the driver reports none";
     return {};
 }

@@ -14,7 +14,7 @@ using namespace kw;
 TEST(GpuPtxasReport, RegistersAndSharedMemoryMatchTheLoadedModule)
 {
     KW_REQUIRE_GPU();
-    const DeviceInfo device = CudaDevices::query(0);
+    const DeviceInfo device = cuda::CudaDevices::query(0);
     const std::string arch = Compiler::realArchFor(device.ccMajor, device.ccMinor);
     ASSERT_FALSE(arch.empty()) << "NVRTC cannot compile for the device";
 
@@ -29,9 +29,9 @@ TEST(GpuPtxasReport, RegistersAndSharedMemoryMatchTheLoadedModule)
     ASSERT_EQ(report.size(), r.entries.size()) << r.log;
     ASSERT_FALSE(report.empty()) << "kernels.cu has kernels: nothing would be compared";
 
-    const Context context(0);
+    const cuda::Context context(0);
     const Module module(r.cubin.data(), "kernels.cu");
-    const auto& api = DriverApi::get();
+    const auto& api = cuda::DriverApi::get();
     for (const KernelResources& k : report) {
         SCOPED_TRACE(k.entry);
         EXPECT_EQ(k.arch, arch);

@@ -41,17 +41,17 @@ std::size_t firstDifference(const std::vector<unsigned char>& a, const std::vect
 TEST(GpuStagedTransfer, EveryByteGoesUpAndComesBackForSizesAroundSlotsAndTheRing)
 {
     KW_REQUIRE_GPU();
-    using kw::StagedTransfer;
-    const auto& api = kw::DriverApi::get();
-    kw::Context context(0);
-    kw::Stream stream;
+    using kw::cuda::StagedTransfer;
+    const auto& api = kw::cuda::DriverApi::get();
+    kw::cuda::Context context(0);
+    kw::cuda::Stream stream;
     StagedTransfer ring;
     const std::size_t slot = StagedTransfer::kSlotBytes, wrap = StagedTransfer::kSlots * slot;
     for (std::size_t bytes : {std::size_t(1), std::size_t(4097), slot - 1, slot, slot + 1, wrap - 3, wrap, wrap + 1,
                               2 * wrap + slot / 2 + 7}) {
         SCOPED_TRACE("bytes " + std::to_string(bytes));
         const auto host = pattern(bytes, unsigned(bytes));
-        kw::DeviceMemory device(bytes, "staged");
+        kw::cuda::DeviceMemory device(bytes, "staged");
         ring.upload(host.data(), device.pointer(), bytes, stream.handle(), "staged");
 
         // Read back without the ring (a plain copy into pageable memory): a fault

@@ -31,7 +31,7 @@ TEST(GpuTransfer, OneGibRoundTripsThroughPinnedStaging)
     doc["run"] = {{"warmup", 1}, {"repeats", 5}};
 
     kw::Compiler compiler;
-    kw::CudaBackend backend(0);
+    kw::cuda::CudaBackend backend(0);
     kw::RunEngine engine(compiler, backend);
     const kw::Document d = kw::DocumentReader::readString(doc.dump());
     for (int attempt = 0; attempt < 3; ++attempt) { // the first run also pins the staging ring
