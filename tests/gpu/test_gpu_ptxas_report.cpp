@@ -30,7 +30,7 @@ TEST(GpuPtxasReport, RegistersAndSharedMemoryMatchTheLoadedModule)
     ASSERT_FALSE(report.empty()) << "kernels.cu has kernels: nothing would be compared";
 
     const cuda::Context context(0);
-    const Module module(r.cubin.data(), "kernels.cu");
+    const cuda::Module module(r.cubin.data(), "kernels.cu");
     const auto& api = cuda::DriverApi::get();
     for (const KernelResources& k : report) {
         SCOPED_TRACE(k.entry);
