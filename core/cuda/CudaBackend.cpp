@@ -3,6 +3,7 @@
 #include "cuda/Context.hpp"
 #include "cuda/CudaDevices.hpp"
 #include "cuda/CudaFault.hpp"
+#include "cuda/CudaResidentBuffers.hpp"
 #include "cuda/DeviceMemory.hpp"
 #include "cuda/DriverApi.hpp"
 #include "cuda/Event.hpp"
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <thread>
 
 namespace kw::cuda {
@@ -51,10 +53,18 @@ CUresult waitFor(const DriverApi& api, CUevent event, double limitSeconds)
 
 } // namespace
 
-struct CudaBackend::Loaded {
+// The module of the last image, kept while launches use the same image (its
+// __device__ variables live as long as it does), and its kernels looked up so far.
+struct CudaBackend::LoadedModule {
     std::size_t imageHash = 0;
-    std::string loweredName;
     Module module;
+    bool hasTrap = false;
+    std::map<std::string, Loaded> kernels; // by lowered name
+    std::string lastKernel;                // lowered name of the last launch
+};
+
+struct CudaBackend::Loaded {
+    const Module* module = nullptr;
     CUfunction function = nullptr;
     bool hasTrap = false;
     int maxThreads = 0, staticShared = 0, registers = 0, localBytes = 0;
@@ -90,51 +100,63 @@ bool CudaBackend::canUsePrintfBuffer(std::size_t bytes) const noexcept
     return !launchedAny_ || bytes == printfFifoRequested_ || bytes == printfFifo_;
 }
 
-const CudaBackend::Loaded& CudaBackend::load(const KernelImage& kernel, double& loadMs)
+const CudaBackend::Loaded& CudaBackend::load(const KernelImage& kernel, double& loadMs, bool freshForAnotherKernel)
 {
     const bool useCubin = !kernel.cubin.empty();
     const std::size_t hash = useCubin
         ? std::hash<std::string_view>{}(std::string_view(kernel.cubin.data(), kernel.cubin.size()))
         : std::hash<std::string>{}(kernel.ptx);
     loadMs = 0;
-    if (loaded_ && loaded_->imageHash == hash && loaded_->loweredName == kernel.loweredName)
-        return *loaded_;
+    const auto t0 = Clock::now();
+    // A run of one launch gets the module afresh when it launches another kernel than the
+    // last; launches on resident buffers share the module and its variables.
+    if (!loaded_ || loaded_->imageHash != hash
+        || (freshForAnotherKernel && loaded_->lastKernel != kernel.loweredName)) {
+        loaded_.reset(); // unload the previous module first
+        auto m = std::make_unique<LoadedModule>();
+        m->imageHash = hash;
+        m->hasTrap = CudaFault::ptxHasTrap(kernel.ptx);
+        m->module = useCubin ? Module(kernel.cubin.data(), kernel.name + " (cubin)")
+                             : Module(kernel.ptx.c_str(), kernel.name + " (ptx)");
+        loaded_ = std::move(m);
+    }
+    loaded_->lastKernel = kernel.loweredName;
+    if (const auto it = loaded_->kernels.find(kernel.loweredName); it != loaded_->kernels.end())
+        return it->second;
 
     const auto& api = DriverApi::get();
-    const auto t0 = Clock::now();
-    auto l = std::make_unique<Loaded>();
-    l->imageHash = hash;
-    l->loweredName = kernel.loweredName;
-    l->hasTrap = CudaFault::ptxHasTrap(kernel.ptx);
-    loaded_.reset(); // unload the previous module first
-    l->module = useCubin ? Module(kernel.cubin.data(), kernel.name + " (cubin)")
-                         : Module(kernel.ptx.c_str(), kernel.name + " (ptx)");
-    l->function = l->module.function(kernel.loweredName);
+    Loaded l;
+    l.module = &loaded_->module;
+    l.hasTrap = loaded_->hasTrap;
+    l.function = loaded_->module.function(kernel.loweredName);
     auto attr = [&](CUfunction_attribute a) {
         int v = 0;
-        api.check(api.cuFuncGetAttribute(&v, a, l->function), "cuFuncGetAttribute", "kernel " + kernel.name);
+        api.check(api.cuFuncGetAttribute(&v, a, l.function), "cuFuncGetAttribute", "kernel " + kernel.name);
         return v;
     };
-    l->maxThreads = attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-    l->staticShared = attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
-    l->registers = attr(CU_FUNC_ATTRIBUTE_NUM_REGS);
-    l->localBytes = attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    l.maxThreads = attr(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    l.staticShared = attr(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    l.registers = attr(CU_FUNC_ATTRIBUTE_NUM_REGS);
+    l.localBytes = attr(CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     loadMs = msSince(t0);
-    loaded_ = std::move(l);
-    return *loaded_;
+    return loaded_->kernels.emplace(kernel.loweredName, l).first->second;
 }
 
-LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
-                                 const std::vector<LaunchArg>& args, const LaunchConfig& config)
+void CudaBackend::checkUsable() const
 {
     if (poisoned_)
         throw Error(ErrorCategory::Driver,
                     "the CUDA context of cuda:" + std::to_string(ordinal_)
                         + " is unusable after an earlier fault; a fresh runner process is needed");
+}
+
+const CudaBackend::Loaded& CudaBackend::prepare(const KernelImage& kernel, const std::vector<LaunchArg>& args,
+                                                std::size_t bufferCount, const LaunchConfig& config,
+                                                LaunchReport& report, bool resident)
+{
+    checkUsable();
     const auto& api = DriverApi::get();
     context_->makeCurrent();
-    LaunchReport report;
-
     if (!canUsePrintfBuffer(config.printfBufferBytes)) {
         throw Error(ErrorCategory::Usage,
                     fmt::format("the device printf buffer is {} bytes in this runner and can only "
@@ -147,11 +169,11 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         printfFifo_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
     }
 
-    const Loaded& fn = load(kernel, report.timings.moduleLoadMs);
+    const Loaded& fn = load(kernel, report.timings.moduleLoadMs, !resident);
     const DeviceLimits& lim = info_.limits;
     const std::string kname = "kernel " + kernel.name;
 
-    // ---- validate against the real limits before launching
+    // Validated against the real limits before launching.
     const std::size_t totalShared = std::size_t(fn.staticShared) + config.sharedBytes;
     refuseViolations(
         kernel.name,
@@ -166,7 +188,6 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
     // Each argument against the kernel's own parameter layout, every mismatch named.
     if (api.cuFuncGetParamInfo) {
         std::vector<std::string> mismatches;
-        auto limitError = [&](std::string what) { mismatches.push_back(std::move(what)); };
         std::size_t count = 0;
         for (;; ++count) {
             std::size_t offset = 0, size = 0;
@@ -176,26 +197,154 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
             if (count < args.size()) {
                 const std::size_t passed = args[count].isBuffer ? sizeof(CUdeviceptr) : args[count].bytes.size();
                 if (passed != size)
-                    limitError(fmt::format("argument {} is {} bytes but the kernel's parameter {} "
-                                           "(at offset {}) is {} bytes",
-                                           count, passed, count, offset, size));
+                    mismatches.push_back(fmt::format("argument {} is {} bytes but the kernel's parameter {} "
+                                                     "(at offset {}) is {} bytes",
+                                                     count, passed, count, offset, size));
             }
         }
         if (count != args.size())
-            limitError(fmt::format("{} arguments given but the kernel has {} parameters", args.size(), count));
+            mismatches.push_back(
+                fmt::format("{} arguments given but the kernel has {} parameters", args.size(), count));
         refuseLaunch(kernel.name, mismatches);
     }
     for (const auto& a : args)
-        if (a.isBuffer && a.buffer >= buffers.size())
+        if (a.isBuffer && a.buffer >= bufferCount)
             throw Error(ErrorCategory::Internal,
-                        fmt::format("argument refers to buffer {} of {}", a.buffer, buffers.size()));
+                        fmt::format("argument refers to buffer {} of {}", a.buffer, bufferCount));
+    return fn;
+}
 
-    // ---- allocate and upload
+void CudaBackend::findVariables(const Loaded& fn, std::vector<Placed>& placed) const
+{
+    for (Placed& b : placed) {
+        b.variable = 0;
+        if (b.global.empty())
+            continue;
+        const auto g = fn.module->global(b.global);
+        if (!g)
+            throw Error(ErrorCategory::Document,
+                        fmt::format("global '{}': the module has no __constant__ or __device__ variable of that name",
+                                    b.global));
+        if (g->bytes != b.bytes)
+            throw Error(ErrorCategory::Document,
+                        fmt::format("global '{}': the variable is {} bytes but the document gives {} bytes", b.global,
+                                    g->bytes, b.bytes));
+        b.variable = g->pointer;
+    }
+}
+
+void CudaBackend::copyVariables(const std::vector<Placed>& placed, bool intoModule) const
+{
+    const auto& api = DriverApi::get();
+    const CUstream stream = stream_->handle();
+    for (const Placed& b : placed) {
+        if (!b.variable || b.bytes == 0 || (!intoModule && b.direction == Direction::In))
+            continue;
+        api.check(intoModule ? api.cuMemcpyDtoDAsync(b.variable, b.pointer, b.bytes, stream)
+                             : api.cuMemcpyDtoDAsync(b.pointer, b.variable, b.bytes, stream),
+                  "cuMemcpyDtoDAsync", "global " + b.global);
+    }
+}
+
+std::vector<void*> CudaBackend::parameters(const std::vector<LaunchArg>& args, const std::vector<Placed>& placed,
+                                           std::vector<CUdeviceptr>& pointers)
+{
+    pointers.assign(args.size(), 0);
+    std::vector<void*> params(args.size());
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].isBuffer) {
+            pointers[i] = placed[args[i].buffer].pointer + args[i].offsetBytes;
+            params[i] = &pointers[i];
+        } else {
+            params[i] = const_cast<std::byte*>(args[i].bytes.data());
+        }
+    }
+    return params;
+}
+
+CUresult CudaBackend::launchOnce(const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                                 std::vector<void*>& params)
+{
+    const auto& api = DriverApi::get();
+    launchedAny_ = true;
+    CUresult r
+        = api.cuLaunchKernel(fn.function, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+                             config.block.z, config.sharedBytes, stream_->handle(), params.data(), nullptr);
+    if (r != CUDA_SUCCESS && !CudaFault::isSticky(r))
+        api.check(r, "cuLaunchKernel",
+                  fmt::format("kernel {}, grid {}, block {}, {} bytes dynamic shared memory", kernel.name,
+                              toString(config.grid), toString(config.block), config.sharedBytes));
+    return r;
+}
+
+CUresult CudaBackend::launchAndWait(const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                                    std::vector<void*>& params, Event& start, Event& stop)
+{
+    start.record(stream_->handle());
+    CUresult r = launchOnce(fn, kernel, config, params);
+    if (r == CUDA_SUCCESS) {
+        stop.record(stream_->handle());
+        r = waitFor(DriverApi::get(), stop.handle(), config.timeLimitSeconds);
+    }
+    return r;
+}
+
+bool CudaBackend::faulted(CUresult r, const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                          LaunchReport& report, const std::function<void()>& abandonMemory)
+{
+    if (r == CUDA_SUCCESS)
+        return false;
+    const auto& api = DriverApi::get();
+    report.ok = false;
+    if (r == CUDA_ERROR_LAUNCH_TIMEOUT) {
+        report.fault = CudaFault::timeout(kernel.name, config.timeLimitSeconds);
+        hung_ = true;
+    } else {
+        report.fault = CudaFault::fromResult(r, api.errorName(r), api.errorString(r), kernel.name, fn.hasTrap);
+        if (!report.fault)
+            api.check(r, "kernel execution", "kernel " + kernel.name);
+    }
+    poisoned_ = true;
+    if (hung_)
+        abandonMemory();
+    // Whatever the kernel printed before the fault is still worth showing.
+    if (printf_ && !hung_) {
+        api.cuCtxSynchronize();
+        report.printfOutput = printf_->collect();
+    }
+    return true;
+}
+
+void CudaBackend::collectPrintf(LaunchReport& report)
+{
+    report.printfOutput = printf_->collect();
+    const std::size_t lines = std::size_t(std::count(report.printfOutput.begin(), report.printfOutput.end(), '\n'));
+    // A record is at least a header and the format pointer plus 8 bytes per argument (the
+    // block/thread tag alone adds six): 64 bytes a line is a conservative estimate, and
+    // half the FIFO is where the warning starts.
+    const std::size_t estimate = std::max(report.printfOutput.size(), lines * 64);
+    if (estimate * 2 >= printfFifo_) {
+        report.printfMaybeTruncated = true;
+        report.warnings.push_back(
+            fmt::format("printf output ({} lines, {} bytes) may have been cut off: the device printf buffer "
+                        "is {} bytes; raise run.printf_buffer_bytes",
+                        lines, report.printfOutput.size(), printfFifo_));
+    }
+}
+
+LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
+                                 const std::vector<LaunchArg>& args, const LaunchConfig& config)
+{
+    LaunchReport report;
+    const Loaded& fn = prepare(kernel, args, buffers.size(), config, report, false);
+    const auto& api = DriverApi::get();
+    const CUstream stream = stream_->handle();
+
+    // Allocated and uploaded; pristine copies restore the inputs before each repeat.
     std::vector<DeviceMemory> device, pristine;
     device.reserve(buffers.size());
     for (const auto& b : buffers)
         device.emplace_back(b.data.byteSize(), b.name);
-    const CUstream stream = stream_->handle();
     auto t0 = Clock::now();
     for (std::size_t i = 0; i < buffers.size(); ++i)
         transfer_->upload(buffers[i].data.data(), device[i].pointer(), buffers[i].data.byteSize(), stream,
@@ -212,120 +361,36 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
                 "cuMemcpyDtoDAsync", "pristine copy of buffer " + buffers[i].name);
         }
     }
-
-    // ---- module variables a buffer fills: its device copy goes into the variable
-    // before every launch and comes back after the first
-    std::vector<CUdeviceptr> variable(buffers.size(), 0);
-    for (std::size_t i = 0; i < buffers.size(); ++i) {
-        if (buffers[i].global.empty())
-            continue;
-        const auto g = fn.module.global(buffers[i].global);
-        if (!g)
-            throw Error(ErrorCategory::Document,
-                        fmt::format("global '{}': the module has no __constant__ or __device__ variable of that name",
-                                    buffers[i].global));
-        if (g->bytes != buffers[i].data.byteSize())
-            throw Error(ErrorCategory::Document,
-                        fmt::format("global '{}': the variable is {} bytes but the document gives {} bytes",
-                                    buffers[i].global, g->bytes, buffers[i].data.byteSize()));
-        variable[i] = g->pointer;
-    }
-    auto copyVariables = [&](bool intoModule) {
-        for (std::size_t i = 0; i < buffers.size(); ++i) {
-            if (!variable[i] || buffers[i].data.byteSize() == 0
-                || (!intoModule && buffers[i].direction == Direction::In))
-                continue;
-            api.check(intoModule
-                          ? api.cuMemcpyDtoDAsync(variable[i], device[i].pointer(), buffers[i].data.byteSize(), stream)
-                          : api.cuMemcpyDtoDAsync(device[i].pointer(), variable[i], buffers[i].data.byteSize(), stream),
-                      "cuMemcpyDtoDAsync", "global " + buffers[i].global);
-        }
+    std::vector<Placed> placed;
+    for (std::size_t i = 0; i < buffers.size(); ++i)
+        placed.push_back({buffers[i].name, buffers[i].global, buffers[i].direction, buffers[i].data.byteSize(),
+                          device[i].pointer()});
+    // A module variable a buffer fills takes the buffer's device copy before every
+    // launch and gives it back after the first.
+    findVariables(fn, placed);
+    copyVariables(placed, true);
+    std::vector<CUdeviceptr> pointers;
+    std::vector<void*> params = parameters(args, placed, pointers);
+    const auto abandon = [&] {
+        for (auto& d : device)
+            d.abandon();
+        for (auto& d : pristine)
+            d.abandon();
     };
-    copyVariables(true);
 
-    // ---- kernel parameters
-    std::vector<CUdeviceptr> pointers(args.size());
-    std::vector<void*> params(args.size());
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i].isBuffer) {
-            pointers[i] = device[args[i].buffer].pointer() + args[i].offsetBytes;
-            params[i] = &pointers[i];
-        } else {
-            params[i] = const_cast<std::byte*>(args[i].bytes.data());
-        }
-    }
-
+    // The one launch whose results are the outputs.
     Event start, stop;
-    auto launchOnce = [&]() {
-        CUresult r
-            = api.cuLaunchKernel(fn.function, config.grid.x, config.grid.y, config.grid.z, config.block.x,
-                                 config.block.y, config.block.z, config.sharedBytes, stream, params.data(), nullptr);
-        if (r != CUDA_SUCCESS && !CudaFault::isSticky(r))
-            api.check(r, "cuLaunchKernel",
-                      fmt::format("{}, grid {}, block {}, {} bytes dynamic shared memory", kname, toString(config.grid),
-                                  toString(config.block), config.sharedBytes));
-        return r;
-    };
-    // Returns true and fills the report when the kernel faulted or timed out.
-    auto faulted = [&](CUresult r) {
-        if (r == CUDA_SUCCESS)
-            return false;
-        report.ok = false;
-        if (r == CUDA_ERROR_LAUNCH_TIMEOUT) {
-            report.fault = CudaFault::timeout(kernel.name, config.timeLimitSeconds);
-            hung_ = true;
-        } else {
-            report.fault = CudaFault::fromResult(r, api.errorName(r), api.errorString(r), kernel.name, fn.hasTrap);
-            if (!report.fault)
-                api.check(r, "kernel execution", kname);
-        }
-        poisoned_ = true;
-        if (hung_) {
-            for (auto& d : device)
-                d.abandon();
-            for (auto& d : pristine)
-                d.abandon();
-        }
-        // Whatever the kernel printed before the fault is still worth showing.
-        if (printf_ && !hung_) {
-            api.cuCtxSynchronize();
-            report.printfOutput = printf_->collect();
-        }
-        return true;
-    };
-
-    // ---- the one launch whose results are the outputs
-    launchedAny_ = true;
-    start.record(stream);
-    CUresult r = launchOnce();
-    if (r == CUDA_SUCCESS) {
-        stop.record(stream);
-        r = waitFor(api, stop.handle(), config.timeLimitSeconds);
-    }
-    if (faulted(r))
+    if (faulted(launchAndWait(fn, kernel, config, params, start, stop), fn, kernel, config, report, abandon))
         return report;
     report.timings.firstLaunchMs = stop.elapsedSince(start);
     if (printf_) {
         // A sync point makes the driver flush the device printf FIFO to stdout.
-        if (faulted(api.cuCtxSynchronize()))
+        if (faulted(api.cuCtxSynchronize(), fn, kernel, config, report, abandon))
             return report;
-        report.printfOutput = printf_->collect();
-        const std::size_t lines = std::size_t(std::count(report.printfOutput.begin(), report.printfOutput.end(), '\n'));
-        // A record is at least a header and the format pointer plus 8 bytes per
-        // argument (the block/thread tag alone adds six): 64 bytes a line is a
-        // conservative estimate, and half the FIFO is where the warning starts.
-        const std::size_t estimate = std::max(report.printfOutput.size(), lines * 64);
-        if (estimate * 2 >= printfFifo_) {
-            report.printfMaybeTruncated = true;
-            report.warnings.push_back(
-                fmt::format("printf output ({} lines, {} bytes) may have been cut off: the device printf buffer "
-                            "is {} bytes; raise run.printf_buffer_bytes",
-                            lines, report.printfOutput.size(), printfFifo_));
-        }
+        collectPrintf(report);
     }
 
-    // ---- outputs
-    copyVariables(false);
+    copyVariables(placed, false);
     t0 = Clock::now();
     for (std::size_t i = 0; i < buffers.size(); ++i)
         if (buffers[i].direction != Direction::In)
@@ -333,49 +398,53 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
                                 buffers[i].name);
     report.timings.d2hMs = msSince(t0);
 
-    // ---- warm-up and timed repeats on restored inputs (restoring is a device copy
-    // from the pristine copies, outside the timed region)
+    // Warm-up and timed repeats on restored inputs (restoring is a device copy from the
+    // pristine copies, outside the timed region).
     const int warmup = std::max(0, config.warmup);
     const int repeats = std::max(0, config.repeats);
-    if (repeats > 0) {
-        std::vector<Event> starts(static_cast<std::size_t>(repeats));
-        std::vector<Event> stops(static_cast<std::size_t>(repeats));
-        for (int rep = 0; rep < warmup + repeats; ++rep) {
-            for (std::size_t i = 0; i < buffers.size(); ++i)
-                if (buffers[i].data.byteSize() > 0)
-                    api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(),
-                                                    buffers[i].data.byteSize(), stream),
-                              "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
-            copyVariables(true);
-            const int timed = rep - warmup;
-            if (timed >= 0)
-                starts[std::size_t(timed)].record(stream);
-            r = launchOnce();
-            if (r == CUDA_SUCCESS) {
-                Event& done = timed >= 0 ? stops[std::size_t(timed)] : stop;
-                done.record(stream);
-                r = waitFor(api, done.handle(), config.timeLimitSeconds);
-            }
-            if (faulted(r))
-                return report;
-        }
-        for (int i = 0; i < repeats; ++i)
-            report.timings.repeatMs.push_back(stops[std::size_t(i)].elapsedSince(starts[std::size_t(i)]));
-        const TimingStats stats = TimingStats::compute(report.timings.repeatMs);
-        report.timings.minMs = stats.min;
-        report.timings.medianMs = stats.median;
-        report.timings.meanMs = stats.mean;
-        if (printf_) {
-            // The repeats print again; their output is not the run's output.
-            if (faulted(api.cuCtxSynchronize()))
-                return report;
-            (void)printf_->collect();
-        }
-    } else {
+    if (repeats == 0) {
         report.timings.repeatMs = {report.timings.firstLaunchMs};
         report.timings.minMs = report.timings.medianMs = report.timings.meanMs = report.timings.firstLaunchMs;
+        return report;
+    }
+    std::vector<Event> starts(static_cast<std::size_t>(repeats));
+    std::vector<Event> stops(static_cast<std::size_t>(repeats));
+    for (int rep = 0; rep < warmup + repeats; ++rep) {
+        for (std::size_t i = 0; i < buffers.size(); ++i)
+            if (buffers[i].data.byteSize() > 0)
+                api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(), buffers[i].data.byteSize(),
+                                                stream),
+                          "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
+        copyVariables(placed, true);
+        const int timed = rep - warmup;
+        CUresult r = CUDA_SUCCESS;
+        if (timed >= 0)
+            r = launchAndWait(fn, kernel, config, params, starts[std::size_t(timed)], stops[std::size_t(timed)]);
+        else
+            r = launchAndWait(fn, kernel, config, params, start, stop);
+        if (faulted(r, fn, kernel, config, report, abandon))
+            return report;
+    }
+    for (int i = 0; i < repeats; ++i)
+        report.timings.repeatMs.push_back(stops[std::size_t(i)].elapsedSince(starts[std::size_t(i)]));
+    const TimingStats stats = TimingStats::compute(report.timings.repeatMs);
+    report.timings.minMs = stats.min;
+    report.timings.medianMs = stats.median;
+    report.timings.meanMs = stats.mean;
+    if (printf_) {
+        // The repeats print again; their output is not the run's output.
+        if (faulted(api.cuCtxSynchronize(), fn, kernel, config, report, abandon))
+            return report;
+        (void)printf_->collect();
     }
     return report;
+}
+
+std::unique_ptr<ResidentBuffers> CudaBackend::residentBuffers()
+{
+    checkUsable();
+    context_->makeCurrent();
+    return std::make_unique<CudaResidentBuffers>(*this);
 }
 
 } // namespace kw::cuda

@@ -5,6 +5,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,7 @@ class PrintfCapture;
 namespace kw::cuda {
 
 class Context;
+class Event;
 class Module;
 class Stream;
 class StagedTransfer;
@@ -32,6 +34,7 @@ public:
     std::string compileArch() const override;
     LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers, const std::vector<LaunchArg>& args,
                         const LaunchConfig& config) override;
+    std::unique_ptr<ResidentBuffers> residentBuffers() override;
 
     // After a sticky fault or a timeout every later driver call fails.
     bool usable() const noexcept override { return !poisoned_; }
@@ -41,8 +44,41 @@ public:
     bool canUsePrintfBuffer(std::size_t bytes) const noexcept override;
 
 private:
+    friend class CudaResidentBuffers; // launches through the steps below
+
+    struct LoadedModule;
     struct Loaded;
-    const Loaded& load(const KernelImage& kernel, double& loadMs);
+    // A buffer on the device as a launch sees it.
+    struct Placed {
+        std::string name, global;
+        Direction direction = Direction::InOut;
+        std::size_t bytes = 0;
+        CUdeviceptr pointer = 0;
+        CUdeviceptr variable = 0; // the module variable it fills, when `global` names one
+    };
+
+    // The steps of a launch, in order.
+    void checkUsable() const;
+    const Loaded& load(const KernelImage& kernel, double& loadMs, bool freshForAnotherKernel);
+    // Refuses what cannot run (an unusable context, another printf buffer size, limits,
+    // arguments that do not fit the parameters) and loads the module (kept for every
+    // kernel of the image when `resident`).
+    const Loaded& prepare(const KernelImage& kernel, const std::vector<LaunchArg>& args, std::size_t bufferCount,
+                          const LaunchConfig& config, LaunchReport& report, bool resident);
+    void findVariables(const Loaded& fn, std::vector<Placed>& placed) const;
+    void copyVariables(const std::vector<Placed>& placed, bool intoModule) const;
+    static std::vector<void*> parameters(const std::vector<LaunchArg>& args, const std::vector<Placed>& placed,
+                                         std::vector<CUdeviceptr>& pointers);
+    CUresult launchOnce(const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                        std::vector<void*>& params);
+    // Records `start`, launches, records `stop` and waits for it up to the time limit.
+    CUresult launchAndWait(const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                           std::vector<void*>& params, Event& start, Event& stop);
+    // True, with the fault in the report, when `r` is not success. A kernel that
+    // outlived its limit may still use the memory: `abandonMemory` lets go of it unfreed.
+    bool faulted(CUresult r, const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                 LaunchReport& report, const std::function<void()>& abandonMemory);
+    void collectPrintf(LaunchReport& report);
 
     int ordinal_;
     DeviceInfo info_;
@@ -50,9 +86,9 @@ private:
     std::unique_ptr<Context> context_;
     std::unique_ptr<Stream> stream_;
     std::unique_ptr<StagedTransfer> transfer_;
-    std::unique_ptr<Loaded> loaded_;      // the last module, reused while the image is unchanged
-    std::size_t printfFifo_ = 0;          // as the driver reports it
-    std::size_t printfFifoRequested_ = 0; // as last asked for (the driver may round)
+    std::unique_ptr<LoadedModule> loaded_; // the last module, reused while the image is unchanged
+    std::size_t printfFifo_ = 0;           // as the driver reports it
+    std::size_t printfFifoRequested_ = 0;  // as last asked for (the driver may round)
     bool launchedAny_ = false;
     bool poisoned_ = false;
     bool hung_ = false;

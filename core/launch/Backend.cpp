@@ -5,6 +5,11 @@
 
 namespace kw {
 
+std::unique_ptr<ResidentBuffers> Backend::residentBuffers()
+{
+    throw Error(ErrorCategory::Usage, "the " + device().id + " backend cannot keep buffers between launches");
+}
+
 std::string Backend::archFor(const std::string& documentArch) const
 {
     if (documentArch.empty())

@@ -1,7 +1,9 @@
 #pragma once
 #include "launch/LaunchTypes.hpp"
+#include "launch/ResidentBuffers.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,9 @@ public:
     virtual LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
                                 const std::vector<LaunchArg>& args, const LaunchConfig& config)
         = 0;
+    // Buffers kept on this backend's device across launches (and the module with them,
+    // while the image is unchanged). kw::Error(Usage) from a backend that cannot keep any.
+    virtual std::unique_ptr<ResidentBuffers> residentBuffers();
 
     // What the process that owns the backend must know after a launch. The defaults
     // are the simulator's: a fault there is reported and leaves nothing behind, its

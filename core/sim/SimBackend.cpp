@@ -1,5 +1,7 @@
 #include "sim/SimBackend.hpp"
 
+#include "sim/SimResidentBuffers.hpp"
+
 #include "sim/LaunchMemoryBudget.hpp"
 
 #include "launch/LaunchLimits.hpp"
@@ -197,6 +199,8 @@ DeviceInfo SimBackend::device() const
     d.limits.multiprocessors = int(threadCount());
     return d;
 }
+
+std::unique_ptr<ResidentBuffers> SimBackend::residentBuffers() { return std::make_unique<SimResidentBuffers>(*this); }
 
 std::shared_ptr<const Module> SimBackend::module(const std::string& ptx, double& parseMs)
 {

@@ -24,6 +24,7 @@ public:
     std::string compileArch() const override { return "compute_75"; }
     LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers, const std::vector<LaunchArg>& args,
                         const LaunchConfig& config) override;
+    std::unique_ptr<ResidentBuffers> residentBuffers() override;
     // usable(), stillRunning(), canUsePrintfBuffer(): Backend's defaults are the
     // simulator's answers.
 
@@ -39,6 +40,8 @@ public:
     void setRepeatBudgetSeconds(double s) { repeatBudgetSeconds_ = s; }
 
 private:
+    friend class SimResidentBuffers; // reads the module's variables
+
     bool raceCheck_ = false;
     unsigned threads_ = 0;
     double repeatBudgetSeconds_ = 2.0;

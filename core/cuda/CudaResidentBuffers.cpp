@@ -1,0 +1,84 @@
+#include "cuda/CudaResidentBuffers.hpp"
+
+#include "cuda/Context.hpp"
+#include "cuda/DriverApi.hpp"
+#include "cuda/Event.hpp"
+#include "cuda/StagedTransfer.hpp"
+#include "cuda/Stream.hpp"
+#include "util/Elapsed.hpp"
+#include "util/Error.hpp"
+
+#include <fmt/format.h>
+
+namespace kw::cuda {
+
+CudaResidentBuffers::CudaResidentBuffers(CudaBackend& backend)
+    : backend_(backend)
+{
+}
+
+CudaResidentBuffers::~CudaResidentBuffers()
+{
+    // A kernel that outlived its time limit may still write here: let the memory go unfreed
+    // (the process ends next, and the context with it).
+    if (backend_.stillRunning())
+        for (auto& m : memory_)
+            m.abandon();
+}
+
+std::size_t CudaResidentBuffers::add(const BufferArg& buffer)
+{
+    backend_.checkUsable();
+    backend_.context_->makeCurrent();
+    const std::size_t bytes = buffer.data.byteSize();
+    memory_.emplace_back(bytes, buffer.name);
+    placed_.push_back({buffer.name, buffer.global, buffer.direction, bytes, memory_.back().pointer()});
+    backend_.transfer_->upload(buffer.data.data(), memory_.back().pointer(), bytes, backend_.stream_->handle(),
+                               buffer.name);
+    return placed_.size() - 1;
+}
+
+void CudaResidentBuffers::read(std::size_t index, HostBuffer& into)
+{
+    backend_.checkUsable();
+    backend_.context_->makeCurrent();
+    if (index >= placed_.size())
+        throw Error(ErrorCategory::Internal, fmt::format("resident buffer {} of {}", index, placed_.size()));
+    const CudaBackend::Placed& b = placed_[index];
+    if (into.byteSize() != b.bytes)
+        throw Error(ErrorCategory::Internal,
+                    fmt::format("buffer {} is {} bytes on the device but {} bytes asked for", b.name, b.bytes,
+                                into.byteSize()));
+    backend_.transfer_->download(b.pointer, into.data(), b.bytes, backend_.stream_->handle(), b.name);
+}
+
+LaunchReport CudaResidentBuffers::launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
+                                         const LaunchConfig& config)
+{
+    LaunchReport report;
+    const CudaBackend::Loaded& fn = backend_.prepare(kernel, args, placed_.size(), config, report, true);
+    backend_.findVariables(fn, placed_);
+    backend_.copyVariables(placed_, true);
+    std::vector<CUdeviceptr> pointers;
+    std::vector<void*> params = CudaBackend::parameters(args, placed_, pointers);
+    const auto abandon = [this] {
+        for (auto& m : memory_)
+            m.abandon();
+    };
+    Event start, stop;
+    if (backend_.faulted(backend_.launchAndWait(fn, kernel, config, params, start, stop), fn, kernel, config, report,
+                         abandon))
+        return report;
+    report.timings.firstLaunchMs = stop.elapsedSince(start);
+    if (backend_.printf_) {
+        if (backend_.faulted(DriverApi::get().cuCtxSynchronize(), fn, kernel, config, report, abandon))
+            return report;
+        backend_.collectPrintf(report);
+    }
+    backend_.copyVariables(placed_, false);
+    report.timings.repeatMs = {report.timings.firstLaunchMs};
+    report.timings.minMs = report.timings.medianMs = report.timings.meanMs = report.timings.firstLaunchMs;
+    return report;
+}
+
+} // namespace kw::cuda

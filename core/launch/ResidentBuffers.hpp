@@ -1,0 +1,30 @@
+#pragma once
+// Buffers that stay on a backend's device from one launch to the next, the ground of a
+// document of several launches: each is uploaded once, launches name it by index
+// (LaunchArg::buffer), and it is read back only when asked. Freed with the object;
+// the backend that made it must outlive it.
+#include "launch/LaunchTypes.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace kw {
+
+class ResidentBuffers {
+public:
+    virtual ~ResidentBuffers() = default;
+
+    // Allocates and uploads `buffer` (its bytes; its name for messages; a non-empty
+    // `global` makes it the module variable of that name at every launch). Returns its index.
+    virtual std::size_t add(const BufferArg& buffer) = 0;
+    virtual std::size_t size() const = 0;
+    // Copies buffer `index`'s current contents into `into`, which has its byte size.
+    virtual void read(std::size_t index, HostBuffer& into) = 0;
+    // One launch on the resident buffers; the config's warm-up and repeats are not used
+    // (the first launch time is the report's only time). A fault is in the report.
+    virtual LaunchReport launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
+                                const LaunchConfig& config)
+        = 0;
+};
+
+} // namespace kw

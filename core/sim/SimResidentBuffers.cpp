@@ -1,0 +1,83 @@
+#include "sim/SimResidentBuffers.hpp"
+
+#include "sim/PtxModule.hpp"
+#include "util/Error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace kw {
+
+SimResidentBuffers::SimResidentBuffers(SimBackend& backend)
+    : backend_(backend)
+{
+}
+
+std::size_t SimResidentBuffers::add(const BufferArg& buffer)
+{
+    if (!buffer.global.empty()) // the buffer is that variable from now on
+        std::erase_if(variables_, [&](const BufferArg& v) { return v.global == buffer.global; });
+    buffers_.push_back(buffer);
+    return buffers_.size() - 1;
+}
+
+void SimResidentBuffers::read(std::size_t index, HostBuffer& into)
+{
+    if (index >= buffers_.size())
+        throw Error(ErrorCategory::Internal, fmt::format("resident buffer {} of {}", index, buffers_.size()));
+    const HostBuffer& b = buffers_[index].data;
+    if (into.byteSize() != b.byteSize())
+        throw Error(ErrorCategory::Internal,
+                    fmt::format("buffer {} is {} bytes but {} bytes were asked for", buffers_[index].name, b.byteSize(),
+                                into.byteSize()));
+    std::memcpy(into.data(), b.data(), b.byteSize());
+}
+
+LaunchReport SimResidentBuffers::launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
+                                        const LaunchConfig& config)
+{
+    if (kernel.ptx != modulePtx_) {
+        // Another module: its variables start from their initial values, as a freshly
+        // loaded module's do.
+        double parseMs = 0;
+        const auto mod = backend_.module(kernel.ptx, parseMs);
+        variables_.clear();
+        for (const sim::GlobalVar& g : mod->globals) {
+            if (g.space == sim::Space::Shared)
+                continue;
+            const bool filled
+                = std::any_of(buffers_.begin(), buffers_.end(), [&](const BufferArg& b) { return b.global == g.name; });
+            if (filled)
+                continue;
+            BufferArg v{"module variable '" + g.name + "'", Direction::InOut, HostBuffer(DType::U8, g.size), g.name};
+            std::copy_n(g.init.begin(), std::min<std::size_t>(g.init.size(), g.size),
+                        reinterpret_cast<std::uint8_t*>(v.data.data()));
+            variables_.push_back(std::move(v));
+        }
+        modulePtx_ = kernel.ptx;
+    }
+    LaunchConfig once = config;
+    once.warmup = 0;
+    once.repeats = 0;
+    // The launch sees the buffers then the variables, so argument indices are unchanged.
+    const std::size_t own = buffers_.size();
+    std::vector<BufferArg> all = std::move(buffers_);
+    all.insert(all.end(), std::make_move_iterator(variables_.begin()), std::make_move_iterator(variables_.end()));
+    variables_.clear();
+    const auto giveBack = [&] {
+        buffers_.assign(std::make_move_iterator(all.begin()), std::make_move_iterator(all.begin() + long(own)));
+        variables_.assign(std::make_move_iterator(all.begin() + long(own)), std::make_move_iterator(all.end()));
+    };
+    try {
+        LaunchReport report = backend_.launch(kernel, all, args, once);
+        giveBack();
+        return report;
+    } catch (...) {
+        giveBack();
+        throw;
+    }
+}
+
+} // namespace kw
