@@ -1,7 +1,6 @@
 #include "RunnerClient.hpp"
 
 #include "serve/JobCodec.hpp"
-#include "serve/MessageChannel.hpp"
 #include "serve/Protocol.hpp"
 #include "serve/RunRequestOptions.hpp"
 #include "serve/RunnerFailure.hpp"
@@ -37,7 +36,6 @@ QString launchDescription(const Document& doc)
     };
     return QString("grid %1, block %2").arg(dims(doc.launch.grid), dims(doc.launch.block));
 }
-QByteArray line(const nlohmann::json& message) { return QByteArray::fromStdString(protocol::encode(message)); }
 } // namespace
 
 RunnerClient::RunnerClient(QObject* parent)
@@ -92,9 +90,7 @@ void RunnerClient::start()
 {
     if (isRunning())
         return;
-    inbox_.clear();
-    binaryLeft_ = -1;
-    frame_.reset();
+    stream_ = ClientProtocol();
     stderrTail_.clear();
     expectingExit_ = false;
     killReason_.clear();
@@ -119,7 +115,7 @@ void RunnerClient::start()
     Job hello;
     hello.op = Op::Hello;
     hello.id = nextId_++;
-    hello.line = line(protocol::request(hello.id, protocol::op::kHello));
+    hello.header = protocol::request(hello.id, protocol::op::kHello);
     queue_.push_front(std::move(hello));
     sendNext();
 }
@@ -130,7 +126,7 @@ void RunnerClient::shutdown()
         return;
     expectingExit_ = true;
     watchdog_.stop();
-    process_.write(line(protocol::request(0, protocol::op::kShutdown)));
+    process_.write(QByteArray::fromStdString(protocol::encode(protocol::request(0, protocol::op::kShutdown))));
     if (!process_.waitForFinished(2000))
         process_.kill();
 }
@@ -179,8 +175,8 @@ int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName,
     job.op = op;
     if (op == Op::Run) // the frames the runner may send back, with the counts evaluated here
         job.returned = ReturnedBuffers(doc, "all");
-    job.line
-        = QByteArray::fromStdString(protocol::encode(encoded.header, encoded.payload.data(), encoded.payload.size()));
+    job.header = std::move(encoded.header);
+    job.payload = std::move(encoded.payload);
     job.kernel = doc.kernel;
     job.launchText = launchDescription(doc);
     job.timeLimitS = doc.run.timeLimitSeconds;
@@ -203,7 +199,7 @@ int RunnerClient::requestDevices()
 {
     Job job;
     job.op = Op::Devices;
-    job.line = line(protocol::request(nextId_, protocol::op::kDevices));
+    job.header = protocol::request(nextId_, protocol::op::kDevices);
     return enqueue(std::move(job));
 }
 
@@ -213,8 +209,9 @@ void RunnerClient::sendNext()
         return;
     current_ = std::move(queue_.front());
     queue_.pop_front();
-    process_.write(current_->line);
-    sent_ = quint64(current_->line.size());
+    const std::string wire = stream_.send(current_->header, current_->payload, current_->returned);
+    process_.write(wire.data(), qint64(wire.size()));
+    sent_ = quint64(wire.size());
     received_ = 0;
     // Compiles get a generous allowance; a run's kernel part is re-armed with
     // its time limit when the runner reports the launch stage.
@@ -238,123 +235,57 @@ void RunnerClient::readMessages()
     while (true) {
         if (expectingExit_) { // a runner being ended: what it still sends is not looked at
             process_.readAllStandardOutput();
-            inbox_.clear();
-            binaryLeft_ = -1;
-            frame_.reset();
             return;
         }
-        if (binaryLeft_ >= 0) {
-            if (!readFrame())
-                return;
+        if (std::optional<ClientProtocol::Event> e = stream_.next()) {
+            handleEvent(std::move(*e));
             continue;
         }
-        const int nl = inbox_.indexOf('\n');
-        if (nl < 0) {
-            if (std::size_t(inbox_.size()) > MessageChannel::kMaxLine)
-                throw Error(ErrorCategory::Protocol,
-                            "a message line longer than " + std::to_string(MessageChannel::kMaxLine >> 20) + " MiB");
-            if (process_.bytesAvailable() <= 0)
-                return;
-            const QByteArray more = process_.readAllStandardOutput();
-            countReceived(more.size());
-            inbox_ += more;
-            continue;
-        }
-        const QByteArray line = inbox_.left(nl);
-        inbox_.remove(0, nl + 1);
-        if (line.trimmed().isEmpty())
-            continue;
-        nlohmann::json msg;
-        try {
-            msg = MessageChannel::parseHeader(std::string_view(line.constData(), std::size_t(line.size())));
-        } catch (const Error&) {
-            stderrTail_ += "unparsable reply: " + line.left(200) + '\n';
-            continue;
-        }
-        if (msg.contains("binary") || protocol::eventOf(msg) == protocol::event::kBuffer) {
-            startFrame(msg);
-            continue;
-        }
-        handleMessage(msg);
-    }
-}
-
-void RunnerClient::startFrame(const nlohmann::json& header)
-{
-    // Judged against the job in flight before a byte of its buffer is allocated: a count
-    // or a size the document does not have is refused, not trusted.
-    const std::uint64_t bytes = MessageChannel::payloadBytes(header);
-    const auto id = header.find("id");
-    if (!current_ || id == header.end() || *id != current_->id || protocol::eventOf(header) != protocol::event::kBuffer)
-        throw Error(ErrorCategory::Protocol,
-                    "a payload of " + std::to_string(bytes)
-                        + " bytes on a message that is not a buffer frame of the job in flight");
-    const ReturnedBuffers::Frame f = current_->returned.admit(header, bytes);
-    frame_.emplace(f.dtype, f.count);
-    frameName_ = f.name;
-    frameFilled_ = 0;
-    binaryLeft_ = qint64(bytes); // count × element size of a buffer of at most 2^40 elements
-}
-
-bool RunnerClient::readFrame()
-{
-    while (binaryLeft_ > 0) {
-        if (!inbox_.isEmpty()) { // bytes that came with the header line
-            const qint64 n = std::min<qint64>(binaryLeft_, inbox_.size());
-            takeFrameBytes(inbox_.constData(), n);
-            inbox_.remove(0, n);
-            continue;
-        }
-        const qint64 n = std::min(binaryLeft_, process_.bytesAvailable());
-        if (n <= 0)
-            return false;
-        const qint64 room = frame_ ? qint64(frame_->byteSize() - frameFilled_) : 0;
-        if (room >= n) { // straight into the buffer
-            const qint64 got = process_.read(reinterpret_cast<char*>(frame_->data()) + frameFilled_, n);
+        const qint64 available = process_.bytesAvailable();
+        if (available <= 0)
+            return;
+        const std::span<std::byte> room = stream_.frameRoom();
+        if (!room.empty()) { // straight into the frame's buffer
+            const qint64 got
+                = process_.read(reinterpret_cast<char*>(room.data()), std::min<qint64>(available, qint64(room.size())));
             if (got <= 0)
-                return false;
+                return;
             countReceived(got);
-            frameFilled_ += std::size_t(got);
-            binaryLeft_ -= got;
-        } else {
-            const QByteArray bytes = process_.read(n);
-            countReceived(bytes.size());
-            takeFrameBytes(bytes.constData(), bytes.size());
+            stream_.wrote(std::size_t(got));
+            continue;
         }
+        const QByteArray more = process_.readAllStandardOutput();
+        countReceived(more.size());
+        stream_.receive(more.constData(), std::size_t(more.size()));
     }
-    binaryLeft_ = -1;
-    if (frame_ && current_)
-        current_->buffers[frameName_] = std::move(*frame_);
-    frame_.reset();
-    return true;
 }
 
-void RunnerClient::takeFrameBytes(const char* bytes, qint64 n)
+void RunnerClient::handleEvent(ClientProtocol::Event event)
 {
-    // Bytes beyond the buffer the header announced are dropped, as are frames nobody wants.
-    if (frame_) {
-        const std::size_t copy = std::min<std::size_t>(std::size_t(n), frame_->byteSize() - frameFilled_);
-        std::memcpy(frame_->data() + frameFilled_, bytes, copy);
-        frameFilled_ += copy;
-    }
-    binaryLeft_ -= n;
-}
-
-void RunnerClient::handleMessage(const nlohmann::json& msg)
-{
-    const auto id = msg.find("id");
-    if (!current_ || id == msg.end() || *id != current_->id)
-        return; // a late reply of a job we gave up on
-    const std::string event = protocol::eventOf(msg);
-    if (!event.empty()) {
-        if (event == protocol::event::kStage) {
-            const std::string stage = protocol::stageOf(msg);
-            if (stage == protocol::stage::kLaunch && current_->op == Op::Run)
-                armWatchdog(int(current_->timeLimitS * 1000) + graceMs_);
-            emit stageChanged(current_->id, QString::fromStdString(stage));
-        }
+    using Kind = ClientProtocol::Event::Kind;
+    switch (event.kind) {
+    case Kind::Broken: throw Error(ErrorCategory::Protocol, event.error);
+    case Kind::Unreadable:
+        stderrTail_ += "unparsable reply: " + QByteArray::fromStdString(event.line).left(200) + '\n';
+        return;
+    case Kind::Buffer: return; // its data comes with the reply
+    case Kind::Stage:
+        if (!current_ || event.id != current_->id)
+            return;
+        if (event.stage == protocol::stage::kLaunch && current_->op == Op::Run)
+            armWatchdog(int(current_->timeLimitS * 1000) + graceMs_);
+        emit stageChanged(current_->id, QString::fromStdString(event.stage));
+        return;
+    case Kind::Reply:
+        if (current_ && event.id == current_->id)
+            handleReply(std::move(event));
         return;
     }
+}
+
+void RunnerClient::handleReply(ClientProtocol::Event reply)
+{
+    const nlohmann::json& msg = reply.message;
     watchdog_.stop();
     lastSent_ = sent_;
     lastReceived_ = received_;
@@ -394,7 +325,7 @@ void RunnerClient::handleMessage(const nlohmann::json& msg)
         case Op::Hello: break; // answered above
         case Op::Devices: devices_ = decode.devices(result); break;
         case Op::Compile: compiled = decode.compile(result); break;
-        case Op::Run: ran = decode.run(result, job.returned, job.buffers); break;
+        case Op::Run: ran = decode.run(result, reply.returned, reply.frames); break;
         }
     } catch (const std::exception& e) {
         failure = QString::fromUtf8(e.what());
@@ -453,9 +384,7 @@ void RunnerClient::protocolFailure(const std::string& what)
         + tr("; the runner was stopped");
     expectingExit_ = true;
     killReason_.clear();
-    inbox_.clear();
-    binaryLeft_ = -1;
-    frame_.reset();
+    stream_ = ClientProtocol();
     process_.kill();
     loseRunner(message);
 }

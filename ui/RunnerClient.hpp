@@ -11,6 +11,7 @@
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
 #include "run/RunEngine.hpp"
+#include "serve/ClientProtocol.hpp"
 #include "serve/ReturnedBuffers.hpp"
 
 #include <QByteArray>
@@ -92,23 +93,21 @@ private:
     struct Job {
         int id = 0;
         Op op = Op::Hello;
-        QByteArray line;    // request JSON line, then its binary payload
-        std::string kernel; // for reports
+        nlohmann::json header;          // the request
+        std::vector<std::byte> payload; // its binary payload
+        std::string kernel;             // for reports
         QString launchText;
         double timeLimitS = 10;
-        ReturnedBuffers returned;                  // the frames this job lets the runner send
-        std::map<std::string, HostBuffer> buffers; // binary frames received
+        ReturnedBuffers returned; // the frames this job lets the runner send
     };
 
     int enqueue(Job job);
     void sendNext();
     void onReadyRead();
     void readMessages();
-    void startFrame(const nlohmann::json& header);
-    bool readFrame();
-    void takeFrameBytes(const char* bytes, qint64 n);
+    void handleEvent(ClientProtocol::Event event);
     void emitRun(int id, RunResult result);
-    void handleMessage(const nlohmann::json& msg);
+    void handleReply(ClientProtocol::Event reply);
     void finishCurrent();
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
     void onWatchdog();
@@ -125,13 +124,9 @@ private:
 
     QProcess process_;
     QString program_;
-    QByteArray inbox_;
-    qint64 binaryLeft_ = -1; // bytes still expected for pending frame
-    // The pending frame's buffer, filled as bytes arrive: a large frame is never
-    // gathered in inbox_ first, so no single read copies more than one pipe's worth.
-    std::optional<HostBuffer> frame_;
-    std::string frameName_;
-    std::size_t frameFilled_ = 0;
+    // The runner's output parsed into events. A frame's payload is read straight into its
+    // buffer (frameRoom), so no single read copies more than one pipe's worth.
+    ClientProtocol stream_;
     std::optional<Job> current_;
     std::deque<Job> queue_;
     int nextId_ = 1;

@@ -209,6 +209,12 @@ JobDispatcher::Next JobDispatcher::handle(const Message& request)
             result = compile(request);
         else if (op == protocol::op::kRun)
             return run(request, id);
+        else if (op == protocol::op::kOpen)
+            result = sessions_.open(request);
+        else if (op == protocol::op::kMessage)
+            result = sessions_.message(request, channel_);
+        else if (op == protocol::op::kClose)
+            result = sessions_.close(request);
         else if (op == protocol::op::kShutdown)
             result = json::object();
         else

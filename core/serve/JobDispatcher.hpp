@@ -1,9 +1,11 @@
 #pragma once
-// Executes one serve request (hello, devices, compile, run, shutdown) and writes
-// its events and reply. Keeps compilers and backends warm between jobs.
+// Executes one serve request (hello, devices, compile, run, shutdown, and the session
+// requests open, message, close) and writes its events and reply. Keeps compilers,
+// backends and open sessions between requests.
 #include "launch/Backend.hpp"
 #include "run/PreparedRunCache.hpp"
 #include "serve/MessageChannel.hpp"
+#include "serve/SessionTable.hpp"
 #include "serve/Watchdog.hpp"
 
 #include <map>
@@ -45,6 +47,7 @@ private:
     std::map<std::string, std::unique_ptr<Backend>> backends_;
     PreparedRunCache preparedInputs_;
     Watchdog watchdog_;
+    SessionTable sessions_;
     std::string replay_;
 };
 

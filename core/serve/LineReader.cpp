@@ -84,6 +84,17 @@ LineReader::Status LineReader::readLine(std::string& line)
     }
 }
 
+bool LineReader::readSome(std::string& out)
+{
+    if (start_ == buffer_.size() && !fill())
+        return false;
+    out.assign(buffer_, start_);
+    buffer_.clear();
+    start_ = 0;
+    scanned_ = 0;
+    return true;
+}
+
 bool LineReader::readBytes(std::size_t n, std::string& out)
 {
     out.clear();

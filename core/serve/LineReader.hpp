@@ -25,6 +25,10 @@ public:
     // (what was there is consumed).
     bool readBytes(std::size_t n, std::string& out);
 
+    // The bytes that come next, as many as are at hand (at least one, or one chunk read
+    // from the descriptor); false at end of input.
+    bool readSome(std::string& out);
+
     // Bytes read from the descriptor but not yet returned.
     std::string unread() const { return buffer_.substr(start_); }
 

@@ -36,6 +36,10 @@ public:
     // payload is still unread: the channel is out of step and the conversation over.
     std::optional<Message> read(const HeaderCheck& beforePayload = {});
 
+    // The input's next bytes as they come, for a reader that parses them itself
+    // (ClientProtocol); false at end of input.
+    bool readSome(std::string& out) { return reader_.readSome(out); }
+
     // One header line as a message header: a JSON object nested at most kMaxJsonDepth
     // levels. Throws kw::Error(Protocol).
     static nlohmann::json parseHeader(std::string_view line);

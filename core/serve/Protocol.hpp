@@ -23,6 +23,10 @@ inline constexpr const char* kDevices = "devices";
 inline constexpr const char* kCompile = "compile";
 inline constexpr const char* kRun = "run";
 inline constexpr const char* kShutdown = "shutdown";
+// Sessions: a job that stays open and takes further messages (docs/protocol.md).
+inline constexpr const char* kOpen = "open";
+inline constexpr const char* kMessage = "message";
+inline constexpr const char* kClose = "close";
 } // namespace op
 
 // Events before a final reply (member "event").

@@ -1,10 +1,11 @@
 #pragma once
-// The client's side of one request over a MessageChannel (docs/protocol.md, "Replies"):
-// reads the runner's messages up to the final reply to the request, hands its stage
-// events on, and takes the buffer frames the request allows, each checked by
-// ReturnedBuffers before its payload is read. Used by ServeClient and the fuzz target
-// tests/fuzz/fuzz_runner_reply.
+// The client's side of requests over a MessageChannel, blocking (docs/protocol.md,
+// "Replies"): feeds the runner's output to a ClientProtocol up to the final reply to a
+// request, hands its stage events on, and takes the buffer frames the request allows, each
+// checked by ReturnedBuffers before its payload is read. Used by ServeClient and the fuzz
+// target tests/fuzz/fuzz_runner_reply; one reader serves a whole conversation.
 #include "data/HostBuffer.hpp"
+#include "serve/ClientProtocol.hpp"
 #include "serve/MessageChannel.hpp"
 #include "serve/ReturnedBuffers.hpp"
 
@@ -32,12 +33,13 @@ public:
     std::optional<nlohmann::json> read(const nlohmann::json& id, ReturnedBuffers& returned,
                                        std::map<std::string, HostBuffer>& frames, const StageCallback& onStage = {});
 
-    // Bytes of the messages read so far (header lines as sent again, and payloads).
-    std::uint64_t received() const noexcept { return received_; }
+    // Bytes of the messages read so far (header lines and payloads).
+    std::uint64_t received() const noexcept { return protocol_.received(); }
 
 private:
     MessageChannel& channel_;
-    std::uint64_t received_ = 0;
+    ClientProtocol protocol_;
+    bool ended_ = false;
 };
 
 } // namespace kw

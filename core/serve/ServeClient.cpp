@@ -5,7 +5,6 @@
 #include "serve/JobCodec.hpp"
 #include "serve/Protocol.hpp"
 #include "serve/RunnerFailure.hpp"
-#include "serve/RunnerReplyReader.hpp"
 #include "util/Error.hpp"
 
 #include <chrono>
@@ -20,6 +19,7 @@ using nlohmann::json;
 ServeClient::ServeClient(const std::string& commandLine)
     : process_(commandLine)
     , channel_(process_.outputFd(), process_.inputFd())
+    , reader_(channel_)
     , reply_(commandLine)
 {
     ReturnedBuffers none;
@@ -81,10 +81,10 @@ json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& pa
     if (!payload.empty())
         sentHeader["binary"] = payload.size();
     last_.sent = protocol::lineBytes(sentHeader) + payload.size();
-    RunnerReplyReader reader(channel_);
+    const std::uint64_t receivedBefore = reader_.received();
     std::optional<json> reply;
     try {
-        reply = reader.read(id, returned, frames, onStage);
+        reply = reader_.read(id, returned, frames, onStage);
     } catch (const Error& e) {
         if (isHello) // not our protocol at all: a shell banner, another program
             throw Error(ErrorCategory::Protocol,
@@ -92,7 +92,7 @@ json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& pa
                             + "\" did not answer in the serve protocol: " + e.what());
         throw reply_.broken(e.what());
     }
-    last_.received = reader.received();
+    last_.received = reader_.received() - receivedBefore;
     if (!reply)
         lost(during);
     total_.sent += last_.sent;

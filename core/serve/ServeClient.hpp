@@ -14,6 +14,7 @@
 #include "serve/ReturnedBuffers.hpp"
 #include "serve/RunnerProcess.hpp"
 #include "serve/RunnerReply.hpp"
+#include "serve/RunnerReplyReader.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -65,7 +66,8 @@ private:
 
     RunnerProcess process_;
     MessageChannel channel_;
-    RunnerReply reply_; // decodes final replies, naming this runner
+    RunnerReplyReader reader_; // the runner's output through the one client state machine
+    RunnerReply reply_;        // decodes final replies, naming this runner
     std::vector<DeviceInfo> devices_;
     std::string release_;
     int nextId_ = 1;

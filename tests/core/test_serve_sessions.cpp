@@ -1,0 +1,135 @@
+// Sessions of the serve protocol (docs/protocol.md, "Sessions") through a real
+// `kwb-run serve` child process: a session stays open across messages while other
+// requests are served, and every misuse is refused with a message.
+#include "gpu/ChildProcess.hpp"
+#include "serve/Protocol.hpp"
+
+#include "support/Samples.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using kwtest::ChildProcess;
+using nlohmann::json;
+
+namespace {
+
+json request(int id, const std::string& op, json members = json::object())
+{
+    return kw::protocol::request(id, op, std::move(members));
+}
+
+// The messages of request `id` up to its final reply (payloads skipped), the reply last.
+std::vector<json> conversation(ChildProcess& serve, int id)
+{
+    std::vector<json> messages;
+    for (;;) {
+        auto m = serve.receive();
+        if (!m)
+            throw std::runtime_error("no reply for request " + std::to_string(id) + "; stderr: " + serve.readStderr());
+        if (m->contains("binary"))
+            serve.readBytes((*m)["binary"].get<std::size_t>());
+        if (m->value("id", -1) != id)
+            continue;
+        messages.push_back(*m);
+        if (!m->contains("event"))
+            return messages;
+    }
+}
+
+std::string openEcho(ChildProcess& serve, int id)
+{
+    serve.send(request(id, "open", {{"kind", "echo"}}));
+    const json opened = serve.replyFor(id);
+    EXPECT_TRUE(opened["ok"].get<bool>()) << opened.dump();
+    EXPECT_EQ(opened["result"]["kind"], "echo");
+    return opened["result"]["session"].get<std::string>();
+}
+
+std::string refusal(ChildProcess& serve, const json& request)
+{
+    serve.send(request);
+    const json reply = serve.replyFor(request["id"].get<int>());
+    EXPECT_FALSE(reply["ok"].get<bool>()) << reply.dump();
+    EXPECT_EQ(reply["error"]["category"], "protocol") << reply.dump();
+    return reply["error"]["message"].get<std::string>();
+}
+
+} // namespace
+
+TEST(ServeSessions, ASessionTakesSeveralMessagesWhileOtherRequestsAreServed)
+{
+    ChildProcess serve({"serve"});
+    const std::string s = openEcho(serve, 1);
+
+    serve.send(request(2, "message", {{"session", s}, {"body", {{"n", 1}}}}));
+    std::vector<json> first = conversation(serve, 2);
+    ASSERT_EQ(first.size(), 2u);
+    EXPECT_EQ(first[0]["event"], "received");
+    EXPECT_EQ(first[0]["payload_bytes"], 0);
+    ASSERT_TRUE(first[1]["ok"].get<bool>()) << first[1].dump();
+    EXPECT_EQ(first[1]["result"]["echo"], json({{"n", 1}}));
+    EXPECT_EQ(first[1]["result"]["messages"], 1);
+
+    // Another job meanwhile: the session does not hold the runner.
+    json doc = kw::test::sampleDocument("add_vectors_small.kwb");
+    doc["options"]["arch"] = "compute_75";
+    serve.send(request(3, "compile", {{"document", doc}, {"base_dir", KW_SAMPLES_DIR}}));
+    const json compiled = serve.replyFor(3);
+    ASSERT_TRUE(compiled["ok"].get<bool>()) << compiled.dump();
+    EXPECT_TRUE(compiled["result"]["ok"].get<bool>());
+
+    // The second message, with a payload, reaches the same session: it counts both.
+    serve.write(kw::protocol::encode(request(4, "message", {{"session", s}, {"body", "two"}}), "abcd", 4));
+    std::vector<json> second = conversation(serve, 4);
+    ASSERT_EQ(second.size(), 2u);
+    EXPECT_EQ(second[0]["payload_bytes"], 4);
+    EXPECT_EQ(second[1]["result"]["echo"], "two");
+    EXPECT_EQ(second[1]["result"]["messages"], 2);
+
+    // A second session is its own.
+    const std::string other = openEcho(serve, 5);
+    EXPECT_NE(other, s);
+    serve.send(request(6, "message", {{"session", other}, {"body", 6}}));
+    EXPECT_EQ(serve.replyFor(6)["result"]["messages"], 1);
+
+    serve.send(request(7, "close", {{"session", s}}));
+    EXPECT_TRUE(serve.replyFor(7)["ok"].get<bool>());
+    EXPECT_NE(refusal(serve, request(8, "message", {{"session", s}, {"body", 1}})).find("is closed"),
+              std::string::npos);
+    EXPECT_NE(refusal(serve, request(9, "close", {{"session", s}})).find("is closed"), std::string::npos);
+    // The other session lives on.
+    serve.send(request(10, "message", {{"session", other}, {"body", 10}}));
+    EXPECT_EQ(serve.replyFor(10)["result"]["messages"], 2);
+
+    serve.send(request(11, "shutdown"));
+    EXPECT_TRUE(serve.replyFor(11)["ok"].get<bool>());
+    EXPECT_EQ(serve.wait(), 0);
+}
+
+TEST(ServeSessions, UnknownSessionsAndKindsAndTooManySessionsAreRefused)
+{
+    ChildProcess serve({"serve"});
+    EXPECT_NE(refusal(serve, request(1, "message", {{"session", "0-1"}, {"body", 1}})).find("no session \"0-1\""),
+              std::string::npos);
+    EXPECT_NE(refusal(serve, request(2, "message", {{"body", 1}})).find("without a \"session\""), std::string::npos);
+    EXPECT_NE(refusal(serve, request(3, "message", {{"session", 5}})).find("\"session\""), std::string::npos);
+    EXPECT_NE(refusal(serve, request(4, "open", {{"kind", "teleport"}})).find("unknown session kind \"teleport\""),
+              std::string::npos);
+
+    std::vector<std::string> open;
+    for (int id = 10; id < 26; ++id)
+        open.push_back(openEcho(serve, id));
+    EXPECT_NE(refusal(serve, request(30, "open", {{"kind", "echo"}})).find("too many sessions"), std::string::npos);
+    serve.send(request(31, "close", {{"session", open[3]}}));
+    EXPECT_TRUE(serve.replyFor(31)["ok"].get<bool>());
+    openEcho(serve, 32); // room again
+
+    serve.send(request(33, "hello"));
+    EXPECT_TRUE(serve.replyFor(33)["ok"].get<bool>()) << "the runner goes on";
+    serve.closeStdin();
+    EXPECT_EQ(serve.wait(), 0);
+}
