@@ -5,6 +5,7 @@
 #include "launch/LaunchLimits.hpp"
 #include "launch/TimingStats.hpp"
 #include "sim/BlockRunner.hpp"
+#include "sim/LaunchObservers.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/ProfileCollector.hpp"
 #include "sim/PtxParser.hpp"
@@ -90,6 +91,8 @@ GridRun runGrid(LaunchState& L, unsigned threads)
     auto worker = [&](unsigned id) {
         try {
             BlockRunner runner(L);
+            LaunchObservers observers(L);
+            observers.attachTo(runner);
             // Blocks are handed out in small chunks so cores stay busy to the end.
             const std::uint64_t chunk = std::max<std::uint64_t>(1, blocks / (std::uint64_t(threads) * 64));
             while (!L.stop.load(std::memory_order_relaxed)) {
@@ -113,7 +116,7 @@ GridRun runGrid(LaunchState& L, unsigned threads)
             }
             outputs[id] = std::move(runner.printfOutput());
             counts[id] = runner.instructions();
-            profiles[id] = runner.takeProfile();
+            profiles[id] = observers.takeProfile();
         } catch (...) {
             std::lock_guard lock(errorMutex);
             error = std::current_exception();
