@@ -5,10 +5,10 @@
 #include "launch/LaunchLimits.hpp"
 #include "launch/TimingStats.hpp"
 #include "sim/LaunchRun.hpp"
+#include "sim/LaunchSetup.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/ProfileCollector.hpp"
 #include "sim/PtxParser.hpp"
-#include "sim/SimLaunch.hpp"
 #include "util/Elapsed.hpp"
 #include "util/Error.hpp"
 #include "util/SystemMemory.hpp"
@@ -61,7 +61,7 @@ const Function& entryOf(const Module& mod, const KernelImage& kernel, const Laun
 }
 
 // The whole grid once, over the worker threads, within the time limit.
-GridRun runGrid(SimLaunch& launch, double timeLimitSeconds, unsigned threads)
+GridRun runGrid(LaunchSetup& launch, double timeLimitSeconds, unsigned threads)
 {
     LaunchState& L = launch.state();
     L.deadline = deadlineAfter(timeLimitSeconds);
@@ -71,7 +71,7 @@ GridRun runGrid(SimLaunch& launch, double timeLimitSeconds, unsigned threads)
 }
 
 // The first launch's outputs, profile, warnings, fault and findings into the report.
-void reportFirstRun(SimLaunch& launch, GridRun& first, const LaunchConfig& config, LaunchReport& report)
+void reportFirstRun(LaunchSetup& launch, GridRun& first, const LaunchConfig& config, LaunchReport& report)
 {
     LaunchState& L = launch.state();
     report.timings.firstLaunchMs = first.ms;
@@ -108,7 +108,7 @@ void reportFirstRun(SimLaunch& launch, GridRun& first, const LaunchConfig& confi
 
 // Timed repeats on the restored inputs, as many as fit the budget; the buffers end as
 // the first launch left them.
-std::vector<double> timedRepeats(SimLaunch& launch, std::vector<BufferArg>& buffers,
+std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& buffers,
                                  const std::vector<std::vector<std::byte>>& inputs, double firstMs,
                                  const LaunchConfig& config, double budgetSeconds, unsigned threads,
                                  std::vector<std::string>& warnings)
@@ -193,7 +193,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     auto mod = module(kernel.ptx, parseMs);
     report.timings.moduleLoadMs = parseMs;
     const Function& fn = entryOf(*mod, kernel, config, device().limits, threadCount(), report.warnings);
-    SimLaunch launch(mod, fn, buffers, args, config, {kernel.name, raceCheck_, threadCount()}, report.warnings);
+    LaunchSetup launch(mod, fn, buffers, args, config, {kernel.name, raceCheck_, threadCount()}, report.warnings);
 
     const bool timed = config.repeats > 0 || config.warmup > 0;
     std::vector<std::vector<std::byte>> inputs;

@@ -18,20 +18,20 @@ namespace kw::sim {
 struct Function;
 struct Module;
 
-struct SimLaunchSettings {
+struct LaunchSettings {
     std::string kernelName;    // as the user names the kernel, for messages
     bool raceCheck = false;    // shared-memory races as warnings (SimBackend::setRaceCheck)
     std::uint32_t smCount = 1; // %nsmid
 };
 
-class SimLaunch {
+class LaunchSetup {
 public:
     // Throws kw::Error for arguments that do not fit the kernel; capture problems become `warnings`.
-    SimLaunch(std::shared_ptr<const Module> mod, const Function& fn, std::vector<BufferArg>& buffers,
-              const std::vector<LaunchArg>& args, const LaunchConfig& config, const SimLaunchSettings& settings,
-              std::vector<std::string>& warnings);
-    SimLaunch(const SimLaunch&) = delete;
-    SimLaunch& operator=(const SimLaunch&) = delete;
+    LaunchSetup(std::shared_ptr<const Module> mod, const Function& fn, std::vector<BufferArg>& buffers,
+                const std::vector<LaunchArg>& args, const LaunchConfig& config, const LaunchSettings& settings,
+                std::vector<std::string>& warnings);
+    LaunchSetup(const LaunchSetup&) = delete;
+    LaunchSetup& operator=(const LaunchSetup&) = delete;
 
     LaunchState& state() { return L_; }
     const Module& module() const { return *mod_; }

@@ -1,4 +1,4 @@
-#include "sim/SimLaunch.hpp"
+#include "sim/LaunchSetup.hpp"
 
 #include "sim/ProfileCollector.hpp"
 #include "sim/PtxModule.hpp"
@@ -68,9 +68,9 @@ std::optional<CaptureTarget> resolveCapture(const Module& mod, const Function& f
 
 } // namespace
 
-SimLaunch::SimLaunch(std::shared_ptr<const Module> mod, const Function& fn, std::vector<BufferArg>& buffers,
-                     const std::vector<LaunchArg>& args, const LaunchConfig& config, const SimLaunchSettings& settings,
-                     std::vector<std::string>& warnings)
+LaunchSetup::LaunchSetup(std::shared_ptr<const Module> mod, const Function& fn, std::vector<BufferArg>& buffers,
+                         const std::vector<LaunchArg>& args, const LaunchConfig& config, const LaunchSettings& settings,
+                         std::vector<std::string>& warnings)
     : mod_(std::move(mod))
     , raceCheck_(settings.raceCheck)
     , findings_(config.check)
@@ -103,7 +103,7 @@ SimLaunch::SimLaunch(std::shared_ptr<const Module> mod, const Function& fn, std:
 
 // Module variables get fresh storage per launch, except those a document buffer fills:
 // that buffer is the variable's storage. Other buffers are mapped where they lie.
-void SimLaunch::mapMemory(std::vector<BufferArg>& buffers, std::vector<std::uint64_t>& bufferAddress)
+void LaunchSetup::mapMemory(std::vector<BufferArg>& buffers, std::vector<std::uint64_t>& bufferAddress)
 {
     const Module& mod = *mod_;
     bound_ = bindGlobals(mod, buffers);
@@ -127,8 +127,8 @@ void SimLaunch::mapMemory(std::vector<BufferArg>& buffers, std::vector<std::uint
                                           buffers[i].data.byteSize(), false);
 }
 
-void SimLaunch::writeParams(const Function& fn, const std::vector<BufferArg>& buffers,
-                            const std::vector<LaunchArg>& args, const std::vector<std::uint64_t>& bufferAddress)
+void LaunchSetup::writeParams(const Function& fn, const std::vector<BufferArg>& buffers,
+                              const std::vector<LaunchArg>& args, const std::vector<std::uint64_t>& bufferAddress)
 {
     L_.params.assign(fn.paramBytes, 0);
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -152,7 +152,7 @@ void SimLaunch::writeParams(const Function& fn, const std::vector<BufferArg>& bu
     }
 }
 
-void SimLaunch::plainFromNowOn()
+void LaunchSetup::plainFromNowOn()
 {
     L_.profile = false;
     L_.capture.reset();
@@ -161,7 +161,7 @@ void SimLaunch::plainFromNowOn()
     L_.raceCheck = raceCheck_;
 }
 
-void SimLaunch::restoreVariables()
+void LaunchSetup::restoreVariables()
 {
     for (std::size_t g = 0, k = 0; g < mod_->globals.size(); ++g)
         if (mod_->globals[g].space != Space::Shared) {
