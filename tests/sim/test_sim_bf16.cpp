@@ -4,7 +4,7 @@
 // reference that rounds by searching the table of all values of the format (the
 // simulator rounds with bit arithmetic).
 #include "PtxHarness.hpp"
-#include "LaunchSetup.hpp"
+#include "SimLaunch.hpp"
 #include "SimTestSupport.hpp"
 
 #include <gtest/gtest.h>

@@ -1,7 +1,7 @@
 // Instruction families against hand-computed values, edge cases included. The PTX is
 // written by hand so these tests need neither NVRTC nor a GPU.
 #include "PtxHarness.hpp"
-#include "LaunchSetup.hpp"
+#include "SimLaunch.hpp"
 
 #include <gtest/gtest.h>
 
