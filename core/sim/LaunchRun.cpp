@@ -36,8 +36,10 @@ BlockRunner& LaunchRun::makeStepper()
 
 LaunchStatus LaunchRun::advance(const Budget& budget)
 {
-    if (L_.stop.load(std::memory_order_relaxed))
+    if (L_.stop.load(std::memory_order_relaxed)) {
+        inBlock_ = false; // a stopped launch runs no block further
         return LaunchStatus::Stopped;
+    }
     BlockRunner& runner = makeStepper();
     if (!inBlock_) {
         if (next_ >= blocks_)

@@ -163,4 +163,21 @@ TEST_F(SimStepping, ABlockSteppedFirstThenTheRestOverWorkers)
     expectSame(whole, {values<int>(m.buffers[1]), values<int>(m.buffers[2])[0], grid.printf, 0});
 }
 
+TEST(SimSteppingFault, AFaultStopsTheSteppedLaunchAndFinishReturns)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(extern "C" __global__ void oob(int* p) { p[threadIdx.x * 1000] = 1; })", "oob");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs{buffer("p", std::vector<int>(4, 0))};
+    SteppedLaunch s(*img, bufs, {bufArg(0)}, config({2}, {32}));
+    LaunchStatus st = LaunchStatus::Paused;
+    for (int i = 0; i < 1000 && st == LaunchStatus::Paused; ++i)
+        st = s.run->advance({1});
+    EXPECT_EQ(st, LaunchStatus::Stopped);
+    s.run->finish(1);
+    ASSERT_TRUE(s.launch->state().fault);
+    EXPECT_EQ(s.launch->state().fault->kind, kw::FaultKind::OutOfBounds);
+    EXPECT_EQ(s.run->advance({1}), LaunchStatus::Stopped);
+}
+
 } // namespace
