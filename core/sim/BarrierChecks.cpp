@@ -11,10 +11,17 @@
 
 namespace kw::sim {
 
-bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn)
+void BlockChecks::barrierRelease(const std::vector<Warp>& warps, const Instr& bar)
 {
     if (tool_ != CheckTool::Synccheck)
-        return false;
+        return;
+    divergence(warps, *L_.fn);
+    if (bar.barCount)
+        barrierCount(warps, *L_.fn);
+}
+
+void BlockChecks::divergence(const std::vector<Warp>& warps, const Function& fn)
+{
     // The first thread waiting, the first at another barrier, the first that exited.
     const Warp *first = nullptr, *other = nullptr, *gone = nullptr;
     int firstLane = 0, otherLane = 0, goneLane = 0;
@@ -38,7 +45,7 @@ bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn)
         exited += std::uint64_t(__builtin_popcount(left));
     }
     if (!first)
-        return true; // every thread exited: nothing waits
+        return; // every thread exited: nothing waits
     const Instr& bar = fn.code[barPc];
     const Dim3 waiting = first->threadOf(firstLane);
     if (other) {
@@ -47,7 +54,7 @@ bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn)
         add(FindingKey{b.file, b.line, FindingKind::DivergentBarrier, bar.file, bar.line}, [&] {
             CheckFinding f = finding(
                 FindingKind::DivergentBarrier, b,
-                located(L_, blk_.ctaid, t, b,
+                located(L_, ctaid_, t, b,
                         fmt::format("divergent barrier (a __syncthreads() not reached by all threads of the block): "
                                     "thread {} waits at the barrier at {}, this thread and {} more at the barrier "
                                     "at {}",
@@ -61,7 +68,7 @@ bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn)
         add(FindingKey{bar.file, bar.line, FindingKind::BarrierExited}, [&] {
             CheckFinding f = finding(
                 FindingKind::BarrierExited, bar,
-                located(L_, blk_.ctaid, t, bar,
+                located(L_, ctaid_, t, bar,
                         fmt::format("divergent barrier (a __syncthreads() not reached by all threads of the block): "
                                     "thread {} waits at the barrier at {}, this thread and {} more have exited",
                                     dimText(waiting), lineText(L_, bar), exited - 1)));
@@ -69,57 +76,76 @@ bool BlockChecks::barrier(std::vector<Warp>& warps, const Function& fn)
             return f;
         });
     }
-    return true;
 }
 
-bool BlockChecks::barrierCount(const Warp& w, int lane, const Instr& bar, std::uint32_t count, std::uint32_t whole)
+namespace {
+// The first waiting lane whose bar.sync names a thread count other than the block's
+// `whole` threads, with that count; null for none.
+const Warp* wrongCount(const std::vector<Warp>& warps, const Function& fn, int& lane, std::uint32_t& count)
 {
-    if (tool_ != CheckTool::Synccheck)
-        return false;
-    const Dim3 t = w.threadOf(lane);
+    const std::uint32_t whole = std::uint32_t(warps.size()) * 32;
+    for (const Warp& w : warps)
+        for (std::uint32_t m = w.atBar; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            const Instr& bar = fn.code[w.lanePc[l] - 1];
+            if (!bar.barCount)
+                continue;
+            count = std::uint32_t(w.reg(bar.a[1])[l]);
+            if (count == whole)
+                continue;
+            lane = l;
+            return &w;
+        }
+    return nullptr;
+}
+} // namespace
+
+void BlockChecks::barrierCount(const std::vector<Warp>& warps, const Function& fn)
+{
+    int lane = 0;
+    std::uint32_t count = 0;
+    const Warp* w = wrongCount(warps, fn, lane, count);
+    if (!w)
+        return;
+    const std::uint32_t whole = std::uint32_t(warps.size()) * 32;
+    const Instr& bar = fn.code[w->lanePc[lane] - 1];
+    const Dim3 t = w->threadOf(lane);
     add(FindingKey{bar.file, bar.line, FindingKind::BarrierCount}, [&] {
         CheckFinding f = finding(
             FindingKind::BarrierCount, bar,
-            located(L_, blk_.ctaid, t, bar,
+            located(L_, ctaid_, t, bar,
                     fmt::format("barrier with a thread count of {} in a block of {} threads ({} as whole warps): the "
                                 "count must be a multiple of 32 and name every thread that arrives",
                                 count, L_.block.volume(), whole)));
         f.thread = t;
         return f;
     });
-    return true;
 }
 
-bool barrierCountsMatch(std::vector<Warp>& warps, const Function& fn, BlockChecks* checks)
+bool barrierCountsMatch(std::vector<Warp>& warps, const Function& fn)
 {
+    int l = 0;
+    std::uint32_t count = 0;
+    const Warp* found = wrongCount(warps, fn, l, count);
+    if (!found)
+        return true;
+    Warp& w = warps[std::size_t(found - warps.data())];
     const std::uint32_t whole = std::uint32_t(warps.size()) * 32;
-    for (Warp& w : warps)
-        for (std::uint32_t m = w.atBar; m; m &= m - 1) {
-            const int l = __builtin_ctz(m);
-            const Instr& bar = fn.code[w.lanePc[l] - 1];
-            if (!bar.barCount)
-                continue;
-            const std::uint32_t count = std::uint32_t(w.reg(bar.a[1])[l]);
-            if (count == whole)
-                continue;
-            if (checks && checks->barrierCount(w, l, bar, count, whole))
-                return true; // released anyway
-            w.mask = 1u << l;
-            if (count && count % 32 == 0 && count < whole)
-                w.fault(FaultKind::Unsupported,
-                        fmt::format("not supported by the simulator: a barrier with a thread count of {} in a block "
-                                    "of {} threads (named barriers for part of a block)",
-                                    count, w.L->block.volume()),
-                        l, bar);
-            else
-                w.fault(FaultKind::Other,
-                        fmt::format("invalid barrier thread count {} in a block of {} threads (the count must be a "
-                                    "multiple of 32, at most {})",
-                                    count, w.L->block.volume(), whole),
-                        l, bar);
-            return false;
-        }
-    return true;
+    const Instr& bar = fn.code[w.lanePc[l] - 1];
+    w.mask = 1u << l;
+    if (count && count % 32 == 0 && count < whole)
+        w.fault(FaultKind::Unsupported,
+                fmt::format("not supported by the simulator: a barrier with a thread count of {} in a block "
+                            "of {} threads (named barriers for part of a block)",
+                            count, w.L->block.volume()),
+                l, bar);
+    else
+        w.fault(FaultKind::Other,
+                fmt::format("invalid barrier thread count {} in a block of {} threads (the count must be a "
+                            "multiple of 32, at most {})",
+                            count, w.L->block.volume(), whole),
+                l, bar);
+    return false;
 }
 
 void BlockChecks::warpSync(const Warp& w, const Instr& in, std::uint32_t m)
@@ -159,19 +185,14 @@ void BlockChecks::warpSync(const Warp& w, const Instr& in, std::uint32_t m)
             why = fmt::format("the lanes executing it give different masks (0x{:08x} differ)", disagree);
         CheckFinding f
             = finding(FindingKind::WarpSyncMask, in,
-                      located(L_, blk_.ctaid, t, in,
+                      located(L_, ctaid_, t, in,
                               fmt::format("__syncwarp() with mask 0x{:08x} in warp {}: {}", mask, w.warpId, why)));
         f.thread = t;
         return f;
     });
 }
 
-void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t m)
-{
-    if (w.blk->checks)
-        w.blk->checks->warpSync(w, in, m);
-    if (w.blk->race)
-        w.blk->race->warpSync(w.warpId, m & std::uint32_t(w.reg(in.a[0])[__builtin_ctz(m)]));
-}
+// The checks and the race detector see it as an event; it does nothing else.
+void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t m) { w.blk->observers.warpSync(w, in, m); }
 
 } // namespace kw::sim

@@ -2,6 +2,7 @@
 
 #include "sim/DevicePrintf.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/SimChecks.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -25,16 +26,6 @@ BlockRunner::BlockRunner(LaunchState& launch)
     local_.assign(std::size_t(warpsPerBlock_) * 32 * fn_.localBytes + 1, 0);
     blk_.launch = &L_;
     blk_.shared = shared_.data();
-    if (L_.raceCheck) {
-        race_.reset(L_.sharedSize);
-        blk_.race = &race_;
-        blk_.watchShared = true;
-    }
-    if (L_.check != CheckTool::None)
-        checks_ = std::make_unique<BlockChecks>(L_, blk_, race_, warpsPerBlock_, fn_.localBytes);
-    if (L_.profile)
-        prof_ = std::make_unique<ProfileCollector>(fn_, L_.capture);
-    blk_.watchShared = blk_.watchShared || blk_.race || prof_; // the checks may have asked already
     // Everything that does not change from block to block is written once.
     for (std::uint32_t wi = 0; wi < warpsPerBlock_; ++wi) {
         Warp& w = warps_[wi];
@@ -45,7 +36,6 @@ BlockRunner::BlockRunner(LaunchState& launch)
         w.localBytes = fn_.localBytes;
         w.local = local_.data() + std::size_t(wi) * 32 * fn_.localBytes;
         w.warpId = wi;
-        w.probe = prof_ ? &prof_->log : nullptr;
         w.exists = 0;
         for (int l = 0; l < 32; ++l) {
             const std::uint64_t t = std::uint64_t(wi) * 32 + l;
@@ -91,20 +81,37 @@ std::uint64_t BlockRunner::instructions() const
     return n;
 }
 
-bool BlockRunner::run(std::uint64_t linear)
+void BlockRunner::observe(Observer& o)
 {
+    blk_.observers.add(o);
+    attachedChanged();
+}
+
+void BlockRunner::forget(Observer& o)
+{
+    blk_.observers.remove(o);
+    attachedChanged();
+}
+
+void BlockRunner::attachedChanged()
+{
+    watching_ = blk_.observers.issues() || blk_.observers.accesses();
+    for (auto& w : warps_) {
+        w.probe = blk_.observers.accesses() ? &blk_.accesses : nullptr;
+        w.cache = nullptr; // a cached region would let global accesses past the probe
+    }
+}
+
+void BlockRunner::begin(std::uint64_t linear)
+{
+    linear_ = linear;
     const Dim3 ctaid{std::uint32_t(linear % L_.grid.x), std::uint32_t((linear / L_.grid.x) % L_.grid.y),
                      std::uint32_t(linear / (std::uint64_t(L_.grid.x) * L_.grid.y))};
     blk_.ctaid = ctaid;
     blk_.printf.clear();
+    blk_.accesses.clear();
     if (L_.sharedSize)
         std::fill(shared_.begin(), shared_.end(), std::uint8_t(0));
-    if (blk_.race)
-        race_.reset(L_.sharedSize);
-    if (checks_)
-        checks_->beginBlock(linear);
-    if (prof_)
-        prof_->beginBlock(ctaid);
     for (auto& w : warps_) {
         std::uint64_t* cx = w.reg(RegCtaidX);
         std::uint64_t* cy = w.reg(RegCtaidY);
@@ -125,24 +132,40 @@ bool BlockRunner::run(std::uint64_t linear)
         w.mergePc = ~0u;
         w.stop = false;
         w.polled = false;
+        w.inTurn = false;
+        w.announced = false;
         std::fill(std::begin(w.lanePc), std::end(w.lanePc), 0u);
     }
+    turn_ = 0;
+    ran_ = false;
+    pauseRequested_ = false;
+    blk_.observers.blockBegin(blk_, linear);
+}
+
+BlockStatus BlockRunner::advance(const Budget& budget)
+{
+    budgetLeft_ = budget.instructions;
     for (;;) {
-        bool ran = false;
-        for (auto& w : warps_) {
+        for (; turn_ < warps_.size(); ++turn_) {
+            Warp& w = warps_[turn_];
             if (!w.mask)
                 continue;
-            ran = true;
-            runWarp(w);
+            if (budgetLeft_ == 0)
+                return BlockStatus::Paused;
+            ran_ = true;
+            const bool turnOver = turn(w);
             if (w.stop)
-                return false;
+                return BlockStatus::Stopped;
+            if (!turnOver)
+                return BlockStatus::Paused;
         }
-        if (ran)
+        turn_ = 0;
+        if (std::exchange(ran_, false))
             continue;
         if (!releaseBarrier())
             break;
         if (L_.stop.load(std::memory_order_relaxed))
-            return false;
+            return BlockStatus::Stopped;
         // A loop around __syncthreads() ends every warp's turn at the barrier, before
         // its time slice is used up: the limit is checked at each release as well.
         if (std::chrono::steady_clock::now() > L_.deadline) {
@@ -151,14 +174,66 @@ bool BlockRunner::run(std::uint64_t linear)
                                              "(endless loop?)",
                                              L_.timeLimitSeconds),
                                  -1, fn_.code[std::min<std::size_t>(warps_.front().pc, fn_.code.size() - 1)]);
-            return false;
+            return BlockStatus::Stopped;
         }
+        if (budget.toBarrier)
+            return BlockStatus::Barrier;
     }
+    return endBlock();
+}
+
+BlockStatus BlockRunner::advanceWarp(std::uint32_t warp, std::uint64_t instructions)
+{
+    Warp& w = warps_.at(warp);
+    budgetLeft_ = instructions;
+    while (w.mask && budgetLeft_ > 0) {
+        turn(w);
+        if (w.stop)
+            return BlockStatus::Stopped;
+    }
+    return w.mask ? BlockStatus::Paused : BlockStatus::WarpWaits;
+}
+
+bool BlockRunner::turn(Warp& w)
+{
+    const std::uint64_t before = w.executed;
+    const bool over = runWarp(w);
+    budgetLeft_ -= std::min(budgetLeft_, w.executed - before);
+    if (watching_)
+        deliverAccesses(w);
+    return over;
+}
+
+BlockStatus BlockRunner::endBlock()
+{
     if (L_.stop.load(std::memory_order_relaxed))
-        return false;
+        return BlockStatus::Stopped;
     if (!blk_.printf.empty())
-        printf_.emplace_back(linear, std::move(blk_.printf));
+        printf_.emplace_back(linear_, std::move(blk_.printf));
+    blk_.observers.blockEnd(blk_, linear_);
+    return BlockStatus::Done;
+}
+
+// The observers learn of the instruction about to execute, after the accesses of the
+// one before. True: one of them asked for a pause.
+bool BlockRunner::announce(Warp& w, const Instr& in, std::uint32_t m)
+{
+    deliverAccesses(w);
+    accessInstr_ = &in;
+    blk_.observers.issue(w, in, m);
+    if (!pauseRequested_)
+        return false;
+    pauseRequested_ = false;
+    w.announced = true;
     return true;
+}
+
+void BlockRunner::deliverAccesses(const Warp& w)
+{
+    if (!blk_.accesses.lanes)
+        return;
+    blk_.observers.memory(w, *accessInstr_, blk_.accesses);
+    blk_.accesses.clear();
 }
 
 // Lanes that diverged wait with their own pc; the lowest pc runs next, so lanes meet
@@ -220,13 +295,18 @@ void BlockRunner::yieldToOtherLanes(Warp& w)
     w.ahead = lowest < next;
 }
 
-void BlockRunner::runWarp(Warp& w)
+bool BlockRunner::runWarp(Warp& w)
 {
     const Instr* code = fn_.code.data();
     const std::uint32_t codeSize = std::uint32_t(fn_.code.size());
-    ProfileCollector* const prof = prof_.get();
-    const std::uint32_t live = ~w.exited & ~w.atBar & w.exists;
-    std::uint64_t sliceEnd = w.executed + ((live & ~w.mask) ? kDivergedSlice : kSlice);
+    if (!w.inTurn) {
+        const std::uint32_t live = ~w.exited & ~w.atBar & w.exists;
+        w.sliceEnd = w.executed + ((live & ~w.mask) ? kDivergedSlice : kSlice);
+        w.inTurn = true;
+    }
+    // The turn's end or the budget's, whichever comes first: one test per instruction for both.
+    std::uint64_t stopAt = w.executed + std::min(budgetLeft_, w.sliceEnd - w.executed);
+    const bool watching = watching_;
     while (w.mask) {
         if (w.pc >= codeSize) { // fell off the end: as ret
             w.exited |= w.mask;
@@ -246,9 +326,13 @@ void BlockRunner::runWarp(Warp& w)
             forLanes(m, [&](int l) { pm |= std::uint32_t((p[l] != 0) != in.guardNeg) << l; });
             m = pm;
         }
-        // Profiling: the one test in the loop when it is off.
-        if (prof) [[unlikely]]
-            prof->issue(w, in, m);
+        // Observers: the one test in the loop when there are none.
+        if (watching) [[unlikely]] {
+            if (w.announced)
+                w.announced = false;
+            else if (announce(w, in, m))
+                return false;
+        }
         switch (in.ctrl) {
         case Ctrl::None:
             w.polled |= in.polls;
@@ -261,7 +345,8 @@ void BlockRunner::runWarp(Warp& w)
             // so the writer runs now rather than after tens of thousands of spins.
             if (w.polled && m && in.target <= w.pc) {
                 w.polled = false;
-                sliceEnd = w.executed + 1;
+                w.sliceEnd = w.executed + 1;
+                stopAt = std::min(stopAt, w.sliceEnd);
             }
             if (m == w.mask)
                 w.pc = in.target;
@@ -294,6 +379,8 @@ void BlockRunner::runWarp(Warp& w)
             }
             for (std::uint32_t k = m; k; k &= k - 1)
                 w.lanePc[__builtin_ctz(k)] = w.pc + 1;
+            if (m && !blk_.observers.empty())
+                blk_.observers.barrierArrive(w, in, m);
             w.atBar |= m;
             w.mask &= ~m;
             ++w.pc;
@@ -323,17 +410,24 @@ void BlockRunner::runWarp(Warp& w)
             ++w.pc;
             break;
         }
-        if (w.stop)
-            return;
+        if (w.stop) {
+            w.inTurn = false;
+            return true;
+        }
         if (w.pc >= w.mergePc)
             reschedule(w);
-        if (++w.executed >= sliceEnd) {
+        if (++w.executed >= stopAt) {
+            if (w.executed < w.sliceEnd)
+                return false; // the budget is used up: the turn goes on when resumed
+            w.inTurn = false;
             checkTime(w, in);
             if (!w.stop && w.mask && ((~w.exited & ~w.atBar & w.exists) & ~w.mask))
                 yieldToOtherLanes(w);
-            return;
+            return true;
         }
     }
+    w.inTurn = false;
+    return true;
 }
 
 void BlockRunner::checkTime(Warp& w, const Instr& in)
@@ -352,8 +446,9 @@ void BlockRunner::checkTime(Warp& w, const Instr& in)
 // All warps wait: release the barrier when every waiting thread is at the same one.
 bool BlockRunner::releaseBarrier()
 {
-    // synccheck: a barrier not all threads reach is a finding, and releases those waiting (BarrierChecks.cpp).
-    const bool lenient = checks_ && checks_->barrier(warps_, fn_);
+    // synccheck: a barrier not all threads reach is a finding (BlockChecks::barrierRelease), and
+    // releases those waiting.
+    const bool lenient = L_.check == CheckTool::Synccheck;
     std::uint32_t barPc = ~0u;
     const Warp* first = nullptr;
     int firstLane = 0;
@@ -401,11 +496,10 @@ bool BlockRunner::releaseBarrier()
         return false;
     }
     // bar.sync id, count: a plain barrier when the count names the whole block (BarrierChecks.cpp).
-    if (fn_.code[barPc].barCount && !barrierCountsMatch(warps_, fn_, checks_.get()))
+    if (!lenient && fn_.code[barPc].barCount && !barrierCountsMatch(warps_, fn_))
         return false;
-    if (blk_.race)
-        race_.nextEpoch();
     const Instr& bar = fn_.code[barPc];
+    blk_.observers.barrierRelease(warps_, bar);
     if (bar.barRed != BarRedOp::None) { // reduce the predicates of all waiting threads
         std::uint64_t count = 0, waiting = 0;
         for (auto& w : warps_) {
@@ -451,8 +545,12 @@ void BlockRunner::printf(Warp& w, const Instr& in, std::uint32_t m)
             const std::uint8_t* p = w.access(Space::Generic, addr, 1, false, l, in);
             if (!p)
                 return false;
+            if (watching_)
+                deliverAccesses(w);
             if (size > 1) {
                 p = w.access(Space::Generic, addr, size, false, l, in);
+                if (watching_)
+                    deliverAccesses(w);
                 if (!p)
                     return false;
             }
@@ -481,6 +579,8 @@ void BlockRunner::assertFail(Warp& w, const Instr& in, std::uint32_t m)
     const int l = __builtin_ctz(m);
     DeviceReader read = [&](std::uint64_t addr, std::uint32_t size, void* out) {
         const std::uint8_t* p = w.access(Space::Generic, addr, size, false, l, in);
+        if (watching_)
+            deliverAccesses(w);
         if (!p)
             return false;
         std::memcpy(out, p, size);

@@ -2,35 +2,67 @@
 // Executes thread blocks of one launch on one host thread. The warps of a block run
 // in turn, each until it blocks at a barrier, exits or uses up its time slice; when
 // every warp waits, the barrier releases (or is reported as divergent).
+//
+// A block is begun, advanced by a budget as often as wanted and runs to its end; a
+// pause keeps the schedule, so a block advanced in slices runs exactly as it runs
+// whole. run() is begin() and one unlimited advance(). What happens is reported to the
+// attached observers (Observer.hpp); an observer may ask for a pause before the
+// instruction it is told about.
 #include "sim/LaunchState.hpp"
-#include "sim/ProfileCollector.hpp"
-#include "sim/RaceDetector.hpp"
-#include "sim/SimChecks.hpp"
+#include "sim/Observer.hpp"
 #include "sim/Warp.hpp"
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace kw::sim {
 
+// How far advance() runs.
+struct Budget {
+    std::uint64_t instructions = ~std::uint64_t(0); // warp-level instructions, over all warps
+    bool toBarrier = false;                         // stop once a barrier has released
+};
+
+enum class BlockStatus : std::uint8_t {
+    Paused,    // the budget is used up or an observer asked for a pause: advance() goes on
+    Barrier,   // a barrier released (Budget::toBarrier)
+    WarpWaits, // advanceWarp(): the warp waits at a barrier or has exited
+    Done,      // the block ran to its end
+    Stopped,   // the launch stopped (a fault, the time limit, a stop request)
+};
+
 class BlockRunner {
 public:
     explicit BlockRunner(LaunchState& launch);
-    // Runs block number `linear` (x fastest). Returns false when the launch stopped.
-    bool run(std::uint64_t linear);
+    BlockRunner(const BlockRunner&) = delete;
+    BlockRunner& operator=(const BlockRunner&) = delete;
 
+    // Observers are not owned; attach them before a block begins.
+    void observe(Observer& o);
+    void forget(Observer& o);
+    // From an observer's issue(): stop before that instruction executes (it is not
+    // announced again when the block goes on).
+    void requestPause() { pauseRequested_ = true; }
+
+    // Block number `linear` (x fastest) from its start.
+    void begin(std::uint64_t linear);
+    BlockStatus advance(const Budget& budget = {});
+    // Only warp `warp` runs, at most `instructions` of its instructions.
+    BlockStatus advanceWarp(std::uint32_t warp, std::uint64_t instructions);
+    // Runs block `linear` whole. Returns false when the launch stopped.
+    bool run(std::uint64_t linear)
+    {
+        begin(linear);
+        return advance() == BlockStatus::Done;
+    }
+
+    const std::vector<Warp>& warps() const { return warps_; }
+    const BlockState& block() const { return blk_; }
+    std::uint64_t linear() const { return linear_; }
     std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
     std::uint64_t instructions() const;
-    // This runner's counters when the launch is profiled (null otherwise).
-    std::unique_ptr<ProfileCollector> takeProfile()
-    {
-        if (prof_)
-            prof_->flush();
-        return std::move(prof_);
-    }
 
 private:
     LaunchState& L_;
@@ -40,12 +72,25 @@ private:
     std::vector<Warp> warps_;
     std::vector<std::uint8_t> shared_, local_;
     BlockState blk_;
-    RaceDetector race_;
     std::vector<std::pair<std::uint64_t, std::string>> printf_;
-    std::unique_ptr<BlockChecks> checks_; // while the launch runs a check (SimChecks.hpp)
-    std::unique_ptr<ProfileCollector> prof_;
+    std::uint64_t linear_ = 0;
+    // The schedule between advance() calls: the warp whose turn it is in this round,
+    // whether any warp ran in it, and the instructions the budget has left.
+    std::size_t turn_ = 0;
+    bool ran_ = false;
+    std::uint64_t budgetLeft_ = 0;
+    bool watching_ = false; // observers want issue or memory events: the hot loop's one test
+    bool pauseRequested_ = false;
+    const Instr* accessInstr_ = nullptr; // the instruction whose accesses blk_.accesses holds
 
-    void runWarp(Warp& w);
+    void attachedChanged();
+    // One turn of w, or what is left of it. False: paused before its end.
+    bool runWarp(Warp& w);
+    // runWarp within the budget, then the warp's accesses to the observers.
+    bool turn(Warp& w);
+    BlockStatus endBlock();
+    [[gnu::noinline]] bool announce(Warp& w, const Instr& in, std::uint32_t m);
+    void deliverAccesses(const Warp& w);
     void reschedule(Warp& w);
     void yieldToOtherLanes(Warp& w);
     bool releaseBarrier();

@@ -255,17 +255,15 @@ ProfileCollector::ProfileCollector(const Function& fn, const std::optional<Captu
 {
 }
 
-void ProfileCollector::beginBlock(const Dim3& ctaid)
+void ProfileCollector::blockBegin(const BlockState& blk, std::uint64_t /*linear*/)
 {
-    flush();
+    const Dim3& ctaid = blk.ctaid;
     captureBlock_ = capture_ && samples.size() < capture_->maxSamples && ctaid.x == capture_->block.x
         && ctaid.y == capture_->block.y && ctaid.z == capture_->block.z;
 }
 
 void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m)
 {
-    if (log.lanes)
-        flush();
     PcCounters& p = pcs[std::size_t(&in - code_)];
     ++p.counters.inst_executed;
     p.counters.thread_inst_executed += lanesIn(w.mask);
@@ -274,24 +272,15 @@ void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m)
         if (m && m != w.mask)
             ++p.counters.divergent_branches;
     }
-    pendingWarp_ = &w;
-    pendingInstr_ = &in;
 }
 
-void ProfileCollector::flush()
+void ProfileCollector::memory(const Warp& w, const Instr& in, const AccessLog& log)
 {
-    if (!log.lanes)
-        return;
     // printf and assert read their strings through access() as well: not a memory instruction.
-    if (pendingInstr_ && pendingInstr_->ctrl == Ctrl::None) {
-        const auto pc = std::uint32_t(pendingInstr_ - code_);
-        memory(*pendingWarp_, *pendingInstr_, pc, pcs[pc]);
-    }
-    log.clear();
-}
-
-void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p)
-{
+    if (in.ctrl != Ctrl::None)
+        return;
+    const auto pc = std::uint32_t(&in - code_);
+    PcCounters& p = pcs[pc];
     // Constant memory is not counted.
     const std::uint32_t global = log.inSpace[int(Space::Global)], shared = log.inSpace[int(Space::Shared)],
                         local = log.inSpace[int(Space::Local)];
@@ -362,10 +351,10 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, std::uint32_t pc, 
             ++(st ? c.local_st_requests : c.local_ld_requests);
     }
     if (captureBlock_ && w.warpId == capture_->warp && in.line == capture_->line && in.file == capture_->file)
-        capture(w, in, pc);
+        capture(w, in, pc, log);
 }
 
-void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc)
+void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc, const AccessLog& log)
 {
     AccessSample s;
     const std::uint32_t firstLane = log.lanes & -log.lanes;

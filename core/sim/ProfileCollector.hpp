@@ -1,14 +1,12 @@
 #pragma once
-// Per-instruction counters of a profiled launch (docs/profile.md). Each worker thread's
-// BlockRunner owns one collector and counts per instruction index (pc), with no locks;
-// mergeProfile() sums the workers' arrays into source lines once the grid has run.
+// Per-instruction counters of a profiled launch (docs/profile.md). Each worker thread
+// attaches one collector to its BlockRunner and counts per instruction index (pc), with
+// no locks; mergeProfile() sums the workers' arrays into source lines once the grid has run.
 //
-// BlockRunner calls issue() for every warp-level instruction before it executes. Memory
-// handlers reach Warp::access() once per lane, which only notes the lane's resolved
-// space, address and size in `log`; the next issue() (or flush()) turns the noted lanes
-// into one request, its 32-byte sectors or shared-memory wavefronts.
+// An observer of every warp-level instruction (issue) and of each memory instruction's
+// lanes (memory), which become one request: its 32-byte sectors or shared-memory wavefronts.
 #include "launch/KernelProfile.hpp"
-#include "sim/AccessLog.hpp"
+#include "sim/Observer.hpp"
 #include "sim/PtxModule.hpp"
 
 #include <cstdint>
@@ -34,20 +32,16 @@ struct PcCounters {
     ProfileExtras extras;
 };
 
-class ProfileCollector {
+class ProfileCollector : public Observer {
 public:
     ProfileCollector(const Function& fn, const std::optional<CaptureTarget>& capture);
 
+    std::uint8_t wants() const override { return Issues | Accesses; }
     // Arms the capture when this block holds the captured warp.
-    void beginBlock(const Dim3& ctaid);
-    // One instruction about to execute (after its guard): `m` the lanes whose guard held
-    // (for a branch: the lanes that take it), w.mask the lanes executing together. The
-    // accesses the previous instruction noted in `log` are counted first.
-    void issue(const Warp& w, const Instr& in, std::uint32_t m);
-    // Counts the accesses still noted (at the end of a block or of the run).
-    void flush();
+    void blockBegin(const BlockState& blk, std::uint64_t linear) override;
+    void issue(const Warp& w, const Instr& in, std::uint32_t active) override;
+    void memory(const Warp& w, const Instr& in, const AccessLog& lanes) override;
 
-    AccessLog log;
     std::vector<PcCounters> pcs;       // per instruction index
     std::vector<AccessSample> samples; // the captured warp's accesses, in execution order
 
@@ -55,11 +49,8 @@ private:
     const Instr* code_ = nullptr;
     std::optional<CaptureTarget> capture_;
     bool captureBlock_ = false;
-    const Warp* pendingWarp_ = nullptr; // the instruction whose accesses `log` holds
-    const Instr* pendingInstr_ = nullptr;
 
-    void memory(const Warp& w, const Instr& in, std::uint32_t pc, PcCounters& p);
-    void capture(const Warp& w, const Instr& in, std::uint32_t pc);
+    void capture(const Warp& w, const Instr& in, std::uint32_t pc, const AccessLog& log);
 };
 
 // The distinct 32-byte sectors the lanes' bytes [addr, addr + size) touch, and the

@@ -23,7 +23,19 @@ void Parser::decodeFunction(RawFunction& raw)
     Scope scope;
     scope.kernelParams = &fn.params;
     scope.callStack.push_back(fn.name);
+    fn.frames.push_back(CallFrame{fn.name});
+    frame_ = 0;
+    // The special registers by their PTX names; the cluster and smem aliases of one, and
+    // the constants zero and one, keep none.
+    fn.regNames.assign(fn.numRegs, std::string());
+    for (const auto& [name, index] : scope.regs) {
+        const bool alias = name.find("cluster") != std::string::npos || name.starts_with("%aggr")
+            || name.starts_with("%reserved") || name == "_";
+        if (!alias && index != RegZero && index != RegOne && index < fn.regNames.size())
+            fn.regNames[index] = name;
+    }
     emitBody(raw, scope);
+    fn.regNames.resize(fn.numRegs);
     fn.localBytes = static_cast<std::uint32_t>(alignUp(fn.localBytes, 8));
     mod_.functions.push_back(std::move(fn));
 }
@@ -37,6 +49,7 @@ void Parser::pushInstr(Instr in, const Statement& st, const std::string& why)
                  + " instructions once its device functions are inlined; the simulator "
                    "takes at most that many");
     fn_->code.push_back(in);
+    fn_->frame.push_back(frame_);
     fn_->text.push_back(statementText(st));
     fn_->unsupported.push_back(why);
 }
@@ -214,7 +227,11 @@ void Parser::emitCall(const Statement& st, std::size_t op, Scope& scope)
         pushInstr(bra, st, why);
     }
     const SourceLoc callLoc = loc_;
+    const std::uint32_t callerFrame = frame_;
+    fn_->frames.push_back(CallFrame{name, callerFrame, callLoc.file, callLoc.line});
+    frame_ = std::uint32_t(fn_->frames.size() - 1);
     emitBody(*callee, inner);
+    frame_ = callerFrame;
     loc_ = callLoc;
     const auto end = std::uint32_t(fn_->code.size());
     for (std::size_t r : inner.rets)

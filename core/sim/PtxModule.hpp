@@ -15,17 +15,34 @@ struct ParamDecl {
     std::uint32_t size = 0, align = 1, offset = 0;
 };
 
+// A device function inlined into a kernel, where it was called from. Frame 0 is the
+// kernel itself (no call site); the others name the frame they were called from.
+struct CallFrame {
+    std::string function;
+    std::uint32_t parent = 0;
+    std::uint16_t callFile = 0; // the call's source line (.loc), 0 when unknown
+    std::uint32_t callLine = 0;
+};
+
 struct Function {
     std::string name;
     bool isEntry = false;
     std::vector<Instr> code;
     std::vector<std::string> text;        // each instruction as written, for messages
     std::vector<std::string> unsupported; // per instruction: why it cannot run (usually empty)
+    std::vector<std::uint32_t> frame;     // per instruction: its CallFrame in `frames`
+    std::vector<CallFrame> frames;
     std::uint32_t numRegs = RegFirstUser;
+    std::vector<std::string> regNames; // per register index: its PTX name (%r12, %tid.x), empty for immediates
     std::vector<std::pair<std::uint32_t, std::uint64_t>> constRegs; // immediates
     std::vector<ParamDecl> params;
     std::uint32_t paramBytes = 0;
     std::uint32_t localBytes = 0; // per-thread .local frame
+
+    // The PTX name of register `index`, empty when it has none (an immediate, the sink).
+    const std::string& registerName(std::uint32_t index) const;
+    // The frames instruction `pc` executes in, innermost first, the kernel's last.
+    std::vector<const CallFrame*> callStack(std::uint32_t pc) const;
 };
 
 struct GlobalVar {

@@ -19,6 +19,25 @@ const Function* Module::findFunction(const std::string& name) const
     return nullptr;
 }
 
+const std::string& Function::registerName(std::uint32_t index) const
+{
+    static const std::string none;
+    return index < regNames.size() ? regNames[index] : none;
+}
+
+std::vector<const CallFrame*> Function::callStack(std::uint32_t pc) const
+{
+    std::vector<const CallFrame*> stack;
+    if (pc >= frame.size())
+        return stack;
+    for (std::uint32_t f = frame[pc];; f = frames[f].parent) {
+        stack.push_back(&frames[f]);
+        if (f == 0)
+            break;
+    }
+    return stack;
+}
+
 std::string Module::fileName(std::uint16_t index) const { return index < files.size() ? files[index] : std::string(); }
 
 Module parsePtx(std::string_view text) { return ptx::Parser(text).run(); }
@@ -496,6 +515,14 @@ std::unordered_map<std::string, std::uint32_t> Parser::specialRegisters()
     };
 }
 
+void Parser::nameRegister(Function& fn, std::unordered_map<std::string, std::uint32_t>& regs, const std::string& name)
+{
+    regs[name] = fn.numRegs;
+    if (fn.regNames.size() <= fn.numRegs)
+        fn.regNames.resize(fn.numRegs + 1);
+    fn.regNames[fn.numRegs++] = name;
+}
+
 void Parser::declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs)
 {
     for (std::size_t i = 1; i < st.size(); ++i) {
@@ -509,12 +536,12 @@ void Parser::declareRegs(const Statement& st, Function& fn, std::unordered_map<s
                      "declares " + std::to_string(n) + " registers; the simulator takes at most "
                          + std::to_string(kMaxRegisters) + " registers per kernel");
             for (std::uint64_t k = 0; k < n; ++k)
-                regs[t.text + std::to_string(k)] = fn.numRegs++;
+                nameRegister(fn, regs, t.text + std::to_string(k));
             i += 3;
         } else {
             if (fn.numRegs >= kMaxRegisters)
                 fail(t, "more than " + std::to_string(kMaxRegisters) + " registers in one kernel");
-            regs[t.text] = fn.numRegs++; // a declaration in a nested block shadows the outer one
+            nameRegister(fn, regs, t.text); // a declaration in a nested block shadows the outer one
         }
     }
 }

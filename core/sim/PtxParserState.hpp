@@ -81,6 +81,7 @@ private:
     Function* fn_ = nullptr;
     Scope* scope_ = nullptr;
     SourceLoc loc_;
+    std::uint32_t frame_ = 0; // the CallFrame the instructions pushed now belong to
 
     // The GPU gives a thread at most 512 KiB of local memory (the CUDA programming
     // guide's limit for every architecture since sm_20); the simulator holds to it.
@@ -92,6 +93,8 @@ private:
     SourceLoc parseLoc(const Statement& st);
     static std::unordered_map<std::string, std::uint32_t> specialRegisters();
     static void declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs);
+    static void nameRegister(Function& fn, std::unordered_map<std::string, std::uint32_t>& regs,
+                             const std::string& name);
 
     // PtxInstructions.cpp: function bodies.
     void decodeFunction(RawFunction& raw);

@@ -2,21 +2,39 @@
 
 #include "sim/LaunchState.hpp"
 #include "sim/SimChecks.hpp"
+#include "sim/Warp.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
 
 namespace kw::sim {
 
-void RaceDetector::reset(std::uint32_t sharedBytes)
+RaceDetector::RaceDetector(LaunchState& launch)
+    : L_(launch)
 {
-    words_.assign((sharedBytes + 3) / 4, Word{});
+}
+
+void RaceDetector::blockBegin(const BlockState& /*blk*/, std::uint64_t /*linear*/)
+{
+    words_.assign((L_.sharedSize + 3) / 4, Word{});
     std::fill(clocks_.begin(), clocks_.end(), 0u);
     epoch_ = 1;
 }
 
+void RaceDetector::memory(const Warp& w, const Instr& in, const AccessLog& lanes)
+{
+    if (in.atomic) // atomics do not race with each other
+        return;
+    for (std::uint32_t m = lanes.inSpace[int(Space::Shared)]; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        const Dim3 t = w.threadOf(l);
+        const std::uint32_t linear = t.x + L_.block.x * (t.y + L_.block.y * t.z);
+        access(std::uint32_t(lanes.addr[l]), lanes.size[l], lanes.write, linear, in);
+    }
+}
+
 namespace {
-std::string threadName(std::uint32_t t, const Dim3Lite& b)
+std::string threadName(std::uint32_t t, const Dim3& b)
 {
     return fmt::format("({},{},{})", t % b.x, (t / b.x) % b.y, t / (b.x * b.y));
 }
@@ -30,8 +48,10 @@ void fit(std::vector<std::uint32_t>& clocks, std::uint32_t warp)
 }
 } // namespace
 
-void RaceDetector::warpSync(std::uint32_t warp, std::uint32_t lanes)
+void RaceDetector::warpSync(const Warp& w, const Instr& in, std::uint32_t executing)
 {
+    const std::uint32_t warp = w.warpId;
+    const std::uint32_t lanes = executing & std::uint32_t(w.reg(in.a[0])[__builtin_ctz(executing)]);
     if (!lanes)
         return;
     fit(clocks_, warp);
@@ -47,9 +67,10 @@ void RaceDetector::warpSync(std::uint32_t warp, std::uint32_t lanes)
         std::copy(joined, joined + 32, base + __builtin_ctz(m) * 32);
 }
 
-void RaceDetector::access(LaunchState& launch, std::uint32_t addr, std::uint32_t size, bool write, std::uint32_t thread,
-                          const Instr& in, const Dim3Lite& blockDim)
+void RaceDetector::access(std::uint32_t addr, std::uint32_t size, bool write, std::uint32_t thread, const Instr& in)
 {
+    LaunchState& launch = L_;
+    const Dim3& blockDim = L_.block;
     const std::uint32_t me = thread + 1;
     fit(clocks_, thread / 32);
     const std::uint32_t now = clock(thread)[thread % 32];

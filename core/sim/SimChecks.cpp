@@ -102,21 +102,14 @@ void CheckFindings::report(LaunchReport& report)
 
 // ---- one worker's checks
 
-BlockChecks::BlockChecks(LaunchState& launch, BlockState& blk, RaceDetector& race, std::uint32_t warps,
-                         std::uint32_t localBytes)
+BlockChecks::BlockChecks(LaunchState& launch, std::uint32_t warps, std::uint32_t localBytes)
     : L_(launch)
-    , blk_(blk)
     , tool_(launch.check)
     , localBytes_(localBytes)
 {
-    blk.checks = this;
-    if (tool_ == CheckTool::Racecheck)
-        race.reportTo(this);
     if (tool_ == CheckTool::Initcheck) {
         sharedInit_.assign(launch.sharedSize, 0);
         localInit_.assign(std::size_t(warps) * 32 * localBytes, 0);
-        blk.watchShared = true;
-        blk.watchLocal = localBytes > 0;
     }
 }
 
@@ -126,9 +119,10 @@ BlockChecks::~BlockChecks()
         L_.findings->merge(found_, dropped_);
 }
 
-void BlockChecks::beginBlock(std::uint64_t linear)
+void BlockChecks::blockBegin(const BlockState& blk, std::uint64_t linear)
 {
     block_ = linear;
+    ctaid_ = blk.ctaid;
     if (tool_ == CheckTool::Initcheck) {
         std::fill(sharedInit_.begin(), sharedInit_.end(), std::uint8_t(0));
         std::fill(localInit_.begin(), localInit_.end(), std::uint8_t(0));
@@ -154,23 +148,38 @@ CheckFinding BlockChecks::finding(FindingKind kind, const Instr& in, const std::
     f.message = message;
     f.file = L_.mod->fileName(in.file);
     f.line = int(in.line);
-    f.block = blk_.ctaid;
+    f.block = ctaid_;
     return f;
 }
 
-void BlockChecks::memoryError(const Warp& w, FindingKind kind, std::uint64_t addr, const std::string& what, int lane,
-                              const Instr& in)
+void BlockChecks::fault(const Warp& w, const FaultEvent& e)
 {
-    if (tool_ != CheckTool::Memcheck)
+    if (tool_ != CheckTool::Memcheck || !e.access)
         return;
-    const Dim3 t = w.threadOf(lane);
-    const FindingKey key{in.file, in.line, kind, 0, 0, block_, linearThread(t, L_.block), addr};
+    const bool misaligned = e.kind == FaultKind::MisalignedAddress;
+    const FindingKind kind = misaligned ? (e.write ? FindingKind::MisalignedWrite : FindingKind::MisalignedRead)
+                                        : (e.write ? FindingKind::OutOfBoundsWrite : FindingKind::OutOfBoundsRead);
+    const Dim3 t = w.threadOf(e.lane);
+    const FindingKey key{e.in.file, e.in.line, kind, 0, 0, block_, linearThread(t, L_.block), e.address};
     add(key, [&] {
-        CheckFinding f = finding(kind, in, located(L_, blk_.ctaid, t, in, what));
+        CheckFinding f = finding(kind, e.in, located(L_, ctaid_, t, e.in, e.what));
         f.thread = t;
-        f.address = addr;
+        f.address = e.address;
         return f;
     });
+}
+
+void BlockChecks::memory(const Warp& w, const Instr& in, const AccessLog& lanes)
+{
+    const std::uint32_t shared = lanes.inSpace[int(Space::Shared)], local = lanes.inSpace[int(Space::Local)];
+    for (std::uint32_t m = shared | local; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        const auto addr = std::uint32_t(lanes.addr[l]);
+        if ((shared >> l) & 1)
+            this->shared(w, addr, lanes.size[l], lanes.write, l, in);
+        else
+            this->local(w, addr, lanes.size[l], lanes.write, l, in);
+    }
 }
 
 void BlockChecks::uninitialised(const Warp& w, FindingKind kind, std::uint32_t addr, std::uint32_t size, int lane,
@@ -187,7 +196,7 @@ void BlockChecks::uninitialised(const Warp& w, FindingKind kind, std::uint32_t a
             : fmt::format("uninitialised local memory read of {} bytes at offset 0x{:x} of the thread's "
                           "local frame (the thread did not write it before)",
                           size, addr);
-        CheckFinding f = finding(kind, in, located(L_, blk_.ctaid, t, in, what));
+        CheckFinding f = finding(kind, in, located(L_, ctaid_, t, in, what));
         f.thread = t;
         f.address = addr;
         return f;
@@ -203,8 +212,6 @@ bool allSet(const std::uint8_t* p, std::uint32_t n) { return std::find(p, p + n,
 
 void BlockChecks::shared(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
 {
-    if (tool_ != CheckTool::Initcheck)
-        return;
     std::uint8_t* p = sharedInit_.data() + addr;
     if (reads(write, in) && !allSet(p, size))
         uninitialised(w, FindingKind::UninitialisedShared, addr, size, lane, in);
@@ -219,11 +226,6 @@ void BlockChecks::local(const Warp& w, std::uint32_t addr, std::uint32_t size, b
         uninitialised(w, FindingKind::UninitialisedLocal, addr, size, lane, in);
     if (write)
         std::memset(p, 1, size);
-}
-
-void Warp::noteLocal(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
-{
-    blk->checks->local(*this, addr, size, write, lane, in);
 }
 
 void BlockChecks::race(Hazard hazard, std::uint32_t offset, std::uint32_t firstThread, const Instr& first,
@@ -242,7 +244,7 @@ void BlockChecks::race(Hazard hazard, std::uint32_t offset, std::uint32_t firstT
             kind, second,
             fmt::format("{} hazard at shared offset 0x{:x} in block {}: thread {} {} at {} (`{}`), then thread {} "
                         "{} at {} (`{}`) with no barrier between them",
-                        names[int(hazard)], offset, dimText(blk_.ctaid), dimText(a), firstWrites ? "writes" : "reads",
+                        names[int(hazard)], offset, dimText(ctaid_), dimText(a), firstWrites ? "writes" : "reads",
                         lineText(L_, first), instrText(L_, first), dimText(b), secondWrites ? "writes" : "reads",
                         lineText(L_, second), instrText(L_, second)));
         f.thread = b;

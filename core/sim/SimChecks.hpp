@@ -2,13 +2,13 @@
 // The simulator's correctness checks, LaunchConfig::check: memcheck, racecheck,
 // initcheck and synccheck under compute-sanitizer's names (docs/checks.md).
 //
-// While a check runs, each worker's BlockRunner owns a BlockChecks. The warps reach it
-// from their slow paths (a fault, a barrier, __syncwarp) and from the one test per
-// shared or local access in Warp::access (BlockState::watchShared / watchLocal); it
-// folds what it finds by FindingKey and, when the worker is done, merges that into the
-// launch's CheckFindings. Without a check none of this exists and nothing is tested
-// beyond those two flags.
+// While a check runs, each worker attaches a BlockChecks to its BlockRunner
+// (LaunchObservers). It is an observer of the slow paths (a fault, a barrier,
+// __syncwarp) and, under initcheck only, of the memory accesses; it folds what it finds
+// by FindingKey and, when the worker is done, merges that into the launch's
+// CheckFindings. Without a check none of this exists.
 #include "launch/LaunchTypes.hpp"
+#include "sim/Observer.hpp"
 #include "sim/RaceDetector.hpp"
 
 #include <cstdint>
@@ -19,11 +19,8 @@
 
 namespace kw::sim {
 
-struct BlockState;
 struct Function;
-struct Instr;
 struct LaunchState;
-struct Warp;
 
 enum class FindingKind : std::uint8_t {
     OutOfBoundsRead,
@@ -97,50 +94,48 @@ private:
     std::uint64_t dropped_ = 0;
 };
 
-// One worker's checks. Made by BlockRunner when the launch runs a check.
-class BlockChecks {
+// One worker's checks.
+class BlockChecks : public Observer {
 public:
-    BlockChecks(LaunchState& launch, BlockState& blk, RaceDetector& race, std::uint32_t warps,
-                std::uint32_t localBytes);
-    ~BlockChecks(); // merges what it found into the launch's findings
+    BlockChecks(LaunchState& launch, std::uint32_t warps, std::uint32_t localBytes);
+    ~BlockChecks() override; // merges what it found into the launch's findings
     BlockChecks(const BlockChecks&) = delete;
     BlockChecks& operator=(const BlockChecks&) = delete;
 
     CheckTool tool() const { return tool_; }
+    std::uint8_t wants() const override { return tool_ == CheckTool::Initcheck ? Accesses : 0; }
     // A new block: initcheck forgets what the last one wrote.
-    void beginBlock(std::uint64_t linear);
-
-    // memcheck: an access that faults (Warp::misaligned, Warp::outOfBounds); `what` is the fault's text.
-    void memoryError(const Warp& w, FindingKind kind, std::uint64_t addr, const std::string& what, int lane,
-                     const Instr& in);
+    void blockBegin(const BlockState& blk, std::uint64_t linear) override;
+    // memcheck: an access that faults (Warp::misaligned, Warp::outOfBounds).
+    void fault(const Warp& w, const FaultEvent& f) override;
     // initcheck: every shared and local access that passed the bounds checks.
-    void shared(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
-    void local(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
+    void memory(const Warp& w, const Instr& in, const AccessLog& lanes) override;
+    // synccheck (BarrierChecks.cpp): a barrier releasing, with every thread waiting or
+    // exited; the block goes on (BlockRunner is lenient under synccheck), divergence and
+    // a thread count that does not name the block become findings.
+    void barrierRelease(const std::vector<Warp>& warps, const Instr& bar) override;
+    // synccheck: bar.warp.sync executed by the lanes in `m`.
+    void warpSync(const Warp& w, const Instr& in, std::uint32_t m) override;
     // racecheck: a hazard the race detector found (threads are linear in the block).
     void race(Hazard hazard, std::uint32_t offset, std::uint32_t firstThread, const Instr& first,
               std::uint32_t secondThread, const Instr& second);
-    // synccheck (BarrierChecks.cpp): a barrier about to release, with every thread
-    // waiting or exited. True under synccheck: divergence became a finding and the
-    // barrier releases the waiting threads; false: the caller faults as without it.
-    bool barrier(std::vector<Warp>& warps, const Function& fn);
-    // synccheck: bar.warp.sync executed by the lanes in `m`.
-    void warpSync(const Warp& w, const Instr& in, std::uint32_t m);
-    // synccheck: lane of w waits at `bar` with a thread count other than the block's
-    // `whole` threads. False without synccheck (the caller faults).
-    bool barrierCount(const Warp& w, int lane, const Instr& bar, std::uint32_t count, std::uint32_t whole);
 
 private:
     LaunchState& L_;
-    BlockState& blk_;
     CheckTool tool_;
     std::uint32_t localBytes_ = 0;
     std::uint64_t block_ = 0;
+    Dim3 ctaid_;
     std::vector<std::uint8_t> sharedInit_, localInit_; // initcheck: 1 for each byte written in this block
     FindingMap found_;
     std::uint64_t dropped_ = 0;
 
+    void shared(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
+    void local(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     void uninitialised(const Warp& w, FindingKind kind, std::uint32_t addr, std::uint32_t size, int lane,
                        const Instr& in);
+    void divergence(const std::vector<Warp>& warps, const Function& fn);
+    void barrierCount(const std::vector<Warp>& warps, const Function& fn);
     // Folds one occurrence into found_; make() builds the finding the first time the key is seen.
     template <class Make> void add(const FindingKey& key, Make&& make)
     {
@@ -159,8 +154,8 @@ private:
 };
 
 // bar.sync id, b: true when every waiting thread's b names the whole block (its threads
-// rounded up to whole warps), so the barrier runs as a plain one. Otherwise a finding
-// under synccheck (and true: it releases), or a fault (false). In BarrierChecks.cpp.
-bool barrierCountsMatch(std::vector<Warp>& warps, const Function& fn, BlockChecks* checks);
+// rounded up to whole warps), so the barrier runs as a plain one; otherwise a fault
+// (false). In BarrierChecks.cpp.
+bool barrierCountsMatch(std::vector<Warp>& warps, const Function& fn);
 
 } // namespace kw::sim

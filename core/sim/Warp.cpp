@@ -1,8 +1,5 @@
 #include "sim/Warp.hpp"
 
-#include "sim/RaceDetector.hpp"
-#include "sim/SimChecks.hpp"
-
 #include <fmt/format.h>
 
 namespace kw::sim {
@@ -11,6 +8,16 @@ void Warp::fault(FaultKind kind, const std::string& what, int lane, const Instr&
 {
     if (lane < 0)
         lane = mask ? __builtin_ctz(mask) : 0;
+    raise(FaultEvent{kind, what, lane, in});
+}
+
+void Warp::raise(const FaultEvent& e)
+{
+    blk->observers.fault(*this, e);
+    const FaultKind kind = e.kind;
+    const std::string& what = e.what;
+    const int lane = e.lane;
+    const Instr& in = e.in;
     Fault f;
     f.kind = kind;
     f.block = blk->ctaid;
@@ -31,10 +38,7 @@ std::uint8_t* Warp::misaligned(Space sp, std::uint64_t addr, std::uint32_t size,
 {
     const std::string what = fmt::format("misaligned {} {} of {} bytes at address 0x{:x}", spaceName(sp),
                                          write ? "write" : "read", size, addr);
-    if (blk->checks) // memcheck: a finding as well as the fault
-        blk->checks->memoryError(*this, write ? FindingKind::MisalignedWrite : FindingKind::MisalignedRead, addr, what,
-                                 lane, in);
-    fault(FaultKind::MisalignedAddress, what, lane, in);
+    raise(FaultEvent{FaultKind::MisalignedAddress, what, lane, in, true, write, addr});
     return nullptr;
 }
 
@@ -51,28 +55,8 @@ std::uint8_t* Warp::outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size
         where = L->mem.describe(addr, size);
     const std::string what = fmt::format("out-of-bounds {} {} of {} bytes at address 0x{:x} ({})", spaceName(sp),
                                          write ? "write" : "read", size, addr, where);
-    if (blk->checks) // memcheck: a finding as well as the fault
-        blk->checks->memoryError(*this, write ? FindingKind::OutOfBoundsWrite : FindingKind::OutOfBoundsRead, addr,
-                                 what, lane, in);
-    fault(FaultKind::OutOfBounds, what, lane, in);
+    raise(FaultEvent{FaultKind::OutOfBounds, what, lane, in, true, write, addr});
     return nullptr;
-}
-
-void Warp::noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
-{
-    if (probe)
-        probe->note(Space::Shared, addr, size, write, lane);
-    if (blk->checks)
-        blk->checks->shared(*this, addr, size, write, lane, in); // initcheck
-    if (blk->race && !in.atomic)
-        raceAccess(addr, size, write, lane, in);
-}
-
-void Warp::raceAccess(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
-{
-    const Dim3 t = threadOf(lane);
-    const std::uint32_t linear = t.x + L->block.x * (t.y + L->block.y * t.z);
-    blk->race->access(*L, addr, size, write, linear, in, Dim3Lite{L->block.x, L->block.y, L->block.z});
 }
 
 void Warp::noteAccess(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane)

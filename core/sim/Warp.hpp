@@ -3,6 +3,7 @@
 // register), reconvergence state and memory access with bounds checks.
 #include "sim/AccessLog.hpp"
 #include "sim/LaunchState.hpp"
+#include "sim/ObserverList.hpp"
 #include "sim/PtxModule.hpp"
 
 #include <cstdint>
@@ -10,18 +11,13 @@
 
 namespace kw::sim {
 
-class RaceDetector;
-class BlockChecks;
-
 struct BlockState {
     LaunchState* launch = nullptr;
     std::uint8_t* shared = nullptr;
     Dim3 ctaid;
     std::string printf; // this block's device printf text
-    RaceDetector* race = nullptr;
-    BlockChecks* checks = nullptr; // the launch's check (SimChecks.hpp), null without one
-    bool watchShared = false;      // race detector, initcheck or profiling: shared accesses go to noteShared
-    bool watchLocal = false;       // initcheck: local accesses go to noteLocal
+    ObserverList observers;
+    AccessLog accesses; // the lanes' accesses of the last instruction, while observers want them
 };
 
 struct Warp {
@@ -40,9 +36,12 @@ struct Warp {
     bool ahead = false;          // the lanes running now overtook lanes still behind them
     std::uint32_t lanePc[32] = {};
     std::uint64_t executed = 0;
+    std::uint64_t sliceEnd = 0; // while inTurn: where the warp's turn ends (BlockRunner)
+    bool inTurn = false;        // a turn was paused before its end and goes on when resumed
+    bool announced = false;     // the observers saw the instruction at pc already (paused before it)
     bool stop = false;
     const MemRegion* cache = nullptr; // last global region hit
-    AccessLog* probe = nullptr;       // profiling: where access() notes each lane's access (null: off)
+    AccessLog* probe = nullptr;       // where access() notes each lane's access while observed (null: off)
 
     std::uint64_t* reg(std::uint32_t i) const { return R + std::size_t(i) * 32; }
     Dim3 threadOf(int lane) const
@@ -70,7 +69,7 @@ struct Warp {
         if (sp == Space::Global || sp == Space::Const) {
             const MemRegion* r = cache;
             if (!(r && addr - r->base < r->size && size <= r->size - (addr - r->base))) {
-                // A profiled launch leaves `cache` empty: every global access comes here to be noted.
+                // An observed warp leaves `cache` empty: every global access comes here to be noted.
                 r = probe ? noteGlobal(sp, addr, size, write, lane) : L->mem.find(addr, size);
                 if (!r)
                     return outOfBounds(sp, addr, size, write, lane, in);
@@ -84,15 +83,13 @@ struct Warp {
         if (sp == Space::Shared) {
             if (addr >= L->sharedSize || size > L->sharedSize - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
-            if (blk->watchShared)
-                noteShared(std::uint32_t(addr), size, write, lane, in);
+            if (probe) [[unlikely]]
+                noteAccess(Space::Shared, addr, size, write, lane);
             return blk->shared + addr;
         }
         if (sp == Space::Local) {
             if (addr >= localBytes || size > localBytes - addr)
                 return outOfBounds(sp, addr, size, write, lane, in);
-            if (blk->watchLocal)
-                noteLocal(std::uint32_t(addr), size, write, lane, in);
             if (probe) [[unlikely]]
                 noteAccess(Space::Local, addr, size, write, lane);
             return local + std::size_t(lane) * localBytes + addr;
@@ -100,18 +97,17 @@ struct Warp {
         return outOfBounds(sp, addr, size, write, lane, in);
     }
 
-    // Records a fault at lane (or the first active lane when lane < 0) and stops the launch.
+    // Records a fault at lane (or the first active lane when lane < 0), tells the
+    // observers and stops the launch.
     void fault(FaultKind kind, const std::string& what, int lane, const Instr& in);
 
 private:
     std::uint8_t* misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     std::uint8_t* outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
-    void noteShared(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
-    void noteLocal(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in); // SimChecks.cpp
-    [[gnu::noinline]] void raceAccess(std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
-    // Profiling, out of line: global and shared accesses reach these through paths access()
-    // takes anyway (a region-cache miss, BlockState::watchShared), so only local ones test
-    // for them. noteGlobal returns the access's region (its own cache, then the map).
+    void raise(const FaultEvent& e);
+    // Observed accesses, out of line: a global one reaches noteGlobal through a path access()
+    // takes anyway (a region-cache miss), shared and local ones test `probe`. noteGlobal
+    // returns the access's region (its own cache, then the map).
     [[gnu::noinline]] void noteAccess(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane);
     [[gnu::noinline]] const MemRegion* noteGlobal(Space sp, std::uint64_t addr, std::uint32_t size, bool write,
                                                   int lane);

@@ -1,0 +1,155 @@
+// An observer attached to the block runner sees what the profile collector counts:
+// the same instructions per line, global loads and stores, shared accesses, atomics
+// and barriers, on kernels run through the simulator's own launch pieces.
+#include "MixedKernel.hpp"
+#include "SimBenchKernels.hpp"
+#include "SimTestSupport.hpp"
+#include "SteppedLaunch.hpp"
+#include "sim/ProfileCollector.hpp"
+#include "sim/Warp.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace {
+
+using namespace kwtest;
+using namespace kw::sim;
+
+// Counts per source line, as the profile names them, from the events alone.
+class CountingObserver : public Observer {
+public:
+    std::map<int, kw::ProfileCounters> lines;
+    std::uint64_t arrivals = 0, releases = 0, blocksBegun = 0, blocksEnded = 0;
+
+    std::uint8_t wants() const override { return Issues | Accesses; }
+    void blockBegin(const BlockState&, std::uint64_t) override { ++blocksBegun; }
+    void blockEnd(const BlockState&, std::uint64_t) override { ++blocksEnded; }
+    void issue(const Warp& w, const Instr& in, std::uint32_t) override
+    {
+        ++lines[int(in.line)].inst_executed;
+        lines[int(in.line)].thread_inst_executed += std::uint64_t(__builtin_popcount(w.mask));
+    }
+    void memory(const Warp&, const Instr& in, const AccessLog& lanes) override
+    {
+        if (in.ctrl != Ctrl::None)
+            return; // printf's string reads
+        kw::ProfileCounters& c = lines[int(in.line)];
+        const bool global = lanes.inSpace[int(Space::Global)], shared = lanes.inSpace[int(Space::Shared)];
+        switch (accessKind(in, lanes)) {
+        case AccessKind::Atomic: c.atomic_requests += std::uint64_t(global) + std::uint64_t(shared); break;
+        case AccessKind::Store:
+            c.global_st_requests += global;
+            c.shared_st_requests += shared;
+            break;
+        case AccessKind::Load:
+            c.global_ld_requests += global;
+            c.shared_ld_requests += shared;
+            break;
+        }
+    }
+    void barrierArrive(const Warp&, const Instr&, std::uint32_t) override { ++arrivals; }
+    void barrierRelease(const std::vector<Warp>&, const Instr&) override { ++releases; }
+};
+
+struct Counted {
+    CountingObserver events;
+    kw::KernelProfile profile;
+    std::uint64_t barrierIssues = 0; // issues of bar instructions, from the profile's per-pc counters
+};
+
+Counted countBoth(const kw::KernelImage& img, std::vector<kw::BufferArg>& buffers,
+                  const std::vector<kw::LaunchArg>& args, kw::LaunchConfig cfg)
+{
+    cfg.profile.enabled = true;
+    SteppedLaunch s(img, buffers, args, cfg);
+    Counted c;
+    s.run->makeStepper().observe(c.events);
+    LaunchStatus st;
+    while ((st = s.run->advance()) == LaunchStatus::BlockDone) { }
+    EXPECT_EQ(st, LaunchStatus::Finished);
+    GridRun grid = s.run->finish(1);
+    std::vector<const ProfileCollector*> collectors;
+    for (const auto& p : grid.profiles)
+        collectors.push_back(p.get());
+    c.profile = mergeProfile(*s.module, s.function(), collectors, 0);
+    for (const auto* p : collectors)
+        for (std::size_t pc = 0; pc < p->pcs.size(); ++pc)
+            if (s.function().code[pc].ctrl == Ctrl::Bar)
+                c.barrierIssues += p->pcs[pc].counters.inst_executed;
+    return c;
+}
+
+void expectSameCounts(const Counted& c)
+{
+    ASSERT_FALSE(c.profile.lines.empty());
+    std::uint64_t instructions = 0;
+    for (const kw::LineProfile& line : c.profile.lines) {
+        SCOPED_TRACE("line " + std::to_string(line.line));
+        const auto it = c.events.lines.find(line.line);
+        ASSERT_NE(it, c.events.lines.end());
+        const kw::ProfileCounters& mine = it->second;
+        EXPECT_EQ(mine.inst_executed, line.counters.inst_executed);
+        EXPECT_EQ(mine.thread_inst_executed, line.counters.thread_inst_executed);
+        EXPECT_EQ(mine.global_ld_requests, line.counters.global_ld_requests);
+        EXPECT_EQ(mine.global_st_requests, line.counters.global_st_requests);
+        EXPECT_EQ(mine.shared_ld_requests, line.counters.shared_ld_requests);
+        EXPECT_EQ(mine.shared_st_requests, line.counters.shared_st_requests);
+        EXPECT_EQ(mine.atomic_requests, line.counters.atomic_requests);
+        instructions += line.counters.inst_executed;
+    }
+    EXPECT_GT(instructions, 0u);
+    EXPECT_EQ(c.events.arrivals, c.barrierIssues);
+}
+
+TEST(SimObserver, CountsWhatTheProfileCountsOnAMixedKernel)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(kMixedSource, "mixed");
+    ASSERT_TRUE(img);
+    MixedBuffers m;
+    const Counted c = countBoth(*img, m.buffers, m.args, m.config);
+    expectSameCounts(c);
+    EXPECT_EQ(c.events.blocksBegun, 3u);
+    EXPECT_EQ(c.events.blocksEnded, 3u);
+    EXPECT_EQ(c.events.releases, 6u);     // two barriers in each of three blocks
+    EXPECT_EQ(c.events.arrivals, 6u * 2); // two warps arrive at each
+    const int call = lineOf(kMixedSource, "// call site");
+    const auto atomicLine = call + 2;
+    EXPECT_EQ(c.events.lines.at(atomicLine).atomic_requests, 6u); // one request per warp
+}
+
+TEST(SimObserver, CountsWhatTheProfileCountsOnTiledMatmul)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(kTiledMatmulSource, "matmul");
+    ASSERT_TRUE(img);
+    const int n = 40; // partial tiles at the edges
+    std::vector<float> a(n * n, 1.5f), b(n * n, 2.0f);
+    std::vector<kw::BufferArg> bufs{buffer("A", a), buffer("B", b), buffer("C", std::vector<float>(n * n, 0))};
+    const Counted c
+        = countBoth(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, config({3, 3}, {16, 16}));
+    expectSameCounts(c);
+    EXPECT_EQ(c.events.releases, 9u * 3 * 2); // three tiles, two barriers each, in nine blocks
+    EXPECT_FLOAT_EQ(values<float>(bufs[2])[n * n - 1], 1.5f * 2.0f * n);
+}
+
+TEST(SimObserver, CountsWhatTheProfileCountsOnAddVectors)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(kAddVectorsSource, "add_vectors");
+    ASSERT_TRUE(img);
+    const int n = 1000;
+    std::vector<float> a(n, 1), b(n, 2);
+    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("b", b), buffer("c", std::vector<float>(n, 0))};
+    const Counted c = countBoth(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, config({4}, {256}));
+    expectSameCounts(c);
+    EXPECT_EQ(c.events.releases, 0u);
+    std::uint64_t loads = 0;
+    for (const auto& [line, counters] : c.events.lines)
+        loads += counters.global_ld_requests;
+    EXPECT_EQ(loads, 2u * ((n + 31) / 32)); // a[i] and b[i] per warp with a lane in range
+}
+
+} // namespace
