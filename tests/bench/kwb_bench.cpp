@@ -109,7 +109,7 @@ double emptyLaunchMicroseconds(const kw::cuda::CudaBackend& backend, kw::Compile
     if (!r.ok)
         throw std::runtime_error("the empty kernel did not compile: " + r.log);
     const auto& api = kw::cuda::DriverApi::get();
-    kw::Module module(r.cubin.empty() ? static_cast<const void*>(r.ptx.c_str()) : r.cubin.data(), "empty");
+    kw::cuda::Module module(r.cubin.empty() ? static_cast<const void*>(r.ptx.c_str()) : r.cubin.data(), "empty");
     CUfunction f = module.function(r.loweredNames.at("empty"));
     auto require = [](CUresult status, const char* call) {
         if (status != CUDA_SUCCESS)
