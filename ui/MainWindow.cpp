@@ -4,6 +4,8 @@
 // the file actions and the showing of results. Splitting the file actions out is next.
 #include "MainWindow.hpp"
 
+#include "compile/KernelFootprint.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -624,16 +626,7 @@ void MainWindow::kernelChosen()
 
 std::string MainWindow::loweredNameFor(const CompileResult& r) const
 {
-    const std::string kernel = picker_->currentKernel().toStdString();
-    if (auto it = r.loweredNames.find(kernel); it != r.loweredNames.end())
-        return it->second;
-    // Itanium mangling starts with the name's length and the name.
-    const std::string base = kernel.substr(0, kernel.find('<'));
-    const std::string mangled = std::to_string(base.size()) + base;
-    for (const PtxEntry& e : r.entries)
-        if (e.name == base || e.name.find(mangled) != std::string::npos)
-            return e.name;
-    return {};
+    return KernelFootprint::loweredName(r, picker_->currentKernel().toStdString());
 }
 
 void MainWindow::loadDocument(const Document& doc)
