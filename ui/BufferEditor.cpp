@@ -160,19 +160,19 @@ BufferSpec BufferEditor::buffer() const
     b.dtype = DType(dtype_->currentData().toInt());
     b.direction = Direction(direction_->currentData().toInt());
     b.plot = plot_->isChecked();
-    Initializer& in = b.init;
-    in.kind = Initializer::Kind(kind_->currentIndex());
+    Initialiser& in = b.init;
+    in.kind = Initialiser::Kind(kind_->currentIndex());
     in.value = fillValue_->text().toStdString();
     switch (in.kind) {
-    case Initializer::Kind::Arange:
+    case Initialiser::Kind::Arange:
         in.start = arangeStart_->text().toStdString();
         in.step = arangeStep_->text().toStdString();
         break;
-    case Initializer::Kind::Linspace:
+    case Initialiser::Kind::Linspace:
         in.start = linStart_->text().toStdString();
         in.stop = linStop_->text().toStdString();
         break;
-    case Initializer::Kind::Normal: in.seed = normSeed_->text().toULongLong(); break;
+    case Initialiser::Kind::Normal: in.seed = normSeed_->text().toULongLong(); break;
     default: in.seed = uniSeed_->text().toULongLong(); break;
     }
     in.low = low_->text().toDouble();

@@ -102,7 +102,7 @@ Document starterDocument()
     d.kernel = "scale";
     d.variables = {{"n", "1024"}, {"block", "256"}};
     BufferSpec in{"in", DType::F32, "n", {}, {}, Direction::In, true};
-    in.init.kind = Initializer::Kind::Arange;
+    in.init.kind = Initialiser::Kind::Arange;
     BufferSpec out{"out", DType::F32, "n", {}, {}, Direction::Out, true};
     d.buffers = {in, out};
     d.args = {{"in", "in", DType::F32, ""},

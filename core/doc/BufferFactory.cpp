@@ -129,48 +129,48 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
     const std::size_t count = NdArray::elementCount(array.shape);
     array.data = HostBuffer(spec.dtype, count);
     HostBuffer& b = array.data;
-    const Initializer& init = spec.init;
+    const Initialiser& init = spec.init;
     const std::string initField = field + ".init";
     switch (init.kind) {
-    case Initializer::Kind::Zeros: break; // HostBuffer starts zeroed; zero bits are 0 in every dtype
-    case Initializer::Kind::Fill: {
+    case Initialiser::Kind::Zeros: break; // HostBuffer starts zeroed; zero bits are 0 in every dtype
+    case Initialiser::Kind::Fill: {
         const double v = scope_.evaluate(init.value, initField + ".value");
         fillElements(b, [v](std::size_t) { return v; });
         break;
     }
-    case Initializer::Kind::Arange: {
+    case Initialiser::Kind::Arange: {
         const double start = scope_.evaluate(init.start, initField + ".start");
         const double step = scope_.evaluate(init.step, initField + ".step");
         fillElements(b, [=](std::size_t i) { return start + double(i) * step; });
         break;
     }
-    case Initializer::Kind::Linspace: {
+    case Initialiser::Kind::Linspace: {
         const double start = scope_.evaluate(init.start, initField + ".start");
         const double stop = scope_.evaluate(init.stop, initField + ".stop");
         const double step = count > 1 ? (stop - start) / double(count - 1) : 0.0;
         fillElements(b, [=](std::size_t i) { return i + 1 == count && count > 1 ? stop : start + double(i) * step; });
         break;
     }
-    case Initializer::Kind::Uniform: {
+    case Initialiser::Kind::Uniform: {
         RandomGenerator rng(init.seed);
         const double low = init.low, range = init.high - init.low;
         fillElements(b, [&](std::size_t) { return low + range * rng.uniform(); });
         break;
     }
-    case Initializer::Kind::Normal: {
+    case Initialiser::Kind::Normal: {
         RandomGenerator rng(init.seed);
         const double mean = init.mean, stddev = init.stddev;
         fillElements(b, [&](std::size_t) { return mean + stddev * rng.normal(); });
         break;
     }
-    case Initializer::Kind::Expression: fillExpression(array, init, initField + ".expr"); break;
-    case Initializer::Kind::File: fillFromFile(array, init, initField + ".path"); break;
-    case Initializer::Kind::Copy: break; // PreparedRun copies the other buffer's initial contents in
+    case Initialiser::Kind::Expression: fillExpression(array, init, initField + ".expr"); break;
+    case Initialiser::Kind::File: fillFromFile(array, init, initField + ".path"); break;
+    case Initialiser::Kind::Copy: break; // PreparedRun copies the other buffer's initial contents in
     }
     return array;
 }
 
-void BufferFactory::fillExpression(NdArray& array, const Initializer& init, const std::string& field) const
+void BufferFactory::fillExpression(NdArray& array, const Initialiser& init, const std::string& field) const
 {
     // One parser for all elements, the indices bound by pointer: 2^20 elements in tens of ms.
     ElementIndex index;
@@ -228,7 +228,7 @@ NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype)
     return readWithCaps(path, dtype, {UINTMAX_MAX, UINTMAX_MAX, UINTMAX_MAX});
 }
 
-void BufferFactory::fillFromFile(NdArray& array, const Initializer& init, const std::string& field) const
+void BufferFactory::fillFromFile(NdArray& array, const Initialiser& init, const std::string& field) const
 {
     if (init.file.empty())
         fail(field, "no file given");

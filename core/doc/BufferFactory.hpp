@@ -39,8 +39,8 @@ public:
 
 private:
     Deadline deadline_ = Deadline::none();
-    void fillExpression(NdArray& array, const Initializer& init, const std::string& field) const;
-    void fillFromFile(NdArray& array, const Initializer& init, const std::string& field) const;
+    void fillExpression(NdArray& array, const Initialiser& init, const std::string& field) const;
+    void fillFromFile(NdArray& array, const Initialiser& init, const std::string& field) const;
     NdArray readLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const;
 
     const VariableScope& scope_;

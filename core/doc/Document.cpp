@@ -5,23 +5,23 @@ namespace kw {
 namespace {
 
 constexpr struct {
-    Initializer::Kind kind;
+    Initialiser::Kind kind;
     const char* name;
 } kKinds[] = {
-    {Initializer::Kind::Zeros, "zeros"},
-    {Initializer::Kind::Fill, "fill"},
-    {Initializer::Kind::Arange, "arange"},
-    {Initializer::Kind::Linspace, "linspace"},
-    {Initializer::Kind::Uniform, "uniform"},
-    {Initializer::Kind::Normal, "normal"},
-    {Initializer::Kind::Expression, "expression"},
-    {Initializer::Kind::File, "file"},
-    {Initializer::Kind::Copy, "copy"},
+    {Initialiser::Kind::Zeros, "zeros"},
+    {Initialiser::Kind::Fill, "fill"},
+    {Initialiser::Kind::Arange, "arange"},
+    {Initialiser::Kind::Linspace, "linspace"},
+    {Initialiser::Kind::Uniform, "uniform"},
+    {Initialiser::Kind::Normal, "normal"},
+    {Initialiser::Kind::Expression, "expression"},
+    {Initialiser::Kind::File, "file"},
+    {Initialiser::Kind::Copy, "copy"},
 };
 
 } // namespace
 
-const char* toString(Initializer::Kind kind)
+const char* toString(Initialiser::Kind kind)
 {
     for (const auto& e : kKinds)
         if (e.kind == kind)
@@ -29,7 +29,7 @@ const char* toString(Initializer::Kind kind)
     return "zeros";
 }
 
-std::optional<Initializer::Kind> parseInitializerKind(std::string_view s)
+std::optional<Initialiser::Kind> parseInitialiserKind(std::string_view s)
 {
     for (const auto& e : kKinds)
         if (s == e.name)

@@ -18,7 +18,7 @@
 
 namespace kw {
 
-struct Initializer {
+struct Initialiser {
     enum class Kind { Zeros, Fill, Arange, Linspace, Uniform, Normal, Expression, File, Copy };
     Kind kind = Kind::Zeros;
     std::string value = "0";                         // fill value expression
@@ -30,15 +30,15 @@ struct Initializer {
     std::string file;                                // .npy/.csv/.bin, relative to the document
     std::string from;                                // copy: the buffer whose initial contents this one starts with
 };
-const char* toString(Initializer::Kind kind); // "zeros", "fill", ...
-std::optional<Initializer::Kind> parseInitializerKind(std::string_view s);
+const char* toString(Initialiser::Kind kind); // "zeros", "fill", ...
+std::optional<Initialiser::Kind> parseInitialiserKind(std::string_view s);
 
 struct BufferSpec {
     std::string name;
     DType dtype = DType::F32;
     std::string count;              // expression
     std::vector<std::string> shape; // optional 2-D/3-D display shape, expressions
-    Initializer init;
+    Initialiser init;
     Direction direction = Direction::InOut;
     bool plot = true;
     bool global = false; // listed under "globals": fills the module variable of this name

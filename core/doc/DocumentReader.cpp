@@ -183,13 +183,13 @@ std::vector<std::pair<std::string, std::string>> readVariables(const Json& j)
     return vars;
 }
 
-Initializer readInit(const Json& j, const std::string& field)
+Initialiser readInit(const Json& j, const std::string& field)
 {
-    Initializer init;
+    Initialiser init;
     if (j.is_string()) {
         // "zeros" is short for {"kind": "zeros"}.
         const std::string s = j.get<std::string>();
-        const auto kind = parseInitializerKind(s);
+        const auto kind = parseInitialiserKind(s);
         if (!kind)
             fail(field,
                  "\"" + s
@@ -203,7 +203,7 @@ Initializer readInit(const Json& j, const std::string& field)
     if (!j.contains("kind"))
         fail(field + ".kind", "missing");
     const std::string kindText = getString(j["kind"], field + ".kind");
-    const auto kind = parseInitializerKind(kindText);
+    const auto kind = parseInitialiserKind(kindText);
     if (!kind)
         fail(field + ".kind",
              "\"" + kindText
@@ -216,7 +216,7 @@ Initializer readInit(const Json& j, const std::string& field)
         return j[key];
     };
     const auto has = [&](const char* key) { return j.contains(key); };
-    using K = Initializer::Kind;
+    using K = Initialiser::Kind;
     switch (init.kind) {
     case K::Zeros: requireObject(j, field, {"kind"}); break;
     case K::Fill:

@@ -86,7 +86,7 @@ std::vector<DocumentRequest> documentRequests(const Document& doc)
     addIncludes(doc.source, out);
     addImages(doc.description, out);
     for (std::size_t b = 0; b < doc.buffers.size(); ++b)
-        if (doc.buffers[b].init.kind == Initializer::Kind::File)
+        if (doc.buffers[b].init.kind == Initialiser::Kind::File)
             out.push_back({DocumentRequest::Kind::File, "buffers[" + std::to_string(b) + "].init.path",
                            doc.buffers[b].init.file});
     return out;

@@ -68,27 +68,27 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
             fail(field + ".name", "\"" + spec.name + "\" is also a variable; give the buffer another name");
         const std::vector<std::size_t> shape = factory.shape(spec, field);
 
-        const Initializer& init = spec.init;
+        const Initialiser& init = spec.init;
         const std::string initField = field + ".init";
         switch (init.kind) {
-        case Initializer::Kind::Fill: scope.evaluate(init.value, initField + ".value"); break;
-        case Initializer::Kind::Arange:
+        case Initialiser::Kind::Fill: scope.evaluate(init.value, initField + ".value"); break;
+        case Initialiser::Kind::Arange:
             scope.evaluate(init.start, initField + ".start");
             scope.evaluate(init.step, initField + ".step");
             break;
-        case Initializer::Kind::Linspace:
+        case Initialiser::Kind::Linspace:
             scope.evaluate(init.start, initField + ".start");
             scope.evaluate(init.stop, initField + ".stop");
             break;
-        case Initializer::Kind::Uniform:
+        case Initialiser::Kind::Uniform:
             if (!(init.low <= init.high))
                 fail(initField, "low (" + formatNumber(init.low) + ") is above high (" + formatNumber(init.high) + ")");
             break;
-        case Initializer::Kind::Normal:
+        case Initialiser::Kind::Normal:
             if (!(init.stddev >= 0))
                 fail(initField + ".stddev", "must not be negative (" + formatNumber(init.stddev) + ")");
             break;
-        case Initializer::Kind::Expression: {
+        case Initialiser::Kind::Expression: {
             if (trim(init.expression).empty())
                 fail(initField + ".expr", "is empty");
             ElementIndex index;
@@ -98,14 +98,14 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
             e.compile();
             break;
         }
-        case Initializer::Kind::File:
+        case Initialiser::Kind::File:
             factory.create(spec, field); // reads the file: existence, format and element count
             break;
-        case Initializer::Kind::Copy: {
+        case Initialiser::Kind::Copy: {
             const BufferSpec* source = doc.findBuffer(init.from);
             if (!source || source == &spec)
                 fail(initField + ".from", "no other buffer named \"" + init.from + "\"");
-            if (source->init.kind == Initializer::Kind::Copy)
+            if (source->init.kind == Initialiser::Kind::Copy)
                 fail(initField + ".from", "\"" + init.from + "\" is itself a copy; name the buffer it copies");
             const std::size_t mine = NdArray::elementCount(shape);
             const std::size_t theirs = NdArray::elementCount(factory.shape(*source, "buffers (" + source->name + ")"));
@@ -115,7 +115,7 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
                          + std::to_string(mine));
             break;
         }
-        case Initializer::Kind::Zeros: break;
+        case Initialiser::Kind::Zeros: break;
         }
     }
 }

@@ -69,9 +69,9 @@ Json options(const CompileOptions& o)
     return j;
 }
 
-Json init(const Initializer& i)
+Json init(const Initialiser& i)
 {
-    using K = Initializer::Kind;
+    using K = Initialiser::Kind;
     Json j = Json::object();
     j["kind"] = toString(i.kind);
     switch (i.kind) {

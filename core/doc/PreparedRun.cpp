@@ -26,7 +26,7 @@ void copyInitial(const Document& doc, std::vector<BufferArg>& buffers, std::size
         ++source;
     if (source == doc.buffers.size() || source == target)
         throw Error(ErrorCategory::Document, field + ": no other buffer named \"" + from + "\"");
-    if (doc.buffers[source].init.kind == Initializer::Kind::Copy)
+    if (doc.buffers[source].init.kind == Initialiser::Kind::Copy)
         throw Error(ErrorCategory::Document, field + ": \"" + from + "\" is itself a copy; name the buffer it copies");
     HostBuffer& out = buffers[target].data;
     const HostBuffer& in = buffers[source].data;
@@ -60,7 +60,7 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
             run.shapes.push_back(std::move(array.shape));
         }
         for (std::size_t b = 0; b < doc.buffers.size(); ++b)
-            if (doc.buffers[b].init.kind == Initializer::Kind::Copy)
+            if (doc.buffers[b].init.kind == Initialiser::Kind::Copy)
                 copyInitial(doc, run.buffers, b);
 
         for (std::size_t a = 0; a < doc.args.size(); ++a) {

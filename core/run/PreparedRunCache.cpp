@@ -22,7 +22,7 @@ std::string fileStamps(const Document& doc)
 {
     std::string stamps;
     for (const auto& b : doc.buffers) {
-        if (b.init.kind != Initializer::Kind::File)
+        if (b.init.kind != Initialiser::Kind::File)
             continue;
         if (doc.attachedFiles) {
             // Data sent with a job: its contents are its stamp.

@@ -60,11 +60,11 @@ CheckJobFolder::CheckJobFolder(const Document& doc, const fs::path& parent, doub
     Document forEncoding = doc;
     std::map<std::string, NdArray> attached;
     for (BufferSpec& b : forEncoding.buffers) {
-        if (b.init.kind != Initializer::Kind::File || !doc.attachedFiles)
+        if (b.init.kind != Initialiser::Kind::File || !doc.attachedFiles)
             continue;
         if (auto it = doc.attachedFiles->find(b.init.file); it != doc.attachedFiles->end()) {
             attached.emplace(b.init.file, it->second);
-            b.init.kind = Initializer::Kind::Zeros; // not for JobCodec to read
+            b.init.kind = Initialiser::Kind::Zeros; // not for JobCodec to read
         }
     }
     const EncodedJob job = JobCodec::encode(forEncoding, "run", 0, "");
@@ -110,7 +110,7 @@ CheckJobFolder::CheckJobFolder(const Document& doc, const fs::path& parent, doub
             const auto original = std::find_if(doc.buffers.begin(), doc.buffers.end(), [&](const BufferSpec& o) {
                 return o.name == b.name && o.global == b.global;
             });
-            if (original == doc.buffers.end() || original->init.kind != Initializer::Kind::File)
+            if (original == doc.buffers.end() || original->init.kind != Initialiser::Kind::File)
                 continue;
             b.init = original->init;
             if (auto it = renamed.find(original->init.file); it != renamed.end())

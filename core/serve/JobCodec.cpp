@@ -130,7 +130,7 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
     std::set<std::string> sentFiles;
     for (std::size_t b = 0; b < doc.buffers.size(); ++b) {
         const BufferSpec& spec = doc.buffers[b];
-        if (spec.init.kind != Initializer::Kind::File || spec.init.file.empty()
+        if (spec.init.kind != Initialiser::Kind::File || spec.init.file.empty()
             || !sentFiles.insert(spec.init.file).second)
             continue;
         fs::path path = fs::path(spec.init.file).is_absolute() ? fs::path(spec.init.file) : base / spec.init.file;

@@ -92,7 +92,7 @@ void expressionInitialiser(Table& table)
     spec.name = "b";
     spec.dtype = DType::F32;
     spec.count = "1<<20";
-    spec.init.kind = Initializer::Kind::Expression;
+    spec.init.kind = Initialiser::Kind::Expression;
     spec.init.expression = "sin(i * 0.001) * n + (i % 7)";
     std::vector<double> times;
     for (int rep = 0; rep < 5; ++rep) {

@@ -208,7 +208,7 @@ TEST(Checks, ChecksAndInitialisersStopAtTheTimeLimit)
     BufferSpec spec;
     spec.name = "x";
     spec.count = "100000";
-    spec.init.kind = Initializer::Kind::Expression;
+    spec.init.kind = Initialiser::Kind::Expression;
     spec.init.expression = "sin(i) * cos(i)";
     try {
         factory.create(spec, "buffers[0]");

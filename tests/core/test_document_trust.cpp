@@ -428,7 +428,7 @@ TEST(DocumentTrust, RequestsListOptionsAndFiles)
     d.options.includeDirs = {"../inc"};
     BufferSpec b;
     b.name = "in";
-    b.init.kind = Initializer::Kind::File;
+    b.init.kind = Initialiser::Kind::File;
     b.init.file = "data.npy";
     d.buffers = {b};
     const auto r = documentRequests(d);
@@ -574,7 +574,7 @@ TEST(TrustManifest, ListsEveryFileTheDocumentBringsInsideItsFolder)
     d.description = "![grid](grid.png) ![secret](../private/data.csv)";
     BufferSpec b;
     b.name = "in";
-    b.init.kind = Initializer::Kind::File;
+    b.init.kind = Initialiser::Kind::File;
     b.init.file = "data.csv";
     d.buffers = {b};
     std::vector<std::string> shown, roles;

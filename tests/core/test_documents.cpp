@@ -44,7 +44,7 @@ TEST(Documents, GoodDocumentLoadsEveryField)
     EXPECT_EQ(doc.variables[1].first, "block");
     EXPECT_EQ(doc.variables[1].second, "256");
     ASSERT_EQ(doc.buffers.size(), 3u);
-    EXPECT_EQ(doc.buffers[0].init.kind, Initializer::Kind::Uniform);
+    EXPECT_EQ(doc.buffers[0].init.kind, Initialiser::Kind::Uniform);
     EXPECT_EQ(doc.buffers[0].init.low, -1.0);
     EXPECT_EQ(doc.buffers[0].init.seed, 1u);
     EXPECT_EQ(doc.buffers[0].direction, Direction::In);

@@ -16,7 +16,7 @@ using namespace kw;
 
 namespace {
 
-BufferSpec spec(DType dtype, const std::string& count, Initializer init, std::vector<std::string> shape = {})
+BufferSpec spec(DType dtype, const std::string& count, Initialiser init, std::vector<std::string> shape = {})
 {
     BufferSpec b;
     b.name = "b";
@@ -27,9 +27,9 @@ BufferSpec spec(DType dtype, const std::string& count, Initializer init, std::ve
     return b;
 }
 
-Initializer kind(Initializer::Kind k)
+Initialiser kind(Initialiser::Kind k)
 {
-    Initializer i;
+    Initialiser i;
     i.kind = k;
     return i;
 }
@@ -72,7 +72,7 @@ TEST(Random, MatchesTheReferenceXoshiro256StarStar)
 
 TEST_F(Initialisers, Zeros)
 {
-    const NdArray a = factory.create(spec(DType::F64, "n", kind(Initializer::Kind::Zeros)), "buffers[0]");
+    const NdArray a = factory.create(spec(DType::F64, "n", kind(Initialiser::Kind::Zeros)), "buffers[0]");
     ASSERT_EQ(a.data.count(), 12u);
     EXPECT_EQ(a.shape, (std::vector<std::size_t>{12}));
     for (std::size_t i = 0; i < 12; ++i)
@@ -81,7 +81,7 @@ TEST_F(Initialisers, Zeros)
 
 TEST_F(Initialisers, Fill)
 {
-    Initializer init = kind(Initializer::Kind::Fill);
+    Initialiser init = kind(Initialiser::Kind::Fill);
     init.value = "n / 8";
     const NdArray a = factory.create(spec(DType::F32, "n", init), "buffers[0]");
     for (std::size_t i = 0; i < 12; ++i)
@@ -90,7 +90,7 @@ TEST_F(Initialisers, Fill)
 
 TEST_F(Initialisers, Arange)
 {
-    Initializer init = kind(Initializer::Kind::Arange);
+    Initialiser init = kind(Initialiser::Kind::Arange);
     init.start = "10";
     init.step = "-2";
     const NdArray a = factory.create(spec(DType::I32, "n", init), "buffers[0]");
@@ -100,7 +100,7 @@ TEST_F(Initialisers, Arange)
 
 TEST_F(Initialisers, LinspaceHitsBothEnds)
 {
-    Initializer init = kind(Initializer::Kind::Linspace);
+    Initialiser init = kind(Initialiser::Kind::Linspace);
     init.start = "0";
     init.stop = "1";
     const NdArray a = factory.create(spec(DType::F64, "11", init), "buffers[0]");
@@ -113,7 +113,7 @@ TEST_F(Initialisers, LinspaceHitsBothEnds)
 
 TEST_F(Initialisers, UniformIsSeededAndInRange)
 {
-    Initializer init = kind(Initializer::Kind::Uniform);
+    Initialiser init = kind(Initialiser::Kind::Uniform);
     init.low = -2;
     init.high = 3;
     init.seed = 5;
@@ -137,7 +137,7 @@ TEST_F(Initialisers, UniformIsSeededAndInRange)
 
 TEST_F(Initialisers, NormalHasTheRequestedMoments)
 {
-    Initializer init = kind(Initializer::Kind::Normal);
+    Initialiser init = kind(Initialiser::Kind::Normal);
     init.mean = 10;
     init.stddev = 2;
     init.seed = 1;
@@ -158,7 +158,7 @@ TEST_F(Initialisers, NormalHasTheRequestedMoments)
 
 TEST_F(Initialisers, ExpressionOverAShapeWithXFastest)
 {
-    Initializer init = kind(Initializer::Kind::Expression);
+    Initialiser init = kind(Initialiser::Kind::Expression);
     init.expression = "100*y + x + 1000*(i == 5)";
     const NdArray a = factory.create(spec(DType::I32, "w*h", init, {"h", "w"}), "buffers[0]");
     EXPECT_EQ(a.shape, (std::vector<std::size_t>{3, 4}));
@@ -177,7 +177,7 @@ TEST_F(Initialisers, ExpressionOverAShapeWithXFastest)
 // Its speed is measured by tests/bench/bench_core.cpp.
 TEST_F(Initialisers, ExpressionFillsAMillionElements)
 {
-    Initializer init = kind(Initializer::Kind::Expression);
+    Initialiser init = kind(Initialiser::Kind::Expression);
     init.expression = "sin(i * 0.001) * n + (i % 7)";
     const NdArray a = factory.create(spec(DType::F32, "1<<20", init), "buffers[0]");
     ASSERT_EQ(a.data.count(), 1u << 20);
@@ -187,7 +187,7 @@ TEST_F(Initialisers, ExpressionFillsAMillionElements)
 
 TEST_F(Initialisers, ExpressionErrorsNameTheField)
 {
-    Initializer init = kind(Initializer::Kind::Expression);
+    Initialiser init = kind(Initialiser::Kind::Expression);
     init.expression = "i * k";
     EXPECT_EQ(errorOf([&] { factory.create(spec(DType::F32, "n", init), "buffers[2]"); }),
               "buffers[2].init.expr: unknown name \"k\" in \"i * k\"");
@@ -206,7 +206,7 @@ TEST_F(Initialisers, FromNpyCsvAndRawFiles)
     BinaryFile::write(dir / "v.bin", asF32);
 
     for (const char* file : {"v.npy", "v.csv", "v.bin"}) {
-        Initializer init = kind(Initializer::Kind::File);
+        Initialiser init = kind(Initialiser::Kind::File);
         init.file = file;
         const NdArray a = factory.create(spec(DType::F32, "n", init), "buffers[0]");
         ASSERT_EQ(a.data.count(), 12u) << file;
@@ -215,7 +215,7 @@ TEST_F(Initialisers, FromNpyCsvAndRawFiles)
             EXPECT_EQ(a.data.at(i), double(i) * 0.5) << file;
     }
 
-    Initializer init = kind(Initializer::Kind::File);
+    Initialiser init = kind(Initialiser::Kind::File);
     init.file = "v.npy";
     EXPECT_EQ(errorOf([&] { factory.create(spec(DType::F32, "13", init), "buffers[1]"); }),
               "buffers[1].init.path: \"v.npy\" holds 12 elements, but the buffer has 13");

@@ -144,7 +144,7 @@ TEST(SanitizerXml, RaceAnalysisAloneGivesTheLinesAndTheCount)
     EXPECT_EQ(f.message, "Race condition between a write at /tmp/x/k.cu:14 and a read at /tmp/x/k.cu:15");
 }
 
-TEST(SanitizerXml, UninitializedDeviceHeapRead)
+TEST(SanitizerXml, UninitialisedDeviceHeapRead)
 {
     const SanitizerReport r = read("initcheck_uninit.xml", CheckTool::Initcheck);
     ASSERT_EQ(r.findings.size(), 1u);

@@ -73,7 +73,7 @@ TEST(Arguments, SettingsSurviveSignatureEditsByName)
 {
     ArgumentsPanel panel;
     BufferSpec out{"out", DType::F32, "2*n", {"n", "2"}, {}, Direction::Out, false};
-    out.init.kind = Initializer::Kind::Fill;
+    out.init.kind = Initialiser::Kind::Fill;
     out.init.value = "7";
     panel.load({out}, {{"out", "out", DType::F32, ""}, {"n", "", DType::I32, "n/2"}});
     panel.setSignature(sig("__global__ void k(float* out, int n) {}"));
@@ -92,7 +92,7 @@ TEST(Arguments, SettingsSurviveSignatureEditsByName)
     ASSERT_TRUE(o);
     EXPECT_EQ(o->count, "2*n");
     EXPECT_EQ(o->direction, Direction::Out);
-    EXPECT_EQ(o->init.kind, Initializer::Kind::Fill);
+    EXPECT_EQ(o->init.kind, Initialiser::Kind::Fill);
     EXPECT_EQ(o->shape.size(), 2u);
     EXPECT_FALSE(o->plot);
     const BufferSpec* in = find(buffers, "in");
@@ -110,7 +110,7 @@ TEST(Arguments, SettingsSurviveSignatureEditsByName)
     for (BufferSpec& b : custom)
         if (b.name == "in") {
             b.count = "3*n";
-            b.init.kind = Initializer::Kind::Fill;
+            b.init.kind = Initialiser::Kind::Fill;
             b.init.value = "2.5";
         }
     panel.load(custom, panel.args());
@@ -129,7 +129,7 @@ TEST(Arguments, SettingsSurviveSignatureEditsByName)
     const BufferSpec* again = find(back, "in");
     ASSERT_TRUE(again) << "in came back";
     EXPECT_EQ(again->count, "3*n");
-    EXPECT_EQ(again->init.kind, Initializer::Kind::Fill);
+    EXPECT_EQ(again->init.kind, Initialiser::Kind::Fill);
     EXPECT_EQ(again->init.value, "2.5");
     EXPECT_EQ(again->direction, Direction::In);
     const BufferSpec* outAgain = find(back, "out");
@@ -158,7 +158,7 @@ TEST(Arguments, BufferEditorEditsReachTheDocument)
     EXPECT_EQ(b.name, "x");
     b.count = "1000";
     b.direction = Direction::Out;
-    b.init.kind = Initializer::Kind::Linspace;
+    b.init.kind = Initialiser::Kind::Linspace;
     b.init.start = "0";
     b.init.stop = "1";
     ed->setBuffer(b);
@@ -166,7 +166,7 @@ TEST(Arguments, BufferEditorEditsReachTheDocument)
     const BufferSpec got = panel.buffers().at(0);
     EXPECT_EQ(got.count, "1000");
     EXPECT_EQ(got.direction, Direction::Out);
-    EXPECT_EQ(got.init.kind, Initializer::Kind::Linspace);
+    EXPECT_EQ(got.init.kind, Initialiser::Kind::Linspace);
     EXPECT_EQ(got.init.stop, "1");
 }
 

@@ -123,7 +123,7 @@ TEST(BlockGridView, CountsLinesPerBlockAndShowsAZSlice)
                 EXPECT_EQ(view->lineCount(Dim3{x, y, z}), expectedCount(Dim3{x, y, z}, block));
     EXPECT_EQ(view->maxLineCount(), expectedCount(Dim3{1, 2, 0}, block));
     EXPECT_FALSE(panel.sliceSelector()->isHidden());
-    EXPECT_GT(BlockGridView::colorFor(1, 10).lightness(), BlockGridView::colorFor(10, 10).lightness());
+    EXPECT_GT(BlockGridView::colourFor(1, 10).lightness(), BlockGridView::colourFor(10, 10).lightness());
 
     // Clicking block (1,2) on slice z=1 lists exactly that block's lines.
     panel.tabs()->setCurrentIndex(2);

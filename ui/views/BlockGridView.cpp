@@ -49,7 +49,7 @@ int BlockGridView::lineCount(const Dim3& block) const
     return it == counts_.end() ? 0 : it->second;
 }
 
-QColor BlockGridView::colorFor(int count, int max)
+QColor BlockGridView::colourFor(int count, int max)
 {
     if (count <= 0)
         return QColor(236, 239, 241);
@@ -160,10 +160,10 @@ void BlockGridView::paintEvent(QPaintEvent* e)
             QRect cell(margin_ + col * cell_, margin_ + row * cell_, cell_, cell_);
             if (gap)
                 cell.adjust(0, 0, -1, -1);
-            const QColor color = colorFor(n, max_);
-            p.fillRect(cell, color);
+            const QColor colour = colourFor(n, max_);
+            p.fillRect(cell, colour);
             if (numbers && n > 0) {
-                p.setPen(color.lightness() < 140 ? Qt::white : Qt::black);
+                p.setPen(colour.lightness() < 140 ? Qt::white : Qt::black);
                 p.drawText(cell, Qt::AlignCenter, QString::number(n));
             }
         }

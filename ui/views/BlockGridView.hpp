@@ -30,7 +30,7 @@ public:
     std::optional<Dim3> selectedBlock() const { return selected_; }
     void selectBlock(const Dim3& block);
 
-    static QColor colorFor(int count, int max);
+    static QColor colourFor(int count, int max);
     QSize sizeHint() const override;
     // Blocks per row when a 1-D grid wraps; 0 when the grid does not wrap.
     int wrapColumns() const { return wraps() ? cols_ : 0; }

@@ -13,7 +13,7 @@
 namespace kw {
 
 namespace {
-const QColor passColor(46, 125, 50), failColor(198, 40, 40);
+const QColor passColour(46, 125, 50), failColour(198, 40, 40);
 
 QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignLeft | Qt::AlignVCenter)
 {
@@ -92,7 +92,7 @@ void ChecksView::setChecks(const std::vector<CheckResult>& checks)
         failed += c.passed ? 0 : 1;
         auto* result = item(c.passed ? tr("PASS") : tr("FAIL"), Qt::AlignCenter);
         result->setForeground(Qt::white);
-        result->setBackground(c.passed ? passColor : failColor);
+        result->setBackground(c.passed ? passColour : failColour);
         QFont bold = result->font();
         bold.setBold(true);
         result->setFont(bold);
@@ -109,10 +109,10 @@ void ChecksView::setChecks(const std::vector<CheckResult>& checks)
             continue;
         auto* g = plot_->addGraph();
         g->setName(QString::fromStdString(c.buffer));
-        const QColor color = palette[(plot_->graphCount() - 1) % 5];
-        g->setPen(QPen(color, 1.5));
+        const QColor colour = palette[(plot_->graphCount() - 1) % 5];
+        g->setPen(QPen(colour, 1.5));
         g->setLineStyle(QCPGraph::lsImpulse);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, color, 6));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, 6));
         for (const Mismatch& m : c.firstMismatches) {
             g->addData(double(m.index), m.got - m.expected);
             const int r = mismatches_->rowCount();
@@ -146,7 +146,7 @@ void ChecksView::setChecks(const std::vector<CheckResult>& checks)
                                .arg(failed)
                                .arg(checks.size()));
     headline_->setStyleSheet(
-        checks.empty() ? QString() : QStringLiteral("color: %1;").arg((failed ? failColor : passColor).name()));
+        checks.empty() ? QString() : QStringLiteral("color: %1;").arg((failed ? failColour : passColour).name()));
     plot_->setVisible(plot_->graphCount() > 0);
     mismatches_->setVisible(mismatches_->rowCount() > 0);
     if (plot_->graphCount() > 0) {

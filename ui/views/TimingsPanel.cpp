@@ -217,7 +217,7 @@ void TimingsPanel::plotBreakdown(const RunResult& r)
     struct Phase {
         QString name;
         double ms;
-        QColor color;
+        QColor colour;
     };
     const Phase phases[] = {
         {tr("compile%1").arg(r.compile.cacheHit ? tr(" (cached)") : QString()), t.compileMs, QColor(148, 103, 189)},
@@ -234,8 +234,8 @@ void TimingsPanel::plotBreakdown(const RunResult& r)
             continue;
         auto* bars = new QCPBars(breakdown_->yAxis, breakdown_->xAxis);
         bars->setName(QStringLiteral("%1 %2").arg(p.name, formatMs(p.ms)));
-        bars->setPen(QPen(p.color.darker(130)));
-        bars->setBrush(p.color);
+        bars->setPen(QPen(p.colour.darker(130)));
+        bars->setBrush(p.colour);
         bars->setWidth(0.6);
         bars->addData(1.0, std::max(0.0, p.ms));
         if (below)
