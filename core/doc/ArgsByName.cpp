@@ -8,14 +8,31 @@
 
 namespace kw {
 
+namespace {
+
+std::vector<ArgSpec> bind(const Document& doc, const KernelSignature& kernel, const std::string& listField);
+
+} // namespace
+
 std::vector<ArgSpec> bindArgsByName(const Document& doc)
 {
-    const KernelSignature kernel = DocumentValidator::kernelSignature(doc);
+    return bind(doc, DocumentValidator::kernelSignature(doc), "args (auto)");
+}
+
+std::vector<ArgSpec> bindArgsByName(const Document& doc, const std::string& kernel, const std::string& field)
+{
+    return bind(doc, DocumentValidator::kernelSignature(doc, kernel, field), field);
+}
+
+namespace {
+
+std::vector<ArgSpec> bind(const Document& doc, const KernelSignature& kernel, const std::string& listField)
+{
     std::vector<ArgSpec> args;
     for (std::size_t p = 0; p < kernel.params.size(); ++p) {
         const KernelParam& param = kernel.params[p];
         const std::string field
-            = "args (auto): parameter " + std::to_string(p + 1) + (param.name.empty() ? "" : " (" + param.name + ")");
+            = listField + ": parameter " + std::to_string(p + 1) + (param.name.empty() ? "" : " (" + param.name + ")");
         if (param.name.empty())
             throw Error(ErrorCategory::Document, field + " has no name to bind by; list the args");
         ArgSpec a;
@@ -43,5 +60,7 @@ std::vector<ArgSpec> bindArgsByName(const Document& doc)
     }
     return args;
 }
+
+} // namespace
 
 } // namespace kw

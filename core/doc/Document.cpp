@@ -37,6 +37,19 @@ std::optional<Initialiser::Kind> parseInitialiserKind(std::string_view s)
     return std::nullopt;
 }
 
+const char* toString(StepSpec::Kind kind)
+{
+    switch (kind) {
+    case StepSpec::Kind::Launch: return "launch";
+    case StepSpec::Kind::Copy: return "copy";
+    case StepSpec::Kind::Fill: return "fill";
+    case StepSpec::Kind::Swap: return "swap";
+    case StepSpec::Kind::Repeat: return "repeat";
+    case StepSpec::Kind::RepeatUntil: return "repeat_until";
+    }
+    return "launch";
+}
+
 std::filesystem::path Document::baseDir() const
 {
     if (path.empty())
@@ -53,6 +66,11 @@ const BufferSpec* Document::findBuffer(const std::string& name) const
         if (b.name == name)
             return &b;
     return nullptr;
+}
+
+std::vector<std::string> Document::kernelNames() const
+{
+    return isSequence() ? kernels : std::vector<std::string>{kernel};
 }
 
 } // namespace kw

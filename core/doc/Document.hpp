@@ -76,6 +76,31 @@ struct CheckSpec {
     double relTol = 1e-5;
 };
 
+// One step of a document of several launches (version 2). A launch step names one of the
+// document's kernels; copy, fill and swap act on the buffers where they live (the device);
+// a repeat runs its inner steps a counted number of times, or until a condition on the
+// buffers holds after a pass, at most `limit` passes.
+struct StepSpec {
+    enum class Kind { Launch, Copy, Fill, Swap, Repeat, RepeatUntil };
+    Kind kind = Kind::Launch;
+    std::string name; // optional, shown with the step's timings and in its errors
+    // Launch
+    std::string kernel;
+    LaunchSpecText launch;
+    std::vector<ArgSpec> args;
+    bool argsAuto = false;
+    // Copy: `count` elements (empty: all) of `from` at `fromOffset` to `to` at `toOffset`.
+    // Fill: `to` gets `value` in `count` elements (empty: all) from `toOffset`.
+    // Swap: `from` and `to` exchange names (their contents stay where they are).
+    std::string from, to, fromOffset, toOffset, count, value;
+    // Repeat: `times` passes; RepeatUntil: until `until` is true after a pass. `index`
+    // (optional) names the pass number, 0 first, in the inner steps' expressions.
+    std::string times, until, limit, index;
+    std::vector<StepSpec> steps;
+    std::vector<CheckSpec> checks; // after the step (after every pass of a repeat)
+};
+const char* toString(StepSpec::Kind kind); // "launch", "copy", ... as the file names them
+
 // Initialiser data that came with a job from a remote client, by the file name
 // the document gives: used instead of the disk, which may not be the client's.
 using AttachedFiles = std::map<std::string, NdArray>;
@@ -83,10 +108,11 @@ using AttachedFiles = std::map<std::string, NdArray>;
 struct Document {
     int version = 1;
     std::string title;
-    std::string description; // Markdown, shown in the Notes panel
-    std::string source;      // resolved source text
-    std::string sourceFile;  // non-empty when the source lives in a file beside the document
-    std::string kernel;      // kernel name or instantiation "scale<float,128>"
+    std::string description;          // Markdown, shown in the Notes panel
+    std::string source;               // resolved source text
+    std::string sourceFile;           // non-empty when the source lives in a file beside the document
+    std::string kernel;               // kernel name or instantiation "scale<float,128>" (one launch)
+    std::vector<std::string> kernels; // version 2: the kernels the steps launch
     CompileOptions options;
     std::vector<std::pair<std::string, std::string>> variables; // in order; later may use earlier
     std::vector<BufferSpec> buffers;
@@ -94,8 +120,9 @@ struct Document {
     bool argsAuto = false; // "args": "auto": each parameter bound to the buffer or variable of its name
     LaunchSpecText launch;
     RunSettings run;
-    std::vector<CheckSpec> checks;
-    std::filesystem::path path; // where it was loaded from (empty for unsaved)
+    std::vector<StepSpec> steps;   // version 2: several launches; empty for one launch
+    std::vector<CheckSpec> checks; // after the launch, or after the last step
+    std::filesystem::path path;    // where it was loaded from (empty for unsaved)
     // How it was loaded, not part of the file: an untrusted document may name
     // files only inside its folder and compile only with allow-listed options.
     Trust trust = Trust::Untrusted;
@@ -104,6 +131,10 @@ struct Document {
     std::filesystem::path baseDir() const;
 
     const BufferSpec* findBuffer(const std::string& name) const;
+    // A document of steps (version 2) rather than of one launch.
+    bool isSequence() const { return !steps.empty(); }
+    // What to compile: `kernels` for a document of steps, else the one `kernel`.
+    std::vector<std::string> kernelNames() const;
 };
 
 } // namespace kw

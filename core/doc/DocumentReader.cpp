@@ -2,9 +2,10 @@
 
 #include "data/BinaryFile.hpp"
 #include "doc/ArgsByName.hpp"
-#include "doc/CheckAggregate.hpp"
+#include "doc/DocumentFields.hpp"
 #include "doc/DocumentValidator.hpp"
 #include "doc/Expression.hpp"
+#include "doc/StepReader.hpp"
 #include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
 #include "util/JsonDepth.hpp"
@@ -19,116 +20,9 @@
 
 namespace kw {
 
+using namespace fields;
+
 namespace {
-
-using Json = nlohmann::ordered_json;
-
-[[noreturn]] void fail(const std::string& field, const std::string& why)
-{
-    throw Error(ErrorCategory::Document, field + ": " + why);
-}
-
-const char* kindName(const Json& j)
-{
-    switch (j.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::object: return "an object";
-    case Json::value_t::array: return "an array";
-    case Json::value_t::string: return "a string";
-    case Json::value_t::boolean: return "a boolean";
-    case Json::value_t::binary: return "binary data";
-    case Json::value_t::discarded: return "nothing";
-    default: return "a number";
-    }
-}
-
-std::string join(const std::string& path, const std::string& key) { return path.empty() ? key : path + "." + key; }
-
-// An object's keys, checked against the allowed ones.
-void requireObject(const Json& j, const std::string& field, std::initializer_list<const char*> allowed)
-{
-    if (!j.is_object())
-        fail(field.empty() ? "document" : field, std::string("expected an object, got ") + kindName(j));
-    for (const auto& [key, value] : j.items()) {
-        bool known = false;
-        for (const char* a : allowed)
-            known = known || key == a;
-        if (!known) {
-            std::string list;
-            for (const char* a : allowed)
-                list += (list.empty() ? "" : ", ") + std::string(a);
-            fail(join(field, key), "unknown key (allowed: " + list + ")");
-        }
-    }
-}
-
-std::string getString(const Json& j, const std::string& field)
-{
-    if (!j.is_string())
-        fail(field, std::string("expected a string, got ") + kindName(j));
-    return j.get<std::string>();
-}
-
-// Expressions are strings or plain numbers.
-std::string getExpression(const Json& j, const std::string& field)
-{
-    if (j.is_string())
-        return j.get<std::string>();
-    if (j.is_number_unsigned()) // before is_number_integer, which is true for unsigned too
-        return std::to_string(j.get<unsigned long long>());
-    if (j.is_number_integer())
-        return std::to_string(j.get<long long>());
-    if (j.is_number_float())
-        return numberText(j.get<double>());
-    fail(field, std::string("expected an expression (a string or a number), got ") + kindName(j));
-}
-
-double getNumber(const Json& j, const std::string& field)
-{
-    if (!j.is_number())
-        fail(field, std::string("expected a number, got ") + kindName(j));
-    return j.get<double>();
-}
-
-long long getInteger(const Json& j, const std::string& field)
-{
-    if (j.is_number_unsigned() && j.get<std::uint64_t>() > std::uint64_t(std::numeric_limits<long long>::max()))
-        fail(field, std::to_string(j.get<std::uint64_t>()) + " is too large");
-    if (j.is_number_integer() || j.is_number_unsigned())
-        return j.get<long long>();
-    if (j.is_number_float()) {
-        const double v = j.get<double>();
-        if (v == std::floor(v) && std::fabs(v) < 9e18)
-            return static_cast<long long>(v);
-        fail(field, numberText(v) + " is not an integer");
-    }
-    fail(field, std::string("expected an integer, got ") + kindName(j));
-}
-
-bool getBool(const Json& j, const std::string& field)
-{
-    if (!j.is_boolean())
-        fail(field, std::string("expected true or false, got ") + kindName(j));
-    return j.get<bool>();
-}
-
-std::vector<std::string> getStringList(const Json& j, const std::string& field)
-{
-    if (!j.is_array())
-        fail(field, std::string("expected an array of strings, got ") + kindName(j));
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < j.size(); ++i)
-        out.push_back(getString(j[i], field + "[" + std::to_string(i) + "]"));
-    return out;
-}
-
-DType getDType(const Json& j, const std::string& field)
-{
-    const std::string s = getString(j, field);
-    if (auto t = parseDType(s))
-        return *t;
-    fail(field, "\"" + s + "\" is not a dtype (i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64)");
-}
 
 CompileOptions readOptions(const Json& j, const std::string& field)
 {
@@ -305,50 +199,6 @@ BufferSpec readBuffer(const Json& j, const std::string& field)
     return b;
 }
 
-ArgSpec readArg(const Json& j, const std::string& field)
-{
-    requireObject(j, field, {"name", "buffer", "offset", "type", "value"});
-    ArgSpec a;
-    if (j.contains("name"))
-        a.name = getString(j["name"], field + ".name");
-    const std::string f = a.name.empty() ? field : field + " (" + a.name + ")";
-    if (j.contains("buffer")) {
-        if (j.contains("type") || j.contains("value"))
-            fail(f, "give either \"buffer\" or \"type\" and \"value\", not both");
-        a.buffer = getString(j["buffer"], f + ".buffer");
-        if (a.buffer.empty())
-            fail(f + ".buffer", "is empty");
-        if (j.contains("offset"))
-            a.offset = getExpression(j["offset"], f + ".offset");
-        return a;
-    }
-    if (j.contains("offset"))
-        fail(f + ".offset", "goes with \"buffer\": a scalar has no offset");
-    if (!j.contains("type"))
-        fail(f, "needs \"buffer\", or \"type\" and \"value\"");
-    a.type = getDType(j["type"], f + ".type");
-    if (!j.contains("value"))
-        fail(f + ".value", "missing");
-    a.value = getExpression(j["value"], f + ".value");
-    return a;
-}
-
-std::vector<std::string> readDims(const Json& j, const std::string& field)
-{
-    std::vector<std::string> dims;
-    if (j.is_array()) {
-        if (j.empty() || j.size() > 3)
-            fail(field, "needs 1 to 3 expressions, has " + std::to_string(j.size()));
-        for (std::size_t d = 0; d < j.size(); ++d)
-            dims.push_back(getExpression(j[d], field + "[" + std::to_string(d) + "]"));
-    } else {
-        dims.push_back(getExpression(j, field));
-    }
-    while (dims.size() < 3)
-        dims.push_back("1");
-    return dims;
-}
-
 LaunchSpecText readLaunch(const Json& j)
 {
     requireObject(j, "launch", {"grid", "block", "shared_bytes"});
@@ -398,44 +248,18 @@ BufferSpec readGlobal(const Json& j, const std::string& field)
     return b;
 }
 
-CheckSpec readCheck(const Json& j, const std::string& field)
+// "args": "auto" of the launch steps, bound by name to the buffers and variables; a kernel
+// the document does not list is left for the validator to name.
+void bindStepArgs(const Document& doc, std::vector<StepSpec>& steps, const std::string& field)
 {
-    requireObject(j, field, {"buffer", "expect", "abs_tol", "rel_tol", "aggregate", "of"});
-    CheckSpec c;
-    if (!j.contains("buffer"))
-        fail(field + ".buffer", "missing");
-    c.buffer = getString(j["buffer"], field + ".buffer");
-    // any/all compare with true unless told otherwise.
-    if (!j.contains("expect")
-        && !(j.contains("aggregate") && j["aggregate"].is_string()
-             && (j["aggregate"] == "any" || j["aggregate"] == "all")))
-        fail(field + ".expect", "missing");
-    c.expect = j.contains("expect") ? getExpression(j["expect"], field + ".expect") : "1";
-    if (j.contains("abs_tol"))
-        c.absTol = getNumber(j["abs_tol"], field + ".abs_tol");
-    if (j.contains("rel_tol"))
-        c.relTol = getNumber(j["rel_tol"], field + ".rel_tol");
-    if (j.contains("aggregate")) {
-        c.aggregate = getString(j["aggregate"], field + ".aggregate");
-        if (!isAggregate(c.aggregate))
-            fail(field + ".aggregate", "\"" + c.aggregate + "\" is not one of sum, min, max, mean, count, any, all");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        StepSpec& s = steps[i];
+        const std::string f = field + "[" + std::to_string(i) + "]";
+        const bool listed = std::find(doc.kernels.begin(), doc.kernels.end(), s.kernel) != doc.kernels.end();
+        if (s.kind == StepSpec::Kind::Launch && s.argsAuto && listed)
+            s.args = bindArgsByName(doc, s.kernel, f + ".args (auto)");
+        bindStepArgs(doc, s.steps, f + ".steps");
     }
-    if (j.contains("of")) {
-        if (c.aggregate.empty())
-            fail(field + ".of", "needs \"aggregate\"");
-        c.of = getExpression(j["of"], field + ".of");
-    }
-    return c;
-}
-
-template <typename T, typename F> std::vector<T> readList(const Json& j, const std::string& field, F readOne)
-{
-    if (!j.is_array())
-        fail(field, std::string("expected an array, got ") + kindName(j));
-    std::vector<T> out;
-    for (std::size_t i = 0; i < j.size(); ++i)
-        out.push_back(readOne(j[i], field + "[" + std::to_string(i) + "]"));
-    return out;
 }
 
 std::string lineAndColumn(const std::string& text, std::size_t byte)
@@ -474,8 +298,8 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
                     "not valid JSON at " + lineAndColumn(text, e.byte ? e.byte - 1 : 0) + ": " + detail);
     }
     requireObject(j, "",
-                  {"format", "version", "title", "description", "source", "source_file", "kernel", "options",
-                   "variables", "buffers", "globals", "args", "launch", "run", "checks"});
+                  {"format", "version", "title", "description", "source", "source_file", "kernel", "kernels", "options",
+                   "variables", "buffers", "globals", "args", "launch", "steps", "run", "checks"});
 
     Document doc;
     doc.path = path;
@@ -540,9 +364,23 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
         doc.source = s.str();
     }
 
-    if (!j.contains("kernel"))
-        fail("kernel", "missing");
-    doc.kernel = getString(j["kernel"], "kernel");
+    const bool sequence = j.contains("steps");
+    if (sequence) {
+        if (doc.version < 2)
+            fail("steps", "needs \"version\": 2 (a document of steps)");
+        for (const char* single : {"kernel", "args", "launch"})
+            if (j.contains(single))
+                fail(single, "a document of steps names its kernels in \"kernels\" and launches them in \"steps\"");
+        if (!j.contains("kernels"))
+            fail("kernels", "missing (the kernels the steps launch)");
+        doc.kernels = getStringList(j["kernels"], "kernels");
+    } else {
+        if (j.contains("kernels"))
+            fail("kernels", "goes with \"steps\" (a document of several launches, version 2)");
+        if (!j.contains("kernel"))
+            fail("kernel", "missing");
+        doc.kernel = getString(j["kernel"], "kernel");
+    }
     if (j.contains("options"))
         doc.options = readOptions(j["options"], "options");
     if (j.contains("variables"))
@@ -552,6 +390,17 @@ Document DocumentReader::parse(const std::string& text, const std::filesystem::p
     if (j.contains("globals"))
         for (BufferSpec& g : readList<BufferSpec>(j["globals"], "globals", readGlobal))
             doc.buffers.push_back(std::move(g));
+    if (sequence) {
+        doc.steps = readSteps(j["steps"], "steps");
+        if (doc.steps.empty())
+            fail("steps", "is empty (a document of steps needs at least one)");
+        bindStepArgs(doc, doc.steps, "steps");
+        if (j.contains("run"))
+            doc.run = readRun(j["run"]);
+        if (j.contains("checks"))
+            doc.checks = readList<CheckSpec>(j["checks"], "checks", readCheck);
+        return doc;
+    }
     if (!j.contains("args"))
         fail("args", "missing (one entry per kernel parameter, or \"auto\")");
     if (j["args"].is_string()) {

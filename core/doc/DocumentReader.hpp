@@ -26,7 +26,7 @@ public:
     static Document parse(const std::string& json, const std::filesystem::path& path = {},
                           Trust trust = Trust::Untrusted);
 
-    static constexpr int kVersion = 1;
+    static constexpr int kVersion = 2; // 2: documents of several steps
 };
 
 } // namespace kw

@@ -5,12 +5,14 @@
 #include "compile/SignatureParser.hpp"
 #include "compile/TranslationUnitKernels.hpp"
 #include "data/CVectorType.hpp"
+#include "doc/ArgumentPacker.hpp"
 #include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
 #include "doc/ElementIndex.hpp"
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
+#include "doc/StepValidator.hpp"
 #include "doc/VariableScope.hpp"
 #include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
@@ -122,72 +124,6 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
 
 std::string typeOf(const KernelParam& p) { return p.type.empty() ? p.baseType : p.type; }
 
-void validateArgs(const Document& doc, const KernelSignature& kernel, const VariableScope& scope)
-{
-    if (doc.args.size() != kernel.params.size()) {
-        std::string params;
-        for (const auto& p : kernel.params)
-            params += (params.empty() ? "" : ", ") + typeOf(p) + (p.name.empty() ? "" : " " + p.name);
-        fail("args",
-             "the kernel " + kernel.name + " has " + std::to_string(kernel.params.size()) + " parameter"
-                 + (kernel.params.size() == 1 ? "" : "s") + " (" + params + "), the document gives "
-                 + std::to_string(doc.args.size()));
-    }
-    for (std::size_t a = 0; a < doc.args.size(); ++a) {
-        const ArgSpec& arg = doc.args[a];
-        const KernelParam& param = kernel.params[a];
-        const std::string paramText = "\"" + typeOf(param) + (param.name.empty() ? "" : " " + param.name) + "\"";
-        const std::string field = "args[" + std::to_string(a) + "]" + (arg.name.empty() ? "" : " (" + arg.name + ")");
-        if (arg.isBuffer()) {
-            if (!param.isPointer)
-                fail(field,
-                     "parameter " + paramText + " is not a pointer; give {\"type\", \"value\"} instead of a buffer");
-            const BufferSpec* buffer = doc.findBuffer(arg.buffer);
-            if (!buffer) {
-                std::string names;
-                for (const auto& b : doc.buffers)
-                    names += (names.empty() ? "" : ", ") + b.name;
-                fail(field + ".buffer",
-                     "no buffer named \"" + arg.buffer + "\" (buffers: " + (names.empty() ? "none" : names) + ")");
-            }
-            if (buffer->global)
-                fail(field + ".buffer", "\"" + arg.buffer + "\" is a global (a module variable), not a buffer to pass");
-            const auto pointee = param.pointerDepth <= 1 ? dtypeForCType(param.baseType) : std::nullopt;
-            if (pointee && *pointee != buffer->dtype && sizeOf(*pointee) != sizeOf(buffer->dtype))
-                fail(field + ".buffer",
-                     "buffer \"" + arg.buffer + "\" is " + toString(buffer->dtype) + " but the parameter is "
-                         + paramText);
-            const auto vector = param.pointerDepth <= 1 && !pointee ? vectorTypeOf(param.baseType) : std::nullopt;
-            if (vector) {
-                // float4* takes an f32 buffer of 4 elements per vector.
-                if (sizeOf(buffer->dtype) != vector->componentSize)
-                    fail(field + ".buffer",
-                         "buffer \"" + arg.buffer + "\" has " + std::to_string(sizeOf(buffer->dtype))
-                             + "-byte elements (" + toString(buffer->dtype) + ") but parameter " + paramText + " has "
-                             + std::to_string(vector->componentSize) + "-byte components");
-                const std::size_t count
-                    = NdArray::elementCount(BufferFactory(scope, doc.baseDir(), doc.trust).shape(*buffer, field));
-                if (count % vector->components != 0)
-                    fail(field + ".buffer",
-                         "buffer \"" + arg.buffer + "\" has " + std::to_string(count)
-                             + " elements, not a whole number of " + param.baseType + " ("
-                             + std::to_string(vector->components) + " each)");
-            }
-        } else {
-            if (param.isPointer)
-                fail(field, "parameter " + paramText + " is a pointer; give {\"buffer\": NAME}");
-            const auto expected = dtypeForCType(param.baseType);
-            if (expected && *expected != arg.type)
-                fail(field + ".type",
-                     std::string(toString(arg.type)) + " does not match parameter " + paramText + " ("
-                         + toString(*expected) + ")");
-            if (trim(arg.value).empty())
-                fail(field + ".value", "is empty");
-            packScalar(arg.type, arg.value, scope.evaluate(arg.value, field + ".value"), field + ".value");
-        }
-    }
-}
-
 void validateRun(const RunSettings& run)
 {
     if (run.warmup < 0)
@@ -250,9 +186,15 @@ std::vector<KernelSignature> DocumentValidator::kernels(const std::string& sourc
 
 KernelSignature DocumentValidator::kernelSignature(const Document& doc)
 {
-    const std::string kernel = std::string(trim(doc.kernel));
+    return kernelSignature(doc, doc.kernel, "kernel");
+}
+
+KernelSignature DocumentValidator::kernelSignature(const Document& doc, const std::string& name,
+                                                   const std::string& field)
+{
+    const std::string kernel = std::string(trim(name));
     if (kernel.empty())
-        fail("kernel", "no kernel named");
+        fail(field, "no kernel named");
     const std::size_t angle = kernel.find('<');
     const std::string base = std::string(trim(kernel.substr(0, angle)));
     const std::vector<KernelSignature> kernels
@@ -269,21 +211,89 @@ KernelSignature DocumentValidator::kernelSignature(const Document& doc)
         std::string names;
         for (const auto& k : kernels)
             names += (names.empty() ? "" : ", ") + k.name + (k.file.empty() ? "" : " (in " + k.file + ")");
-        fail("kernel",
+        fail(field,
              "\"" + kernel + "\" is not a __global__ function of the source (found: " + (names.empty() ? "none" : names)
                  + ")");
     }
     if (found->templateParams.empty()) {
         if (angle != std::string::npos)
-            fail("kernel", "\"" + kernel + "\" gives template arguments, but " + found->name + " is not a template");
+            fail(field, "\"" + kernel + "\" gives template arguments, but " + found->name + " is not a template");
         return *found;
     }
     try {
         return instantiate(*found, kernel);
     } catch (const Error& e) {
-        fail("kernel",
+        fail(field,
              std::string(e.what()) + " (" + found->name + " is a template; name an instantiation such as " + found->name
                  + "<...>)");
+    }
+}
+
+void DocumentValidator::validateArgs(const Document& doc, const KernelSignature& kernel,
+                                     const std::vector<ArgSpec>& args, const std::string& listField,
+                                     const VariableScope& scope)
+{
+    if (args.size() != kernel.params.size()) {
+        std::string params;
+        for (const auto& p : kernel.params)
+            params += (params.empty() ? "" : ", ") + typeOf(p) + (p.name.empty() ? "" : " " + p.name);
+        fail(listField,
+             "the kernel " + kernel.name + " has " + std::to_string(kernel.params.size()) + " parameter"
+                 + (kernel.params.size() == 1 ? "" : "s") + " (" + params + "), the document gives "
+                 + std::to_string(args.size()));
+    }
+    for (std::size_t a = 0; a < args.size(); ++a) {
+        const ArgSpec& arg = args[a];
+        const KernelParam& param = kernel.params[a];
+        const std::string paramText = "\"" + typeOf(param) + (param.name.empty() ? "" : " " + param.name) + "\"";
+        const std::string field = argumentField(listField, a, arg);
+        if (arg.isBuffer()) {
+            if (!param.isPointer)
+                fail(field,
+                     "parameter " + paramText + " is not a pointer; give {\"type\", \"value\"} instead of a buffer");
+            const BufferSpec* buffer = doc.findBuffer(arg.buffer);
+            if (!buffer) {
+                std::string names;
+                for (const auto& b : doc.buffers)
+                    names += (names.empty() ? "" : ", ") + b.name;
+                fail(field + ".buffer",
+                     "no buffer named \"" + arg.buffer + "\" (buffers: " + (names.empty() ? "none" : names) + ")");
+            }
+            if (buffer->global)
+                fail(field + ".buffer", "\"" + arg.buffer + "\" is a global (a module variable), not a buffer to pass");
+            const auto pointee = param.pointerDepth <= 1 ? dtypeForCType(param.baseType) : std::nullopt;
+            if (pointee && *pointee != buffer->dtype && sizeOf(*pointee) != sizeOf(buffer->dtype))
+                fail(field + ".buffer",
+                     "buffer \"" + arg.buffer + "\" is " + toString(buffer->dtype) + " but the parameter is "
+                         + paramText);
+            const auto vector = param.pointerDepth <= 1 && !pointee ? vectorTypeOf(param.baseType) : std::nullopt;
+            if (vector) {
+                // float4* takes an f32 buffer of 4 elements per vector.
+                if (sizeOf(buffer->dtype) != vector->componentSize)
+                    fail(field + ".buffer",
+                         "buffer \"" + arg.buffer + "\" has " + std::to_string(sizeOf(buffer->dtype))
+                             + "-byte elements (" + toString(buffer->dtype) + ") but parameter " + paramText + " has "
+                             + std::to_string(vector->componentSize) + "-byte components");
+                const std::size_t count
+                    = NdArray::elementCount(BufferFactory(scope, doc.baseDir(), doc.trust).shape(*buffer, field));
+                if (count % vector->components != 0)
+                    fail(field + ".buffer",
+                         "buffer \"" + arg.buffer + "\" has " + std::to_string(count)
+                             + " elements, not a whole number of " + param.baseType + " ("
+                             + std::to_string(vector->components) + " each)");
+            }
+        } else {
+            if (param.isPointer)
+                fail(field, "parameter " + paramText + " is a pointer; give {\"buffer\": NAME}");
+            const auto expected = dtypeForCType(param.baseType);
+            if (expected && *expected != arg.type)
+                fail(field + ".type",
+                     std::string(toString(arg.type)) + " does not match parameter " + paramText + " ("
+                         + toString(*expected) + ")");
+            if (trim(arg.value).empty())
+                fail(field + ".value", "is empty");
+            packScalar(arg.type, arg.value, scope.evaluate(arg.value, field + ".value"), field + ".value");
+        }
     }
 }
 
@@ -292,12 +302,18 @@ void DocumentValidator::validate(const Document& doc)
     try {
         if (doc.source.empty())
             fail(doc.sourceFile.empty() ? "source" : "source_file", "the kernel source is empty");
-        const KernelSignature kernel = kernelSignature(doc);
+        std::optional<KernelSignature> kernel;
+        if (!doc.isSequence())
+            kernel = kernelSignature(doc);
         validateVariables(doc);
         const VariableScope scope = documentScope(doc);
         validateBuffers(doc, scope);
-        validateArgs(doc, kernel, scope);
-        evaluateLaunch(doc.launch, scope);
+        if (kernel) {
+            validateArgs(doc, *kernel, doc.args, "args", scope);
+            evaluateLaunch(doc.launch, scope);
+        } else {
+            StepValidator::validate(doc, scope);
+        }
         validateRun(doc.run);
         validateChecks(doc, scope);
     } catch (const Error& e) {

@@ -5,6 +5,7 @@
 // (files are read, to check their element count).
 #include "compile/KernelSignature.hpp"
 #include "doc/Document.hpp"
+#include "doc/VariableScope.hpp"
 
 #include <filesystem>
 #include <string>
@@ -20,6 +21,14 @@ public:
     // The kernel's signature (template parameters substituted for an instantiation
     // such as "scale<float,128>"). Throws kw::Error(Document) naming `kernel`.
     static KernelSignature kernelSignature(const Document& doc);
+    // The same for `kernel` of the document's source, naming `field` in errors ("kernels[1]").
+    static KernelSignature kernelSignature(const Document& doc, const std::string& kernel, const std::string& field);
+
+    // `args` against `kernel`'s parameters: one each, buffers for pointers of a size that
+    // fits, scalars of the parameter's type whose value evaluates in `scope`. `field`
+    // names the list ("args", "steps[2].args").
+    static void validateArgs(const Document& doc, const KernelSignature& kernel, const std::vector<ArgSpec>& args,
+                             const std::string& field, const VariableScope& scope);
 
     // The __global__ functions of `source` and of the files in `folder` it includes
     // (found as the include gate finds them), each with the file it lives in.

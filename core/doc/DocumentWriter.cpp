@@ -1,44 +1,18 @@
 #include "doc/DocumentWriter.hpp"
 
+#include "doc/DocumentFields.hpp"
 #include "doc/DocumentReader.hpp"
 #include "doc/Expression.hpp"
 #include "util/Error.hpp"
 
-#include <cstdlib>
+#include <algorithm>
 #include <fstream>
 
 namespace kw {
 
+using namespace fields;
+
 namespace {
-
-using Json = nlohmann::ordered_json;
-
-// An expression that is just a number is written as a JSON number.
-Json expression(const std::string& text)
-{
-    if (!text.empty()) {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (end == text.c_str() + text.size() && numberText(v) == text) {
-            if (v == static_cast<double>(static_cast<long long>(v)))
-                return static_cast<long long>(v);
-            return v;
-        }
-    }
-    return text;
-}
-
-Json dims(const std::vector<std::string>& d)
-{
-    // Trailing 1s are implied.
-    std::size_t n = d.size();
-    while (n > 1 && d[n - 1] == "1")
-        --n;
-    Json a = Json::array();
-    for (std::size_t i = 0; i < n; ++i)
-        a.push_back(expression(d[i]));
-    return a;
-}
 
 Json options(const CompileOptions& o)
 {
@@ -76,14 +50,14 @@ Json init(const Initialiser& i)
     j["kind"] = toString(i.kind);
     switch (i.kind) {
     case K::Zeros: break;
-    case K::Fill: j["value"] = expression(i.value); break;
+    case K::Fill: j["value"] = expressionJson(i.value); break;
     case K::Arange:
-        j["start"] = expression(i.start);
-        j["step"] = expression(i.step);
+        j["start"] = expressionJson(i.start);
+        j["step"] = expressionJson(i.step);
         break;
     case K::Linspace:
-        j["start"] = expression(i.start);
-        j["stop"] = expression(i.stop);
+        j["start"] = expressionJson(i.start);
+        j["stop"] = expressionJson(i.stop);
         break;
     case K::Uniform:
         j["low"] = i.low;
@@ -102,13 +76,78 @@ Json init(const Initialiser& i)
     return j;
 }
 
+Json stepJson(const StepSpec& s)
+{
+    using K = StepSpec::Kind;
+    Json j = Json::object();
+    const auto optional = [&](const char* key, const std::string& text) {
+        if (!text.empty())
+            j[key] = expressionJson(text);
+    };
+    switch (s.kind) {
+    case K::Launch: j["launch"] = s.kernel; break;
+    case K::Copy: j["copy"] = s.from; break;
+    case K::Fill: j["fill"] = s.to; break;
+    case K::Swap: j["swap"] = Json::array({s.from, s.to}); break;
+    case K::Repeat: j["repeat"] = expressionJson(s.times); break;
+    case K::RepeatUntil: j["repeat_until"] = expressionJson(s.until); break;
+    }
+    if (!s.name.empty())
+        j["name"] = s.name;
+    switch (s.kind) {
+    case K::Launch: {
+        j["grid"] = dimsJson(s.launch.grid);
+        j["block"] = dimsJson(s.launch.block);
+        if (s.launch.sharedBytes != "0")
+            j["shared_bytes"] = expressionJson(s.launch.sharedBytes);
+        Json args = Json::array();
+        for (const ArgSpec& a : s.args)
+            args.push_back(argJson(a));
+        j["args"] = s.argsAuto ? Json("auto") : args;
+        break;
+    }
+    case K::Copy:
+        j["to"] = s.to;
+        optional("count", s.count);
+        optional("from_offset", s.fromOffset);
+        optional("to_offset", s.toOffset);
+        break;
+    case K::Fill:
+        j["value"] = expressionJson(s.value);
+        optional("offset", s.toOffset);
+        optional("count", s.count);
+        break;
+    case K::Swap: break;
+    case K::Repeat:
+    case K::RepeatUntil: {
+        if (s.kind == K::RepeatUntil)
+            j["limit"] = expressionJson(s.limit);
+        if (!s.index.empty())
+            j["index"] = s.index;
+        Json inner = Json::array();
+        for (const StepSpec& t : s.steps)
+            inner.push_back(stepJson(t));
+        j["steps"] = inner;
+        break;
+    }
+    }
+    if (!s.checks.empty()) {
+        Json checks = Json::array();
+        for (const CheckSpec& c : s.checks)
+            checks.push_back(checkJson(c));
+        j["checks"] = checks;
+    }
+    return j;
+}
+
 } // namespace
 
 Json DocumentWriter::toJson(const Document& doc)
 {
     Json j = Json::object();
     j["format"] = "kernel-workbench";
-    j["version"] = DocumentReader::kVersion;
+    // Written in the version it came in, unless it has steps, which need version 2.
+    j["version"] = doc.isSequence() ? 2 : std::clamp(doc.version, 1, DocumentReader::kVersion);
     if (!doc.title.empty())
         j["title"] = doc.title;
     if (!doc.description.empty())
@@ -117,14 +156,17 @@ Json DocumentWriter::toJson(const Document& doc)
         j["source_file"] = doc.sourceFile;
     else
         j["source"] = doc.source;
-    j["kernel"] = doc.kernel;
+    if (doc.isSequence())
+        j["kernels"] = doc.kernels;
+    else
+        j["kernel"] = doc.kernel;
     const Json o = options(doc.options);
     if (!o.empty())
         j["options"] = o;
 
     Json vars = Json::array();
     for (const auto& [name, value] : doc.variables)
-        vars.push_back(Json::array({name, expression(value)}));
+        vars.push_back(Json::array({name, expressionJson(value)}));
     j["variables"] = vars;
 
     Json buffers = Json::array(), globals = Json::array();
@@ -132,11 +174,11 @@ Json DocumentWriter::toJson(const Document& doc)
         Json jb = Json::object();
         jb["name"] = b.name;
         jb["dtype"] = kw::toString(b.dtype);
-        jb["count"] = expression(b.count);
+        jb["count"] = expressionJson(b.count);
         if (!b.shape.empty()) {
             Json s = Json::array();
             for (const auto& d : b.shape)
-                s.push_back(expression(d));
+                s.push_back(expressionJson(d));
             jb["shape"] = s;
         }
         jb["init"] = init(b.init);
@@ -149,31 +191,23 @@ Json DocumentWriter::toJson(const Document& doc)
     if (!globals.empty())
         j["globals"] = globals;
 
-    Json args = Json::array();
-    for (const ArgSpec& a : doc.args) {
-        Json ja = Json::object();
-        if (!a.name.empty())
-            ja["name"] = a.name;
-        if (a.isBuffer()) {
-            ja["buffer"] = a.buffer;
-            if (!a.offset.empty())
-                ja["offset"] = expression(a.offset);
-        } else {
-            ja["type"] = kw::toString(a.type);
-            ja["value"] = expression(a.value);
-        }
-        args.push_back(ja);
-    }
-    if (doc.argsAuto)
-        j["args"] = "auto";
-    else
-        j["args"] = args;
+    if (doc.isSequence()) {
+        Json steps = Json::array();
+        for (const StepSpec& step : doc.steps)
+            steps.push_back(stepJson(step));
+        j["steps"] = steps;
+    } else {
+        Json args = Json::array();
+        for (const ArgSpec& a : doc.args)
+            args.push_back(argJson(a));
+        j["args"] = doc.argsAuto ? Json("auto") : args;
 
-    Json launch = Json::object();
-    launch["grid"] = dims(doc.launch.grid);
-    launch["block"] = dims(doc.launch.block);
-    launch["shared_bytes"] = expression(doc.launch.sharedBytes);
-    j["launch"] = launch;
+        Json launch = Json::object();
+        launch["grid"] = dimsJson(doc.launch.grid);
+        launch["block"] = dimsJson(doc.launch.block);
+        launch["shared_bytes"] = expressionJson(doc.launch.sharedBytes);
+        j["launch"] = launch;
+    }
 
     Json run = Json::object();
     run["warmup"] = doc.run.warmup;
@@ -184,18 +218,8 @@ Json DocumentWriter::toJson(const Document& doc)
 
     if (!doc.checks.empty()) {
         Json checks = Json::array();
-        for (const CheckSpec& c : doc.checks) {
-            Json jc = Json::object();
-            jc["buffer"] = c.buffer;
-            if (!c.aggregate.empty())
-                jc["aggregate"] = c.aggregate;
-            if (!c.of.empty())
-                jc["of"] = expression(c.of);
-            jc["expect"] = expression(c.expect);
-            jc["abs_tol"] = c.absTol;
-            jc["rel_tol"] = c.relTol;
-            checks.push_back(jc);
-        }
+        for (const CheckSpec& c : doc.checks)
+            checks.push_back(checkJson(c));
         j["checks"] = checks;
     }
     return j;

@@ -28,15 +28,15 @@ Dim3 evaluateDims(const std::vector<std::string>& texts, const VariableScope& sc
 
 } // namespace
 
-LaunchDims evaluateLaunch(const LaunchSpecText& launch, const VariableScope& scope)
+LaunchDims evaluateLaunch(const LaunchSpecText& launch, const VariableScope& scope, const std::string& field)
 {
     LaunchDims dims;
-    dims.grid = evaluateDims(launch.grid, scope, "launch.grid");
-    dims.block = evaluateDims(launch.block, scope, "launch.block");
-    const std::int64_t shared = scope.evaluateInteger(launch.sharedBytes, "launch.shared_bytes");
+    dims.grid = evaluateDims(launch.grid, scope, field + ".grid");
+    dims.block = evaluateDims(launch.block, scope, field + ".block");
+    const std::int64_t shared = scope.evaluateInteger(launch.sharedBytes, field + ".shared_bytes");
     if (shared < 0 || shared > std::numeric_limits<std::uint32_t>::max())
         throw Error(ErrorCategory::Document,
-                    "launch.shared_bytes: \"" + launch.sharedBytes + "\" is out of range (" + std::to_string(shared)
+                    field + ".shared_bytes: \"" + launch.sharedBytes + "\" is out of range (" + std::to_string(shared)
                         + ")");
     dims.sharedBytes = std::uint32_t(shared);
     return dims;

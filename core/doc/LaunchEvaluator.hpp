@@ -17,6 +17,9 @@ struct LaunchDims {
 // non-negative one. Throws kw::Error(Expression) or (Document) naming the field,
 // e.g. `launch.block[0]: "0" must be a positive integer (0)`. Device limits are the
 // backend's business.
-LaunchDims evaluateLaunch(const LaunchSpecText& launch, const VariableScope& scope);
+// `field` names where the launch is: "launch" (fields launch.grid[0]...), or a step
+// ("steps[1]": steps[1].grid[0]...).
+LaunchDims evaluateLaunch(const LaunchSpecText& launch, const VariableScope& scope,
+                          const std::string& field = "launch");
 
 } // namespace kw

@@ -1,5 +1,6 @@
 #include "doc/PreparedRun.hpp"
 
+#include "doc/ArgumentPacker.hpp"
 #include "doc/BufferFactory.hpp"
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
@@ -65,44 +66,23 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
 
         for (std::size_t a = 0; a < doc.args.size(); ++a) {
             const ArgSpec& spec = doc.args[a];
-            const std::string field
-                = "args[" + std::to_string(a) + "]" + (spec.name.empty() ? "" : " (" + spec.name + ")");
-            LaunchArg arg;
-            if (spec.isBuffer()) {
-                std::size_t index = 0;
-                while (index < doc.buffers.size() && doc.buffers[index].name != spec.buffer)
-                    ++index;
-                if (index == doc.buffers.size())
-                    throw Error(ErrorCategory::Document, field + ".buffer: no buffer named \"" + spec.buffer + "\"");
-                arg.isBuffer = true;
-                arg.buffer = index;
-                if (!spec.offset.empty()) {
-                    // A whole element inside the buffer, as `d_in + RADIUS` in a program.
-                    const double offset = run.variables.evaluate(spec.offset, field + ".offset");
-                    const std::size_t count = run.buffers[index].data.count();
-                    if (offset != std::floor(offset) || offset < 0 || offset >= static_cast<double>(count))
-                        throw Error(ErrorCategory::Document,
-                                    fmt::format("{}.offset: {} is not an element of buffer \"{}\" (0 to {})", field,
-                                                formatNumber(offset), spec.buffer, count - 1));
-                    arg.offsetBytes = static_cast<std::size_t>(offset) * sizeOf(run.buffers[index].data.dtype());
-                }
-            } else {
-                const double value = run.variables.evaluate(spec.value, field + ".value");
-                arg.bytes = packScalar(spec.type, spec.value, value, field);
-                if (!spec.name.empty() && !run.checkScope.contains(spec.name) && !doc.findBuffer(spec.name))
-                    run.checkScope.set(spec.name, value);
-            }
-            run.args.push_back(std::move(arg));
+            PackedArgument packed = packArgument(spec, run.buffers, run.variables, argumentField("args", a, spec));
+            if (packed.scalar && !spec.name.empty() && !run.checkScope.contains(spec.name)
+                && !doc.findBuffer(spec.name))
+                run.checkScope.set(spec.name, *packed.scalar);
+            run.args.push_back(std::move(packed.arg));
         }
 
-        const LaunchDims dims = evaluateLaunch(doc.launch, run.variables);
-        run.config.grid = dims.grid;
-        run.config.block = dims.block;
-        run.config.sharedBytes = dims.sharedBytes;
         run.config.warmup = doc.run.warmup;
         run.config.repeats = doc.run.repeats;
         run.config.printfBufferBytes = doc.run.printfBufferBytes;
         run.config.timeLimitSeconds = doc.run.timeLimitSeconds;
+        if (!doc.isSequence()) { // a document of steps gives each launch its own
+            const LaunchDims dims = evaluateLaunch(doc.launch, run.variables);
+            run.config.grid = dims.grid;
+            run.config.block = dims.block;
+            run.config.sharedBytes = dims.sharedBytes;
+        }
         return run;
     } catch (const Error& e) {
         if (e.category() == ErrorCategory::Expression)

@@ -37,10 +37,22 @@ std::optional<double> VariableScope::value(const std::string& name) const
     return std::nullopt;
 }
 
+void VariableScope::setFunction(const std::string& name, Expression::Function fn, void* userData)
+{
+    for (Function& f : functions_)
+        if (f.name == name) {
+            f = {name, fn, userData};
+            return;
+        }
+    functions_.push_back({name, fn, userData});
+}
+
 void VariableScope::defineIn(Expression& expression) const
 {
     for (const auto& [name, v] : values_)
         expression.defineConstant(name, v);
+    for (const Function& f : functions_)
+        expression.bindFunction(f.name, f.fn, f.userData);
 }
 
 double VariableScope::evaluate(const std::string& text, const std::string& field) const

@@ -24,7 +24,11 @@ public:
     std::optional<double> value(const std::string& name) const;
     const std::vector<std::pair<std::string, double>>& values() const noexcept { return values_; }
 
-    // Defines every value as a constant of the expression.
+    // name(j) in the expressions evaluated here calls fn(userData, j): a buffer's
+    // element j, for the expressions of a document's steps. userData must outlive the scope.
+    void setFunction(const std::string& name, Expression::Function fn, void* userData);
+
+    // Defines every value as a constant of the expression, and binds the functions.
     void defineIn(Expression& expression) const;
 
     // field names the document field in errors ("launch.grid[0]").
@@ -32,7 +36,13 @@ public:
     std::int64_t evaluateInteger(const std::string& text, const std::string& field) const;
 
 private:
+    struct Function {
+        std::string name;
+        Expression::Function fn = nullptr;
+        void* userData = nullptr;
+    };
     std::vector<std::pair<std::string, double>> values_;
+    std::vector<Function> functions_;
 };
 
 // Names in expressions: a letter or '_' then letters, digits, '_'.

@@ -1,0 +1,193 @@
+// Version-2 documents: the steps are read and written back unchanged, a version-1
+// document stays one launch written as version 1, and a bad step is refused at its field.
+#include "doc/DocumentReader.hpp"
+#include "doc/DocumentWriter.hpp"
+#include "util/Error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace kw;
+
+namespace {
+
+const char* kSource = "__global__ void scan(float* a, int stride, int n) {}\\n"
+                      "__global__ void flag(const float* a, int* f, int n) {}\\n"
+                      "template <int K> __global__ void add_k(float* a, int n) {}\\n";
+
+std::string v2(const std::string& steps, const std::string& kernels = R"J(["scan", "flag"])J",
+               const std::string& extraBuffers = "")
+{
+    return std::string(R"({"format": "kernel-workbench", "version": 2, "source": ")") + kSource + R"(", "kernels": )"
+        + kernels + R"J(, "variables": [["n", 64], ["iters", 3]],
+        "buffers": [{"name": "a", "dtype": "f32", "count": "n"}, {"name": "b", "dtype": "f32", "count": "n"},
+                    {"name": "f", "dtype": "i32", "count": "n"}, {"name": "small", "dtype": "f32", "count": 4})J"
+        + extraBuffers + R"(], "steps": )" + steps + "}";
+}
+
+std::string errorOf(const std::string& text)
+{
+    try {
+        DocumentReader::readString(text);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+const char* kEveryKind = R"J([
+  {"launch": "scan", "name": "up", "grid": "cdiv(n, 32)", "block": 32, "shared_bytes": 128,
+   "args": [{"name": "a", "buffer": "a"}, {"name": "stride", "type": "i32", "value": "1 << iters"}, {"name": "n", "type": "i32", "value": "n"}],
+   "checks": [{"buffer": "a", "expect": "a"}]},
+  {"copy": "a", "to": "b", "count": 8, "from_offset": 2, "to_offset": 4},
+  {"fill": "f", "value": 0, "offset": 1, "count": 3},
+  {"swap": ["a", "b"]},
+  {"repeat": "iters", "index": "d", "steps": [{"swap": ["a", "b"]}]},
+  {"repeat_until": "f(0) == 0", "limit": 100, "index": "level", "steps": [
+     {"launch": "flag", "grid": 2, "block": 32, "args": "auto"}]}
+])J";
+
+} // namespace
+
+TEST(DocumentSteps, EveryStepKindIsReadAndWrittenBackTheSame)
+{
+    const Document doc = DocumentReader::readString(v2(kEveryKind));
+    ASSERT_TRUE(doc.isSequence());
+    EXPECT_EQ(doc.version, 2);
+    ASSERT_EQ(doc.steps.size(), 6u);
+    const StepSpec& up = doc.steps[0];
+    EXPECT_EQ(up.kind, StepSpec::Kind::Launch);
+    EXPECT_EQ(up.kernel, "scan");
+    EXPECT_EQ(up.name, "up");
+    EXPECT_EQ(up.launch.grid[0], "cdiv(n, 32)");
+    EXPECT_EQ(up.launch.sharedBytes, "128");
+    ASSERT_EQ(up.args.size(), 3u);
+    EXPECT_EQ(up.args[1].value, "1 << iters");
+    ASSERT_EQ(up.checks.size(), 1u);
+    EXPECT_EQ(doc.steps[1].kind, StepSpec::Kind::Copy);
+    EXPECT_EQ(doc.steps[1].from, "a");
+    EXPECT_EQ(doc.steps[1].to, "b");
+    EXPECT_EQ(doc.steps[1].count, "8");
+    EXPECT_EQ(doc.steps[1].fromOffset, "2");
+    EXPECT_EQ(doc.steps[1].toOffset, "4");
+    EXPECT_EQ(doc.steps[2].kind, StepSpec::Kind::Fill);
+    EXPECT_EQ(doc.steps[2].to, "f");
+    EXPECT_EQ(doc.steps[2].value, "0");
+    EXPECT_EQ(doc.steps[3].kind, StepSpec::Kind::Swap);
+    EXPECT_EQ(doc.steps[4].kind, StepSpec::Kind::Repeat);
+    EXPECT_EQ(doc.steps[4].times, "iters");
+    EXPECT_EQ(doc.steps[4].index, "d");
+    ASSERT_EQ(doc.steps[4].steps.size(), 1u);
+    const StepSpec& until = doc.steps[5];
+    EXPECT_EQ(until.kind, StepSpec::Kind::RepeatUntil);
+    EXPECT_EQ(until.until, "f(0) == 0");
+    EXPECT_EQ(until.limit, "100");
+    ASSERT_EQ(until.steps.size(), 1u);
+    EXPECT_TRUE(until.steps[0].argsAuto);
+    ASSERT_EQ(until.steps[0].args.size(), 3u) << "auto binds each parameter by name";
+    EXPECT_EQ(until.steps[0].args[1].buffer, "f");
+
+    const std::string written = DocumentWriter::toString(doc);
+    EXPECT_NE(written.find("\"version\": 2"), std::string::npos);
+    const Document again = DocumentReader::readString(written);
+    EXPECT_EQ(DocumentWriter::toString(again), written);
+}
+
+TEST(DocumentSteps, AVersionOneDocumentIsOneLaunchAndStaysVersionOne)
+{
+    const std::string v1 = R"J({"format": "kernel-workbench", "version": 1,
+      "source": "__global__ void k(float* a) {}", "kernel": "k",
+      "buffers": [{"name": "a", "dtype": "f32", "count": 4}], "args": [{"buffer": "a"}],
+      "launch": {"grid": 1, "block": 4}})J";
+    const Document doc = DocumentReader::readString(v1);
+    EXPECT_FALSE(doc.isSequence());
+    EXPECT_EQ(doc.kernelNames(), std::vector<std::string>{"k"});
+    const std::string written = DocumentWriter::toString(doc);
+    EXPECT_NE(written.find("\"version\": 1"), std::string::npos);
+    EXPECT_EQ(written.find("steps"), std::string::npos);
+}
+
+TEST(DocumentSteps, ALaunchOfAKernelTheDocumentDoesNotListIsRefusedAtItsField)
+{
+    EXPECT_EQ(errorOf(v2(R"J([{"launch": "nope", "grid": 1, "block": 1, "args": []}])J")),
+              "steps[0].launch: \"nope\" is not one of the document's kernels (scan, flag)");
+}
+
+TEST(DocumentSteps, AListedKernelMustBeOfTheSource)
+{
+    EXPECT_NE(errorOf(v2(R"J([{"swap": ["a", "b"]}])J", R"J(["scan", "missing"])J"))
+                  .find("kernels[1]: \"missing\" is not a __global__ function of the source"),
+              std::string::npos);
+}
+
+TEST(DocumentSteps, TemplateInstantiationsAreListedKernels)
+{
+    const Document doc = DocumentReader::readString(v2(
+        R"J([{"launch": "add_k<3>", "grid": 1, "block": 1, "args": [{"buffer": "a"}, {"type": "i32", "value": "n"}]}])J",
+        R"J(["add_k<3>"])J"));
+    EXPECT_EQ(doc.kernelNames(), std::vector<std::string>{"add_k<3>"});
+}
+
+TEST(DocumentSteps, ArgumentsAreCheckedAgainstTheStepsKernel)
+{
+    EXPECT_EQ(errorOf(v2(R"J([{"launch": "scan", "grid": 1, "block": 1, "args": [{"buffer": "a"}]}])J")),
+              "steps[0].args: the kernel scan has 3 parameters (float * a, int stride, int n), the document gives 1");
+}
+
+TEST(DocumentSteps, ASwapOfBuffersOfDifferentShapesIsRefused)
+{
+    EXPECT_EQ(errorOf(v2(R"J([{"swap": ["a", "small"]}])J")),
+              "steps[0].swap: \"a\" has 64 elements of f32, \"small\" 4 elements of f32; a swap exchanges buffers of "
+              "one shape and dtype");
+    EXPECT_EQ(errorOf(v2(R"J([{"swap": ["a", "f"]}])J")),
+              "steps[0].swap: \"a\" has 64 elements of f32, \"f\" 64 elements of i32; a swap exchanges buffers of "
+              "one shape and dtype");
+}
+
+TEST(DocumentSteps, ALoopUntilAConditionNeedsALimit)
+{
+    EXPECT_EQ(errorOf(v2(R"J([{"repeat_until": "f(0) == 0", "steps": [{"swap": ["a", "b"]}]}])J")),
+              "steps[0].limit: missing: a repeat_until needs a limit on its passes, so that a condition that never "
+              "holds stops the run");
+}
+
+TEST(DocumentSteps, UnknownNamesInStepExpressionsAreRefusedAtTheField)
+{
+    EXPECT_NE(errorOf(v2(R"J([{"repeat": "times", "steps": [{"swap": ["a", "b"]}]}])J")).find("steps[0].repeat"),
+              std::string::npos);
+    EXPECT_NE(errorOf(v2(R"J([{"repeat_until": "g(0) == 0", "limit": 4, "steps": [{"swap": ["a", "b"]}]}])J"))
+                  .find("steps[0].repeat_until"),
+              std::string::npos);
+    // The pass index is known inside the repeat only.
+    EXPECT_NE(errorOf(v2(R"J([{"repeat": 2, "index": "d", "steps": [{"swap": ["a", "b"]}]},
+                             {"fill": "a", "value": "d"}])J"))
+                  .find("steps[1].value"),
+              std::string::npos);
+}
+
+TEST(DocumentSteps, AStepIsExactlyOneKind)
+{
+    EXPECT_EQ(errorOf(v2(R"J([{"swap": ["a", "b"], "fill": "a", "value": 0}])J")),
+              "steps[0]: a step is one of launch, copy, fill, swap, repeat, repeat_until; this one says fill and swap");
+    EXPECT_EQ(errorOf(v2(R"J([{"name": "x"}])J")),
+              "steps[0]: a step needs one of launch, copy, fill, swap, repeat, repeat_until");
+}
+
+TEST(DocumentSteps, CopiesNameBuffersOfOneDtypeAndWholeCopiesOneSize)
+{
+    EXPECT_EQ(errorOf(v2(R"J([{"copy": "a", "to": "f"}])J")),
+              "steps[0]: \"a\" is f32 and \"f\" is i32; a copy moves elements of one dtype");
+    EXPECT_EQ(errorOf(v2(R"J([{"copy": "a", "to": "small"}])J")),
+              "steps[0].count: missing: \"a\" has 64 elements and \"small\" 4; say how many to copy");
+    EXPECT_EQ(errorOf(v2(R"J([{"copy": "a", "to": "zz"}])J")), "steps[0].to: no buffer named \"zz\"");
+}
+
+TEST(DocumentSteps, StepsBelongToVersionTwo)
+{
+    const std::string v1 = R"J({"format": "kernel-workbench", "version": 1,
+      "source": "__global__ void k(float* a) {}", "kernels": ["k"], "steps": []})J";
+    EXPECT_EQ(errorOf(v1), "steps: needs \"version\": 2 (a document of steps)");
+    EXPECT_EQ(errorOf(v2(R"J([{"swap": ["a", "b"]}])J").insert(1, R"("kernel": "scan", )")),
+              "kernel: a document of steps names its kernels in \"kernels\" and launches them in \"steps\"");
+}
