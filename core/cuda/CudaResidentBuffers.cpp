@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kw::cuda {
 
 CudaResidentBuffers::CudaResidentBuffers(CudaBackend& backend)
@@ -50,6 +52,45 @@ void CudaResidentBuffers::read(std::size_t index, HostBuffer& into)
                     fmt::format("buffer {} is {} bytes on the device but {} bytes asked for", b.name, b.bytes,
                                 into.byteSize()));
     backend_.transfer_->download(b.pointer, into.data(), b.bytes, backend_.stream_->handle(), b.name);
+}
+
+void CudaResidentBuffers::copy(std::size_t from, std::size_t fromOffset, std::size_t to, std::size_t toOffset,
+                               std::size_t bytes)
+{
+    backend_.checkUsable();
+    backend_.context_->makeCurrent();
+    if (from >= placed_.size() || to >= placed_.size() || fromOffset + bytes > placed_[from].bytes
+        || toOffset + bytes > placed_[to].bytes)
+        throw Error(ErrorCategory::Internal, "a copy outside the resident buffers");
+    if (bytes == 0)
+        return;
+    const DriverApi& api = DriverApi::get();
+    api.check(api.cuMemcpyDtoDAsync(placed_[to].pointer + toOffset, placed_[from].pointer + fromOffset, bytes,
+                                    backend_.stream_->handle()),
+              "cuMemcpyDtoDAsync", "copy " + placed_[from].name + " to " + placed_[to].name);
+}
+
+void CudaResidentBuffers::fill(std::size_t index, std::size_t offset, const std::vector<std::byte>& element,
+                               std::size_t count)
+{
+    backend_.checkUsable();
+    backend_.context_->makeCurrent();
+    const std::size_t bytes = count * element.size();
+    if (index >= placed_.size() || offset + bytes > placed_[index].bytes)
+        throw Error(ErrorCategory::Internal, "a fill outside the resident buffers");
+    if (count == 0)
+        return;
+    // One element up, then doubling copies on the device: log2(count) copies, whatever the
+    // element's size (the driver's memsets stop at 4 bytes).
+    const CUdeviceptr at = placed_[index].pointer + offset;
+    backend_.transfer_->upload(element.data(), at, element.size(), backend_.stream_->handle(), placed_[index].name);
+    const DriverApi& api = DriverApi::get();
+    for (std::size_t done = element.size(); done < bytes;) {
+        const std::size_t n = std::min(done, bytes - done);
+        api.check(api.cuMemcpyDtoDAsync(at + done, at, n, backend_.stream_->handle()), "cuMemcpyDtoDAsync",
+                  "fill " + placed_[index].name);
+        done += n;
+    }
 }
 
 LaunchReport CudaResidentBuffers::launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,

@@ -20,6 +20,14 @@ public:
     virtual std::size_t size() const = 0;
     // Copies buffer `index`'s current contents into `into`, which has its byte size.
     virtual void read(std::size_t index, HostBuffer& into) = 0;
+    // Copies `bytes` bytes of buffer `from` at byte `fromOffset` into buffer `to` at
+    // `toOffset`, on the device. The ranges lie inside the buffers (the caller checks).
+    virtual void copy(std::size_t from, std::size_t fromOffset, std::size_t to, std::size_t toOffset, std::size_t bytes)
+        = 0;
+    // Writes `element` (one element's bytes) `count` times into buffer `index` from byte
+    // `offset`, on the device.
+    virtual void fill(std::size_t index, std::size_t offset, const std::vector<std::byte>& element, std::size_t count)
+        = 0;
     // One launch on the resident buffers; the config's warm-up and repeats are not used
     // (the first launch time is the report's only time). A fault is in the report.
     virtual LaunchReport launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,

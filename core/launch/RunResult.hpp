@@ -13,6 +13,7 @@ namespace kw {
 struct PrintfLine {
     Dim3 block, thread;
     std::string text; // without the trailing newline
+    std::string step; // the step that printed it ("2.1"), in a document of steps
 };
 
 struct PrintfOutput {
@@ -51,6 +52,22 @@ struct RunTimings {
     double gbps = 0;              // bytesMoved / medianMs
 };
 
+// One step of a document of steps, over all the times it ran (docs/document-format.md,
+// "Steps"). Steps are listed in document order, a repeat before its inner steps, the
+// ones that never ran too.
+struct StepResult {
+    std::string path;   // its place: "2", or "3.1" for the first inner step of step 3
+    std::string kind;   // launch, copy, fill, swap, repeat, repeat_until
+    std::string name;   // the document's name for it, else what it is ("copy a to b")
+    std::string kernel; // a launch's kernel
+    Dim3 grid, block;   // a launch's, as its last run evaluated them
+    std::uint32_t sharedBytes = 0;
+    int runs = 0;                    // times it ran; a repeat: its passes
+    std::vector<double> kernelMs;    // a launch: each run's kernel time
+    double totalMs = 0;              // kernel time in it (a repeat: in its inner steps)
+    std::vector<CheckResult> checks; // after its first run whose checks failed, else its last
+};
+
 struct RunResult {
     bool ok = false; // launched, no fault, all checks passed
     DeviceInfo device;
@@ -66,6 +83,9 @@ struct RunResult {
     std::optional<KernelProfile> profile; // per-line counters (the simulator, on request)
     CheckTool check = CheckTool::None;    // the check that ran, if any
     std::vector<CheckFinding> findings;   // what it found
+    std::vector<StepResult> steps;        // a document of steps
+    std::string stopped;                  // why its steps stopped before their end (a loop's limit, the time limit)
+    std::string faultStep;                // the step that faulted
 };
 
 } // namespace kw

@@ -37,8 +37,10 @@ CompileInput CompileInput::read(const CompileCommandOptions& o, const ArchChoice
         const Document doc = DocumentReader::readFile(path, trust);
         req = RunEngine::compileRequest(doc);
         req.sourceName = doc.sourceFile.empty() ? path.filename().string() : doc.sourceFile;
-        in.launch = evaluateLaunch(doc.launch, documentScope(doc));
-        in.kernel = doc.kernel;
+        if (!doc.isSequence()) { // a document of steps has a launch per step, maybe of buffer reads
+            in.launch = evaluateLaunch(doc.launch, documentScope(doc));
+            in.kernel = doc.kernel;
+        }
     } else {
         req.source = readText(path);
         req.sourceName = path.filename().string();

@@ -5,6 +5,7 @@
 #include "run/ArgumentCheck.hpp"
 #include "run/ExternalCheck.hpp"
 #include "run/PrintfLineParser.hpp"
+#include "run/SequenceRun.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <future>
+#include <map>
 
 namespace kw {
 
@@ -36,6 +38,41 @@ bool checksUseInitialData(const Document& doc)
 
 // A GPU's checks are compute-sanitizer's: the whole run goes under it, in a child.
 bool checksOutside(const DeviceInfo& device) { return device.id.rfind("cuda:", 0) == 0; }
+
+// A kernel of the document as the backend launches it, and its C signature where it is
+// unambiguous. Throws when NVRTC did not lower it or its .entry is missing.
+CompiledKernel compiledKernel(const CompileResult& compiled, const std::string& kernel)
+{
+    const auto lowered = compiled.loweredNames.find(kernel);
+    if (lowered == compiled.loweredNames.end())
+        throw Error(ErrorCategory::Document,
+                    fmt::format("kernel: \"{}\" was not lowered by NVRTC (is it a __global__ function of "
+                                "the source?)",
+                                kernel));
+    CompiledKernel k;
+    KernelImage& image = k.image;
+    image.name = kernel;
+    image.loweredName = lowered->second;
+    image.ptx = compiled.ptx;
+    image.cubin = compiled.cubin;
+    const auto entry = std::find_if(compiled.entries.begin(), compiled.entries.end(),
+                                    [&](const PtxEntry& e) { return e.name == image.loweredName; });
+    if (entry == compiled.entries.end())
+        throw Error(ErrorCategory::Internal,
+                    fmt::format("kernel {}: no .entry {} in the PTX", kernel, image.loweredName));
+    image.entry = *entry;
+    const std::string base = baseName(kernel);
+    const auto sig = std::find_if(compiled.kernels.begin(), compiled.kernels.end(),
+                                  [&](const KernelSignature& s) { return s.name == base; });
+    // Overloads make the signature ambiguous; the PTX sizes still decide.
+    const bool unique = sig != compiled.kernels.end()
+        && std::count_if(compiled.kernels.begin(), compiled.kernels.end(),
+                         [&](const KernelSignature& s) { return s.name == base; })
+            == 1;
+    if (unique)
+        k.signature = *sig;
+    return k;
+}
 
 } // namespace
 
@@ -73,7 +110,7 @@ CompileRequest RunEngine::compileRequest(const Document& doc)
     } catch (const Error&) {
         // A bad variable is reported when the inputs are prepared; compile the defines as written.
     }
-    request.nameExpressions = {doc.kernel};
+    request.nameExpressions = doc.kernelNames();
     request.trust = doc.trust;
     return request;
 }
@@ -99,6 +136,37 @@ RunResult RunEngine::runExternalCheck(const Document& doc, const RunOverrides& o
     return result;
 }
 
+RunResult RunEngine::runSequence(const Document& doc, const RunOverrides& overrides, RunResult result,
+                                 PreparedRun prepared)
+{
+    std::map<std::string, CompiledKernel> kernels;
+    for (const std::string& name : doc.kernels)
+        kernels.emplace(name, compiledKernel(result.compile, name));
+    LaunchConfig shared = prepared.config;
+    if (overrides.timeLimitSeconds)
+        shared.timeLimitSeconds = *overrides.timeLimitSeconds;
+    shared.check = overrides.check.value_or(CheckTool::None); // the backend's own checks (the simulator's)
+    if (overrides.repeats || overrides.warmup)
+        result.warnings.push_back("--repeat and --warmup do not apply to a document of steps: each launch runs once");
+    if (overrides.profile.enabled)
+        result.warnings.push_back("profile: a document of steps is not counted per line yet; profile one kernel in a "
+                                  "document of one launch");
+    stage("launch");
+    SequenceRun sequence(doc, std::move(kernels), std::move(prepared), backend_, shared);
+    sequence.run(result);
+    result.check = shared.check;
+    if (!result.steps.empty()) { // the launch fields show the first launch's shape
+        const auto first = std::find_if(result.steps.begin(), result.steps.end(),
+                                        [](const StepResult& s) { return s.kind == "launch" && s.runs > 0; });
+        if (first != result.steps.end()) {
+            result.grid = first->grid;
+            result.block = first->block;
+            result.sharedBytes = first->sharedBytes;
+        }
+    }
+    return result;
+}
+
 RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
 {
     const CheckTool check = overrides.check.value_or(CheckTool::None);
@@ -121,36 +189,16 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
         return result;
     }
 
-    const auto lowered = result.compile.loweredNames.find(doc.kernel);
-    if (lowered == result.compile.loweredNames.end())
-        throw Error(ErrorCategory::Document,
-                    fmt::format("kernel: \"{}\" was not lowered by NVRTC (is it a __global__ function of "
-                                "the source?)",
-                                doc.kernel));
-    KernelImage image;
-    image.name = doc.kernel;
-    image.loweredName = lowered->second;
-    image.ptx = result.compile.ptx;
-    image.cubin = result.compile.cubin;
-    const auto entry = std::find_if(result.compile.entries.begin(), result.compile.entries.end(),
-                                    [&](const PtxEntry& e) { return e.name == image.loweredName; });
-    if (entry == result.compile.entries.end())
-        throw Error(ErrorCategory::Internal,
-                    fmt::format("kernel {}: no .entry {} in the PTX", doc.kernel, image.loweredName));
-    image.entry = *entry;
-    const std::string base = baseName(doc.kernel);
-    const auto sig = std::find_if(result.compile.kernels.begin(), result.compile.kernels.end(),
-                                  [&](const KernelSignature& k) { return k.name == base; });
-    // Overloads make the signature ambiguous; the PTX sizes still decide.
-    const bool unique = sig != result.compile.kernels.end()
-        && std::count_if(result.compile.kernels.begin(), result.compile.kernels.end(),
-                         [&](const KernelSignature& k) { return k.name == base; })
-            == 1;
+    if (doc.isSequence())
+        return runSequence(doc, overrides, std::move(result), preparing.get());
+
+    const CompiledKernel kernel = compiledKernel(result.compile, doc.kernel);
+    const KernelImage& image = kernel.image;
 
     stage("upload");
     PreparedRun prepared = preparing.get();
-    result.warnings = ArgumentCheck::check(doc.kernel, image.entry, unique ? &*sig : nullptr, doc.args, prepared.args,
-                                           prepared.buffers);
+    result.warnings = ArgumentCheck::check(doc.kernel, image.entry, kernel.signature ? &*kernel.signature : nullptr,
+                                           doc.args, prepared.args, prepared.buffers);
     LaunchConfig config = prepared.config;
     if (overrides.repeats)
         config.repeats = *overrides.repeats;

@@ -56,6 +56,8 @@ public:
 private:
     void stage(const std::string& name) const;
     RunResult runExternalCheck(const Document& doc, const RunOverrides& overrides, CheckTool tool);
+    // A document of steps (run/SequenceRun), once compiled.
+    RunResult runSequence(const Document& doc, const RunOverrides& overrides, RunResult result, PreparedRun prepared);
 
     Compiler& compiler_;
     Backend& backend_;

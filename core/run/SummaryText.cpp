@@ -72,24 +72,69 @@ std::string SummaryText::run(const RunResult& r, bool rawPrintf)
     for (const auto& w : r.warnings)
         text += fmt::format("warning: {}\n", w);
     text += fmt::format("device   {} ({})\n", r.device.name, r.device.id);
-    text += fmt::format("launch   grid {} block {} shared {} B\n", toString(r.grid), toString(r.block), r.sharedBytes);
+    if (r.steps.empty()) // a document of steps gives each launch's below
+        text += fmt::format("launch   grid {} block {} shared {} B\n", toString(r.grid), toString(r.block),
+                            r.sharedBytes);
     text += findings(r);
     if (r.fault)
-        return text + fmt::format("FAULT    {}: {}\n", toString(r.fault->kind), r.fault->message);
+        return text + (r.steps.empty() ? std::string() : steps(r))
+            + fmt::format("FAULT    {}: {}\n", toString(r.fault->kind), r.fault->message);
     const RunTimings& t = r.timings;
+    if (!r.steps.empty())
+        return text + steps(r);
     text += fmt::format("kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs, t.minMs,
                         t.meanMs, t.kernelMs.size());
     text += fmt::format("memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
     text += fmt::format("times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
                         t.compileMs, r.compile.cacheHit ? " (cached)" : "", t.moduleLoadMs, t.h2dMs, t.d2hMs);
-    for (const auto& c : r.checks) {
+    return text + checks(r.checks, "");
+}
+
+std::string SummaryText::checks(const std::vector<CheckResult>& results, const std::string& indent)
+{
+    std::string text;
+    for (const auto& c : results) {
         text += fmt::format(
-            "check    {} = {}: {} ({} of {} elements differ, max abs error {:.3g}, max rel error {:.3g})\n", c.buffer,
-            c.expect, c.passed ? "passed" : "FAILED", c.mismatches, c.checked, c.maxAbsError, c.maxRelError);
+            "{}check    {} = {}: {} ({} of {} elements differ, max abs error {:.3g}, max rel error {:.3g})\n", indent,
+            c.buffer, c.expect, c.passed ? "passed" : "FAILED", c.mismatches, c.checked, c.maxAbsError, c.maxRelError);
         for (const auto& m : c.firstMismatches)
-            text += fmt::format("           [{}] got {} expected {}\n", m.index, m.got, m.expected);
+            text += fmt::format("{}           [{}] got {} expected {}\n", indent, m.index, m.got, m.expected);
     }
     return text;
+}
+
+std::string SummaryText::steps(const RunResult& r)
+{
+    const RunTimings& t = r.timings;
+    double total = 0;
+    for (const StepResult& s : r.steps)
+        if (s.kind == "launch")
+            total += s.totalMs;
+    std::string text = fmt::format("steps    {} steps, kernels {:.4f} ms in all\n", r.steps.size(), total);
+    for (const StepResult& s : r.steps) {
+        const std::size_t depth = std::size_t(std::count(s.path.begin(), s.path.end(), '.'));
+        const std::string label = std::string(2 * depth, ' ') + s.path + " " + s.name;
+        std::string what;
+        if (s.kind == "launch") {
+            what = fmt::format("grid {} block {}  {:.4f} ms", toString(s.grid), toString(s.block), s.totalMs);
+            if (s.runs > 1)
+                what += fmt::format(" in {} runs", s.runs);
+            if (total > 0)
+                what += fmt::format(" ({:.0f} %)", 100 * s.totalMs / total);
+        } else if (s.kind == "repeat" || s.kind == "repeat_until") {
+            what = fmt::format("{} pass{}, {:.4f} ms", s.runs, s.runs == 1 ? "" : "es", s.totalMs);
+        } else {
+            what = s.runs == 1 ? std::string("done") : fmt::format("{} times", s.runs);
+        }
+        if (s.runs == 0)
+            what = "not run";
+        text += fmt::format("  {:<32} {}\n", label, what);
+        text += checks(s.checks, std::string(4 + 2 * depth, ' '));
+    }
+    if (!r.stopped.empty())
+        text += fmt::format("STOPPED  {}\n", r.stopped);
+    text += fmt::format("times    compile {:.1f} ms{}\n", t.compileMs, r.compile.cacheHit ? " (cached)" : "");
+    return text + checks(r.checks, "");
 }
 
 std::string SummaryText::findings(const RunResult& r)

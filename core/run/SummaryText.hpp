@@ -26,6 +26,11 @@ public:
     // (TerminalText), so no printed line can pass for the summary below it or drive the
     // terminal; `rawPrintf` gives them as the kernel printed them. Then the summary.
     static std::string run(const RunResult& r, bool rawPrintf = false);
+    // A document of steps: each step with its time and share of the kernels' time, its
+    // checks below it; why the steps stopped, if they did. Part of run().
+    static std::string steps(const RunResult& r);
+    // "check    c = a + b: passed (...)" for each, mismatches below, behind `indent`.
+    static std::string checks(const std::vector<CheckResult>& results, const std::string& indent);
     // What a --check found, one line each ("" when no check ran).
     static std::string findings(const RunResult& r);
     // "runner   COMMAND: sent 1.2 KiB, received 3.4 KiB".

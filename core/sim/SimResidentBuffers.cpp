@@ -35,6 +35,27 @@ void SimResidentBuffers::read(std::size_t index, HostBuffer& into)
     std::memcpy(into.data(), b.data(), b.byteSize());
 }
 
+void SimResidentBuffers::copy(std::size_t from, std::size_t fromOffset, std::size_t to, std::size_t toOffset,
+                              std::size_t bytes)
+{
+    if (from >= buffers_.size() || to >= buffers_.size() || fromOffset + bytes > buffers_[from].data.byteSize()
+        || toOffset + bytes > buffers_[to].data.byteSize())
+        throw Error(ErrorCategory::Internal, "a copy outside the resident buffers");
+    // memmove: a copy within one buffer may overlap.
+    std::memmove(static_cast<std::byte*>(buffers_[to].data.data()) + toOffset,
+                 static_cast<const std::byte*>(buffers_[from].data.data()) + fromOffset, bytes);
+}
+
+void SimResidentBuffers::fill(std::size_t index, std::size_t offset, const std::vector<std::byte>& element,
+                              std::size_t count)
+{
+    if (index >= buffers_.size() || offset + count * element.size() > buffers_[index].data.byteSize())
+        throw Error(ErrorCategory::Internal, "a fill outside the resident buffers");
+    auto* at = static_cast<std::byte*>(buffers_[index].data.data()) + offset;
+    for (std::size_t k = 0; k < count; ++k)
+        std::memcpy(at + k * element.size(), element.data(), element.size());
+}
+
 LaunchReport SimResidentBuffers::launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
                                         const LaunchConfig& config)
 {

@@ -16,6 +16,9 @@ public:
     std::size_t add(const BufferArg& buffer) override;
     std::size_t size() const override { return buffers_.size(); }
     void read(std::size_t index, HostBuffer& into) override;
+    void copy(std::size_t from, std::size_t fromOffset, std::size_t to, std::size_t toOffset,
+              std::size_t bytes) override;
+    void fill(std::size_t index, std::size_t offset, const std::vector<std::byte>& element, std::size_t count) override;
     LaunchReport launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
                         const LaunchConfig& config) override;
 
