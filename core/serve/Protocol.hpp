@@ -14,7 +14,8 @@
 namespace kw::protocol {
 
 // Version 2: jobs carry their include files and initialiser data (binary frame).
-inline constexpr int kVersion = 2;
+// Version 3: documents of several steps; run results carry "steps".
+inline constexpr int kVersion = 3;
 
 // Requests (member "op").
 namespace op {

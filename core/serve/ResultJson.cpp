@@ -481,15 +481,12 @@ try {
     unreadable("device", e);
 }
 
-json toJson(const RunResult& r) { return toJson(r, std::string()); }
+namespace {
 
-json toJson(const RunResult& r, const std::string& source)
+json checksJson(const std::vector<CheckResult>& results)
 {
-    json lines = json::array();
-    for (const auto& l : r.printf.lines)
-        lines.push_back({{"block", dimJson(l.block)}, {"thread", dimJson(l.thread)}, {"text", l.text}});
     json checks = json::array();
-    for (const auto& c : r.checks) {
+    for (const auto& c : results) {
         json mism = json::array();
         for (const auto& m : c.firstMismatches)
             mism.push_back({{"index", m.index}, {"got", m.got}, {"expected", m.expected}});
@@ -502,6 +499,43 @@ json toJson(const RunResult& r, const std::string& source)
                           {"max_rel_error", c.maxRelError},
                           {"first_mismatches", mism}});
     }
+    return checks;
+}
+
+std::vector<CheckResult> checksFromJson(const json& list)
+{
+    std::vector<CheckResult> out;
+    for (const auto& c : list) {
+        CheckResult cr;
+        cr.buffer = value<std::string>(c, "buffer", "");
+        cr.expect = value<std::string>(c, "expect", "");
+        cr.passed = value<bool>(c, "passed", false);
+        cr.checked = value<std::size_t>(c, "checked", 0);
+        cr.mismatches = value<std::size_t>(c, "mismatches", 0);
+        cr.maxAbsError = value<double>(c, "max_abs_error", 0.0);
+        cr.maxRelError = value<double>(c, "max_rel_error", 0.0);
+        for (const auto& m : c.value("first_mismatches", json::array()))
+            cr.firstMismatches.push_back(
+                {value<std::size_t>(m, "index", 0), value<double>(m, "got", 0.0), value<double>(m, "expected", 0.0)});
+        out.push_back(std::move(cr));
+    }
+    return out;
+}
+
+} // namespace
+
+json toJson(const RunResult& r) { return toJson(r, std::string()); }
+
+json toJson(const RunResult& r, const std::string& source)
+{
+    json lines = json::array();
+    for (const auto& l : r.printf.lines) {
+        json line = {{"block", dimJson(l.block)}, {"thread", dimJson(l.thread)}, {"text", l.text}};
+        if (!l.step.empty())
+            line["step"] = l.step;
+        lines.push_back(std::move(line));
+    }
+    const json checks = checksJson(r.checks);
     json buffers = json::array();
     for (const auto& b : r.buffers)
         buffers.push_back({{"name", b.name},
@@ -532,6 +566,25 @@ json toJson(const RunResult& r, const std::string& source)
         {"checks", checks},
         {"buffers", buffers},
         {"warnings", r.warnings}};
+    // Present only for a document of steps.
+    if (!r.steps.empty()) {
+        json steps = json::array();
+        for (const StepResult& st : r.steps)
+            steps.push_back({{"path", st.path},
+                             {"kind", st.kind},
+                             {"name", st.name},
+                             {"kernel", st.kernel},
+                             {"grid", dimJson(st.grid)},
+                             {"block", dimJson(st.block)},
+                             {"shared_bytes", st.sharedBytes},
+                             {"runs", st.runs},
+                             {"kernel_ms", st.kernelMs},
+                             {"total_ms", st.totalMs},
+                             {"checks", checksJson(st.checks)}});
+        j["steps"] = std::move(steps);
+        j["stopped"] = r.stopped.empty() ? json(nullptr) : json(r.stopped);
+        j["fault_step"] = r.faultStep.empty() ? json(nullptr) : json(r.faultStep);
+    }
     // Present only when profiled (the simulator, on request).
     if (r.profile)
         j["profile"] = toJson(*r.profile, source);
@@ -569,8 +622,8 @@ try {
         r.printf.truncated = value<bool>(p, "truncated", false);
         for (const auto& l : p.value("lines", json::array()))
             r.printf.lines.push_back({dimFromJson(l.value("block", json::array())),
-                                      dimFromJson(l.value("thread", json::array())),
-                                      value<std::string>(l, "text", "")});
+                                      dimFromJson(l.value("thread", json::array())), value<std::string>(l, "text", ""),
+                                      value<std::string>(l, "step", "")});
     }
     if (j.contains("timings")) {
         const json& t = j["timings"];
@@ -586,20 +639,26 @@ try {
         o.bytesMoved = value<std::uint64_t>(t, "bytes_moved", 0);
         o.gbps = value<double>(t, "gbps", 0.0);
     }
-    for (const auto& c : j.value("checks", json::array())) {
-        CheckResult cr;
-        cr.buffer = value<std::string>(c, "buffer", "");
-        cr.expect = value<std::string>(c, "expect", "");
-        cr.passed = value<bool>(c, "passed", false);
-        cr.checked = value<std::size_t>(c, "checked", 0);
-        cr.mismatches = value<std::size_t>(c, "mismatches", 0);
-        cr.maxAbsError = value<double>(c, "max_abs_error", 0.0);
-        cr.maxRelError = value<double>(c, "max_rel_error", 0.0);
-        for (const auto& m : c.value("first_mismatches", json::array()))
-            cr.firstMismatches.push_back(
-                {value<std::size_t>(m, "index", 0), value<double>(m, "got", 0.0), value<double>(m, "expected", 0.0)});
-        r.checks.push_back(std::move(cr));
+    r.checks = checksFromJson(j.value("checks", json::array()));
+    for (const auto& st : j.value("steps", json::array())) {
+        StepResult sr;
+        sr.path = value<std::string>(st, "path", "");
+        sr.kind = value<std::string>(st, "kind", "");
+        sr.name = value<std::string>(st, "name", "");
+        sr.kernel = value<std::string>(st, "kernel", "");
+        sr.grid = dimFromJson(st.value("grid", json::array()));
+        sr.block = dimFromJson(st.value("block", json::array()));
+        sr.sharedBytes = value<std::uint32_t>(st, "shared_bytes", 0);
+        sr.runs = value<int>(st, "runs", 0);
+        sr.kernelMs = value<std::vector<double>>(st, "kernel_ms", {});
+        sr.totalMs = value<double>(st, "total_ms", 0.0);
+        sr.checks = checksFromJson(st.value("checks", json::array()));
+        r.steps.push_back(std::move(sr));
     }
+    if (j.contains("stopped") && !j["stopped"].is_null())
+        r.stopped = value<std::string>(j, "stopped", "");
+    if (j.contains("fault_step") && !j["fault_step"].is_null())
+        r.faultStep = value<std::string>(j, "fault_step", "");
     for (const auto& b : j.value("buffers", json::array())) {
         BufferResult br;
         br.name = value<std::string>(b, "name", "");

@@ -12,7 +12,7 @@ def sample(name):
 
 
 def request(rid, op, **members):
-    return dict(members, v=2, id=rid, op=op)
+    return dict(members, v=3, id=rid, op=op)
 
 
 def run(rid, doc, **members):
