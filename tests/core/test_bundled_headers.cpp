@@ -68,7 +68,7 @@ TEST(BundledHeaders, EverySampleCompiles)
         req.sourceName = doc.sourceFile.empty() ? doc.path.filename().string() : doc.sourceFile;
         req.baseDir = doc.baseDir();
         req.options = doc.options;
-        req.nameExpressions = {doc.kernel};
+        req.nameExpressions = doc.kernelNames();
         const CompileResult r = Compiler().compile(req);
         EXPECT_TRUE(r.ok) << entry.path() << ":\n" << r.log;
         ++count;

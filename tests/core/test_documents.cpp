@@ -143,7 +143,7 @@ TEST_P(BadDocuments, FailWithOneMessageNamingTheField)
 INSTANTIATE_TEST_SUITE_P(
     Documents, BadDocuments,
     ::testing::Values(
-        BadCase{"bad_unknown_key.kwb", {"kernal: unknown key"}}, BadCase{"bad_version.kwb", {"version: 2 is newer"}},
+        BadCase{"bad_unknown_key.kwb", {"kernal: unknown key"}}, BadCase{"bad_version.kwb", {"version: 3 is newer"}},
         BadCase{"bad_format.kwb", {"format: \"something-else\""}},
         BadCase{"bad_missing_source.kwb", {"source: missing"}},
         BadCase{"bad_missing_source_file.kwb", {"source_file: file \"nope.cu\" not found", "nope.cu"}},

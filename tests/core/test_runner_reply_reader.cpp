@@ -274,11 +274,11 @@ TEST(RunnerReply, HelloRepliesAreCheckedAndDecoded)
         EXPECT_EQ(std::string(e.what()), protocol::versionMismatch(protocol::kVersion + 1, protocol::kVersion));
     }
     for (const json& bad :
-         {json({{"v", 2}, {"id", 1}, {"ok", "yes"}}), protocol::reply(1, {{"protocol", "2"}}),
-          protocol::reply(1, {{"protocol", 2}, {"version", 0.1}}),
-          protocol::reply(1, {{"protocol", 2}, {"devices", 5}}),
-          protocol::reply(1, {{"protocol", 2}, {"devices", {{{"cc_major", "nine"}}}}}),
-          protocol::reply(1, {{"protocol", 2}, {"devices", {{{"limits", {{"max_block", {-1}}}}}}}})}) {
+         {json({{"v", protocol::kVersion}, {"id", 1}, {"ok", "yes"}}), protocol::reply(1, {{"protocol", "2"}}),
+          protocol::reply(1, {{"protocol", protocol::kVersion}, {"version", 0.1}}),
+          protocol::reply(1, {{"protocol", protocol::kVersion}, {"devices", 5}}),
+          protocol::reply(1, {{"protocol", protocol::kVersion}, {"devices", {{{"cc_major", "nine"}}}}}),
+          protocol::reply(1, {{"protocol", protocol::kVersion}, {"devices", {{{"limits", {{"max_block", {-1}}}}}}}})}) {
         try {
             decode.hello(bad);
             ADD_FAILURE() << "believed " << bad.dump();
