@@ -114,10 +114,7 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope)
             continue;
         }
         if (head == ".param" || head == ".local") {
-            std::uint32_t align = 1;
-            std::uint64_t size = 0;
-            declaredVar(st, align, size);
-            scope.locals[st.back().text == "]" ? nameBeforeDims(st) : st.back().text] = allocLocal(size, align);
+            declareLocals(st, scope.locals);
             continue;
         }
         if (head[0] == '.')

@@ -1,6 +1,8 @@
 #pragma once
-// PTX tokens and statements, the module limits, and the checks the parser applies
-// while reading them.
+// The simulator's statements over PTX tokens (compile/PtxTokens), the module limits, and
+// the checks the parser applies while reading them.
+#include "compile/PtxTokens.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -8,13 +10,9 @@
 
 namespace kw::sim::ptx {
 
-struct Token {
-    enum Kind { Ident, Number, String, Punct, End } kind = End;
-    std::string text;
-    int line = 0; // line in the PTX text, for parse errors
-};
-
-std::vector<Token> tokenize(std::string_view s);
+using kw::ptx::parseUnsigned;
+using kw::ptx::Token;
+using kw::ptx::tokenize;
 
 // Throws kw::Error (Simulator) naming the PTX line of `t`.
 [[noreturn]] void fail(const Token& t, const std::string& what);
@@ -44,7 +42,6 @@ constexpr std::size_t kMaxFiles = 65535; // .file indices (stored in 16 bits)
 
 // a * b, failing at `t` instead of wrapping around.
 std::uint64_t checkedProduct(std::uint64_t a, std::uint64_t b, const Token& t, const char* what);
-std::uint64_t parseUnsigned(const std::string& s);
 std::uint64_t alignUp(std::uint64_t v, std::uint32_t a);
 // Addresses wrap modulo 2^64, as on the GPU; signed overflow would be undefined.
 std::int64_t wrappingAdd(std::int64_t a, std::uint64_t b);

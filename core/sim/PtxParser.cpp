@@ -77,9 +77,8 @@ void Parser::expect(const char* text)
         fail(peek(), std::string("expected '") + text + "'");
 }
 
-std::uint32_t Parser::alignment(const Token& t)
+std::uint32_t Parser::alignment(std::uint64_t a, const Token& t)
 {
-    const std::uint64_t a = parseUnsigned(t.text);
     if (a > kMaxAlign)
         fail(t, "alignment larger than " + std::to_string(kMaxAlign));
     return static_cast<std::uint32_t>(a);
@@ -154,42 +153,46 @@ void Parser::topLevel()
     fail(t, "unexpected top-level directive");
 }
 
+Declaration Parser::declaration(const std::vector<Token>& tokens, std::size_t begin, std::size_t end)
+{
+    Declaration d = Declaration::read(tokens, begin, end);
+    if (d.problem)
+        fail(tokens[d.problem->token], d.problem->what);
+    return d;
+}
+
+PtxType Parser::typeOf(const Declaration& d)
+{
+    const PtxType t = d.type.empty() ? PtxType::None : parsePtxType(std::string_view(d.type).substr(1));
+    return t == PtxType::None ? PtxType::B8 : t;
+}
+
+std::uint64_t Parser::elements(const Declaration::Name& n, const Token& at, const char* what)
+{
+    std::uint64_t count = 1;
+    for (const auto& dim : n.dims)
+        if (!dim.unsized)
+            count = checkedProduct(count, dim.size, at, what);
+    return count;
+}
+
 void Parser::variable(bool isExtern, std::vector<GlobalVar>& into)
 {
+    const Declaration d = declaration(toks_, pos_, toks_.size());
+    pos_ = d.end;
+    if (d.names.size() > 1)
+        fail(toks_[d.names[1].token - 1], "expected ';'");
+    const Token& nameTok = toks_[d.names[0].token];
     GlobalVar v;
-    std::string sp = next().text;
-    v.space = sp == ".shared" ? Space::Shared : sp == ".const" ? Space::Const : Space::Global;
+    v.space = d.space == ".shared" ? Space::Shared : d.space == ".const" ? Space::Const : Space::Global;
     v.isExtern = isExtern;
-    PtxType type = PtxType::B8;
-    int vec = 1;
-    for (;;) {
-        const std::string& d = peek().text;
-        if (d == ".align") {
-            next();
-            v.align = alignment(next());
-        } else if (d == ".v2" || d == ".v4") {
-            vec = d == ".v2" ? 2 : 4;
-            next();
-        } else if (!d.empty() && d[0] == '.' && parsePtxType(d.substr(1)) != PtxType::None) {
-            type = parsePtxType(d.substr(1));
-            next();
-        } else
-            break;
-    }
-    const Token& nameTok = next();
+    if (d.align)
+        v.align = alignment(*d.align, toks_[d.alignToken]);
+    const PtxType type = typeOf(d);
     v.name = nameTok.text;
-    std::uint64_t count = 1;
-    bool unsized = false;
-    while (accept("[")) {
-        if (accept("]")) {
-            unsized = true;
-            continue;
-        }
-        count = checkedProduct(count, parseUnsigned(next().text), nameTok, "the variable's size");
-        expect("]");
-    }
-    const int elem = sizeOf(type) * vec;
-    v.size = unsized ? 0 : checkedProduct(count, std::uint64_t(elem), nameTok, "the variable's size");
+    const std::uint64_t count = elements(d.names[0], nameTok, "the variable's size");
+    const int elem = sizeOf(type) * d.vector;
+    v.size = d.names[0].unsized() ? 0 : checkedProduct(count, std::uint64_t(elem), nameTok, "the variable's size");
     if (v.size > kMaxVariableBytes)
         fail(nameTok,
              "variable of " + std::to_string(v.size) + " bytes; the simulator takes at most "
@@ -246,29 +249,28 @@ std::vector<ParamDecl> Parser::paramList()
     while (!accept(")")) {
         if (peek().kind == Token::End)
             fail(peek(), "unterminated parameter list");
-        ParamDecl p;
-        PtxType type = PtxType::B8;
-        std::uint32_t align = 0;
-        while (peek().kind == Token::Ident && peek().text[0] == '.') {
-            std::string d = next().text;
-            if (d == ".align")
-                align = alignment(next());
-            else if (parsePtxType(d.substr(1)) != PtxType::None)
-                type = parsePtxType(d.substr(1));
+        const Declaration d = Declaration::read(toks_, pos_, toks_.size());
+        pos_ = d.end;
+        if (peek().kind == Token::End)
+            fail(peek(), "unterminated parameter list");
+        if (d.problem)
+            fail(toks_[d.problem->token], d.problem->what);
+        const PtxType type = typeOf(d);
+        // The parameter's own alignment; a .ptr's .align is its pointee's.
+        const std::uint32_t align = d.align ? alignment(*d.align, toks_[d.alignToken]) : 0;
+        for (const auto& name : d.names) {
+            const Token& nameTok = toks_[name.token];
+            ParamDecl p;
+            p.name = nameTok.text;
+            const std::uint64_t count = name.unsized() ? 0 : elements(name, nameTok, "the parameter's size");
+            const std::uint64_t size
+                = checkedProduct(count, std::uint64_t(sizeOf(type)) * d.vector, nameTok, "the parameter's size");
+            if (size > kMaxParamBytes)
+                fail(nameTok, "parameter larger than the parameter space");
+            p.size = static_cast<std::uint32_t>(size);
+            p.align = align ? align : static_cast<std::uint32_t>(sizeOf(type));
+            params.push_back(p);
         }
-        const Token& nameTok = next();
-        p.name = nameTok.text;
-        std::uint64_t count = 1;
-        while (accept("[")) {
-            count = checkedProduct(count, parseUnsigned(next().text), nameTok, "the parameter's size");
-            expect("]");
-        }
-        const std::uint64_t size = checkedProduct(count, std::uint64_t(sizeOf(type)), nameTok, "the parameter's size");
-        if (size > kMaxParamBytes)
-            fail(nameTok, "parameter larger than the parameter space");
-        p.size = static_cast<std::uint32_t>(size);
-        p.align = align ? align : static_cast<std::uint32_t>(sizeOf(type));
-        params.push_back(p);
         accept(",");
     }
     return params;
@@ -418,35 +420,23 @@ std::uint32_t Parser::allocLocal(std::uint64_t size, std::uint32_t align)
     return static_cast<std::uint32_t>(at);
 }
 
-std::string Parser::nameBeforeDims(const Statement& st)
+void Parser::declareLocals(const Statement& st, std::unordered_map<std::string, std::uint64_t>& locals)
 {
-    for (std::size_t i = 0; i + 1 < st.size(); ++i)
-        if (st[i + 1].text == "[")
-            return st[i].text;
-    return st.back().text;
-}
-
-void Parser::declaredVar(const Statement& st, std::uint32_t& align, std::uint64_t& size)
-{
-    PtxType type = PtxType::B8;
-    std::uint64_t count = 1;
-    int vec = 1;
-    for (std::size_t i = 1; i < st.size(); ++i) {
-        const std::string& t = st[i].text;
-        if (t == ".align")
-            align = alignment(st[++i]);
-        else if (t == ".v2" || t == ".v4")
-            vec = t == ".v2" ? 2 : 4;
-        else if (!t.empty() && t[0] == '.' && parsePtxType(t.substr(1)) != PtxType::None)
-            type = parsePtxType(t.substr(1));
-        else if (t == "[" && i + 1 < st.size() && st[i + 1].kind == Token::Number) {
-            ++i;
-            count = checkedProduct(count, parseUnsigned(st[i].text), st[i], "the variable's size");
-        }
+    const Declaration d = declaration(st, 0, st.size());
+    const PtxType type = typeOf(d);
+    const std::uint32_t align
+        = std::max<std::uint32_t>(d.align ? alignment(*d.align, st[d.alignToken]) : 1, sizeOf(type));
+    for (const auto& name : d.names) {
+        // An unsized dimension counts as one element here.
+        std::uint64_t count = 1;
+        for (const auto& dim : name.dims)
+            if (!dim.unsized)
+                count = checkedProduct(count, dim.size, st[dim.token], "the variable's size");
+        const std::uint64_t size
+            = checkedProduct(checkedProduct(count, std::uint64_t(sizeOf(type)), st[0], "the variable's size"),
+                             std::uint64_t(d.vector), st[0], "the variable's size");
+        locals[name.text] = allocLocal(size, align);
     }
-    size = checkedProduct(checkedProduct(count, std::uint64_t(sizeOf(type)), st[0], "the variable's size"),
-                          std::uint64_t(vec), st[0], "the variable's size");
-    align = std::max<std::uint32_t>(align, sizeOf(type));
 }
 
 SourceLoc Parser::parseLoc(const Statement& st)
@@ -525,23 +515,19 @@ void Parser::nameRegister(Function& fn, std::unordered_map<std::string, std::uin
 
 void Parser::declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs)
 {
-    for (std::size_t i = 1; i < st.size(); ++i) {
-        const Token& t = st[i];
-        if (t.kind != Token::Ident || t.text[0] == '.')
-            continue;
-        if (i + 3 < st.size() && st[i + 1].text == "<") {
-            auto n = parseUnsigned(st[i + 2].text);
+    for (const auto& name : declaration(st, 0, st.size()).names) {
+        if (name.registers) {
+            const std::uint64_t n = *name.registers;
             if (n > kMaxRegisters || fn.numRegs + n > kMaxRegisters)
-                fail(st[i + 2],
+                fail(st[name.registersToken],
                      "declares " + std::to_string(n) + " registers; the simulator takes at most "
                          + std::to_string(kMaxRegisters) + " registers per kernel");
             for (std::uint64_t k = 0; k < n; ++k)
-                nameRegister(fn, regs, t.text + std::to_string(k));
-            i += 3;
+                nameRegister(fn, regs, name.text + std::to_string(k));
         } else {
             if (fn.numRegs >= kMaxRegisters)
-                fail(t, "more than " + std::to_string(kMaxRegisters) + " registers in one kernel");
-            nameRegister(fn, regs, t.text); // a declaration in a nested block shadows the outer one
+                fail(st[name.token], "more than " + std::to_string(kMaxRegisters) + " registers in one kernel");
+            nameRegister(fn, regs, name.text); // a declaration in a nested block shadows the outer one
         }
     }
 }

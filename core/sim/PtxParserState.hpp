@@ -2,6 +2,7 @@
 // The PTX parser's state, shared by its two halves: PtxParser.cpp reads the module's
 // directives and declarations, PtxInstructions.cpp decodes function bodies (statements,
 // operands, calls) once the layout is known.
+#include "compile/PtxDeclaration.hpp"
 #include "sim/InstrDecoder.hpp"
 #include "sim/PtxLexer.hpp"
 #include "sim/PtxModule.hpp"
@@ -22,6 +23,8 @@ struct RawFunction {
     std::vector<ParamDecl> rets; // .func return parameters
     std::vector<Statement> body;
 };
+
+using Declaration = kw::ptx::PtxDeclaration;
 
 struct SourceLoc {
     std::uint16_t file = 0;
@@ -50,7 +53,13 @@ private:
     const Token& next();
     bool accept(const char* text);
     void expect(const char* text);
-    static std::uint32_t alignment(const Token& t);
+    static std::uint32_t alignment(std::uint64_t a, const Token& t);
+
+    // Reads a declaration, a problem with its shape raised as a parse error.
+    static Declaration declaration(const std::vector<Token>& tokens, std::size_t begin, std::size_t end);
+    static PtxType typeOf(const Declaration& d); // .b8 when none is written
+    // The product of the sized dimensions, an overflow raised at `at`.
+    static std::uint64_t elements(const Declaration::Name& n, const Token& at, const char* what);
     void skipBraces();
     void topLevel();
 
@@ -88,8 +97,8 @@ private:
     static constexpr std::uint64_t kMaxLocalPerThread = std::uint64_t(512) << 10;
 
     std::uint32_t allocLocal(std::uint64_t size, std::uint32_t align);
-    static std::string nameBeforeDims(const Statement& st);
-    static void declaredVar(const Statement& st, std::uint32_t& align, std::uint64_t& size);
+    // .local and call .param variables: each name gets its place in the local frame.
+    void declareLocals(const Statement& st, std::unordered_map<std::string, std::uint64_t>& locals);
     SourceLoc parseLoc(const Statement& st);
     static std::unordered_map<std::string, std::uint32_t> specialRegisters();
     static void declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs);
