@@ -1,14 +1,13 @@
 #pragma once
-// The workbench window: the editor in the middle, panels in docks, the run
-// loop (compile, run, show) wired to the runner client, and the document's
-// life cycle (new, open, save, samples, recent files, recovery).
+// The workbench window: the frame that builds the editor and the docked panels and
+// wires them to the document (WorkbenchDocument, through DocumentPanels) and to the
+// two controllers: DocumentController (files, samples, recovery, trust) and
+// RunController (compile, run, stop, sweep, results). Each registers its own menu.
 #include "PresentationScaler.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
 
 #include <QMainWindow>
-#include <QTimer>
-
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,13 +16,14 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
-class QProgressBar;
 class QScrollArea;
 
 namespace kw {
 
 class ArgumentsPanel;
 class CodeEditor;
+class DocumentController;
+class DocumentPanels;
 class ErrorBanner;
 class KernelPicker;
 class LaunchPanel;
@@ -37,15 +37,14 @@ class PtxPanel;
 class ResultsPanel;
 class RunHistory;
 class RunHistoryPanel;
+class RunController;
 class RunnerClient;
 class Settings;
 class SweepPanel;
-class SweepRunner;
 class TimingsPanel;
 class TrustBar;
-class TrustStore;
-class UnsavedWorkGuard;
 class VariablesTable;
+class WorkbenchDocument;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -70,9 +69,12 @@ public:
     TrustBar* trustBar() const { return trustBar_; }
     void loadDocument(const Document& doc);
     Document currentDocument() const;
+    WorkbenchDocument* document() const { return document_; }
+    DocumentController* documentController() const { return documents_; }
+    RunController* runController() const { return runs_; }
 
-    bool isModified() const { return isWindowModified(); }
-    QString documentPath() const { return path_; } // empty while untitled
+    bool isModified() const;
+    QString documentPath() const; // empty while untitled
 
     // A recovery copy left by a session that did not end cleanly, if any.
     static QString recoveryFile();
@@ -93,15 +95,17 @@ public:
 
     // Parts, for tests and the benchmark.
     CodeEditor* editor() const { return editor_; }
-    RunnerClient* runner() const { return runner_; }
+    RunnerClient* runner() const;
     LaunchPanel* launchPanel() const { return launch_; }
     ArgumentsPanel* argumentsPanel() const { return arguments_; }
+    VariablesTable* variablesTable() const { return variables_; }
+    KernelPicker* kernelPicker() const { return picker_; }
     ErrorBanner* banner() const { return banner_; }
-    LiveDiagnostics* liveDiagnostics() const { return live_; }
-    QMenu* recentMenu() const { return recentMenu_; }
+    LiveDiagnostics* liveDiagnostics() const;
+    QMenu* recentMenu() const;
     PrintfPanel* printfPanel() const { return printf_; }
-    QAction* runAction() const { return runAct_; }
-    QAction* compileAction() const { return compileAct_; }
+    QAction* runAction() const;
+    QAction* compileAction() const;
     ResultsPanel* resultsPanel() const { return results_; }
     TimingsPanel* timingsPanel() const { return timings_; }
     PtxPanel* ptxPanel() const { return ptx_; }
@@ -110,7 +114,9 @@ public:
     RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
     ProfileView* profileView() const { return profile_; }
     ProfileMargin* profileMargin() const { return profileMargin_; }
-    QAction* profileAction() const { return profileAct_; }
+    QAction* profileAction() const;
+    QAction* undoAction() const { return undoAct_; }
+    QAction* redoAction() const { return redoAct_; }
 
     // What the next run asks the runner to count: Run > Profile per line, and the
     // lanes last asked for with the Profile view's "Record lanes". RunnerClient
@@ -141,40 +147,13 @@ protected:
 
 private:
     void buildActions();
+    void buildEditMenu();
     void buildDocks();
     QDockWidget* addDock(QWidget* w, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
-    void wireRunner();
-    bool maybeSave();
-    bool writeTo(const QString& path);
-    void setModified(bool on); // false: what is shown is saved; true: unsaved whatever it holds
-    void updateTitle();
-    void refreshRecentMenu();
-    void populateSamples(QMenu* menu);
-    void sourceChanged();
-    void updateKernels();
-    void kernelChosen();
-    void showCompile(const CompileResult& result);
-    void showRun(const std::shared_ptr<const RunResult>& result);
-    void showFault(const Fault& fault, const std::vector<Diagnostic>& compileDiagnostics);
-    void showFindings(const RunResult& result);
-    void documentChanged();
-    static QString compileFailedTitle();
-    void setRunning(bool running);
-    void updateLiveOptions();
-    void removeRecovery();
-    void applyTrust(const QString& refusal = {});
-    std::string loweredNameFor(const CompileResult& result) const;
-    // The name the compiler gives the editor's text, as diagnostics and -lineinfo use it.
-    std::string compiledSourceName() const;
-    void runOn(const QString& device, const ProfileRequest& profile);
+    void wireViews();
 
     Options options_;
     Settings* settings_;
-    // Dims the host code in the editor and lists the module globals.
-    void showSourceStructure(const std::string& source);
-    Document base_; // fields the panels do not edit (options, checks, notes)
-    QString path_;
-    bool loading_ = false;
     bool presentation_ = false;
     bool layoutRestored_ = false;
     bool firstShow_ = true;
@@ -184,11 +163,12 @@ private:
     PresentationScaler scaler_{1.6};
     int normalEditorFont_ = 11;
 
+    WorkbenchDocument* document_;
     CodeEditor* editor_;
     KernelPicker* picker_;
     ErrorBanner* banner_;
     TrustBar* trustBar_;
-    std::unique_ptr<TrustStore> trust_;
+    QLabel* diagLabel_;
     ArgumentsPanel* arguments_;
     LaunchPanel* launch_;
     QScrollArea* launchScroll_;
@@ -201,38 +181,21 @@ private:
     PtxPanel* ptx_;
     ProfileView* profile_;
     ProfileMargin* profileMargin_ = nullptr;
-    QDockWidget* profileDock_ = nullptr;
-    std::optional<AccessCaptureRequest> capture_; // the lanes "Record lanes" asked for
-    CheckTool checkTool_ = CheckTool::None;       // Run > Check: the tool the next runs use
-    ProfileRequest runProfile_;                   // what the run in flight was asked to count
     SweepPanel* sweep_;
-    RunHistory* history_;
+    RunHistory* history_; // what the run history panel lists; RunController fills it
     RunHistoryPanel* historyPanel_;
-    Document runDocument_; // what the run in flight was started with
-    SweepRunner* sweepRunner_ = nullptr;
-    LiveDiagnostics* live_;
-    RunnerClient* runner_;
-    QTimer signatureTimer_;
-    UnsavedWorkGuard* recovery_;
-    QLabel* stageLabel_;
-    QLabel* diagLabel_;
-    QProgressBar* progress_;
-    QMenu* recentMenu_;
-    QAction* runAct_;
-    QAction* compileAct_;
-    QAction* stopAct_;
-    QAction* presentAct_;
-    QAction* annotAct_;
-    QAction* profileAct_;
+    DocumentPanels* panels_ = nullptr;
+    DocumentController* documents_ = nullptr;
+    RunController* runs_ = nullptr;
+    QAction* undoAct_ = nullptr;
+    QAction* redoAct_ = nullptr;
+    QAction* presentAct_ = nullptr;
+    QAction* annotAct_ = nullptr;
     std::vector<QDockWidget*> docks_;
     QDockWidget* printfDock_ = nullptr;
+    QDockWidget* profileDock_ = nullptr;
     QDockWidget* shapeDock_ = nullptr;
     std::vector<QDockWidget*> hiddenInPresentation_;
-    int runId_ = -1;
-    int compileId_ = -1;
-    int ptxCompileId_ = -1;       // the compile that fills the PTX view after a run
-    std::string savedState_;      // the document as last saved or opened
-    bool forcedModified_ = false; // a restored recovery copy: unsaved until saved
 };
 
 } // namespace kw

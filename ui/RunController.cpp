@@ -1,0 +1,475 @@
+#include "RunController.hpp"
+
+#include "CodeEditor.hpp"
+#include "ErrorBanner.hpp"
+#include "FaultDescription.hpp"
+#include "LaunchPanel.hpp"
+#include "LaunchShapeView.hpp"
+#include "LiveDiagnostics.hpp"
+#include "ProblemsPanel.hpp"
+#include "RunHistory.hpp"
+#include "RunnerClient.hpp"
+#include "Settings.hpp"
+#include "SweepRunner.hpp"
+#include "WorkbenchDocument.hpp"
+#include "profile/ProfileMargin.hpp"
+#include "profile/ProfileView.hpp"
+#include "views/PrintfPanel.hpp"
+#include "views/PtxPanel.hpp"
+#include "views/ResultsPanel.hpp"
+#include "views/SweepPanel.hpp"
+#include "views/TimingsPanel.hpp"
+
+#include "compile/Compiler.hpp"
+#include "compile/KernelFootprint.hpp"
+#include "compile/PtxasReportParser.hpp"
+#include "run/ProfileFindings.hpp"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace kw {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+RunController::RunController(Views views, const QString& runnerProgram, QObject* parent)
+    : QObject(parent)
+    , v_(views)
+    , runner_(new RunnerClient(this))
+    , live_(new LiveDiagnostics(this))
+{
+    if (!runnerProgram.isEmpty())
+        runner_->setProgram(runnerProgram);
+    stageLabel_ = new QLabel;
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 0);
+    progress_->setMaximumWidth(120);
+    progress_->hide();
+    v_.window->statusBar()->addPermanentWidget(stageLabel_);
+    v_.window->statusBar()->addPermanentWidget(progress_);
+    wireRunner();
+    wireLive();
+    connect(v_.document, &WorkbenchDocument::changed, this, &RunController::documentChanged);
+    connect(v_.document, &WorkbenchDocument::trustChanged, this, [this] {
+        applyTrust();
+        live_->compileNow(v_.editor->text());
+    });
+}
+
+void RunController::registerActions(QMenuBar* menus)
+{
+    auto act = [this](const QString& text, const QString& icon, QKeySequence key, auto slot) {
+        auto* a = new QAction(QIcon(icon), text, v_.window);
+        a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    QMenu* runMenu = menus->addMenu(tr("&Run"));
+    runAct_ = act(tr("&Run"), ":/kw/icons/run.svg", QKeySequence(Qt::Key_F5), &RunController::run);
+    runAct_->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    runAct_->setToolTip(tr("Compile and run the kernel (F5, Ctrl+R)"));
+    compileAct_
+        = act(tr("&Compile"), ":/kw/icons/compile.svg", QKeySequence(Qt::CTRL | Qt::Key_B), &RunController::compile);
+    compileAct_->setToolTip(tr("Compile for the chosen device (Ctrl+B)"));
+    stopAct_ = act(tr("&Stop"), ":/kw/icons/stop.svg", QKeySequence(Qt::SHIFT | Qt::Key_F5), &RunController::stop);
+    stopAct_->setEnabled(false);
+    runMenu->addAction(runAct_);
+    runMenu->addAction(compileAct_);
+    runMenu->addAction(stopAct_);
+    runMenu->addSeparator();
+    profileAct_ = runMenu->addAction(QIcon(":/kw/icons/profile.svg"), tr("&Profile per line (simulator)"));
+    profileAct_->setCheckable(true);
+    profileAct_->setToolTip(
+        tr("Runs on the CPU simulator count, per source line, what Nsight Compute counts on a GPU"));
+    profileAct_->setIconText(tr("Profile"));
+    // One check at a time, as compute-sanitizer runs one tool at a time.
+    QMenu* checkMenu = runMenu->addMenu(tr("&Check"));
+    checkMenu->setToolTipsVisible(true);
+    auto* checkGroup = new QActionGroup(this);
+    const std::pair<CheckTool, QString> tools[] = {{CheckTool::None, tr("&No check")},
+                                                   {CheckTool::Memcheck, tr("&Memory errors (memcheck)")},
+                                                   {CheckTool::Racecheck, tr("Shared-memory &races (racecheck)")},
+                                                   {CheckTool::Initcheck, tr("&Uninitialised reads (initcheck)")},
+                                                   {CheckTool::Synccheck, tr("&Barrier misuse (synccheck)")}};
+    for (const auto& [tool, label] : tools) {
+        QAction* a = checkMenu->addAction(label);
+        a->setCheckable(true);
+        a->setChecked(tool == CheckTool::None);
+        a->setData(int(tool));
+        a->setToolTip(tr("On the simulator its own checks; on a GPU compute-sanitizer"));
+        checkGroup->addAction(a);
+    }
+    connect(checkGroup, &QActionGroup::triggered, this,
+            [this](QAction* a) { checkTool_ = CheckTool(a->data().toInt()); });
+}
+
+QList<QAction*> RunController::toolBarActions() const { return {runAct_, compileAct_, stopAct_, profileAct_}; }
+
+void RunController::wireRunner()
+{
+    sweepRunner_ = new SweepRunner(runner_, v_.sweep, this);
+    connect(v_.sweep, &SweepPanel::sweepRequested, this, &RunController::startSweep);
+    connect(sweepRunner_, &SweepRunner::pointFailed, this, [this](const QString& value, const QString& why) {
+        v_.banner->showWarning(tr("Sweep point %1 failed").arg(value), why);
+    });
+    connect(runner_, &RunnerClient::devicesChanged, v_.launch, &LaunchPanel::setDevices);
+    connect(runner_, &RunnerClient::busyChanged, this, &RunController::setRunning);
+    connect(runner_, &RunnerClient::stageChanged, this,
+            [this](int, const QString& stage) { stageLabel_->setText(tr("Running: %1").arg(stage)); });
+    connect(runner_, &RunnerClient::compileFinished, this, [this](int id, const CompileResult& r) {
+        if (id == ptxCompileId_) {
+            v_.ptx->showCompile(r);
+            return;
+        }
+        if (id != compileId_)
+            return;
+        showCompile(r);
+        v_.window->statusBar()->showMessage(
+            r.ok ? tr("Compiled for %1 in %2 ms").arg(q(r.arch)).arg(r.compileMs, 0, 'f', 1) : tr("Compile failed"),
+            8000);
+        emit compileCompleted(r);
+    });
+    // The shared result: the results panel keeps it without copying its buffers.
+    connect(runner_, &RunnerClient::runResultReady, this, [this](int id, const std::shared_ptr<const RunResult>& r) {
+        if (id != runId_)
+            return;
+        v_.history->add(runDocument_, q(r->device.name.empty() ? r->device.id : r->device.name), r);
+        showRun(r);
+        emit runCompleted(*r);
+    });
+    connect(runner_, &RunnerClient::jobFailed, this, [this](int id, const QString& message) {
+        if (id != runId_ && id != compileId_)
+            return;
+        v_.banner->showError(tr("The job did not complete"), message);
+        v_.window->statusBar()->showMessage(message, 8000);
+    });
+    connect(runner_, &RunnerClient::runnerRestarted, this,
+            [this](const QString& what) { v_.banner->showError(tr("Runner restarted"), what); });
+}
+
+void RunController::wireLive()
+{
+    connect(live_, &LiveDiagnostics::started, this, [this] { v_.liveLabel->setText(tr("checking…")); });
+    connect(live_, &LiveDiagnostics::finished, this, [this](const CompileResult& r) {
+        v_.editor->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
+        // What the compile left out, NVRTC's verdict included; the first pass alone is
+        // shown while typing (DocumentPanels::showSourceStructure).
+        v_.editor->setHostCode(r.hostCode);
+        v_.problems->setDiagnostics(r.diagnostics);
+        v_.launch->setCompileResult(r, loweredNameFor(r));
+        if (r.ok)
+            v_.ptx->setPtxasReport(parsePtxasReport(r.log));
+        // The error that stopped the last run is fixed: its banner is old news.
+        if (r.ok && v_.banner->title() == compileFailedTitle())
+            v_.banner->hide();
+        v_.liveLabel->setText(r.ok ? tr("✓ compiles (%1 ms)").arg(r.compileMs, 0, 'f', 0)
+                                   : tr("%n error(s)", nullptr, v_.problems->errorCount()));
+    });
+    connect(live_, &LiveDiagnostics::unavailable, this, [this](const QString& why) {
+        v_.liveLabel->setText(tr("live checking unavailable"));
+        v_.liveLabel->setToolTip(why);
+    });
+    connect(v_.launch, &LaunchPanel::deviceChanged, this, [this](const QString& id) {
+        v_.settings->setLastDevice(id);
+        updateLiveOptions();
+        live_->compileNow(v_.editor->text());
+    });
+}
+
+void RunController::documentChanged(DocumentPart part)
+{
+    if (part == DocumentPart::Whole)
+        documentReplaced();
+    else if (part == DocumentPart::Source)
+        live_->sourceEdited(v_.editor->text());
+    else if (part == DocumentPart::Options)
+        updateLiveOptions();
+}
+
+// Nothing of the previous document stays on screen.
+void RunController::documentReplaced()
+{
+    const Document& doc = v_.document->document();
+    v_.editor->setDiagnostics({}, LiveDiagnostics::sourceName);
+    updateLiveOptions();
+    live_->setBaseDir(doc.baseDir());
+    v_.problems->setDiagnostics({});
+    v_.results->clear();
+    v_.printf->clear();
+    v_.timings->clear();
+    v_.ptx->clear();
+    v_.profile->clear();
+    v_.profileMargin->clear();
+    capture_.reset();
+    v_.launch->shapeView()->setPrintf({});
+    v_.history->clear();
+    v_.editor->setFaultLine(0);
+    runId_ = compileId_ = ptxCompileId_ = -1;
+    applyTrust();
+    live_->compileNow(v_.editor->text());
+}
+
+void RunController::applyTrust()
+{
+    const Trust trust = v_.document->document().trust;
+    live_->setTrust(trust);
+    runAct_->setEnabled(trust == Trust::Trusted);
+    compileAct_->setEnabled(trust == Trust::Trusted);
+    if (trust != Trust::Trusted)
+        v_.liveLabel->setText(tr("not checked until trusted"));
+}
+
+// Live checks compile for the chosen device's architecture (the simulator stands for
+// sm_75), so ptxas reports the registers the launch panel's occupancy needs.
+void RunController::updateLiveOptions()
+{
+    CompileOptions options = v_.document->document().options;
+    if (options.arch.empty()) {
+        const DeviceInfo device = v_.launch->currentDeviceInfo();
+        options.arch = Compiler::realArchFor(device.ccMajor, device.ccMinor);
+    }
+    live_->setOptions(options);
+}
+
+void RunController::setRunning(bool running)
+{
+    progress_->setVisible(running);
+    stopAct_->setEnabled(running);
+    if (!running)
+        stageLabel_->clear();
+}
+
+void RunController::run() { runOn(v_.launch->currentDevice(), nextRunProfile()); }
+
+ProfileRequest RunController::nextRunProfile() const
+{
+    ProfileRequest p;
+    p.enabled = profileAct_->isChecked();
+    if (p.enabled)
+        p.capture = capture_;
+    return p;
+}
+
+void RunController::profileOnSimulator(int line, Dim3 block, quint32 warp)
+{
+    if (line > 0)
+        capture_ = AccessCaptureRequest{{}, line, block, warp};
+    ProfileRequest p;
+    p.enabled = true;
+    p.capture = capture_;
+    runOn(QStringLiteral("sim"), p);
+}
+
+void RunController::runOn(const QString& device, const ProfileRequest& profile)
+{
+    if (v_.document->document().trust != Trust::Trusted)
+        return; // the trust bar says why
+    v_.editor->setFaultLine(0);
+    const QStringList issues = v_.launch->issues();
+    if (!issues.isEmpty()) {
+        v_.banner->showError(tr("The launch is not valid for %1").arg(device), issues.join('\n'));
+        return;
+    }
+    v_.banner->hide();
+    runDocument_ = v_.document->document();
+    runProfile_ = profile;
+    RunOverrides overrides;
+    overrides.profile = profile;
+    if (checkTool_ != CheckTool::None)
+        overrides.check = checkTool_;
+    runId_ = runner_->run(runDocument_, device, overrides);
+    stageLabel_->setText(tr("Running…"));
+}
+
+void RunController::compile()
+{
+    if (v_.document->document().trust != Trust::Trusted)
+        return;
+    compileId_ = runner_->compile(v_.document->document(), v_.launch->currentDevice());
+    live_->compileNow(v_.editor->text());
+}
+
+void RunController::stop() { runner_->stop(); }
+
+void RunController::startSweep(const SweepRequest& request)
+{
+    if (!v_.launch->issues().isEmpty()) {
+        v_.banner->showError(tr("The launch is not valid"), v_.launch->issues().join('\n'));
+        v_.sweep->finish();
+        return;
+    }
+    const Document& doc = v_.document->document();
+    if (doc.trust != Trust::Trusted) {
+        v_.banner->showError(tr("The sweep cannot run"), tr("Trust the document first (the bar above the editor)."));
+        v_.sweep->finish();
+        return;
+    }
+    if (const QString why = SweepRunner::problem(doc, request); !why.isEmpty()) {
+        v_.banner->showError(tr("The sweep cannot run"), why);
+        v_.sweep->finish();
+        return;
+    }
+    v_.sweep->setSimulated(v_.launch->currentDevice() == "sim");
+    sweepRunner_->start(doc, request, v_.launch->currentDevice());
+}
+
+std::string RunController::compiledSourceName() const
+{
+    const Document& doc = v_.document->document();
+    return doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+}
+
+std::string RunController::loweredNameFor(const CompileResult& r) const
+{
+    return KernelFootprint::loweredName(r, v_.document->document().kernel);
+}
+
+QString RunController::compileFailedTitle() { return tr("Compile failed"); }
+
+void RunController::showCompile(const CompileResult& r)
+{
+    v_.editor->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
+    v_.problems->setDiagnostics(r.diagnostics);
+    // The launch panel takes its resources from the live check only: that one
+    // compiles for a real architecture, a runner's compile for the simulator does not.
+    // A run's compile comes without its PTX: the view keeps what it has until the
+    // follow-up compile brings it.
+    if (!r.ok || !r.ptx.empty())
+        v_.ptx->showCompile(r);
+}
+
+void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
+{
+    const RunResult& r = *shared;
+    showCompile(r.compile);
+    if (!r.compile.ok) {
+        v_.banner->showError(compileFailedTitle(),
+                             tr("%n error(s); see the Problems list.", nullptr, v_.problems->errorCount()));
+        return;
+    }
+    if (!r.findings.empty())
+        showFindings(r);
+    else if (r.fault)
+        showFault(*r.fault, r.compile.diagnostics);
+    else if (!r.warnings.empty()) {
+        QStringList w;
+        for (const std::string& s : r.warnings)
+            w << q(s);
+        v_.banner->showWarning(tr("Run finished with warnings"), w.join('\n'));
+    }
+    if (r.compile.ptx.empty())
+        ptxCompileId_ = runner_->compile(v_.document->document(), v_.launch->currentDevice());
+    v_.launch->shapeView()->setPrintf(r.printf);
+    v_.printf->showOutput(r.printf, r.grid, r.block);
+    // A kernel that only prints (hello_from_gpu) has nothing to plot: show its output.
+    const bool anyOutput = std::any_of(r.buffers.begin(), r.buffers.end(),
+                                       [](const BufferResult& b) { return b.direction != Direction::In; });
+    if (!anyOutput && (!r.printf.lines.empty() || !r.printf.untagged.empty()))
+        v_.printfDock->raise();
+    v_.results->showResult(shared);
+    v_.profile->setSource(v_.editor->text(), q(compiledSourceName()));
+    v_.profile->showResult(r, runProfile_);
+    v_.profile->setFindings(r.profile ? profileFindings(*r.profile, runDocument_.source)
+                                      : std::vector<ProfileFinding>{});
+    if (r.profile)
+        v_.profileMargin->setProfile(*r.profile, q(compiledSourceName()));
+    else
+        v_.profileMargin->clear();
+    if (runProfile_.enabled) {
+        v_.profileDock->show();
+        v_.profileDock->raise();
+    }
+    // Drawn in the next pass of the event loop: together with the results the
+    // first display of a run would hold the window for longer than a frame or two.
+    QTimer::singleShot(0, v_.timings, [this, shared] {
+        if (v_.results->result() == shared)
+            v_.timings->showResult(*shared);
+    });
+    int failed = 0;
+    for (const CheckResult& c : r.checks)
+        failed += c.passed ? 0 : 1;
+    v_.window->statusBar()->showMessage(r.fault ? tr("Run failed")
+                                                : (r.device.id == "sim"
+                                                       ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
+                                                       : tr("Ran on %1: median %2 ms%3"))
+                                                      .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
+                                                      .arg(r.timings.medianMs, 0, 'g', 4)
+                                                      .arg(r.checks.empty() ? QString()
+                                                               : failed     ? tr(", %1 check(s) FAILED").arg(failed)
+                                                                            : tr(", checks passed")),
+                                        15000);
+}
+
+void RunController::showFault(const Fault& f, const std::vector<Diagnostic>& compileDiagnostics)
+{
+    const Document& doc = v_.document->document();
+    const QString path = v_.document->path();
+    const std::string compiledName = compiledSourceName();
+    const QString label = !doc.sourceFile.empty() ? q(doc.sourceFile)
+        : path.isEmpty()                          ? tr("the kernel source")
+                                                  : tr("the kernel source of %1").arg(QFileInfo(path).fileName());
+    const FaultDescription d(f, compiledName, label);
+    v_.banner->showError(tr("Kernel %1 failed: %2").arg(q(doc.kernel), q(toString(f.kind))),
+                         d.detail() + tr("\nThe document is unchanged."));
+    if (const int line = d.sourceLine(); line > 0) {
+        v_.editor->setFaultLine(line);
+        v_.editor->goTo(line, 1);
+        v_.banner->setAction(tr("Go to line %1").arg(line), [this, line] { v_.editor->goTo(line, 1); });
+        // Listed with the compile's messages, so the Problems list jumps there too.
+        std::vector<Diagnostic> all = compileDiagnostics;
+        all.insert(all.begin(),
+                   Diagnostic{compiledName,
+                              line,
+                              0,
+                              Severity::Error,
+                              tr("kernel fault: %1").arg(q(toString(f.kind))).toStdString(),
+                              {},
+                              {}});
+        v_.problems->setDiagnostics(all);
+    }
+}
+
+// A check's findings, like a fault: the banner lists them, the editor marks the
+// first, and the Problems list holds each at its line.
+void RunController::showFindings(const RunResult& r)
+{
+    const std::string compiledName = compiledSourceName();
+    QStringList lines;
+    std::vector<Diagnostic> all = r.compile.diagnostics;
+    for (const CheckFinding& f : r.findings) {
+        QString where = f.line > 0 ? tr("line %1: ").arg(f.line) : QString();
+        lines << where + q(f.message) + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
+        if (f.line > 0)
+            all.push_back(Diagnostic{f.file.empty() ? compiledName : f.file,
+                                     f.line,
+                                     0,
+                                     Severity::Error,
+                                     toString(r.check) + std::string(": ") + f.kind,
+                                     {},
+                                     {}});
+    }
+    v_.banner->showError(tr("%1 found %n problem(s)", nullptr, int(r.findings.size())).arg(q(toString(r.check))),
+                         lines.join('\n'));
+    v_.problems->setDiagnostics(all);
+    const int first = r.findings.front().line;
+    if (first > 0) {
+        v_.editor->setFaultLine(first);
+        v_.editor->goTo(first, 1);
+        v_.banner->setAction(tr("Go to line %1").arg(first), [this, first] { v_.editor->goTo(first, 1); });
+    }
+}
+
+} // namespace kw

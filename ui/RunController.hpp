@@ -1,0 +1,133 @@
+#pragma once
+// The run loop of the window: compile, run, stop, profile and check on the runner
+// process, the sweep, the live check while typing, and the results shown in their
+// panels and kept in the run history. Registers the Run menu's actions.
+#include "DocumentPart.hpp"
+#include "doc/Document.hpp"
+#include "launch/RunResult.hpp"
+
+#include <QList>
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMainWindow;
+class QMenuBar;
+class QProgressBar;
+
+namespace kw {
+
+class CodeEditor;
+class ErrorBanner;
+class LaunchPanel;
+class LiveDiagnostics;
+class PrintfPanel;
+class ProblemsPanel;
+class ProfileMargin;
+class ProfileView;
+class PtxPanel;
+class ResultsPanel;
+class RunHistory;
+class RunnerClient;
+class Settings;
+class SweepPanel;
+class SweepRunner;
+class TimingsPanel;
+struct SweepRequest;
+class WorkbenchDocument;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    struct Views {
+        QMainWindow* window; // its status bar
+        WorkbenchDocument* document;
+        Settings* settings;
+        CodeEditor* editor;
+        ErrorBanner* banner;
+        QLabel* liveLabel; // the live check's verdict above the editor
+        LaunchPanel* launch;
+        ProblemsPanel* problems;
+        PrintfPanel* printf;
+        ResultsPanel* results;
+        TimingsPanel* timings;
+        PtxPanel* ptx;
+        ProfileView* profile;
+        ProfileMargin* profileMargin;
+        SweepPanel* sweep;
+        RunHistory* history;
+        QDockWidget* printfDock;
+        QDockWidget* profileDock;
+    };
+    // `runnerProgram`: empty for kwb-run beside the executable.
+    RunController(Views views, const QString& runnerProgram, QObject* parent = nullptr);
+
+    // The Run menu.
+    void registerActions(QMenuBar* menus);
+    QList<QAction*> toolBarActions() const; // run, compile, stop, profile
+    QAction* runAction() const { return runAct_; }
+    QAction* compileAction() const { return compileAct_; }
+    QAction* stopAction() const { return stopAct_; }
+    QAction* profileAction() const { return profileAct_; }
+
+    RunnerClient* runner() const { return runner_; }
+    LiveDiagnostics* liveDiagnostics() const { return live_; }
+
+    // What the next run asks the runner to count: Run > Profile per line, and the
+    // lanes last asked for with the Profile view's "Record lanes".
+    ProfileRequest nextRunProfile() const;
+
+    void run();
+    void compile();
+    void stop();
+    // One profiled run on the simulator, recording the lanes of warp `warp` of `block`
+    // at `line` (0: counters only), whatever device is chosen for the other runs.
+    void profileOnSimulator(int line, kw::Dim3 block, quint32 warp);
+
+signals:
+    void runCompleted(const kw::RunResult& result);
+    void compileCompleted(const kw::CompileResult& result);
+
+private:
+    void wireRunner();
+    void wireLive();
+    void documentChanged(DocumentPart part);
+    void documentReplaced();
+    void applyTrust();
+    void updateLiveOptions();
+    void setRunning(bool running);
+    void runOn(const QString& device, const ProfileRequest& profile);
+    void startSweep(const SweepRequest& request);
+    void showCompile(const CompileResult& result);
+    void showRun(const std::shared_ptr<const RunResult>& result);
+    void showFault(const Fault& fault, const std::vector<Diagnostic>& compileDiagnostics);
+    void showFindings(const RunResult& result);
+    std::string loweredNameFor(const CompileResult& result) const;
+    // The name the compiler gives the editor's text, as diagnostics and -lineinfo use it.
+    std::string compiledSourceName() const;
+    static QString compileFailedTitle();
+
+    Views v_;
+    RunnerClient* runner_;
+    LiveDiagnostics* live_;
+    SweepRunner* sweepRunner_;
+    QLabel* stageLabel_;
+    QProgressBar* progress_;
+    QAction* runAct_ = nullptr;
+    QAction* compileAct_ = nullptr;
+    QAction* stopAct_ = nullptr;
+    QAction* profileAct_ = nullptr;
+    std::optional<AccessCaptureRequest> capture_; // the lanes "Record lanes" asked for
+    CheckTool checkTool_ = CheckTool::None;       // Run > Check: the tool the next runs use
+    ProfileRequest runProfile_;                   // what the run in flight was asked to count
+    Document runDocument_;                        // what the run in flight was started with
+    int runId_ = -1;
+    int compileId_ = -1;
+    int ptxCompileId_ = -1; // the compile that fills the PTX view after a run
+};
+
+} // namespace kw
