@@ -1,7 +1,7 @@
 // Buffers kept on the GPU between launches (cuda/CudaResidentBuffers): the same
 // pipeline as the simulator's test (tests/sim/test_resident_buffers.cpp) gives the same
 // numbers, the module's __device__ variables live from one launch to the next, and a
-// one-launch run afterwards still works.
+// one-launch run afterwards still works, and copies and fills move exactly their ranges.
 #include "compile/Compiler.hpp"
 #include "cuda/CudaBackend.hpp"
 #include "cuda/CudaDevices.hpp"
@@ -112,4 +112,53 @@ TEST(GpuResidentBuffers, KernelsOfOneModuleShareBuffersAndVariablesAcrossLaunche
     ASSERT_TRUE(rep.ok) << (rep.fault ? rep.fault->message : "");
     EXPECT_EQ(buffers[0].data.at(63), 63);
     EXPECT_EQ(rep.timings.repeatMs.size(), 2u);
+}
+
+TEST(GpuResidentBuffers, CopiesAndFillsStayOnTheDeviceAndMoveExactlyTheirRanges)
+{
+    KW_REQUIRE_GPU();
+    kw::cuda::CudaBackend backend(0);
+    auto r = backend.residentBuffers();
+    const std::size_t n = 1000;
+    const std::size_t a = r->add(ints("a", n, 0));
+    const std::size_t b = r->add(ints("b", n, -1));
+    kw::BufferArg wide;
+    wide.name = "wide";
+    wide.data = kw::HostBuffer(kw::DType::I64, 777);
+    const std::size_t w = r->add(wide);
+
+    // a[i] = i through a kernel, then a[2..5) to b[10..13), and 5s into b[20..987).
+    kw::KernelImage fill = compileFor(backend.compileArch(), "fill");
+    kw::LaunchConfig config;
+    config.grid = {4, 1, 1};
+    config.block = {256, 1, 1};
+    kw::LaunchArg count;
+    const int nInt = int(n);
+    count.bytes.resize(4);
+    std::memcpy(count.bytes.data(), &nInt, 4);
+    ASSERT_FALSE(r->launch(fill, {bufferArg(a), count}, config).fault);
+    r->copy(a, 2 * 4, b, 10 * 4, 3 * 4);
+    const int five = 5;
+    std::vector<std::byte> element(4);
+    std::memcpy(element.data(), &five, 4);
+    r->fill(b, 20 * 4, element, 967);
+    // An 8-byte element over a count that is no power of two: the doubling copies' last one is partial.
+    const long long big = 0x1234567887654321LL;
+    std::vector<std::byte> element8(8);
+    std::memcpy(element8.data(), &big, 8);
+    r->fill(w, 8, element8, 775);
+
+    kw::HostBuffer got(kw::DType::I32, n);
+    r->read(b, got);
+    for (std::size_t i = 0; i < n; ++i) {
+        const int expected = i >= 10 && i < 13 ? int(i) - 8 : (i >= 20 && i < 987 ? 5 : -1);
+        ASSERT_EQ(got.at(i), expected) << "b[" << i << "]";
+    }
+    kw::HostBuffer got8(kw::DType::I64, 777);
+    r->read(w, got8);
+    const auto* v = reinterpret_cast<const long long*>(got8.data());
+    EXPECT_EQ(v[0], 0);
+    for (std::size_t i = 1; i < 776; ++i)
+        ASSERT_EQ(v[i], big) << "wide[" << i << "]";
+    EXPECT_EQ(v[776], 0);
 }
