@@ -38,7 +38,7 @@ CompileResult compile(const Document& doc)
     request.sourceName = doc.sourceFile.empty() ? doc.path.filename().string() : doc.sourceFile;
     request.baseDir = doc.baseDir();
     request.options = doc.options;
-    request.nameExpressions = {doc.kernel};
+    request.nameExpressions = doc.kernelNames();
     return Compiler().compile(request);
 }
 
@@ -82,17 +82,36 @@ TEST_P(Sample, CompilesCleanlyAndMatchesItsArguments)
     ASSERT_TRUE(result.ok) << result.log;
     EXPECT_TRUE(result.diagnostics.empty()) << "samples compile without warnings:\n" << result.log;
 
-    const auto lowered = result.loweredNames.find(doc.kernel);
-    ASSERT_NE(lowered, result.loweredNames.end()) << "no lowered name for " << doc.kernel;
-    const auto entry = std::find_if(result.entries.begin(), result.entries.end(),
-                                    [&](const PtxEntry& e) { return e.name == lowered->second; });
-    ASSERT_NE(entry, result.entries.end()) << "no .entry " << lowered->second << " in the PTX";
+    // Each launch: the one of a version-1 document, or every launch step of a document of steps.
+    std::vector<std::pair<std::string, std::vector<ArgSpec>>> launches;
+    if (!doc.isSequence())
+        launches.emplace_back(doc.kernel, doc.args);
+    std::vector<const StepSpec*> pending;
+    for (const StepSpec& s : doc.steps)
+        pending.push_back(&s);
+    while (!pending.empty()) {
+        const StepSpec* s = pending.back();
+        pending.pop_back();
+        if (s->kind == StepSpec::Kind::Launch)
+            launches.emplace_back(s->kernel, s->args);
+        for (const StepSpec& inner : s->steps)
+            pending.push_back(&inner);
+    }
+    ASSERT_FALSE(launches.empty());
+    for (const auto& [kernel, args] : launches) {
+        SCOPED_TRACE(kernel);
+        const auto lowered = result.loweredNames.find(kernel);
+        ASSERT_NE(lowered, result.loweredNames.end()) << "no lowered name for " << kernel;
+        const auto entry = std::find_if(result.entries.begin(), result.entries.end(),
+                                        [&](const PtxEntry& e) { return e.name == lowered->second; });
+        ASSERT_NE(entry, result.entries.end()) << "no .entry " << lowered->second << " in the PTX";
 
-    ASSERT_EQ(entry->params.size(), doc.args.size()) << "one document argument per kernel parameter";
-    for (std::size_t a = 0; a < doc.args.size(); ++a) {
-        const ArgSpec& arg = doc.args[a];
-        const std::size_t expected = arg.isBuffer() ? sizeof(void*) : sizeOf(arg.type);
-        EXPECT_EQ(entry->params[a].size, expected) << "args[" << a << "] (" << arg.name << ")";
+        ASSERT_EQ(entry->params.size(), args.size()) << "one document argument per kernel parameter";
+        for (std::size_t a = 0; a < args.size(); ++a) {
+            const ArgSpec& arg = args[a];
+            const std::size_t expected = arg.isBuffer() ? sizeof(void*) : sizeOf(arg.type);
+            EXPECT_EQ(entry->params[a].size, expected) << "args[" << a << "] (" << arg.name << ")";
+        }
     }
 }
 
