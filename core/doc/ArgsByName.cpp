@@ -10,22 +10,6 @@ namespace kw {
 
 namespace {
 
-std::vector<ArgSpec> bind(const Document& doc, const KernelSignature& kernel, const std::string& listField);
-
-} // namespace
-
-std::vector<ArgSpec> bindArgsByName(const Document& doc)
-{
-    return bind(doc, DocumentValidator::kernelSignature(doc), "args (auto)");
-}
-
-std::vector<ArgSpec> bindArgsByName(const Document& doc, const std::string& kernel, const std::string& field)
-{
-    return bind(doc, DocumentValidator::kernelSignature(doc, kernel, field), field);
-}
-
-namespace {
-
 std::vector<ArgSpec> bind(const Document& doc, const KernelSignature& kernel, const std::string& listField)
 {
     std::vector<ArgSpec> args;
@@ -62,5 +46,15 @@ std::vector<ArgSpec> bind(const Document& doc, const KernelSignature& kernel, co
 }
 
 } // namespace
+
+std::vector<ArgSpec> bindArgsByName(const Document& doc)
+{
+    return bind(doc, DocumentValidator::kernelSignature(doc), "args (auto)");
+}
+
+std::vector<ArgSpec> bindArgsByName(const Document& doc, const std::string& kernel, const std::string& field)
+{
+    return bind(doc, DocumentValidator::kernelSignature(doc, kernel, field), field);
+}
 
 } // namespace kw

@@ -43,6 +43,13 @@ CheckEvaluator::CheckEvaluator(const VariableScope& scope, std::vector<CheckBuff
 {
 }
 
+bool CheckEvaluator::usesInitialData(const std::vector<CheckSpec>& checks)
+{
+    return std::any_of(checks.begin(), checks.end(), [](const CheckSpec& c) {
+        return c.expect.find("_in") != std::string::npos || c.of.find("_in") != std::string::npos;
+    });
+}
+
 void CheckEvaluator::validate(const CheckSpec& check, const std::string& field, const VariableScope& scope,
                               const std::vector<std::string>& bufferNames)
 {

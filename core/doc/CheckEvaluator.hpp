@@ -36,6 +36,10 @@ public:
 
     // Parses `expect` against the names a check would have, without data; the
     // validator uses this to refuse a bad check when the document is loaded.
+    // Whether any of `checks` names a buffer's state before the run (`<name>_in`), so the
+    // initial data must be kept for them.
+    static bool usesInitialData(const std::vector<CheckSpec>& checks);
+
     static void validate(const CheckSpec& check, const std::string& field, const VariableScope& scope,
                          const std::vector<std::string>& bufferNames);
 

@@ -1,5 +1,6 @@
 #include "run/RunEngine.hpp"
 
+#include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
 #include "doc/PreparedRun.hpp"
 #include "run/ArgumentCheck.hpp"
@@ -27,13 +28,6 @@ std::string baseName(const std::string& kernel)
     while (!name.empty() && name.back() == ' ')
         name.pop_back();
     return name;
-}
-
-bool checksUseInitialData(const Document& doc)
-{
-    return std::any_of(doc.checks.begin(), doc.checks.end(), [](const CheckSpec& c) {
-        return c.expect.find("_in") != std::string::npos || c.of.find("_in") != std::string::npos;
-    });
 }
 
 // A GPU's checks are compute-sanitizer's: the whole run goes under it, in a child.
@@ -215,7 +209,7 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     result.sharedBytes = config.sharedBytes;
 
     std::vector<BufferArg> initial;
-    if (checksUseInitialData(doc))
+    if (CheckEvaluator::usesInitialData(doc.checks))
         initial = prepared.buffers;
 
     // A buffer no argument passes (and no global) is a reference for the checks: never uploaded.

@@ -18,17 +18,11 @@ namespace kw {
 
 namespace {
 
-bool usesInitialData(const std::vector<CheckSpec>& checks)
-{
-    return std::any_of(checks.begin(), checks.end(), [](const CheckSpec& c) {
-        return c.expect.find("_in") != std::string::npos || c.of.find("_in") != std::string::npos;
-    });
-}
-
 bool anyUsesInitialData(const std::vector<StepSpec>& steps)
 {
-    return std::any_of(steps.begin(), steps.end(),
-                       [](const StepSpec& s) { return usesInitialData(s.checks) || anyUsesInitialData(s.steps); });
+    return std::any_of(steps.begin(), steps.end(), [](const StepSpec& s) {
+        return CheckEvaluator::usesInitialData(s.checks) || anyUsesInitialData(s.steps);
+    });
 }
 
 bool allPassed(const std::vector<CheckResult>& checks)
@@ -104,7 +98,6 @@ const HostBuffer& SequenceRun::current(std::size_t index)
             cache_[index] = HostBuffer(b.data.dtype(), b.data.count());
         device_->read(resident_[index], cache_[index]);
         cachedAt_[index] = generation_;
-        ++reads_;
     }
     return cache_[index];
 }
@@ -141,7 +134,7 @@ void SequenceRun::run(RunResult& result)
     device_ = backend_.residentBuffers();
 
     const std::size_t n = prepared_.buffers.size();
-    if (usesInitialData(doc_.checks) || anyUsesInitialData(doc_.steps))
+    if (CheckEvaluator::usesInitialData(doc_.checks) || anyUsesInitialData(doc_.steps))
         for (const BufferArg& b : prepared_.buffers)
             initial_.push_back(b.data);
     for (std::size_t i = 0; i < n; ++i)
@@ -241,8 +234,7 @@ void SequenceRun::launchStep(const StepSpec& step, const std::string& field, Ste
     for (std::size_t a = 0; a < step.args.size(); ++a)
         args.push_back(
             packArgument(step.args[a], prepared_.buffers, scope_, argumentField(field + ".args", a, step.args[a])).arg);
-    if (!checkedArgs_[field]) {
-        checkedArgs_[field] = true;
+    if (checkedArgs_.insert(field).second) {
         for (const std::string& w :
              ArgumentCheck::check(step.kernel, kernel.image.entry, kernel.signature ? &*kernel.signature : nullptr,
                                   step.args, args, prepared_.buffers))

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,11 +41,6 @@ public:
     // buffers. A document error found on the way (a copy outside its buffer, a bad count)
     // throws kw::Error(Document) naming the step's field.
     void run(RunResult& result);
-
-    // Reads of buffers back from the device during the steps (checks, conditions, the
-    // reads in expressions), not counting the one at the end: what the steps cost in
-    // transfers.
-    std::uint64_t readsDuringSteps() const { return reads_; }
 
 private:
     struct BufferRead {
@@ -84,10 +80,9 @@ private:
     std::uint64_t generation_ = 1;
     std::vector<HostBuffer> initial_;              // for `<name>_in` in checks, when they use it
     std::map<std::string, std::size_t> stepIndex_; // path -> result.steps
-    std::map<std::string, bool> checkedArgs_;      // launch steps whose arguments were cross-checked
+    std::set<std::string> checkedArgs_;            // launch steps whose arguments were cross-checked
     VariableScope scope_;                          // variables, pass indices, buffer reads
     double kernelMs_ = 0;                          // every launch's kernel time so far
-    std::uint64_t reads_ = 0;
     bool halted_ = false;
 };
 
