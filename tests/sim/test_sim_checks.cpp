@@ -708,10 +708,12 @@ TEST(SimChecks, EachCheckDocumentGivesItsFindingOnThePlantedLine)
 TEST(SimChecks, TheCleanDocumentsGiveNoFindingAndPassTheirChecks)
 {
     KW_REQUIRE_NVRTC();
+    int clean = 0;
     for (const auto& e : fs::directory_iterator(kCheckDocs)) {
         const std::string name = e.path().filename().string();
         if (!name.starts_with("clean_"))
             continue;
+        ++clean;
         SCOPED_TRACE(name);
         const kw::Document doc = kw::DocumentReader::readFile(e.path());
         for (CheckTool tool : {CheckTool::Memcheck, CheckTool::Racecheck, CheckTool::Initcheck, CheckTool::Synccheck}) {
@@ -723,4 +725,6 @@ TEST(SimChecks, TheCleanDocumentsGiveNoFindingAndPassTheirChecks)
                 EXPECT_TRUE(check.passed) << kw::toString(tool) << ": " << check.buffer;
         }
     }
+    // A folder that lost its clean documents would pass the loop above by doing nothing.
+    EXPECT_EQ(clean, 1) << "clean_*.kwb documents in " << kCheckDocs;
 }
