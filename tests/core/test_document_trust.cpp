@@ -119,6 +119,38 @@ TEST(OptionAllowList, AcceptsOptionsThatOnlyChangeCodeGeneration)
         EXPECT_FALSE(OptionAllowList::refuse(o).has_value()) << o << ": " << *OptionAllowList::refuse(o);
 }
 
+TEST(OptionAllowList, RefusesEveryControlCharacterInAMacroValue)
+{
+    // A value stays one argument and one line of the cache key and the logs: any byte
+    // below 0x20 and DEL is refused, in -D, in --define-macro and in the document's
+    // `defines`; printable values, spaces and quotes included, pass.
+    int refused = 0;
+    for (int c = 1; c < 0x80; ++c) {
+        if (c >= 0x20 && c != 0x7f)
+            continue;
+        const std::string value = std::string("a") + char(c) + "b";
+        EXPECT_TRUE(OptionAllowList::refuse("-DV=" + value).has_value()) << "byte " << c;
+        EXPECT_TRUE(OptionAllowList::refuse("--define-macro=V=" + value).has_value()) << "byte " << c;
+        CompileOptions o;
+        o.defines = {{"V", value}};
+        try {
+            OptionAllowList::check(o);
+            ADD_FAILURE() << "defines value with byte " << c << " not refused";
+        } catch (const Error& e) {
+            EXPECT_EQ(e.category(), ErrorCategory::Untrusted);
+            EXPECT_NE(std::string(e.what()).find("options.defines.V"), std::string::npos) << e.what();
+            ++refused;
+        }
+    }
+    EXPECT_EQ(refused, 32); // 0x01..0x1f and 0x7f
+    for (const char* v : {"1.5f", "a b", "\"x\"", "(1<<4)", "~!@#$%^&*"}) {
+        EXPECT_FALSE(OptionAllowList::refuse(std::string("-DV=") + v).has_value()) << v;
+        CompileOptions o;
+        o.defines = {{"V", v}};
+        EXPECT_NO_THROW(OptionAllowList::check(o)) << v;
+    }
+}
+
 TEST(OptionAllowList, CheckNamesTheFieldAndTheOption)
 {
     CompileOptions o;

@@ -8,7 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -108,6 +110,18 @@ TEST(Serve, MalformedAndUnknownRequestsGetErrorsAndTheRunnerGoesOn)
     EXPECT_EQ(other["error"]["message"],
               kw::protocol::versionMismatch(kw::protocol::kVersion, kw::protocol::kVersion + 1));
 
+    // So do a client of version 1 and one that names no version at all (read as 0),
+    // whatever it asks for.
+    serve.send({{"v", 1}, {"id", 61}, {"op", "run"}});
+    json first = serve.replyFor(61);
+    EXPECT_FALSE(first["ok"].get<bool>());
+    EXPECT_EQ(first["error"]["category"], "protocol");
+    EXPECT_EQ(first["error"]["message"], kw::protocol::versionMismatch(kw::protocol::kVersion, 1));
+    serve.send({{"id", 62}, {"op", "hello"}});
+    json unversioned = serve.replyFor(62);
+    EXPECT_FALSE(unversioned["ok"].get<bool>());
+    EXPECT_EQ(unversioned["error"]["message"], kw::protocol::versionMismatch(kw::protocol::kVersion, 0));
+
     json bad = sampleDocument("add_vectors_small.kwb");
     bad["buffers"][0]["dtype"] = "f33";
     serve.send(request(7, "run", {{"document", bad}, {"base_dir", KW_SAMPLES_DIR}}));
@@ -118,6 +132,48 @@ TEST(Serve, MalformedAndUnknownRequestsGetErrorsAndTheRunnerGoesOn)
     serve.send(request(8, "hello"));
     EXPECT_TRUE(serve.replyFor(8)["ok"].get<bool>());
     serve.closeStdin();
+    EXPECT_EQ(serve.wait(), 0);
+}
+
+// The runner's own watchdog: a job still running at its limit gets a timeout reply, the
+// runner replaces itself, and the request that was waiting behind the job is served by
+// the replacement. KWB_RUNNER_WATCHDOG_MS brings the limit (normally a minute past the
+// document's own) down to 1.5 s, well before the simulator's own 60 s time limit.
+TEST(Serve, TheWatchdogAnswersAStuckJobAndTheRunnerReplacesItself)
+{
+    json doc = sampleDocument("add_vectors_small.kwb");
+    doc["source"] = "__global__ void add_vectors(float *a, float *b, float *c, int n)\n"
+                    "{\n    volatile int spin = 0;\n    while (spin >= 0) spin = (spin + 1) & 0xffff;\n}\n";
+    doc["run"] = {{"time_limit_s", 60}, {"warmup", 0}, {"repeats", 0}};
+    doc["checks"] = json::array();
+
+    ::setenv("KWB_RUNNER_WATCHDOG_MS", "1500", 1);
+    ChildProcess serve({"serve"});
+    ::unsetenv("KWB_RUNNER_WATCHDOG_MS");
+    const auto t0 = std::chrono::steady_clock::now();
+    serve.send(request(1, "run", {{"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
+    serve.send(request(2, "hello")); // read by the stuck runner, not served by it
+    const json stuck = serve.replyFor(1, std::chrono::seconds(30));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(stuck["ok"].get<bool>()) << stuck.dump(2);
+    const json& fault = stuck["result"]["fault"];
+    ASSERT_TRUE(fault.is_object()) << stuck.dump(2);
+    EXPECT_EQ(fault["kind"], "timeout");
+    EXPECT_EQ(fault["message"], "the job did not finish within 1.5 s; the runner was restarted");
+    EXPECT_LT(seconds, 30.0) << "the simulator's own time limit answered, not the watchdog";
+
+    const json hello = serve.replyFor(2, std::chrono::seconds(60));
+    EXPECT_TRUE(hello["ok"].get<bool>()) << hello.dump();
+    EXPECT_EQ(hello["result"]["protocol"], kw::protocol::kVersion);
+    // The replacement runs jobs as before.
+    serve.send(request(
+        3, "run",
+        {{"document", sampleDocument("add_vectors_small.kwb")}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
+    const json again = serve.replyFor(3, std::chrono::seconds(60));
+    ASSERT_TRUE(again["ok"].get<bool>()) << again.dump(2);
+    EXPECT_TRUE(again["result"]["ok"].get<bool>()) << again.dump(2);
+    serve.send(request(4, "shutdown"));
+    EXPECT_TRUE(serve.replyFor(4)["ok"].get<bool>());
     EXPECT_EQ(serve.wait(), 0);
 }
 
