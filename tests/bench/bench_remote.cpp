@@ -74,6 +74,19 @@ kw::Document bigDocument(const fs::path& dir, std::size_t mib)
     return kw::DocumentReader::readFile(dir / "big.kwb");
 }
 
+// A row whose runs failed measured nothing: it is reported as failed and the benchmark
+// exits non-zero, rather than printing a time.
+int failedRows = 0;
+
+bool succeeded(const kw::RunResult& r, const std::string& row)
+{
+    if (r.ok)
+        return true;
+    ++failedRows;
+    fmt::print(stderr, "FAILED: {}: the run did not succeed{}\n", row, r.fault ? ": " + r.fault->message : "");
+    return false;
+}
+
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -82,12 +95,15 @@ double median(std::vector<double> v)
 
 std::vector<double> jobTimes(kw::ServeClient& client, const kw::Document& doc, int jobs)
 {
-    client.run(doc, "sim"); // warm: compile cache, process start
+    if (!succeeded(client.run(doc, "sim"), "latency warm-up")) // warm: compile cache, process start
+        return {};
     std::vector<double> t;
     for (int i = 0; i < jobs; ++i) {
         const auto t0 = Clock::now();
-        client.run(doc, "sim");
-        t.push_back(msSince(t0));
+        const kw::RunResult r = client.run(doc, "sim");
+        const double ms = msSince(t0);
+        if (succeeded(r, "latency per job"))
+            t.push_back(ms);
     }
     return t;
 }
@@ -132,7 +148,8 @@ int main(int argc, char** argv)
             kw::RunEngine engine(compiler, *backend);
             const auto t0 = Clock::now();
             const kw::RunResult r = engine.run(kw::DocumentReader::readFile(dir / "big" / "big.kwb"));
-            fmt::print("{} MiB job in process (no runner): {:.0f} ms (ok {})\n", mib, msSince(t0), r.ok);
+            if (succeeded(r, "job in process"))
+                fmt::print("{} MiB job in process (no runner): {:.0f} ms\n", mib, msSince(t0));
         }
         for (const auto& [label, command] : {std::pair{"local runner (pipe)", local}, std::pair{"loopback ssh", ssh}}) {
             kw::ServeClient client(command);
@@ -140,10 +157,12 @@ int main(int argc, char** argv)
             const kw::RunResult r = client.run(big, "sim");
             const double ms = msSince(t0);
             const double moved = double(client.lastJob().sent + client.lastJob().received) / (1 << 20);
+            if (!succeeded(r, std::string("round trip, ") + label))
+                continue;
             fmt::print("{} MiB round trip, {}: {:.0f} ms, sent {:.1f} MiB, received {:.1f} MiB, {:.0f} MiB/s "
-                       "(ok {})\n",
+                       "\n",
                        mib, label, ms, double(client.lastJob().sent) / (1 << 20),
-                       double(client.lastJob().received) / (1 << 20), moved / (ms / 1000), r.ok);
+                       double(client.lastJob().received) / (1 << 20), moved / (ms / 1000));
         }
         fs::remove(dir / "big" / "big.raw");
     }
@@ -160,12 +179,15 @@ int main(int argc, char** argv)
         const auto t0 = Clock::now();
         kw::ServeClient client(srun);
         const double hello = msSince(t0);
-        client.run(tiny, "sim");
-        first.push_back(msSince(t0));
+        if (succeeded(client.run(tiny, "sim"), "srun to first result"))
+            first.push_back(msSince(t0));
         if (i == 0)
             fmt::print("srun: first hello after {:.0f} ms\n", hello);
     }
-    fmt::print("srun to first result (tiny sim job, median of 5): {:.0f} ms (min {:.0f} ms)\n", median(first),
-               *std::min_element(first.begin(), first.end()));
-    return 0;
+    if (!first.empty())
+        fmt::print("srun to first result (tiny sim job, median of {}): {:.0f} ms (min {:.0f} ms)\n", first.size(),
+                   median(first), *std::min_element(first.begin(), first.end()));
+    if (failedRows)
+        fmt::print(stderr, "bench_remote: {} runs failed; their rows measured nothing\n", failedRows);
+    return failedRows ? 1 : 0;
 }
