@@ -42,6 +42,11 @@ std::string driverLine()
 
 std::string VersionReport::version() { return KW_BUILD_VERSION; }
 std::string VersionReport::gitRevision() { return KW_BUILD_GIT_REVISION; }
+std::string VersionReport::licence()
+{
+    return "GPL-3.0-or-later, with an additional permission to combine it with NVIDIA's CUDA driver, NVRTC and "
+           "device headers (LICENSE); NVIDIA's files keep NVIDIA's licence";
+}
 
 std::vector<VersionReport::Line> VersionReport::collect()
 {
@@ -53,6 +58,7 @@ std::vector<VersionReport::Line> VersionReport::collect()
     lines.emplace_back("CUDA headers",
                        headers.empty() ? "not found (only the built-in standard headers)" : headers.string());
     lines.emplace_back("driver", driverLine());
+    lines.emplace_back("licence", licence());
     return lines;
 }
 

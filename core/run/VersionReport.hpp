@@ -19,6 +19,7 @@ public:
 
     static std::string version();     // "0.1.0"
     static std::string gitRevision(); // "82a9ca5" (+"-dirty"), or "unknown"
+    static std::string licence();     // the licence of the program, and that NVIDIA's files keep theirs
 };
 
 } // namespace kw

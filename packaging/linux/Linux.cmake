@@ -50,6 +50,7 @@ endif()
 set(KW_NVRTC_FILES "${kw_nvrtc_files}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/copyright.in ${CMAKE_CURRENT_BINARY_DIR}/copyright @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${KW_DOCDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${KW_DOCDIR})
 
 # Manual pages and the Debian changelog, compressed as Debian wants them.
 set(kw_gz_outputs "")

@@ -76,8 +76,9 @@ TEST(Version, BuildTreeNamesEveryPart)
         = run("env -u KWB_NVRTC -u KWB_CUDA_INCLUDE " + std::string(KW_BIN_DIR) + "/kwb-run --version", status);
     EXPECT_EQ(status, 0) << out;
     EXPECT_EQ(out.rfind("kwb-run " KW_VERSION "\n", 0), 0u) << out;
-    for (const char* label : {"version", "git revision", "NVRTC", "CUDA headers", "driver"})
+    for (const char* label : {"version", "git revision", "NVRTC", "CUDA headers", "driver", "licence"})
         EXPECT_FALSE(line(out, label).empty()) << label << " missing in:\n" << out;
+    EXPECT_NE(line(out, "licence").find(" GPL-3.0-or-later,"), std::string::npos) << out;
     // The build tree has no lib/kernel-workbench: NVRTC comes from the system (the toolkit).
     EXPECT_NE(line(out, "NVRTC").find("(system, /"), std::string::npos) << out;
     const std::string driver = line(out, "driver");
