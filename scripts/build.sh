@@ -20,7 +20,7 @@ command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 cmake -S "$root" -B "$build_dir" -G Ninja "${launcher[@]}" \
   -DCMAKE_BUILD_TYPE="${KW_BUILD_TYPE:-Release}" \
-  -DKW_BUILD_GUI=ON -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=OFF
+  -DKW_BUILD_GUI=ON -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=ON
 
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
