@@ -464,3 +464,112 @@ TEST(StepProgress, AnnouncesAPathAgainOnlyAfterItsInterval)
     progress.started("1", t0 + std::chrono::milliseconds(60));
     EXPECT_EQ(seen, (std::vector<std::string>{"1", "2", "1"}));
 }
+
+namespace {
+
+// u (arange, inout), v (zeros, inout) and w, an out buffer: what the steps produce.
+const char* kBuffersWithAnOutput = R"J([
+    {"name": "u", "dtype": "i32", "count": "n", "init": {"kind": "arange"}},
+    {"name": "v", "dtype": "i32", "count": "n", "init": "zeros"},
+    {"name": "w", "dtype": "i32", "count": "n", "direction": "out"}])J";
+
+// plus_one from `in` to `out`, as one launch step.
+std::string plusOne(const std::string& in, const std::string& out)
+{
+    return R"J({"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128, "args": [{"buffer": ")J" + in
+        + R"J("}, {"buffer": ")J" + out + R"J("}, {"type": "i32", "value": "n"}]})J";
+}
+
+RunResult initchecked(const std::string& steps)
+{
+    RunOverrides o;
+    o.check = CheckTool::Initcheck;
+    return runWith(documentText(R"J(["plus_one"])J", kBuffersWithAnOutput, steps), o);
+}
+
+// The line of kSource that holds `text`, counted from 1.
+int sourceLine(const std::string& text)
+{
+    const std::string source = kSource;
+    const std::size_t at = source.find(text);
+    return int(std::count(source.begin(), source.begin() + long(at), '\n')) + 1;
+}
+
+std::string findingsText(const RunResult& r)
+{
+    std::string all;
+    for (const CheckFinding& f : r.findings)
+        all += f.message + "\n";
+    return all;
+}
+
+} // namespace
+
+TEST(SequenceRunInitcheck, AReadOfAnOutBufferNoStepWroteIsAFindingNamingTheStepKernelLineAndElement)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = initchecked("[" + plusOne("u", "v") + ", " + plusOne("w", "u") + "]");
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    const CheckFinding& f = r.findings[0];
+    EXPECT_EQ(f.kind, "uninitialized read");
+    EXPECT_EQ(f.line, sourceLine("out[i] = in[i] + 1;"));
+    EXPECT_EQ(f.message.rfind("step 2 (plus_one): uninitialised global memory read of 4 bytes of buffer 'w', "
+                              "element 0 ",
+                              0),
+              0u)
+        << f.message;
+    EXPECT_EQ(f.count, 1000u) << "every thread's read, folded by line";
+    EXPECT_FALSE(r.ok);
+}
+
+TEST(SequenceRunInitcheck, WhatAnEarlierStepAFillOrACopyWroteIsData)
+{
+    KW_REQUIRE_NVRTC();
+    // A launch writes w, then w is read.
+    RunResult r = initchecked("[" + plusOne("u", "w") + ", " + plusOne("w", "v") + "]");
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+    EXPECT_TRUE(r.ok);
+    // A fill writes w.
+    r = initchecked(R"J([{"fill": "w", "value": 3}, )J" + plusOne("w", "v") + "]");
+    EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+    // A copy of uploaded data writes its range, and only that: element 10 is still unwritten.
+    r = initchecked(R"J([{"copy": "u", "to": "w", "count": 10}, )J" + plusOne("w", "v") + "]");
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    EXPECT_NE(r.findings[0].message.find("of buffer 'w', element 10 "), std::string::npos) << r.findings[0].message;
+    EXPECT_EQ(r.findings[0].count, 990u);
+    // A copy carries the state of its source: w's unwritten elements stay unwritten in v.
+    r = initchecked(R"J([{"fill": "w", "value": 1, "offset": 500}, {"copy": "w", "to": "v"}, )J" + plusOne("v", "u")
+                    + "]");
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    EXPECT_NE(r.findings[0].message.find("step 3 (plus_one): "), std::string::npos) << r.findings[0].message;
+    EXPECT_NE(r.findings[0].message.find("of buffer 'v', element 0 "), std::string::npos) << r.findings[0].message;
+    EXPECT_EQ(r.findings[0].count, 500u);
+}
+
+TEST(SequenceRunInitcheck, ASwapExchangesTheNamesOfWhatIsWritten)
+{
+    KW_REQUIRE_NVRTC();
+    // After the swap, v is the unwritten out buffer, and the finding names it v.
+    const RunResult r
+        = initchecked(R"J([{"swap": ["v", "w"]}, )J" + plusOne("v", "u") + ", " + plusOne("w", "u") + "]");
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    EXPECT_EQ(r.findings[0].message.rfind("step 2 (plus_one): uninitialised global memory read of 4 bytes of buffer "
+                                          "'v', element 0 ",
+                                          0),
+              0u)
+        << r.findings[0].message;
+}
+
+TEST(SequenceRunInitcheck, WithoutInitcheckNothingIsTracked)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = runWith(documentText(R"J(["plus_one"])J", kBuffersWithAnOutput,
+                                             "[" + plusOne("u", "v") + ", " + plusOne("w", "u") + "]"),
+                                RunOverrides{});
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    EXPECT_TRUE(r.findings.empty());
+    EXPECT_TRUE(r.ok);
+}
