@@ -70,10 +70,12 @@ CompiledKernel compiledKernel(const CompileResult& compiled, const std::string& 
     return k;
 }
 
-// Every step path --out-after / step_buffers names must be a step of the document.
+// Every step path --out-after / step_buffers names must be a step of the document ("*",
+// every step, is none at all in a document of one launch).
 void checkStepBuffers(const Document& doc, const std::vector<std::string>& paths)
 {
-    if (paths.empty())
+    const bool onlyAll = std::all_of(paths.begin(), paths.end(), [](const std::string& p) { return p == "*"; });
+    if (onlyAll)
         return;
     if (!doc.isSequence())
         throw Error(ErrorCategory::Usage,

@@ -711,3 +711,19 @@ TEST(SequenceRunProfile, TheProfileOfStepsRoundTripsThroughJson)
     ASSERT_TRUE(stepOf(back, "2.1").profile);
     EXPECT_EQ(stepOf(back, "2.1").profile->totals, stepOf(r, "2.1").profile->totals);
 }
+
+TEST(SequenceRun, AStarAsksNothingOfADocumentOfOneLaunchButAPathIsAnError)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string one
+        = oneLaunchText("add", R"J([{"buffer": "u"}, {"type": "i32", "value": 1}, {"type": "i32", "value": "n"}])J");
+    RunOverrides all;
+    all.stepBuffers = {"*"};
+    const RunResult r = runWith(one, all);
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    EXPECT_TRUE(r.steps.empty());
+    EXPECT_TRUE(r.warnings.empty());
+    RunOverrides path;
+    path.stepBuffers = {"1"};
+    EXPECT_THROW(runWith(one, path), Error);
+}
