@@ -66,6 +66,12 @@ struct StepResult {
     std::vector<double> kernelMs;    // a launch: each run's kernel time
     double totalMs = 0;              // kernel time in it (a repeat: in its inner steps)
     std::vector<CheckResult> checks; // after its first run whose checks failed, else its last
+    // Every buffer as the step's last run left it (a step inside a repeat: after its last
+    // pass), by the document's names; only for the steps a run asks for
+    // (RunOverrides::stepBuffers), else empty.
+    std::vector<BufferResult> buffers;
+    // --profile (the simulator): a launch's per-line counters summed over its runs.
+    std::optional<KernelProfile> profile;
 };
 
 struct RunResult {
@@ -80,7 +86,7 @@ struct RunResult {
     std::vector<CheckResult> checks;
     std::vector<BufferResult> buffers;
     std::vector<std::string> warnings;
-    std::optional<KernelProfile> profile; // per-line counters (the simulator, on request)
+    std::optional<KernelProfile> profile; // per-line counters (the simulator, on request); steps: summed over them
     CheckTool check = CheckTool::None;    // the check that ran, if any
     std::vector<CheckFinding> findings;   // what it found
     std::vector<StepResult> steps;        // a document of steps

@@ -3,6 +3,7 @@
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
 #include "doc/PreparedRun.hpp"
+#include "doc/StepPaths.hpp"
 #include "run/ArgumentCheck.hpp"
 #include "run/ExternalCheck.hpp"
 #include "run/PrintfLineParser.hpp"
@@ -10,6 +11,7 @@
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -66,6 +68,34 @@ CompiledKernel compiledKernel(const CompileResult& compiled, const std::string& 
     if (unique)
         k.signature = *sig;
     return k;
+}
+
+// Every step path --out-after / step_buffers names must be a step of the document ("*",
+// every step, is none at all in a document of one launch).
+void checkStepBuffers(const Document& doc, const std::vector<std::string>& paths)
+{
+    const bool onlyAll = std::all_of(paths.begin(), paths.end(), [](const std::string& p) { return p == "*"; });
+    if (onlyAll)
+        return;
+    if (!doc.isSequence())
+        throw Error(ErrorCategory::Usage,
+                    "buffers after a step were asked for, but the document is one launch, without steps");
+    std::vector<std::string> known;
+    for (const auto& [path, step] : StepPaths::list(doc.steps))
+        known.push_back(path);
+    for (const std::string& p : paths)
+        if (p != "*" && std::find(known.begin(), known.end(), p) == known.end())
+            throw Error(ErrorCategory::Usage,
+                        fmt::format("buffers after step \"{}\" were asked for, but the document has no such step "
+                                    "(its steps: {})",
+                                    p, fmt::join(known, ", ")));
+}
+
+// The warning of a profiled run on a backend that does not count.
+std::string noPerLineCounts(const DeviceInfo& device)
+{
+    return fmt::format("profile: the {} backend does not count per line; the simulator does",
+                       device.id.empty() ? "selected" : device.id);
 }
 
 } // namespace
@@ -143,12 +173,15 @@ RunResult RunEngine::runSequence(const Document& doc, const RunOverrides& overri
     if (overrides.repeats || overrides.warmup)
         result.warnings.push_back("--repeat and --warmup do not apply to a document of steps: each launch runs once");
     if (overrides.profile.enabled)
-        result.warnings.push_back("profile: a document of steps is not counted per line yet; profile one kernel in a "
-                                  "document of one launch");
+        shared.profile = overrides.profile; // every launch step, each counted apart (StepResult::profile)
     stage("launch");
     SequenceRun sequence(doc, std::move(kernels), std::move(prepared), backend_, shared);
+    sequence.keepBuffersAfter(overrides.stepBuffers, overrides.stepBufferLimitBytes);
+    sequence.onStep(onStep_);
     sequence.run(result);
     result.check = shared.check;
+    if (shared.profile.enabled && !result.profile)
+        result.warnings.push_back(noPerLineCounts(result.device));
     if (!result.steps.empty()) { // the launch fields show the first launch's shape
         const auto first = std::find_if(result.steps.begin(), result.steps.end(),
                                         [](const StepResult& s) { return s.kind == "launch" && s.runs > 0; });
@@ -164,6 +197,7 @@ RunResult RunEngine::runSequence(const Document& doc, const RunOverrides& overri
 RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
 {
     const CheckTool check = overrides.check.value_or(CheckTool::None);
+    checkStepBuffers(doc, overrides.stepBuffers);
     if (check != CheckTool::None && checksOutside(backend_.device()))
         return runExternalCheck(doc, overrides, check);
 
@@ -240,8 +274,7 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     result.findings = std::move(report.findings);
     result.profile = std::move(report.profile);
     if (config.profile.enabled && !result.profile)
-        result.warnings.push_back(fmt::format("profile: the {} backend does not count per line; the simulator does",
-                                              result.device.id.empty() ? "selected" : result.device.id));
+        result.warnings.push_back(noPerLineCounts(result.device));
     result.printf = PrintfLineParser::parse(report.printfOutput);
     result.printf.truncated = report.printfMaybeTruncated;
     result.warnings.insert(result.warnings.end(), report.warnings.begin(), report.warnings.end());

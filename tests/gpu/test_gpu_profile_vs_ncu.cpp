@@ -254,7 +254,8 @@ TEST(GpuProfile, SamplesCountWithinTenPercentOfNsightCompute)
     int compared = 0;
     for (const std::string& name : sampleNames()) {
         const fs::path doc = fs::path(KW_SAMPLES_DIR) / name;
-        // The simulator counts one launch per run; a document of steps is not profiled yet.
+        // A document of steps: the simulator sums its launches (StepResult::profile per step),
+        // ncu lists them apart; these are compared a launch at a time, one launch per document.
         if (nlohmann::json::parse(std::ifstream(doc)).contains("steps"))
             continue;
         const bool printfTraffic = callsPrintf(doc);

@@ -96,6 +96,32 @@ TEST(Runner, RunOnTheSimulatorReturnsBuffers)
     EXPECT_TRUE(result.checks[0].passed);
 }
 
+TEST(Runner, ADocumentOfStepsAnnouncesItsStepsAndBringsTheBuffersAfterThem)
+{
+    Runner r;
+    ASSERT_TRUE(r.ready) << r.why.toStdString();
+    QSignalSpy done(&r.client, &RunnerClient::runFinished);
+    QSignalSpy failed(&r.client, &RunnerClient::jobFailed);
+    QSignalSpy steps(&r.client, &RunnerClient::stepStarted);
+    RunOverrides o;
+    o.stepBuffers = {"*"};
+    r.client.run(sample("reduction_two_pass.kwb"), "sim", o);
+    ASSERT_TRUE(done.wait(120000)) << (failed.isEmpty() ? "" : failed.at(0).at(1).toString().toStdString());
+    ASSERT_EQ(steps.count(), 2);
+    EXPECT_EQ(steps.at(0).at(0).toString(), "1");
+    EXPECT_EQ(steps.at(1).at(0).toString(), "2");
+    const auto result = done.at(0).at(1).value<RunResult>();
+    EXPECT_TRUE(result.ok) << (result.fault ? result.fault->message : "");
+    ASSERT_EQ(result.steps.size(), 2u);
+    ASSERT_EQ(result.steps[0].buffers.size(), 3u);
+    const BufferResult& partial = result.steps[0].buffers[1];
+    EXPECT_EQ(partial.name, "partial");
+    ASSERT_EQ(partial.data.count(), 1024u);
+    EXPECT_EQ(partial.data.at(1023), 1920.0);
+    EXPECT_EQ(result.steps[0].buffers[2].data.at(0), 0.0) << "the total before step 2";
+    EXPECT_EQ(result.steps[1].buffers[2].data.at(0), 1966080.0);
+}
+
 TEST(Runner, AKilledRunnerIsRestartedAndTheNextJobSucceeds)
 {
     Runner r;
