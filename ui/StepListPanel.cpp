@@ -98,28 +98,35 @@ StepListPanel::StepListPanel(QWidget* parent)
     }
     add_->setMenu(menu);
     auto button = [this](const QString& text, const QString& tip) {
-        auto* b = new QPushButton(text, this);
+        auto* b = new QToolButton(this);
+        b->setText(text);
         b->setToolTip(tip);
-        b->setAutoDefault(false);
         return b;
     };
+    // Short, so that the row fits the dock beside the editor at 1366x768; the tooltips say more.
     remove_ = button(tr("Remove"), tr("Remove the selected step (a repeat with its steps)"));
     up_ = button(tr("Up"), tr("Move the selected step up"));
     down_ = button(tr("Down"), tr("Move the selected step down"));
-    into_ = button(tr("Into repeat"), tr("Move the selected step into the repeat above it, as its last step"));
-    out_ = button(tr("Out of repeat"), tr("Move the selected step out of its repeat, just after it"));
+    into_ = button(tr("Into"), tr("Move the selected step into the repeat above it, as its last step"));
+    out_ = button(tr("Out"), tr("Move the selected step out of its repeat, just after it"));
     duplicate_ = button(tr("Duplicate"), tr("A copy of the selected step after it"));
-    connect(remove_, &QPushButton::clicked, this, [this] { apply(&StepTree::remove); });
-    connect(up_, &QPushButton::clicked, this, [this] { apply(&StepTree::moveUp); });
-    connect(down_, &QPushButton::clicked, this, [this] { apply(&StepTree::moveDown); });
-    connect(into_, &QPushButton::clicked, this, [this] { apply(&StepTree::moveInto); });
-    connect(out_, &QPushButton::clicked, this, [this] { apply(&StepTree::moveOut); });
-    connect(duplicate_, &QPushButton::clicked, this, [this] { apply(&StepTree::duplicate); });
+    up_->setArrowType(Qt::UpArrow);
+    down_->setArrowType(Qt::DownArrow);
+    into_->setArrowType(Qt::RightArrow);
+    out_->setArrowType(Qt::LeftArrow);
+    into_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    out_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    connect(remove_, &QToolButton::clicked, this, [this] { apply(&StepTree::remove); });
+    connect(up_, &QToolButton::clicked, this, [this] { apply(&StepTree::moveUp); });
+    connect(down_, &QToolButton::clicked, this, [this] { apply(&StepTree::moveDown); });
+    connect(into_, &QToolButton::clicked, this, [this] { apply(&StepTree::moveInto); });
+    connect(out_, &QToolButton::clicked, this, [this] { apply(&StepTree::moveOut); });
+    connect(duplicate_, &QToolButton::clicked, this, [this] { apply(&StepTree::duplicate); });
 
     auto* buttons = new QHBoxLayout;
     buttons->setSpacing(2);
     buttons->addWidget(add_);
-    for (QPushButton* b : {duplicate_, remove_, up_, down_, into_, out_})
+    for (QToolButton* b : {duplicate_, remove_, up_, down_, into_, out_})
         buttons->addWidget(b);
     buttons->addStretch();
 
@@ -133,7 +140,8 @@ StepListPanel::StepListPanel(QWidget* parent)
 
     resultLabel_ = new QLabel(this);
     resultLabel_->setWordWrap(true);
-    endOfRun_ = button(tr("End of the run"), tr("Show the buffers as the run left them"));
+    endOfRun_ = new QPushButton(tr("End of the run"), this);
+    endOfRun_->setToolTip(tr("Show the buffers as the run left them"));
     auto* resultRow = new QHBoxLayout;
     resultRow->addWidget(resultLabel_, 1);
     resultRow->addWidget(endOfRun_);

@@ -64,12 +64,12 @@ public:
     QTreeWidget* tree() const { return tree_; }
     QTreeWidgetItem* itemAt(const StepPath& path) const;
     QToolButton* addButton() const { return add_; }
-    QPushButton* removeButton() const { return remove_; }
-    QPushButton* upButton() const { return up_; }
-    QPushButton* downButton() const { return down_; }
-    QPushButton* intoButton() const { return into_; }
-    QPushButton* outButton() const { return out_; }
-    QPushButton* duplicateButton() const { return duplicate_; }
+    QToolButton* removeButton() const { return remove_; }
+    QToolButton* upButton() const { return up_; }
+    QToolButton* downButton() const { return down_; }
+    QToolButton* intoButton() const { return into_; }
+    QToolButton* outButton() const { return out_; }
+    QToolButton* duplicateButton() const { return duplicate_; }
     QPushButton* endOfRunButton() const { return endOfRun_; }
     StepForm* form() const { return form_; }
 
@@ -108,12 +108,12 @@ private:
 
     QTreeWidget* tree_;
     QToolButton* add_;
-    QPushButton* remove_;
-    QPushButton* up_;
-    QPushButton* down_;
-    QPushButton* into_;
-    QPushButton* out_;
-    QPushButton* duplicate_;
+    QToolButton* remove_;
+    QToolButton* up_;
+    QToolButton* down_;
+    QToolButton* into_;
+    QToolButton* out_;
+    QToolButton* duplicate_;
     QLabel* problem_;
     QLabel* resultLabel_;
     QPushButton* endOfRun_;
