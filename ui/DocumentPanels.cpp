@@ -472,7 +472,7 @@ void DocumentPanels::showSelectedStep()
     p_.launch->setLaunch(launch ? s->launch : LaunchSpecText{}, doc.run);
     p_.launch->setLaunchEditable(launch);
     const bool inRepeat = path && !StepTree::indicesAround(p_.steps->steps(), *path).empty();
-    p_.launch->setLaunchTitle(!launch        ? tr("Launch: select a launch step in the Steps list")
+    p_.launch->setLaunchTitle(!launch        ? tr("No launch step selected")
                                   : inRepeat ? tr("Launch of step %1 (values of its first pass)").arg(where)
                                              : tr("Launch of step %1").arg(where));
     p_.picker->setEnabled(launch);

@@ -324,11 +324,9 @@ void MainWindow::showLaunchTarget(bool sequence, const QString& step)
     if (sequence != showingSequence_) {
         showingSequence_ = sequence;
         stepsDock_->setVisible(sequence);
-        if (sequence && isVisible() && !layoutRestored_) {
-            // The list's columns need more room than the notes alone.
-            resizeDocks({stepsDock_}, {int(width() * 0.3)}, Qt::Horizontal);
-            resizeDocks({stepsDock_}, {int(height() * 0.45)}, Qt::Vertical);
-        }
+        // The list's columns need more room than the notes alone, and less once it is gone.
+        if (isVisible() && !layoutRestored_)
+            QTimer::singleShot(0, this, applyDefaultDockSizes_);
     }
     if (!sequence) {
         kernelLabel_->setText(tr("Kernel:"));

@@ -63,7 +63,7 @@ StepListPanel::StepListPanel(QWidget* parent)
 {
     tree_ = new QTreeWidget(this);
     tree_->setColumnCount(ColumnCount);
-    tree_->setHeaderLabels({tr("Step"), tr("What it does"), tr("Runs"), tr("Kernel ms"), tr("Share")});
+    tree_->setHeaderLabels({tr("Step"), tr("What it does"), tr("Runs"), tr("ms"), tr("Share")});
     tree_->setRootIsDecorated(true);
     tree_->setUniformRowHeights(true);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -75,7 +75,7 @@ StepListPanel::StepListPanel(QWidget* parent)
         tree_->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
     tree_->headerItem()->setToolTip(ColRuns, tr("Times the step ran; a repeat: its passes"));
     tree_->headerItem()->setToolTip(ColTime,
-                                    tr("Kernel time in the step, all its runs together (a repeat: its "
+                                    tr("Kernel milliseconds in the step, all its runs together (a repeat: its "
                                        "inner steps')"));
     tree_->headerItem()->setToolTip(ColShare, tr("Share of the run's kernel time"));
 
@@ -315,6 +315,9 @@ QString StepListPanel::whatItDoes(const StepSpec& s, const StepPath& path) const
 // Problems, results and the running step, over the rows as built.
 void StepListPanel::markRows()
 {
+    // The figures of a run take room only once there is one.
+    for (int c : {ColRuns, ColTime, ColShare})
+        tree_->setColumnHidden(c, !hasResult_);
     const QPalette pal = palette();
     for (const StepPath& path : StepTree::all(steps_)) {
         QTreeWidgetItem* item = itemAt(path);
