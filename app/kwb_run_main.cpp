@@ -60,7 +60,11 @@ int main(int argc, char** argv)
     run->add_option("--device", runOptions.device, "N, cuda:N or sim (default: cuda:0 if present, else sim)");
     run->add_option("--repeat", runOptions.repeat, "timed repeats (overrides the document)")
         ->check(CLI::NonNegativeNumber);
-    run->add_option("--out", runOptions.outDir, "write output buffers as .npy and result.json here");
+    auto* outOption = run->add_option("--out", runOptions.outDir, "write output buffers as .npy and result.json here");
+    run->add_option("--out-after", runOptions.outAfter,
+                    "STEP (repeatable): a document of steps: also write every buffer as step STEP (\"2\", \"3.1\", "
+                    "\"*\" for all) left it, as DIR/after-step-STEP/NAME.npy; a step in a loop: after its last pass")
+        ->needs(outOption);
     run->add_flag("--json", runOptions.json, "print the run result as JSON");
     run->add_flag("--raw-printf", runOptions.rawPrintf,
                   "print the kernel's printf output as its bytes; by default each line is shown behind \"| \" "

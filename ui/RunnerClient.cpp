@@ -174,7 +174,7 @@ int RunnerClient::enqueueEncoded(Op op, const Document& doc, const char* opName,
     Job job;
     job.op = op;
     if (op == Op::Run) // the frames the runner may send back, with the counts evaluated here
-        job.returned = ReturnedBuffers(doc, "all");
+        job.returned = ReturnedBuffers(doc, "all", overrides.stepBuffers);
     job.header = std::move(encoded.header);
     job.payload = std::move(encoded.payload);
     job.kernel = doc.kernel;
@@ -275,6 +275,10 @@ void RunnerClient::handleEvent(ClientProtocol::Event event)
         if (event.stage == protocol::stage::kLaunch && current_->op == Op::Run)
             armWatchdog(int(current_->timeLimitS * 1000) + graceMs_);
         emit stageChanged(current_->id, QString::fromStdString(event.stage));
+        return;
+    case Kind::Step:
+        if (current_ && event.id == current_->id)
+            emit stepStarted(QString::fromStdString(event.step));
         return;
     case Kind::Reply:
         if (current_ && event.id == current_->id)

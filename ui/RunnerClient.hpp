@@ -70,6 +70,8 @@ public:
 signals:
     void devicesChanged(const std::vector<kw::DeviceInfo>& devices);
     void stageChanged(int id, const QString& stage);
+    // A document of steps: step `path` ("2.1") of the running job begins a run (not every pass).
+    void stepStarted(const QString& path);
     void compileFinished(int id, const kw::CompileResult& result);
     // Also for runs the runner did not survive: the result then carries a fault
     // (kind Timeout for the watchdog, Other for a crash) naming kernel and launch.

@@ -66,6 +66,10 @@ struct StepResult {
     std::vector<double> kernelMs;    // a launch: each run's kernel time
     double totalMs = 0;              // kernel time in it (a repeat: in its inner steps)
     std::vector<CheckResult> checks; // after its first run whose checks failed, else its last
+    // Every buffer as the step's last run left it (a step inside a repeat: after its last
+    // pass), by the document's names; only for the steps a run asks for
+    // (RunOverrides::stepBuffers), else empty.
+    std::vector<BufferResult> buffers;
 };
 
 struct RunResult {

@@ -3,20 +3,22 @@
 // here, bound in the program's option definitions and read by the command.
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kw {
 
 struct RunCommandOptions {
-    std::string file;          // FILE.kwb
-    std::string device;        // --device: N, cuda:N or sim; empty: cuda:0 if present, else sim
-    std::optional<int> repeat; // --repeat: timed repeats instead of the document's
-    std::string outDir;        // --out: output buffers as .npy and result.json here
-    std::string runner;        // --runner: the command line that starts a runner (docs/remote.md)
-    bool json = false;         // --json: the run result as JSON
-    bool trust = false;        // --trust: the document's options and files as they are
-    std::string check;         // --check: memcheck, racecheck, initcheck or synccheck (docs/checks.md)
-    bool profile = false;      // --profile: per-line counters from the simulator (docs/profile.md)
-    bool rawPrintf = false;    // --raw-printf: the kernel's printf bytes as they are, not escaped and marked
+    std::string file;                  // FILE.kwb
+    std::string device;                // --device: N, cuda:N or sim; empty: cuda:0 if present, else sim
+    std::optional<int> repeat;         // --repeat: timed repeats instead of the document's
+    std::string outDir;                // --out: output buffers as .npy and result.json here
+    std::vector<std::string> outAfter; // --out-after STEP: every buffer after that step, in DIR/after-step-STEP/
+    std::string runner;                // --runner: the command line that starts a runner (docs/remote.md)
+    bool json = false;                 // --json: the run result as JSON
+    bool trust = false;                // --trust: the document's options and files as they are
+    std::string check;                 // --check: memcheck, racecheck, initcheck or synccheck (docs/checks.md)
+    bool profile = false;              // --profile: per-line counters from the simulator (docs/profile.md)
+    bool rawPrintf = false;            // --raw-printf: the kernel's printf bytes as they are, not escaped and marked
 };
 
 } // namespace kw

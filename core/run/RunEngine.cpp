@@ -3,6 +3,7 @@
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
 #include "doc/PreparedRun.hpp"
+#include "doc/StepPaths.hpp"
 #include "run/ArgumentCheck.hpp"
 #include "run/ExternalCheck.hpp"
 #include "run/PrintfLineParser.hpp"
@@ -10,6 +11,7 @@
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -66,6 +68,25 @@ CompiledKernel compiledKernel(const CompileResult& compiled, const std::string& 
     if (unique)
         k.signature = *sig;
     return k;
+}
+
+// Every step path --out-after / step_buffers names must be a step of the document.
+void checkStepBuffers(const Document& doc, const std::vector<std::string>& paths)
+{
+    if (paths.empty())
+        return;
+    if (!doc.isSequence())
+        throw Error(ErrorCategory::Usage,
+                    "buffers after a step were asked for, but the document is one launch, without steps");
+    std::vector<std::string> known;
+    for (const auto& [path, step] : StepPaths::list(doc.steps))
+        known.push_back(path);
+    for (const std::string& p : paths)
+        if (p != "*" && std::find(known.begin(), known.end(), p) == known.end())
+            throw Error(ErrorCategory::Usage,
+                        fmt::format("buffers after step \"{}\" were asked for, but the document has no such step "
+                                    "(its steps: {})",
+                                    p, fmt::join(known, ", ")));
 }
 
 } // namespace
@@ -147,6 +168,8 @@ RunResult RunEngine::runSequence(const Document& doc, const RunOverrides& overri
                                   "document of one launch");
     stage("launch");
     SequenceRun sequence(doc, std::move(kernels), std::move(prepared), backend_, shared);
+    sequence.keepBuffersAfter(overrides.stepBuffers, overrides.stepBufferLimitBytes);
+    sequence.onStep(onStep_);
     sequence.run(result);
     result.check = shared.check;
     if (!result.steps.empty()) { // the launch fields show the first launch's shape
@@ -164,6 +187,7 @@ RunResult RunEngine::runSequence(const Document& doc, const RunOverrides& overri
 RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
 {
     const CheckTool check = overrides.check.value_or(CheckTool::None);
+    checkStepBuffers(doc, overrides.stepBuffers);
     if (check != CheckTool::None && checksOutside(backend_.device()))
         return runExternalCheck(doc, overrides, check);
 

@@ -8,9 +8,11 @@
 #include "launch/RunResult.hpp"
 #include "run/PreparedRunCache.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kw {
 
@@ -22,6 +24,12 @@ struct RunOverrides {
     // (compute-sanitizer); on other backends it is LaunchConfig::check, the backend's own.
     std::optional<CheckTool> check;
     ProfileRequest profile; // --profile: per-line counters (the simulator)
+    // A document of steps: the steps whose buffers to keep as they left them
+    // (StepResult::buffers), by path ("2", "3.1"); "*" is every step. --out-after.
+    std::vector<std::string> stepBuffers;
+    // The most bytes those copies may take in all; the ones past it are left out, with a
+    // warning naming their steps.
+    std::uint64_t stepBufferLimitBytes = std::uint64_t(1) << 30;
 };
 
 class ExternalCheck;
@@ -29,12 +37,16 @@ class ExternalCheck;
 class RunEngine {
 public:
     using StageCallback = std::function<void(const std::string& stage)>;
+    using StepCallback = std::function<void(const std::string& path)>;
 
     // `inputs` (may be null) keeps prepared inputs between runs of one runner.
     RunEngine(Compiler& compiler, Backend& backend, PreparedRunCache* inputs = nullptr);
 
     // "compile", "upload" (evaluate + allocate + launch), "checks" as they start.
     void onStage(StageCallback callback) { onStage_ = std::move(callback); }
+    // A document of steps: a step's path as it begins a run, at most once per
+    // StepProgress::kInterval for each path (a loop of many passes does not flood).
+    void onStep(StepCallback callback) { onStep_ = std::move(callback); }
 
     // Runs a check on a `cuda` device (may be null: such a run is then refused).
     void setExternalCheck(ExternalCheck* check) { externalCheck_ = check; }
@@ -63,6 +75,7 @@ private:
     Backend& backend_;
     PreparedRunCache* inputs_;
     StageCallback onStage_;
+    StepCallback onStep_;
     ExternalCheck* externalCheck_ = nullptr;
 };
 

@@ -5,11 +5,13 @@
 #include "doc/Expression.hpp"
 #include "doc/LaunchEvaluator.hpp"
 #include "doc/ScalarPacker.hpp"
+#include "doc/StepPaths.hpp"
 #include "run/ArgumentCheck.hpp"
 #include "run/PrintfLineParser.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -47,20 +49,27 @@ std::string describe(const StepSpec& s)
 
 // Every step in document order (a repeat before its inner steps), so the results list
 // them all, the ones that never ran too.
-void listSteps(const std::vector<StepSpec>& steps, const std::string& prefix, std::vector<StepResult>& out,
+void listSteps(const std::vector<StepSpec>& steps, std::vector<StepResult>& out,
                std::map<std::string, std::size_t>& index)
 {
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        const StepSpec& s = steps[i];
+    for (const auto& [path, s] : StepPaths::list(steps)) {
         StepResult r;
-        r.path = prefix + std::to_string(i + 1);
-        r.kind = toString(s.kind);
-        r.name = s.name.empty() ? describe(s) : s.name;
-        r.kernel = s.kernel;
+        r.path = path;
+        r.kind = toString(s->kind);
+        r.name = s->name.empty() ? describe(*s) : s->name;
+        r.kernel = s->kernel;
         index[r.path] = out.size();
         out.push_back(std::move(r));
-        listSteps(s.steps, out.back().path + ".", out, index);
     }
+}
+
+std::string bytesText(std::uint64_t bytes)
+{
+    if (bytes >= (std::uint64_t(1) << 30) && bytes % (std::uint64_t(1) << 30) == 0)
+        return fmt::format("{} GiB", bytes >> 30);
+    if (bytes >= (std::uint64_t(1) << 20) && bytes % (std::uint64_t(1) << 20) == 0)
+        return fmt::format("{} MiB", bytes >> 20);
+    return fmt::format("{} bytes", bytes);
 }
 
 } // namespace
@@ -130,7 +139,7 @@ std::size_t SequenceRun::wholeNumber(const std::string& text, const std::string&
 void SequenceRun::run(RunResult& result)
 {
     result_ = &result;
-    listSteps(doc_.steps, "", result.steps, stepIndex_);
+    listSteps(doc_.steps, result.steps, stepIndex_);
     device_ = backend_.residentBuffers();
 
     const std::size_t n = prepared_.buffers.size();
@@ -148,6 +157,10 @@ void SequenceRun::run(RunResult& result)
     }
 
     runList(doc_.steps, "steps", "");
+    if (!leftOut_.empty())
+        result.warnings.push_back(fmt::format(
+            "the buffers after step{} {} were not kept: they would pass the limit of {} of buffers kept after steps",
+            leftOut_.size() > 1 ? "s" : "", fmt::join(leftOut_, ", "), bytesText(keepLimit_)));
 
     if (!halted_) {
         result.checks = checksNow(doc_.checks, "checks");
@@ -163,14 +176,8 @@ void SequenceRun::run(RunResult& result)
     // After a fault a GPU's context is lost and nothing can be read: then no buffers come
     // back, rather than their initial contents shown as results.
     try {
-        for (std::size_t i = 0; i < n; ++i) {
-            BufferResult b;
-            b.name = prepared_.buffers[i].name;
-            b.direction = prepared_.buffers[i].direction;
-            b.shape = i < prepared_.shapes.size() ? prepared_.shapes[i] : std::vector<std::size_t>{cache_[i].count()};
-            b.data = current(i);
-            result.buffers.push_back(std::move(b));
-        }
+        for (std::size_t i = 0; i < n; ++i)
+            result.buffers.push_back(bufferNow(i));
     } catch (const Error& e) {
         if (!result.fault)
             throw;
@@ -179,10 +186,73 @@ void SequenceRun::run(RunResult& result)
     }
 }
 
-void SequenceRun::runList(const std::vector<StepSpec>& steps, const std::string& field, const std::string& path)
+void SequenceRun::keepBuffersAfter(const std::vector<std::string>& paths, std::uint64_t limitBytes)
+{
+    keep_ = std::set<std::string>(paths.begin(), paths.end());
+    keepAll_ = keep_.count("*") > 0;
+    keepLimit_ = limitBytes;
+}
+
+std::string SequenceRun::currentNames(const std::string& message) const
+{
+    static const std::string kOpen = "buffer '";
+    std::string out;
+    std::size_t at = 0;
+    for (std::size_t p = message.find(kOpen); p != std::string::npos; p = message.find(kOpen, at)) {
+        const std::size_t nameAt = p + kOpen.size(), end = message.find('\'', nameAt);
+        if (end == std::string::npos)
+            break;
+        std::string name = message.substr(nameAt, end - nameAt);
+        // Resident buffer k was uploaded as document buffer k; it is named now by whichever
+        // document buffer points at it.
+        for (std::size_t k = 0; k < prepared_.buffers.size(); ++k)
+            if (prepared_.buffers[k].name == name) {
+                const auto now = std::find(resident_.begin(), resident_.end(), k);
+                if (now != resident_.end())
+                    name = prepared_.buffers[std::size_t(now - resident_.begin())].name;
+                break;
+            }
+        out += message.substr(at, nameAt - at) + name;
+        at = end;
+    }
+    return out + message.substr(at);
+}
+
+BufferResult SequenceRun::bufferNow(std::size_t i)
+{
+    BufferResult b;
+    b.name = prepared_.buffers[i].name;
+    b.direction = prepared_.buffers[i].direction;
+    b.data = current(i);
+    b.shape = i < prepared_.shapes.size() ? prepared_.shapes[i] : std::vector<std::size_t>{b.data.count()};
+    return b;
+}
+
+void SequenceRun::keepBuffers(StepResult& r)
+{
+    if (!keepAll_ && !keep_.count(r.path))
+        return;
+    if (r.buffers.empty()) { // the first run of this step: does a copy still fit?
+        if (std::find(leftOut_.begin(), leftOut_.end(), r.path) != leftOut_.end())
+            return;
+        std::uint64_t bytes = 0;
+        for (const BufferArg& b : prepared_.buffers)
+            bytes += b.data.byteSize();
+        if (bytes > keepLimit_ || kept_ > keepLimit_ - bytes) {
+            leftOut_.push_back(r.path);
+            return;
+        }
+        kept_ += bytes;
+    }
+    r.buffers.clear();
+    for (std::size_t i = 0; i < prepared_.buffers.size(); ++i)
+        r.buffers.push_back(bufferNow(i));
+}
+
+void SequenceRun::runList(const std::vector<StepSpec>& steps, const std::string& field, const std::string& parent)
 {
     for (std::size_t i = 0; i < steps.size() && !halted_; ++i)
-        runStep(steps[i], fmt::format("{}[{}]", field, i), path + std::to_string(i + 1));
+        runStep(steps[i], fmt::format("{}[{}]", field, i), StepPaths::child(parent, i));
 }
 
 void SequenceRun::runStep(const StepSpec& step, const std::string& field, const std::string& path)
@@ -193,6 +263,7 @@ void SequenceRun::runStep(const StepSpec& step, const std::string& field, const 
         return;
     }
     StepResult& r = result_->steps[stepIndex_.at(path)];
+    progress_.started(path);
     using K = StepSpec::Kind;
     switch (step.kind) {
     case K::Launch: launchStep(step, field, r); break;
@@ -214,11 +285,14 @@ void SequenceRun::runStep(const StepSpec& step, const std::string& field, const 
     case K::Repeat:
     case K::RepeatUntil: repeatStep(step, field, path, r); break;
     }
-    if (halted_ || step.checks.empty())
-        return;
-    std::vector<CheckResult> checks = checksNow(step.checks, field + ".checks");
-    if (allPassed(r.checks)) // keep the first pass that failed
-        r.checks = std::move(checks);
+    if (!halted_ && !step.checks.empty()) {
+        std::vector<CheckResult> checks = checksNow(step.checks, field + ".checks");
+        if (allPassed(r.checks)) // keep the first pass that failed
+            r.checks = std::move(checks);
+    }
+    // A loop stopped at its limit left buffers worth seeing; after a fault a GPU has none to read.
+    if (!result_->fault)
+        keepBuffers(r);
 }
 
 void SequenceRun::launchStep(const StepSpec& step, const std::string& field, StepResult& r)
@@ -266,12 +340,13 @@ void SequenceRun::launchStep(const StepSpec& step, const std::string& field, Ste
     for (const std::string& w : report.warnings)
         result_->warnings.push_back(fmt::format("step {}: {}", r.path, w));
     for (CheckFinding& f : report.findings) {
-        f.message = fmt::format("step {} ({}): {}", r.path, step.kernel, f.message);
+        f.message = fmt::format("step {} ({}): {}", r.path, step.kernel, currentNames(f.message));
         result_->findings.push_back(std::move(f));
     }
     if (report.fault) {
         Fault fault = *report.fault;
-        fault.message = fmt::format("step {} ({}, run {}): {}", r.path, step.kernel, r.runs, fault.message);
+        fault.message
+            = fmt::format("step {} ({}, run {}): {}", r.path, step.kernel, r.runs, currentNames(fault.message));
         result_->fault = std::move(fault);
         result_->faultStep = r.path;
         stop(fmt::format("step {} faulted", r.path));
@@ -327,7 +402,7 @@ void SequenceRun::repeatStep(const StepSpec& step, const std::string& field, con
     for (std::size_t pass = 0; pass < passes && !halted_; ++pass) {
         if (!step.index.empty())
             scope_.set(step.index, double(pass));
-        runList(step.steps, field + ".steps", path + ".");
+        runList(step.steps, field + ".steps", path);
         if (halted_)
             break;
         ++r.runs;

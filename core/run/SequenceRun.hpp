@@ -10,6 +10,7 @@
 #include "launch/Backend.hpp"
 #include "launch/ResidentBuffers.hpp"
 #include "launch/RunResult.hpp"
+#include "run/StepProgress.hpp"
 #include "util/Deadline.hpp"
 
 #include <cstdint>
@@ -37,6 +38,12 @@ public:
     SequenceRun(const SequenceRun&) = delete;
     SequenceRun& operator=(const SequenceRun&) = delete;
 
+    // Keeps every buffer after the steps `paths` names ("*": all) in their
+    // StepResult::buffers, at most `limitBytes` in all; the steps past it are named in a warning.
+    void keepBuffersAfter(const std::vector<std::string>& paths, std::uint64_t limitBytes);
+    // Called with a step's path as it begins a run (StepProgress: not for every pass).
+    void onStep(StepProgress::Callback callback) { progress_ = StepProgress(std::move(callback)); }
+
     // Fills the result's steps, printf, fault, findings, warnings, checks, timings and
     // buffers. A document error found on the way (a copy outside its buffer, a bad count)
     // throws kw::Error(Document) naming the step's field.
@@ -55,6 +62,11 @@ private:
     void copyStep(const StepSpec& step, const std::string& field);
     void fillStep(const StepSpec& step, const std::string& field);
     void repeatStep(const StepSpec& step, const std::string& field, const std::string& path, StepResult& r);
+    BufferResult bufferNow(std::size_t index);
+    // A backend's message with each "buffer 'NAME'" under the name the buffer has now
+    // (after swaps), not the one it was uploaded under.
+    std::string currentNames(const std::string& message) const;
+    void keepBuffers(StepResult& r);
     std::vector<CheckResult> checksNow(const std::vector<CheckSpec>& checks, const std::string& field);
 
     std::size_t bufferIndex(const std::string& name, const std::string& field) const;
@@ -84,6 +96,11 @@ private:
     VariableScope scope_;                          // variables, pass indices, buffer reads
     double kernelMs_ = 0;                          // every launch's kernel time so far
     bool halted_ = false;
+    StepProgress progress_;
+    std::set<std::string> keep_; // step paths whose buffers are kept
+    bool keepAll_ = false;
+    std::uint64_t keepLimit_ = 0, kept_ = 0;
+    std::vector<std::string> leftOut_; // steps whose buffers were past the limit
 };
 
 } // namespace kw

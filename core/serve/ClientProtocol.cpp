@@ -108,8 +108,9 @@ void ClientProtocol::frameDone()
     e.kind = Event::Kind::Buffer;
     e.id = id;
     e.buffer = frameName_;
+    e.step = frameStep_;
     e.message = std::move(frameHeader_);
-    inFlight_[id].frames[frameName_] = std::move(*frame_);
+    inFlight_[id].frames[ReturnedBuffers::frameKey(frameStep_, frameName_)] = std::move(*frame_);
     frame_.reset();
     events_.push_back(std::move(e));
 }
@@ -162,6 +163,7 @@ void ClientProtocol::takeHeader(json header)
         const ReturnedBuffers::Frame f = request->second.returned.admit(header, bytes);
         frame_.emplace(f.dtype, f.count); // the size admit() checked against the payload
         frameName_ = f.name;
+        frameStep_ = f.step;
         frameFilled_ = 0;
         frameHeader_ = std::move(header);
         if (frame_->byteSize() == 0)
@@ -173,6 +175,10 @@ void ClientProtocol::takeHeader(json header)
     if (event == protocol::event::kStage) {
         e.kind = Event::Kind::Stage;
         e.stage = protocol::stageOf(header);
+        if (e.stage == protocol::stage::kStep) {
+            e.kind = Event::Kind::Step;
+            e.step = protocol::stepOf(header);
+        }
         e.message = std::move(header);
         events_.push_back(std::move(e));
         return;

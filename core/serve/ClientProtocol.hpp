@@ -29,7 +29,8 @@ public:
     struct Event {
         enum class Kind {
             Stage,      // a stage event of a request in flight: `stage`
-            Buffer,     // a buffer frame of a request in flight came whole: `buffer` names it
+            Step,       // a document of steps: step `step` of a request in flight begins a run
+            Buffer,     // a buffer frame of a request in flight came whole: `buffer` names it (`step`: after that step)
             Reply,      // the final reply of a request in flight: `message`, `returned`, `frames`
             Unreadable, // a line that is not a message: `line`, `error`
             Broken,     // the runner broke the protocol: `error`; nothing follows
@@ -39,10 +40,11 @@ public:
         nlohmann::json message; // the header of a Stage, Buffer or Reply
         std::string stage;
         std::string buffer;
+        std::string step;
         std::string line;
         std::string error;
         ReturnedBuffers returned;                 // what the request let the runner send back
-        std::map<std::string, HostBuffer> frames; // the frames that came for it, by name
+        std::map<std::string, HostBuffer> frames; // the frames that came for it, by ReturnedBuffers::frameKey
     };
 
     // A request as it goes on the wire; its events and final reply are expected from now
@@ -84,7 +86,7 @@ private:
     std::string line_; // the line that has not ended yet
     // The frame in progress (frame_ set): its header, its buffer, the bytes still to come.
     nlohmann::json frameHeader_;
-    std::string frameName_;
+    std::string frameName_, frameStep_;
     std::optional<HostBuffer> frame_;
     std::size_t frameFilled_ = 0;
     bool broken_ = false;

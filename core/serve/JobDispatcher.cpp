@@ -19,6 +19,7 @@
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -162,6 +163,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
 
     RunEngine engine(*compiler_, be, &preparedInputs_);
     engine.onStage([&](const std::string& name) { stage(id, name); });
+    engine.onStep([&](const std::string& path) { channel_.write(protocol::stepEvent(id, path)); });
     SanitizedRun sanitized;
     engine.setExternalCheck(&sanitized);
     RunResult result;
@@ -173,18 +175,26 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     }
     disarmOrWait();
 
-    if (returnBuffers != "none" && !result.fault) {
+    const auto frame = [&](const BufferResult& b, const std::string& step) {
+        json header
+            = {{"name", b.name}, {"dtype", toString(b.data.dtype())}, {"count", b.data.count()}, {"shape", b.shape}};
+        if (!step.empty())
+            header["step"] = step;
+        channel_.write(protocol::eventMessage(id, protocol::event::kBuffer, std::move(header)), b.data.data(),
+                       b.data.byteSize());
+    };
+    const bool afterSteps
+        = std::any_of(result.steps.begin(), result.steps.end(), [](const StepResult& s) { return !s.buffers.empty(); });
+    if ((returnBuffers != "none" && !result.fault) || afterSteps) {
         stage(id, protocol::stage::kDownload);
-        for (const auto& b : result.buffers) {
-            if (returnBuffers == "outputs" && b.direction == Direction::In)
-                continue;
-            channel_.write(protocol::eventMessage(id, protocol::event::kBuffer,
-                                                  {{"name", b.name},
-                                                   {"dtype", toString(b.data.dtype())},
-                                                   {"count", b.data.count()},
-                                                   {"shape", b.shape}}),
-                           b.data.data(), b.data.byteSize());
-        }
+        if (returnBuffers != "none" && !result.fault)
+            for (const auto& b : result.buffers)
+                if (returnBuffers == "all" || b.direction != Direction::In)
+                    frame(b, {});
+        // Asked for by name (step_buffers): every buffer, whatever return_buffers says.
+        for (const StepResult& s : result.steps)
+            for (const BufferResult& b : s.buffers)
+                frame(b, s.path);
     }
     JobCodec::relativize(result.compile, jobFolderOf(doc));
     channel_.write(protocol::reply(id, toJson(result)));

@@ -43,9 +43,15 @@ json eventMessage(const json& id, std::string_view name, json body)
 
 json stageEvent(const json& id, std::string_view stage) { return eventMessage(id, event::kStage, {{"stage", stage}}); }
 
+json stepEvent(const json& id, std::string_view path)
+{
+    return eventMessage(id, event::kStage, {{"stage", stage::kStep}, {"step", path}});
+}
+
 std::string opOf(const json& message) { return JsonField::get<std::string>(message, "op", {}); }
 std::string eventOf(const json& message) { return JsonField::get<std::string>(message, "event", {}); }
 std::string stageOf(const json& message) { return JsonField::get<std::string>(message, "stage", {}); }
+std::string stepOf(const json& message) { return JsonField::get<std::string>(message, "step", {}); }
 
 std::string encode(json header, const void* binary, std::size_t bytes)
 {

@@ -15,7 +15,8 @@ namespace kw::protocol {
 
 // Version 2: jobs carry their include files and initialiser data (binary frame).
 // Version 3: documents of several steps; run results carry "steps".
-inline constexpr int kVersion = 3;
+// Version 4: "step_buffers": buffers after chosen steps (frames with "step"); step events.
+inline constexpr int kVersion = 4;
 
 // Requests (member "op").
 namespace op {
@@ -44,6 +45,8 @@ inline constexpr const char* kUpload = "upload";
 inline constexpr const char* kLaunch = "launch";
 inline constexpr const char* kChecks = "checks";
 inline constexpr const char* kDownload = "download";
+// A document of steps: a step begins a run (member "step": its path), between launch and checks.
+inline constexpr const char* kStep = "step";
 } // namespace stage
 
 // {"v": kVersion, "id": id, "op": op, ...members}.
@@ -58,12 +61,15 @@ nlohmann::json eventMessage(const nlohmann::json& id, std::string_view name,
                             nlohmann::json body = nlohmann::json::object());
 // {"v", "id", "event": "stage", "stage": stage}.
 nlohmann::json stageEvent(const nlohmann::json& id, std::string_view stage);
+// {"v", "id", "event": "stage", "stage": "step", "step": path}.
+nlohmann::json stepEvent(const nlohmann::json& id, std::string_view path);
 
 // What a message says it is; empty when it does not say. A member that is not a
 // string throws kw::Error(Protocol).
 std::string opOf(const nlohmann::json& message);    // "op" of a request
 std::string eventOf(const nlohmann::json& message); // "event" of an event
 std::string stageOf(const nlohmann::json& message); // "stage" of a stage event
+std::string stepOf(const nlohmann::json& message);  // "step" of a step event or a buffer frame after a step
 
 // One message as it goes on the wire: the header line (with "binary": bytes when
 // there is a payload) and the payload right after its newline.

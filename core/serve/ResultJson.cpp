@@ -522,6 +522,37 @@ std::vector<CheckResult> checksFromJson(const json& list)
     return out;
 }
 
+// The buffers' metadata; their contents travel as .npy files or binary frames.
+json buffersJson(const std::vector<BufferResult>& list)
+{
+    json buffers = json::array();
+    for (const auto& b : list)
+        buffers.push_back({{"name", b.name},
+                           {"dtype", toString(b.data.dtype())},
+                           {"count", b.data.count()},
+                           {"shape", b.shape},
+                           {"direction", toString(b.direction)}});
+    return buffers;
+}
+
+std::vector<BufferResult> buffersFromJson(const json& list)
+{
+    std::vector<BufferResult> out;
+    for (const auto& b : list) {
+        BufferResult br;
+        br.name = value<std::string>(b, "name", "");
+        br.direction = enumFromString(value<std::string>(b, "direction", "inout"), kDirections, "direction");
+        br.shape = value<std::vector<std::size_t>>(b, "shape", {});
+        const auto dtype = parseDType(value<std::string>(b, "dtype", "f32"));
+        if (!dtype)
+            throw Error(ErrorCategory::Protocol, "buffers: unknown dtype \"" + b.value("dtype", "") + "\"");
+        // Contents travel separately; the metadata keeps the dtype and count.
+        br.data = HostBuffer(*dtype, 0);
+        out.push_back(std::move(br));
+    }
+    return out;
+}
+
 } // namespace
 
 json toJson(const RunResult& r) { return toJson(r, std::string()); }
@@ -536,13 +567,7 @@ json toJson(const RunResult& r, const std::string& source)
         lines.push_back(std::move(line));
     }
     const json checks = checksJson(r.checks);
-    json buffers = json::array();
-    for (const auto& b : r.buffers)
-        buffers.push_back({{"name", b.name},
-                           {"dtype", toString(b.data.dtype())},
-                           {"count", b.data.count()},
-                           {"shape", b.shape},
-                           {"direction", toString(b.direction)}});
+    const json buffers = buffersJson(r.buffers);
     const RunTimings& t = r.timings;
     json j = {
         {"ok", r.ok},
@@ -569,18 +594,22 @@ json toJson(const RunResult& r, const std::string& source)
     // Present only for a document of steps.
     if (!r.steps.empty()) {
         json steps = json::array();
-        for (const StepResult& st : r.steps)
-            steps.push_back({{"path", st.path},
-                             {"kind", st.kind},
-                             {"name", st.name},
-                             {"kernel", st.kernel},
-                             {"grid", dimJson(st.grid)},
-                             {"block", dimJson(st.block)},
-                             {"shared_bytes", st.sharedBytes},
-                             {"runs", st.runs},
-                             {"kernel_ms", st.kernelMs},
-                             {"total_ms", st.totalMs},
-                             {"checks", checksJson(st.checks)}});
+        for (const StepResult& st : r.steps) {
+            json step = {{"path", st.path},
+                         {"kind", st.kind},
+                         {"name", st.name},
+                         {"kernel", st.kernel},
+                         {"grid", dimJson(st.grid)},
+                         {"block", dimJson(st.block)},
+                         {"shared_bytes", st.sharedBytes},
+                         {"runs", st.runs},
+                         {"kernel_ms", st.kernelMs},
+                         {"total_ms", st.totalMs},
+                         {"checks", checksJson(st.checks)}};
+            if (!st.buffers.empty()) // only for the steps a run asked for (step_buffers)
+                step["buffers"] = buffersJson(st.buffers);
+            steps.push_back(std::move(step));
+        }
         j["steps"] = std::move(steps);
         j["stopped"] = r.stopped.empty() ? json(nullptr) : json(r.stopped);
         j["fault_step"] = r.faultStep.empty() ? json(nullptr) : json(r.faultStep);
@@ -653,24 +682,14 @@ try {
         sr.kernelMs = value<std::vector<double>>(st, "kernel_ms", {});
         sr.totalMs = value<double>(st, "total_ms", 0.0);
         sr.checks = checksFromJson(st.value("checks", json::array()));
+        sr.buffers = buffersFromJson(st.value("buffers", json::array()));
         r.steps.push_back(std::move(sr));
     }
     if (j.contains("stopped") && !j["stopped"].is_null())
         r.stopped = value<std::string>(j, "stopped", "");
     if (j.contains("fault_step") && !j["fault_step"].is_null())
         r.faultStep = value<std::string>(j, "fault_step", "");
-    for (const auto& b : j.value("buffers", json::array())) {
-        BufferResult br;
-        br.name = value<std::string>(b, "name", "");
-        br.direction = enumFromString(value<std::string>(b, "direction", "inout"), kDirections, "direction");
-        br.shape = value<std::vector<std::size_t>>(b, "shape", {});
-        const auto dtype = parseDType(value<std::string>(b, "dtype", "f32"));
-        if (!dtype)
-            throw Error(ErrorCategory::Protocol, "buffers: unknown dtype \"" + b.value("dtype", "") + "\"");
-        // Contents travel separately; the metadata keeps the dtype and count.
-        br.data = HostBuffer(*dtype, 0);
-        r.buffers.push_back(std::move(br));
-    }
+    r.buffers = buffersFromJson(j.value("buffers", json::array()));
     r.warnings = value<std::vector<std::string>>(j, "warnings", {});
     r.check = parseCheckTool(value<std::string>(j, "check", "none")).value_or(CheckTool::None);
     for (const auto& f : j.value("findings", json::array()))

@@ -3,10 +3,12 @@
 #include "data/NdArray.hpp"
 #include "doc/BufferFactory.hpp"
 #include "doc/DefineValues.hpp"
+#include "doc/StepPaths.hpp"
 #include "util/Error.hpp"
 #include "util/JsonField.hpp"
 #include "util/PlainFileName.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace kw {
@@ -40,8 +42,13 @@ template <typename T> T member(const json& header, const char* key, const std::s
 
 } // namespace
 
-ReturnedBuffers::ReturnedBuffers(const Document& doc, std::string_view returnBuffers)
+ReturnedBuffers::ReturnedBuffers(const Document& doc, std::string_view returnBuffers,
+                                 const std::vector<std::string>& stepBuffers)
 {
+    const bool allSteps = std::find(stepBuffers.begin(), stepBuffers.end(), "*") != stepBuffers.end();
+    for (const auto& [path, step] : StepPaths::list(doc.steps))
+        if (allSteps || std::find(stepBuffers.begin(), stepBuffers.end(), path) != stepBuffers.end())
+            steps_.insert(path);
     // Counts and shapes as the runner evaluates them (doc/PreparedRun): expressions of the
     // document's scope, no file read. One the client cannot evaluate is left unknown; the
     // runner then refuses the document itself.
@@ -67,6 +74,11 @@ ReturnedBuffers::ReturnedBuffers(const Document& doc, std::string_view returnBuf
     }
 }
 
+std::string ReturnedBuffers::frameKey(const std::string& step, const std::string& name)
+{
+    return step.empty() ? name : step + "/" + name;
+}
+
 const ReturnedBuffers::Expected& ReturnedBuffers::expected(const std::string& name, const char* what) const
 {
     if (const auto problem = PlainFileName::problem(name))
@@ -82,10 +94,16 @@ ReturnedBuffers::Frame ReturnedBuffers::admit(const json& header, std::uint64_t 
     Frame f;
     f.name = member<std::string>(header, "name", "buffer frame");
     const Expected& e = expected(f.name, "buffer frame");
-    const std::string frame = "buffer frame " + PlainFileName::quoted(f.name);
-    if (!e.returned)
+    std::string frame = "buffer frame " + PlainFileName::quoted(f.name);
+    if (header.contains("step") && !header["step"].is_null()) {
+        f.step = member<std::string>(header, "step", frame);
+        frame += " after step " + PlainFileName::quoted(f.step);
+        if (!steps_.count(f.step))
+            refuse(frame + ": a step this request does not ask buffers after");
+    } else if (!e.returned)
         refuse(frame + ": a buffer this request does not ask back");
-    if (framed_.count(f.name))
+    const std::string key = frameKey(f.step, f.name);
+    if (framed_.count(key))
         refuse(frame + ": sent twice");
 
     const std::string dtype = member<std::string>(header, "dtype", frame);
@@ -113,16 +131,31 @@ ReturnedBuffers::Frame ReturnedBuffers::admit(const json& header, std::uint64_t 
             refuse(frame + ": shape " + shapeText(shape) + " does not hold its " + std::to_string(f.count)
                    + " elements");
     }
-    framed_.insert(f.name);
+    framed_.insert(key);
     return f;
 }
 
 void ReturnedBuffers::attach(RunResult& result, std::map<std::string, HostBuffer>& frames) const
 {
+    attachList(result.buffers, {}, frames);
+    for (StepResult& s : result.steps) {
+        if (s.buffers.empty())
+            continue;
+        if (!steps_.count(s.path))
+            refuse("the buffers after step " + PlainFileName::quoted(s.path)
+                   + ": a step this request does not ask buffers after");
+        attachList(s.buffers, s.path, frames);
+    }
+}
+
+void ReturnedBuffers::attachList(std::vector<BufferResult>& list, const std::string& step,
+                                 std::map<std::string, HostBuffer>& frames) const
+{
     std::set<std::string> listed;
-    for (BufferResult& b : result.buffers) {
+    const std::string after = step.empty() ? std::string() : " after step " + PlainFileName::quoted(step);
+    for (BufferResult& b : list) {
         const Expected& e = expected(b.name, "result buffer");
-        const std::string name = "result buffer " + PlainFileName::quoted(b.name);
+        const std::string name = "result buffer " + PlainFileName::quoted(b.name) + after;
         if (!listed.insert(b.name).second)
             refuse(name + ": listed twice");
         if (b.data.dtype() != e.dtype)
@@ -131,7 +164,7 @@ void ReturnedBuffers::attach(RunResult& result, std::map<std::string, HostBuffer
         if (b.direction != e.direction)
             refuse(name + ": direction " + toString(b.direction) + ", but the document's buffer is "
                    + toString(e.direction));
-        const auto frame = frames.find(b.name);
+        const auto frame = frames.find(frameKey(step, b.name));
         // The shape must describe the data a view will index: the frame's, else the document's count.
         const std::optional<std::size_t> count = frame != frames.end() ? frame->second.count() : e.count;
         if (b.shape.empty() && count)

@@ -3,8 +3,9 @@
 // client, which never believes its runner: buffer frames and the result's buffer list may
 // name only buffers of the request's document, each once, by a plain file name
 // (util/PlainFileName), with the dtype and the element count the client evaluated, and a
-// frame's bytes must be exactly count × element size. Anything else is kw::Error(Protocol)
-// naming the buffer, raised before anything is allocated for a frame.
+// frame's bytes must be exactly count × element size. A frame of the buffers after a step
+// ("step": its path) must be of a step the request asked for (step_buffers). Anything else
+// is kw::Error(Protocol) naming the buffer, raised before anything is allocated for a frame.
 #include "data/DType.hpp"
 #include "data/Direction.hpp"
 #include "data/HostBuffer.hpp"
@@ -29,20 +30,27 @@ public:
     // A frame as its checked header announces it: enough to allocate its buffer.
     struct Frame {
         std::string name;
+        std::string step; // a buffer after this step; empty: the run's final buffers
         DType dtype = DType::U8;
         std::size_t count = 0;
     };
 
     // A request that returns no buffers (hello, devices, compile): every frame is refused.
     ReturnedBuffers() = default;
-    // A run of `doc` with "return_buffers" `returnBuffers` ("outputs", "all" or "none").
-    ReturnedBuffers(const Document& doc, std::string_view returnBuffers);
+    // A run of `doc` with "return_buffers" `returnBuffers` ("outputs", "all" or "none") and
+    // "step_buffers" `stepBuffers` (step paths, "*" for all).
+    ReturnedBuffers(const Document& doc, std::string_view returnBuffers,
+                    const std::vector<std::string>& stepBuffers = {});
+
+    // The key of a frame in the frames of a reply: the buffer's name, or "STEP/NAME" for
+    // a buffer after a step (a plain file name has no '/').
+    static std::string frameKey(const std::string& step, const std::string& name);
 
     // Checks a buffer event's header and the size of its payload before the payload is read.
     Frame admit(const nlohmann::json& header, std::uint64_t payloadBytes);
 
-    // Checks the run result's buffer list (names, dtypes, directions, shapes) and gives
-    // each listed buffer the frame that came for it as its data.
+    // Checks the run result's buffer lists, its own and its steps' (names, dtypes,
+    // directions, shapes), and gives each listed buffer the frame that came for it as its data.
     void attach(RunResult& result, std::map<std::string, HostBuffer>& frames) const;
 
     // The most elements a buffer may have (doc/BufferFactory's limit), for a count the
@@ -59,9 +67,12 @@ private:
     };
     // The document's buffer `name` (what: "buffer frame", "result buffer"); refuses any other name.
     const Expected& expected(const std::string& name, const char* what) const;
+    void attachList(std::vector<BufferResult>& list, const std::string& step,
+                    std::map<std::string, HostBuffer>& frames) const;
 
     std::map<std::string, Expected> buffers_;
-    std::set<std::string> framed_;
+    std::set<std::string> framed_; // frame keys
+    std::set<std::string> steps_;  // the steps whose buffers may come back
 };
 
 } // namespace kw

@@ -100,6 +100,7 @@ RunOverrides RunCommand::overrides() const
     if (!options_.check.empty())
         o.check = parseCheckTool(options_.check);
     o.profile.enabled = options_.profile;
+    o.stepBuffers = options_.outAfter;
     return o;
 }
 

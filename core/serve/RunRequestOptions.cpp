@@ -18,6 +18,8 @@ void writeRunOptions(json& request, const RunOverrides& overrides)
 {
     if (overrides.check && *overrides.check != CheckTool::None)
         request["check"] = toString(*overrides.check);
+    if (!overrides.stepBuffers.empty())
+        request["step_buffers"] = overrides.stepBuffers;
     if (!overrides.profile.enabled)
         return;
     if (!overrides.profile.capture) {
@@ -43,6 +45,15 @@ RunOverrides readRunOptions(const json& request)
             malformed("\"check\" must be memcheck, racecheck, initcheck or synccheck, not \"" + it->get<std::string>()
                       + "\"");
         o.check = *tool;
+    }
+    if (auto it = request.find("step_buffers"); it != request.end()) {
+        if (!it->is_array())
+            malformed("\"step_buffers\" must be an array of step paths");
+        for (const json& path : *it) {
+            if (!path.is_string())
+                malformed("\"step_buffers\" must be an array of step paths (strings such as \"2.1\" or \"*\")");
+            o.stepBuffers.push_back(path.get<std::string>());
+        }
     }
     auto it = request.find("profile");
     if (it == request.end() || (it->is_boolean() && !it->get<bool>()))

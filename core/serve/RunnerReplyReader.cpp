@@ -26,6 +26,7 @@ std::optional<json> RunnerReplyReader::read(const json& id, ReturnedBuffers& ret
                 if (e->id == id && onStage)
                     onStage(e->stage);
                 break;
+            case Kind::Step: break;   // progress within the launch stage
             case Kind::Buffer: break; // its data comes with the reply
             case Kind::Reply:
                 if (e->id != id)

@@ -106,7 +106,7 @@ RunResult ServeClient::run(const Document& doc, const std::string& device, const
     EncodedJob job = JobCodec::encode(doc, protocol::op::kRun, nextId_++, device);
     job.header["return_buffers"] = returnBuffers;
     writeRunOptions(job.header, overrides);
-    ReturnedBuffers returned(doc, returnBuffers);
+    ReturnedBuffers returned(doc, returnBuffers, overrides.stepBuffers);
     std::map<std::string, HostBuffer> frames;
     const json reply = roundTrip(job.header, job.payload, onStage, returned, frames);
     return reply_.run(reply_.result(reply), returned, frames);

@@ -94,6 +94,10 @@ LaunchSetup::LaunchSetup(std::shared_ptr<const Module> mod, const Function& fn, 
     L_.printfBufferBytes = config.printfBufferBytes;
     std::vector<std::uint64_t> bufferAddress;
     mapMemory(buffers, bufferAddress);
+    if (config.check == CheckTool::Initcheck) // what earlier launches, copies and fills left written
+        for (std::size_t i = 0; i < settings.written.size() && i < buffers.size(); ++i)
+            if (settings.written[i] && bufferAddress[i])
+                L_.mem.track(bufferAddress[i], settings.written[i], std::uint32_t(sizeOf(buffers[i].data.dtype())));
     if (args.size() != fn.params.size())
         throw Error(ErrorCategory::Usage,
                     fmt::format("kernel '{}' takes {} parameters but {} arguments were given", settings.kernelName,

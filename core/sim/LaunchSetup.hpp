@@ -22,6 +22,9 @@ struct LaunchSettings {
     std::string kernelName;    // as the user names the kernel, for messages
     bool raceCheck = false;    // shared-memory races as warnings (SimBackend::setRaceCheck)
     std::uint32_t smCount = 1; // %nsmid
+    // initcheck across launches: per buffer, 1 for each byte that holds data (null: all do);
+    // empty: every buffer's bytes do (sim/SimResidentBuffers).
+    std::vector<std::uint8_t*> written;
 };
 
 class LaunchSetup {

@@ -32,6 +32,15 @@ const MemRegion* MemoryMap::find(std::uint64_t addr, std::uint64_t size) const
     return nullptr;
 }
 
+void MemoryMap::track(std::uint64_t base, std::uint8_t* written, std::uint32_t elementBytes)
+{
+    for (MemRegion& r : regions_)
+        if (r.base == base) {
+            r.written = written;
+            r.elementBytes = elementBytes;
+        }
+}
+
 std::string MemoryMap::describe(std::uint64_t addr, std::uint64_t size) const
 {
     if (addr < 4096)

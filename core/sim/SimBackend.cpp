@@ -192,12 +192,20 @@ std::shared_ptr<const Module> SimBackend::module(const std::string& ptx, double&
 LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
                                 const std::vector<LaunchArg>& args, const LaunchConfig& config)
 {
+    return launch(kernel, buffers, args, config, {});
+}
+
+LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg>& buffers,
+                                const std::vector<LaunchArg>& args, const LaunchConfig& config,
+                                std::vector<std::uint8_t*> written)
+{
     LaunchReport report;
     double parseMs = 0;
     auto mod = module(kernel.ptx, parseMs);
     report.timings.moduleLoadMs = parseMs;
     const Function& fn = entryOf(*mod, kernel, config, device().limits, threadCount(), report.warnings);
-    LaunchSetup launch(mod, fn, buffers, args, config, {kernel.name, raceCheck_, threadCount()}, report.warnings);
+    LaunchSetup launch(mod, fn, buffers, args, config, {kernel.name, raceCheck_, threadCount(), std::move(written)},
+                       report.warnings);
 
     const bool timed = config.repeats > 0 || config.warmup > 0;
     std::vector<std::vector<std::byte>> inputs;

@@ -4,9 +4,11 @@
 // against the allocations, so faults name the thread, instruction, address and line.
 #include "launch/Backend.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace kw {
 
@@ -50,6 +52,9 @@ private:
     std::shared_ptr<const sim::Module> cachedModule_;
 
     std::shared_ptr<const sim::Module> module(const std::string& ptx, double& parseMs);
+    // launch(), with each buffer's shadow of written bytes for initcheck (LaunchSettings::written).
+    LaunchReport launch(const KernelImage& kernel, std::vector<BufferArg>& buffers, const std::vector<LaunchArg>& args,
+                        const LaunchConfig& config, std::vector<std::uint8_t*> written);
     unsigned threadCount() const;
 };
 

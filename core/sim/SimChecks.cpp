@@ -6,6 +6,7 @@
 #include "sim/Warp.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <fmt/format.h>
 #include <limits>
@@ -43,7 +44,8 @@ const char* kindText(FindingKind kind)
     case FindingKind::RaceWriteAfterRead: return "shared-memory race: write after read";
     case FindingKind::RaceWriteAfterWrite: return "shared-memory race: write after write";
     case FindingKind::UninitialisedShared:
-    case FindingKind::UninitialisedLocal: return "uninitialized read";
+    case FindingKind::UninitialisedLocal:
+    case FindingKind::UninitialisedGlobal: return "uninitialized read";
     case FindingKind::DivergentBarrier:
     case FindingKind::BarrierExited: return "divergent barrier";
     case FindingKind::BarrierCount: return "invalid barrier thread count";
@@ -172,6 +174,10 @@ void BlockChecks::fault(const Warp& w, const FaultEvent& e)
 void BlockChecks::memory(const Warp& w, const Instr& in, const AccessLog& lanes)
 {
     const std::uint32_t shared = lanes.inSpace[int(Space::Shared)], local = lanes.inSpace[int(Space::Local)];
+    for (std::uint32_t m = lanes.inSpace[int(Space::Global)]; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        global(w, lanes.addr[l], lanes.size[l], lanes.write, l, in);
+    }
     for (std::uint32_t m = shared | local; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
         const auto addr = std::uint32_t(lanes.addr[l]);
@@ -209,6 +215,39 @@ bool reads(bool write, const Instr& in) { return !write || (in.atomic && in.atom
 
 bool allSet(const std::uint8_t* p, std::uint32_t n) { return std::find(p, p + n, std::uint8_t(0)) == p + n; }
 } // namespace
+
+// Blocks on other workers mark the same shadow: its bytes are read and written atomically.
+// A block reading what another block of the same launch wrote depends on their order,
+// as it does on a GPU.
+void BlockChecks::global(const Warp& w, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
+{
+    const MemRegion* r = L_.mem.find(addr, size);
+    if (!r || !r->written)
+        return;
+    std::uint8_t* p = r->written + (addr - r->base);
+    if (reads(write, in)) {
+        bool all = true;
+        for (std::uint32_t b = 0; b < size && all; ++b)
+            all = std::atomic_ref<std::uint8_t>(p[b]).load(std::memory_order_relaxed) != 0;
+        if (!all) {
+            const std::uint64_t offset = addr - r->base;
+            add(FindingKey{in.file, in.line, FindingKind::UninitialisedGlobal}, [&] {
+                const Dim3 t = w.threadOf(lane);
+                const std::string what
+                    = fmt::format("uninitialised global memory read of {} bytes of {}, element {} (no earlier step, "
+                                  "copy or fill wrote it, and an out buffer's upload is not data)",
+                                  size, r->name, offset / r->elementBytes);
+                CheckFinding f = finding(FindingKind::UninitialisedGlobal, in, located(L_, ctaid_, t, in, what));
+                f.thread = t;
+                f.address = addr;
+                return f;
+            });
+        }
+    }
+    if (write)
+        for (std::uint32_t b = 0; b < size; ++b)
+            std::atomic_ref<std::uint8_t>(p[b]).store(1, std::memory_order_relaxed);
+}
 
 void BlockChecks::shared(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in)
 {

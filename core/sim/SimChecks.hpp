@@ -31,7 +31,8 @@ enum class FindingKind : std::uint8_t {
     RaceWriteAfterRead,
     RaceWriteAfterWrite, // racecheck
     UninitialisedShared,
-    UninitialisedLocal, // initcheck
+    UninitialisedLocal,
+    UninitialisedGlobal, // initcheck (global: a buffer of a document of steps)
     DivergentBarrier,
     BarrierExited,
     BarrierCount,
@@ -108,7 +109,8 @@ public:
     void blockBegin(const BlockState& blk, std::uint64_t linear) override;
     // memcheck: an access that faults (Warp::misaligned, Warp::outOfBounds).
     void fault(const Warp& w, const FaultEvent& f) override;
-    // initcheck: every shared and local access that passed the bounds checks.
+    // initcheck: every shared and local access that passed the bounds checks, and the
+    // global ones into a buffer whose written bytes are tracked (MemRegion::written).
     void memory(const Warp& w, const Instr& in, const AccessLog& lanes) override;
     // synccheck (BarrierChecks.cpp): a barrier releasing, with every thread waiting or
     // exited; the block goes on (BlockRunner is lenient under synccheck), divergence and
@@ -134,6 +136,7 @@ private:
     void local(const Warp& w, std::uint32_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     void uninitialised(const Warp& w, FindingKind kind, std::uint32_t addr, std::uint32_t size, int lane,
                        const Instr& in);
+    void global(const Warp& w, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     void divergence(const std::vector<Warp>& warps, const Function& fn);
     void barrierCount(const std::vector<Warp>& warps, const Function& fn);
     // Folds one occurrence into found_; make() builds the finding the first time the key is seen.

@@ -20,6 +20,9 @@ std::size_t SimResidentBuffers::add(const BufferArg& buffer)
     if (!buffer.global.empty()) // the buffer is that variable from now on
         std::erase_if(variables_, [&](const BufferArg& v) { return v.global == buffer.global; });
     buffers_.push_back(buffer);
+    written_.emplace_back();
+    if (tracking_ && buffer.direction == Direction::Out)
+        written_.back().assign(buffer.data.byteSize(), 0);
     return buffers_.size() - 1;
 }
 
@@ -44,6 +47,14 @@ void SimResidentBuffers::copy(std::size_t from, std::size_t fromOffset, std::siz
     // memmove: a copy within one buffer may overlap.
     std::memmove(static_cast<std::byte*>(buffers_[to].data.data()) + toOffset,
                  static_cast<const std::byte*>(buffers_[from].data.data()) + fromOffset, bytes);
+    if (!tracking_ || (written_[from].empty() && written_[to].empty()))
+        return;
+    if (written_[to].empty()) // all data until now; the copy may bring bytes that are not
+        written_[to].assign(buffers_[to].data.byteSize(), 1);
+    if (written_[from].empty())
+        std::fill_n(written_[to].begin() + long(toOffset), bytes, std::uint8_t(1));
+    else
+        std::memmove(written_[to].data() + toOffset, written_[from].data() + fromOffset, bytes);
 }
 
 void SimResidentBuffers::fill(std::size_t index, std::size_t offset, const std::vector<std::byte>& element,
@@ -54,6 +65,8 @@ void SimResidentBuffers::fill(std::size_t index, std::size_t offset, const std::
     auto* at = static_cast<std::byte*>(buffers_[index].data.data()) + offset;
     for (std::size_t k = 0; k < count; ++k)
         std::memcpy(at + k * element.size(), element.data(), element.size());
+    if (tracking_ && !written_[index].empty())
+        std::fill_n(written_[index].begin() + long(offset), count * element.size(), std::uint8_t(1));
 }
 
 LaunchReport SimResidentBuffers::launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
@@ -79,6 +92,14 @@ LaunchReport SimResidentBuffers::launch(const KernelImage& kernel, const std::ve
         }
         modulePtx_ = kernel.ptx;
     }
+    if (tracking_ && config.check != CheckTool::Initcheck) {
+        tracking_ = false;
+        written_.assign(buffers_.size(), {});
+    }
+    std::vector<std::uint8_t*> written;
+    if (tracking_)
+        for (auto& w : written_)
+            written.push_back(w.empty() ? nullptr : w.data());
     LaunchConfig once = config;
     once.warmup = 0;
     once.repeats = 0;
@@ -92,7 +113,7 @@ LaunchReport SimResidentBuffers::launch(const KernelImage& kernel, const std::ve
         variables_.assign(std::make_move_iterator(all.begin() + long(own)), std::make_move_iterator(all.end()));
     };
     try {
-        LaunchReport report = backend_.launch(kernel, all, args, once);
+        LaunchReport report = backend_.launch(kernel, all, args, once, std::move(written));
         giveBack();
         return report;
     } catch (...) {

@@ -151,3 +151,59 @@ TEST(CliOutputs, AFaultWritesTheResultButNoBuffersAndAFailedCheckSaysWhere)
     EXPECT_EQ(f["checks"][0]["first_mismatches"][0]["got"], 11);
     EXPECT_EQ(f["checks"][0]["first_mismatches"][0]["expected"], 12);
 }
+
+namespace {
+
+// The two-pass reduction sample over 1024 elements: 4 blocks of 256, partial sums 1920.
+fs::path smallReduction(const fs::path& dir)
+{
+    json doc = readJson(fs::path(KW_SAMPLES_DIR) / "reduction_two_pass.kwb");
+    doc["variables"][0] = json::array({"n", "1 << 10"});
+    return writeDocument(dir, "reduction.kwb", doc);
+}
+
+} // namespace
+
+TEST(CliOutputs, OutAfterWritesEveryBufferAsTheStepsItNamesLeftThem)
+{
+    const fs::path dir = kw::test::freshDir("kw_test_cli_outputs", "out_after");
+    const fs::path out = dir / "result";
+    const auto r = runKwb({"run", smallReduction(dir).string(), "--device", "sim", "--out", out.string(), "--out-after",
+                           "1", "--out-after", "2"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    // After step 1 the partial sums are there and the total is still the upload's zero.
+    const kw::NdArray partial = kw::NpyFile::read(out / "after-step-1" / "partial.npy");
+    ASSERT_EQ(partial.data.count(), 4u);
+    for (std::size_t i = 0; i < 4; ++i)
+        EXPECT_EQ(partial.data.at(i), 1920.0) << i;
+    EXPECT_EQ(kw::NpyFile::read(out / "after-step-1" / "total.npy").data.at(0), 0.0);
+    const kw::NdArray x = kw::NpyFile::read(out / "after-step-1" / "x.npy");
+    ASSERT_EQ(x.data.count(), 1024u);
+    EXPECT_EQ(x.data.at(17), 1.0) << "inputs too: every buffer";
+    EXPECT_EQ(kw::NpyFile::read(out / "after-step-2" / "total.npy").data.at(0), 7680.0);
+    EXPECT_EQ(kw::NpyFile::read(out / "total.npy").data.at(0), 7680.0);
+
+    const json result = readJson(out / "result.json");
+    ASSERT_EQ(result["steps"].size(), 2u);
+    ASSERT_EQ(result["steps"][0]["buffers"].size(), 3u);
+    EXPECT_EQ(result["steps"][0]["buffers"][1]["name"], "partial");
+    EXPECT_EQ(result["steps"][0]["buffers"][1]["count"], 4);
+}
+
+TEST(CliOutputs, OutAfterAStepThatDoesNotExistIsAnErrorNamingIt)
+{
+    const fs::path dir = kw::test::freshDir("kw_test_cli_outputs", "out_after_missing");
+    const fs::path out = dir / "result";
+    const auto r
+        = runKwb({"run", smallReduction(dir).string(), "--device", "sim", "--out", out.string(), "--out-after", "3.1"});
+    EXPECT_NE(r.exitCode, 0);
+    EXPECT_NE(r.err.find("buffers after step \"3.1\" were asked for, but the document has no such step (its "
+                         "steps: 1, 2)"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(out / "result.json"));
+
+    const auto withoutOut = runKwb({"run", smallReduction(dir).string(), "--device", "sim", "--out-after", "1"});
+    EXPECT_NE(withoutOut.exitCode, 0);
+    EXPECT_NE(withoutOut.err.find("--out"), std::string::npos) << withoutOut.err;
+}

@@ -39,13 +39,13 @@ Document sample(const std::string& name)
 // One event as a comparable value: its kind, id, what it says, and its frames' bytes.
 struct Seen {
     Kind kind;
-    std::string id, stage, buffer, message, error;
+    std::string id, stage, buffer, step, message, error;
     std::map<std::string, std::string> frames;
     ClientProtocol::Event event;
     bool operator==(const Seen& o) const
     {
-        return kind == o.kind && id == o.id && stage == o.stage && buffer == o.buffer && message == o.message
-            && error == o.error && frames == o.frames;
+        return kind == o.kind && id == o.id && stage == o.stage && buffer == o.buffer && step == o.step
+            && message == o.message && error == o.error && frames == o.frames;
     }
 };
 
@@ -53,16 +53,16 @@ enum class Feed { Whole, ByteByByte, StraightIntoFrames };
 
 // The events of `wire`, for a client that sent hello (1) and two requests of `doc` (2, 3).
 std::vector<Seen> events(const std::string& wire, Feed how, const Document& doc,
-                         const std::string& returnBuffers = "outputs")
+                         const std::string& returnBuffers = "outputs", const std::vector<std::string>& stepBuffers = {})
 {
     ClientProtocol p;
     p.expect(1);
-    p.expect(2, ReturnedBuffers(doc, returnBuffers));
-    p.expect(3, ReturnedBuffers(doc, returnBuffers));
+    p.expect(2, ReturnedBuffers(doc, returnBuffers, stepBuffers));
+    p.expect(3, ReturnedBuffers(doc, returnBuffers, stepBuffers));
     std::vector<Seen> seen;
     const auto drain = [&] {
         while (auto e = p.next()) {
-            Seen s{e->kind, e->id.dump(), e->stage, e->buffer, e->message.dump(), e->error, {}, {}};
+            Seen s{e->kind, e->id.dump(), e->stage, e->buffer, e->step, e->message.dump(), e->error, {}, {}};
             for (const auto& [name, b] : e->frames)
                 s.frames[name] = std::string(reinterpret_cast<const char*>(b.data()), b.byteSize());
             s.event = std::move(*e);
@@ -95,12 +95,14 @@ std::vector<Seen> events(const std::string& wire, Feed how, const Document& doc,
 }
 
 // The events of a recorded stream, the same however it is split.
-std::vector<Seen> recordedEvents(const std::string& name, const Document& doc)
+std::vector<Seen> recordedEvents(const std::string& name, const Document& doc,
+                                 const std::vector<std::string>& stepBuffers = {})
 {
     const std::string wire = recorded(name);
-    std::vector<Seen> whole = events(wire, Feed::Whole, doc);
-    EXPECT_EQ(events(wire, Feed::ByteByByte, doc), whole) << name << " split at every byte";
-    EXPECT_EQ(events(wire, Feed::StraightIntoFrames, doc), whole) << name << " read straight into frames";
+    std::vector<Seen> whole = events(wire, Feed::Whole, doc, "outputs", stepBuffers);
+    EXPECT_EQ(events(wire, Feed::ByteByByte, doc, "outputs", stepBuffers), whole) << name << " split at every byte";
+    EXPECT_EQ(events(wire, Feed::StraightIntoFrames, doc, "outputs", stepBuffers), whole)
+        << name << " read straight into frames";
     return whole;
 }
 
@@ -157,6 +159,43 @@ TEST(ClientProtocol, APassingRunYieldsItsStagesItsFrameAndItsResult)
     EXPECT_EQ(r.buffers[0].data.count(), 0u);
     EXPECT_EQ(r.buffers[2].name, "c");
     EXPECT_EQ(r.buffers[2].data.at(2), 9.0);
+}
+
+TEST(ClientProtocol, ADocumentOfStepsBringsItsStepEventsAndTheBuffersAfterTheStepAskedFor)
+{
+    Document doc = sample("reduction_two_pass.kwb");
+    doc.variables[0].second = "1 << 10"; // as record.py ran it
+    std::vector<Seen> seen = recordedEvents("steps.bin", doc, {"2"});
+    expectHello(seen);
+    std::vector<std::string> steps;
+    for (const Seen& s : seen)
+        if (s.kind == Kind::Step && s.id == "2")
+            steps.push_back(s.step);
+    EXPECT_EQ(steps, (std::vector<std::string>{"1", "2"}));
+    EXPECT_EQ(stagesOf(seen, "2"), (std::vector<std::string>{"compile", "launch", "download"}));
+    Seen& reply = seen.back();
+    ASSERT_EQ(reply.kind, Kind::Reply);
+    // The outputs at the end, and every buffer after step 2, each under its own key.
+    EXPECT_EQ(reply.frames.size(), 2u + 3u);
+    EXPECT_TRUE(reply.frames.count(ReturnedBuffers::frameKey("2", "x")));
+    const RunResult r = decodedRun(reply);
+    EXPECT_TRUE(r.ok);
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_TRUE(r.steps[0].buffers.empty());
+    ASSERT_EQ(r.steps[1].buffers.size(), 3u);
+    EXPECT_EQ(r.steps[1].buffers[0].name, "x");
+    ASSERT_EQ(r.steps[1].buffers[0].data.count(), 1024u);
+    EXPECT_EQ(r.steps[1].buffers[0].data.at(17), 1.0) << "x = i % 16";
+    EXPECT_EQ(r.steps[1].buffers[1].data.at(3), 1920.0) << "a block's partial sum";
+    EXPECT_EQ(r.steps[1].buffers[2].data.at(0), 1024 / 16 * 120.0) << "the total after step 2";
+    EXPECT_EQ(r.buffers[2].data.at(0), 1024 / 16 * 120.0);
+
+    // The same frames are refused by a client that did not ask for them.
+    const std::vector<Seen> refused = events(recorded("steps.bin"), Feed::Whole, doc);
+    ASSERT_FALSE(refused.empty());
+    EXPECT_EQ(refused.back().kind, Kind::Broken);
+    EXPECT_NE(refused.back().error.find("a step this request does not ask buffers after"), std::string::npos)
+        << refused.back().error;
 }
 
 TEST(ClientProtocol, ACompileErrorIsAResultWithoutFrames)

@@ -239,3 +239,76 @@ TEST(ReturnedBuffers, AResultListThatLiesIsRefused)
     EXPECT_TRUE(has(attach({listed("u", kw::DType::F64, kw::Direction::Out, {std::size_t(1) << 41})}),
                     "larger than any buffer"));
 }
+
+namespace {
+
+// document() with two steps, the second a repeat of one: paths 1, 2, 2.1.
+kw::Document documentOfSteps()
+{
+    kw::Document doc = document();
+    doc.version = 2;
+    doc.steps.resize(2);
+    doc.steps[0].kind = kw::StepSpec::Kind::Fill;
+    doc.steps[1].kind = kw::StepSpec::Kind::Repeat;
+    doc.steps[1].steps.resize(1);
+    return doc;
+}
+
+json stepFrame(const json& step, const json& name, const json& dtype, const json& count)
+{
+    json f = frame(name, dtype, count);
+    f["step"] = step;
+    return f;
+}
+
+} // namespace
+
+TEST(ReturnedBuffers, FramesAfterAStepComeOnlyForTheStepsAskedForAndForEveryBuffer)
+{
+    ReturnedBuffers r(documentOfSteps(), "outputs", {"2.1"});
+    const auto a = r.admit(stepFrame("2.1", "a", "f32", 4), 16);
+    EXPECT_EQ(a.step, "2.1") << "an input too: every buffer after a step";
+    EXPECT_EQ(r.admit(frame("c", "f32", 4), 16).step, "") << "the final outputs are apart";
+    EXPECT_TRUE(r.admit(stepFrame("2.1", "c", "f32", 4), 16).step == "2.1") << "the same name after a step";
+    EXPECT_TRUE(has(refusal([&] { r.admit(stepFrame("2.1", "c", "f32", 4), 16); }), "sent twice"));
+    EXPECT_TRUE(has(refusal([&] { r.admit(stepFrame("1", "c", "f32", 4), 16); }),
+                    "a step this request does not ask buffers after"));
+    EXPECT_TRUE(has(refusal([&] { r.admit(stepFrame("../x", "c", "f32", 4), 16); }), "does not ask buffers after"));
+    EXPECT_TRUE(has(refusal([&] { r.admit(stepFrame(7, "c", "f32", 4), 16); }), "step"));
+    EXPECT_TRUE(has(refusal([&] { r.admit(stepFrame("2.1", "m", "f32", 6), 24); }), "dtype"));
+
+    ReturnedBuffers all(documentOfSteps(), "none", {"*"});
+    EXPECT_EQ(all.admit(stepFrame("1", "m", "u8", 6), 6).step, "1");
+    EXPECT_EQ(all.admit(stepFrame("2", "m", "u8", 6), 6).step, "2");
+    EXPECT_TRUE(has(refusal([&] { all.admit(stepFrame("3", "m", "u8", 6), 6); }), "does not ask buffers after"));
+    EXPECT_TRUE(has(refusal([&] { all.admit(frame("c", "f32", 4), 16); }), "does not ask back"));
+}
+
+TEST(ReturnedBuffers, TheStepsBufferListsGetTheirOwnFrames)
+{
+    ReturnedBuffers r(documentOfSteps(), "outputs", {"1"});
+    std::map<std::string, kw::HostBuffer> frames;
+    frames["c"] = kw::HostBuffer(kw::DType::F32, 4);
+    frames["c"].set(0, 9.0);
+    frames[ReturnedBuffers::frameKey("1", "c")] = kw::HostBuffer(kw::DType::F32, 4);
+    frames[ReturnedBuffers::frameKey("1", "c")].set(0, 5.0);
+    kw::RunResult result;
+    result.buffers = {listed("c", kw::DType::F32, kw::Direction::Out, {4})};
+    result.steps.resize(3);
+    result.steps[0].path = "1";
+    result.steps[0].buffers = {listed("c", kw::DType::F32, kw::Direction::Out, {4})};
+    result.steps[1].path = "2";
+    r.attach(result, frames);
+    EXPECT_EQ(result.buffers[0].data.at(0), 9.0);
+    ASSERT_EQ(result.steps[0].buffers[0].data.count(), 4u);
+    EXPECT_EQ(result.steps[0].buffers[0].data.at(0), 5.0);
+
+    kw::RunResult lying;
+    lying.steps.resize(2);
+    lying.steps[1].path = "2";
+    lying.steps[1].buffers = {listed("c", kw::DType::F32, kw::Direction::Out, {4})};
+    EXPECT_TRUE(has(refusal([&] { r.attach(lying, frames); }), "after step \"2\": a step this request does not ask"));
+    lying.steps[1].path = "1";
+    lying.steps[1].buffers[0].direction = kw::Direction::In;
+    EXPECT_TRUE(has(refusal([&] { r.attach(lying, frames); }), "\"c\" after step \"1\": direction in"));
+}

@@ -1,5 +1,6 @@
 // `kwb-run run` as a core class (serve/RunCommand) on the simulator, here and on a
 // runner it starts: what it prints, what --out gets, and the exit code.
+#include "data/NpyFile.hpp"
 #include "run/ExitCode.hpp"
 #include "serve/RunCommand.hpp"
 #include "support/CommandOutput.hpp"
@@ -157,4 +158,27 @@ TEST(RunCommand, RepeatIsNotAvailableOnARunner)
     EXPECT_EQ(r.err,
               "kwb-run: usage error: --repeat is not available with --runner; set run.repeats in the "
               "document\n");
+}
+
+TEST(RunCommand, OnARunnerOutAfterBringsEveryBufferAfterTheStep)
+{
+    const fs::path dir = kw::test::freshDir("kw_test_run_command", "out_after");
+    nlohmann::json doc;
+    std::ifstream(std::string(KW_SAMPLES_DIR) + "/reduction_two_pass.kwb") >> doc;
+    doc["variables"][0] = nlohmann::json::array({"n", "1 << 10"});
+    std::ofstream(dir / "reduction.kwb") << doc.dump();
+    RunCommandOptions o;
+    o.file = (dir / "reduction.kwb").string();
+    o.device = "sim";
+    o.runner = runner();
+    o.outDir = (dir / "out").string();
+    o.outAfter = {"1"};
+    const Outcome r = run(o);
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    const kw::NdArray partial = kw::NpyFile::read(dir / "out" / "after-step-1" / "partial.npy");
+    ASSERT_EQ(partial.data.count(), 4u);
+    EXPECT_EQ(partial.data.at(3), 1920.0);
+    EXPECT_EQ(kw::NpyFile::read(dir / "out" / "after-step-1" / "x.npy").data.at(17), 1.0)
+        << "an input comes back after a step although return_buffers is \"outputs\"";
+    EXPECT_FALSE(fs::exists(dir / "out" / "after-step-2"));
 }

@@ -1,6 +1,8 @@
 // The JSON forms of run, compile and device results (docs/protocol.md) round-trip.
 #include "launch/RunResult.hpp"
 #include "serve/ResultJson.hpp"
+#include "serve/RunRequestOptions.hpp"
+#include "util/Error.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -103,6 +105,45 @@ TEST(RunResultJson, RunResultRoundTrips)
     EXPECT_EQ(back.buffers[0].direction, Direction::Out);
     EXPECT_EQ(back.warnings, std::vector<std::string>{"careful"});
     EXPECT_EQ(toJson(back)["fault"], j["fault"]);
+}
+
+TEST(RunResultJson, TheBuffersAfterAStepAndTheStepBuffersRequestRoundTrip)
+{
+    RunResult r;
+    r.steps.resize(2);
+    r.steps[0].path = "1";
+    r.steps[1].path = "1.1";
+    BufferResult b;
+    b.name = "u";
+    b.direction = Direction::In;
+    b.shape = {2, 3};
+    b.data = HostBuffer(DType::I32, 6);
+    r.steps[1].buffers.push_back(b);
+    const json j = toJson(r);
+    EXPECT_FALSE(j["steps"][0].contains("buffers")) << "only for the steps asked for";
+    EXPECT_EQ(j["steps"][1]["buffers"][0]["count"], 6);
+    const RunResult back = runResultFromJson(json::parse(j.dump()));
+    ASSERT_EQ(back.steps.size(), 2u);
+    EXPECT_TRUE(back.steps[0].buffers.empty());
+    ASSERT_EQ(back.steps[1].buffers.size(), 1u);
+    EXPECT_EQ(back.steps[1].buffers[0].name, "u");
+    EXPECT_EQ(back.steps[1].buffers[0].direction, Direction::In);
+    EXPECT_EQ(back.steps[1].buffers[0].data.dtype(), DType::I32);
+    EXPECT_EQ(back.steps[1].buffers[0].shape, (std::vector<std::size_t>{2, 3}));
+
+    RunOverrides o;
+    o.stepBuffers = {"1.1", "*"};
+    json request = json::object();
+    writeRunOptions(request, o);
+    EXPECT_EQ(request["step_buffers"], json({"1.1", "*"}));
+    EXPECT_EQ(readRunOptions(request).stepBuffers, o.stepBuffers);
+    EXPECT_FALSE([] {
+        json none = json::object();
+        writeRunOptions(none, RunOverrides{});
+        return none.contains("step_buffers");
+    }());
+    EXPECT_THROW(readRunOptions(json{{"step_buffers", "1"}}), Error);
+    EXPECT_THROW(readRunOptions(json{{"step_buffers", {1}}}), Error);
 }
 
 TEST(RunResultJson, CompileResultCarriesPtxOnlyWhenAsked)

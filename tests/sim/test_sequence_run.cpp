@@ -1,10 +1,12 @@
 // Documents of several steps (version 2) run on the simulator through the run engine:
 // a two-pass reduction, a ping-pong over two swapped buffers, a loop until a flag read
 // back stays 0 and its limit, the pass index in an argument, copies and fills of ranges,
-// per-step checks, a fault naming its step and printf tagged by step.
+// per-step checks, a fault naming its step and printf tagged by step; the buffers kept
+// after chosen steps and their limit; the steps announced as they begin.
 #include "compile/Compiler.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/RunEngine.hpp"
+#include "run/StepProgress.hpp"
 #include "sim/SimBackend.hpp"
 #include "util/Error.hpp"
 
@@ -12,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <string>
 
@@ -316,4 +320,256 @@ TEST(SequenceRun, PrintfLinesCarryTheirStep)
     EXPECT_EQ(r.printf.lines[1].text, "pass 1");
     EXPECT_EQ(r.printf.lines[2].text, "pass 7");
     EXPECT_EQ(r.printf.lines[2].step, "2");
+}
+
+namespace {
+
+RunResult runWith(const std::string& text, const RunOverrides& overrides, const RunEngine::StepCallback& onStep = {})
+{
+    Compiler compiler;
+    SimBackend sim;
+    RunEngine engine(compiler, sim);
+    engine.onStep(onStep);
+    return engine.run(DocumentReader::readString(text), overrides);
+}
+
+const BufferResult& bufferOf(const StepResult& s, const std::string& name)
+{
+    for (const BufferResult& b : s.buffers)
+        if (b.name == name)
+            return b;
+    throw std::runtime_error("no buffer " + name + " after step " + s.path);
+}
+
+// plus_one u -> v, then a loop of three passes adding 10 to u, then a fill of v.
+std::string threeStepText()
+{
+    return documentText(R"J(["plus_one", "add"])J", kIntBuffers,
+                        R"J([{"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"buffer": "v"}, {"type": "i32", "value": "n"}]},
+              {"repeat": 3, "index": "p", "steps": [
+                {"launch": "add", "grid": "cdiv(n, 128)", "block": 128,
+                 "args": [{"buffer": "u"}, {"type": "i32", "value": "10 * (p + 1)"}, {"type": "i32", "value": "n"}]}]},
+              {"fill": "v", "value": 5}])J");
+}
+
+} // namespace
+
+TEST(SequenceRun, BuffersAfterAStepAreAsThatStepLeftThem)
+{
+    KW_REQUIRE_NVRTC();
+    RunOverrides o;
+    o.stepBuffers = {"1", "2.1"};
+    const RunResult r = runWith(threeStepText(), o);
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_TRUE(r.ok) << r.stopped;
+    // The host's computation of each step: after step 1, v = u + 1 and u as uploaded; after
+    // the last pass of 2.1, u has had 10, 20 and 30 added, v is still step 1's.
+    const StepResult& first = stepOf(r, "1");
+    ASSERT_EQ(first.buffers.size(), 3u);
+    const StepResult& inner = stepOf(r, "2.1");
+    ASSERT_EQ(inner.buffers.size(), 3u);
+    for (std::size_t i = 0; i < 1000; ++i) {
+        ASSERT_EQ(bufferOf(first, "u").data.at(i), double(i)) << i;
+        ASSERT_EQ(bufferOf(first, "v").data.at(i), double(i + 1)) << i;
+        ASSERT_EQ(bufferOf(inner, "u").data.at(i), double(i + 60)) << i;
+        ASSERT_EQ(bufferOf(inner, "v").data.at(i), double(i + 1)) << i;
+        ASSERT_EQ(bufferOf(r, "v").data.at(i), 5.0) << "the final state is the fill's";
+    }
+    EXPECT_EQ(bufferOf(first, "u").shape, std::vector<std::size_t>{1000});
+    EXPECT_EQ(bufferOf(first, "u").data.dtype(), DType::I32);
+    EXPECT_TRUE(stepOf(r, "2").buffers.empty()) << "not asked for";
+    EXPECT_TRUE(stepOf(r, "3").buffers.empty()) << "not asked for";
+    EXPECT_TRUE(r.warnings.empty());
+}
+
+TEST(SequenceRun, AStarKeepsTheBuffersAfterEveryStep)
+{
+    KW_REQUIRE_NVRTC();
+    RunOverrides o;
+    o.stepBuffers = {"*"};
+    const RunResult r = runWith(threeStepText(), o);
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_EQ(r.steps.size(), 4u);
+    for (const StepResult& s : r.steps)
+        EXPECT_EQ(s.buffers.size(), 3u) << s.path;
+    EXPECT_EQ(bufferOf(stepOf(r, "2"), "u").data.at(7), 67.0) << "a repeat: after its last pass";
+    EXPECT_EQ(bufferOf(stepOf(r, "3"), "v").data.at(7), 5.0);
+}
+
+TEST(SequenceRun, BuffersPastTheLimitAreLeftOutWithAWarningNamingTheirSteps)
+{
+    KW_REQUIRE_NVRTC();
+    RunOverrides o;
+    o.stepBuffers = {"*"};
+    o.stepBufferLimitBytes = 2 * (1000 * 4 + 1000 * 4 + 4); // two steps' copies
+    const RunResult r = runWith(threeStepText(), o);
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    EXPECT_EQ(stepOf(r, "1").buffers.size(), 3u);
+    EXPECT_EQ(stepOf(r, "2").buffers.size(), 0u) << "step 2 ends after its inner step, which took the room";
+    EXPECT_EQ(stepOf(r, "2.1").buffers.size(), 3u);
+    EXPECT_EQ(stepOf(r, "3").buffers.size(), 0u);
+    ASSERT_EQ(r.warnings.size(), 1u);
+    EXPECT_EQ(r.warnings[0],
+              "the buffers after steps 2, 3 were not kept: they would pass the limit of 16008 bytes "
+              "of buffers kept after steps");
+    EXPECT_TRUE(r.ok) << "the run itself is right";
+}
+
+TEST(SequenceRun, BuffersAfterAStepThatDoesNotExistAreAnErrorNamingIt)
+{
+    KW_REQUIRE_NVRTC();
+    RunOverrides o;
+    o.stepBuffers = {"2.2"};
+    try {
+        runWith(threeStepText(), o);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "buffers after step \"2.2\" were asked for, but the document has no such "
+                  "step (its steps: 1, 2, 2.1, 3)");
+    }
+}
+
+TEST(SequenceRun, EachStepIsAnnouncedAsItBeginsButALoopDoesNotFlood)
+{
+    KW_REQUIRE_NVRTC();
+    std::vector<std::string> seen;
+    const RunResult r = runWith(documentText(R"J(["add"])J", kIntBuffers,
+                                             R"J([{"fill": "u", "value": 1},
+              {"repeat": 200, "steps": [{"fill": "changed", "value": 0}]},
+              {"launch": "add", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"type": "i32", "value": 1}, {"type": "i32", "value": "n"}]}])J"),
+                                RunOverrides{}, [&](const std::string& path) { seen.push_back(path); });
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_TRUE(r.ok) << r.stopped;
+    ASSERT_GE(seen.size(), 4u);
+    EXPECT_EQ(seen[0], "1");
+    EXPECT_EQ(seen[1], "2");
+    EXPECT_EQ(seen[2], "2.1");
+    EXPECT_EQ(seen.back(), "3");
+    // 200 fills take far less than 200 × 50 ms: a few announcements, not 200.
+    EXPECT_LT(std::count(seen.begin(), seen.end(), "2.1"), 20);
+}
+
+TEST(StepProgress, AnnouncesAPathAgainOnlyAfterItsInterval)
+{
+    std::vector<std::string> seen;
+    StepProgress progress([&](const std::string& p) { seen.push_back(p); });
+    const auto t0 = StepProgress::Clock::time_point{} + std::chrono::hours(1);
+    progress.started("1", t0);
+    progress.started("1", t0 + std::chrono::milliseconds(49));
+    progress.started("2", t0 + std::chrono::milliseconds(49));
+    progress.started("1", t0 + std::chrono::milliseconds(50));
+    progress.started("1", t0 + std::chrono::milliseconds(60));
+    EXPECT_EQ(seen, (std::vector<std::string>{"1", "2", "1"}));
+}
+
+namespace {
+
+// u (arange, inout), v (zeros, inout) and w, an out buffer: what the steps produce.
+const char* kBuffersWithAnOutput = R"J([
+    {"name": "u", "dtype": "i32", "count": "n", "init": {"kind": "arange"}},
+    {"name": "v", "dtype": "i32", "count": "n", "init": "zeros"},
+    {"name": "w", "dtype": "i32", "count": "n", "direction": "out"}])J";
+
+// plus_one from `in` to `out`, as one launch step.
+std::string plusOne(const std::string& in, const std::string& out)
+{
+    return R"J({"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128, "args": [{"buffer": ")J" + in
+        + R"J("}, {"buffer": ")J" + out + R"J("}, {"type": "i32", "value": "n"}]})J";
+}
+
+RunResult initchecked(const std::string& steps)
+{
+    RunOverrides o;
+    o.check = CheckTool::Initcheck;
+    return runWith(documentText(R"J(["plus_one"])J", kBuffersWithAnOutput, steps), o);
+}
+
+// The line of kSource that holds `text`, counted from 1.
+int sourceLine(const std::string& text)
+{
+    const std::string source = kSource;
+    const std::size_t at = source.find(text);
+    return int(std::count(source.begin(), source.begin() + long(at), '\n')) + 1;
+}
+
+std::string findingsText(const RunResult& r)
+{
+    std::string all;
+    for (const CheckFinding& f : r.findings)
+        all += f.message + "\n";
+    return all;
+}
+
+} // namespace
+
+TEST(SequenceRunInitcheck, AReadOfAnOutBufferNoStepWroteIsAFindingNamingTheStepKernelLineAndElement)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = initchecked("[" + plusOne("u", "v") + ", " + plusOne("w", "u") + "]");
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    const CheckFinding& f = r.findings[0];
+    EXPECT_EQ(f.kind, "uninitialized read");
+    EXPECT_EQ(f.line, sourceLine("out[i] = in[i] + 1;"));
+    EXPECT_EQ(f.message.rfind("step 2 (plus_one): uninitialised global memory read of 4 bytes of buffer 'w', "
+                              "element 0 ",
+                              0),
+              0u)
+        << f.message;
+    EXPECT_EQ(f.count, 1000u) << "every thread's read, folded by line";
+    EXPECT_FALSE(r.ok);
+}
+
+TEST(SequenceRunInitcheck, WhatAnEarlierStepAFillOrACopyWroteIsData)
+{
+    KW_REQUIRE_NVRTC();
+    // A launch writes w, then w is read.
+    RunResult r = initchecked("[" + plusOne("u", "w") + ", " + plusOne("w", "v") + "]");
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+    EXPECT_TRUE(r.ok);
+    // A fill writes w.
+    r = initchecked(R"J([{"fill": "w", "value": 3}, )J" + plusOne("w", "v") + "]");
+    EXPECT_TRUE(r.findings.empty()) << findingsText(r);
+    // A copy of uploaded data writes its range, and only that: element 10 is still unwritten.
+    r = initchecked(R"J([{"copy": "u", "to": "w", "count": 10}, )J" + plusOne("w", "v") + "]");
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    EXPECT_NE(r.findings[0].message.find("of buffer 'w', element 10 "), std::string::npos) << r.findings[0].message;
+    EXPECT_EQ(r.findings[0].count, 990u);
+    // A copy carries the state of its source: w's unwritten elements stay unwritten in v.
+    r = initchecked(R"J([{"fill": "w", "value": 1, "offset": 500}, {"copy": "w", "to": "v"}, )J" + plusOne("v", "u")
+                    + "]");
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    EXPECT_NE(r.findings[0].message.find("step 3 (plus_one): "), std::string::npos) << r.findings[0].message;
+    EXPECT_NE(r.findings[0].message.find("of buffer 'v', element 0 "), std::string::npos) << r.findings[0].message;
+    EXPECT_EQ(r.findings[0].count, 500u);
+}
+
+TEST(SequenceRunInitcheck, ASwapExchangesTheNamesOfWhatIsWritten)
+{
+    KW_REQUIRE_NVRTC();
+    // After the swap, v is the unwritten out buffer, and the finding names it v.
+    const RunResult r
+        = initchecked(R"J([{"swap": ["v", "w"]}, )J" + plusOne("v", "u") + ", " + plusOne("w", "u") + "]");
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_EQ(r.findings.size(), 1u) << findingsText(r);
+    EXPECT_EQ(r.findings[0].message.rfind("step 2 (plus_one): uninitialised global memory read of 4 bytes of buffer "
+                                          "'v', element 0 ",
+                                          0),
+              0u)
+        << r.findings[0].message;
+}
+
+TEST(SequenceRunInitcheck, WithoutInitcheckNothingIsTracked)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = runWith(documentText(R"J(["plus_one"])J", kBuffersWithAnOutput,
+                                             "[" + plusOne("u", "v") + ", " + plusOne("w", "u") + "]"),
+                                RunOverrides{});
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    EXPECT_TRUE(r.findings.empty());
+    EXPECT_TRUE(r.ok);
 }

@@ -12,7 +12,7 @@ def sample(name):
 
 
 def request(rid, op, **members):
-    return dict(members, v=3, id=rid, op=op)
+    return dict(members, v=4, id=rid, op=op)
 
 
 def run(rid, doc, **members):
@@ -68,3 +68,8 @@ endless["source"] = ("__global__ void add_vectors(float *a, float *b, float *c, 
 del endless["checks"]
 endless["run"] = {"time_limit_s": 600}
 record("cancelled.bin", [hello, run(2, endless)], kill_after_stage="launch")
+
+# A document of steps, small, with the buffers after its second step and the step events.
+steps = sample("reduction_two_pass.kwb")
+steps["variables"][0] = ["n", "1 << 10"]
+record("steps.bin", [hello, run(2, steps, return_buffers="outputs", step_buffers=["2"])])
