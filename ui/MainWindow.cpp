@@ -186,7 +186,7 @@ void MainWindow::buildDocks()
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     QDockWidget* notes = addDock(notes_, tr("Notes"), "notesDock", Qt::LeftDockWidgetArea);
     QDockWidget* vars = addDock(variables_, tr("Variables"), "variablesDock", Qt::LeftDockWidgetArea);
-    // A document of steps is read as its list of steps: beside the editor, above its notes.
+    // A document of steps is read as its list of steps: beside the editor, in front of its notes.
     stepsDock_ = addDock(steps_, tr("Steps"), "stepsDock", Qt::LeftDockWidgetArea);
     QDockWidget* launch = addDock(launchScroll_, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
     QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
@@ -203,8 +203,8 @@ void MainWindow::buildDocks()
     // The launch drawing is taken out of the launch panel, which stays short.
     shapeDock_ = addDock(launch_->shapeView(), tr("Launch shape"), "launchShapeDock", Qt::BottomDockWidgetArea);
     QDockWidget* history = addDock(historyPanel_, tr("Run history"), "runHistoryDock", Qt::BottomDockWidgetArea);
-    splitDockWidget(stepsDock_, notes, Qt::Vertical);
     tabifyDockWidget(notes, vars);
+    tabifyDockWidget(notes, stepsDock_);
     notes->raise();
     stepsDock_->hide(); // until a document of steps is opened
     splitDockWidget(launch, args, Qt::Vertical);
@@ -216,9 +216,7 @@ void MainWindow::buildDocks()
         // The editor keeps about half the width and most of the height; the launch
         // fields get the height they need, the arguments the rest of the column.
         const int w = width(), h = height();
-        resizeDocks({notes, launch}, {int(w * (showingSequence_ ? 0.3 : 0.2)), int(w * 0.3)}, Qt::Horizontal);
-        if (showingSequence_)
-            resizeDocks({stepsDock_, notes}, {int(h * 0.45), int(h * 0.25)}, Qt::Vertical);
+        resizeDocks({notes, launch}, {int(w * (showingSequence_ ? 0.25 : 0.2)), int(w * 0.3)}, Qt::Horizontal);
         const int launchHeight = launch_->sizeHint().height() + 40;
         resizeDocks({launch, args}, {launchHeight, std::max(200, h - 120 - launchHeight)}, Qt::Vertical);
         resizeDocks({results}, {int(h * 0.36)}, Qt::Vertical);
@@ -324,20 +322,23 @@ void MainWindow::showLaunchTarget(bool sequence, const QString& step)
     if (sequence != showingSequence_) {
         showingSequence_ = sequence;
         stepsDock_->setVisible(sequence);
+        if (sequence)
+            stepsDock_->raise(); // in front of the notes, whose tab is beside it
         // The list's columns need more room than the notes alone, and less once it is gone.
         if (isVisible() && !layoutRestored_)
             QTimer::singleShot(0, this, applyDefaultDockSizes_);
     }
+    // The label keeps its width: the row above the editor has none to spare at 1366x768.
     if (!sequence) {
-        kernelLabel_->setText(tr("Kernel:"));
+        kernelLabel_->setToolTip({});
         launchDock_->setWindowTitle(tr("Launch"));
         argumentsDock_->setWindowTitle(tr("Arguments"));
     } else if (step.isEmpty()) {
-        kernelLabel_->setText(tr("Kernel (of a launch step):"));
+        kernelLabel_->setToolTip(tr("The kernel of the launch step selected in the Steps list"));
         launchDock_->setWindowTitle(tr("Launch (no launch step selected)"));
         argumentsDock_->setWindowTitle(tr("Arguments (no launch step selected)"));
     } else {
-        kernelLabel_->setText(tr("Kernel of step %1:").arg(step));
+        kernelLabel_->setToolTip(tr("The kernel of step %1").arg(step));
         launchDock_->setWindowTitle(tr("Launch of step %1").arg(step));
         argumentsDock_->setWindowTitle(tr("Arguments of step %1").arg(step));
     }

@@ -134,6 +134,7 @@ void RunController::wireRunner()
     });
     connect(runner_, &RunnerClient::devicesChanged, v_.launch, &LaunchPanel::setDevices);
     connect(runner_, &RunnerClient::busyChanged, this, &RunController::setRunning);
+    connect(runner_, &RunnerClient::stepStarted, v_.steps, &StepListPanel::setCurrentStep);
     connect(runner_, &RunnerClient::stageChanged, this,
             [this](int, const QString& stage) { stageLabel_->setText(tr("Running: %1").arg(stage)); });
     connect(runner_, &RunnerClient::compileFinished, this, [this](int id, const CompileResult& r) {
@@ -303,6 +304,8 @@ void RunController::runOn(const QString& device, const ProfileRequest& profile)
     runProfile_ = profile;
     RunOverrides overrides;
     overrides.profile = profile;
+    if (runDocument_.isSequence())
+        overrides.stepBuffers = {"*"}; // the buffers after every step, for the step list to choose from
     if (checkTool_ != CheckTool::None)
         overrides.check = checkTool_;
     runId_ = runner_->run(runDocument_, device, overrides);
@@ -511,7 +514,7 @@ void RunController::showResultStep(const std::optional<StepPath>& path)
     const RunResult& r = *lastRun_;
     const std::string key = path ? StepTree::text(*path) : std::string();
     const auto step = std::find_if(r.steps.begin(), r.steps.end(), [&](const StepResult& s) { return s.path == key; });
-    if (!path || step == r.steps.end() || step->runs == 0) {
+    if (!path || step == r.steps.end() || step->runs == 0 || step->buffers.empty()) {
         if (v_.results->result() != lastRun_)
             v_.results->showResult(lastRun_);
         return;
@@ -524,6 +527,7 @@ void RunController::showResultStep(const std::optional<StepPath>& path)
     view.block = step->block;
     view.sharedBytes = step->sharedBytes;
     view.checks = step->checks;
+    view.buffers = step->buffers;
     v_.results->showResult(std::move(view));
 }
 

@@ -567,6 +567,9 @@ void StepListPanel::chooseResultStep()
         auto r = results_.find(key);
         if (r == results_.end() || r->second.runs == 0)
             text = tr("Step %1%2 did not run: the results show the end of the run.").arg(q(key), name);
+        else if (r->second.buffers.empty())
+            text = tr("The runner sent no buffers after step %1%2: the results show the end of the run.")
+                       .arg(q(key), name);
         else
             text = tr("The results show the buffers after step %1%2, its last run.").arg(q(key), name);
     } else {

@@ -1,5 +1,7 @@
 #include "StepTree.hpp"
 
+#include "doc/StepPaths.hpp"
+
 #include <charconv>
 #include <iterator>
 #include <utility>
@@ -41,7 +43,7 @@ std::string StepTree::text(const StepPath& path)
 {
     std::string s;
     for (int i : path)
-        s += (s.empty() ? "" : ".") + std::to_string(i + 1);
+        s = StepPaths::child(s, std::size_t(i));
     return s;
 }
 

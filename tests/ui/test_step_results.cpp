@@ -13,6 +13,7 @@
 #include "views/ResultsPanel.hpp"
 
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
@@ -59,7 +60,9 @@ struct Window {
         QTreeWidget* tree = list.tree();
         QTreeWidgetItem* item = list.itemAt(path);
         ASSERT_NE(item, nullptr);
+        tree->scrollToItem(item);
         QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualItemRect(item).center());
+        ASSERT_EQ(list.selectedPath(), path) << StepTree::text(path);
     }
     QString cell(const StepPath& path, int column) const { return list.itemAt(path)->text(column); }
     // The buffer the results show, by name, as numbers.
@@ -131,4 +134,71 @@ TEST(StepResults, AFailedCheckOfAStepSelectsItAndTheTimingsAreThoseOfEachStep)
     EXPECT_EQ(w.cell({0, 0}, StepListPanel::ColShare), "100.0 %") << "the one launch has all the kernel time";
     EXPECT_FALSE(w.cell({0, 0}, StepListPanel::ColTime).isEmpty());
     EXPECT_TRUE(w.cell({0, 1}, StepListPanel::ColTime).isEmpty()) << "a swap runs no kernel";
+}
+
+namespace {
+// Blelloch's scan of samples/scan_blelloch.kwb, on the host: the buffer after the up-sweep,
+// after the root is cleared, and after the down-sweep.
+struct HostScan {
+    std::vector<double> upSweep, cleared, scanned;
+    explicit HostScan(int levels)
+    {
+        const long long n = 1LL << levels;
+        std::vector<long long> a(n);
+        for (long long i = 0; i < n; ++i)
+            a[i] = i % 4;
+        for (int d = 0; d < levels; ++d) {
+            const long long stride = 2LL << d;
+            for (long long right = stride - 1; right < n; right += stride)
+                a[right] += a[right - stride / 2];
+        }
+        upSweep.assign(a.begin(), a.end());
+        a[n - 1] = 0;
+        cleared.assign(a.begin(), a.end());
+        for (int d = 0; d < levels; ++d) {
+            const long long stride = 1LL << (levels - d);
+            for (long long right = stride - 1; right < n; right += stride) {
+                const long long left = a[right - stride / 2];
+                a[right - stride / 2] = a[right];
+                a[right] += left;
+            }
+        }
+        scanned.assign(a.begin(), a.end());
+    }
+};
+} // namespace
+
+TEST(StepResults, ChoosingAStepShowsTheBuffersAfterItAndTheRunningStepIsMarked)
+{
+    Window w;
+    ASSERT_TRUE(w.ready);
+    ASSERT_TRUE(w.open("scan_blelloch.kwb"));
+    // Each step the runner announces is the one marked in the list at that moment.
+    int announced = 0, marked = 0;
+    QObject::connect(w.window.runner(), &RunnerClient::stepStarted, &w.window, [&](const QString& path) {
+        ++announced;
+        const auto p = StepTree::parse(path.toStdString());
+        if (QTreeWidgetItem* item = p ? w.list.itemAt(*p) : nullptr)
+            marked += item->font(StepListPanel::ColStep).bold() ? 1 : 0;
+    });
+    const auto r = w.run();
+    ASSERT_TRUE(r);
+    ASSERT_TRUE(r->ok) << (r->fault ? r->fault->message : r->stopped);
+    EXPECT_GT(announced, 0);
+    EXPECT_EQ(marked, announced);
+    for (const StepPath& p : StepTree::all(w.list.steps()))
+        EXPECT_FALSE(w.list.itemAt(p)->font(StepListPanel::ColStep).bold()) << "nothing runs any more";
+
+    const HostScan host(12);
+    ASSERT_EQ(w.shown("data"), host.scanned) << "the end of the run, before a step is chosen";
+    w.clickRow({0});
+    EXPECT_EQ(w.shown("data"), host.upSweep) << "after step 1, the up-sweep";
+    EXPECT_EQ(w.cell({0}, StepListPanel::ColRuns), "12");
+    w.clickRow({1});
+    EXPECT_EQ(w.shown("data"), host.cleared) << "after step 2, the root cleared";
+    w.clickRow({2, 0});
+    EXPECT_EQ(w.shown("data"), host.scanned) << "after the last run of step 3.1";
+    QTest::mouseClick(w.list.endOfRunButton(), Qt::LeftButton);
+    EXPECT_EQ(w.shown("data"), host.scanned);
+    EXPECT_FALSE(w.list.endOfRunButton()->isEnabled());
 }
