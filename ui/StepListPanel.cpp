@@ -258,8 +258,9 @@ void StepListPanel::fillRow(QTreeWidgetItem* item, const StepSpec& s, const Step
 {
     const QString where = q(StepTree::text(path));
     item->setData(ColStep, PathRole, where);
-    item->setText(ColStep, QStringLiteral("%1  %2").arg(where, kindWord(s.kind)));
-    const QString what = whatItDoes(s, path);
+    item->setText(ColStep, where);
+    // The kind leads what the step does, so that the path column stays narrow.
+    const QString what = QStringLiteral("%1 %2").arg(kindWord(s.kind), whatItDoes(s, path));
     item->setText(ColWhat, s.name.empty() ? what : QStringLiteral("%1: %2").arg(q(s.name), what));
     item->setToolTip(ColWhat, item->text(ColWhat));
     for (int c : {ColRuns, ColTime, ColShare})
@@ -272,10 +273,14 @@ QString StepListPanel::whatItDoes(const StepSpec& s, const StepPath& path) const
     switch (s.kind) {
     case K::Launch: {
         // As the last run evaluated them, else as the expressions give them for pass 0.
-        QString grid = dims(s.launch.grid), block = dims(s.launch.block);
+        QString grid = dims(s.launch.grid), block = dims(s.launch.block), when;
+        // In a loop with an index the launch may change from pass to pass: say which one.
+        const bool varies = !StepTree::indicesAround(steps_, path).empty();
         if (auto r = results_.find(StepTree::text(path)); r != results_.end() && r->second.runs > 0) {
             grid = dims(r->second.grid);
             block = dims(r->second.block);
+            if (varies)
+                when = tr(" (last run)");
         } else {
             try {
                 VariableScope scope = VariableScope::evaluate(variables_);
@@ -289,11 +294,13 @@ QString StepListPanel::whatItDoes(const StepSpec& s, const StepPath& path) const
                 };
                 grid = value(s.launch.grid);
                 block = value(s.launch.block);
+                if (varies)
+                    when = tr(" (first pass)");
             } catch (const std::exception&) {
                 // not evaluated here (a buffer read, a typing in progress): the expressions
             }
         }
-        return QStringLiteral("%1 <<<%2, %3>>>").arg(q(s.kernel), grid, block);
+        return QStringLiteral("%1 <<<%2, %3>>>%4").arg(q(s.kernel), grid, block, when);
     }
     case K::Copy: {
         QString t = QStringLiteral("%1 → %2").arg(from(s.from, s.fromOffset), from(s.to, s.toOffset));
@@ -367,10 +374,7 @@ void StepListPanel::markRows()
             item->setForeground(c, problem ? QBrush(ThemeColours::error(pal)) : QBrush());
         }
         item->setToolTip(ColStep, notes.join('\n'));
-        item->setText(ColStep,
-                      QStringLiteral("%1  %2%3")
-                          .arg(q(key), kindWord(StepTree::find(steps_, path)->kind),
-                               problem ? QStringLiteral("  ⚠") : QString()));
+        item->setText(ColStep, problem ? QStringLiteral("%1 ⚠").arg(q(key)) : q(key));
     }
 }
 

@@ -52,7 +52,7 @@ StepSpec step(StepSpec::Kind kind, std::vector<StepSpec> inner = {})
     return s;
 }
 
-// The rows as the list shows them, depth first: "1.2  swap".
+// The rows' paths as the list shows them, depth first: "1.2".
 QStringList rows(const StepListPanel& list)
 {
     QStringList out;
@@ -180,10 +180,10 @@ TEST(StepList, ADocumentOfStepsOpensWithItsStepsListedAndTheLaunchOfTheSelectedO
     Window w;
     ASSERT_TRUE(w.window.openDocument(sample("heat_diffusion.kwb")));
     EXPECT_TRUE(w.window.stepsDock()->isVisible());
-    EXPECT_EQ(rows(w.list), (QStringList{"1  repeat", "1.1  launch", "1.2  swap"}));
-    EXPECT_EQ(w.list.itemAt({0, 0})->text(StepListPanel::ColWhat), "heat_step <<<4×4, 16×16>>>");
-    EXPECT_EQ(w.list.itemAt({0, 1})->text(StepListPanel::ColWhat), "u ↔ v");
-    EXPECT_TRUE(w.list.itemAt({0})->text(StepListPanel::ColWhat).startsWith("time steps: iters passes"));
+    EXPECT_EQ(rows(w.list), (QStringList{"1", "1.1", "1.2"}));
+    EXPECT_EQ(w.list.itemAt({0, 0})->text(StepListPanel::ColWhat), "launch heat_step <<<4×4, 16×16>>> (first pass)");
+    EXPECT_EQ(w.list.itemAt({0, 1})->text(StepListPanel::ColWhat), "swap u ↔ v");
+    EXPECT_TRUE(w.list.itemAt({0})->text(StepListPanel::ColWhat).startsWith("time steps: repeat iters passes"));
     EXPECT_TRUE(w.window.banner()->isHidden()) << "nothing to warn about";
 
     clickRow(w.list, {0, 0});
@@ -210,7 +210,8 @@ TEST(StepList, AddRemoveAndMoveStepsEachOneUndoStep)
     ASSERT_TRUE(w.window.openDocument(sample("heat_diffusion.kwb")));
     clickRow(w.list, {0, 1});
     chooseFromMenu(w.list.addButton(), "Fill");
-    EXPECT_EQ(rows(w.list), (QStringList{"1  repeat", "1.1  launch", "1.2  swap", "1.3  fill"}));
+    EXPECT_EQ(rows(w.list), (QStringList{"1", "1.1", "1.2", "1.3"}));
+    EXPECT_EQ(w.list.itemAt({0, 2})->text(StepListPanel::ColWhat), "fill u = 0");
     ASSERT_EQ(w.doc().steps[0].steps.size(), 3u);
     EXPECT_EQ(w.doc().steps[0].steps[2].kind, StepSpec::Kind::Fill);
     EXPECT_EQ(w.doc().steps[0].steps[2].to, "u");
@@ -221,7 +222,7 @@ TEST(StepList, AddRemoveAndMoveStepsEachOneUndoStep)
     click(w.list.outButton());
     ASSERT_EQ(w.doc().steps.size(), 2u);
     EXPECT_EQ(w.doc().steps[1].kind, StepSpec::Kind::Fill);
-    EXPECT_EQ(rows(w.list), (QStringList{"1  repeat", "1.1  launch", "1.2  swap", "2  fill"}));
+    EXPECT_EQ(rows(w.list), (QStringList{"1", "1.1", "1.2", "2"}));
     click(w.list.duplicateButton());
     EXPECT_EQ(w.doc().steps.size(), 3u);
     click(w.list.removeButton());
@@ -233,12 +234,12 @@ TEST(StepList, AddRemoveAndMoveStepsEachOneUndoStep)
 
     // Undone one at a time, the list following.
     w.window.undoAction()->trigger();
-    EXPECT_EQ(rows(w.list), (QStringList{"1  repeat", "1.1  launch", "1.2  swap", "2  fill"}));
+    EXPECT_EQ(rows(w.list), (QStringList{"1", "1.1", "1.2", "2"}));
     w.window.undoAction()->trigger();
     EXPECT_EQ(w.doc().steps.size(), 3u);
     for (int i = 0; i < 4; ++i)
         w.window.undoAction()->trigger();
-    EXPECT_EQ(rows(w.list), (QStringList{"1  repeat", "1.1  launch", "1.2  swap"}));
+    EXPECT_EQ(rows(w.list), (QStringList{"1", "1.1", "1.2"}));
     EXPECT_FALSE(w.window.isModified());
     w.window.redoAction()->trigger();
     EXPECT_EQ(w.doc().steps[0].steps.size(), 3u);
@@ -260,7 +261,7 @@ TEST(StepList, AStepsFieldsAreEditedInItsFormAndAnUnknownBufferIsMarkedAtTheStep
     StepForm* form = w.list.form();
     retype(form->nameEdit(), "ping-pong");
     EXPECT_EQ(w.doc().steps[0].steps[1].name, "ping-pong");
-    EXPECT_EQ(w.list.itemAt({0, 1})->text(StepListPanel::ColWhat), "ping-pong: u ↔ v");
+    EXPECT_EQ(w.list.itemAt({0, 1})->text(StepListPanel::ColWhat), "ping-pong: swap u ↔ v");
     EXPECT_EQ(w.stack.count(), 1) << "the keys are one edit";
 
     retype(form->firstBuffer()->lineEdit(), "nope");
@@ -288,7 +289,7 @@ TEST(StepList, ALaunchStepIsEditedInTheLaunchAndArgumentsPanelsAndSavedSo)
     retype(grid, "cdiv(w, 8)");
     EXPECT_EQ(w.doc().steps[0].steps[0].launch.grid[0], "cdiv(w, 8)");
     EXPECT_EQ(w.doc().launch.grid[0], "1") << "a document of steps has no launch of its own";
-    EXPECT_EQ(w.list.itemAt({0, 0})->text(StepListPanel::ColWhat), "heat_step <<<8×4, 16×16>>>");
+    EXPECT_EQ(w.list.itemAt({0, 0})->text(StepListPanel::ColWhat), "launch heat_step <<<8×4, 16×16>>> (first pass)");
 
     // alpha's value, in the arguments table.
     QLineEdit* alpha = nullptr;
