@@ -65,6 +65,7 @@ StepListPanel::StepListPanel(QWidget* parent)
     tree_->setColumnCount(ColumnCount);
     tree_->setHeaderLabels({tr("Step"), tr("What it does"), tr("Runs"), tr("ms"), tr("Share")});
     tree_->setRootIsDecorated(true);
+    tree_->setIndentation(14); // the path says the depth too: room for what the step does
     tree_->setUniformRowHeights(true);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->setAllColumnsShowFocus(true);

@@ -2,6 +2,8 @@
 // it from the window: each step's runs and kernel time in the step list, a loop stopped at
 // its limit and a failed check shown at their step, and the buffers after a chosen step in
 // the results, checked against the same algorithm computed here.
+#include "ArgumentsPanel.hpp"
+#include "ErrorBanner.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
@@ -201,4 +203,30 @@ TEST(StepResults, ChoosingAStepShowsTheBuffersAfterItAndTheRunningStepIsMarked)
     QTest::mouseClick(w.list.endOfRunButton(), Qt::LeftButton);
     EXPECT_EQ(w.shown("data"), host.scanned);
     EXPECT_FALSE(w.list.endOfRunButton()->isEnabled());
+}
+
+TEST(StepResults, AFaultSelectsTheStepThatFaultedAndTheBannerNamesIt)
+{
+    Window w;
+    ASSERT_TRUE(w.ready);
+    ASSERT_TRUE(w.open("heat_diffusion.kwb"));
+    w.clickRow({0, 0});
+    // The kernel told that the plate is 100 times wider than it is reads past its buffers.
+    QLineEdit* width = nullptr;
+    for (QLineEdit* e : w.window.argumentsPanel()->findChildren<QLineEdit*>())
+        if (e->text() == "w")
+            width = e;
+    ASSERT_NE(width, nullptr);
+    retype(width, "w * 100");
+    ASSERT_EQ(w.window.currentDocument().steps[0].steps[0].args.at(2).value, "w * 100");
+    w.clickRow({0, 1});
+
+    const auto r = w.run();
+    ASSERT_TRUE(r);
+    ASSERT_TRUE(r->fault.has_value());
+    EXPECT_EQ(r->faultStep, "1.1");
+    EXPECT_EQ(w.list.selectedPath(), (StepPath{0, 0})) << "the list opens at the step that faulted";
+    EXPECT_TRUE(w.list.itemAt({0, 0})->toolTip(StepListPanel::ColStep).contains("faulted"));
+    EXPECT_TRUE(w.window.banner()->title().startsWith("Step 1.1 (heat_step) failed"))
+        << w.window.banner()->title().toStdString();
 }
