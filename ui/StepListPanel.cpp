@@ -174,6 +174,13 @@ StepListPanel::StepListPanel(QWidget* parent)
             chooseResultStep();
         }
     });
+    // A click on the step already selected chooses it too (after a run that opened elsewhere).
+    connect(tree_, &QTreeWidget::itemClicked, this, [this] {
+        if (hasResult_ && !rebuilding_ && selectedPath() != resultStep_) {
+            resultStep_ = selectedPath();
+            chooseResultStep();
+        }
+    });
     clearResult();
 }
 
@@ -223,8 +230,14 @@ QTreeWidgetItem* StepListPanel::itemAt(const StepPath& path) const
 
 void StepListPanel::selectPath(const StepPath& path)
 {
-    if (QTreeWidgetItem* item = itemAt(path))
-        tree_->setCurrentItem(item);
+    QTreeWidgetItem* item = itemAt(path);
+    if (!item)
+        return;
+    tree_->setCurrentItem(item);
+    if (hasResult_ && resultStep_ != path) { // it was selected already: chosen all the same
+        resultStep_ = path;
+        chooseResultStep();
+    }
 }
 
 void StepListPanel::rebuild(const std::optional<StepPath>& select)

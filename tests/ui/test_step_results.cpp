@@ -193,7 +193,8 @@ TEST(StepResults, ChoosingAStepShowsTheBuffersAfterItAndTheRunningStepIsMarked)
 
     const HostScan host(12);
     ASSERT_EQ(w.shown("data"), host.scanned) << "the end of the run, before a step is chosen";
-    w.clickRow({0});
+    ASSERT_EQ(w.list.selectedPath(), (StepPath{0})) << "selected since the document opened";
+    w.clickRow({0}); // the selected step, chosen by a click all the same
     EXPECT_EQ(w.shown("data"), host.upSweep) << "after step 1, the up-sweep";
     EXPECT_EQ(w.cell({0}, StepListPanel::ColRuns), "12");
     w.clickRow({1});
