@@ -216,7 +216,8 @@ void MainWindow::buildDocks()
         // The editor keeps about half the width and most of the height; the launch
         // fields get the height they need, the arguments the rest of the column.
         const int w = width(), h = height();
-        resizeDocks({notes, launch}, {int(w * (showingSequence_ ? 0.25 : 0.2)), int(w * 0.3)}, Qt::Horizontal);
+        resizeDocks({notes, launch}, {int(w * (showingSequence_.value_or(false) ? 0.25 : 0.2)), int(w * 0.3)},
+                    Qt::Horizontal);
         const int launchHeight = launch_->sizeHint().height() + 40;
         resizeDocks({launch, args}, {launchHeight, std::max(200, h - 120 - launchHeight)}, Qt::Vertical);
         resizeDocks({results}, {int(h * 0.36)}, Qt::Vertical);
@@ -319,6 +320,8 @@ void MainWindow::buildEditMenu()
 
 void MainWindow::showLaunchTarget(bool sequence, const QString& step)
 {
+    // Only when the kind of document changes (or a restored layout is first met): a Steps
+    // dock the user closed stays closed while the selection moves.
     if (sequence != showingSequence_) {
         showingSequence_ = sequence;
         stepsDock_->setVisible(sequence);

@@ -206,7 +206,7 @@ private:
     QDockWidget* stepsDock_ = nullptr;
     QDockWidget* launchDock_ = nullptr;
     QDockWidget* argumentsDock_ = nullptr;
-    bool showingSequence_ = false;
+    std::optional<bool> showingSequence_; // whether the Steps dock was last shown for a document of steps
     QDockWidget* profileDock_ = nullptr;
     QDockWidget* shapeDock_ = nullptr;
     std::vector<QDockWidget*> hiddenInPresentation_;
