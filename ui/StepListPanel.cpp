@@ -328,7 +328,7 @@ QString StepListPanel::whatItDoes(const StepSpec& s, const StepPath& path) const
     case K::Repeat:
         return s.index.empty() ? tr("%1 passes").arg(q(s.times))
                                : tr("%1 passes, %2 = 0, 1, …").arg(q(s.times), q(s.index));
-    case K::RepeatUntil: return tr("until %1, at most %2 passes").arg(q(s.until), q(s.limit));
+    case K::RepeatUntil: return tr("%1, at most %2 passes").arg(q(s.until), q(s.limit));
     }
     return {};
 }

@@ -244,6 +244,21 @@ TEST(StepList, AddRemoveAndMoveStepsEachOneUndoStep)
     w.window.redoAction()->trigger();
     EXPECT_EQ(w.doc().steps[0].steps.size(), 3u);
 
+    // A new launch binds the kernel's parameters to the buffers and variables of their names.
+    clickRow(w.list, {0, 0});
+    chooseFromMenu(w.list.addButton(), "Launch");
+    const StepSpec& launch = w.doc().steps[0].steps[1];
+    EXPECT_EQ(launch.kind, StepSpec::Kind::Launch);
+    EXPECT_EQ(launch.kernel, "heat_step");
+    ASSERT_EQ(launch.args.size(), 5u);
+    EXPECT_EQ(launch.args[1].buffer, "v");
+    EXPECT_EQ(launch.args[4].value, "alpha");
+    EXPECT_EQ(launch.args[4].type, DType::F32);
+    EXPECT_TRUE(w.list.problemText().isEmpty()) << w.list.problemText().toStdString();
+    EXPECT_EQ(w.window.launchDock()->windowTitle(), "Launch of step 1.2");
+    w.window.undoAction()->trigger();
+    ASSERT_EQ(w.doc().steps[0].steps.size(), 3u);
+
     // A repeat is added around the selected step.
     clickRow(w.list, {0, 2});
     chooseFromMenu(w.list.addButton(), "Repeat until");

@@ -98,6 +98,7 @@ TEST(StepResults, ALoopStoppedAtItsLimitIsShownAtItsStep)
     w.clickRow({0});
     retype(w.list.form()->limitEdit(), "3");
     ASSERT_EQ(w.window.currentDocument().steps[0].limit, "3");
+    EXPECT_EQ(w.cell({0}, StepListPanel::ColWhat), "search: repeat until changed(0) == 0, at most 3 passes");
     const auto r = w.run();
     ASSERT_TRUE(r);
     EXPECT_FALSE(r->stopped.empty());
