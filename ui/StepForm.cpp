@@ -69,7 +69,6 @@ void StepForm::showRow(QWidget* field, bool shown, const QString& label)
 void StepForm::setStep(const StepSpec& s, const QStringList& buffers)
 {
     using K = StepSpec::Kind;
-    kind_ = s.kind;
     for (QComboBox* c : {first_, second_}) {
         const QSignalBlocker quiet(c);
         c->clear();

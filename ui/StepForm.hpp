@@ -55,7 +55,6 @@ private:
     QLineEdit* limit_;
     QLineEdit* index_;
     QLabel* launchNote_;
-    StepSpec::Kind kind_ = StepSpec::Kind::Launch;
 };
 
 } // namespace kw
