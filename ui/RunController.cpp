@@ -403,7 +403,8 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
         v_.printfDock->raise();
     lastRun_ = shared;
     v_.results->showResult(shared);
-    if (runDocument_.isSequence())
+    // The figures and buffers of a step belong to the steps that ran: not to steps edited since.
+    if (runDocument_.isSequence() && samePart(DocumentPart::Steps, runDocument_, v_.document->document()))
         v_.steps->showResult(r); // may choose a step whose buffers the results then show
     else if (!r.stopped.empty())
         v_.banner->showWarning(tr("The run stopped"), q(r.stopped));
