@@ -54,4 +54,37 @@ ProfileExtras& ProfileExtras::operator+=(const ProfileExtras& o)
     return *this;
 }
 
+void KernelProfile::add(const KernelProfile& other, const std::string& step)
+{
+    totals += other.totals;
+    totalExtras += other.totalExtras;
+    for (const LineProfile& l : other.lines) {
+        auto it = std::find_if(lines.begin(), lines.end(),
+                               [&](const LineProfile& m) { return m.file == l.file && m.line == l.line; });
+        if (it == lines.end()) {
+            LineProfile fresh = l;
+            fresh.steps.clear();
+            lines.push_back(std::move(fresh));
+            it = lines.end() - 1;
+        } else {
+            it->counters += l.counters;
+            it->extras += l.extras;
+        }
+        for (const std::string& s : step.empty() ? l.steps : std::vector<std::string>{step})
+            if (std::find(it->steps.begin(), it->steps.end(), s) == it->steps.end())
+                it->steps.push_back(s);
+    }
+    // File/line order, the files in the order they first appear.
+    std::vector<std::string> files;
+    for (const LineProfile& l : lines)
+        if (std::find(files.begin(), files.end(), l.file) == files.end())
+            files.push_back(l.file);
+    const auto rank = [&](const LineProfile& l) {
+        return std::pair(std::find(files.begin(), files.end(), l.file) - files.begin(), l.line);
+    };
+    std::stable_sort(lines.begin(), lines.end(),
+                     [&](const LineProfile& a, const LineProfile& b) { return rank(a) < rank(b); });
+    samples.insert(samples.end(), other.samples.begin(), other.samples.end());
+}
+
 } // namespace kw

@@ -58,6 +58,10 @@ struct LineProfile {
     int line = 0;
     ProfileCounters counters;
     ProfileExtras extras;
+    // A document of steps: the steps whose launches ran this line, in the order they first
+    // did ("1", "3.2"); each one's share is the line in its StepResult::profile. Empty for
+    // one launch.
+    std::vector<std::string> steps;
 };
 
 // The lanes of one warp at one execution of one memory instruction, for the picture.
@@ -90,6 +94,10 @@ struct KernelProfile {
     ProfileExtras totalExtras;
     std::vector<LineProfile> lines;    // lines with at least one instruction, in file/line order
     std::vector<AccessSample> samples; // for the capture request, when there was one
+
+    // Adds `other`'s counters (another run, another kernel of the same source), line by
+    // line; its lines are noted as run by `step` when one is named.
+    void add(const KernelProfile& other, const std::string& step = {});
 };
 
 struct ProfileRequest {

@@ -70,6 +70,8 @@ struct StepResult {
     // pass), by the document's names; only for the steps a run asks for
     // (RunOverrides::stepBuffers), else empty.
     std::vector<BufferResult> buffers;
+    // --profile (the simulator): a launch's per-line counters summed over its runs.
+    std::optional<KernelProfile> profile;
 };
 
 struct RunResult {
@@ -84,7 +86,7 @@ struct RunResult {
     std::vector<CheckResult> checks;
     std::vector<BufferResult> buffers;
     std::vector<std::string> warnings;
-    std::optional<KernelProfile> profile; // per-line counters (the simulator, on request)
+    std::optional<KernelProfile> profile; // per-line counters (the simulator, on request); steps: summed over them
     CheckTool check = CheckTool::None;    // the check that ran, if any
     std::vector<CheckFinding> findings;   // what it found
     std::vector<StepResult> steps;        // a document of steps

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace kw {
 
@@ -17,6 +18,13 @@ struct CompileInput {
     // A document's launch and kernel (name expression), for the occupancy it would have.
     std::optional<LaunchDims> launch;
     std::string kernel;
+    // A document of steps: each launch step's, in document order.
+    struct StepLaunch {
+        std::string path, name, kernel;
+        std::optional<LaunchDims> launch; // none when it cannot be known before running
+        std::string note;                 // why not, or what was assumed ("pass 0")
+    };
+    std::vector<StepLaunch> steps;
 
     // Throws kw::Error for a file that cannot be read or a bad document.
     static CompileInput read(const CompileCommandOptions& options,

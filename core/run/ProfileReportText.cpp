@@ -4,7 +4,9 @@
 #include "run/ProfileFindings.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -88,16 +90,10 @@ std::string perRequest(std::uint64_t requests, double per, double ideal)
     return requests ? fmt::format("{} ({})", num(per), num(ideal)) : std::string("-");
 }
 
-} // namespace
-
-std::string profileReportText(const RunResult& result, const std::string& source, std::size_t lines)
+// The costliest `lines` lines of `p` as a table; with `steps`, the steps that ran each.
+void lineTable(std::string& o, const KernelProfile& p, const std::string& mainFile, const std::string& source,
+               std::size_t lines, bool steps)
 {
-    if (!result.profile)
-        return {};
-    const KernelProfile& p = *result.profile;
-    const std::string mainFile = profileMainFile(p);
-    std::string o = "profile (simulator, counted per warp-level instruction as Nsight Compute counts them):\n";
-    totals(o, p);
     const auto top = costliestLines(p, lines);
     if (!top.empty()) {
         o += fmt::format("costliest lines (cost: issue slots, see docs/profile.md; sectors and wavefronts per "
@@ -117,15 +113,42 @@ std::string profileReportText(const RunResult& result, const std::string& source
                 perRequest(c.global_st_requests, f.stSectorsPerRequest, f.stIdealSectorsPerRequest),
                 perRequest(shReq, shWays, shIdeal), l.extras.branches ? pct(f.branchEfficiency) : std::string("-"),
                 quoted(l, mainFile, source));
+            if (steps && !l.steps.empty())
+                o += fmt::format("  {:>6} {}{}\n", "", l.steps.size() > 1 ? "steps " : "step ",
+                                 fmt::join(l.steps, ", "));
         }
     }
+}
+
+} // namespace
+
+std::string profileReportText(const RunResult& result, const std::string& source, std::size_t lines)
+{
+    if (!result.profile)
+        return {};
+    const KernelProfile& p = *result.profile;
+    const std::string mainFile = profileMainFile(p);
+    std::string o = "profile (simulator, counted per warp-level instruction as Nsight Compute counts them):\n";
+    if (!result.steps.empty())
+        o += "all steps together:\n";
+    totals(o, p);
+    lineTable(o, p, mainFile, source, lines, !result.steps.empty());
     const auto findings = profileFindings(p, source);
     if (!findings.empty()) {
         o += "findings:\n";
         for (const ProfileFinding& f : findings) {
-            const LineProfile lp{f.file, f.line, {}, {}};
+            const LineProfile lp{f.file, f.line, {}, {}, {}};
             o += fmt::format("  line {}: {}\n", where(lp, mainFile), f.text);
         }
+    }
+    // A document of steps: each launch step's own counters, summed over its runs.
+    for (const StepResult& s : result.steps) {
+        if (!s.profile)
+            continue;
+        o += fmt::format("step {} ({}{}, {} run{}):\n", s.path, s.name == s.kernel ? "" : s.name + ": ", s.kernel,
+                         s.runs, s.runs == 1 ? "" : "s");
+        totals(o, *s.profile);
+        lineTable(o, *s.profile, mainFile, source, std::min<std::size_t>(lines, 5), false);
     }
     return o;
 }

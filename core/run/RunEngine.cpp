@@ -89,6 +89,13 @@ void checkStepBuffers(const Document& doc, const std::vector<std::string>& paths
                                     p, fmt::join(known, ", ")));
 }
 
+// The warning of a profiled run on a backend that does not count.
+std::string noPerLineCounts(const DeviceInfo& device)
+{
+    return fmt::format("profile: the {} backend does not count per line; the simulator does",
+                       device.id.empty() ? "selected" : device.id);
+}
+
 } // namespace
 
 RunEngine::RunEngine(Compiler& compiler, Backend& backend, PreparedRunCache* inputs)
@@ -164,14 +171,15 @@ RunResult RunEngine::runSequence(const Document& doc, const RunOverrides& overri
     if (overrides.repeats || overrides.warmup)
         result.warnings.push_back("--repeat and --warmup do not apply to a document of steps: each launch runs once");
     if (overrides.profile.enabled)
-        result.warnings.push_back("profile: a document of steps is not counted per line yet; profile one kernel in a "
-                                  "document of one launch");
+        shared.profile = overrides.profile; // every launch step, each counted apart (StepResult::profile)
     stage("launch");
     SequenceRun sequence(doc, std::move(kernels), std::move(prepared), backend_, shared);
     sequence.keepBuffersAfter(overrides.stepBuffers, overrides.stepBufferLimitBytes);
     sequence.onStep(onStep_);
     sequence.run(result);
     result.check = shared.check;
+    if (shared.profile.enabled && !result.profile)
+        result.warnings.push_back(noPerLineCounts(result.device));
     if (!result.steps.empty()) { // the launch fields show the first launch's shape
         const auto first = std::find_if(result.steps.begin(), result.steps.end(),
                                         [](const StepResult& s) { return s.kind == "launch" && s.runs > 0; });
@@ -264,8 +272,7 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     result.findings = std::move(report.findings);
     result.profile = std::move(report.profile);
     if (config.profile.enabled && !result.profile)
-        result.warnings.push_back(fmt::format("profile: the {} backend does not count per line; the simulator does",
-                                              result.device.id.empty() ? "selected" : result.device.id));
+        result.warnings.push_back(noPerLineCounts(result.device));
     result.printf = PrintfLineParser::parse(report.printfOutput);
     result.printf.truncated = report.printfMaybeTruncated;
     result.warnings.insert(result.warnings.end(), report.warnings.begin(), report.warnings.end());

@@ -157,6 +157,13 @@ void SequenceRun::run(RunResult& result)
     }
 
     runList(doc_.steps, "steps", "");
+    // The run's profile: every step's, each line noting the steps that ran it.
+    for (const StepResult& s : result.steps)
+        if (s.profile) {
+            if (!result.profile)
+                result.profile.emplace();
+            result.profile->add(*s.profile, s.path);
+        }
     if (!leftOut_.empty())
         result.warnings.push_back(fmt::format(
             "the buffers after step{} {} were not kept: they would pass the limit of {} of buffers kept after steps",
@@ -320,6 +327,11 @@ void SequenceRun::launchStep(const StepSpec& step, const std::string& field, Ste
 
     LaunchReport report = device_->launch(kernel.image, args, config);
     changed();
+    if (report.profile) {
+        if (!r.profile)
+            r.profile.emplace();
+        r.profile->add(*report.profile);
+    }
     ++r.runs;
     r.grid = config.grid;
     r.block = config.block;

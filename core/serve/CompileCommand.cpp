@@ -11,6 +11,7 @@
 #include "serve/ResultJson.hpp"
 #include "serve/Watchdog.hpp"
 #include "util/FileDescriptor.hpp"
+#include "util/TerminalText.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -68,6 +69,27 @@ int CompileCommand::execute()
     return print(r, in);
 }
 
+void CompileCommand::printStepOccupancy(const CompileResult& r, const CompileInput& in)
+{
+    const auto d = device();
+    if (!d) {
+        fmt::print(out_, "occupancy not shown: no device {} here\n", DeviceSelector::parse(options_.device).str());
+        return;
+    }
+    for (const CompileInput::StepLaunch& s : in.steps) {
+        const std::string step = fmt::format("step {} ({}{})", s.path, s.name.empty() ? "" : s.name + ": ", s.kernel);
+        if (!s.launch) {
+            fmt::print(out_, "{}: occupancy not shown: {}\n", TerminalText::escape(step), TerminalText::escape(s.note));
+            continue;
+        }
+        const KernelFootprint kernel = KernelFootprint::of(r, KernelFootprint::loweredName(r, s.kernel));
+        std::string text = SummaryText::occupancy(*d, s.launch->block.volume(), s.launch->sharedBytes, kernel);
+        if (!s.note.empty())
+            text.insert(text.size() - 1, " (" + TerminalText::escape(s.note) + ")");
+        fmt::print(out_, "{}: {}", TerminalText::escape(step), text);
+    }
+}
+
 std::optional<DeviceInfo> CompileCommand::device() const
 {
     const std::string id = DeviceSelector::parse(options_.device).str();
@@ -111,6 +133,8 @@ int CompileCommand::print(const CompileResult& r, const CompileInput& in)
                 fmt::print(out_, "occupancy not shown: no device {} here\n",
                            DeviceSelector::parse(options_.device).str());
         }
+        if (r.ok && !in.steps.empty())
+            printStepOccupancy(r, in);
     }
     return ExitCode::of(r);
 }

@@ -28,6 +28,8 @@ private:
     int print(const CompileResult& r, const CompileInput& in);
     // The device named by --device (default: cuda:0 when present, else the simulator).
     std::optional<DeviceInfo> device() const;
+    // A document of steps: each launch step's occupancy on the device.
+    void printStepOccupancy(const CompileResult& r, const CompileInput& in);
 
     CompileCommandOptions options_;
     std::FILE* out_;

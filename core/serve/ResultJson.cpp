@@ -244,7 +244,10 @@ json toJson(const KernelProfile& p, const std::string& source)
     for (const LineProfile& l : p.lines) {
         if (l.counters.inst_executed == 0)
             continue;
-        lines.push_back(countersJson(l.counters, where(l)));
+        json line = countersJson(l.counters, where(l));
+        if (!l.steps.empty()) // a document of steps: the steps that ran it
+            line["steps"] = l.steps;
+        lines.push_back(std::move(line));
         extraLines.push_back(extrasJson(l.extras, where(l)));
     }
     for (const LineFigures& lf : costliestLines(p))
@@ -291,6 +294,7 @@ try {
         lp.file = value<std::string>(l, "file", "");
         lp.line = value<int>(l, "line", 0);
         lp.counters = countersFromJson(l);
+        lp.steps = value<std::vector<std::string>>(l, "steps", {});
         p.lines.push_back(std::move(lp));
     }
     if (j.contains("extras")) {
@@ -608,6 +612,8 @@ json toJson(const RunResult& r, const std::string& source)
                          {"checks", checksJson(st.checks)}};
             if (!st.buffers.empty()) // only for the steps a run asked for (step_buffers)
                 step["buffers"] = buffersJson(st.buffers);
+            if (st.profile) // a launch of a profiled run
+                step["profile"] = toJson(*st.profile, source);
             steps.push_back(std::move(step));
         }
         j["steps"] = std::move(steps);
@@ -683,6 +689,8 @@ try {
         sr.totalMs = value<double>(st, "total_ms", 0.0);
         sr.checks = checksFromJson(st.value("checks", json::array()));
         sr.buffers = buffersFromJson(st.value("buffers", json::array()));
+        if (st.contains("profile") && !st["profile"].is_null())
+            sr.profile = kernelProfileFromJson(st["profile"]);
         r.steps.push_back(std::move(sr));
     }
     if (j.contains("stopped") && !j["stopped"].is_null())

@@ -38,6 +38,7 @@ void MemoryMap::track(std::uint64_t base, std::uint8_t* written, std::uint32_t e
         if (r.base == base) {
             r.written = written;
             r.elementBytes = elementBytes;
+            tracked_ = tracked_ || written;
         }
 }
 

@@ -25,6 +25,8 @@ public:
     const MemRegion* find(std::uint64_t addr, std::uint64_t size) const;
     // Gives the region at `base` its shadow of written bytes (MemRegion::written).
     void track(std::uint64_t base, std::uint8_t* written, std::uint32_t elementBytes);
+    // Whether any region has a shadow: if not, global accesses need no look-up under initcheck.
+    bool tracked() const { return tracked_; }
     // Where an address lies relative to the nearest allocation, for fault messages.
     std::string describe(std::uint64_t addr, std::uint64_t size) const;
     const std::vector<MemRegion>& regions() const { return regions_; }
@@ -32,6 +34,7 @@ public:
 private:
     std::vector<MemRegion> regions_; // sorted by base
     std::uint64_t next_ = 0;
+    bool tracked_ = false;
 };
 
 } // namespace kw::sim

@@ -174,7 +174,7 @@ void BlockChecks::fault(const Warp& w, const FaultEvent& e)
 void BlockChecks::memory(const Warp& w, const Instr& in, const AccessLog& lanes)
 {
     const std::uint32_t shared = lanes.inSpace[int(Space::Shared)], local = lanes.inSpace[int(Space::Local)];
-    for (std::uint32_t m = lanes.inSpace[int(Space::Global)]; m; m &= m - 1) {
+    for (std::uint32_t m = L_.mem.tracked() ? lanes.inSpace[int(Space::Global)] : 0; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
         global(w, lanes.addr[l], lanes.size[l], lanes.write, l, in);
     }

@@ -149,3 +149,49 @@ TEST(CompileCommand, ACuFileHasNoLaunchAndNoOccupancy)
     ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
     EXPECT_EQ(r.out.find("occupancy"), std::string::npos) << r.out;
 }
+
+TEST(CompileCommand, ADocumentOfStepsGetsTheOccupancyOfEachLaunchStep)
+{
+    // Two kernels: tile (64 KiB of shared memory: 3 blocks of 256 threads per SM) and
+    // copy; the third launch's block depends on the pass index, the fourth's on a buffer.
+    const fs::path dir = kw::test::freshDir("kw_test_compile_command", "step_occupancy");
+    std::ofstream(dir / "steps.kwb", std::ios::binary) << R"JSON({
+  "format": "kernel-workbench", "version": 2,
+  "source": "__global__ void tile(float* p) { __shared__ float t[16384]; t[threadIdx.x] = 1; __syncthreads(); p[threadIdx.x] = t[255 - threadIdx.x]; }\n__global__ void copy(float* p) { p[threadIdx.x] = 0; }\n",
+  "kernels": ["tile", "copy"],
+  "variables": [["n", "256"]],
+  "buffers": [{"name": "p", "dtype": "f32", "count": "n", "init": {"kind": "zeros"}}],
+  "steps": [
+    {"launch": "tile", "name": "first", "grid": 1, "block": "n", "args": [{"buffer": "p"}]},
+    {"launch": "copy", "grid": 1, "block": 64, "args": [{"buffer": "p"}]},
+    {"repeat": 2, "index": "k", "steps": [{"launch": "copy", "grid": 1, "block": "128 << k", "args": [{"buffer": "p"}]}]},
+    {"launch": "copy", "grid": 1, "block": "p(0) + 32", "args": [{"buffer": "p"}]}
+  ]
+})JSON";
+    CompileCommandOptions o;
+    o.file = (dir / "steps.kwb").string();
+    o.arch = "compute_75";
+    o.device = "sim";
+    const Outcome r = compile(o);
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
+    const std::size_t first = r.out.find("\nstep 1 (first: tile): occupancy 38 % on CPU simulator");
+    ASSERT_NE(first, std::string::npos) << r.out;
+    EXPECT_NE(
+        r.out.find("(sim): 24 of 64 warps per SM, 3 blocks of 256 threads per SM, limited by shared memory", first),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\nstep 2 (copy): occupancy "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" blocks of 64 threads per SM"), std::string::npos) << r.out;
+    const std::size_t third = r.out.find("\nstep 3.1 (copy): occupancy ");
+    ASSERT_NE(third, std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("blocks of 128 threads per SM", third), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" (its launch depends on a pass index: shown for the first pass)\n", third), std::string::npos)
+        << r.out;
+    const std::size_t second = r.out.find("\nstep 2 (copy)");
+    EXPECT_EQ(r.out.substr(second, r.out.find('\n', second + 1) - second).find("pass index"), std::string::npos)
+        << "step 2 does not depend on it\n"
+        << r.out;
+    EXPECT_NE(r.out.find("\nstep 4 (copy): occupancy not shown: its launch reads buffer p, known only while running\n"),
+              std::string::npos)
+        << r.out;
+}

@@ -2,17 +2,21 @@
 // a two-pass reduction, a ping-pong over two swapped buffers, a loop until a flag read
 // back stays 0 and its limit, the pass index in an argument, copies and fills of ranges,
 // per-step checks, a fault naming its step and printf tagged by step; the buffers kept
-// after chosen steps and their limit; the steps announced as they begin.
+// after chosen steps and their limit; the steps announced as they begin; initcheck across
+// the steps; the profile of each launch step and of the whole.
 #include "compile/Compiler.hpp"
 #include "doc/DocumentReader.hpp"
+#include "run/ProfileReportText.hpp"
 #include "run/RunEngine.hpp"
 #include "run/StepProgress.hpp"
+#include "serve/ResultJson.hpp"
 #include "sim/SimBackend.hpp"
 #include "util/Error.hpp"
 
 #include "SimTestSupport.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -572,4 +576,138 @@ TEST(SequenceRunInitcheck, WithoutInitcheckNothingIsTracked)
     ASSERT_TRUE(r.compile.ok) << compileLog(r);
     EXPECT_TRUE(r.findings.empty());
     EXPECT_TRUE(r.ok);
+}
+
+namespace {
+
+RunResult profiled(const std::string& text)
+{
+    RunOverrides o;
+    o.profile.enabled = true;
+    return runWith(text, o);
+}
+
+// `add` of 1 on u, then a loop of two passes of plus_one from u to v.
+std::string twoKernelText()
+{
+    return documentText(R"J(["add", "plus_one"])J", kIntBuffers,
+                        R"J([{"launch": "add", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"type": "i32", "value": 1}, {"type": "i32", "value": "n"}]},
+              {"repeat": 2, "steps": [{"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"buffer": "v"}, {"type": "i32", "value": "n"}]}]}])J");
+}
+
+// The same launch of one kernel as a version-1 document.
+std::string oneLaunchText(const std::string& kernel, const std::string& args)
+{
+    return std::string(R"J({"format": "kernel-workbench", "version": 1, "source": )J") + quoted(kSource)
+        + R"J(, "kernel": ")J" + kernel + R"J(", "variables": [["n", 1000]], "buffers": )J" + kIntBuffers
+        + R"J(, "args": )J" + args
+        + R"J(, "launch": {"grid": ["cdiv(n, 128)"], "block": [128]}, "run": {"warmup": 0, "repeats": 0}})J";
+}
+
+const LineProfile* lineOf(const KernelProfile& p, const LineProfile& like)
+{
+    for (const LineProfile& l : p.lines)
+        if (l.file == like.file && l.line == like.line)
+            return &l;
+    return nullptr;
+}
+
+} // namespace
+
+TEST(SequenceRunProfile, EachLaunchStepIsCountedAndTheStepsSumToTheWhole)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = profiled(twoKernelText());
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_TRUE(r.ok) << r.stopped;
+    ASSERT_TRUE(r.profile);
+    EXPECT_TRUE(r.warnings.empty()) << r.warnings[0];
+    const StepResult& add = stepOf(r, "1");
+    const StepResult& plus = stepOf(r, "2.1");
+    ASSERT_TRUE(add.profile);
+    ASSERT_TRUE(plus.profile);
+    EXPECT_FALSE(stepOf(r, "2").profile) << "a repeat launches nothing itself";
+
+    ProfileCounters sum = add.profile->totals;
+    sum += plus.profile->totals;
+    EXPECT_EQ(sum, r.profile->totals);
+    // Line by line, and each line names the steps that ran it.
+    for (const LineProfile& l : r.profile->lines) {
+        ProfileCounters parts;
+        std::vector<std::string> steps;
+        for (const StepResult* s : {&add, &plus})
+            if (const LineProfile* m = lineOf(*s->profile, l)) {
+                parts += m->counters;
+                steps.push_back(s->path);
+            }
+        EXPECT_EQ(parts, l.counters) << "line " << l.line;
+        EXPECT_EQ(steps, l.steps) << "line " << l.line;
+    }
+    std::size_t lines = 0;
+    for (const StepResult* s : {&add, &plus})
+        for (const LineProfile& l : s->profile->lines)
+            lines += lineOf(*r.profile, l) != nullptr;
+    EXPECT_EQ(lines, add.profile->lines.size() + plus.profile->lines.size()) << "no step's line is lost";
+}
+
+TEST(SequenceRunProfile, AStepsCountersAreThoseOfTheSameLaunchAloneTimesItsRuns)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult steps = profiled(twoKernelText());
+    ASSERT_TRUE(steps.compile.ok) << compileLog(steps);
+    const RunResult add = profiled(
+        oneLaunchText("add", R"J([{"buffer": "u"}, {"type": "i32", "value": 1}, {"type": "i32", "value": "n"}])J"));
+    const RunResult plus
+        = profiled(oneLaunchText("plus_one", R"J([{"buffer": "u"}, {"buffer": "v"}, {"type": "i32", "value": "n"}])J"));
+    ASSERT_TRUE(add.profile);
+    ASSERT_TRUE(plus.profile);
+    const KernelProfile& step1 = *stepOf(steps, "1").profile;
+    EXPECT_EQ(step1.totals, add.profile->totals);
+    ASSERT_EQ(step1.lines.size(), add.profile->lines.size());
+    for (std::size_t i = 0; i < step1.lines.size(); ++i) {
+        EXPECT_EQ(step1.lines[i].line, add.profile->lines[i].line);
+        EXPECT_EQ(step1.lines[i].counters, add.profile->lines[i].counters) << "line " << step1.lines[i].line;
+    }
+    ProfileCounters twice = plus.profile->totals;
+    twice += plus.profile->totals;
+    EXPECT_EQ(stepOf(steps, "2.1").profile->totals, twice) << "two passes";
+}
+
+TEST(SequenceRunProfile, TheTextShowsTheWholeThenEachStep)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = profiled(twoKernelText());
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    const std::string text = profileReportText(r, kSource);
+    const std::size_t whole = text.find("all steps together:\n");
+    const std::size_t first = text.find("\nstep 1 (add, 1 run):\n");
+    const std::size_t second = text.find("\nstep 2.1 (plus_one, 2 runs):\n");
+    ASSERT_NE(whole, std::string::npos) << text;
+    ASSERT_NE(first, std::string::npos) << text;
+    ASSERT_NE(second, std::string::npos) << text;
+    EXPECT_LT(whole, first);
+    EXPECT_LT(first, second);
+    EXPECT_NE(text.find("step 2.1\n"), std::string::npos) << "a line of the whole names its step\n" << text;
+    EXPECT_EQ(text.find("step 2 ("), std::string::npos) << "a repeat has no profile of its own\n" << text;
+}
+
+TEST(SequenceRunProfile, TheProfileOfStepsRoundTripsThroughJson)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = profiled(twoKernelText());
+    ASSERT_TRUE(r.profile);
+    const nlohmann::json j = toJson(r, kSource);
+    ASSERT_TRUE(j["steps"][0].contains("profile"));
+    EXPECT_FALSE(j["steps"][1].contains("profile"));
+    EXPECT_TRUE(j["profile"]["lines"][0].contains("steps"));
+    const RunResult back = runResultFromJson(nlohmann::json::parse(j.dump()));
+    ASSERT_TRUE(back.profile);
+    EXPECT_EQ(back.profile->totals, r.profile->totals);
+    ASSERT_EQ(back.profile->lines.size(), r.profile->lines.size());
+    for (std::size_t i = 0; i < r.profile->lines.size(); ++i)
+        EXPECT_EQ(back.profile->lines[i].steps, r.profile->lines[i].steps);
+    ASSERT_TRUE(stepOf(back, "2.1").profile);
+    EXPECT_EQ(stepOf(back, "2.1").profile->totals, stepOf(r, "2.1").profile->totals);
 }
