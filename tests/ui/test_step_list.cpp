@@ -329,3 +329,31 @@ TEST(StepList, ALaunchStepIsEditedInTheLaunchAndArgumentsPanelsAndSavedSo)
     EXPECT_EQ(w.doc().steps[0].steps[0].launch.grid[0], "cdiv(w, 16)");
     EXPECT_NE(w.launchEdit("cdiv(w, 16)"), nullptr) << "the launch panel shows the undone step";
 }
+
+TEST(StepList, ADocumentWhoseStepNamesAMissingBufferOpensWithThatStepMarked)
+{
+    QTemporaryDir dir;
+    QFile original(sample("heat_diffusion.kwb"));
+    ASSERT_TRUE(original.open(QIODevice::ReadOnly));
+    QByteArray text = original.readAll();
+    const QByteArray swap = "\"swap\": [\n            \"u\",\n            \"v\"";
+    ASSERT_TRUE(text.contains(swap));
+    text.replace(swap, "\"swap\": [\n            \"u\",\n            \"w2\"");
+    QFile copy(dir.filePath("heat.kwb"));
+    ASSERT_TRUE(copy.open(QIODevice::WriteOnly));
+    copy.write(text);
+    copy.close();
+
+    Window w;
+    ASSERT_TRUE(w.window.openDocument(copy.fileName()));
+    EXPECT_EQ(w.doc().steps[0].steps[1].to, "w2");
+    EXPECT_EQ(w.list.itemAt({0, 1})->text(StepListPanel::ColStep), "1.2 ⚠");
+    EXPECT_TRUE(w.list.itemAt({0, 1})->toolTip(StepListPanel::ColStep).contains("no buffer named \"w2\""));
+    EXPECT_EQ(w.list.itemAt({0, 0})->text(StepListPanel::ColStep), "1.1") << "the other steps are fine";
+
+    // Fixed in the form: the mark goes.
+    clickRow(w.list, {0, 1});
+    retype(w.list.form()->secondBuffer()->lineEdit(), "v");
+    EXPECT_EQ(w.list.itemAt({0, 1})->text(StepListPanel::ColStep), "1.2");
+    EXPECT_TRUE(w.list.problemText().isEmpty()) << w.list.problemText().toStdString();
+}
