@@ -2,6 +2,8 @@
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
+#include "StepListPanel.hpp"
+#include "StepTree.hpp"
 #include "UiResources.hpp"
 #include "run/VersionReport.hpp"
 #include "util/Paths.hpp"
@@ -68,9 +70,11 @@ int main(int argc, char** argv)
     QCommandLineOption shot(
         "screenshot", "Save a picture of the window to FILE (after --run: once the run is shown) and quit.", "file");
     QCommandLineOption size("size", "Window size WxH, e.g. 1600x1000.", "size");
+    QCommandLineOption step("step", "After --run, a document of steps: choose step PATH (e.g. 1.2) in the Steps list.",
+                            "path");
     QCommandLineOption present("presentation", "Start in presentation mode.");
     QCommandLineOption report("report-startup", "Print the milliseconds from start to the window shown.");
-    cli.addOptions({device, runOpt, shot, size, present, report});
+    cli.addOptions({device, runOpt, shot, size, present, report, step});
     cli.process(app);
 
     kw::MainWindow::Options options;
@@ -115,6 +119,13 @@ int main(int argc, char** argv)
             QTimer::singleShot(1500, grab);
         }
         QTimer::singleShot(120000, &app, &QApplication::quit); // never hang a script
+    }
+    if (cli.isSet(runOpt) && cli.isSet(step)) {
+        const auto path = kw::StepTree::parse(cli.value(step).toStdString());
+        QObject::connect(&window, &kw::MainWindow::runCompleted, &window, [&window, path] {
+            if (path)
+                window.stepList()->selectPath(*path);
+        });
     }
     if (cli.isSet(runOpt)) {
         // Once the runner has listed its devices, so the chosen one exists.

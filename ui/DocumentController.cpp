@@ -207,18 +207,6 @@ void DocumentController::load(const Document& doc)
     p_.document->reset(doc);
     applyTrust();
     updateTitle();
-    if (doc.isSequence()) {
-        // The panels edit one launch; say so rather than show a launch that is not the document's.
-        QStringList kernels;
-        for (const std::string& k : doc.kernels)
-            kernels << QString::fromStdString(k);
-        p_.banner->showWarning(
-            tr("A document of steps"),
-            tr("It launches %1. Run runs every step and the results show the buffers after the last one; the "
-               "steps' times and checks are in kwb-run's output. The steps cannot be edited in this window yet: "
-               "the Launch and Arguments panels do not apply to them, and saving keeps them as they are.")
-                .arg(kernels.join(", ")));
-    }
 }
 
 void DocumentController::applyTrust(const QString& refusal)

@@ -6,11 +6,12 @@
 
 namespace kw {
 
-DocumentEdit::DocumentEdit(WorkbenchDocument& document, DocumentPart part, Document after)
+DocumentEdit::DocumentEdit(WorkbenchDocument& document, DocumentPart part, Document after, bool merges)
     : document_(document)
     , part_(part)
     , before_(document.document())
     , after_(std::move(after))
+    , merges_(merges)
     , last_(std::chrono::steady_clock::now())
 {
     setText(QCoreApplication::translate("kw::DocumentEdit", "edit of the %1").arg(QString::fromUtf8(partName(part))));
@@ -26,7 +27,8 @@ int DocumentEdit::id() const { return 1000 + int(part_); }
 bool DocumentEdit::mergeWith(const QUndoCommand* other)
 {
     const auto* next = dynamic_cast<const DocumentEdit*>(other);
-    if (!next || next->part_ != part_ || part_ == DocumentPart::Whole || next->last_ - last_ > kMergeWindow)
+    if (!next || next->part_ != part_ || part_ == DocumentPart::Whole || !merges_ || !next->merges_
+        || next->last_ - last_ > kMergeWindow)
         return false;
     copyPart(part_, next->after_, after_);
     last_ = next->last_;

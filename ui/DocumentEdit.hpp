@@ -17,7 +17,9 @@ class DocumentEdit : public QUndoCommand {
 public:
     static constexpr std::chrono::milliseconds kMergeWindow{1500};
 
-    DocumentEdit(WorkbenchDocument& document, DocumentPart part, Document after);
+    // `merges`: false for an edit that is an undo step of its own whatever follows it
+    // (a step added or moved), true for one typed a key at a time.
+    DocumentEdit(WorkbenchDocument& document, DocumentPart part, Document after, bool merges = true);
 
     void redo() override;
     void undo() override;
@@ -30,6 +32,7 @@ private:
     WorkbenchDocument& document_;
     DocumentPart part_;
     Document before_, after_;
+    bool merges_;
     std::chrono::steady_clock::time_point last_; // when the newest merged edit was made
 };
 

@@ -6,6 +6,9 @@
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
 #include "NotesPanel.hpp"
+#include "StepListPanel.hpp"
+#include "StepProblems.hpp"
+#include "StepTree.hpp"
 #include "VariablesTable.hpp"
 #include "WorkbenchDocument.hpp"
 
@@ -38,6 +41,50 @@ bool sameArgs(const std::vector<ArgSpec>& a, const std::vector<ArgSpec>& b)
         return x.name == y.name && x.buffer == y.buffer && x.offset == y.offset && x.type == y.type
             && x.value == y.value;
     });
+}
+
+// The document's buffers with those the arguments panel holds in their place, in the
+// document's order; a buffer new to the document comes last.
+std::vector<BufferSpec> mergedBuffers(const std::vector<BufferSpec>& document, const std::vector<BufferSpec>& panel)
+{
+    std::vector<BufferSpec> out = document;
+    for (const BufferSpec& b : panel) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const BufferSpec& o) { return o.name == b.name; });
+        if (it == out.end())
+            out.push_back(b);
+        else if (!it->global)
+            *it = b;
+    }
+    return out;
+}
+
+// The kernels a document of steps lists: those its launches use, in the order listed,
+// then any new one. A document whose steps launch nothing keeps its list.
+std::vector<std::string> kernelsOfSteps(const Document& doc)
+{
+    std::vector<std::string> used;
+    for (const StepPath& p : StepTree::all(doc.steps)) {
+        const StepSpec* s = StepTree::find(doc.steps, p);
+        if (s->kind == StepSpec::Kind::Launch && std::find(used.begin(), used.end(), s->kernel) == used.end())
+            used.push_back(s->kernel);
+    }
+    if (used.empty())
+        return doc.kernels;
+    std::vector<std::string> out;
+    for (const std::string& k : doc.kernels)
+        if (std::find(used.begin(), used.end(), k) != used.end())
+            out.push_back(k);
+    for (const std::string& k : used)
+        if (std::find(out.begin(), out.end(), k) == out.end())
+            out.push_back(k);
+    return out;
+}
+
+StepSpec* selectedLaunch(Document& doc, const StepListPanel& steps)
+{
+    const auto path = steps.selectedPath();
+    StepSpec* s = path ? StepTree::find(doc.steps, *path) : nullptr;
+    return s && s->kind == StepSpec::Kind::Launch ? s : nullptr;
 }
 
 // Sets a flag for the length of a scope, as it was before on leaving it.
@@ -73,6 +120,10 @@ DocumentPanels::DocumentPanels(WorkbenchDocument& document, Panels panels, QObje
     connect(p_.picker, &KernelPicker::kernelChanged, this, [this] {
         if (showing_)
             return;
+        if (document_.document().isSequence()) {
+            editStepKernel();
+            return;
+        }
         // Only around a real change: an empty macro would mark the document modified.
         const bool chosen = p_.picker->currentKernel().toStdString() != document_.document().kernel;
         QUndoStack* stack = document_.undoStack();
@@ -85,7 +136,15 @@ DocumentPanels::DocumentPanels(WorkbenchDocument& document, Panels panels, QObje
     });
     connect(p_.variables, &VariablesTable::changed, this, [this] { edit(DocumentPart::Variables); });
     connect(p_.arguments, &ArgumentsPanel::changed, this, &DocumentPanels::editArguments);
-    connect(p_.launch, &LaunchPanel::changed, this, [this] { edit(DocumentPart::Launch); });
+    connect(p_.launch, &LaunchPanel::changed, this, [this] {
+        if (document_.document().isSequence())
+            editStepLaunch();
+        else
+            edit(DocumentPart::Launch);
+    });
+    connect(p_.steps, &StepListPanel::changed, this, &DocumentPanels::editSteps);
+    connect(p_.steps, &StepListPanel::selectionChanged, this, &DocumentPanels::showSelectedStep);
+    p_.steps->setLaunchFactory([this] { return newLaunchStep(); });
 
     // The preview runs the core's initialiser on the buffer as it stands.
     p_.arguments->bufferEditor()->setPreview([this](const BufferSpec& b) -> QString {
@@ -111,8 +170,13 @@ Document DocumentPanels::read(const Document& base) const
 {
     Document d = base;
     d.source = p_.editor->text().toStdString();
-    d.kernel = p_.picker->currentKernel().toStdString();
     d.variables = p_.variables->variables();
+    if (base.isSequence()) {
+        // The launch and arguments panels show one step; its edits are written as they come.
+        d.run = p_.launch->runSettings();
+        return d;
+    }
+    d.kernel = p_.picker->currentKernel().toStdString();
     d.buffers = p_.arguments->buffers();
     d.args = p_.arguments->args();
     // Globals and reference buffers have no parameter row: they stay as the document had them.
@@ -143,6 +207,10 @@ void DocumentPanels::editArguments()
 {
     if (showing_)
         return;
+    if (document_.document().isSequence()) {
+        editStepArguments();
+        return;
+    }
     const Raised writing(writing_);
     const Document now = read(document_.document());
     const bool args = !samePart(DocumentPart::Args, document_.document(), now);
@@ -170,13 +238,23 @@ void DocumentPanels::show(DocumentPart part)
     if (!writing_) { // else the panel that made the edit shows it already
         const Raised showing(showing_);
         showPart(part);
+    } else if (part == DocumentPart::Steps && !stepsWriting_) {
+        // A launch step edited in the launch, arguments or kernel panels: its row follows.
+        const Raised showing(showing_);
+        p_.steps->setDocument(doc);
     }
     if (part == DocumentPart::Variables) {
         // What depends on the variables follows them, whoever changed them.
-        p_.launch->setVariables(doc.variables);
+        p_.launch->setVariables(launchVariables());
         p_.arguments->setVariableNames(p_.variables->names());
         p_.arguments->bufferEditor()->refreshPreview();
+        if (doc.isSequence()) {
+            const Raised showing(showing_);
+            p_.steps->setDocument(doc); // the launches' evaluated grid and block
+        }
     }
+    if (doc.isSequence() && part != DocumentPart::Source)
+        showStepProblems();
 }
 
 void DocumentPanels::showPart(DocumentPart part)
@@ -191,10 +269,24 @@ void DocumentPanels::showPart(DocumentPart part)
         p_.picker->setCurrentKernel(q(doc.kernel));
         kernelChosen();
         break;
-    case DocumentPart::Launch: p_.launch->setLaunch(doc.launch, doc.run); break;
+    case DocumentPart::Launch:
+        if (doc.isSequence())
+            showSelectedStep();
+        else
+            p_.launch->setLaunch(doc.launch, doc.run);
+        break;
     case DocumentPart::Variables: p_.variables->setVariables(doc.variables); break;
     case DocumentPart::Args:
-    case DocumentPart::Buffers: showArguments(); break;
+    case DocumentPart::Buffers:
+        if (doc.isSequence())
+            showSelectedStep();
+        else
+            showArguments();
+        break;
+    case DocumentPart::Steps:
+        p_.steps->setDocument(doc); // its selection shows the selected step in the other panels
+        showSelectedStep();
+        break;
     case DocumentPart::Checks:
     case DocumentPart::Options:
     case DocumentPart::Whole: break; // no panel edits these; Whole is shown by showWhole
@@ -228,12 +320,26 @@ void DocumentPanels::showWhole()
             p_.picker->setCurrentKernel(q(loaded.kernel));
         }
         showSourceStructure(loaded.source);
-        kernelChosen();
+        const bool sequence = loaded.isSequence();
+        p_.launch->setRepeatsApply(!sequence);
+        p_.steps->setDocument(loaded);
+        if (sequence) {
+            showSelectedStep();
+        } else {
+            p_.launch->setLaunchTitle(tr("Launch"));
+            p_.launch->setLaunchEditable(true);
+            p_.picker->setEnabled(true);
+            p_.arguments->setEnabled(true);
+            kernelChosen();
+            emit launchTargetChanged(false, {});
+        }
         p_.notes->setNotes(q(loaded.title), q(loaded.description), loaded.baseDir());
         p_.editor->setFaultLine(0);
     }
     // What the panels made of it (arguments matched to the signature) is the document.
     document_.settle(read(loaded));
+    if (loaded.isSequence())
+        showStepProblems();
     p_.editor->setFocus();
 }
 
@@ -243,6 +349,8 @@ void DocumentPanels::updateKernels()
     p_.picker->setKernels(kernelsOf(source, document_.document()));
     showSourceStructure(source);
     kernelChosen();
+    if (document_.document().isSequence())
+        showStepProblems();
 }
 
 void DocumentPanels::showSourceStructure(const std::string& source)
@@ -255,6 +363,166 @@ void DocumentPanels::kernelChosen()
 {
     if (auto sig = p_.picker->currentSignature())
         p_.arguments->setSignature(*sig);
+}
+
+// Edits of a document of steps.
+
+void DocumentPanels::editSteps(bool typed)
+{
+    if (showing_)
+        return;
+    const Raised writing(writing_), steps(stepsWriting_);
+    Document d = document_.document();
+    d.steps = p_.steps->steps();
+    d.kernels = kernelsOfSteps(d);
+    document_.edit(DocumentPart::Steps, d, typed);
+}
+
+// The steps and one other part changed by one panel edit: one undo step.
+void DocumentPanels::pushWithSteps(const Document& after, DocumentPart other, const QString& what)
+{
+    const Document& now = document_.document();
+    const bool both = !samePart(DocumentPart::Steps, now, after) && !samePart(other, now, after);
+    QUndoStack* stack = document_.undoStack();
+    if (both)
+        stack->beginMacro(what);
+    document_.edit(DocumentPart::Steps, after);
+    document_.edit(other, after);
+    if (both)
+        stack->endMacro();
+}
+
+void DocumentPanels::editStepLaunch()
+{
+    if (showing_)
+        return;
+    const Raised writing(writing_), fields(stepFieldsWriting_);
+    Document d = document_.document();
+    d.run = p_.launch->runSettings();
+    if (StepSpec* s = selectedLaunch(d, *p_.steps))
+        s->launch = p_.launch->launch();
+    pushWithSteps(d, DocumentPart::Launch, tr("edit of the launch"));
+}
+
+void DocumentPanels::editStepArguments()
+{
+    const Raised writing(writing_), fields(stepFieldsWriting_);
+    Document d = document_.document();
+    StepSpec* s = selectedLaunch(d, *p_.steps);
+    if (!s)
+        return;
+    const std::vector<ArgSpec> args = p_.arguments->args();
+    s->argsAuto = s->argsAuto && sameArgs(args, s->args);
+    s->args = args;
+    d.buffers = mergedBuffers(d.buffers, p_.arguments->buffers());
+    pushWithSteps(d, DocumentPart::Buffers, tr("edit of the arguments"));
+}
+
+// Another kernel for the selected launch: its parameters bring their arguments, and the
+// document lists the kernels its steps launch.
+void DocumentPanels::editStepKernel()
+{
+    Document d = document_.document();
+    StepSpec* s = selectedLaunch(d, *p_.steps);
+    if (!s)
+        return;
+    const std::string kernel = p_.picker->currentKernel().toStdString();
+    if (kernel == s->kernel)
+        return;
+    {
+        const Raised showing(showing_);
+        kernelChosen(); // the arguments panel takes the kernel's parameters
+    }
+    const Raised writing(writing_), fields(stepFieldsWriting_);
+    s->kernel = kernel;
+    s->args = p_.arguments->args();
+    s->argsAuto = false;
+    d.kernels = kernelsOfSteps(d);
+    d.buffers = mergedBuffers(d.buffers, p_.arguments->buffers());
+    pushWithSteps(d, DocumentPart::Buffers, tr("choice of kernel"));
+    const Raised showing(showing_);
+    p_.steps->setDocument(document_.document());
+}
+
+std::vector<std::pair<std::string, std::string>> DocumentPanels::launchVariables() const
+{
+    const Document& doc = document_.document();
+    auto vars = doc.variables;
+    // Inside a repeat, its index is a name of the launch: shown at its first pass.
+    if (doc.isSequence())
+        if (const auto path = p_.steps->selectedPath())
+            for (const std::string& index : StepTree::indicesAround(p_.steps->steps(), *path))
+                vars.emplace_back(index, "0");
+    return vars;
+}
+
+// The launch step selected in the step list, in the kernel picker and the launch and
+// arguments panels; with no launch step selected, they have nothing to edit.
+void DocumentPanels::showSelectedStep()
+{
+    const Document& doc = document_.document();
+    if (!doc.isSequence() || stepFieldsWriting_)
+        return;
+    const Raised showing(showing_);
+    const auto path = p_.steps->selectedPath();
+    const StepSpec* s = p_.steps->selectedStep();
+    const bool launch = s && s->kind == StepSpec::Kind::Launch;
+    const QString where = path ? q(StepTree::text(*path)) : QString();
+    p_.launch->setVariables(launchVariables());
+    p_.launch->setLaunch(launch ? s->launch : LaunchSpecText{}, doc.run);
+    p_.launch->setLaunchEditable(launch);
+    const bool inRepeat = path && !StepTree::indicesAround(p_.steps->steps(), *path).empty();
+    p_.launch->setLaunchTitle(!launch        ? tr("No launch step selected")
+                                  : inRepeat ? tr("Launch of step %1 (values of its first pass)").arg(where)
+                                             : tr("Launch of step %1").arg(where));
+    p_.picker->setEnabled(launch);
+    p_.picker->setCurrentKernel(launch ? q(s->kernel) : QString());
+    p_.arguments->setEnabled(launch);
+    std::vector<ArgSpec> args = launch ? s->args : std::vector<ArgSpec>{};
+    if (launch) {
+        // Rows are matched by parameter name: a document may leave the names out.
+        if (const auto sig = p_.picker->currentSignature())
+            for (std::size_t i = 0; i < args.size() && i < sig->params.size(); ++i)
+                if (args[i].name.empty())
+                    args[i].name = sig->params[i].name;
+    }
+    p_.arguments->load(doc.buffers, args);
+    if (launch)
+        kernelChosen();
+    else
+        p_.arguments->setSignature(KernelSignature{});
+    emit launchTargetChanged(true, launch ? where : QString());
+}
+
+void DocumentPanels::showStepProblems() { p_.steps->setProblems(StepProblems::of(document_.document())); }
+
+StepSpec DocumentPanels::newLaunchStep() const
+{
+    const Document& doc = document_.document();
+    StepSpec s;
+    s.kind = StepSpec::Kind::Launch;
+    const std::vector<KernelSignature>& kernels = p_.picker->kernels();
+    s.kernel = !doc.kernels.empty() ? doc.kernels.front() : kernels.empty() ? std::string() : kernels.front().name;
+    s.launch.block = {"256", "1", "1"};
+    const auto sig = std::find_if(kernels.begin(), kernels.end(),
+                                  [&](const KernelSignature& k) { return s.kernel.rfind(k.name, 0) == 0; });
+    if (sig == kernels.end())
+        return s;
+    // Each parameter bound to the buffer or variable of its name, else to the first buffer or 0.
+    for (const KernelParam& p : sig->params) {
+        ArgSpec a;
+        a.name = p.name;
+        if (p.isPointer) {
+            a.buffer = doc.findBuffer(p.name) ? p.name : doc.buffers.empty() ? p.name : doc.buffers.front().name;
+        } else {
+            a.type = dtypeForCType(p.baseType).value_or(DType::I32);
+            const bool variable = std::any_of(doc.variables.begin(), doc.variables.end(),
+                                              [&](const auto& v) { return v.first == p.name; });
+            a.value = variable ? p.name : "0";
+        }
+        s.args.push_back(a);
+    }
+    return s;
 }
 
 } // namespace kw

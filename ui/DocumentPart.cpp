@@ -21,6 +21,10 @@ void copyPart(DocumentPart part, const Document& from, Document& to)
     case DocumentPart::Variables: to.variables = from.variables; break;
     case DocumentPart::Checks: to.checks = from.checks; break;
     case DocumentPart::Options: to.options = from.options; break;
+    case DocumentPart::Steps:
+        to.steps = from.steps;
+        to.kernels = from.kernels;
+        break;
     case DocumentPart::Whole: to = from; break;
     }
 }
@@ -48,6 +52,7 @@ const char* partName(DocumentPart part)
     case DocumentPart::Variables: return "variables";
     case DocumentPart::Checks: return "checks";
     case DocumentPart::Options: return "options";
+    case DocumentPart::Steps: return "steps";
     case DocumentPart::Whole: return "document";
     }
     return "document";

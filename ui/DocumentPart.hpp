@@ -15,6 +15,7 @@ enum class DocumentPart {
     Variables,
     Checks,
     Options, // compile options
+    Steps,   // a document of steps: its steps and the kernels they launch
     Whole    // every field: a document loaded or restored
 };
 

@@ -40,6 +40,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     // One compact group: the fields, their values and their errors are seen together
     // without scrolling, even on a 1366x768 screen.
     auto* dims = new QGroupBox(tr("Launch"), this);
+    dims_ = dims;
     auto* g = new QGridLayout(dims);
     g->setVerticalSpacing(2);
     device_ = new QComboBox(dims);
@@ -93,8 +94,6 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     runRow->addWidget(timeLimit_);
     runRow->addStretch();
     g->addLayout(runRow, 8, 0, 1, 4);
-    warmup_->setToolTip(tr("Untimed launches before the timed ones"));
-    repeats_->setToolTip(tr("Timed launches; the outputs are those of the first launch"));
     timeLimit_->setToolTip(tr("The runner is stopped when a launch takes longer"));
 
     resources_ = new QLabel(this);
@@ -121,6 +120,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
         emit deviceChanged(currentDevice());
     });
     setDevices({});
+    setRepeatsApply(true);
     evaluate();
 }
 
@@ -137,6 +137,26 @@ void LaunchPanel::setLaunch(const LaunchSpecText& launch, const RunSettings& run
     timeLimit_->setValue(run.timeLimitSeconds);
     printfBuffer_ = run.printfBufferBytes;
     evaluate();
+}
+
+void LaunchPanel::setLaunchTitle(const QString& title) { dims_->setTitle(title); }
+
+void LaunchPanel::setLaunchEditable(bool editable)
+{
+    for (int i = 0; i < 3; ++i)
+        for (QWidget* w : std::initializer_list<QWidget*>{gridEdit_[i], blockEdit_[i], gridValue_[i], blockValue_[i]})
+            w->setEnabled(editable);
+    shared_->setEnabled(editable);
+    sharedValue_->setEnabled(editable);
+}
+
+void LaunchPanel::setRepeatsApply(bool apply)
+{
+    const QString why = tr("A document of steps runs each launch once: its buffers change from step to step");
+    warmup_->setEnabled(apply);
+    repeats_->setEnabled(apply);
+    warmup_->setToolTip(apply ? tr("Untimed launches before the timed ones") : why);
+    repeats_->setToolTip(apply ? tr("Timed launches; the outputs are those of the first launch") : why);
 }
 
 LaunchSpecText LaunchPanel::launch() const

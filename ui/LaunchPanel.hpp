@@ -15,6 +15,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -32,6 +33,12 @@ public:
     LaunchSpecText launch() const;
     RunSettings runSettings() const;
     void setVariables(const std::vector<std::pair<std::string, std::string>>& variables);
+    // What the launch fields are of ("Launch of step 2.1"), and whether there is one to
+    // edit: in a document of steps, only while a launch step is selected.
+    void setLaunchTitle(const QString& title);
+    void setLaunchEditable(bool editable);
+    // Warm-up and repeats: a document of steps runs each launch once, so they do not apply.
+    void setRepeatsApply(bool apply);
 
     // Devices the runner reported; the simulator "sim" is always offered.
     void setDevices(const std::vector<DeviceInfo>& devices);
@@ -68,6 +75,7 @@ private:
     QSpinBox* repeats_;
     QDoubleSpinBox* timeLimit_;
     QComboBox* device_;
+    QGroupBox* dims_;
     QLabel* issuesLabel_;
     QLabel* resources_;
     LaunchShapeView* shape_;

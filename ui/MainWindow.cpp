@@ -21,6 +21,7 @@
 #include "RunnerClient.hpp"
 #include "RunnerPicker.hpp"
 #include "Settings.hpp"
+#include "StepListPanel.hpp"
 #include "TrustBar.hpp"
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
@@ -73,7 +74,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     auto* central = new QWidget;
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 2, 4, 2);
-    top->addWidget(new QLabel(tr("Kernel:")));
+    kernelLabel_ = new QLabel(tr("Kernel:"));
+    top->addWidget(kernelLabel_);
     top->addWidget(picker_);
     top->addStretch();
     diagLabel_ = new QLabel;
@@ -89,11 +91,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     buildDocks();
     profileMargin_ = new ProfileMargin(editor_);
-    panels_ = new DocumentPanels(*document_, {editor_, picker_, variables_, arguments_, launch_, notes_}, this);
+    panels_ = new DocumentPanels(*document_, {editor_, picker_, variables_, arguments_, launch_, notes_, steps_}, this);
+    connect(panels_, &DocumentPanels::launchTargetChanged, this, &MainWindow::showLaunchTarget);
     documents_ = new DocumentController({this, document_, settings_, trustBar_, banner_}, options_.autosave, this);
     runs_ = new RunController({this, document_, settings_, editor_, banner_, diagLabel_, launch_, problems_, printf_,
-                               results_, timings_, ptx_, profile_, profileMargin_, sweep_, history_, printfDock_,
-                               profileDock_},
+                               results_, timings_, ptx_, profile_, profileMargin_, sweep_, steps_, history_,
+                               printfDock_, profileDock_},
                               options_.runnerProgram, this);
     connect(runs_, &RunController::runCompleted, this, &MainWindow::runCompleted);
     connect(runs_, &RunController::compileCompleted, this, &MainWindow::compileCompleted);
@@ -170,6 +173,7 @@ void MainWindow::buildDocks()
     ptx_ = new PtxPanel;
     profile_ = new ProfileView;
     sweep_ = new SweepPanel;
+    steps_ = new StepListPanel;
     history_ = new RunHistory(this);
     historyPanel_ = new RunHistoryPanel(history_);
 
@@ -182,8 +186,12 @@ void MainWindow::buildDocks()
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     QDockWidget* notes = addDock(notes_, tr("Notes"), "notesDock", Qt::LeftDockWidgetArea);
     QDockWidget* vars = addDock(variables_, tr("Variables"), "variablesDock", Qt::LeftDockWidgetArea);
+    // A document of steps is read as its list of steps: beside the editor, in front of its notes.
+    stepsDock_ = addDock(steps_, tr("Steps"), "stepsDock", Qt::LeftDockWidgetArea);
     QDockWidget* launch = addDock(launchScroll_, tr("Launch"), "launchDock", Qt::RightDockWidgetArea);
     QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
+    launchDock_ = launch;
+    argumentsDock_ = args;
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;
@@ -196,7 +204,9 @@ void MainWindow::buildDocks()
     shapeDock_ = addDock(launch_->shapeView(), tr("Launch shape"), "launchShapeDock", Qt::BottomDockWidgetArea);
     QDockWidget* history = addDock(historyPanel_, tr("Run history"), "runHistoryDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(notes, vars);
+    tabifyDockWidget(notes, stepsDock_);
     notes->raise();
+    stepsDock_->hide(); // until a document of steps is opened
     splitDockWidget(launch, args, Qt::Vertical);
     for (QDockWidget* d : {pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history})
         tabifyDockWidget(results, d);
@@ -206,7 +216,8 @@ void MainWindow::buildDocks()
         // The editor keeps about half the width and most of the height; the launch
         // fields get the height they need, the arguments the rest of the column.
         const int w = width(), h = height();
-        resizeDocks({notes, launch}, {int(w * 0.2), int(w * 0.3)}, Qt::Horizontal);
+        resizeDocks({notes, launch}, {int(w * (showingSequence_.value_or(false) ? 0.25 : 0.2)), int(w * 0.3)},
+                    Qt::Horizontal);
         const int launchHeight = launch_->sizeHint().height() + 40;
         resizeDocks({launch, args}, {launchHeight, std::max(200, h - 120 - launchHeight)}, Qt::Vertical);
         resizeDocks({results}, {int(h * 0.36)}, Qt::Vertical);
@@ -302,8 +313,37 @@ void MainWindow::buildEditMenu()
     for (auto [a, key] : {std::pair{undoAct_, QKeySequence::Undo}, std::pair{redoAct_, QKeySequence::Redo}}) {
         a->setShortcut(key);
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        for (QWidget* panel : std::initializer_list<QWidget*>{launchScroll_, arguments_, variables_, picker_})
+        for (QWidget* panel : std::initializer_list<QWidget*>{launchScroll_, arguments_, variables_, picker_, steps_})
             panel->addAction(a);
+    }
+}
+
+void MainWindow::showLaunchTarget(bool sequence, const QString& step)
+{
+    // Only when the kind of document changes (or a restored layout is first met): a Steps
+    // dock the user closed stays closed while the selection moves.
+    if (sequence != showingSequence_) {
+        showingSequence_ = sequence;
+        stepsDock_->setVisible(sequence);
+        if (sequence)
+            stepsDock_->raise(); // in front of the notes, whose tab is beside it
+        // The list's columns need more room than the notes alone, and less once it is gone.
+        if (isVisible() && !layoutRestored_)
+            QTimer::singleShot(0, this, applyDefaultDockSizes_);
+    }
+    // The label keeps its width: the row above the editor has none to spare at 1366x768.
+    if (!sequence) {
+        kernelLabel_->setToolTip({});
+        launchDock_->setWindowTitle(tr("Launch"));
+        argumentsDock_->setWindowTitle(tr("Arguments"));
+    } else if (step.isEmpty()) {
+        kernelLabel_->setToolTip(tr("The kernel of the launch step selected in the Steps list"));
+        launchDock_->setWindowTitle(tr("Launch (no launch step selected)"));
+        argumentsDock_->setWindowTitle(tr("Arguments (no launch step selected)"));
+    } else {
+        kernelLabel_->setToolTip(tr("The kernel of step %1").arg(step));
+        launchDock_->setWindowTitle(tr("Launch of step %1").arg(step));
+        argumentsDock_->setWindowTitle(tr("Arguments of step %1").arg(step));
     }
 }
 

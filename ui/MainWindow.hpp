@@ -40,6 +40,7 @@ class RunHistoryPanel;
 class RunController;
 class RunnerClient;
 class Settings;
+class StepListPanel;
 class SweepPanel;
 class TimingsPanel;
 class TrustBar;
@@ -100,6 +101,10 @@ public:
     ArgumentsPanel* argumentsPanel() const { return arguments_; }
     VariablesTable* variablesTable() const { return variables_; }
     KernelPicker* kernelPicker() const { return picker_; }
+    StepListPanel* stepList() const { return steps_; }
+    QDockWidget* stepsDock() const { return stepsDock_; }
+    QDockWidget* launchDock() const { return launchDock_; }
+    QDockWidget* argumentsDock() const { return argumentsDock_; }
     ErrorBanner* banner() const { return banner_; }
     LiveDiagnostics* liveDiagnostics() const;
     QMenu* recentMenu() const;
@@ -151,6 +156,9 @@ private:
     void buildDocks();
     QDockWidget* addDock(QWidget* w, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
     void wireViews();
+    // The Launch and Arguments docks say what they edit; the Steps dock is shown for a
+    // document of steps.
+    void showLaunchTarget(bool sequence, const QString& step);
 
     Options options_;
     Settings* settings_;
@@ -169,6 +177,7 @@ private:
     ErrorBanner* banner_;
     TrustBar* trustBar_;
     QLabel* diagLabel_;
+    QLabel* kernelLabel_;
     ArgumentsPanel* arguments_;
     LaunchPanel* launch_;
     QScrollArea* launchScroll_;
@@ -182,6 +191,7 @@ private:
     ProfileView* profile_;
     ProfileMargin* profileMargin_ = nullptr;
     SweepPanel* sweep_;
+    StepListPanel* steps_;
     RunHistory* history_; // what the run history panel lists; RunController fills it
     RunHistoryPanel* historyPanel_;
     DocumentPanels* panels_ = nullptr;
@@ -193,6 +203,10 @@ private:
     QAction* annotAct_ = nullptr;
     std::vector<QDockWidget*> docks_;
     QDockWidget* printfDock_ = nullptr;
+    QDockWidget* stepsDock_ = nullptr;
+    QDockWidget* launchDock_ = nullptr;
+    QDockWidget* argumentsDock_ = nullptr;
+    std::optional<bool> showingSequence_; // whether the Steps dock was last shown for a document of steps
     QDockWidget* profileDock_ = nullptr;
     QDockWidget* shapeDock_ = nullptr;
     std::vector<QDockWidget*> hiddenInPresentation_;

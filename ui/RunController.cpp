@@ -10,6 +10,7 @@
 #include "RunHistory.hpp"
 #include "RunnerClient.hpp"
 #include "Settings.hpp"
+#include "StepListPanel.hpp"
 #include "SweepRunner.hpp"
 #include "WorkbenchDocument.hpp"
 #include "profile/ProfileMargin.hpp"
@@ -63,6 +64,12 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
     wireRunner();
     wireLive();
     connect(v_.document, &WorkbenchDocument::changed, this, &RunController::documentChanged);
+    connect(v_.steps, &StepListPanel::resultStepChosen, this, &RunController::showResultStep);
+    // The launch panel shows the resources of the kernel the selected launch step runs.
+    connect(v_.steps, &StepListPanel::selectionChanged, this, [this] {
+        if (lastLive_ && v_.document->document().isSequence())
+            v_.launch->setCompileResult(*lastLive_, loweredNameFor(*lastLive_));
+    });
     connect(v_.document, &WorkbenchDocument::trustChanged, this, [this] {
         applyTrust();
         live_->compileNow(v_.editor->text());
@@ -127,6 +134,7 @@ void RunController::wireRunner()
     });
     connect(runner_, &RunnerClient::devicesChanged, v_.launch, &LaunchPanel::setDevices);
     connect(runner_, &RunnerClient::busyChanged, this, &RunController::setRunning);
+    connect(runner_, &RunnerClient::stepStarted, v_.steps, &StepListPanel::setCurrentStep);
     connect(runner_, &RunnerClient::stageChanged, this,
             [this](int, const QString& stage) { stageLabel_->setText(tr("Running: %1").arg(stage)); });
     connect(runner_, &RunnerClient::compileFinished, this, [this](int id, const CompileResult& r) {
@@ -169,6 +177,7 @@ void RunController::wireLive()
         // shown while typing (DocumentPanels::showSourceStructure).
         v_.editor->setHostCode(r.hostCode);
         v_.problems->setDiagnostics(r.diagnostics);
+        lastLive_ = r;
         v_.launch->setCompileResult(r, loweredNameFor(r));
         if (r.ok)
             v_.ptx->setPtxasReport(parsePtxasReport(r.log));
@@ -216,6 +225,9 @@ void RunController::documentReplaced()
     capture_.reset();
     v_.launch->shapeView()->setPrintf({});
     v_.history->clear();
+    v_.steps->clearResult();
+    lastRun_.reset();
+    lastLive_.reset();
     v_.editor->setFaultLine(0);
     runId_ = compileId_ = ptxCompileId_ = -1;
     applyTrust();
@@ -248,8 +260,10 @@ void RunController::setRunning(bool running)
 {
     progress_->setVisible(running);
     stopAct_->setEnabled(running);
-    if (!running)
+    if (!running) {
         stageLabel_->clear();
+        v_.steps->setCurrentStep({});
+    }
 }
 
 void RunController::run() { runOn(v_.launch->currentDevice(), nextRunProfile()); }
@@ -278,7 +292,9 @@ void RunController::runOn(const QString& device, const ProfileRequest& profile)
     if (v_.document->document().trust != Trust::Trusted)
         return; // the trust bar says why
     v_.editor->setFaultLine(0);
-    const QStringList issues = v_.launch->issues();
+    // A document of steps is checked whole by the runner (and live, in the step list):
+    // the launch panel shows only one of its launches, at its first pass.
+    const QStringList issues = v_.document->document().isSequence() ? QStringList() : v_.launch->issues();
     if (!issues.isEmpty()) {
         v_.banner->showError(tr("The launch is not valid for %1").arg(device), issues.join('\n'));
         return;
@@ -288,6 +304,8 @@ void RunController::runOn(const QString& device, const ProfileRequest& profile)
     runProfile_ = profile;
     RunOverrides overrides;
     overrides.profile = profile;
+    if (runDocument_.isSequence())
+        overrides.stepBuffers = {"*"}; // the buffers after every step, for the step list to choose from
     if (checkTool_ != CheckTool::None)
         overrides.check = checkTool_;
     runId_ = runner_->run(runDocument_, device, overrides);
@@ -334,7 +352,11 @@ std::string RunController::compiledSourceName() const
 
 std::string RunController::loweredNameFor(const CompileResult& r) const
 {
-    return KernelFootprint::loweredName(r, v_.document->document().kernel);
+    const Document& doc = v_.document->document();
+    if (!doc.isSequence())
+        return KernelFootprint::loweredName(r, doc.kernel);
+    const StepSpec* s = v_.steps->selectedStep();
+    return s && s->kind == StepSpec::Kind::Launch ? KernelFootprint::loweredName(r, s->kernel) : std::string();
 }
 
 QString RunController::compileFailedTitle() { return tr("Compile failed"); }
@@ -363,7 +385,7 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     if (!r.findings.empty())
         showFindings(r);
     else if (r.fault)
-        showFault(*r.fault, r.compile.diagnostics);
+        showFault(r);
     else if (!r.warnings.empty()) {
         QStringList w;
         for (const std::string& s : r.warnings)
@@ -379,7 +401,13 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
                                        [](const BufferResult& b) { return b.direction != Direction::In; });
     if (!anyOutput && (!r.printf.lines.empty() || !r.printf.untagged.empty()))
         v_.printfDock->raise();
+    lastRun_ = shared;
     v_.results->showResult(shared);
+    // The figures and buffers of a step belong to the steps that ran: not to steps edited since.
+    if (runDocument_.isSequence() && samePart(DocumentPart::Steps, runDocument_, v_.document->document()))
+        v_.steps->showResult(r); // may choose a step whose buffers the results then show
+    else if (!r.stopped.empty())
+        v_.banner->showWarning(tr("The run stopped"), q(r.stopped));
     v_.profile->setSource(v_.editor->text(), q(compiledSourceName()));
     v_.profile->showResult(r, runProfile_);
     v_.profile->setFindings(r.profile ? profileFindings(*r.profile, runDocument_.source)
@@ -395,7 +423,7 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     // Drawn in the next pass of the event loop: together with the results the
     // first display of a run would hold the window for longer than a frame or two.
     QTimer::singleShot(0, v_.timings, [this, shared] {
-        if (v_.results->result() == shared)
+        if (lastRun_ == shared)
             v_.timings->showResult(*shared);
     });
     int failed = 0;
@@ -413,8 +441,10 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
                                         15000);
 }
 
-void RunController::showFault(const Fault& f, const std::vector<Diagnostic>& compileDiagnostics)
+void RunController::showFault(const RunResult& r)
 {
+    const Fault& f = *r.fault;
+    const std::vector<Diagnostic>& compileDiagnostics = r.compile.diagnostics;
     const Document& doc = v_.document->document();
     const QString path = v_.document->path();
     const std::string compiledName = compiledSourceName();
@@ -422,7 +452,13 @@ void RunController::showFault(const Fault& f, const std::vector<Diagnostic>& com
         : path.isEmpty()                          ? tr("the kernel source")
                                                   : tr("the kernel source of %1").arg(QFileInfo(path).fileName());
     const FaultDescription d(f, compiledName, label);
-    v_.banner->showError(tr("Kernel %1 failed: %2").arg(q(doc.kernel), q(toString(f.kind))),
+    QString what = tr("Kernel %1").arg(q(doc.kernel));
+    if (!r.faultStep.empty()) {
+        const auto step
+            = std::find_if(r.steps.begin(), r.steps.end(), [&](const StepResult& s) { return s.path == r.faultStep; });
+        what = tr("Step %1 (%2)").arg(q(r.faultStep), q(step == r.steps.end() ? std::string() : step->kernel));
+    }
+    v_.banner->showError(tr("%1 failed: %2").arg(what, q(toString(f.kind))),
                          d.detail() + tr("\nThe document is unchanged."));
     if (const int line = d.sourceLine(); line > 0) {
         v_.editor->setFaultLine(line);
@@ -470,6 +506,30 @@ void RunController::showFindings(const RunResult& r)
         v_.editor->goTo(first, 1);
         v_.banner->setAction(tr("Go to line %1").arg(first), [this, first] { v_.editor->goTo(first, 1); });
     }
+}
+
+void RunController::showResultStep(const std::optional<StepPath>& path)
+{
+    if (!lastRun_)
+        return;
+    const RunResult& r = *lastRun_;
+    const std::string key = path ? StepTree::text(*path) : std::string();
+    const auto step = std::find_if(r.steps.begin(), r.steps.end(), [&](const StepResult& s) { return s.path == key; });
+    if (!path || step == r.steps.end() || step->runs == 0 || step->buffers.empty()) {
+        if (v_.results->result() != lastRun_)
+            v_.results->showResult(lastRun_);
+        return;
+    }
+    // The step's own view of the run: its buffers, its checks, its launch.
+    RunResult view;
+    view.ok = r.ok;
+    view.device = r.device;
+    view.grid = step->grid;
+    view.block = step->block;
+    view.sharedBytes = step->sharedBytes;
+    view.checks = step->checks;
+    view.buffers = step->buffers;
+    v_.results->showResult(std::move(view));
 }
 
 } // namespace kw

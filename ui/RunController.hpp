@@ -3,6 +3,7 @@
 // process, the sweep, the live check while typing, and the results shown in their
 // panels and kept in the run history. Registers the Run menu's actions.
 #include "DocumentPart.hpp"
+#include "StepTree.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
 
@@ -35,6 +36,7 @@ class RunHistory;
 class RunnerClient;
 class Settings;
 class SweepPanel;
+class StepListPanel;
 class SweepRunner;
 class TimingsPanel;
 struct SweepRequest;
@@ -59,6 +61,7 @@ public:
         ProfileView* profile;
         ProfileMargin* profileMargin;
         SweepPanel* sweep;
+        StepListPanel* steps;
         RunHistory* history;
         QDockWidget* printfDock;
         QDockWidget* profileDock;
@@ -104,7 +107,10 @@ private:
     void startSweep(const SweepRequest& request);
     void showCompile(const CompileResult& result);
     void showRun(const std::shared_ptr<const RunResult>& result);
-    void showFault(const Fault& fault, const std::vector<Diagnostic>& compileDiagnostics);
+    void showFault(const RunResult& result);
+    // After a run of a document of steps: the buffers after the step chosen in the step
+    // list (none: at the end of the run).
+    void showResultStep(const std::optional<StepPath>& path);
     void showFindings(const RunResult& result);
     std::string loweredNameFor(const CompileResult& result) const;
     // The name the compiler gives the editor's text, as diagnostics and -lineinfo use it.
@@ -125,6 +131,8 @@ private:
     CheckTool checkTool_ = CheckTool::None;       // Run > Check: the tool the next runs use
     ProfileRequest runProfile_;                   // what the run in flight was asked to count
     Document runDocument_;                        // what the run in flight was started with
+    std::shared_ptr<const RunResult> lastRun_;    // the result shown
+    std::optional<CompileResult> lastLive_;       // the live check's last compile
     int runId_ = -1;
     int compileId_ = -1;
     int ptxCompileId_ = -1; // the compile that fills the PTX view after a run

@@ -28,10 +28,10 @@ void WorkbenchDocument::settle(const Document& doc)
     noteModified();
 }
 
-void WorkbenchDocument::edit(DocumentPart part, const Document& after)
+void WorkbenchDocument::edit(DocumentPart part, const Document& after, bool merges)
 {
     if (!samePart(part, document_, after))
-        undo_->push(new DocumentEdit(*this, part, after));
+        undo_->push(new DocumentEdit(*this, part, after, merges));
 }
 
 void WorkbenchDocument::setSource(const std::string& source)

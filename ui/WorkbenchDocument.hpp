@@ -30,7 +30,8 @@ public:
     // against the signature...): no edit, no signal, still saved.
     void settle(const Document& doc);
     // Pushes an edit of `part` to `after`'s; nothing when the part is unchanged.
-    void edit(DocumentPart part, const Document& after);
+    // `merges`: whether it joins the edits of the same part typed just before and after.
+    void edit(DocumentPart part, const Document& after, bool merges = true);
     void setSource(const std::string& source);
     // The undo stack's way in (DocumentEdit): replaces `part` and says so.
     void replacePart(DocumentPart part, const Document& from);

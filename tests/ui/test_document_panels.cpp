@@ -8,6 +8,7 @@
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
 #include "NotesPanel.hpp"
+#include "StepListPanel.hpp"
 #include "VariablesTable.hpp"
 #include "WorkbenchDocument.hpp"
 
@@ -52,7 +53,8 @@ struct Bound {
     ArgumentsPanel arguments;
     LaunchPanel launch;
     NotesPanel notes;
-    DocumentPanels panels{document, {&editor, &picker, &variables, &arguments, &launch, &notes}};
+    StepListPanel steps;
+    DocumentPanels panels{document, {&editor, &picker, &variables, &arguments, &launch, &notes, &steps}};
 
     Bound() { document.reset(sample()); }
     QUndoStack* stack() { return document.undoStack(); }
