@@ -513,8 +513,8 @@ void SequenceRun::runRecorded(const StepSpec& loop, const std::string& field, co
         return;
     std::string note = fmt::format("step {} ({}): passes {} to {} ran as {}", path, r.name, first + 1, passes, how);
     if (!samePasses)
-        note += fmt::format(", recorded {} times and updated {} times with each chunk's launch dimensions and "
-                            "arguments (they change from pass to pass)",
+        note += fmt::format(" whose launch dimensions and arguments change from pass to pass ({} recordings, {} "
+                            "updates of their kernel nodes)",
                             recordings, updates);
     if (how.rfind("step by step", 0) != 0)
         note += fmt::format("; their kernel time, {} ms, is measured over each replay, not per launch: the "
