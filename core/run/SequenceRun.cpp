@@ -380,8 +380,7 @@ void SequenceRun::repeatStep(const StepSpec& step, const std::string& field, con
             names.push_back(b.name);
         straight = StraightLoop::of(step, names, printing_);
         if (!straight->straight() && device_->recordsGraphs())
-            result_->warnings.push_back(
-                fmt::format("step {} ({}) ran step by step: {}", path, r.name, straight->why()));
+            note(path, fmt::format("step {} ({}) ran step by step: {}", path, r.name, straight->why()));
     }
     for (std::size_t pass = 0; pass < passes && !halted_; ++pass) {
         if (pass == 1 && straight && straight->straight()) {
@@ -511,16 +510,24 @@ void SequenceRun::runRecorded(const StepSpec& loop, const std::string& field, co
         scope_.set(loop.index, double(passes - 1));
     if (how.empty())
         return;
-    std::string note = fmt::format("step {} ({}): passes {} to {} ran as {}", path, r.name, first + 1, passes, how);
+    const bool graph = how.rfind("step by step", 0) != 0;
+    std::string text = fmt::format("step {} ({}): passes {} to {} ran {}{}", path, r.name, first + 1, passes,
+                                   graph ? "as " : "", how);
     if (!samePasses)
-        note += fmt::format(" whose launch dimensions and arguments change from pass to pass ({} recordings, {} "
+        text += fmt::format(" whose launch dimensions and arguments change from pass to pass ({} recordings, {} "
                             "updates of their kernel nodes)",
                             recordings, updates);
-    if (how.rfind("step by step", 0) != 0)
-        note += fmt::format("; their kernel time, {} ms, is measured over each replay, not per launch: the "
+    if (graph)
+        text += fmt::format("; their kernel time, {} ms, is measured over each replay, not per launch: the "
                             "launches' own times are those of pass 1 alone",
                             formatNumber(kernelMs_ - before));
-    result_->warnings.push_back(note);
+    note(path, text);
+}
+
+void SequenceRun::note(const std::string& path, const std::string& text)
+{
+    if (noted_.insert(path).second) // a loop inside another is noted once
+        result_->warnings.push_back(text);
 }
 
 bool SequenceRun::replay(RecordedPass& pass, const Planned& planned, std::size_t times, std::size_t passesEach,

@@ -84,6 +84,8 @@ private:
     const HostBuffer& current(std::size_t index);
     void changed() { ++generation_; }
     void stop(const std::string& why);
+    // How a loop ran, for the warnings: once per step, however often it runs.
+    void note(const std::string& path, const std::string& text);
     bool halted() const { return halted_; }
 
     const Document& doc_;
@@ -106,6 +108,7 @@ private:
     double kernelMs_ = 0;                          // every launch's kernel time so far
     bool halted_ = false;
     std::set<std::string> printing_; // kernels that call printf
+    std::set<std::string> noted_;    // loops whose way of running was noted
 };
 
 } // namespace kw
