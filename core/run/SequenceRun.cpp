@@ -181,8 +181,16 @@ void SequenceRun::run(RunResult& result)
             BufferResult b;
             b.name = prepared_.buffers[i].name;
             b.direction = prepared_.buffers[i].direction;
-            b.shape = i < prepared_.shapes.size() ? prepared_.shapes[i] : std::vector<std::size_t>{cache_[i].count()};
-            b.data = current(i);
+            // The last read needs no copy: into the host memory the buffer was uploaded from
+            // (touched already, unlike a fresh allocation), unless it was read back just now.
+            if (cachedAt_[i] == generation_) {
+                b.data = std::move(cache_[i]);
+            } else {
+                device_->read(resident_[i], prepared_.buffers[i].data);
+                b.data = std::move(prepared_.buffers[i].data);
+            }
+            cachedAt_[i] = 0;
+            b.shape = i < prepared_.shapes.size() ? prepared_.shapes[i] : std::vector<std::size_t>{b.data.count()};
             result.buffers.push_back(std::move(b));
         }
     } catch (const Error& e) {
