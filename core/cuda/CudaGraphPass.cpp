@@ -44,15 +44,20 @@ CudaGraphPass::CudaGraphPass(CudaBackend& backend, const std::vector<CudaBackend
     backend_.context_->makeCurrent();
     const DriverApi& api = DriverApi::get();
     api.check(api.cuGraphCreate(&graph_, 0), "cuGraphCreate");
-    CUgraphNode last = nullptr;
-    for (const ResidentOp& op : ops_) {
-        CUgraphNode node = add(last, op);
-        nodes_.push_back(node);
-        if (node)
-            last = node;
+    try {
+        CUgraphNode last = nullptr;
+        for (const ResidentOp& op : ops_) {
+            CUgraphNode node = add(last, op);
+            nodes_.push_back(node);
+            if (node)
+                last = node;
+        }
+        api.check(api.cuGraphInstantiateWithFlags(&exec_, graph_, 0), "cuGraphInstantiateWithFlags",
+                  fmt::format("a graph of {} nodes", nodeCount_));
+    } catch (...) {
+        api.cuGraphDestroy(graph_); // no destructor runs for a constructor that throws
+        throw;
     }
-    api.check(api.cuGraphInstantiateWithFlags(&exec_, graph_, 0), "cuGraphInstantiateWithFlags",
-              fmt::format("a graph of {} nodes", nodeCount_));
 }
 
 CudaGraphPass::~CudaGraphPass()

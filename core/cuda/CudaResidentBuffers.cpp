@@ -49,7 +49,15 @@ std::unique_ptr<RecordedPass> CudaResidentBuffers::record(std::vector<ResidentOp
             return std::make_unique<StepwisePass>(*this, std::move(ops),
                                                   "buffer " + b.name + " fills the module variable " + b.global
                                                       + ", copied around each launch");
-    return std::make_unique<CudaGraphPass>(backend_, placed_, std::move(ops), [this] { abandonMemory(); });
+    try {
+        return std::make_unique<CudaGraphPass>(backend_, placed_, ops, [this] { abandonMemory(); });
+    } catch (const Error& e) {
+        // What the driver would not put in a graph still runs, one operation at a time;
+        // a launch it refuses is refused there again, with the launch's own message.
+        if (!backend_.usable())
+            throw;
+        return std::make_unique<StepwisePass>(*this, std::move(ops), std::string("no graph: ") + e.what());
+    }
 }
 
 std::size_t CudaResidentBuffers::add(const BufferArg& buffer)
