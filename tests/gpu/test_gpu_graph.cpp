@@ -4,7 +4,8 @@
 // heat_diffusion (a launch and a swap: the graph holds two passes' worth of the
 // ping-pong), scan_blelloch (the grid and the stride change with the pass index), 1000
 // tiny launches, and 1000 launches whose argument changes every pass between copies and
-// fills of 4- and 8-byte elements (kernel nodes updated in the instantiated graph).
+// fills of 4- and 8-byte elements (kernel nodes updated in the instantiated graph); a
+// fault inside a graph names the loop and the passes of its replay.
 #include "compile/Compiler.hpp"
 #include "cuda/CudaBackend.hpp"
 #include "doc/DocumentReader.hpp"
@@ -175,4 +176,29 @@ TEST(GpuGraph, LaunchesWhoseArgumentChangesEveryPassAmongCopiesAndFillsEqualThei
     EXPECT_EQ(bufferOf(r.graph, "b").at(51), -7.0);
     EXPECT_EQ(bufferOf(r.graph, "wide").at(5), 1234567890123.0);
     EXPECT_EQ(bufferOf(r.graph, "wide").at(6), 0.0);
+}
+
+TEST(GpuGraph, AFaultInsideTheGraphNamesTheLoopAndThePassesOfItsReplay)
+{
+    KW_REQUIRE_GPU();
+    // Pass 0 (step by step) writes inside the buffer; from pass 1 on, inside the graph,
+    // the index goes 2^36 elements past it. A child process: the fault poisons its context.
+    json doc = tinyDocument(json::parse(R"([{"repeat": 6, "index": "t", "name": "far", "steps": [
+            {"launch": "add", "grid": 1, "block": 32, "args": [{"buffer": "a"}, {"type": "i32", "value": 1}, {"type": "i32", "value": "n"}]},
+            {"launch": "far", "grid": 1, "block": 32, "args": [{"buffer": "a"}, {"type": "i64", "value": "t << 36"}]}]}])"),
+                            json::parse(R"([{"name": "a", "dtype": "i32", "count": "n", "init": "zeros"}])"));
+    doc["source"] = doc["source"].get<std::string>()
+        + "extern \"C\" __global__ void far(int* a, long long k) { a[threadIdx.x + k] = 1; }\n";
+    doc["kernels"].push_back("far");
+    const auto path = std::filesystem::temp_directory_path() / "kw_gpu_graph_fault.kwb";
+    std::ofstream(path) << doc.dump();
+    const auto r = runKwb({"run", path.string(), "--device", "cuda:0", "--json"});
+    EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
+    const json result = json::parse(r.out);
+    ASSERT_FALSE(result["fault"].is_null()) << r.out;
+    const std::string message = result["fault"]["message"].get<std::string>();
+    EXPECT_EQ(message.rfind("step 1 (far, one of passes 2 to 6, replayed as a whole): kernel add or far faulted", 0),
+              0u)
+        << message;
+    EXPECT_EQ(result["fault_step"], "1") << r.out;
 }
