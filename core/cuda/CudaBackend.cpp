@@ -63,13 +63,6 @@ struct CudaBackend::LoadedModule {
     std::string lastKernel;                // lowered name of the last launch
 };
 
-struct CudaBackend::Loaded {
-    const Module* module = nullptr;
-    CUfunction function = nullptr;
-    bool hasTrap = false;
-    int maxThreads = 0, staticShared = 0, registers = 0, localBytes = 0;
-};
-
 CudaBackend::CudaBackend(int ordinal, PrintfCapture* printf)
     : ordinal_(ordinal)
     , info_(CudaDevices::query(ordinal))
@@ -287,6 +280,11 @@ CUresult CudaBackend::launchAndWait(const Loaded& fn, const KernelImage& kernel,
         r = waitFor(DriverApi::get(), stop.handle(), config.timeLimitSeconds);
     }
     return r;
+}
+
+CUresult CudaBackend::waitForEvent(CUevent event, double limitSeconds)
+{
+    return waitFor(DriverApi::get(), event, limitSeconds);
 }
 
 bool CudaBackend::faulted(CUresult r, const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,

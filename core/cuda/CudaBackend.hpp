@@ -45,9 +45,16 @@ public:
 
 private:
     friend class CudaResidentBuffers; // launches through the steps below
+    friend class CudaGraphPass;       // and records them into a graph
 
     struct LoadedModule;
-    struct Loaded;
+    // A kernel of the loaded module, with what its launches are checked against.
+    struct Loaded {
+        const Module* module = nullptr;
+        CUfunction function = nullptr;
+        bool hasTrap = false;
+        int maxThreads = 0, staticShared = 0, registers = 0, localBytes = 0;
+    };
     // A buffer on the device as a launch sees it.
     struct Placed {
         std::string name, global;
@@ -76,6 +83,8 @@ private:
                            std::vector<void*>& params, Event& start, Event& stop);
     // True, with the fault in the report, when `r` is not success. A kernel that
     // outlived its limit may still use the memory: `abandonMemory` lets go of it unfreed.
+    // Waits for `event` up to `limitSeconds` without blocking in the driver.
+    static CUresult waitForEvent(CUevent event, double limitSeconds);
     bool faulted(CUresult r, const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
                  LaunchReport& report, const std::function<void()>& abandonMemory);
     void collectPrintf(LaunchReport& report);

@@ -1,10 +1,12 @@
 #include "cuda/CudaResidentBuffers.hpp"
 
 #include "cuda/Context.hpp"
+#include "cuda/CudaGraphPass.hpp"
 #include "cuda/DriverApi.hpp"
 #include "cuda/Event.hpp"
 #include "cuda/StagedTransfer.hpp"
 #include "cuda/Stream.hpp"
+#include "launch/StepwisePass.hpp"
 #include "util/Elapsed.hpp"
 #include "util/Error.hpp"
 
@@ -24,8 +26,38 @@ CudaResidentBuffers::~CudaResidentBuffers()
     // A kernel that outlived its time limit may still write here: let the memory go unfreed
     // (the process ends next, and the context with it).
     if (backend_.stillRunning())
-        for (auto& m : memory_)
-            m.abandon();
+        abandonMemory();
+}
+
+void CudaResidentBuffers::abandonMemory()
+{
+    for (auto& m : memory_)
+        m.abandon();
+}
+
+bool CudaResidentBuffers::recordsGraphs() const { return DriverApi::get().hasGraphs(); }
+
+std::unique_ptr<RecordedPass> CudaResidentBuffers::record(std::vector<ResidentOp> ops)
+{
+    if (!recordsGraphs())
+        return std::make_unique<StepwisePass>(*this, std::move(ops),
+                                              "the driver lacks CUDA graphs (cuGraphInstantiateWithFlags, CUDA 11.4)");
+    // A buffer that fills a module variable is copied into it before each launch and back
+    // after: those copies are not part of the ops.
+    for (const CudaBackend::Placed& b : placed_)
+        if (!b.global.empty())
+            return std::make_unique<StepwisePass>(*this, std::move(ops),
+                                                  "buffer " + b.name + " fills the module variable " + b.global
+                                                      + ", copied around each launch");
+    try {
+        return std::make_unique<CudaGraphPass>(backend_, placed_, ops, [this] { abandonMemory(); });
+    } catch (const Error& e) {
+        // What the driver would not put in a graph still runs, one operation at a time;
+        // a launch it refuses is refused there again, with the launch's own message.
+        if (!backend_.usable())
+            throw;
+        return std::make_unique<StepwisePass>(*this, std::move(ops), std::string("no graph: ") + e.what());
+    }
 }
 
 std::size_t CudaResidentBuffers::add(const BufferArg& buffer)
@@ -102,10 +134,7 @@ LaunchReport CudaResidentBuffers::launch(const KernelImage& kernel, const std::v
     backend_.copyVariables(placed_, true);
     std::vector<CUdeviceptr> pointers;
     std::vector<void*> params = CudaBackend::parameters(args, placed_, pointers);
-    const auto abandon = [this] {
-        for (auto& m : memory_)
-            m.abandon();
-    };
+    const auto abandon = [this] { abandonMemory(); };
     Event start, stop;
     if (backend_.faulted(backend_.launchAndWait(fn, kernel, config, params, start, stop), fn, kernel, config, report,
                          abandon))

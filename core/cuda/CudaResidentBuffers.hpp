@@ -21,8 +21,13 @@ public:
     void fill(std::size_t index, std::size_t offset, const std::vector<std::byte>& element, std::size_t count) override;
     LaunchReport launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
                         const LaunchConfig& config) override;
+    // A CUDA graph (cuda/CudaGraphPass), or step by step where the ops cannot be one.
+    std::unique_ptr<RecordedPass> record(std::vector<ResidentOp> ops) override;
+    bool recordsGraphs() const override;
 
 private:
+    void abandonMemory();
+
     CudaBackend& backend_;
     std::vector<DeviceMemory> memory_;
     std::vector<CudaBackend::Placed> placed_;

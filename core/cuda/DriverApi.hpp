@@ -52,7 +52,18 @@ namespace kw::cuda {
     X(cuStreamSynchronize, v2000, 2000)
 
 // Entry points that older drivers lack; null when missing.
-#define KW_CUDA_OPTIONAL_FUNCTIONS(X) X(cuFuncGetParamInfo, v12040, 12040)
+// The graph entry points replay a straight loop of a document of steps (CudaGraphPass).
+#define KW_CUDA_OPTIONAL_FUNCTIONS(X)                                                                                  \
+    X(cuFuncGetParamInfo, v12040, 12040)                                                                               \
+    X(cuGraphCreate, v10000, 10000)                                                                                    \
+    X(cuGraphDestroy, v10000, 10000)                                                                                   \
+    X(cuGraphAddKernelNode, v10000, 10000)                                                                             \
+    X(cuGraphAddMemcpyNode, v10000, 10000)                                                                             \
+    X(cuGraphAddMemsetNode, v10000, 10000)                                                                             \
+    X(cuGraphInstantiateWithFlags, v11040, 11040)                                                                      \
+    X(cuGraphExecDestroy, v10000, 10000)                                                                               \
+    X(cuGraphExecKernelNodeSetParams, v10010, 10010)                                                                   \
+    X(cuGraphLaunch, v10000, 10000)
 
 class DriverApi {
 public:
@@ -70,6 +81,12 @@ public:
     static std::string unavailableReason();
 
     int driverVersion() const noexcept { return driverVersion_; } // e.g. 13000
+    // Every graph entry point is there.
+    bool hasGraphs() const noexcept
+    {
+        return cuGraphCreate && cuGraphDestroy && cuGraphAddKernelNode && cuGraphAddMemcpyNode && cuGraphAddMemsetNode
+            && cuGraphInstantiateWithFlags && cuGraphExecDestroy && cuGraphExecKernelNodeSetParams && cuGraphLaunch;
+    }
     const std::string& libraryName() const noexcept { return libraryName_; }
 
     // "CUDA_ERROR_ILLEGAL_ADDRESS"; works for codes the driver does not know.

@@ -65,6 +65,9 @@ struct RunSettings {
     int repeats = 10;
     std::size_t printfBufferBytes = 1 << 20;
     double timeLimitSeconds = 10.0;
+    // A document of steps: a loop whose passes do not change runs as one graph on a GPU
+    // after its first pass (docs/document-format.md, "Steps"); false runs every step alone.
+    bool graph = true;
 };
 
 struct CheckSpec {

@@ -216,7 +216,7 @@ LaunchSpecText readLaunch(const Json& j)
 
 RunSettings readRun(const Json& j)
 {
-    requireObject(j, "run", {"warmup", "repeats", "printf_buffer_bytes", "time_limit_s"});
+    requireObject(j, "run", {"warmup", "repeats", "printf_buffer_bytes", "time_limit_s", "graph"});
     RunSettings r;
     const auto clampInt = [](long long v, const std::string& field) {
         if (v < 0 || v > 1000000)
@@ -235,6 +235,11 @@ RunSettings readRun(const Json& j)
     }
     if (j.contains("time_limit_s"))
         r.timeLimitSeconds = getNumber(j["time_limit_s"], "run.time_limit_s");
+    if (j.contains("graph")) {
+        if (!j["graph"].is_boolean())
+            fail("run.graph", "must be true or false");
+        r.graph = j["graph"].get<bool>();
+    }
     return r;
 }
 

@@ -214,6 +214,8 @@ Json DocumentWriter::toJson(const Document& doc)
     run["repeats"] = doc.run.repeats;
     run["printf_buffer_bytes"] = doc.run.printfBufferBytes;
     run["time_limit_s"] = doc.run.timeLimitSeconds;
+    if (!doc.run.graph) // written only when off, so documents that never set it read as before
+        run["graph"] = false;
     j["run"] = run;
 
     if (!doc.checks.empty()) {

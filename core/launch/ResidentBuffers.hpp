@@ -4,8 +4,11 @@
 // (LaunchArg::buffer), and it is read back only when asked. Freed with the object;
 // the backend that made it must outlive it.
 #include "launch/LaunchTypes.hpp"
+#include "launch/RecordedPass.hpp"
+#include "launch/ResidentOp.hpp"
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace kw {
@@ -33,6 +36,12 @@ public:
     virtual LaunchReport launch(const KernelImage& kernel, const std::vector<LaunchArg>& args,
                                 const LaunchConfig& config)
         = 0;
+    // Records `ops` (one or more passes of a loop) to be replayed as a whole. This
+    // default replays them one at a time through copy, fill and launch; a backend with
+    // graphs builds one.
+    virtual std::unique_ptr<RecordedPass> record(std::vector<ResidentOp> ops);
+    // Whether record() builds graphs here (so a loop run step by step is worth a note).
+    virtual bool recordsGraphs() const { return false; }
 };
 
 } // namespace kw

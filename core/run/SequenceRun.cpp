@@ -8,6 +8,7 @@
 #include "doc/StepPaths.hpp"
 #include "run/ArgumentCheck.hpp"
 #include "run/PrintfLineParser.hpp"
+#include "run/StraightLoop.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace kw {
 
@@ -71,6 +73,13 @@ std::string bytesText(std::uint64_t bytes)
         return fmt::format("{} MiB", bytes >> 20);
     return fmt::format("{} bytes", bytes);
 }
+// Launches, copies and fills per recording: enough to spread a graph's launch cost, few
+// enough that building it stays cheap.
+constexpr std::size_t kOpsPerRecording = 128;
+// The longest cycle of swaps looked for; a longer one is planned pass by pass.
+constexpr std::size_t kLongestSwapCycle = 8;
+// Replays are waited for in batches of about this long, so the time limit is looked at.
+constexpr double kBatchMs = 200;
 
 } // namespace
 
@@ -84,6 +93,10 @@ SequenceRun::SequenceRun(const Document& doc, std::map<std::string, CompiledKern
     , deadline_(doc.run.timeLimitSeconds)
     , scope_(prepared_.variables)
 {
+    // The kernels whose lines belong to their launch: they run step by step.
+    for (const auto& [name, k] : kernels_)
+        if (k.image.ptx.find("vprintf") != std::string::npos)
+            printing_.insert(name);
 }
 
 SequenceRun::~SequenceRun() = default;
@@ -183,8 +196,22 @@ void SequenceRun::run(RunResult& result)
     // After a fault a GPU's context is lost and nothing can be read: then no buffers come
     // back, rather than their initial contents shown as results.
     try {
-        for (std::size_t i = 0; i < n; ++i)
-            result.buffers.push_back(bufferNow(i));
+        for (std::size_t i = 0; i < n; ++i) {
+            BufferResult b;
+            b.name = prepared_.buffers[i].name;
+            b.direction = prepared_.buffers[i].direction;
+            // The last read needs no copy: into the host memory the buffer was uploaded from
+            // (touched already, unlike a fresh allocation), unless it was read back just now.
+            if (cachedAt_[i] == generation_) {
+                b.data = std::move(cache_[i]);
+            } else {
+                device_->read(resident_[i], prepared_.buffers[i].data);
+                b.data = std::move(prepared_.buffers[i].data);
+            }
+            cachedAt_[i] = 0;
+            b.shape = i < prepared_.shapes.size() ? prepared_.shapes[i] : std::vector<std::size_t>{b.data.count()};
+            result.buffers.push_back(std::move(b));
+        }
     } catch (const Error& e) {
         if (!result.fault)
             throw;
@@ -235,6 +262,14 @@ BufferResult SequenceRun::bufferNow(std::size_t i)
     return b;
 }
 
+bool SequenceRun::keepsInside(const std::string& loopPath) const
+{
+    if (keepAll_)
+        return true;
+    const std::string prefix = loopPath + ".";
+    return std::any_of(keep_.begin(), keep_.end(), [&](const std::string& p) { return p.rfind(prefix, 0) == 0; });
+}
+
 void SequenceRun::keepBuffers(StepResult& r)
 {
     if (!keepAll_ && !keep_.count(r.path))
@@ -282,13 +317,10 @@ void SequenceRun::runStep(const StepSpec& step, const std::string& field, const 
         fillStep(step, field);
         ++r.runs;
         break;
-    case K::Swap: {
-        const std::size_t a = bufferIndex(step.from, field + ".swap[0]"), b = bufferIndex(step.to, field + ".swap[1]");
-        std::swap(resident_[a], resident_[b]);
-        changed();
+    case K::Swap:
+        swapStep(step, field);
         ++r.runs;
         break;
-    }
     case K::Repeat:
     case K::RepeatUntil: repeatStep(step, field, path, r); break;
     }
@@ -302,30 +334,40 @@ void SequenceRun::runStep(const StepSpec& step, const std::string& field, const 
         keepBuffers(r);
 }
 
-void SequenceRun::launchStep(const StepSpec& step, const std::string& field, StepResult& r)
+ResidentOp SequenceRun::planLaunch(const StepSpec& step, const std::string& field, StepResult& r)
 {
     const CompiledKernel& kernel = kernels_.at(step.kernel);
-    LaunchConfig config = shared_;
+    ResidentOp op;
+    op.kind = ResidentOp::Kind::Launch;
+    op.kernel = &kernel.image;
+    op.config = shared_;
     const LaunchDims dims = evaluateLaunch(step.launch, scope_, field);
-    config.grid = dims.grid;
-    config.block = dims.block;
-    config.sharedBytes = dims.sharedBytes;
+    op.config.grid = dims.grid;
+    op.config.block = dims.block;
+    op.config.sharedBytes = dims.sharedBytes;
 
-    std::vector<LaunchArg> args;
     for (std::size_t a = 0; a < step.args.size(); ++a)
-        args.push_back(
+        op.args.push_back(
             packArgument(step.args[a], prepared_.buffers, scope_, argumentField(field + ".args", a, step.args[a])).arg);
     if (checkedArgs_.insert(field).second) {
         for (const std::string& w :
              ArgumentCheck::check(step.kernel, kernel.image.entry, kernel.signature ? &*kernel.signature : nullptr,
-                                  step.args, args, prepared_.buffers))
+                                  step.args, op.args, prepared_.buffers))
             result_->warnings.push_back(fmt::format("step {}: {}", r.path, w));
     }
-    for (LaunchArg& a : args)
+    for (LaunchArg& a : op.args)
         if (a.isBuffer)
             a.buffer = resident_[a.buffer];
+    r.grid = op.config.grid;
+    r.block = op.config.block;
+    r.sharedBytes = op.config.sharedBytes;
+    return op;
+}
 
-    LaunchReport report = device_->launch(kernel.image, args, config);
+void SequenceRun::launchStep(const StepSpec& step, const std::string& field, StepResult& r)
+{
+    const ResidentOp op = planLaunch(step, field, r);
+    LaunchReport report = device_->launch(*op.kernel, op.args, op.config);
     changed();
     if (report.profile) {
         if (!r.profile)
@@ -333,9 +375,6 @@ void SequenceRun::launchStep(const StepSpec& step, const std::string& field, Ste
         r.profile->add(*report.profile);
     }
     ++r.runs;
-    r.grid = config.grid;
-    r.block = config.block;
-    r.sharedBytes = config.sharedBytes;
     r.kernelMs.push_back(report.timings.firstLaunchMs);
     r.totalMs += report.timings.firstLaunchMs;
     kernelMs_ += report.timings.firstLaunchMs;
@@ -369,6 +408,27 @@ void SequenceRun::launchStep(const StepSpec& step, const std::string& field, Ste
 
 void SequenceRun::copyStep(const StepSpec& step, const std::string& field)
 {
+    const ResidentOp op = planCopy(step, field);
+    device_->copy(op.from, op.fromOffset, op.to, op.toOffset, op.bytes);
+    changed();
+}
+
+void SequenceRun::fillStep(const StepSpec& step, const std::string& field)
+{
+    const ResidentOp op = planFill(step, field);
+    device_->fill(op.to, op.toOffset, op.element, op.count);
+    changed();
+}
+
+void SequenceRun::swapStep(const StepSpec& step, const std::string& field)
+{
+    const std::size_t a = bufferIndex(step.from, field + ".swap[0]"), b = bufferIndex(step.to, field + ".swap[1]");
+    std::swap(resident_[a], resident_[b]);
+    changed();
+}
+
+ResidentOp SequenceRun::planCopy(const StepSpec& step, const std::string& field)
+{
     const std::size_t from = bufferIndex(step.from, field + ".copy"), to = bufferIndex(step.to, field + ".to");
     const HostBuffer& a = prepared_.buffers[from].data;
     const HostBuffer& b = prepared_.buffers[to].data;
@@ -384,11 +444,17 @@ void SequenceRun::copyStep(const StepSpec& step, const std::string& field)
                     fmt::format("{}: elements {} to {} are outside \"{}\" ({} elements)", field, toOffset,
                                 toOffset + count, step.to, b.count()));
     const std::size_t size = sizeOf(a.dtype());
-    device_->copy(resident_[from], fromOffset * size, resident_[to], toOffset * size, count * size);
-    changed();
+    ResidentOp op;
+    op.kind = ResidentOp::Kind::Copy;
+    op.from = resident_[from];
+    op.fromOffset = fromOffset * size;
+    op.to = resident_[to];
+    op.toOffset = toOffset * size;
+    op.bytes = count * size;
+    return op;
 }
 
-void SequenceRun::fillStep(const StepSpec& step, const std::string& field)
+ResidentOp SequenceRun::planFill(const StepSpec& step, const std::string& field)
 {
     const std::size_t index = bufferIndex(step.to, field + ".fill");
     const HostBuffer& b = prepared_.buffers[index].data;
@@ -399,9 +465,13 @@ void SequenceRun::fillStep(const StepSpec& step, const std::string& field)
                     fmt::format("{}: elements {} to {} are outside \"{}\" ({} elements)", field, offset, offset + count,
                                 step.to, b.count()));
     const double value = scope_.evaluate(step.value, field + ".value");
-    const std::vector<std::byte> element = packScalar(b.dtype(), step.value, value, field + ".value");
-    device_->fill(resident_[index], offset * sizeOf(b.dtype()), element, count);
-    changed();
+    ResidentOp op;
+    op.kind = ResidentOp::Kind::Fill;
+    op.element = packScalar(b.dtype(), step.value, value, field + ".value");
+    op.to = resident_[index];
+    op.toOffset = offset * sizeOf(b.dtype());
+    op.count = count;
+    return op;
 }
 
 void SequenceRun::repeatStep(const StepSpec& step, const std::string& field, const std::string& path, StepResult& r)
@@ -411,7 +481,27 @@ void SequenceRun::repeatStep(const StepSpec& step, const std::string& field, con
         = until ? wholeNumber(step.limit, field + ".limit", 0) : wholeNumber(step.times, field + ".repeat", 0);
     const double before = kernelMs_;
     bool held = false;
+    std::optional<StraightLoop> straight;
+    // Checks and per-line counters are gathered launch by launch, so such a run goes pass by pass.
+    if (doc_.run.graph && passes >= 2 && shared_.check == CheckTool::None && !shared_.profile.enabled) {
+        std::vector<std::string> names;
+        for (const BufferArg& b : prepared_.buffers)
+            names.push_back(b.name);
+        straight = StraightLoop::of(step, names, printing_);
+        if (!straight->straight() && device_->recordsGraphs())
+            note(path, fmt::format("step {} ({}) ran step by step: {}", path, r.name, straight->why()));
+    }
     for (std::size_t pass = 0; pass < passes && !halted_; ++pass) {
+        if (pass == 1 && straight && straight->straight()) {
+            // The buffers after an inner step are those of its last run: when they are kept,
+            // the last pass runs step by step so that they can be read there.
+            const std::size_t recordedEnd = keepsInside(path) ? passes - 1 : passes;
+            if (recordedEnd > 1)
+                runRecorded(step, field, path, r, 1, recordedEnd, straight->samePasses(), straight->opsPerPass());
+            if (halted_ || recordedEnd == passes)
+                break;
+            pass = recordedEnd;
+        }
         if (!step.index.empty())
             scope_.set(step.index, double(pass));
         runList(step.steps, field + ".steps", path);
@@ -428,6 +518,197 @@ void SequenceRun::repeatStep(const StepSpec& step, const std::string& field, con
         stop(fmt::format("step {} ({}): the condition still did not hold after {} passes, the step's limit; the "
                          "buffers are as the last pass left them",
                          path, "repeat until " + step.until, passes));
+}
+
+void SequenceRun::planPass(const StepSpec& loop, const std::string& field, const std::string& path, std::size_t pass,
+                           Planned& into)
+{
+    if (!loop.index.empty())
+        scope_.set(loop.index, double(pass));
+    for (std::size_t i = 0; i < loop.steps.size(); ++i) {
+        const StepSpec& s = loop.steps[i];
+        const std::string f = fmt::format("{}.steps[{}]", field, i);
+        const std::size_t at = stepIndex_.at(fmt::format("{}.{}", path, i + 1));
+        switch (s.kind) {
+        case StepSpec::Kind::Launch:
+            into.ops.push_back(planLaunch(s, f, result_->steps[at]));
+            into.launchSteps.push_back(at);
+            break;
+        case StepSpec::Kind::Copy: into.ops.push_back(planCopy(s, f)); break;
+        case StepSpec::Kind::Fill: into.ops.push_back(planFill(s, f)); break;
+        case StepSpec::Kind::Swap: swapStep(s, f); break;
+        default: break; // a straight loop has no other steps
+        }
+    }
+}
+
+void SequenceRun::runRecorded(const StepSpec& loop, const std::string& field, const std::string& path, StepResult& r,
+                              std::size_t first, std::size_t passes, bool samePasses, std::size_t opsPerPass)
+{
+    const std::size_t left = passes - first;
+    std::size_t chunk = std::max<std::size_t>(1, kOpsPerRecording / std::max<std::size_t>(1, opsPerPass));
+    const double before = kernelMs_;
+    std::string how;
+    std::size_t recordings = 0, updates = 0;
+
+    if (samePasses) {
+        // Every pass is the same but for the swaps: plan one cycle of them (the names are
+        // back where they started), then replay whole cycles.
+        const std::vector<std::size_t> start = resident_;
+        std::vector<Planned> cycle;
+        std::vector<std::vector<std::size_t>> namesAfter;
+        do {
+            cycle.emplace_back();
+            planPass(loop, field, path, first + cycle.size() - 1, cycle.back());
+            namesAfter.push_back(resident_);
+        } while (resident_ != start && cycle.size() < kLongestSwapCycle);
+        if (resident_ == start) {
+            const std::size_t period = cycle.size();
+            chunk = std::min(left, std::max(period, chunk / period * period));
+            const auto passesOf = [&](std::size_t m) {
+                Planned all;
+                for (std::size_t j = 0; j < m; ++j) {
+                    const Planned& p = cycle[j % period];
+                    all.ops.insert(all.ops.end(), p.ops.begin(), p.ops.end());
+                    all.launchSteps.insert(all.launchSteps.end(), p.launchSteps.begin(), p.launchSteps.end());
+                }
+                return all;
+            };
+            const std::size_t full = left / chunk, rest = left % chunk;
+            if (full > 0) {
+                const Planned planned = passesOf(chunk);
+                auto recorded = device_->record(planned.ops);
+                ++recordings;
+                how = recorded->how();
+                if (!replay(*recorded, planned, full, chunk, loop, path, first))
+                    return;
+            }
+            if (rest > 0) {
+                const Planned planned = passesOf(rest);
+                auto recorded = device_->record(planned.ops);
+                ++recordings;
+                if (how.empty())
+                    how = recorded->how();
+                if (!replay(*recorded, planned, 1, rest, loop, path, first + full * chunk))
+                    return;
+            }
+            resident_ = left % period == 0 ? start : namesAfter[left % period - 1];
+            changed();
+        } else {
+            resident_ = start; // no short cycle: plan pass by pass below
+            samePasses = false;
+        }
+    }
+    if (!samePasses) {
+        // The passes differ (the pass index, or a long cycle of swaps): each chunk of passes
+        // is planned, and the recording takes its dimensions and arguments when it can.
+        std::unique_ptr<RecordedPass> recorded;
+        for (std::size_t pass = first; pass < passes;) {
+            const std::size_t m = std::min(chunk, passes - pass);
+            Planned planned;
+            for (std::size_t j = 0; j < m; ++j)
+                planPass(loop, field, path, pass + j, planned);
+            if (recorded && recorded->size() == planned.ops.size() && recorded->update(planned.ops)) {
+                ++updates;
+            } else {
+                recorded = device_->record(planned.ops);
+                ++recordings;
+                if (how.empty())
+                    how = recorded->how();
+            }
+            if (!replay(*recorded, planned, 1, m, loop, path, pass))
+                return;
+            pass += m;
+        }
+    }
+    if (!loop.index.empty()) // as the last pass left it
+        scope_.set(loop.index, double(passes - 1));
+    if (how.empty())
+        return;
+    const bool graph = how.rfind("step by step", 0) != 0;
+    std::string text = fmt::format("step {} ({}): passes {} to {} ran {}{}", path, r.name, first + 1, passes,
+                                   graph ? "as " : "", how);
+    if (!samePasses)
+        text += fmt::format(" whose launch dimensions and arguments change from pass to pass ({} recordings, {} "
+                            "updates of their kernel nodes)",
+                            recordings, updates);
+    if (graph)
+        text += fmt::format("; their kernel time, {} ms, is measured over each replay, not per launch: the "
+                            "launches' own times are those of pass 1 alone",
+                            formatNumber(kernelMs_ - before));
+    note(path, text);
+}
+
+void SequenceRun::note(const std::string& path, const std::string& text)
+{
+    if (noted_.insert(path).second) // a loop inside another is noted once
+        result_->warnings.push_back(text);
+}
+
+bool SequenceRun::replay(RecordedPass& pass, const Planned& planned, std::size_t times, std::size_t passesEach,
+                         const StepSpec& loop, const std::string& path, std::size_t firstPass)
+{
+    std::vector<std::size_t> counted{stepIndex_.at(path)}; // the loop and its steps, one run a pass
+    for (std::size_t i = 0; i < loop.steps.size(); ++i)
+        counted.push_back(stepIndex_.at(fmt::format("{}.{}", path, i + 1)));
+    const std::size_t launchesPerPass = planned.launchSteps.size() / std::max<std::size_t>(1, passesEach);
+    std::size_t done = 0, batch = 1;
+    while (done < times) {
+        const std::size_t passNow = firstPass + done * passesEach;
+        if (deadline_.passed()) {
+            stop(fmt::format("the time limit of {} s was reached before pass {} of step {}",
+                             formatNumber(doc_.run.timeLimitSeconds), passNow + 1, path));
+            return false;
+        }
+        const std::size_t n = std::min(batch, times - done);
+        ReplayReport report = pass.replay(n, shared_.timeLimitSeconds);
+        changed();
+        kernelMs_ += report.ms;
+        for (std::size_t k = 0; k < report.launchMs.size() && !planned.launchSteps.empty(); ++k) {
+            StepResult& s = result_->steps[planned.launchSteps[k % planned.launchSteps.size()]];
+            s.kernelMs.push_back(report.launchMs[k]);
+            s.totalMs += report.launchMs[k];
+        }
+        for (const std::string& w : report.warnings)
+            result_->warnings.push_back(fmt::format("step {}: {}", path, w));
+        if (!report.ok) {
+            // Only the passes known to have ended count as run.
+            const std::size_t launches = report.launchMs.size();
+            const std::size_t whole
+                = launchesPerPass && report.faultOp && launches > 0 ? (launches - 1) / launchesPerPass : 0;
+            for (std::size_t at : counted)
+                result_->steps[at].runs += int(whole);
+            // The launches of the faulting pass before the one that faulted ran too.
+            for (std::size_t k = whole * launchesPerPass; k + 1 < launches; ++k)
+                ++result_->steps[planned.launchSteps[k % planned.launchSteps.size()]].runs;
+            std::string step = path, where;
+            if (report.faultOp && launches > 0) {
+                StepResult& s = result_->steps[planned.launchSteps[(launches - 1) % planned.launchSteps.size()]];
+                ++s.runs;
+                step = s.path;
+                where = fmt::format("step {} ({}, run {})", s.path, s.kernel, s.runs);
+            } else {
+                where = fmt::format("step {} ({}, one of passes {} to {}, replayed as a whole)", path,
+                                    result_->steps[counted.front()].name, passNow + 1, passNow + n * passesEach);
+            }
+            if (report.fault) {
+                Fault fault = *report.fault;
+                fault.message = where + ": " + fault.message;
+                result_->fault = std::move(fault);
+                result_->faultStep = step;
+                stop(fmt::format("step {} faulted", step));
+            } else {
+                stop(where + " did not complete");
+            }
+            return false;
+        }
+        for (std::size_t at : counted)
+            result_->steps[at].runs += int(n * passesEach);
+        done += n;
+        const double perReplay = report.ms / double(n);
+        batch = perReplay > 0 ? std::max<std::size_t>(1, std::size_t(kBatchMs / perReplay)) : batch * 2;
+    }
+    return true;
 }
 
 std::vector<CheckResult> SequenceRun::checksNow(const std::vector<CheckSpec>& checks, const std::string& field)

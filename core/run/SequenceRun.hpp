@@ -4,6 +4,8 @@
 // copies and fills act on them there, a swap exchanges two buffers' names, a repeat
 // loops over its inner steps. Only what is looked at comes back: the buffers a step's
 // checks or a loop's condition read, after that step, and every buffer at the end.
+// A straight loop (run/StraightLoop) runs its first pass step by step, then the rest as
+// recorded passes replayed as a whole (a CUDA graph on a GPU), unless run.graph is off.
 #include "compile/KernelSignature.hpp"
 #include "doc/Document.hpp"
 #include "doc/PreparedRun.hpp"
@@ -59,14 +61,35 @@ private:
     void runList(const std::vector<StepSpec>& steps, const std::string& field, const std::string& path);
     void runStep(const StepSpec& step, const std::string& field, const std::string& path);
     void launchStep(const StepSpec& step, const std::string& field, StepResult& r);
+    // What a step does, evaluated now, on the resident buffers as named now.
+    ResidentOp planLaunch(const StepSpec& step, const std::string& field, StepResult& r);
+    ResidentOp planCopy(const StepSpec& step, const std::string& field);
+    ResidentOp planFill(const StepSpec& step, const std::string& field);
     void copyStep(const StepSpec& step, const std::string& field);
     void fillStep(const StepSpec& step, const std::string& field);
+    void swapStep(const StepSpec& step, const std::string& field);
     void repeatStep(const StepSpec& step, const std::string& field, const std::string& path, StepResult& r);
     BufferResult bufferNow(std::size_t index);
     // A backend's message with each "buffer 'NAME'" under the name the buffer has now
     // (after swaps), not the one it was uploaded under.
     std::string currentNames(const std::string& message) const;
     void keepBuffers(StepResult& r);
+    // Whether the buffers after a step inside loop `loopPath` are kept.
+    bool keepsInside(const std::string& loopPath) const;
+
+    // The recorded passes of a straight loop (run/StraightLoop), from pass `first`.
+    struct Planned {
+        std::vector<ResidentOp> ops;
+        std::vector<std::size_t> launchSteps; // result.steps index of each launch op, in order
+    };
+    // One pass's ops; its swaps take effect on the names as they would running it.
+    void planPass(const StepSpec& loop, const std::string& field, const std::string& path, std::size_t pass,
+                  Planned& into);
+    void runRecorded(const StepSpec& loop, const std::string& field, const std::string& path, StepResult& r,
+                     std::size_t first, std::size_t passes, bool samePasses, std::size_t opsPerPass);
+    // Replays `pass` `times` times in batches that end at the deadline; false when it stopped the run.
+    bool replay(RecordedPass& pass, const Planned& planned, std::size_t times, std::size_t passesEach,
+                const StepSpec& loop, const std::string& path, std::size_t firstPass);
     std::vector<CheckResult> checksNow(const std::vector<CheckSpec>& checks, const std::string& field);
 
     std::size_t bufferIndex(const std::string& name, const std::string& field) const;
@@ -75,6 +98,8 @@ private:
     const HostBuffer& current(std::size_t index);
     void changed() { ++generation_; }
     void stop(const std::string& why);
+    // How a loop ran, for the warnings: once per step, however often it runs.
+    void note(const std::string& path, const std::string& text);
     bool halted() const { return halted_; }
 
     const Document& doc_;
@@ -101,6 +126,8 @@ private:
     bool keepAll_ = false;
     std::uint64_t keepLimit_ = 0, kept_ = 0;
     std::vector<std::string> leftOut_; // steps whose buffers were past the limit
+    std::set<std::string> printing_;   // kernels that call printf
+    std::set<std::string> noted_;      // loops whose way of running was noted
 };
 
 } // namespace kw

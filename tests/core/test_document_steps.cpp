@@ -191,3 +191,23 @@ TEST(DocumentSteps, StepsBelongToVersionTwo)
     EXPECT_EQ(errorOf(v2(R"J([{"swap": ["a", "b"]}])J").insert(1, R"("kernel": "scan", )")),
               "kernel: a document of steps names its kernels in \"kernels\" and launches them in \"steps\"");
 }
+
+TEST(DocumentSteps, RunGraphIsOnUnlessTheDocumentTurnsItOffAndIsWrittenOnlyWhenOff)
+{
+    const std::string steps = R"J([{"repeat": 2, "steps": [{"swap": ["a", "b"]}]}])J";
+    const Document on = DocumentReader::readString(v2(steps));
+    EXPECT_TRUE(on.run.graph);
+    EXPECT_EQ(DocumentWriter::toString(on).find("\"graph\""), std::string::npos);
+
+    std::string text = v2(steps);
+    text.insert(text.size() - 1, R"(, "run": {"graph": false})");
+    const Document off = DocumentReader::readString(text);
+    EXPECT_FALSE(off.run.graph);
+    const std::string written = DocumentWriter::toString(off);
+    EXPECT_NE(written.find("\"graph\": false"), std::string::npos) << written;
+    EXPECT_FALSE(DocumentReader::readString(written).run.graph);
+
+    std::string wrong = v2(steps);
+    wrong.insert(wrong.size() - 1, R"(, "run": {"graph": 0})");
+    EXPECT_NE(errorOf(wrong).find("run.graph"), std::string::npos) << errorOf(wrong);
+}

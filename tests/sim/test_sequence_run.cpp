@@ -3,7 +3,8 @@
 // back stays 0 and its limit, the pass index in an argument, copies and fills of ranges,
 // per-step checks, a fault naming its step and printf tagged by step; the buffers kept
 // after chosen steps and their limit; the steps announced as they begin; initcheck across
-// the steps; the profile of each launch step and of the whole.
+// the steps; the profile of each launch step and of the whole; straight loops replayed as
+// recorded passes (on the simulator one launch at a time) end as step by step.
 #include "compile/Compiler.hpp"
 #include "doc/DocumentReader.hpp"
 #include "run/ProfileReportText.hpp"
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <numeric>
 #include <string>
 
@@ -63,6 +65,7 @@ extern "C" __global__ void add(int* a, int k, int n)
         a[i] += k;
 }
 extern "C" __global__ void past(int* a) { a[threadIdx.x + 100000000] = 1; }
+extern "C" __global__ void past_from(int* a, int k) { a[threadIdx.x + k * 100000000] = 1; }
 extern "C" __global__ void hello(int k) { if (threadIdx.x == 0) printf("pass %d\n", k); }
 template <int K> __global__ void add_k(int* a, int n)
 {
@@ -726,4 +729,144 @@ TEST(SequenceRun, AStarAsksNothingOfADocumentOfOneLaunchButAPathIsAnError)
     RunOverrides path;
     path.stepBuffers = {"1"};
     EXPECT_THROW(runWith(one, path), Error);
+}
+
+namespace {
+
+// The same document with run.graph off: every step on its own.
+std::string stepByStep(const std::string& text)
+{
+    nlohmann::json j = nlohmann::json::parse(text);
+    j["run"]["graph"] = false;
+    return j.dump();
+}
+
+// Both runs ended alike: buffers element for element, every step's runs and launch times.
+void expectSameRuns(const RunResult& recorded, const RunResult& alone)
+{
+    EXPECT_TRUE(recorded.ok) << recorded.stopped << (recorded.fault ? recorded.fault->message : "");
+    EXPECT_TRUE(alone.ok) << alone.stopped;
+    ASSERT_EQ(recorded.buffers.size(), alone.buffers.size());
+    for (std::size_t b = 0; b < alone.buffers.size(); ++b) {
+        const HostBuffer &x = recorded.buffers[b].data, &y = alone.buffers[b].data;
+        ASSERT_EQ(x.byteSize(), y.byteSize());
+        EXPECT_EQ(std::memcmp(x.data(), y.data(), x.byteSize()), 0) << "buffer " << alone.buffers[b].name;
+    }
+    ASSERT_EQ(recorded.steps.size(), alone.steps.size());
+    for (std::size_t s = 0; s < alone.steps.size(); ++s) {
+        EXPECT_EQ(recorded.steps[s].runs, alone.steps[s].runs) << "step " << alone.steps[s].path;
+        // The simulator replays one launch at a time, so each launch keeps its own time.
+        EXPECT_EQ(recorded.steps[s].kernelMs.size(), alone.steps[s].kernelMs.size()) << "step " << alone.steps[s].path;
+    }
+}
+
+} // namespace
+
+TEST(SequenceRun, ASwapCycleOfThreeOverManyChunksEndsAsTheStepByStepRun)
+{
+    KW_REQUIRE_NVRTC();
+    // u -> v -> w: the names come back after three passes; 301 passes of 3 operations
+    // are two full recordings of 126 passes, one of the 48 left, after the first pass.
+    const std::string text = documentText(R"J(["plus_one", "add"])J",
+                                          R"J([{"name": "u", "dtype": "i32", "count": "n", "init": {"kind": "arange"}},
+            {"name": "v", "dtype": "i32", "count": "n", "init": "zeros"},
+            {"name": "w", "dtype": "i32", "count": "n", "init": "zeros"},
+            {"name": "wide", "dtype": "i64", "count": 8, "init": "zeros"}])J",
+                                          R"J([{"repeat": 301, "name": "rotate", "steps": [
+              {"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"buffer": "v"}, {"type": "i32", "value": "n"}]},
+              {"copy": "v", "to": "w", "count": 10, "from_offset": 5},
+              {"fill": "wide", "value": "n * 3", "offset": 2, "count": 4},
+              {"swap": ["u", "v"]}, {"swap": ["v", "w"]}]}])J",
+                                          "[]", R"J([["n", 200]])J");
+    const RunResult recorded = run(text);
+    ASSERT_TRUE(recorded.compile.ok) << compileLog(recorded);
+    const RunResult alone = run(stepByStep(text));
+    expectSameRuns(recorded, alone);
+    EXPECT_EQ(stepOf(recorded, "1").runs, 301);
+    EXPECT_EQ(stepOf(recorded, "1.1").kernelMs.size(), 301u);
+    EXPECT_EQ(bufferOf(recorded, "wide").data.at(3), 600);
+}
+
+TEST(SequenceRun, BuffersKeptAfterAStepOfARecordedLoopAreThoseOfItsLastPass)
+{
+    KW_REQUIRE_NVRTC();
+    // 7 passes of a ping-pong: passes 2 to 6 are recorded, the last runs step by step so
+    // that the buffers after its inner steps can be read; they equal the step-by-step run's.
+    const std::string text = documentText(R"J(["plus_one"])J", kIntBuffers,
+                                          R"J([{"repeat": 7, "steps": [
+              {"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"buffer": "v"}, {"type": "i32", "value": "n"}]},
+              {"swap": ["u", "v"]}]}])J");
+    for (const std::vector<std::string>& keep : {std::vector<std::string>{"1.1"}, std::vector<std::string>{"*"}}) {
+        RunOverrides o;
+        o.stepBuffers = keep;
+        const RunResult recorded = runWith(text, o);
+        ASSERT_TRUE(recorded.compile.ok) << compileLog(recorded);
+        const RunResult alone = runWith(stepByStep(text), o);
+        expectSameRuns(recorded, alone);
+        const StepResult &a = stepOf(recorded, "1.1"), &b = stepOf(alone, "1.1");
+        EXPECT_EQ(a.runs, 7);
+        ASSERT_EQ(a.buffers.size(), b.buffers.size());
+        ASSERT_FALSE(a.buffers.empty());
+        for (std::size_t i = 0; i < a.buffers.size(); ++i) {
+            const HostBuffer &x = a.buffers[i].data, &y = b.buffers[i].data;
+            ASSERT_EQ(x.byteSize(), y.byteSize());
+            EXPECT_EQ(std::memcmp(x.data(), y.data(), x.byteSize()), 0) << a.buffers[i].name;
+        }
+        // After the 7th launch, v = u + 1 where u went through 6 launches: arange + 7.
+        for (const BufferResult& buf : a.buffers)
+            if (buf.name == "v")
+                EXPECT_EQ(buf.data.at(5), 12);
+    }
+}
+
+TEST(SequenceRun, ALoopWhosePassesDifferIsPlannedPassByPassAndEndsAsTheStepByStepRun)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string text = documentText(R"J(["add", "plus_one"])J", kIntBuffers,
+                                          R"J([{"repeat": 200, "index": "d", "steps": [
+              {"launch": "add", "grid": "cdiv(n - d, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"type": "i32", "value": "d % 7"}, {"type": "i32", "value": "n - d"}]},
+              {"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"buffer": "v"}, {"type": "i32", "value": "n"}]},
+              {"swap": ["u", "v"]}],
+              "checks": [{"buffer": "changed", "expect": "d - 199"}]}])J");
+    const RunResult recorded = run(text);
+    ASSERT_TRUE(recorded.compile.ok) << compileLog(recorded);
+    expectSameRuns(recorded, run(stepByStep(text)));
+    ASSERT_EQ(stepOf(recorded, "1").checks.size(), 1u);
+    EXPECT_TRUE(stepOf(recorded, "1").checks[0].passed) << "the index is the last pass's after the loop";
+}
+
+TEST(SequenceRun, AFaultInARecordedPassNamesItsStepAndRun)
+{
+    KW_REQUIRE_NVRTC();
+    // Pass 0 writes inside v; pass 1, the first replayed, writes far outside it.
+    const RunResult r = run(documentText(R"J(["add", "past_from"])J", kIntBuffers,
+                                         R"J([{"repeat": 5, "index": "k", "steps": [
+              {"launch": "add", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"type": "i32", "value": 1}, {"type": "i32", "value": "n"}]},
+              {"launch": "past_from", "grid": 1, "block": 32, "args": [{"buffer": "v"}, {"type": "i32", "value": "k"}]}]}])J"));
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    ASSERT_TRUE(r.fault);
+    EXPECT_FALSE(r.ok);
+    EXPECT_EQ(r.faultStep, "1.2");
+    EXPECT_EQ(r.fault->message.rfind("step 1.2 (past_from, run 2): ", 0), 0u) << r.fault->message;
+    EXPECT_EQ(stepOf(r, "1").runs, 1);
+    EXPECT_EQ(stepOf(r, "1.1").runs, 2);
+    EXPECT_EQ(bufferOf(r, "u").data.at(7), 9) << "the buffers as the faulting launch found them";
+}
+
+TEST(SequenceRun, TheSimulatorSaysNothingOfGraphs)
+{
+    KW_REQUIRE_NVRTC();
+    const RunResult r = run(documentText(R"J(["plus_one"])J", kIntBuffers,
+                                         R"J([{"repeat": 4, "steps": [
+              {"launch": "plus_one", "grid": "cdiv(n, 128)", "block": 128,
+               "args": [{"buffer": "u"}, {"buffer": "v"}, {"type": "i32", "value": "n"}]},
+              {"swap": ["u", "v"]}]}])J"));
+    ASSERT_TRUE(r.compile.ok) << compileLog(r);
+    EXPECT_TRUE(r.ok);
+    EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
 }
