@@ -1,0 +1,55 @@
+#pragma once
+// One launch on the simulator that can be run again from its start, exactly as before:
+// the buffers go back to their initial bytes (in place, so what points at them stays
+// valid), the module variables to their initial values, and the blocks run one after
+// another on this thread (LaunchRun::advance), so every run is the same run.
+#include "launch/LaunchTypes.hpp"
+#include "sim/LaunchRun.hpp"
+#include "sim/LaunchSetup.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kw::debug {
+
+class DebugLaunch {
+public:
+    DebugLaunch(std::shared_ptr<const sim::Module> module, const sim::Function& fn, std::string kernelName,
+                std::vector<BufferArg> buffers, std::vector<LaunchArg> args, LaunchConfig config);
+    ~DebugLaunch();
+    DebugLaunch(const DebugLaunch&) = delete;
+    DebugLaunch& operator=(const DebugLaunch&) = delete;
+
+    // A fresh execution from the launch's start; its block runner exists from here on.
+    void restart();
+    sim::LaunchStatus advance(const sim::Budget& budget = {});
+    // The runner of the blocks, the block under way and its warps.
+    sim::BlockRunner& runner() { return run_->makeStepper(); }
+    const sim::BlockRunner& runner() const { return *const_cast<sim::LaunchRun&>(*run_).stepper(); }
+    // Warp-level instructions executed since the launch began.
+    std::uint64_t position() const;
+    sim::LaunchState& state() { return setup_->state(); }
+    const sim::Module& module() const { return *module_; }
+    const sim::Function& function() const { return fn_; }
+    const std::vector<BufferArg>& buffers() const { return buffers_; }
+    const LaunchConfig& config() const { return config_; }
+    std::uint64_t blocks() const { return config_.grid.volume(); }
+    // The findings of the check asked for (LaunchConfig::check), of the blocks run so far.
+    std::vector<CheckFinding> findings();
+    const std::vector<std::string>& warnings() const { return warnings_; }
+
+private:
+    std::shared_ptr<const sim::Module> module_;
+    const sim::Function& fn_;
+    std::string kernelName_;
+    std::vector<BufferArg> buffers_;
+    std::vector<std::vector<std::byte>> initial_;
+    std::vector<LaunchArg> args_;
+    LaunchConfig config_;
+    std::vector<std::string> warnings_;
+    std::unique_ptr<sim::LaunchSetup> setup_;
+    std::unique_ptr<sim::LaunchRun> run_;
+};
+
+} // namespace kw::debug
