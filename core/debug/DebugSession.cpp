@@ -437,15 +437,19 @@ void DebugSession::armMotion(Motion motion)
     auto mine = [&runner, block, warp](const Warp& w) { return runner.linear() == block && w.warpId == warp; };
     observer_->stopWhenBlockEnds(block);
     switch (motion) {
-    case Motion::StepInstruction:
+    case Motion::StepInstruction: {
+        // A warp that was not the one stopped has not been told of its next instruction
+        // yet: that one executes first.
+        auto first = std::make_shared<bool>(!focused.announced);
         observer_->setMotion([=](const Warp& w, const Instr&, std::uint32_t) -> std::optional<StopReason> {
             if (mine(w))
-                return StopReason::Step;
+                return std::exchange(*first, false) ? std::nullopt : std::optional(StopReason::Step);
             if (gone())
                 return StopReason::WarpExited;
             return std::nullopt;
         });
         break;
+    }
     case Motion::Step:
     case Motion::Next:
     case Motion::Finish: {
@@ -478,7 +482,10 @@ void DebugSession::armMotion(Motion motion)
         });
         break;
     }
-    case Motion::Barrier: observer_->pauseAtBarrierOf(block); break;
+    case Motion::Barrier: // to the barrier asked for, past the breakpoints the other warps reach first
+        observer_->pauseAtBarrierOf(block);
+        observer_->quiet(true);
+        break;
     case Motion::Continue: observer_->stopWhenBlockEnds(std::nullopt); break;
     default: break;
     }
