@@ -13,6 +13,15 @@
 
 namespace kw::debug {
 
+// The launch's memory when a block began: every writable region's bytes (buffers and
+// module variables), enough to run the grid on from that block.
+struct Checkpoint {
+    std::uint64_t block = 0;
+    std::uint64_t position = 0;
+    std::vector<std::vector<std::uint8_t>> regions; // in the memory map's order
+    std::size_t bytes() const;
+};
+
 class DebugLaunch {
 public:
     DebugLaunch(std::shared_ptr<const sim::Module> module, const sim::Function& fn, std::string kernelName,
@@ -21,14 +30,19 @@ public:
     DebugLaunch(const DebugLaunch&) = delete;
     DebugLaunch& operator=(const DebugLaunch&) = delete;
 
-    // A fresh execution from the launch's start; its block runner exists from here on.
-    void restart();
+    // A fresh execution from the launch's start, or from a checkpoint of an earlier
+    // execution; its block runner exists from here on.
+    void restart(const Checkpoint* from = nullptr);
+    // The memory now, as block `block` begins at `position`.
+    Checkpoint checkpoint(std::uint64_t block, std::uint64_t position);
     sim::LaunchStatus advance(const sim::Budget& budget = {});
     // The runner of the blocks, the block under way and its warps.
     sim::BlockRunner& runner() { return run_->makeStepper(); }
     const sim::BlockRunner& runner() const { return *const_cast<sim::LaunchRun&>(*run_).stepper(); }
     // Warp-level instructions executed since the launch began.
     std::uint64_t position() const;
+    // The position of the runner's first instruction (a checkpoint's, or 0).
+    std::uint64_t base() const { return base_; }
     sim::LaunchState& state() { return setup_->state(); }
     const sim::Module& module() const { return *module_; }
     const sim::Function& function() const { return fn_; }
@@ -40,6 +54,21 @@ public:
     const std::vector<std::string>& warnings() const { return warnings_; }
 
 private:
+    // Each block starts from cleared registers and local memory, as one run from a
+    // checkpoint does in a fresh runner: what a thread reads before it writes is the same
+    // whichever way the block was reached. Only a block's begin reaches it (no cost per
+    // instruction).
+    class BlockClearer final : public sim::Observer {
+    public:
+        explicit BlockClearer(const sim::Function& fn);
+        void blockBegin(const sim::BlockState& blk, std::uint64_t linear) override;
+        sim::BlockRunner* runner = nullptr;
+
+    private:
+        std::vector<std::uint32_t> declared_; // registers the kernel declares (not its immediates)
+        std::uint32_t localBytes_ = 0;
+    };
+
     std::shared_ptr<const sim::Module> module_;
     const sim::Function& fn_;
     std::string kernelName_;
@@ -50,6 +79,8 @@ private:
     std::vector<std::string> warnings_;
     std::unique_ptr<sim::LaunchSetup> setup_;
     std::unique_ptr<sim::LaunchRun> run_;
+    std::uint64_t base_ = 0; // the position the runner's first instruction has
+    BlockClearer clearer_;
 };
 
 } // namespace kw::debug

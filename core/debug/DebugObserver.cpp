@@ -16,9 +16,10 @@ DebugObserver::DebugObserver(const Function& fn)
 {
 }
 
-void DebugObserver::attach(BlockRunner& runner)
+void DebugObserver::attach(BlockRunner& runner, std::uint64_t base)
 {
     runner_ = &runner;
+    base_ = base;
     runner.observe(*this);
 }
 
@@ -120,6 +121,8 @@ void DebugObserver::blockBegin(const BlockState& /*blk*/, std::uint64_t linear)
     if (blockBegins_.size() <= linear)
         blockBegins_.resize(linear + 1, ~std::uint64_t(0));
     blockBegins_[linear] = position();
+    if (onBlockBegin_ && !recording_)
+        onBlockBegin_(linear, position());
     for (auto& b : breakpoints_)
         std::fill(b.arrived.begin(), b.arrived.end(), 0u);
     for (auto& wa : watches_)
@@ -174,17 +177,7 @@ int DebugObserver::breakpointLane(ArmedBreakpoint& b, const Warp& w, const Instr
         lanes = arrived & live;
         arrived = 0;
     }
-    int lane = -1;
-    if (b.condition) {
-        for (std::uint32_t m = lanes; m; m &= m - 1) {
-            const int l = __builtin_ctz(m);
-            if (b.condition->evaluate(w, l) != 0) {
-                lane = l;
-                break;
-            }
-        }
-    } else
-        lane = __builtin_ctz(lanes);
+    const int lane = b.condition ? b.condition->firstTrue(w, lanes) : __builtin_ctz(lanes);
     if (lane < 0)
         return -1;
     if (recording_) // hit counts belong to the forward run

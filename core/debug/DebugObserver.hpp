@@ -45,7 +45,8 @@ public:
 
     explicit DebugObserver(const sim::Function& fn);
 
-    void attach(sim::BlockRunner& runner);
+    // `base`: the position of the runner's first instruction (a run from a checkpoint).
+    void attach(sim::BlockRunner& runner, std::uint64_t base = 0);
     void detach();
     // After the watches changed (whether memory events are wanted).
     void reattach();
@@ -93,12 +94,16 @@ public:
     const std::vector<std::uint64_t>& blockBegins() const { return blockBegins_; }
     void forgetHistory();
 
-    std::uint64_t position() const { return runner_ ? runner_->instructions() : 0; }
+    std::uint64_t position() const { return base_ + (runner_ ? runner_->instructions() : 0); }
+    // Told of each block's begin (linear, position): where the session takes checkpoints.
+    void onBlockBegin(std::function<void(std::uint64_t, std::uint64_t)> f) { onBlockBegin_ = std::move(f); }
     Location locate(std::uint32_t pc) const;
 
 private:
     const sim::Function& fn_;
     sim::BlockRunner* runner_ = nullptr;
+    std::uint64_t base_ = 0;
+    std::function<void(std::uint64_t, std::uint64_t)> onBlockBegin_;
     std::vector<std::uint8_t> breakAt_; // per pc: a breakpoint begins there
     std::vector<ArmedBreakpoint> breakpoints_;
     std::vector<ArmedWatch> watches_;

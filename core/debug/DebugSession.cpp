@@ -1,7 +1,6 @@
 #include "debug/DebugSession.hpp"
 
 #include "compile/Compiler.hpp"
-#include "debug/DebugLaunch.hpp"
 #include "debug/RegisterValue.hpp"
 #include "doc/Document.hpp"
 #include "doc/PreparedRun.hpp"
@@ -108,7 +107,8 @@ DebugSession::DebugSession(const KernelImage& kernel, std::vector<BufferArg> buf
     launch_ = std::make_unique<DebugLaunch>(module, *function, kernel.name, std::move(buffers), std::move(args),
                                             std::move(config));
     observer_ = std::make_unique<DebugObserver>(*function);
-    observer_->attach(launch_->runner());
+    observer_->onBlockBegin([this](std::uint64_t block, std::uint64_t position) { keepCheckpoint(block, position); });
+    attachObserver();
     observer_->pauseAtNextIssue(StopReason::Entry);
     stop_ = settle(runToStop());
 }
@@ -193,19 +193,52 @@ Stop DebugSession::settle(Stop s)
     return s;
 }
 
-Stop DebugSession::land(const Stop& at)
+void DebugSession::attachObserver() { observer_->attach(launch_->runner(), launch_->base()); }
+
+void DebugSession::keepCheckpoint(std::uint64_t block, std::uint64_t position)
+{
+    const auto after = std::find_if(checkpoints_.begin(), checkpoints_.end(),
+                                    [&](const Checkpoint& c) { return c.position >= position; });
+    if (after != checkpoints_.end() && after->position == position)
+        return; // kept already
+    const std::uint64_t before = after == checkpoints_.begin() ? 0 : std::prev(after)->position;
+    if (position - before < checkpointSpacing_
+        || (after != checkpoints_.end() && after->position - position < checkpointSpacing_))
+        return;
+    Checkpoint c = launch_->checkpoint(block, position);
+    if (checkpointBytes_ + c.bytes() > kCheckpointBytes)
+        return;
+    checkpointBytes_ += c.bytes();
+    checkpoints_.insert(after, std::move(c));
+}
+
+void DebugSession::rewind(std::uint64_t position)
 {
     observer_->detach();
-    launch_->restart();
+    const Checkpoint* from = nullptr;
+    for (const Checkpoint& c : checkpoints_)
+        if (c.position <= position)
+            from = &c;
+    launch_->restart(from);
     observer_->forgetHistory();
     observer_->clearMotions();
     launch_->state().deadline = deadlineAfter(timeLimitSeconds_ > 0 ? timeLimitSeconds_ * 10 : 0);
-    for (std::uint64_t now = launch_->position(); now < at.position; now = launch_->position()) {
-        const LaunchStatus st = launch_->advance(Budget{at.position - now});
+}
+
+void DebugSession::runTo(std::uint64_t position)
+{
+    for (std::uint64_t now = launch_->position(); now < position; now = launch_->position()) {
+        const LaunchStatus st = launch_->advance(Budget{position - now});
         if (st == LaunchStatus::Finished || st == LaunchStatus::Stopped)
             break;
     }
-    observer_->attach(launch_->runner());
+}
+
+Stop DebugSession::land(const Stop& at)
+{
+    rewind(at.position);
+    runTo(at.position);
+    attachObserver();
     observer_->refreshWatches();
     observer_->pauseAtNextIssue(at.reason, at.message);
     observer_->quiet(true);
@@ -509,22 +542,21 @@ Stop DebugSession::resume(Motion motion)
     return settle(runToStop());
 }
 
-// The focused warp's line beginnings before here, found by running again from the start
-// with a motion that notes them and never stops.
+// The focused warp's line beginnings before here, found by running again from the
+// checkpoint before its block began with a motion that notes them and never stops.
 Stop DebugSession::reverseStep()
 {
     const std::uint64_t here = stop_.position;
     const std::uint64_t block = focus_.block;
     const std::uint32_t warp = focus_.warp;
     const Focus keep = focus_;
+    const auto& begins = observer_->blockBegins();
+    const std::uint64_t blockBegin = block < begins.size() ? begins[block] : 0;
     std::vector<std::uint64_t> starts;
     {
-        observer_->detach();
-        launch_->restart();
-        observer_->forgetHistory();
-        observer_->clearMotions();
+        rewind(blockBegin);
         observer_->quiet(true);
-        observer_->attach(launch_->runner());
+        attachObserver();
         const BlockRunner& runner = launch_->runner();
         std::uint32_t last = 0;
         DebugObserver& obs = *observer_;
@@ -536,12 +568,7 @@ Stop DebugSession::reverseStep()
             last = in.line;
             return std::nullopt;
         });
-        launch_->state().deadline = deadlineAfter(timeLimitSeconds_ > 0 ? timeLimitSeconds_ * 10 : 0);
-        for (std::uint64_t now = launch_->position(); now < here; now = launch_->position()) {
-            const LaunchStatus st = launch_->advance(Budget{here - now});
-            if (st == LaunchStatus::Finished || st == LaunchStatus::Stopped)
-                break;
-        }
+        runTo(here);
         observer_->clearMotions();
     }
     std::erase_if(starts, [&](std::uint64_t p) { return p >= here; });
@@ -559,32 +586,30 @@ Stop DebugSession::reverseStep()
 }
 
 // The stops the breakpoints and watches would have made before here, found by running
-// again from the start in recording mode; the last of them.
+// again in recording mode from the nearest checkpoint, then from the one before it
+// while none is found; the last of them.
 Stop DebugSession::reverseContinue()
 {
     const std::uint64_t here = stop_.position;
-    observer_->detach();
-    launch_->restart();
-    observer_->forgetHistory();
-    observer_->clearMotions();
-    observer_->attach(launch_->runner());
-    observer_->refreshWatches();
-    observer_->record(true);
-    launch_->state().deadline = deadlineAfter(timeLimitSeconds_ > 0 ? timeLimitSeconds_ * 10 : 0);
-    for (std::uint64_t now = launch_->position(); now < here; now = launch_->position()) {
-        const LaunchStatus st = launch_->advance(Budget{here - now});
-        if (st == LaunchStatus::Finished || st == LaunchStatus::Stopped)
-            break;
+    std::vector<std::uint64_t> starts{0};
+    for (const Checkpoint& c : checkpoints_)
+        if (c.position < here)
+            starts.push_back(c.position);
+    for (std::size_t k = starts.size(); k-- > 0;) {
+        rewind(starts[k]);
+        attachObserver();
+        observer_->refreshWatches();
+        observer_->record(true);
+        runTo(k + 1 < starts.size() ? starts[k + 1] : here);
+        std::vector<Stop> found = observer_->recorded();
+        observer_->record(false);
+        std::erase_if(found, [&](const Stop& s) { return s.position >= here; });
+        if (!found.empty())
+            return settle(land(found.back()));
     }
-    std::vector<Stop> found = observer_->recorded();
-    observer_->record(false);
-    std::erase_if(found, [&](const Stop& s) { return s.position >= here; });
-    if (found.empty()) {
-        Stop at;
-        at.reason = StopReason::Entry;
-        return settle(land(at));
-    }
-    return settle(land(found.back()));
+    Stop at;
+    at.reason = StopReason::Entry;
+    return settle(land(at));
 }
 
 WarpView DebugSession::warp() const

@@ -12,6 +12,7 @@
 // running again from the start to it. Nothing is printed here: the command language
 // (DebugConsole) and later clients (the window, a Debug Adapter Protocol server) format
 // what it returns. Errors in what a client asks for throw kw::Error(Usage).
+#include "debug/DebugLaunch.hpp"
 #include "debug/DebugObserver.hpp"
 #include "debug/DebugTypes.hpp"
 #include "launch/CheckTool.hpp"
@@ -28,8 +29,6 @@ struct Document;
 } // namespace kw
 
 namespace kw::debug {
-
-class DebugLaunch;
 
 enum class Motion : std::uint8_t {
     Continue,        // to the next breakpoint or watch
@@ -90,6 +89,14 @@ public:
     Stop resume(Motion motion);
     // The state at `position` (an earlier stop's), by running again from the start.
     Stop goTo(std::uint64_t position);
+    // Checkpoints (the memory as a block begins) at most every `instructions` warp-level
+    // instructions: going back runs from the nearest one. 2^20 by default (about 0.15 s
+    // of simulation); the memory they take is bounded (256 MiB).
+    void setCheckpointSpacing(std::uint64_t instructions)
+    {
+        checkpointSpacing_ = std::max<std::uint64_t>(1, instructions);
+    }
+    std::size_t checkpoints() const { return checkpoints_.size(); }
 
     // What the focused warp is doing; every warp of the focused block.
     WarpView warp() const;
@@ -119,6 +126,21 @@ private:
     Stop stop_;
     Focus focus_;
     int nextBreakpoint_ = 1, nextWatch_ = 1;
+    // The memory as some blocks began, so that going back runs from the nearest one
+    // rather than from the launch's start: one at most every checkpointSpacing_
+    // instructions, within kCheckpointBytes in all.
+    std::vector<Checkpoint> checkpoints_;
+    std::size_t checkpointBytes_ = 0;
+    std::uint64_t checkpointSpacing_ = std::uint64_t(1) << 20;
+    static constexpr std::size_t kCheckpointBytes = std::size_t(256) << 20;
+
+    void keepCheckpoint(std::uint64_t block, std::uint64_t position);
+    // Runs again from the latest checkpoint at or before `position` (the start when
+    // none), the debugger's observer detached and its history forgotten.
+    void rewind(std::uint64_t position);
+    // On by budgets to `position`, or to where the launch ends before it.
+    void runTo(std::uint64_t position);
+    void attachObserver();
 
     const sim::Warp& focusedWarp() const;
     // Runs until the observer asks for a stop, the launch finishes or faults.

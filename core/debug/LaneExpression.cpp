@@ -4,6 +4,7 @@
 #include "sim/Warp.hpp"
 #include "util/Error.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <fmt/format.h>
@@ -138,17 +139,17 @@ LaneExpression::LaneExpression(const std::string& text, const Function& fn, std:
                                                                 {"gridDim_", Bound::Kind::GridDim}};
         for (const auto& [prefix, kind] : builtins) {
             bound_.push_back({kind, std::uint32_t(c)});
-            expr_->bindVariable(std::string(prefix) + axes[c], &bound_.back().value);
+            expr_->bindVariable(std::string(prefix) + axes[c], bound_.back().values);
         }
     }
     bound_.push_back({Bound::Kind::Lane});
-    expr_->bindVariable("lane", &bound_.back().value);
+    expr_->bindVariable("lane", bound_.back().values);
     bound_.push_back({Bound::Kind::Warp});
-    expr_->bindVariable("warp", &bound_.back().value);
+    expr_->bindVariable("warp", bound_.back().values);
     for (const auto& [var, name] : r.registers) {
         const std::uint32_t index = *findRegister(fn, name, pc);
         bound_.push_back({Bound::Kind::Register, index, fn.registerType(index)});
-        expr_->bindVariable(var, &bound_.back().value);
+        expr_->bindVariable(var, bound_.back().values);
         if (r.registers.size() == 1 && text.find_first_not_of(' ') == text.find(name)
             && text.find_last_not_of(' ') + 1 == text.find(name) + name.size())
             single_ = index;
@@ -159,6 +160,14 @@ LaneExpression::LaneExpression(const std::string& text, const Function& fn, std:
     }
     try {
         expr_->compile();
+        const auto used = expr_->usedNames();
+        // Only the names the text uses are read at each evaluation.
+        std::size_t k = 0;
+        for (int c = 0; c < 3; ++c)
+            for (const char* prefix : {"threadIdx_", "blockIdx_", "blockDim_", "gridDim_"})
+                bound_[k++].used = std::find(used.begin(), used.end(), std::string(prefix) + axes[c]) != used.end();
+        bound_[k++].used = std::find(used.begin(), used.end(), "lane") != used.end();
+        bound_[k++].used = std::find(used.begin(), used.end(), "warp") != used.end();
     } catch (const Error& e) {
         throw Error(ErrorCategory::Usage,
                     fmt::format("{} (names: threadIdx.x, blockIdx.x, lane, warp, PTX registers "
@@ -179,20 +188,43 @@ double LaneExpression::readElement(void* read, double index)
     return r->buffer->data.at(std::size_t(index));
 }
 
-double LaneExpression::evaluate(const Warp& w, int lane) const
+void LaneExpression::fill(const Warp& w, const int* lanes, int n) const
 {
     for (Bound& b : const_cast<std::deque<Bound>&>(bound_)) {
-        switch (b.kind) {
-        case Bound::Kind::Register: b.value = registerNumber(b.type, w.reg(b.index)[lane]); break;
-        case Bound::Kind::ThreadIdx: b.value = double(w.R[(RegTidX + b.index) * 32 + lane]); break;
-        case Bound::Kind::BlockIdx: b.value = double(w.R[(RegCtaidX + b.index) * 32 + lane]); break;
-        case Bound::Kind::BlockDim: b.value = double(w.R[(RegNtidX + b.index) * 32 + lane]); break;
-        case Bound::Kind::GridDim: b.value = double(w.R[(RegNctaidX + b.index) * 32 + lane]); break;
-        case Bound::Kind::Lane: b.value = lane; break;
-        case Bound::Kind::Warp: b.value = w.warpId; break;
+        if (!b.used)
+            continue;
+        for (int i = 0; i < n; ++i) {
+            const int lane = lanes[i];
+            double& v = b.values[i];
+            switch (b.kind) {
+            case Bound::Kind::Register: v = registerNumber(b.type, w.reg(b.index)[lane]); break;
+            case Bound::Kind::ThreadIdx: v = double(w.R[(RegTidX + b.index) * 32 + lane]); break;
+            case Bound::Kind::BlockIdx: v = double(w.R[(RegCtaidX + b.index) * 32 + lane]); break;
+            case Bound::Kind::BlockDim: v = double(w.R[(RegNtidX + b.index) * 32 + lane]); break;
+            case Bound::Kind::GridDim: v = double(w.R[(RegNctaidX + b.index) * 32 + lane]); break;
+            case Bound::Kind::Lane: v = lane; break;
+            case Bound::Kind::Warp: v = w.warpId; break;
+            }
         }
     }
+}
+
+double LaneExpression::evaluate(const Warp& w, int lane) const
+{
+    fill(w, &lane, 1);
     return expr_->evaluate();
+}
+
+int LaneExpression::firstTrue(const Warp& w, std::uint32_t lanes) const
+{
+    // Lane by lane: muparser's bulk mode hands each call to OpenMP threads, which costs
+    // more than the 32 evaluations it saves.
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const int lane = __builtin_ctz(m);
+        if (evaluate(w, lane) != 0)
+            return lane;
+    }
+    return -1;
 }
 
 } // namespace kw::debug

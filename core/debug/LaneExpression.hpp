@@ -34,6 +34,9 @@ public:
     LaneExpression& operator=(const LaneExpression&) = delete;
 
     double evaluate(const sim::Warp& w, int lane) const;
+    // The first of `lanes` (a mask) for which the expression is not zero, or -1 (a
+    // breakpoint's condition).
+    int firstTrue(const sim::Warp& w, std::uint32_t lanes) const;
     const std::string& text() const { return text_; }
     // When the text is a register's name alone: its index (so it prints as its type does).
     std::optional<std::uint32_t> singleRegister() const { return single_; }
@@ -47,7 +50,8 @@ private:
         enum class Kind : std::uint8_t { Register, ThreadIdx, BlockIdx, BlockDim, GridDim, Lane, Warp } kind;
         std::uint32_t index = 0; // register, or the component 0..2
         sim::PtxType type = sim::PtxType::None;
-        double value = 0;
+        bool used = true;
+        double values[1] = {}; // the lane's value (an array: muparser reads through a pointer)
     };
     struct BufferRead {
         const BufferArg* buffer = nullptr;
@@ -61,6 +65,8 @@ private:
     std::optional<std::uint32_t> single_;
 
     static double readElement(void* read, double index);
+    // The bound names' values of lanes[0..n) into their slots 0..n.
+    void fill(const sim::Warp& w, const int* lanes, int n) const;
 };
 
 } // namespace kw::debug

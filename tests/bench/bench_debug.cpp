@@ -132,7 +132,7 @@ bool reverse()
         std::fprintf(stderr, "bench_debug: %s\n", log.c_str());
         return false;
     }
-    const int blocks = 64, threads = 256, iters = 4000;
+    const int blocks = 64, threads = 256, iters = 11000;
     DebugSession s(*img, {floats("y", std::vector<float>(blocks * threads))}, {bufArg(0), scalar<int>(iters)},
                    config({blocks, 1, 1}, {threads, 1, 1}, 0, 600), kSpin, "kernel.cu");
     BreakpointSpec late{"", std::uint32_t(lineOf(kSpin, "// store"))};
@@ -180,7 +180,7 @@ int main(int argc, char** argv)
     const std::string which = argc > 1 ? argv[1] : "all";
     bool ok = true;
     if (which == "all" || which == "condition")
-        ok &= condition(3);
+        ok &= condition(5);
     if (which == "all" || which == "reverse")
         ok &= reverse();
     return ok ? 0 : 1;

@@ -30,23 +30,32 @@ __global__ void block_sum(const float *in, float *block_sums, int n)
 }
 )";
 
-std::unique_ptr<DebugSession> reduceSession()
+// Checkpoints every `spacing` instructions: the launch is run again from the nearest.
+std::unique_ptr<DebugSession> reduceSession(std::uint64_t spacing = std::uint64_t(1) << 20)
 {
     std::vector<float> in(128);
     std::iota(in.begin(), in.end(), 0.0f);
-    return debugSession(kReduce, "block_sum", {typed("in", in), typed("block_sums", std::vector<float>(2, 0.0f))},
-                        {bufArg(0), bufArg(1), scalar<int>(128)}, config({2, 1, 1}, {64, 1, 1}, 64 * 4));
+    auto s = debugSession(kReduce, "block_sum", {typed("in", in), typed("block_sums", std::vector<float>(2, 0.0f))},
+                          {bufArg(0), bufArg(1), scalar<int>(128)}, config({2, 1, 1}, {64, 1, 1}, 64 * 4));
+    if (s)
+        s->setCheckpointSpacing(spacing);
+    return s;
 }
+
+class DebugReverse : public ::testing::TestWithParam<std::uint64_t> {
+protected:
+    std::unique_ptr<DebugSession> session() { return reduceSession(GetParam()); }
+};
 
 struct Seen {
     std::uint64_t position;
     std::string state;
 };
 
-TEST(DebugReverse, GoingBackToAnyEarlierStopGivesTheForwardRunsState)
+TEST_P(DebugReverse, GoingBackToAnyEarlierStopGivesTheForwardRunsState)
 {
     KW_REQUIRE_NVRTC();
-    auto s = reduceSession();
+    auto s = session();
     ASSERT_TRUE(s);
     std::vector<Seen> seen{{s->position(), blockState(*s)}};
     // Instructions, lines, barriers and a block change: stops of every kind.
@@ -82,10 +91,10 @@ TEST(DebugReverse, GoingBackToAnyEarlierStopGivesTheForwardRunsState)
     EXPECT_EQ(blockState(*s), seen.back().state);
 }
 
-TEST(DebugReverse, ReverseStepReturnsToTheLineTheLastStepLeft)
+TEST_P(DebugReverse, ReverseStepReturnsToTheLineTheLastStepLeft)
 {
     KW_REQUIRE_NVRTC();
-    auto s = reduceSession();
+    auto s = session();
     ASSERT_TRUE(s);
     s->addBreakpoint({"", std::uint32_t(lineOf(kReduce, "// add"))});
     ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
@@ -102,10 +111,10 @@ TEST(DebugReverse, ReverseStepReturnsToTheLineTheLastStepLeft)
     }
 }
 
-TEST(DebugReverse, ReverseContinueReturnsToTheLastBreakpointOrWatchHit)
+TEST_P(DebugReverse, ReverseContinueReturnsToTheLastBreakpointOrWatchHit)
 {
     KW_REQUIRE_NVRTC();
-    auto s = reduceSession();
+    auto s = session();
     ASSERT_TRUE(s);
     s->addBreakpoint({"", std::uint32_t(lineOf(kReduce, "// add"))});
     std::vector<Seen> hits;
@@ -122,7 +131,7 @@ TEST(DebugReverse, ReverseContinueReturnsToTheLastBreakpointOrWatchHit)
     // Before the first hit there is none: the launch's start.
     EXPECT_EQ(s->resume(Motion::ReverseContinue).position, 0u);
 
-    auto w = reduceSession();
+    auto w = session();
     w->addWatch({"", 0, kw::DType::F32});
     std::vector<Stop> writes;
     for (int i = 0; i < 4; ++i)
@@ -135,10 +144,10 @@ TEST(DebugReverse, ReverseContinueReturnsToTheLastBreakpointOrWatchHit)
     EXPECT_EQ(w->shared(kw::DType::F32, 0, 1)[0].value, writes[2].watch->newValue);
 }
 
-TEST(DebugReverse, FromTheEndAndFromAFault)
+TEST_P(DebugReverse, FromTheEndAndFromAFault)
 {
     KW_REQUIRE_NVRTC();
-    auto s = reduceSession();
+    auto s = session();
     ASSERT_TRUE(s);
     s->addBreakpoint({"", std::uint32_t(lineOf(kReduce, "// add"))});
     Stop last;
@@ -149,6 +158,26 @@ TEST(DebugReverse, FromTheEndAndFromAFault)
     EXPECT_EQ(back.position, last.position);
     EXPECT_EQ(back.block, 1u);
     EXPECT_FALSE(s->ended());
+}
+
+// From the start, and from the checkpoint of block 1 (the launch's second block).
+INSTANTIATE_TEST_SUITE_P(Checkpoints, DebugReverse, ::testing::Values(std::uint64_t(1) << 20, std::uint64_t(50)));
+
+TEST(DebugReverseCheckpoints, AreTakenAsBlocksBeginAndUsed)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = reduceSession(50);
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->checkpoints(), 0u);
+    s->resume(Motion::Continue);
+    EXPECT_EQ(s->checkpoints(), 1u); // block 1's begin; block 0's is the start
+    // A stop in block 1 reached backwards: from the checkpoint, the same state.
+    auto fresh = reduceSession();
+    fresh->focusBlock(1);
+    fresh->resume(Motion::Barrier);
+    const std::string forward = blockState(*fresh);
+    s->goTo(fresh->position());
+    EXPECT_EQ(blockState(*s), forward);
 }
 
 } // namespace
