@@ -148,6 +148,20 @@ std::string DebugConsole::warpText() const
     return out;
 }
 
+// The simulator's messages name files by their path: the transcript names them as the
+// stops do, by their names alone.
+std::string DebugConsole::withoutFolder(std::string text) const
+{
+    const std::string file = session_.locate(0).file;
+    const auto slash = file.find_last_of('/');
+    if (slash == std::string::npos)
+        return text;
+    const std::string folder = file.substr(0, slash + 1);
+    for (auto at = text.find(folder); at != std::string::npos; at = text.find(folder, at))
+        text.erase(at, folder.size());
+    return text;
+}
+
 std::string DebugConsole::stopText(const Stop& s) const
 {
     std::string out;
@@ -159,8 +173,8 @@ std::string DebugConsole::stopText(const Stop& s) const
                               s.watch->write ? "written" : "read", s.watch->block, s.watch->warp, s.watch->lane,
                               locationText(s.watch->where), s.watch->oldValue, s.watch->newValue);
         break;
-    case StopReason::Fault: out = "fault: " + s.message; break;
-    case StopReason::Finding: out = "finding: " + s.message; break;
+    case StopReason::Fault: out = "fault: " + withoutFolder(s.message); break;
+    case StopReason::Finding: out = "finding: " + withoutFolder(s.message); break;
     default: out = toString(s.reason); break;
     }
     out = fmt::format("[{}] {}\n", s.position, out);

@@ -33,6 +33,7 @@ private:
     std::string infoCommand(const std::string& args) const;
     std::string warpText() const;
     std::string locationText(const Location& where) const;
+    std::string withoutFolder(std::string text) const;
 };
 
 // "0-15,17,20-31": the lanes of a mask.

@@ -55,6 +55,10 @@ void DebugLaunch::restart(const Checkpoint* from)
     setup_ = std::make_unique<sim::LaunchSetup>(module_, fn_, buffers_, args_, config_,
                                                 sim::LaunchSettings{kernelName_, false, 1}, warnings_);
     setup_->state().deadline = std::chrono::steady_clock::time_point::max();
+    setup_->state().onFinding = [this](const CheckFinding& f) {
+        if (onFinding_)
+            onFinding_(f);
+    };
     run_ = std::make_unique<sim::LaunchRun>(setup_->state());
     base_ = 0;
     if (from) {

@@ -7,6 +7,7 @@
 #include "sim/LaunchRun.hpp"
 #include "sim/LaunchSetup.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,8 @@ public:
     const std::vector<BufferArg>& buffers() const { return buffers_; }
     const LaunchConfig& config() const { return config_; }
     std::uint64_t blocks() const { return config_.grid.volume(); }
+    // Told of each distinct finding of the check asked for, as it is made (every run).
+    void onFinding(std::function<void(const CheckFinding&)> f) { onFinding_ = std::move(f); }
     // The findings of the check asked for (LaunchConfig::check), of the blocks run so far.
     std::vector<CheckFinding> findings();
     const std::vector<std::string>& warnings() const { return warnings_; }
@@ -80,6 +83,7 @@ private:
     std::unique_ptr<sim::LaunchSetup> setup_;
     std::unique_ptr<sim::LaunchRun> run_;
     std::uint64_t base_ = 0; // the position the runner's first instruction has
+    std::function<void(const CheckFinding&)> onFinding_;
     BlockClearer clearer_;
 };
 

@@ -83,6 +83,15 @@ std::string readableName(const std::string& name)
     return out;
 }
 
+void DebugObserver::finding(std::uint32_t warp, int lane, std::string message)
+{
+    if (quiet_ || pauseNext_)
+        return;
+    findingWarp_ = warp;
+    findingLane_ = lane;
+    pauseAtNextIssue(StopReason::Finding, std::move(message));
+}
+
 Location DebugObserver::locate(std::uint32_t pc) const
 {
     Location loc;
@@ -205,6 +214,11 @@ void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
         const StopReason why = *pauseNext_;
         pauseNext_.reset();
         stopHere(w, why, -1, 0, std::move(pauseMessage_));
+        if (why == StopReason::Finding) { // at the lane the check names
+            Stop& made = recording_ ? recorded_.back() : *pending_;
+            made.warp = findingWarp_;
+            made.lane = findingLane_;
+        }
         return;
     }
     if (!quiet_ && !breakAt_.empty() && breakAt_[w.pc]) [[unlikely]] {

@@ -67,6 +67,8 @@ public:
 
     // What ends the next resumption, besides breakpoints and watches.
     void pauseAtNextIssue(StopReason why, std::string message = {});
+    // A check found something at `warp`'s `lane`: stop before the next instruction, there.
+    void finding(std::uint32_t warp, int lane, std::string message);
     void setMotion(Motion motion) { motion_ = std::move(motion); }
     void pauseAtBarrierOf(std::optional<std::uint64_t> block) { barrierBlock_ = block; }
     void pauseAtBlock(std::optional<std::uint64_t> block) { beginBlock_ = block; }
@@ -117,6 +119,8 @@ private:
     std::string pauseMessage_;
     std::optional<WatchHit> nextWatch_; // a watch hit waiting for the next instruction to stop before
     std::optional<Stop> fault_;
+    std::uint32_t findingWarp_ = 0;
+    int findingLane_ = -1;
     std::vector<std::uint64_t> blockBegins_;
 
     void stopHere(const sim::Warp& w, StopReason why, int lane, int breakpoint = 0, std::string message = {});

@@ -108,6 +108,12 @@ DebugSession::DebugSession(const KernelImage& kernel, std::vector<BufferArg> buf
                                             std::move(config));
     observer_ = std::make_unique<DebugObserver>(*function);
     observer_->onBlockBegin([this](std::uint64_t block, std::uint64_t position) { keepCheckpoint(block, position); });
+    launch_->onFinding([this](const CheckFinding& f) {
+        const Dim3 b = launch_->config().block;
+        const std::uint64_t t
+            = f.thread ? f.thread->x + std::uint64_t(b.x) * (f.thread->y + std::uint64_t(b.y) * f.thread->z) : 0;
+        observer_->finding(std::uint32_t(t / 32), f.thread ? int(t % 32) : -1, f.message);
+    });
     attachObserver();
     observer_->pauseAtNextIssue(StopReason::Entry);
     stop_ = settle(runToStop());

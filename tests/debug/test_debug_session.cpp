@@ -447,3 +447,48 @@ TEST(DebugSession, RefusesWhatTheKernelDoesNotHave)
 }
 
 } // namespace
+
+namespace {
+
+// Thread t reads what thread t - 1 wrote, with no barrier between: a race across warps.
+const std::string kRacy = R"(
+__global__ void racy(int *out)
+{
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = t * 2; // write
+    out[t] = t > 0 ? s[t - 1] : 0; // read
+}
+)";
+
+TEST(DebugSessionChecks, ARaceFoundByRacecheckStopsAtItsLaneAndLine)
+{
+    KW_REQUIRE_NVRTC();
+    auto cfg = config({1, 1, 1}, {64, 1, 1});
+    cfg.check = kw::CheckTool::Racecheck;
+    auto s = debugSession(kRacy, "racy", {typed("out", std::vector<int>(64, 0))}, {bufArg(0)}, cfg);
+    ASSERT_TRUE(s);
+    const Stop f = s->resume(Motion::Continue);
+    ASSERT_EQ(f.reason, StopReason::Finding) << f.message;
+    EXPECT_TRUE(contains(f.message, "RAW hazard")) << f.message;
+    EXPECT_TRUE(contains(f.message, "thread (1,0,0) reads")) << f.message;
+    EXPECT_EQ(f.warp, 0u);
+    EXPECT_EQ(f.lane, 1); // the thread that read
+    // The transcript names the files as the stops do, without their folder.
+    const std::string text = DebugConsole(*s).stopText(f);
+    EXPECT_TRUE(contains(text, fmt::format("writes at kernel.cu:{} ", lineOf(kRacy, "// write")))) << text;
+    EXPECT_FALSE(contains(text, "/kernel.cu")) << text;
+    EXPECT_EQ(s->focus().warp, f.warp);
+    EXPECT_EQ(s->focus().lane, std::uint32_t(f.lane));
+    // The launch goes on after a finding, to its end.
+    Stop next = s->resume(Motion::Continue);
+    while (next.reason == StopReason::Finding)
+        next = s->resume(Motion::Continue);
+    EXPECT_EQ(next.reason, StopReason::Finished);
+    // Without the check the same kernel runs through.
+    auto plain = debugSession(kRacy, "racy", {typed("out", std::vector<int>(64, 0))}, {bufArg(0)},
+                              config({1, 1, 1}, {64, 1, 1}));
+    EXPECT_EQ(plain->resume(Motion::Continue).reason, StopReason::Finished);
+}
+
+} // namespace
