@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <fmt/format.h>
+#include <map>
 
 namespace kw::debug {
 
@@ -66,8 +67,11 @@ const char* toString(StopReason r)
 std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Compiler& compiler,
                                                          const DebugOptions& options)
 {
-    if (doc.isSequence())
-        refuse("the document has several steps: name the launch to debug with --step");
+    if (doc.isSequence() && options.step.empty())
+        refuse("the document has several steps: name the launch step to debug with --step (its path, \"2\" or "
+               "\"3.1\", or its name)");
+    if (!doc.isSequence() && !options.step.empty())
+        refuse("--step: the document has one launch and no steps");
     SimBackend sim;
     CompileRequest request = RunEngine::compileRequest(doc);
     request.options.arch = sim.archFor(doc.options.arch);
@@ -81,7 +85,6 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
             text += "\n" + compiled.log;
         throw Error(ErrorCategory::Document, text);
     }
-    const CompiledKernel kernel = RunEngine::compiledKernel(compiled, doc.kernel);
     PreparedRun prepared = PreparedRun::fromDocument(doc);
     LaunchConfig config = prepared.config;
     config.check = options.check;
@@ -89,7 +92,29 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
     config.warmup = 0;
     if (options.timeLimitSeconds > 0)
         config.timeLimitSeconds = options.timeLimitSeconds;
-    return std::make_unique<DebugSession>(kernel.image, std::move(prepared.buffers), std::move(prepared.args), config,
+    if (!doc.isSequence()) {
+        const CompiledKernel kernel = RunEngine::compiledKernel(compiled, doc.kernel);
+        return std::make_unique<DebugSession>(kernel.image, std::move(prepared.buffers), std::move(prepared.args),
+                                              config, doc.source, request.sourceName);
+    }
+    // The steps before it run on the simulator as `kwb-run run` runs them; the launch
+    // step is held before it starts, with the buffers as they are then.
+    std::map<std::string, CompiledKernel> kernels;
+    for (const std::string& name : doc.kernels)
+        kernels.emplace(name, RunEngine::compiledKernel(compiled, name));
+    LaunchConfig shared = config;
+    shared.check = CheckTool::None;
+    SequenceRun sequence(doc, std::move(kernels), std::move(prepared), sim, shared);
+    sequence.holdBefore(options.step);
+    RunResult before;
+    sequence.run(before);
+    if (!sequence.held())
+        refuse(before.fault
+                   ? fmt::format("--step {}: the steps before it faulted: {}", options.step, before.fault->message)
+                   : fmt::format("--step {}: no launch step of that path or name ran", options.step));
+    HeldLaunch held = *sequence.held();
+    held.config.check = options.check;
+    return std::make_unique<DebugSession>(held.kernel.image, std::move(held.buffers), std::move(held.args), held.config,
                                           doc.source, request.sourceName);
 }
 

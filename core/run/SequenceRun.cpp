@@ -240,6 +240,16 @@ void SequenceRun::launchStep(const StepSpec& step, const std::string& field, Ste
                                   step.args, args, prepared_.buffers))
             result_->warnings.push_back(fmt::format("step {}: {}", r.path, w));
     }
+    if (!holdAt_.empty() && (r.path == holdAt_ || (!step.name.empty() && step.name == holdAt_))) {
+        HeldLaunch held{r.path, kernel, {}, args, config};
+        for (std::size_t i = 0; i < prepared_.buffers.size(); ++i) {
+            const BufferArg& b = prepared_.buffers[i];
+            held.buffers.push_back(BufferArg{b.name, b.direction, current(i), b.global});
+        }
+        held_ = std::move(held);
+        stop(fmt::format("held before step {}", r.path));
+        return;
+    }
     for (LaunchArg& a : args)
         if (a.isBuffer)
             a.buffer = resident_[a.buffer];

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,6 +26,17 @@ namespace kw {
 struct CompiledKernel {
     KernelImage image;
     std::optional<KernelSignature> signature; // none when overloads make it ambiguous
+};
+
+// A launch step held before it runs, as a debugger takes it over: its kernel, every
+// document buffer's contents at that moment (document order, by the names they have
+// then), its arguments (indices into those buffers) and its launch.
+struct HeldLaunch {
+    std::string path;
+    CompiledKernel kernel;
+    std::vector<BufferArg> buffers;
+    std::vector<LaunchArg> args;
+    LaunchConfig config;
 };
 
 class SequenceRun {
@@ -41,6 +53,10 @@ public:
     // buffers. A document error found on the way (a copy outside its buffer, a bad count)
     // throws kw::Error(Document) naming the step's field.
     void run(RunResult& result);
+    // run() stops before the first launch of step `step` (its path, "2" or "3.1", or its
+    // name) and keeps that launch in held().
+    void holdBefore(std::string step) { holdAt_ = std::move(step); }
+    const std::optional<HeldLaunch>& held() const { return held_; }
 
 private:
     struct BufferRead {
@@ -84,6 +100,8 @@ private:
     VariableScope scope_;                          // variables, pass indices, buffer reads
     double kernelMs_ = 0;                          // every launch's kernel time so far
     bool halted_ = false;
+    std::string holdAt_;             // holdBefore()
+    std::optional<HeldLaunch> held_; // ... the launch held there
 };
 
 } // namespace kw
