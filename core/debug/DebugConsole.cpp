@@ -168,10 +168,14 @@ std::string DebugConsole::stopText(const Stop& s) const
     switch (s.reason) {
     case StopReason::Breakpoint: out = fmt::format("breakpoint {} hit by lane {}", s.breakpoint, s.lane); break;
     case StopReason::Watch:
-        if (s.watch)
-            out = fmt::format("watchpoint {}: {} by block {} warp {} lane {} at {}: old {} new {}", s.watch->watch,
-                              s.watch->write ? "written" : "read", s.watch->block, s.watch->warp, s.watch->lane,
-                              locationText(s.watch->where), s.watch->oldValue, s.watch->newValue);
+        if (s.watch && s.watch->write)
+            out = fmt::format("watchpoint {}: written by block {} warp {} lane {} at {}: old {} new {}", s.watch->watch,
+                              s.watch->block, s.watch->warp, s.watch->lane, locationText(s.watch->where),
+                              s.watch->oldValue, s.watch->newValue);
+        else if (s.watch)
+            out = fmt::format("watchpoint {}: read by block {} warp {} lane {} at {}: value {}", s.watch->watch,
+                              s.watch->block, s.watch->warp, s.watch->lane, locationText(s.watch->where),
+                              s.watch->newValue);
         break;
     case StopReason::Fault: out = "fault: " + withoutFolder(s.message); break;
     case StopReason::Finding: out = "finding: " + withoutFolder(s.message); break;
