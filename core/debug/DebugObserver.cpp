@@ -37,7 +37,15 @@ void DebugObserver::reattach()
     runner_->observe(*this);
 }
 
-std::uint8_t DebugObserver::wants() const { return Issues | (watches_.empty() ? 0 : Accesses); }
+// Nothing armed (a `continue` without breakpoints or watchpoints): no event per
+// instruction, and the launch runs as fast as a plain one. The runner reads this when the
+// observer is attached (reattach() before each resumption).
+std::uint8_t DebugObserver::wants() const
+{
+    const bool armed = !breakpoints_.empty() || !watches_.empty() || motion_ || pauseNext_ || barrierBlock_
+        || beginBlock_ || endBlock_ || recording_ || alwaysIssues_;
+    return (armed ? Issues : 0) | (watches_.empty() ? 0 : Accesses);
+}
 
 void DebugObserver::rebuildBreakAt()
 {

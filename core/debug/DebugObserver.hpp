@@ -76,6 +76,8 @@ public:
     void stopWhenBlockEnds(std::optional<std::uint64_t> block) { endBlock_ = block; }
     // No breakpoints or watches fire (a motion to a known place).
     void quiet(bool on) { quiet_ = on; }
+    // Every instruction is announced, armed or not (a check's findings stop before the next one).
+    void alwaysIssues(bool on) { alwaysIssues_ = on; }
     void clearMotions();
 
     void record(bool on)
@@ -112,6 +114,7 @@ private:
     Motion motion_;
     std::optional<std::uint64_t> barrierBlock_, beginBlock_, endBlock_;
     bool quiet_ = false;
+    bool alwaysIssues_ = false;
     bool recording_ = false;
     std::vector<Stop> recorded_;
     std::optional<Stop> pending_;

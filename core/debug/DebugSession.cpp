@@ -132,6 +132,7 @@ DebugSession::DebugSession(const KernelImage& kernel, std::vector<BufferArg> buf
     launch_ = std::make_unique<DebugLaunch>(module, *function, kernel.name, std::move(buffers), std::move(args),
                                             std::move(config));
     observer_ = std::make_unique<DebugObserver>(*function);
+    observer_->alwaysIssues(launch_->config().check != CheckTool::None);
     observer_->onBlockBegin([this](std::uint64_t block, std::uint64_t position) { keepCheckpoint(block, position); });
     launch_->onFinding([this](const CheckFinding& f) {
         const Dim3 b = launch_->config().block;
@@ -162,6 +163,7 @@ Location DebugSession::locate(std::uint32_t pc) const { return observer_->locate
 
 Stop DebugSession::runToStop()
 {
+    observer_->reattach(); // what it is told of follows what is armed now
     LaunchState& L = launch_->state();
     L.deadline = deadlineAfter(timeLimitSeconds_);
     for (;;) {
@@ -599,6 +601,7 @@ Stop DebugSession::reverseStep()
             last = in.line;
             return std::nullopt;
         });
+        observer_->reattach(); // told of every instruction, for the motion
         runTo(here);
         observer_->clearMotions();
     }
@@ -631,6 +634,7 @@ Stop DebugSession::reverseContinue()
         attachObserver();
         observer_->refreshWatches();
         observer_->record(true);
+        observer_->reattach();
         runTo(k + 1 < starts.size() ? starts[k + 1] : here);
         std::vector<Stop> found = observer_->recorded();
         observer_->record(false);
