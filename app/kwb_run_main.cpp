@@ -6,6 +6,7 @@
 // nothing to run on, 3 kernel fault, 4 a check failed, 5 an untrusted document asked
 // for an option or a file it may not (--trust lifts that for one's own files).
 #include "compile/CompileWorker.hpp"
+#include "debug/DebugCommand.hpp"
 #include "run/CompileCommandOptions.hpp"
 #include "run/ExitCode.hpp"
 #include "run/FailureReport.hpp"
@@ -82,6 +83,17 @@ int main(int argc, char** argv)
                     "run on the runner this command line starts, e.g. \"ssh gpu-server kwb-run serve\" "
                     "(docs/remote.md); --device then names one of its devices");
 
+    kw::debug::DebugCommandOptions debugOptions;
+    auto* debug = app.add_subcommand(
+        "debug", "Debug a .kwb document's launch on the simulator, with commands read from stdin (docs/debugger.md)");
+    debug->add_option("file", debugOptions.file, "FILE.kwb")->required();
+    debug->add_flag("--trust", debugOptions.trust,
+                    "take the document's options and files as they are (only for your own files)");
+    debug->add_option("--check", debugOptions.check, "stop where the simulator's check finds something")
+        ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
+    debug->add_option("--step", debugOptions.step,
+                      "a document of steps: the launch step to debug, by name or by path (\"2\", \"3.1\")");
+
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
@@ -107,6 +119,8 @@ int main(int argc, char** argv)
             return kw::CompileCommand(compileOptions).execute();
         if (*run)
             return kw::RunCommand(runOptions).execute();
+        if (*debug)
+            return kw::debug::DebugCommand(debugOptions).execute();
         if (*devices)
             return kw::DevicesCommand::execute(devicesJson);
         if (*serve)

@@ -35,9 +35,9 @@ std::string baseName(const std::string& kernel)
 // A GPU's checks are compute-sanitizer's: the whole run goes under it, in a child.
 bool checksOutside(const DeviceInfo& device) { return device.id.rfind("cuda:", 0) == 0; }
 
-// A kernel of the document as the backend launches it, and its C signature where it is
-// unambiguous. Throws when NVRTC did not lower it or its .entry is missing.
-CompiledKernel compiledKernel(const CompileResult& compiled, const std::string& kernel)
+} // namespace
+
+CompiledKernel RunEngine::compiledKernel(const CompileResult& compiled, const std::string& kernel)
 {
     const auto lowered = compiled.loweredNames.find(kernel);
     if (lowered == compiled.loweredNames.end())
@@ -69,6 +69,8 @@ CompiledKernel compiledKernel(const CompileResult& compiled, const std::string& 
         k.signature = *sig;
     return k;
 }
+
+namespace {
 
 // Every step path --out-after / step_buffers names must be a step of the document ("*",
 // every step, is none at all in a document of one launch).

@@ -33,6 +33,7 @@ struct RunOverrides {
 };
 
 class ExternalCheck;
+struct CompiledKernel;
 
 class RunEngine {
 public:
@@ -60,6 +61,10 @@ public:
     CompileResult compile(const Document& doc);
     // The document's source and options as a compile request (arch as the document says).
     static CompileRequest compileRequest(const Document& doc);
+
+    // A kernel of the document as a backend launches it, and its C signature where it is
+    // unambiguous. Throws when NVRTC did not lower it or its .entry is missing.
+    static CompiledKernel compiledKernel(const CompileResult& compiled, const std::string& kernel);
 
     // Bytes the buffers move in one launch: in buffers are read, out buffers
     // written, inout both.

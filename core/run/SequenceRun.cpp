@@ -355,6 +355,18 @@ ResidentOp SequenceRun::planLaunch(const StepSpec& step, const std::string& fiel
                                   step.args, op.args, prepared_.buffers))
             result_->warnings.push_back(fmt::format("step {}: {}", r.path, w));
     }
+    // A debugger asked to hold the run before this launch: it gets the launch and the
+    // buffers as they are now, and the run stops here.
+    if (!holdAt_.empty() && (r.path == holdAt_ || (!step.name.empty() && step.name == holdAt_))) {
+        HeldLaunch held{r.path, kernel, {}, op.args, op.config};
+        for (std::size_t i = 0; i < prepared_.buffers.size(); ++i) {
+            const BufferArg& b = prepared_.buffers[i];
+            held.buffers.push_back(BufferArg{b.name, b.direction, current(i), b.global});
+        }
+        held_ = std::move(held);
+        stop(fmt::format("held before step {}", r.path));
+        return op;
+    }
     for (LaunchArg& a : op.args)
         if (a.isBuffer)
             a.buffer = resident_[a.buffer];
@@ -367,6 +379,8 @@ ResidentOp SequenceRun::planLaunch(const StepSpec& step, const std::string& fiel
 void SequenceRun::launchStep(const StepSpec& step, const std::string& field, StepResult& r)
 {
     const ResidentOp op = planLaunch(step, field, r);
+    if (halted_) // held for a debugger
+        return;
     LaunchReport report = device_->launch(*op.kernel, op.args, op.config);
     changed();
     if (report.profile) {

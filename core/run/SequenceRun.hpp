@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,6 +29,17 @@ namespace kw {
 struct CompiledKernel {
     KernelImage image;
     std::optional<KernelSignature> signature; // none when overloads make it ambiguous
+};
+
+// A launch step held before it runs, as a debugger takes it over: its kernel, every
+// document buffer's contents at that moment (document order, by the names they have
+// then), its arguments (indices into those buffers) and its launch.
+struct HeldLaunch {
+    std::string path;
+    CompiledKernel kernel;
+    std::vector<BufferArg> buffers;
+    std::vector<LaunchArg> args;
+    LaunchConfig config;
 };
 
 class SequenceRun {
@@ -50,6 +62,10 @@ public:
     // buffers. A document error found on the way (a copy outside its buffer, a bad count)
     // throws kw::Error(Document) naming the step's field.
     void run(RunResult& result);
+    // run() stops before the first launch of step `step` (its path, "2" or "3.1", or its
+    // name) and keeps that launch in held().
+    void holdBefore(std::string step) { holdAt_ = std::move(step); }
+    const std::optional<HeldLaunch>& held() const { return held_; }
 
 private:
     struct BufferRead {
@@ -128,6 +144,8 @@ private:
     std::vector<std::string> leftOut_; // steps whose buffers were past the limit
     std::set<std::string> printing_;   // kernels that call printf
     std::set<std::string> noted_;      // loops whose way of running was noted
+    std::string holdAt_;               // holdBefore()
+    std::optional<HeldLaunch> held_;   // ... the launch held there
 };
 
 } // namespace kw

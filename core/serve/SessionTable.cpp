@@ -1,5 +1,6 @@
 #include "serve/SessionTable.hpp"
 
+#include "serve/DebugProtocolSession.hpp"
 #include "serve/EchoSession.hpp"
 #include "util/Error.hpp"
 #include "util/JsonField.hpp"
@@ -36,6 +37,8 @@ SessionTable::SessionTable()
     : prefix_(processPrefix())
 {
     addKind(EchoSession::kKind, [](const Message&) { return std::make_unique<EchoSession>(); });
+    addKind(DebugProtocolSession::kKind,
+            [](const Message& open) { return std::make_unique<DebugProtocolSession>(open); });
 }
 
 void SessionTable::addKind(const std::string& kind, Factory make) { kinds_[kind] = std::move(make); }

@@ -44,6 +44,9 @@ public:
 
     // Starts the clock. The launch's deadline is set by its owner.
     void begin();
+    // The grid from block `block` on: the blocks before it have run elsewhere and left
+    // the memory as it is (a debugger's checkpoint). Before the first advance().
+    void startAt(std::uint64_t block) { next_ = block; }
     // The current block (the next one when none is under way) by the budget, on this thread.
     LaunchStatus advance(const Budget& budget = {});
     // The runner of the stepped blocks, made by the first advance() (null before): for

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -26,8 +27,11 @@ struct LaunchState {
     std::uint32_t sharedSize = 0; // static + dynamic bytes per block
     std::uint32_t dynShared = 0;
     bool raceCheck = false;
-    CheckTool check = CheckTool::None;    // the check asked for (SimChecks.hpp)
-    CheckFindings* findings = nullptr;    // where the workers' findings are merged while it runs
+    CheckTool check = CheckTool::None; // the check asked for (SimChecks.hpp)
+    CheckFindings* findings = nullptr; // where the workers' findings are merged while it runs
+    // Told of each distinct finding as a check makes it, on the thread that runs the
+    // block (a debugger stops there); empty for a plain run.
+    std::function<void(const CheckFinding&)> onFinding;
     bool profile = false;                 // count per instruction (sim/ProfileCollector)
     std::optional<CaptureTarget> capture; // ... and record this warp's lanes
     double timeLimitSeconds = 10.0;

@@ -36,6 +36,7 @@ void Parser::decodeFunction(RawFunction& raw)
     }
     emitBody(raw, scope);
     fn.regNames.resize(fn.numRegs);
+    fn.regTypes.resize(fn.numRegs, PtxType::None);
     fn.localBytes = static_cast<std::uint32_t>(alignUp(fn.localBytes, 8));
     mod_.functions.push_back(std::move(fn));
 }

@@ -34,6 +34,7 @@ struct Function {
     std::vector<CallFrame> frames;
     std::uint32_t numRegs = RegFirstUser;
     std::vector<std::string> regNames; // per register index: its PTX name (%r12, %tid.x), empty for immediates
+    std::vector<PtxType> regTypes;     // per register index: its declared type (None: special registers, immediates)
     std::vector<std::pair<std::uint32_t, std::uint64_t>> constRegs; // immediates
     std::vector<ParamDecl> params;
     std::uint32_t paramBytes = 0;
@@ -41,6 +42,8 @@ struct Function {
 
     // The PTX name of register `index`, empty when it has none (an immediate, the sink).
     const std::string& registerName(std::uint32_t index) const;
+    // The type register `index` was declared with (.reg .f32 %f<4>: F32), None when it has none.
+    PtxType registerType(std::uint32_t index) const;
     // The frames instruction `pc` executes in, innermost first, the kernel's last.
     std::vector<const CallFrame*> callStack(std::uint32_t pc) const;
 };

@@ -25,6 +25,11 @@ const std::string& Function::registerName(std::uint32_t index) const
     return index < regNames.size() ? regNames[index] : none;
 }
 
+PtxType Function::registerType(std::uint32_t index) const
+{
+    return index < regTypes.size() ? regTypes[index] : PtxType::None;
+}
+
 std::vector<const CallFrame*> Function::callStack(std::uint32_t pc) const
 {
     std::vector<const CallFrame*> stack;
@@ -505,17 +510,23 @@ std::unordered_map<std::string, std::uint32_t> Parser::specialRegisters()
     };
 }
 
-void Parser::nameRegister(Function& fn, std::unordered_map<std::string, std::uint32_t>& regs, const std::string& name)
+void Parser::nameRegister(Function& fn, std::unordered_map<std::string, std::uint32_t>& regs, const std::string& name,
+                          PtxType type)
 {
     regs[name] = fn.numRegs;
     if (fn.regNames.size() <= fn.numRegs)
         fn.regNames.resize(fn.numRegs + 1);
+    if (fn.regTypes.size() <= fn.numRegs)
+        fn.regTypes.resize(fn.numRegs + 1, PtxType::None);
+    fn.regTypes[fn.numRegs] = type;
     fn.regNames[fn.numRegs++] = name;
 }
 
 void Parser::declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs)
 {
-    for (const auto& name : declaration(st, 0, st.size()).names) {
+    const Declaration decl = declaration(st, 0, st.size());
+    const PtxType type = decl.type.empty() ? PtxType::None : parsePtxType(std::string_view(decl.type).substr(1));
+    for (const auto& name : decl.names) {
         if (name.registers) {
             const std::uint64_t n = *name.registers;
             if (n > kMaxRegisters || fn.numRegs + n > kMaxRegisters)
@@ -523,11 +534,11 @@ void Parser::declareRegs(const Statement& st, Function& fn, std::unordered_map<s
                      "declares " + std::to_string(n) + " registers; the simulator takes at most "
                          + std::to_string(kMaxRegisters) + " registers per kernel");
             for (std::uint64_t k = 0; k < n; ++k)
-                nameRegister(fn, regs, name.text + std::to_string(k));
+                nameRegister(fn, regs, name.text + std::to_string(k), type);
         } else {
             if (fn.numRegs >= kMaxRegisters)
                 fail(st[name.token], "more than " + std::to_string(kMaxRegisters) + " registers in one kernel");
-            nameRegister(fn, regs, name.text); // a declaration in a nested block shadows the outer one
+            nameRegister(fn, regs, name.text, type); // a declaration in a nested block shadows the outer one
         }
     }
 }

@@ -103,7 +103,7 @@ private:
     static std::unordered_map<std::string, std::uint32_t> specialRegisters();
     static void declareRegs(const Statement& st, Function& fn, std::unordered_map<std::string, std::uint32_t>& regs);
     static void nameRegister(Function& fn, std::unordered_map<std::string, std::uint32_t>& regs,
-                             const std::string& name);
+                             const std::string& name, PtxType type = PtxType::None);
 
     // PtxInstructions.cpp: function bodies.
     void decodeFunction(RawFunction& raw);

@@ -8,6 +8,7 @@
 // by FindingKey and, when the worker is done, merges that into the launch's
 // CheckFindings. Without a check none of this exists.
 #include "launch/LaunchTypes.hpp"
+#include "sim/LaunchState.hpp"
 #include "sim/Observer.hpp"
 #include "sim/RaceDetector.hpp"
 
@@ -151,7 +152,9 @@ private:
             ++dropped_;
             return;
         }
-        found_.emplace(key, FoldedFinding{make(), block_, 1});
+        const auto made = found_.emplace(key, FoldedFinding{make(), block_, 1}).first;
+        if (L_.onFinding) [[unlikely]]
+            L_.onFinding(made->second.finding);
     }
     CheckFinding finding(FindingKind kind, const Instr& in, const std::string& message) const;
 };

@@ -133,3 +133,33 @@ TEST(ServeSessions, UnknownSessionsAndKindsAndTooManySessionsAreRefused)
     serve.closeStdin();
     EXPECT_EQ(serve.wait(), 0);
 }
+
+TEST(ServeSessions, ADebugSessionHoldsALaunchBetweenMessages)
+{
+    ChildProcess serve({"serve"});
+    json doc = kw::test::sampleDocument("reduction_shared.kwb");
+    serve.send(
+        request(1, "open", {{"kind", "debug"}, {"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"trust", true}}));
+    const json opened = serve.replyFor(1);
+    ASSERT_TRUE(opened["ok"].get<bool>()) << opened.dump();
+    const std::string s = opened["result"]["session"].get<std::string>();
+    auto command = [&](int id, const std::string& text) {
+        serve.send(request(id, "message", {{"session", s}, {"body", {{"command", text}}}}));
+        const json reply = serve.replyFor(id);
+        EXPECT_TRUE(reply["ok"].get<bool>()) << reply.dump();
+        return reply["result"];
+    };
+    EXPECT_EQ(command(2, "where")["stop"]["reason"], "entry");
+    EXPECT_EQ(command(3, "break 18")["text"], "breakpoint 1 at kernel.cu:18\n");
+    const json hit = command(4, "continue");
+    EXPECT_EQ(hit["stop"]["reason"], "breakpoint");
+    EXPECT_EQ(hit["stop"]["position"], 157);
+    EXPECT_EQ(command(5, "continue")["focus"]["warp"], 1); // the same launch, still held
+    EXPECT_NE(command(6, "lanes threadIdx.x")["text"].get<std::string>().find(" 31 # 63"), std::string::npos);
+    // A message that is not a command is refused; the session stays open.
+    serve.send(request(7, "message", {{"session", s}, {"body", "continue"}}));
+    EXPECT_FALSE(serve.replyFor(7)["ok"].get<bool>());
+    EXPECT_EQ(command(8, "where")["stop"]["position"], 170);
+    serve.send(request(9, "close", {{"session", s}}));
+    EXPECT_TRUE(serve.replyFor(9)["ok"].get<bool>());
+}

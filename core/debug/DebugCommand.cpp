@@ -1,0 +1,64 @@
+#include "debug/DebugCommand.hpp"
+
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
+#include "debug/DebugConsole.hpp"
+#include "debug/DebugSession.hpp"
+#include "doc/DocumentReader.hpp"
+#include "run/ExitCode.hpp"
+#include "run/FailureReport.hpp"
+#include "util/Error.hpp"
+
+#include <fmt/format.h>
+
+namespace kw::debug {
+
+DebugCommand::DebugCommand(DebugCommandOptions options, std::FILE* in, std::FILE* out, std::FILE* err)
+    : options_(std::move(options))
+    , in_(in)
+    , out_(out)
+    , err_(err)
+{
+}
+
+int DebugCommand::execute()
+{
+    try {
+        const Document doc
+            = DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
+        DebugOptions o;
+        if (!options_.check.empty()) {
+            const auto tool = parseCheckTool(options_.check);
+            if (!tool)
+                throw Error(ErrorCategory::Usage, fmt::format("--check {}: not a check", options_.check));
+            o.check = *tool;
+        }
+        o.step = options_.step;
+        Compiler compiler(ProgramCache::openDefault());
+        const auto session = DebugSession::fromDocument(doc, compiler, o);
+        DebugConsole console(*session);
+        for (const std::string& w : session->warnings())
+            fmt::print(out_, "warning: {}\n", w);
+        fmt::print(out_, "{}", console.stopText(session->stop()));
+        std::fflush(out_);
+        std::string line;
+        for (int c = std::fgetc(in_); !console.done(); c = std::fgetc(in_)) {
+            if (c != EOF && c != '\n') {
+                line += char(c);
+                continue;
+            }
+            if (!line.empty() || c != EOF) {
+                fmt::print(out_, "> {}\n{}", line, console.execute(line));
+                std::fflush(out_);
+            }
+            line.clear();
+            if (c == EOF)
+                break;
+        }
+        return ExitCode::Ok;
+    } catch (const std::exception& e) {
+        return FailureReport::print(err_, e);
+    }
+}
+
+} // namespace kw::debug

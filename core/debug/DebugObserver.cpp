@@ -1,0 +1,298 @@
+#include "debug/DebugObserver.hpp"
+
+#include "sim/Warp.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <cxxabi.h>
+
+namespace kw::debug {
+
+using namespace kw::sim;
+
+DebugObserver::DebugObserver(const Function& fn)
+    : fn_(fn)
+{
+}
+
+void DebugObserver::attach(BlockRunner& runner, std::uint64_t base)
+{
+    runner_ = &runner;
+    base_ = base;
+    runner.observe(*this);
+}
+
+void DebugObserver::detach()
+{
+    if (runner_)
+        runner_->forget(*this);
+}
+
+void DebugObserver::reattach()
+{
+    if (!runner_)
+        return;
+    runner_->forget(*this);
+    runner_->observe(*this);
+}
+
+// Nothing armed (a `continue` without breakpoints or watchpoints): no event per
+// instruction, and the launch runs as fast as a plain one. The runner reads this when the
+// observer is attached (reattach() before each resumption).
+std::uint8_t DebugObserver::wants() const
+{
+    const bool armed = !breakpoints_.empty() || !watches_.empty() || motion_ || pauseNext_ || barrierBlock_
+        || beginBlock_ || endBlock_ || recording_ || alwaysIssues_;
+    return (armed ? Issues : 0) | (watches_.empty() ? 0 : Accesses);
+}
+
+void DebugObserver::rebuildBreakAt()
+{
+    breakAt_.assign(fn_.code.size(), 0);
+    for (const auto& b : breakpoints_)
+        for (std::uint32_t pc : b.pcs)
+            breakAt_[pc] = 1;
+}
+
+void DebugObserver::clearMotions()
+{
+    motion_ = nullptr;
+    barrierBlock_.reset();
+    beginBlock_.reset();
+    endBlock_.reset();
+    pauseNext_.reset();
+    quiet_ = false;
+}
+
+void DebugObserver::forgetHistory()
+{
+    pending_.reset();
+    nextWatch_.reset();
+    fault_.reset();
+    for (auto& b : breakpoints_)
+        std::fill(b.arrived.begin(), b.arrived.end(), 0u);
+}
+
+void DebugObserver::pauseAtNextIssue(StopReason why, std::string message)
+{
+    pauseNext_ = why;
+    pauseMessage_ = std::move(message);
+}
+
+std::string readableName(const std::string& name)
+{
+    int status = 0;
+    char* plain = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+    if (status != 0 || !plain)
+        return name;
+    std::string out(plain);
+    std::free(plain);
+    return out;
+}
+
+void DebugObserver::finding(std::uint32_t warp, int lane, std::string message)
+{
+    if (quiet_ || pauseNext_)
+        return;
+    findingWarp_ = warp;
+    findingLane_ = lane;
+    pauseAtNextIssue(StopReason::Finding, std::move(message));
+}
+
+Location DebugObserver::locate(std::uint32_t pc) const
+{
+    Location loc;
+    loc.pc = pc;
+    if (pc >= fn_.code.size())
+        return loc;
+    const Instr& in = fn_.code[pc];
+    loc.line = in.line;
+    loc.file = runner_ ? runner_->block().launch->mod->fileName(in.file) : std::string();
+    loc.instruction = fn_.text[pc];
+    const auto stack = fn_.callStack(pc);
+    loc.function = readableName(stack.empty() ? fn_.name : stack.front()->function);
+    return loc;
+}
+
+void DebugObserver::stopHere(const Warp& w, StopReason why, int lane, int breakpoint, std::string message)
+{
+    Stop s;
+    s.reason = why;
+    s.position = position();
+    s.block = runner_->linear();
+    s.warp = w.warpId;
+    s.lane = lane;
+    s.breakpoint = breakpoint;
+    s.message = std::move(message);
+    if (recording_) {
+        recorded_.push_back(std::move(s));
+        return;
+    }
+    pending_ = std::move(s);
+    runner_->requestPause();
+}
+
+void DebugObserver::blockBegin(const BlockState& /*blk*/, std::uint64_t linear)
+{
+    if (blockBegins_.size() <= linear)
+        blockBegins_.resize(linear + 1, ~std::uint64_t(0));
+    blockBegins_[linear] = position();
+    if (onBlockBegin_ && !recording_)
+        onBlockBegin_(linear, position());
+    for (auto& b : breakpoints_)
+        std::fill(b.arrived.begin(), b.arrived.end(), 0u);
+    for (auto& wa : watches_)
+        if (wa.space == Space::Shared)
+            wa.last = 0; // a block's shared memory starts zeroed
+    if (beginBlock_ && *beginBlock_ == linear)
+        pauseAtNextIssue(StopReason::BlockBegin);
+}
+
+void DebugObserver::blockEnd(const BlockState& /*blk*/, std::uint64_t linear)
+{
+    if (endBlock_ && *endBlock_ == linear && !pauseNext_)
+        pauseAtNextIssue(StopReason::BlockDone);
+}
+
+void DebugObserver::barrierRelease(const std::vector<Warp>& /*warps*/, const Instr& /*bar*/)
+{
+    if (barrierBlock_ && *barrierBlock_ == runner_->linear())
+        pauseAtNextIssue(StopReason::Barrier);
+}
+
+void DebugObserver::fault(const Warp& w, const FaultEvent& f)
+{
+    if (fault_) // the launch keeps its first fault; so does the stop
+        return;
+    Stop s;
+    s.reason = StopReason::Fault;
+    s.position = position();
+    s.block = runner_->linear();
+    s.warp = w.warpId;
+    s.lane = f.lane;
+    s.message = f.what;
+    fault_ = std::move(s);
+}
+
+int DebugObserver::breakpointLane(ArmedBreakpoint& b, const Warp& w, const Instr& in, std::uint32_t active)
+{
+    if (std::find(b.pcs.begin(), b.pcs.end(), w.pc) == b.pcs.end())
+        return -1;
+    // A branch's guard says which lanes jump, not which lanes reach the line.
+    std::uint32_t lanes = in.ctrl == Ctrl::Bra ? w.mask : active;
+    if (!lanes)
+        return -1;
+    if (b.info.spec.mode == BreakMode::AllLanes) {
+        if (b.arrived.size() <= w.warpId)
+            b.arrived.resize(w.warpId + 1, 0);
+        std::uint32_t& arrived = b.arrived[w.warpId];
+        arrived |= lanes;
+        const std::uint32_t live = w.exists & ~w.exited;
+        if ((arrived & live) != live)
+            return -1;
+        lanes = arrived & live;
+        arrived = 0;
+    }
+    const int lane = b.condition ? b.condition->firstTrue(w, lanes) : __builtin_ctz(lanes);
+    if (lane < 0)
+        return -1;
+    if (recording_) // hit counts belong to the forward run
+        return lane;
+    if (++b.info.hits <= b.info.spec.ignore)
+        return -1;
+    return lane;
+}
+
+void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
+{
+    if (pending_)
+        return;
+    if (nextWatch_) {
+        WatchHit hit = std::move(*nextWatch_);
+        nextWatch_.reset();
+        stopHere(w, StopReason::Watch, hit.lane);
+        Stop& made = recording_ ? recorded_.back() : *pending_;
+        made.block = hit.block;
+        made.warp = hit.warp;
+        made.watch = std::move(hit);
+        return;
+    }
+    if (pauseNext_) {
+        const StopReason why = *pauseNext_;
+        pauseNext_.reset();
+        stopHere(w, why, -1, 0, std::move(pauseMessage_));
+        if (why == StopReason::Finding) { // at the lane the check names
+            Stop& made = recording_ ? recorded_.back() : *pending_;
+            made.warp = findingWarp_;
+            made.lane = findingLane_;
+        }
+        return;
+    }
+    if (!quiet_ && !breakAt_.empty() && breakAt_[w.pc]) [[unlikely]] {
+        for (auto& b : breakpoints_) {
+            const int lane = breakpointLane(b, w, in, active);
+            if (lane >= 0) {
+                stopHere(w, StopReason::Breakpoint, lane, b.info.id);
+                return;
+            }
+        }
+    }
+    if (motion_) {
+        if (const auto why = motion_(w, in, active))
+            stopHere(w, *why, -1);
+    }
+}
+
+double DebugObserver::watchValue(const ArmedWatch& wa) const
+{
+    const std::uint8_t* p = wa.host;
+    if (wa.space == Space::Shared) {
+        if (!runner_)
+            return 0;
+        p = runner_->block().shared + wa.address;
+    }
+    return p ? loadAsDouble(wa.type, p) : 0;
+}
+
+void DebugObserver::refreshWatches()
+{
+    for (auto& wa : watches_)
+        wa.last = watchValue(wa);
+}
+
+void DebugObserver::memory(const Warp& w, const Instr& in, const AccessLog& log)
+{
+    if (quiet_ || nextWatch_)
+        return;
+    const AccessKind kind = accessKind(in, log);
+    for (auto& wa : watches_) {
+        const bool wrote = kind != AccessKind::Load;
+        const bool read = kind != AccessKind::Store;
+        if (wa.info.spec.reads ? !read : !wrote)
+            continue;
+        const std::uint32_t inSpace = log.inSpace[static_cast<int>(wa.space)];
+        for (std::uint32_t m = inSpace; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            if (!(log.addr[l] < wa.address + wa.size && wa.address < log.addr[l] + log.size[l]))
+                continue;
+            const double now = watchValue(wa);
+            WatchHit hit;
+            hit.watch = wa.info.id;
+            hit.write = !wa.info.spec.reads;
+            hit.block = runner_->linear();
+            hit.warp = w.warpId;
+            hit.lane = l;
+            hit.where = locate(std::uint32_t(&in - fn_.code.data()));
+            hit.oldValue = wa.last;
+            hit.newValue = now;
+            wa.last = now;
+            if (!recording_)
+                ++wa.info.hits;
+            nextWatch_ = std::move(hit);
+            return;
+        }
+    }
+}
+
+} // namespace kw::debug

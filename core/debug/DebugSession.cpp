@@ -1,0 +1,780 @@
+#include "debug/DebugSession.hpp"
+
+#include "compile/Compiler.hpp"
+#include "debug/RegisterValue.hpp"
+#include "doc/Document.hpp"
+#include "doc/PreparedRun.hpp"
+#include "run/RunEngine.hpp"
+#include "run/SequenceRun.hpp"
+#include "sim/ProfileCollector.hpp"
+#include "sim/PtxParser.hpp"
+#include "sim/SimBackend.hpp"
+#include "sim/Warp.hpp"
+#include "util/Error.hpp"
+#include "util/Text.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+
+namespace kw::debug {
+
+using namespace kw::sim;
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& why) { throw Error(ErrorCategory::Usage, why); }
+
+std::string baseName(const std::string& path)
+{
+    const auto slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::chrono::steady_clock::time_point deadlineAfter(double seconds)
+{
+    if (!(seconds > 0))
+        return std::chrono::steady_clock::time_point::max();
+    return std::chrono::steady_clock::now()
+        + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(std::min(seconds, 1e7)));
+}
+
+} // namespace
+
+const char* toString(StopReason r)
+{
+    switch (r) {
+    case StopReason::Entry: return "entry";
+    case StopReason::Breakpoint: return "breakpoint";
+    case StopReason::Step: return "step";
+    case StopReason::Watch: return "watch";
+    case StopReason::Barrier: return "barrier";
+    case StopReason::Reconverged: return "reconverged";
+    case StopReason::BlockBegin: return "block";
+    case StopReason::WarpExited: return "warp exited";
+    case StopReason::BlockDone: return "block done";
+    case StopReason::Finished: return "finished";
+    case StopReason::Fault: return "fault";
+    case StopReason::Finding: return "finding";
+    case StopReason::Position: return "position";
+    }
+    return "?";
+}
+
+std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Compiler& compiler,
+                                                         const DebugOptions& options)
+{
+    if (doc.isSequence() && options.step.empty())
+        refuse("the document has several steps: name the launch step to debug with --step (its path, \"2\" or "
+               "\"3.1\", or its name)");
+    if (!doc.isSequence() && !options.step.empty())
+        refuse("--step: the document has one launch and no steps");
+    SimBackend sim;
+    CompileRequest request = RunEngine::compileRequest(doc);
+    request.options.arch = sim.archFor(doc.options.arch);
+    request.options.lineInfo = true; // the debugger's lines
+    const CompileResult compiled = compiler.compile(request);
+    if (!compiled.ok) {
+        std::string text = "the kernel does not compile:";
+        for (const auto& d : compiled.diagnostics)
+            text += fmt::format("\n{}:{}: {}", d.file.empty() ? request.sourceName : d.file, d.line, d.message);
+        if (compiled.diagnostics.empty())
+            text += "\n" + compiled.log;
+        throw Error(ErrorCategory::Document, text);
+    }
+    PreparedRun prepared = PreparedRun::fromDocument(doc);
+    LaunchConfig config = prepared.config;
+    config.check = options.check;
+    config.repeats = 0;
+    config.warmup = 0;
+    if (options.timeLimitSeconds > 0)
+        config.timeLimitSeconds = options.timeLimitSeconds;
+    if (!doc.isSequence()) {
+        const CompiledKernel kernel = RunEngine::compiledKernel(compiled, doc.kernel);
+        return std::make_unique<DebugSession>(kernel.image, std::move(prepared.buffers), std::move(prepared.args),
+                                              config, doc.source, request.sourceName);
+    }
+    // The steps before it run on the simulator as `kwb-run run` runs them; the launch
+    // step is held before it starts, with the buffers as they are then.
+    std::map<std::string, CompiledKernel> kernels;
+    for (const std::string& name : doc.kernels)
+        kernels.emplace(name, RunEngine::compiledKernel(compiled, name));
+    LaunchConfig shared = config;
+    shared.check = CheckTool::None;
+    SequenceRun sequence(doc, std::move(kernels), std::move(prepared), sim, shared);
+    sequence.holdBefore(options.step);
+    RunResult before;
+    sequence.run(before);
+    if (!sequence.held())
+        refuse(before.fault
+                   ? fmt::format("--step {}: the steps before it faulted: {}", options.step, before.fault->message)
+                   : fmt::format("--step {}: no launch step of that path or name ran", options.step));
+    HeldLaunch held = *sequence.held();
+    held.config.check = options.check;
+    return std::make_unique<DebugSession>(held.kernel.image, std::move(held.buffers), std::move(held.args), held.config,
+                                          doc.source, request.sourceName);
+}
+
+DebugSession::DebugSession(const KernelImage& kernel, std::vector<BufferArg> buffers, std::vector<LaunchArg> args,
+                           LaunchConfig config, std::string source, std::string sourceName)
+    : source_(std::move(source))
+    , sourceName_(std::move(sourceName))
+{
+    auto module = std::make_shared<const Module>(parsePtx(kernel.ptx));
+    const std::string entry = kernel.loweredName.empty() ? kernel.name : kernel.loweredName;
+    const Function* function = module->findFunction(entry);
+    if (!function || !function->isEntry)
+        throw Error(ErrorCategory::Simulator, fmt::format("kernel entry '{}' not found in the PTX module", entry));
+    timeLimitSeconds_ = config.timeLimitSeconds;
+    launch_ = std::make_unique<DebugLaunch>(module, *function, kernel.name, std::move(buffers), std::move(args),
+                                            std::move(config));
+    observer_ = std::make_unique<DebugObserver>(*function);
+    observer_->alwaysIssues(launch_->config().check != CheckTool::None);
+    observer_->onBlockBegin([this](std::uint64_t block, std::uint64_t position) { keepCheckpoint(block, position); });
+    launch_->onFinding([this](const CheckFinding& f) {
+        const Dim3 b = launch_->config().block;
+        const std::uint64_t t
+            = f.thread ? f.thread->x + std::uint64_t(b.x) * (f.thread->y + std::uint64_t(b.y) * f.thread->z) : 0;
+        observer_->finding(std::uint32_t(t / 32), f.thread ? int(t % 32) : -1, f.message);
+    });
+    attachObserver();
+    observer_->pauseAtNextIssue(StopReason::Entry);
+    stop_ = settle(runToStop());
+}
+
+DebugSession::~DebugSession() = default;
+
+const Function& DebugSession::function() const { return launch_->function(); }
+
+bool DebugSession::ended() const { return stop_.reason == StopReason::Finished || stop_.reason == StopReason::Fault; }
+
+std::uint64_t DebugSession::position() const { return launch_->position(); }
+std::uint64_t DebugSession::blocks() const { return launch_->blocks(); }
+std::uint32_t DebugSession::warpsPerBlock() const { return std::uint32_t(launch_->runner().warps().size()); }
+const std::vector<BufferArg>& DebugSession::buffers() const { return launch_->buffers(); }
+const std::vector<std::string>& DebugSession::warnings() const { return launch_->warnings(); }
+
+const Warp& DebugSession::focusedWarp() const { return launch_->runner().warps().at(focus_.warp); }
+
+Location DebugSession::locate(std::uint32_t pc) const { return observer_->locate(pc); }
+
+Stop DebugSession::runToStop()
+{
+    observer_->reattach(); // what it is told of follows what is armed now
+    LaunchState& L = launch_->state();
+    L.deadline = deadlineAfter(timeLimitSeconds_);
+    for (;;) {
+        const LaunchStatus st = launch_->advance();
+        if (auto s = observer_->takeStop()) {
+            observer_->clearMotions();
+            return *s;
+        }
+        if (st == LaunchStatus::Finished) {
+            observer_->clearMotions();
+            Stop s;
+            s.reason = StopReason::Finished;
+            s.position = launch_->position();
+            s.block = launch_->runner().linear();
+            if (auto hit = observer_->takeLateWatch()) { // the launch's last instruction wrote it
+                s.reason = StopReason::Watch;
+                s.block = hit->block;
+                s.warp = hit->warp;
+                s.lane = hit->lane;
+                s.watch = std::move(hit);
+            }
+            return s;
+        }
+        if (st == LaunchStatus::Stopped) {
+            observer_->clearMotions();
+            Stop s = observer_->lastFault().value_or(Stop{});
+            s.reason = StopReason::Fault;
+            std::lock_guard lock(L.mu);
+            if (L.fault)
+                s.message = L.fault->message;
+            return s;
+        }
+    }
+}
+
+Stop DebugSession::settle(Stop s)
+{
+    switch (s.reason) {
+    case StopReason::Step:
+    case StopReason::Reconverged:
+    case StopReason::Barrier:
+    case StopReason::WarpExited:
+    case StopReason::Finished: break; // the focus stays
+    default:
+        focus_.block = s.block;
+        focus_.warp = s.warp;
+        if (s.lane >= 0)
+            focus_.lane = std::uint32_t(s.lane);
+        break;
+    }
+    if (s.reason == StopReason::BlockDone || s.reason == StopReason::BlockBegin) {
+        focus_.warp = 0;
+        focus_.lane = 0;
+    }
+    if (s.reason == StopReason::Entry || s.reason == StopReason::BlockBegin)
+        focus_.lane = 0;
+    stop_ = s;
+    if (!ended())
+        observer_->refreshWatches();
+    return s;
+}
+
+void DebugSession::attachObserver() { observer_->attach(launch_->runner(), launch_->base()); }
+
+void DebugSession::keepCheckpoint(std::uint64_t block, std::uint64_t position)
+{
+    const auto after = std::find_if(checkpoints_.begin(), checkpoints_.end(),
+                                    [&](const Checkpoint& c) { return c.position >= position; });
+    if (after != checkpoints_.end() && after->position == position)
+        return; // kept already
+    const std::uint64_t before = after == checkpoints_.begin() ? 0 : std::prev(after)->position;
+    if (position - before < checkpointSpacing_
+        || (after != checkpoints_.end() && after->position - position < checkpointSpacing_))
+        return;
+    Checkpoint c = launch_->checkpoint(block, position);
+    if (checkpointBytes_ + c.bytes() > kCheckpointBytes)
+        return;
+    checkpointBytes_ += c.bytes();
+    checkpoints_.insert(after, std::move(c));
+}
+
+void DebugSession::rewind(std::uint64_t position)
+{
+    observer_->detach();
+    const Checkpoint* from = nullptr;
+    for (const Checkpoint& c : checkpoints_)
+        if (c.position <= position)
+            from = &c;
+    launch_->restart(from);
+    observer_->forgetHistory();
+    observer_->clearMotions();
+    launch_->state().deadline = deadlineAfter(timeLimitSeconds_ > 0 ? timeLimitSeconds_ * 10 : 0);
+}
+
+void DebugSession::runTo(std::uint64_t position)
+{
+    for (std::uint64_t now = launch_->position(); now < position; now = launch_->position()) {
+        const LaunchStatus st = launch_->advance(Budget{position - now});
+        if (st == LaunchStatus::Finished || st == LaunchStatus::Stopped)
+            break;
+    }
+}
+
+Stop DebugSession::land(const Stop& at)
+{
+    rewind(at.position);
+    runTo(at.position);
+    attachObserver();
+    observer_->refreshWatches();
+    observer_->pauseAtNextIssue(at.reason, at.message);
+    observer_->quiet(true);
+    Stop s = runToStop();
+    if (s.reason == at.reason && s.position == at.position) {
+        s.lane = at.lane;
+        s.breakpoint = at.breakpoint;
+        s.watch = at.watch;
+        if (at.reason != StopReason::Breakpoint && at.reason != StopReason::Watch) {
+            s.block = at.block;
+            s.warp = at.warp;
+        }
+    }
+    return s;
+}
+
+Stop DebugSession::goTo(std::uint64_t position)
+{
+    Stop at;
+    at.reason = StopReason::Position;
+    at.position = position;
+    at.block = focus_.block;
+    at.warp = focus_.warp;
+    const Focus keep = focus_;
+    Stop s = land(at);
+    s.block = launch_->runner().linear();
+    s = settle(s);
+    if (keep.block == focus_.block) {
+        focus_.warp = keep.warp;
+        focus_.lane = keep.lane;
+    }
+    return s;
+}
+
+Stop DebugSession::focusBlock(std::uint64_t block)
+{
+    if (block >= blocks())
+        refuse(fmt::format("block {}: the grid has {} blocks", block, blocks()));
+    const auto& begins = observer_->blockBegins();
+    if (!ended() && block == launch_->runner().linear()) {
+        focus_.block = block;
+        return stop_;
+    }
+    if (block < begins.size() && begins[block] != ~std::uint64_t(0)) {
+        Stop at;
+        at.reason = StopReason::BlockBegin;
+        at.position = begins[block];
+        at.block = block;
+        return settle(land(at));
+    }
+    if (ended())
+        refuse(fmt::format("block {} was not reached: the launch ended before it", block));
+    observer_->pauseAtBlock(block);
+    observer_->quiet(true);
+    return settle(runToStop());
+}
+
+void DebugSession::focusWarp(std::uint32_t warp)
+{
+    if (warp >= warpsPerBlock())
+        refuse(fmt::format("warp {}: the block has {} warps", warp, warpsPerBlock()));
+    focus_.warp = warp;
+}
+
+void DebugSession::focusLane(std::uint32_t lane)
+{
+    if (lane >= 32)
+        refuse(fmt::format("lane {}: a warp has 32 lanes", lane));
+    focus_.lane = lane;
+}
+
+void DebugSession::focusThread(std::uint64_t thread)
+{
+    const std::uint64_t threads = launch_->config().block.volume();
+    if (thread >= threads)
+        refuse(fmt::format("thread {}: the block has {} threads", thread, threads));
+    focus_.warp = std::uint32_t(thread / 32);
+    focus_.lane = std::uint32_t(thread % 32);
+}
+
+std::uint16_t DebugSession::fileIndex(const std::string& file) const
+{
+    if (file.empty())
+        return mainFile(function());
+    const auto& files = launch_->module().files;
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (files[i] == file || baseName(files[i]) == file || baseName(files[i]) == baseName(file))
+            return std::uint16_t(i);
+    if (file == sourceName_ || baseName(file) == baseName(sourceName_))
+        return mainFile(function());
+    refuse(fmt::format("no source file '{}' in the kernel", file));
+}
+
+// Where a line begins: its instructions that follow one of another line, and those a
+// branch jumps to (a loop's head).
+std::vector<std::uint32_t> DebugSession::linePcs(std::uint16_t file, std::uint32_t line) const
+{
+    const auto& code = function().code;
+    std::vector<std::uint8_t> target(code.size(), 0);
+    for (const Instr& in : code)
+        if (in.ctrl == Ctrl::Bra && in.target < code.size())
+            target[in.target] = 1;
+    std::vector<std::uint32_t> pcs;
+    for (std::uint32_t pc = 0; pc < code.size(); ++pc) {
+        if (code[pc].line != line || code[pc].file != file)
+            continue;
+        const bool first = pc == 0 || code[pc - 1].line != line || code[pc - 1].file != file;
+        if (first || target[pc])
+            pcs.push_back(pc);
+    }
+    return pcs;
+}
+
+BreakpointInfo DebugSession::addBreakpoint(const BreakpointSpec& spec)
+{
+    const std::uint16_t file = fileIndex(spec.file);
+    // The first line at or after the one asked for that has code, as a debugger places it.
+    std::uint32_t line = 0;
+    for (const Instr& in : function().code)
+        if (in.file == file && in.line >= spec.line && (line == 0 || in.line < line))
+            line = in.line;
+    if (line == 0 || line > spec.line + 50)
+        refuse(fmt::format("no code at line {} of {}", spec.line, launch_->module().fileName(file)));
+    ArmedBreakpoint b;
+    b.info.id = nextBreakpoint_;
+    b.info.spec = spec;
+    b.info.line = line;
+    b.info.file = launch_->module().fileName(file);
+    b.pcs = linePcs(file, line);
+    if (!spec.condition.empty())
+        b.condition = std::make_unique<LaneExpression>(spec.condition, function(), b.pcs.front(), launch_->buffers());
+    ++nextBreakpoint_;
+    observer_->breakpoints().push_back(std::move(b));
+    observer_->rebuildBreakAt();
+    return observer_->breakpoints().back().info;
+}
+
+void DebugSession::removeBreakpoint(int id)
+{
+    auto& list = observer_->breakpoints();
+    const auto it = std::find_if(list.begin(), list.end(), [&](const auto& b) { return b.info.id == id; });
+    if (it == list.end())
+        refuse(fmt::format("no breakpoint {}", id));
+    list.erase(it);
+    observer_->rebuildBreakAt();
+}
+
+std::vector<BreakpointInfo> DebugSession::breakpoints() const
+{
+    std::vector<BreakpointInfo> out;
+    for (const auto& b : observer_->breakpoints())
+        out.push_back(b.info);
+    return out;
+}
+
+WatchInfo DebugSession::addWatch(const WatchSpec& spec)
+{
+    ArmedWatch w;
+    w.info.id = nextWatch_;
+    w.info.spec = spec;
+    if (spec.buffer.empty()) {
+        w.space = Space::Shared;
+        w.type = spec.type;
+        w.size = std::uint32_t(sizeOf(spec.type));
+        w.address = spec.index;
+        if (spec.index % w.size || spec.index + w.size > sharedBytes())
+            refuse(fmt::format("shared {}: outside the block's {} bytes of shared memory, or not aligned to {}",
+                               spec.index, sharedBytes(), w.size));
+    } else {
+        const auto& bufs = launch_->buffers();
+        const auto b
+            = std::find_if(bufs.begin(), bufs.end(), [&](const BufferArg& a) { return a.name == spec.buffer; });
+        if (b == bufs.end())
+            refuse(fmt::format("no buffer '{}'", spec.buffer));
+        if (spec.index >= b->data.count())
+            refuse(fmt::format("{}({}): the buffer has {} elements", spec.buffer, spec.index, b->data.count()));
+        w.type = b->data.dtype();
+        w.size = std::uint32_t(kw::sizeOf(w.type));
+        w.host = reinterpret_cast<const std::uint8_t*>(b->data.data()) + spec.index * w.size;
+        const auto& regions = launch_->state().mem.regions();
+        const auto r = std::find_if(regions.begin(), regions.end(), [&](const MemRegion& m) {
+            return m.host == reinterpret_cast<const std::uint8_t*>(b->data.data());
+        });
+        if (r == regions.end())
+            refuse(fmt::format("buffer '{}' is not in the launch's memory", spec.buffer));
+        w.space = Space::Global;
+        w.address = r->base + spec.index * w.size;
+    }
+    w.last = observer_->watchValue(w);
+    ++nextWatch_;
+    observer_->watches().push_back(std::move(w));
+    observer_->reattach();
+    return observer_->watches().back().info;
+}
+
+void DebugSession::removeWatch(int id)
+{
+    auto& list = observer_->watches();
+    const auto it = std::find_if(list.begin(), list.end(), [&](const auto& w) { return w.info.id == id; });
+    if (it == list.end())
+        refuse(fmt::format("no watchpoint {}", id));
+    list.erase(it);
+    observer_->reattach();
+}
+
+std::vector<WatchInfo> DebugSession::watches() const
+{
+    std::vector<WatchInfo> out;
+    for (const auto& w : observer_->watches())
+        out.push_back(w.info);
+    return out;
+}
+
+void DebugSession::armMotion(Motion motion)
+{
+    const std::uint64_t block = focus_.block;
+    const std::uint32_t warp = focus_.warp;
+    const Warp& focused = focusedWarp();
+    const std::uint32_t pc = focused.pc;
+    const std::uint32_t line = pc < function().code.size() ? function().code[pc].line : 0;
+    const std::size_t depth = function().callStack(pc).size();
+    const BlockRunner& runner = launch_->runner();
+    const Function& f = function();
+    // The focused warp has no lanes left: the motion ends at the next instruction of the block.
+    auto gone = [&runner, warp]() {
+        const Warp& w = runner.warps()[warp];
+        return (w.exited & w.exists) == w.exists;
+    };
+    auto mine = [&runner, block, warp](const Warp& w) { return runner.linear() == block && w.warpId == warp; };
+    observer_->stopWhenBlockEnds(block);
+    switch (motion) {
+    case Motion::StepInstruction: {
+        // A warp that was not the one stopped has not been told of its next instruction
+        // yet: that one executes first.
+        auto first = std::make_shared<bool>(!focused.announced);
+        observer_->setMotion([=](const Warp& w, const Instr&, std::uint32_t) -> std::optional<StopReason> {
+            if (mine(w))
+                return std::exchange(*first, false) ? std::nullopt : std::optional(StopReason::Step);
+            if (gone())
+                return StopReason::WarpExited;
+            return std::nullopt;
+        });
+        break;
+    }
+    case Motion::Step:
+    case Motion::Next:
+    case Motion::Finish: {
+        if (motion == Motion::Finish && depth <= 1)
+            refuse("finish: the warp is in the kernel itself, not in an inlined device function");
+        observer_->setMotion([=, &f](const Warp& w, const Instr& in, std::uint32_t) -> std::optional<StopReason> {
+            if (!mine(w))
+                return gone() ? std::optional(StopReason::WarpExited) : std::nullopt;
+            if (in.line == 0)
+                return std::nullopt;
+            const std::size_t d = f.callStack(w.pc).size();
+            const bool arrived = motion == Motion::Step ? in.line != line
+                : motion == Motion::Next                ? d <= depth && (in.line != line || d < depth)
+                                                        : d < depth;
+            return arrived ? std::optional(StopReason::Step) : std::nullopt;
+        });
+        break;
+    }
+    case Motion::Reconverge: {
+        auto diverged = std::make_shared<bool>((focused.mask | (focused.exists & focused.exited)) != focused.exists);
+        observer_->setMotion([=](const Warp& w, const Instr&, std::uint32_t) -> std::optional<StopReason> {
+            if (!mine(w))
+                return gone() ? std::optional(StopReason::WarpExited) : std::nullopt;
+            const std::uint32_t live = w.exists & ~w.exited;
+            if (w.mask != live)
+                *diverged = true;
+            else if (*diverged)
+                return StopReason::Reconverged;
+            return std::nullopt;
+        });
+        break;
+    }
+    case Motion::Barrier: // to the barrier asked for, past the breakpoints the other warps reach first
+        observer_->pauseAtBarrierOf(block);
+        observer_->quiet(true);
+        break;
+    case Motion::Continue: observer_->stopWhenBlockEnds(std::nullopt); break;
+    default: break;
+    }
+}
+
+Stop DebugSession::resume(Motion motion)
+{
+    if (motion == Motion::ReverseStep)
+        return reverseStep();
+    if (motion == Motion::ReverseContinue)
+        return reverseContinue();
+    if (ended())
+        refuse(stop_.reason == StopReason::Fault
+                   ? "the launch stopped at a fault; reverse-step, reverse-continue or goto go back"
+                   : "the launch has finished; reverse-step, reverse-continue or goto go back");
+    if (focus_.block != launch_->runner().linear())
+        refuse(fmt::format("block {} is not the block under way ({}): `block {}` goes there first", focus_.block,
+                           launch_->runner().linear(), focus_.block));
+    observer_->clearMotions();
+    armMotion(motion);
+    return settle(runToStop());
+}
+
+// The focused warp's line beginnings before here, found by running again from the
+// checkpoint before its block began with a motion that notes them and never stops.
+Stop DebugSession::reverseStep()
+{
+    const std::uint64_t here = stop_.position;
+    const std::uint64_t block = focus_.block;
+    const std::uint32_t warp = focus_.warp;
+    const Focus keep = focus_;
+    const auto& begins = observer_->blockBegins();
+    const std::uint64_t blockBegin = block < begins.size() ? begins[block] : 0;
+    std::vector<std::uint64_t> starts;
+    {
+        rewind(blockBegin);
+        observer_->quiet(true);
+        attachObserver();
+        const BlockRunner& runner = launch_->runner();
+        std::uint32_t last = 0;
+        DebugObserver& obs = *observer_;
+        observer_->setMotion([&](const Warp& w, const Instr& in, std::uint32_t) -> std::optional<StopReason> {
+            if (runner.linear() != block || w.warpId != warp || in.line == 0)
+                return std::nullopt;
+            if (in.line != last)
+                starts.push_back(obs.position());
+            last = in.line;
+            return std::nullopt;
+        });
+        observer_->reattach(); // told of every instruction, for the motion
+        runTo(here);
+        observer_->clearMotions();
+    }
+    std::erase_if(starts, [&](std::uint64_t p) { return p >= here; });
+    Stop at;
+    at.reason = starts.empty() ? StopReason::Entry : StopReason::Step;
+    at.position = starts.empty() ? 0 : starts.back();
+    at.block = block;
+    at.warp = warp;
+    Stop s = settle(land(at));
+    if (s.block == keep.block) {
+        focus_.warp = keep.warp;
+        focus_.lane = keep.lane;
+    }
+    return s;
+}
+
+// The stops the breakpoints and watches would have made before here, found by running
+// again in recording mode from the nearest checkpoint, then from the one before it
+// while none is found; the last of them.
+Stop DebugSession::reverseContinue()
+{
+    const std::uint64_t here = stop_.position;
+    std::vector<std::uint64_t> starts{0};
+    for (const Checkpoint& c : checkpoints_)
+        if (c.position < here)
+            starts.push_back(c.position);
+    for (std::size_t k = starts.size(); k-- > 0;) {
+        rewind(starts[k]);
+        attachObserver();
+        observer_->refreshWatches();
+        observer_->record(true);
+        observer_->reattach();
+        runTo(k + 1 < starts.size() ? starts[k + 1] : here);
+        std::vector<Stop> found = observer_->recorded();
+        observer_->record(false);
+        std::erase_if(found, [&](const Stop& s) { return s.position >= here; });
+        if (!found.empty())
+            return settle(land(found.back()));
+    }
+    Stop at;
+    at.reason = StopReason::Entry;
+    return settle(land(at));
+}
+
+WarpView DebugSession::warp() const
+{
+    const Warp& w = focusedWarp();
+    WarpView v;
+    v.block = launch_->runner().linear();
+    v.warp = w.warpId;
+    v.exists = w.exists;
+    v.active = w.mask;
+    const std::uint32_t exited = w.exited & w.exists;
+    v.done = exited == w.exists;
+    const std::uint32_t live = w.exists & ~exited;
+    v.atBarrier = live && (w.atBar & live) == live;
+    v.where = locate(w.pc);
+    if (w.mask)
+        v.groups.push_back({LaneGroup::State::Active, w.mask, locate(w.pc)});
+    // Lanes waiting elsewhere, by where they go on.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> waiting; // pc, lanes
+    for (std::uint32_t m = live & ~w.mask & ~w.atBar; m; m &= m - 1) {
+        const int l = __builtin_ctz(m);
+        auto it = std::find_if(waiting.begin(), waiting.end(), [&](const auto& p) { return p.first == w.lanePc[l]; });
+        if (it == waiting.end())
+            waiting.push_back({w.lanePc[l], 1u << l});
+        else
+            it->second |= 1u << l;
+    }
+    std::sort(waiting.begin(), waiting.end());
+    for (const auto& [pc, lanes] : waiting)
+        v.groups.push_back({LaneGroup::State::Diverged, lanes, locate(pc)});
+    if (const std::uint32_t bar = w.atBar & live)
+        v.groups.push_back({LaneGroup::State::AtBarrier, bar, locate(w.lanePc[__builtin_ctz(bar)] - 1)});
+    if (exited)
+        v.groups.push_back({LaneGroup::State::Exited, exited, {}});
+    if (!w.mask && !v.done && v.atBarrier)
+        v.where = v.groups.back().state == LaneGroup::State::Exited ? v.groups[v.groups.size() - 2].where
+                                                                    : v.groups.back().where;
+    return v;
+}
+
+std::vector<WarpView> DebugSession::warps() const
+{
+    std::vector<WarpView> out;
+    DebugSession& self = const_cast<DebugSession&>(*this);
+    const std::uint32_t keep = focus_.warp;
+    for (std::uint32_t i = 0; i < warpsPerBlock(); ++i) {
+        self.focus_.warp = i;
+        out.push_back(warp());
+    }
+    self.focus_.warp = keep;
+    return out;
+}
+
+std::vector<Frame> DebugSession::backtrace() const
+{
+    const std::uint32_t pc = focusedWarp().pc;
+    std::vector<Frame> frames;
+    const auto stack = function().callStack(pc);
+    for (std::size_t i = 0; i < stack.size(); ++i) {
+        Frame f;
+        f.function = readableName(stack[i]->function);
+        if (i == 0)
+            f.where = locate(pc);
+        else {
+            f.where.file = launch_->module().fileName(stack[i - 1]->callFile);
+            f.where.line = stack[i - 1]->callLine;
+            f.where.function = f.function;
+        }
+        frames.push_back(std::move(f));
+    }
+    return frames;
+}
+
+std::vector<LaneValue> DebugSession::lanes(const std::string& expression) const
+{
+    const Warp& w = focusedWarp();
+    const LaneExpression e(expression, function(), w.pc, launch_->buffers());
+    std::vector<LaneValue> out(32);
+    for (int l = 0; l < 32; ++l) {
+        if (!((w.exists >> l) & 1))
+            continue;
+        if (const auto reg = e.singleRegister())
+            out[l] = registerValue(function().registerType(*reg), w.reg(*reg)[l]);
+        else {
+            out[l].exists = true;
+            out[l].number = e.evaluate(w, l);
+            out[l].text = fmt::format("{}", out[l].number);
+        }
+    }
+    return out;
+}
+
+LaneValue DebugSession::evaluate(const std::string& expression) const
+{
+    const LaneValue v = lanes(expression).at(focus_.lane);
+    if (!v.exists)
+        refuse(fmt::format("lane {} of warp {} is not a thread of the block", focus_.lane, focus_.warp));
+    return v;
+}
+
+std::uint32_t DebugSession::sharedBytes() const { return launch_->state().sharedSize; }
+
+std::vector<SharedWord> DebugSession::shared(DType type, std::uint32_t offset, std::uint32_t count) const
+{
+    const std::uint32_t size = std::uint32_t(kw::sizeOf(type));
+    const std::uint32_t total = sharedBytes();
+    if (offset % size)
+        refuse(fmt::format("shared: offset {} is not a multiple of {} bytes", offset, size));
+    if (offset > total || std::uint64_t(count) * size > total - offset)
+        refuse(
+            fmt::format("shared: {} words of {} bytes from {} pass the block's {} bytes", count, size, offset, total));
+    const std::uint8_t* base = launch_->runner().block().shared;
+    std::vector<SharedWord> out;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        SharedWord w;
+        w.offset = offset + i * size;
+        w.bank = (w.offset / 4) % 32;
+        w.value = loadAsDouble(type, base + w.offset);
+        w.text = type == DType::F32 ? fmt::format("{}", float(w.value)) : fmt::format("{}", w.value);
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+std::string DebugSession::sourceLine(const std::string& file, std::uint32_t line) const
+{
+    if (line == 0 || source_.empty() || baseName(file) != baseName(sourceName_.empty() ? file : sourceName_))
+        return {};
+    const auto lines = splitLines(source_);
+    return line <= lines.size() ? std::string(lines[line - 1]) : std::string();
+}
+
+} // namespace kw::debug

@@ -1,0 +1,159 @@
+#pragma once
+// A debugger over the PTX simulator: one launch, run block after block on this thread,
+// stopped before an instruction and shown as values (DebugTypes.hpp). A client focuses
+// a block, warp and lane, places breakpoints (a line, a condition per lane, a hit count,
+// first lane or all lanes) and watchpoints, moves the launch (continue, step, stepi,
+// next, finish, barrier, reconverge, their reverse forms) and reads the state where it
+// stopped (a warp's lanes and their divergence, registers and expressions per lane,
+// shared memory, the warps of the block, the inlined call frames).
+//
+// Every run of the launch is the same run: a position (the warp-level instructions
+// executed since the launch began) names one state, and an earlier one is reached by
+// running again from the start to it. Nothing is printed here: the command language
+// (DebugConsole) and later clients (the window, a Debug Adapter Protocol server) format
+// what it returns. Errors in what a client asks for throw kw::Error(Usage).
+#include "debug/DebugLaunch.hpp"
+#include "debug/DebugObserver.hpp"
+#include "debug/DebugTypes.hpp"
+#include "launch/CheckTool.hpp"
+#include "launch/LaunchTypes.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kw {
+class Compiler;
+struct Document;
+} // namespace kw
+
+namespace kw::debug {
+
+enum class Motion : std::uint8_t {
+    Continue,        // to the next breakpoint or watch
+    Step,            // the focused warp to its next source line
+    StepInstruction, // the focused warp's next instruction
+    Next,            // as Step, over inlined device function calls
+    Finish,          // out of the inlined device function
+    Barrier,         // to the focused block's next barrier release
+    Reconverge,      // until the focused warp's lanes run together again
+    ReverseStep,     // back to where the focused warp began its line (or the line before)
+    ReverseContinue, // back to the last breakpoint or watch hit before here
+};
+
+struct DebugOptions {
+    CheckTool check = CheckTool::None; // the simulator's checks, their findings as stops
+    double timeLimitSeconds = 0;       // per resumption; 0: the document's
+    std::string step;                  // a document of steps: the launch step to debug (docs/debugger.md)
+};
+
+class DebugSession {
+public:
+    // Compiles a document of one launch (line info on) and sets its launch up, stopped
+    // before its first instruction. Throws kw::Error: a document that does not compile
+    // (the diagnostics in the message), or whose launch cannot be set up.
+    static std::unique_ptr<DebugSession> fromDocument(const Document& doc, Compiler& compiler,
+                                                      const DebugOptions& options = {});
+
+    // A compiled kernel and its launch, as the engine prepares them. `source` is the
+    // kernel's source text (for the lines a client shows), `sourceName` its file name.
+    DebugSession(const KernelImage& kernel, std::vector<BufferArg> buffers, std::vector<LaunchArg> args,
+                 LaunchConfig config, std::string source = {}, std::string sourceName = {});
+    ~DebugSession();
+    DebugSession(const DebugSession&) = delete;
+    DebugSession& operator=(const DebugSession&) = delete;
+
+    const Stop& stop() const { return stop_; }
+    // Every block has run, or a fault stopped the launch: only reverse motions go on.
+    bool ended() const;
+    const Focus& focus() const { return focus_; }
+    std::uint64_t position() const;
+    std::uint64_t blocks() const;
+    std::uint32_t warpsPerBlock() const;
+
+    // The block's first instruction, running on to it or again from the start.
+    Stop focusBlock(std::uint64_t block);
+    void focusWarp(std::uint32_t warp);
+    void focusLane(std::uint32_t lane);
+    // Thread `thread` of the block (linear, x fastest): its warp and lane.
+    void focusThread(std::uint64_t thread);
+
+    BreakpointInfo addBreakpoint(const BreakpointSpec& spec);
+    void removeBreakpoint(int id);
+    std::vector<BreakpointInfo> breakpoints() const;
+    WatchInfo addWatch(const WatchSpec& spec);
+    void removeWatch(int id);
+    std::vector<WatchInfo> watches() const;
+
+    Stop resume(Motion motion);
+    // The state at `position` (an earlier stop's), by running again from the start.
+    Stop goTo(std::uint64_t position);
+    // Checkpoints (the memory as a block begins) at most every `instructions` warp-level
+    // instructions: going back runs from the nearest one. 2^20 by default (about 0.15 s
+    // of simulation); the memory they take is bounded (256 MiB).
+    void setCheckpointSpacing(std::uint64_t instructions)
+    {
+        checkpointSpacing_ = std::max<std::uint64_t>(1, instructions);
+    }
+    std::size_t checkpoints() const { return checkpoints_.size(); }
+
+    // What the focused warp is doing; every warp of the focused block.
+    WarpView warp() const;
+    std::vector<WarpView> warps() const;
+    std::vector<Frame> backtrace() const;
+    // An expression (or a PTX register) for each of the focused warp's 32 lanes.
+    std::vector<LaneValue> lanes(const std::string& expression) const;
+    // ... for the focused lane.
+    LaneValue evaluate(const std::string& expression) const;
+    // The focused block's shared memory as `count` words of `type` from byte `offset`.
+    std::vector<SharedWord> shared(DType type, std::uint32_t offset, std::uint32_t count) const;
+    std::uint32_t sharedBytes() const;
+    Location locate(std::uint32_t pc) const;
+    // Line `line` of the kernel's source when `file` is the kernel's file, else empty.
+    std::string sourceLine(const std::string& file, std::uint32_t line) const;
+    // The buffers as they are now (the launch's memory).
+    const std::vector<BufferArg>& buffers() const;
+    const std::vector<std::string>& warnings() const;
+    // The kernel as the simulator runs it (its instructions, register names, frames).
+    const sim::Function& function() const;
+
+private:
+    std::unique_ptr<DebugLaunch> launch_;
+    std::unique_ptr<DebugObserver> observer_;
+    std::string source_, sourceName_;
+    double timeLimitSeconds_ = 10;
+    Stop stop_;
+    Focus focus_;
+    int nextBreakpoint_ = 1, nextWatch_ = 1;
+    // The memory as some blocks began, so that going back runs from the nearest one
+    // rather than from the launch's start: one at most every checkpointSpacing_
+    // instructions, within kCheckpointBytes in all.
+    std::vector<Checkpoint> checkpoints_;
+    std::size_t checkpointBytes_ = 0;
+    std::uint64_t checkpointSpacing_ = std::uint64_t(1) << 20;
+    static constexpr std::size_t kCheckpointBytes = std::size_t(256) << 20;
+
+    void keepCheckpoint(std::uint64_t block, std::uint64_t position);
+    // Runs again from the latest checkpoint at or before `position` (the start when
+    // none), the debugger's observer detached and its history forgotten.
+    void rewind(std::uint64_t position);
+    // On by budgets to `position`, or to where the launch ends before it.
+    void runTo(std::uint64_t position);
+    void attachObserver();
+
+    const sim::Warp& focusedWarp() const;
+    // Runs until the observer asks for a stop, the launch finishes or faults.
+    Stop runToStop();
+    // Again from the start to `position`, stopping there for `why`.
+    Stop land(const Stop& at);
+    // The focus a stop moves to, and the stop kept.
+    Stop settle(Stop s);
+    std::vector<std::uint32_t> linePcs(std::uint16_t file, std::uint32_t line) const;
+    std::uint16_t fileIndex(const std::string& file) const;
+    void armMotion(Motion motion);
+    Stop reverseStep();
+    Stop reverseContinue();
+};
+
+} // namespace kw::debug

@@ -1,0 +1,62 @@
+#include "serve/DebugProtocolSession.hpp"
+
+#include "compile/Compiler.hpp"
+#include "compile/ProgramCache.hpp"
+#include "debug/DebugConsole.hpp"
+#include "debug/DebugSession.hpp"
+#include "serve/JobCodec.hpp"
+#include "util/Error.hpp"
+#include "util/JsonField.hpp"
+#include "util/Paths.hpp"
+
+namespace kw {
+
+namespace {
+
+nlohmann::json stopJson(const debug::Stop& s)
+{
+    return {{"reason", debug::toString(s.reason)},
+            {"position", s.position},
+            {"block", s.block},
+            {"warp", s.warp},
+            {"lane", s.lane},
+            {"message", s.message}};
+}
+
+} // namespace
+
+DebugProtocolSession::DebugProtocolSession(const Message& open)
+    : compiler_(std::make_unique<Compiler>(ProgramCache::openDefault()))
+{
+    const Document doc = JobCodec::decode(open, JobCodec::jobsRootIn(userCacheDir()));
+    debug::DebugOptions options;
+    options.step = JsonField::get<std::string>(open.header, "step", {});
+    const std::string check = JsonField::get<std::string>(open.header, "check", {});
+    if (!check.empty()) {
+        const auto tool = parseCheckTool(check);
+        if (!tool)
+            throw Error(ErrorCategory::Protocol, "check \"" + check + "\" is not a check");
+        options.check = *tool;
+    }
+    session_ = debug::DebugSession::fromDocument(doc, *compiler_, options);
+    console_ = std::make_unique<debug::DebugConsole>(*session_);
+}
+
+DebugProtocolSession::~DebugProtocolSession() = default;
+
+nlohmann::json DebugProtocolSession::handle(const Message& message, Events& /*events*/)
+{
+    const auto body = message.header.find("body");
+    if (body == message.header.end() || !body->is_object() || !body->contains("command")
+        || !(*body)["command"].is_string())
+        throw Error(ErrorCategory::Protocol, "a debug session's message is {\"command\": \"...\"}");
+    const std::string command = (*body)["command"].get<std::string>();
+    const std::string text = command == "where" ? console_->stopText(session_->stop()) : console_->execute(command);
+    const debug::Focus f = session_->focus();
+    return {{"text", text},
+            {"stop", stopJson(session_->stop())},
+            {"ended", session_->ended()},
+            {"focus", {{"block", f.block}, {"warp", f.warp}, {"lane", f.lane}}}};
+}
+
+} // namespace kw

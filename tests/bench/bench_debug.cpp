@@ -1,0 +1,185 @@
+// The debugger's costs (docs/benchmarks.md, "Debugger"):
+//   condition: a conditional breakpoint that never fires, on a kernel of 2^20 threads,
+//     against a plain simulator run of the same launch on one thread (the debugger runs
+//     the blocks on one thread) and on every core; the goal is at most 1.5x the former.
+//   reverse: a kernel of about 10^7 warp-level instructions run to its end, then earlier
+//     stops reached by running again from the start (goto, reverse-continue,
+//     reverse-step); the goal is 1 s each.
+// Usage: bench_debug [condition|reverse|all]
+#include "SimCompile.hpp"
+#include "SimLaunch.hpp"
+#include "debug/DebugSession.hpp"
+#include "sim/SimBackend.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace kwtest;
+using namespace kw::debug;
+
+const char* kWork = R"(
+__global__ void work(const float *x, float *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float v = x[i] * 2.0f; // once
+        for (int k = 0; k < 16; ++k)
+            v = v * 0.999f + 1.0f; // loop
+        y[i] = v;
+    }
+}
+)";
+
+const char* kSpin = R"(
+__global__ void spin(float *y, int iters)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = float(i);
+    for (int k = 0; k < iters; ++k)
+        v = v * 0.999f + 1.0f; // loop
+    y[i] = v; // store
+}
+)";
+
+kw::BufferArg floats(const std::string& name, const std::vector<float>& v)
+{
+    kw::BufferArg b;
+    b.name = name;
+    b.data = kw::HostBuffer(kw::DType::F32, v.size());
+    std::memcpy(b.data.data(), v.data(), v.size() * sizeof(float));
+    return b;
+}
+
+double since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int lineOf(const std::string& source, const std::string& marker)
+{
+    const auto at = source.find(marker);
+    return 1 + int(std::count(source.begin(), source.begin() + std::ptrdiff_t(at), '\n'));
+}
+
+bool condition(int rounds)
+{
+    std::string log;
+    const auto img = compileCuda(kWork, "work", log);
+    if (!img) {
+        std::fprintf(stderr, "bench_debug: %s\n", log.c_str());
+        return false;
+    }
+    const int n = 1 << 20;
+    std::vector<float> x(n);
+    for (int i = 0; i < n; ++i)
+        x[std::size_t(i)] = float(i % 1000);
+    const kw::LaunchConfig cfg = config({unsigned(n / 256), 1, 1}, {256, 1, 1}, 0, 600);
+    const std::vector<kw::LaunchArg> args{bufArg(0), bufArg(1), scalar<int>(n)};
+    auto plainOnce = [&](unsigned threads) {
+        kw::SimBackend sim;
+        sim.setThreads(threads);
+        std::vector<kw::BufferArg> bufs{floats("x", x), floats("y", std::vector<float>(n))};
+        const auto t0 = std::chrono::steady_clock::now();
+        sim.launch(*img, bufs, args, cfg);
+        return since(t0);
+    };
+    // The debugger to the end of the launch: set up untimed, the run to the end timed.
+    std::uint64_t hits = 0;
+    auto debuggedOnce = [&](const std::string& marker, const std::string& cond) {
+        DebugSession s(*img, {floats("x", x), floats("y", std::vector<float>(n))}, args, cfg, kWork, "kernel.cu");
+        if (!marker.empty()) {
+            BreakpointSpec b{"", std::uint32_t(lineOf(kWork, marker))};
+            b.condition = cond;
+            s.addBreakpoint(b);
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        const Stop end = s.resume(Motion::Continue);
+        hits += end.reason == StopReason::Finished ? 0 : 1;
+        return since(t0);
+    };
+    // Interleaved rounds, the fastest of each kind: the machine's other load weighs on all alike.
+    double one = 1e30, all = 1e30, observed = 1e30, once = 1e30, loop = 1e30;
+    for (int r = 0; r < rounds; ++r) {
+        one = std::min(one, plainOnce(1));
+        all = std::min(all, plainOnce(0));
+        observed = std::min(observed, debuggedOnce("", ""));
+        once = std::min(once, debuggedOnce("// once", "threadIdx.x > 4096"));
+        loop = std::min(loop, debuggedOnce("// loop", "threadIdx.x > 4096 || %f1 < -1e30"));
+    }
+    const bool fired = hits != 0; // a breakpoint that never fires did: the figures mean nothing
+    std::printf("debug condition threads=%d plain_1thread_s=%.4f plain_allcores_s=%.4f\n", n, one, all);
+    std::printf("debug condition no_breakpoint_s=%.4f ratio=%.2f\n", observed, observed / one);
+    std::printf("debug condition line_once_s=%.4f ratio=%.2f (goal 1.5)\n", once, once / one);
+    std::printf("debug condition line_in_loop16_s=%.4f ratio=%.2f\n", loop, loop / one);
+    std::printf("debug condition check=%s\n", fired ? "FAILED" : "ok");
+    std::fflush(stdout);
+    return !fired;
+}
+
+bool reverse()
+{
+    std::string log;
+    const auto img = compileCuda(kSpin, "spin", log);
+    if (!img) {
+        std::fprintf(stderr, "bench_debug: %s\n", log.c_str());
+        return false;
+    }
+    const int blocks = 64, threads = 256, iters = 11000;
+    DebugSession s(*img, {floats("y", std::vector<float>(blocks * threads))}, {bufArg(0), scalar<int>(iters)},
+                   config({blocks, 1, 1}, {threads, 1, 1}, 0, 600), kSpin, "kernel.cu");
+    BreakpointSpec late{"", std::uint32_t(lineOf(kSpin, "// store"))};
+    late.condition = "blockIdx.x == 60 && threadIdx.x == 0";
+    s.addBreakpoint(late);
+    auto t0 = std::chrono::steady_clock::now();
+    const Stop hit = s.resume(Motion::Continue);
+    const Stop end = s.resume(Motion::Continue);
+    const double forward = since(t0);
+    const std::uint64_t total = end.position;
+    std::printf("debug reverse warp_instructions=%llu forward_to_end_s=%.4f\n", (unsigned long long)total, forward);
+    bool ok = hit.reason == StopReason::Breakpoint && end.reason == StopReason::Finished;
+    double worst = 0;
+    for (const double f : {0.1, 0.5, 0.9, 0.999}) {
+        const auto p = std::uint64_t(double(total) * f);
+        t0 = std::chrono::steady_clock::now();
+        const Stop back = s.goTo(p);
+        const double took = since(t0);
+        worst = std::max(worst, took);
+        ok &= back.position == p;
+        std::printf("debug reverse goto=%llu s=%.4f\n", (unsigned long long)p, took);
+    }
+    s.goTo(total - 1000);
+    t0 = std::chrono::steady_clock::now();
+    const Stop rc = s.resume(Motion::ReverseContinue);
+    const double rcTook = since(t0);
+    worst = std::max(worst, rcTook);
+    ok &= rc.position == hit.position;
+    std::printf("debug reverse reverse_continue s=%.4f\n", rcTook);
+    t0 = std::chrono::steady_clock::now();
+    const Stop rs = s.resume(Motion::ReverseStep);
+    const double rsTook = since(t0);
+    worst = std::max(worst, rsTook);
+    ok &= rs.position < rc.position;
+    std::printf("debug reverse reverse_step s=%.4f\n", rsTook);
+    std::printf("debug reverse worst_s=%.4f (goal 1) check=%s\n", worst, ok ? "ok" : "FAILED");
+    std::fflush(stdout);
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::string which = argc > 1 ? argv[1] : "all";
+    bool ok = true;
+    if (which == "all" || which == "condition")
+        ok &= condition(9);
+    if (which == "all" || which == "reverse")
+        ok &= reverse();
+    return ok ? 0 : 1;
+}

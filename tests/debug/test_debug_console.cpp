@@ -1,0 +1,172 @@
+// The command language on samples/reduction_shared.kwb: a warp stepped through the tree
+// reduction, `lanes` showing the partial sums each lane adds and `shared` what they
+// wrote, against the host's reduction; the transcript is the same on every run; and
+// `kwb-run debug` reads the same commands from its real standard input.
+#include "DebugTestSupport.hpp"
+#include "compile/Compiler.hpp"
+#include "doc/DocumentReader.hpp"
+#include "gpu/ChildProcess.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace {
+
+using namespace kwtest;
+using namespace kw::debug;
+
+const std::string kSample = std::string(KW_SAMPLES_DIR) + "/reduction_shared.kwb";
+
+std::unique_ptr<DebugSession> sampleSession()
+{
+    const kw::Document doc = kw::DocumentReader::readFile(kSample, kw::Trust::Trusted);
+    kw::Compiler compiler;
+    return DebugSession::fromDocument(doc, compiler);
+}
+
+std::uint32_t addLine()
+{
+    const kw::Document doc = kw::DocumentReader::readFile(kSample, kw::Trust::Trusted);
+    return std::uint32_t(lineOf(doc.source, "partial[tid] += partial[tid + stride];"));
+}
+
+// The numbers of a `lanes` table's column `column` (1: the first expression), by lane.
+std::vector<double> column(const std::string& table, int column)
+{
+    std::vector<double> out;
+    std::istringstream in(table);
+    std::string line;
+    std::getline(in, line); // the header
+    while (std::getline(in, line)) {
+        std::istringstream cells(line);
+        std::string lane, mark, tid, value;
+        cells >> lane >> mark >> tid;
+        for (int c = 0; c < column; ++c)
+            cells >> value;
+        out.push_back(std::stod(value));
+    }
+    return out;
+}
+
+TEST(DebugConsole, StepsAWarpThroughTheTreeReduction)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = sampleSession();
+    DebugConsole c(*s);
+    const std::uint32_t line = addLine();
+    EXPECT_EQ(c.execute(fmt::format("break {}", line)), fmt::format("breakpoint 1 at kernel.cu:{}\n", line));
+    // Block 0 holds 0..255: partial[t] = t after the load.
+    std::vector<double> host(256);
+    for (int t = 0; t < 256; ++t)
+        host[std::size_t(t)] = t;
+    for (std::uint32_t stride = 128; stride >= 32; stride /= 2) {
+        const std::string stop = c.execute("continue");
+        ASSERT_TRUE(contains(stop, "breakpoint 1 hit by lane 0")) << stop;
+        ASSERT_TRUE(contains(stop, "block 0 warp 0")) << stop;
+        // To the store of the sum: its register is what lane t writes to partial[t].
+        ASSERT_TRUE(stepUntil(*s, "st.shared.f32"));
+        const std::string reg = storedRegister(nextInstruction(*s));
+        const auto sums = column(c.execute("lanes " + reg + " threadIdx.x"), 1);
+        ASSERT_EQ(sums.size(), 32u);
+        for (std::uint32_t t = 0; t < 32; ++t)
+            EXPECT_EQ(sums[t], host[t] + host[t + stride]) << "stride " << stride << " lane " << t;
+        for (std::uint32_t t = 0; t < stride; ++t)
+            host[t] += host[t + stride];
+        // The other warps of the block add theirs before the barrier releases.
+        const std::string barrier = c.execute("barrier");
+        ASSERT_TRUE(contains(barrier, "] barrier")) << barrier;
+        const std::string shared = c.execute("shared f32 0 64");
+        std::istringstream in(shared);
+        std::string l;
+        std::getline(in, l);
+        std::getline(in, l);
+        for (std::uint32_t t = 0; t < 64; ++t) {
+            ASSERT_TRUE(std::getline(in, l));
+            std::istringstream cells(l);
+            double offset = 0, bank = 0, value = 0;
+            cells >> offset >> bank >> value;
+            EXPECT_EQ(offset, 4 * t);
+            EXPECT_EQ(bank, t % 32);
+            EXPECT_EQ(value, host[t]) << "stride " << stride << " t " << t;
+        }
+    }
+    EXPECT_TRUE(contains(c.execute("info warps"), "* warp  0"));
+    EXPECT_TRUE(contains(c.execute("print %nosuch"), "error: "));
+    EXPECT_TRUE(contains(c.execute("frobnicate"), "error: unknown command"));
+}
+
+const char* kScript = R"(break 18 if threadIdx.x == 40
+continue
+lanes %r1 threadIdx.x
+print threadIdx.x * 2
+info warps
+info breakpoints
+watch block_sums(1)
+delete 1
+continue
+backtrace
+reverse-continue
+block 2
+thread 100
+print threadIdx.x
+stepi
+step
+next
+reconverge
+shared f32 0 4
+reverse-step
+goto 5000
+quit
+)";
+
+std::string transcript()
+{
+    auto s = sampleSession();
+    DebugConsole c(*s);
+    std::string out = c.stopText(s->stop());
+    std::istringstream in(kScript);
+    for (std::string line; std::getline(in, line);)
+        out += "> " + line + "\n" + c.execute(line);
+    return out;
+}
+
+TEST(DebugConsole, TheTranscriptIsTheSameOnEveryRun)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string first = transcript();
+    EXPECT_EQ(transcript(), first);
+    EXPECT_TRUE(contains(first, "breakpoint 1 hit by lane 8")) << first; // thread 40 is warp 1's lane 8
+    EXPECT_TRUE(contains(first, "watchpoint 1: written by block 1 warp 0 lane 0")) << first;
+    EXPECT_FALSE(contains(first, "error:")) << first;
+}
+
+TEST(DebugConsole, KwbRunDebugReadsItsCommandsFromStandardInput)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string script = "break 18\ncontinue\nlanes threadIdx.x\nnonsense\ncontinue\nquit\nstep\n";
+    std::string outputs[2];
+    for (auto& out : outputs) {
+        ChildProcess child({"debug", kSample, "--trust"});
+        child.write(script);
+        child.closeStdin();
+        out = child.readAllStdout();
+        const std::string err = child.readStderr();
+        EXPECT_EQ(child.wait(), 0) << err;
+    }
+    EXPECT_EQ(outputs[0], outputs[1]);
+    const std::string& out = outputs[0];
+    EXPECT_TRUE(contains(out, "[0] entry\n")) << out;
+    EXPECT_TRUE(contains(out, "> break 18\nbreakpoint 1 at kernel.cu:18\n")) << out;
+    EXPECT_TRUE(contains(out, "> nonsense\nerror: unknown command")) << out;
+    EXPECT_TRUE(contains(out, "block 0 warp 1")) << out; // the second hit
+    EXPECT_FALSE(contains(out, "> step\n")) << "commands after quit are not read";
+
+    // A document that is not there: bad input, on stderr.
+    ChildProcess missing({"debug", "/nonexistent/x.kwb"});
+    missing.closeStdin();
+    missing.readAllStdout();
+    EXPECT_NE(missing.wait(), 0);
+}
+
+} // namespace
