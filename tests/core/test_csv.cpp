@@ -1,6 +1,7 @@
 #include "data/CsvFile.hpp"
 #include "data/HalfFloat.hpp"
 #include "util/Error.hpp"
+#include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -51,7 +52,7 @@ TEST(Csv, WritesOneRowPerLine)
 
 TEST(Csv, FloatsRoundTripExactly)
 {
-    const auto dir = std::filesystem::temp_directory_path() / "kw_test_csv";
+    const auto dir = kw::test::freshDir("kw_test_csv", "files");
     std::filesystem::create_directories(dir);
     for (DType t : {DType::F16, DType::BF16, DType::F32, DType::F64, DType::U64}) {
         HostBuffer b(t, 8);

@@ -1,6 +1,7 @@
 // Each fault kind comes back as a structured fault, and the next job in the same
 // serve session succeeds (the runner replaces itself after a sticky fault).
 #include "gpu/GpuTestSupport.hpp"
+#include "support/TempDir.hpp"
 
 using namespace kwtest;
 using nlohmann::json;
@@ -64,13 +65,13 @@ INSTANTIATE_TEST_SUITE_P(Kinds, GpuFaults, ::testing::ValuesIn(kCases),
 TEST(GpuFaultsCli, FaultExitsThreeAndSaysWhich)
 {
     KW_REQUIRE_GPU();
-    const auto path = std::filesystem::temp_directory_path() / "kw_gpu_fault.kwb";
+    const auto path = kw::test::freshDir("kw_gpu_faults", "fault") / "fault.kwb";
     std::ofstream(path) << kernelDocument(kCases[0].source, "k").dump();
     auto r = runKwb({"run", path.string(), "--device", "cuda:0"});
     EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
     EXPECT_NE(r.out.find("illegal_address"), std::string::npos) << r.out;
 
-    const auto loop = std::filesystem::temp_directory_path() / "kw_gpu_loop.kwb";
+    const auto loop = kw::test::freshDir("kw_gpu_faults", "loop") / "loop.kwb";
     std::ofstream(loop) << kernelDocument(kCases[4].source, "k", {32, 1, 1}, 2).dump();
     auto t = runKwb({"run", loop.string(), "--device", "cuda:0"});
     EXPECT_EQ(t.exitCode, 3) << t.out << t.err;
@@ -82,7 +83,7 @@ TEST(GpuFaultsCli, FailedCheckExitsFour)
     KW_REQUIRE_GPU();
     json doc = loadSample("add_vectors_small.kwb");
     doc["checks"][0]["expect"] = "1000 + i";
-    const auto path = std::filesystem::temp_directory_path() / "kw_gpu_badcheck.kwb";
+    const auto path = kw::test::freshDir("kw_gpu_faults", "badcheck") / "badcheck.kwb";
     std::ofstream(path) << doc.dump();
     auto r = runKwb({"run", path.string(), "--device", "cuda:0"});
     EXPECT_EQ(r.exitCode, 4) << r.out << r.err;

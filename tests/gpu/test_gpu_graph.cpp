@@ -11,6 +11,7 @@
 #include "doc/DocumentReader.hpp"
 #include "gpu/GpuTestSupport.hpp"
 #include "run/RunEngine.hpp"
+#include "support/TempDir.hpp"
 
 #include <cstring>
 
@@ -190,7 +191,7 @@ TEST(GpuGraph, AFaultInsideTheGraphNamesTheLoopAndThePassesOfItsReplay)
     doc["source"] = doc["source"].get<std::string>()
         + "extern \"C\" __global__ void far(int* a, long long k) { a[threadIdx.x + k] = 1; }\n";
     doc["kernels"].push_back("far");
-    const auto path = std::filesystem::temp_directory_path() / "kw_gpu_graph_fault.kwb";
+    const auto path = kw::test::freshDir("kw_gpu_graph", "fault") / "fault.kwb";
     std::ofstream(path) << doc.dump();
     const auto r = runKwb({"run", path.string(), "--device", "cuda:0", "--json"});
     EXPECT_EQ(r.exitCode, 3) << r.out << r.err;

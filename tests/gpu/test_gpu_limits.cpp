@@ -1,6 +1,7 @@
 // Launches over a device or kernel limit are refused before launching, with a
 // message naming the limit and the value.
 #include "gpu/GpuTestSupport.hpp"
+#include "support/TempDir.hpp"
 
 using namespace kwtest;
 using nlohmann::json;
@@ -65,7 +66,7 @@ TEST(GpuLimits, CliRefusesWithExitTwoAndTheLimit)
     KW_REQUIRE_GPU();
     json doc = loadSample("hello_from_gpu.kwb");
     doc["variables"][2][1] = "100"; // bz = 100: 1200 threads
-    const auto path = std::filesystem::temp_directory_path() / "kw_gpu_limit.kwb";
+    const auto path = kw::test::freshDir("kw_gpu_limits", "limit") / "limit.kwb";
     std::ofstream(path) << doc.dump();
     auto r = runKwb({"run", path.string(), "--device", "cuda:0"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;

@@ -2,6 +2,7 @@
 // cuModuleGetGlobal, whole .cu files, the C headers, special registers, spin waits,
 // aggregate checks, reference buffers and vector types.
 #include "gpu/GpuTestSupport.hpp"
+#include "support/TempDir.hpp"
 
 #include <algorithm>
 
@@ -43,7 +44,7 @@ TEST(GpuRealKernels, AGlobalOfTheWrongSizeIsRefusedOnTheGpuToo)
     s << in.rdbuf();
     std::string text = s.str();
     text.replace(text.find("\"count\": 5,"), 11, "\"count\": 6,");
-    const fs::path p = fs::temp_directory_path() / "kw_gpu_global_size.kwb";
+    const fs::path p = kw::test::freshDir("kw_gpu_real", "global_size") / "global_size.kwb";
     std::ofstream(p) << text;
     auto r = runKwb({"run", p.string(), "--device", "cuda:0"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;

@@ -3,6 +3,7 @@
 #include "data/DType.hpp"
 #include "data/NpyFile.hpp"
 #include "gpu/GpuTestSupport.hpp"
+#include "support/TempDir.hpp"
 
 using namespace kwtest;
 using nlohmann::json;
@@ -52,7 +53,7 @@ TEST(GpuSamples, EverySampleRunsThroughTheCliAndWritesItsOutputs)
     ASSERT_FALSE(names.empty()) << "no samples in " << KW_SAMPLES_DIR;
     for (const auto& name : names) {
         SCOPED_TRACE(name);
-        const auto out = std::filesystem::temp_directory_path() / ("kw_gpu_out_" + name);
+        const auto out = kw::test::freshDir("kw_gpu_samples", "out_" + name);
         std::filesystem::remove_all(out);
         auto r = runKwb({"run", std::string(KW_SAMPLES_DIR) + "/" + name, "--device", "cuda:0", "--repeat", "3",
                          "--out", out.string()});

@@ -245,3 +245,29 @@ TEST(ProfileView, TheWindowWiresProfilingAndTheMarginToTheView)
             << window.profileView()->noticeText()->text();
     }
 }
+
+TEST(ProfileView, AProfileOfSeveralStepsSaysWhichStepsRanEachLine)
+{
+    test::app();
+    ProfileView view;
+    view.resize(1000, 420);
+    view.show();
+    view.setSource(source, "kernel.cu");
+    // One launch: no Steps column.
+    view.showResult(profiledRun(), captured(4, {0, 0, 0}, 1));
+    EXPECT_TRUE(view.table()->isColumnHidden(ProfileTableModel::StepsColumn));
+
+    // A document of steps: line 3 ran in step 1 alone, line 4 in steps 2.1 and 1.
+    RunResult steps = profiledRun();
+    steps.profile->lines[0].steps = {"1"};
+    steps.profile->lines[1].steps = {"2.1", "1"};
+    view.showResult(steps, captured(4, {0, 0, 0}, 1));
+    EXPECT_FALSE(view.table()->isColumnHidden(ProfileTableModel::StepsColumn));
+    EXPECT_EQ(view.proxy()->headerData(ProfileTableModel::StepsColumn, Qt::Horizontal).toString(), "Steps");
+    ASSERT_EQ(view.proxy()->rowCount(), 2);
+    for (int row = 0; row < 2; ++row) {
+        const int line = view.proxy()->index(row, ProfileTableModel::LocationColumn).data().toInt();
+        EXPECT_EQ(view.proxy()->index(row, ProfileTableModel::StepsColumn).data().toString(),
+                  line == 3 ? "1" : "2.1, 1");
+    }
+}

@@ -8,12 +8,24 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QPalette>
+#include <QStringList>
 
+#include <algorithm>
 #include <limits>
 
 namespace kw {
 
 namespace {
+
+// "1.1, 2": the steps that ran a line, in the order they first did.
+QString stepsText(const LineProfile& l)
+{
+    QStringList steps;
+    for (const std::string& s : l.steps)
+        steps << QString::fromStdString(s);
+    return steps.join(QStringLiteral(", "));
+}
+
 // Blank ratios sort below every real value, whichever way the column is sorted.
 constexpr double noValue = -std::numeric_limits<double>::infinity();
 
@@ -59,6 +71,11 @@ int ProfileTableModel::rowCount(const QModelIndex& parent) const { return parent
 
 int ProfileTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+bool ProfileTableModel::hasSteps() const
+{
+    return std::any_of(lines_.begin(), lines_.end(), [](const LineProfile& l) { return !l.steps.empty(); });
+}
+
 QVariant ProfileTableModel::display(const LineProfile& l, int column) const
 {
     const ProfileCounters& c = l.counters;
@@ -87,6 +104,7 @@ QVariant ProfileTableModel::display(const LineProfile& l, int column) const
     case BranchEfficiencyColumn: return ProfileSummary::percent(ProfileRatios::branchEfficiency(c, e));
     case LocalColumn: return countOrBlank(ProfileRatios::localRequests(c));
     case AtomicsColumn: return countOrBlank(c.atomic_requests);
+    case StepsColumn: return stepsText(l);
     }
     return {};
 }
@@ -114,6 +132,7 @@ QVariant ProfileTableModel::sortValue(const LineProfile& l, int column) const
     case BranchEfficiencyColumn: return orBlank(ProfileRatios::branchEfficiency(c, e));
     case LocalColumn: return qulonglong(ProfileRatios::localRequests(c));
     case AtomicsColumn: return qulonglong(c.atomic_requests);
+    case StepsColumn: return stepsText(l);
     }
     return {};
 }
@@ -174,6 +193,9 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation o, int role)
         case BranchEfficiencyColumn:
             return tr("Branches whose lanes all went the same way (1 - divergent / branches).");
         case LocalColumn: return tr("Local memory requests: register spills and arrays on the stack.");
+        case StepsColumn:
+            return tr("The steps whose launches ran this line, in the order they first did; the counters are "
+                      "their sum (kwb-run run --profile lists each step's own).");
         default: return {};
         }
     }
@@ -196,6 +218,7 @@ QVariant ProfileTableModel::headerData(int section, Qt::Orientation o, int role)
     case BranchEfficiencyColumn: return tr("Branch eff.");
     case LocalColumn: return tr("Local");
     case AtomicsColumn: return tr("Atomics");
+    case StepsColumn: return tr("Steps");
     }
     return {};
 }

@@ -32,6 +32,7 @@ public:
         BranchEfficiencyColumn,
         LocalColumn,
         AtomicsColumn,
+        StepsColumn, // a document of steps: the steps whose launches ran the line
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole + 1;
@@ -45,6 +46,8 @@ public:
     void clear();
     const LineProfile& line(int row) const { return lines_[std::size_t(row)]; }
     const ProfileSource& source() const { return source_; }
+    // Whether any line names the steps that ran it (a document of several launches).
+    bool hasSteps() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -297,6 +297,7 @@ void ProfileView::showProfile(const KernelProfile& profile, const ProfileRequest
     legend_->setMaximum(ProfileMetrics::maximum(metric(), profile.lines));
     totals_->setText(ProfileSummary::totals(profile));
     table_->sortByColumn(ProfileTableModel::MetricColumn, Qt::DescendingOrder);
+    table_->setColumnHidden(ProfileTableModel::StepsColumn, !model_->hasSteps());
     table_->resizeColumnsToContents();
     // The source column shows the start of long lines; the tooltip has the counters.
     const int sourceWidth = table_->fontMetrics().horizontalAdvance(QLatin1Char('m')) * 30;
