@@ -264,3 +264,33 @@ TEST(PtxPanel, ShowsHighlightedPtxAndTheResourcesTable)
     EXPECT_EQ(formatAt("notCounted", "notCounted"), h->format(PtxHighlighter::Kind::Comment).foreground().color());
     EXPECT_EQ(formatAt(".reg .f32", ".f32"), h->format(PtxHighlighter::Kind::Type).foreground().color());
 }
+
+// A document of steps runs once: its time is every launch together, not a repeat.
+TEST(TimingsPanel, ADocumentOfStepsShowsItsWholeTimeAndNoRepeats)
+{
+    test::app();
+    TimingsPanel panel;
+    RunResult r = timedRun(0);
+    r.device.id = "sim";
+    r.device.name = "CPU simulator";
+    r.timings.kernelMs = {12.5};
+    r.timings.medianMs = r.timings.minMs = r.timings.meanMs = 12.5;
+    StepResult loop, launch, swap;
+    loop.path = "1";
+    loop.kind = "repeat";
+    loop.runs = 200;
+    launch.path = "1.1";
+    launch.kind = "launch";
+    launch.runs = 200;
+    swap.path = "1.2";
+    swap.kind = "swap";
+    swap.runs = 200;
+    r.steps = {loop, launch, swap};
+    panel.showResult(r);
+    const QString text = panel.summary()->text();
+    EXPECT_TRUE(text.contains("every launch together")) << text.toStdString();
+    EXPECT_TRUE(text.contains("200 launches on CPU simulator")) << text.toStdString();
+    EXPECT_TRUE(text.contains("Steps list")) << text.toStdString();
+    EXPECT_FALSE(text.contains("repeats")) << text.toStdString();
+    EXPECT_EQ(panel.repeatPlot()->graphCount(), 0);
+}

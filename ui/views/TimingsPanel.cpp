@@ -111,7 +111,25 @@ void TimingsPanel::showResult(const RunResult& r)
     stats_ = TimingStats::compute(t.kernelMs);
     simulated_ = r.device.id == "sim";
     const double median = stats_.count ? stats_.median : t.medianMs;
-    if (stats_.count) {
+    if (!r.steps.empty()) {
+        // A document of steps runs once: its one time is every launch together, and the
+        // steps' own times are in the Steps list.
+        int launches = 0;
+        for (const StepResult& s : r.steps)
+            if (s.kind == "launch")
+                launches += s.runs;
+        stats_ = {};
+        summary_->setText(
+            (simulated_ ? tr("<b>Simulator time of every launch together (the CPU running the simulation, not a "
+                             "GPU measurement): %1</b>")
+                        : tr("<b>Kernel time of every launch together: %1</b>"))
+                .arg(formatMs(median))
+            + (launches == 1 ? tr(" &nbsp; 1 launch on %1") : tr(" &nbsp; %2 launches on %1"))
+                  .arg(QString::fromStdString(r.device.name.empty() ? r.device.id : r.device.name).toHtmlEscaped())
+                  .arg(launches)
+            + tr("; each step's runs, time and share are in the Steps list."));
+        plotRepeats({});
+    } else if (stats_.count) {
         const QString head = simulated_ ? tr("<b>Simulator time (the CPU running the simulation, not a GPU "
                                              "measurement): median %1</b>")
                                         : tr("<b>Kernel time: median %1</b>");
@@ -126,7 +144,8 @@ void TimingsPanel::showResult(const RunResult& r)
     } else {
         summary_->setText(tr("No timed repeats in this run."));
     }
-    plotRepeats(t.kernelMs);
+    if (r.steps.empty())
+        plotRepeats(t.kernelMs);
     plotBreakdown(r);
 
     const double gbps = t.gbps > 0 ? t.gbps : median > 0 ? double(t.bytesMoved) / (median * 1e-3) / 1e9 : 0.0;
