@@ -32,7 +32,7 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 
 std::vector<KernelSignature> kernelsOf(const std::string& source, const Document& doc)
 {
-    return DocumentValidator::kernels(source, doc.baseDir(), doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile);
+    return DocumentValidator::kernels(source, doc.baseDir(), doc.sourceName());
 }
 
 bool sameArgs(const std::vector<ArgSpec>& a, const std::vector<ArgSpec>& b)

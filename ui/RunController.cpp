@@ -347,7 +347,7 @@ void RunController::startSweep(const SweepRequest& request)
 std::string RunController::compiledSourceName() const
 {
     const Document& doc = v_.document->document();
-    return doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+    return doc.sourceName();
 }
 
 std::string RunController::loweredNameFor(const CompileResult& r) const

@@ -111,9 +111,11 @@ using AttachedFiles = std::map<std::string, NdArray>;
 struct Document {
     int version = 1;
     std::string title;
-    std::string description;          // Markdown, shown in the Notes panel
-    std::string source;               // resolved source text
-    std::string sourceFile;           // non-empty when the source lives in a file beside the document
+    std::string description; // Markdown, shown in the Notes panel
+    std::string source;      // resolved source text
+    // Non-empty when the source lives in a file beside the document. On a runner the source
+    // travels inline and this keeps the client's name for it (docs/protocol.md, "source_name").
+    std::string sourceFile;
     std::string kernel;               // kernel name or instantiation "scale<float,128>" (one launch)
     std::vector<std::string> kernels; // version 2: the kernels the steps launch
     CompileOptions options;
@@ -132,6 +134,8 @@ struct Document {
     // Set on a runner serving a remote job: file initialisers read only from here.
     std::shared_ptr<const AttachedFiles> attachedFiles;
     std::filesystem::path baseDir() const;
+    // The name the source is compiled, profiled and reported under: its file's, else "kernel.cu".
+    std::string sourceName() const { return sourceFile.empty() ? "kernel.cu" : sourceFile; }
 
     const BufferSpec* findBuffer(const std::string& name) const;
     // A document of steps (version 2) rather than of one launch.

@@ -198,7 +198,7 @@ KernelSignature DocumentValidator::kernelSignature(const Document& doc, const st
     const std::size_t angle = kernel.find('<');
     const std::string base = std::string(trim(kernel.substr(0, angle)));
     const std::vector<KernelSignature> kernels
-        = DocumentValidator::kernels(doc.source, doc.baseDir(), doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile);
+        = DocumentValidator::kernels(doc.source, doc.baseDir(), doc.sourceName());
     const KernelSignature* found = nullptr;
     for (const auto& k : kernels)
         if (k.name == base)

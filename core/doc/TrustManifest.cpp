@@ -44,7 +44,7 @@ std::vector<BroughtFile> TrustManifest::filesOf(const Document& doc)
             add(q.field, q.value);
     // Every header the walk reaches, past includes the gate refuses (the trust bar lists
     // those from documentRequests()).
-    const std::string sourceName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+    const std::string sourceName = doc.sourceName();
     try {
         const AdmittedIncludes included
             = IncludeGate(folder, {}, Compiler::installedIncludeDirs()).admitAll(doc.source, sourceName);

@@ -127,7 +127,7 @@ CompileRequest RunEngine::compileRequest(const Document& doc)
 {
     CompileRequest request;
     request.source = doc.source;
-    request.sourceName = doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile;
+    request.sourceName = doc.sourceName();
     request.baseDir = doc.baseDir();
     request.options = doc.options;
     try {

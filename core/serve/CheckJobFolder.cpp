@@ -53,7 +53,7 @@ void writeText(const fs::path& file, const std::string& body)
 } // namespace
 
 CheckJobFolder::CheckJobFolder(const Document& doc, const fs::path& parent, double launchLimitSeconds)
-    : sourceName_(doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile)
+    : sourceName_(doc.sourceName())
     , includeDirs_(doc.options.includeDirs)
 {
     // Initialisers that came with a remote job are in memory; JobCodec reads the others.

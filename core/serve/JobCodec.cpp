@@ -61,6 +61,23 @@ std::string hex(std::uint64_t v)
     return s;
 }
 
+// The client's name for a source that travelled inline ("source_name"): compiled under
+// it, the profile's lines and the diagnostics name the file the client shows. A name that
+// is not a relative path inside the document's folder is refused.
+std::string sourceNameOf(const json& request)
+{
+    const auto it = request.find("source_name");
+    if (it == request.end())
+        return {};
+    if (!it->is_string() || it->get_ref<const std::string&>().empty())
+        throw Error(ErrorCategory::Protocol, "\"source_name\" must be a non-empty string");
+    const std::string& name = it->get_ref<const std::string&>();
+    const fs::path p = fs::path(name).lexically_normal();
+    if (p.is_absolute() || !ConfinedFolder::staysInside(p))
+        throw Error(ErrorCategory::Protocol, "source_name \"" + name + "\" is not a path inside the document's folder");
+    return name;
+}
+
 } // namespace
 
 fs::path JobCodec::jobsRootIn(const fs::path& cacheDir) { return cacheDir / "jobs"; }
@@ -70,7 +87,7 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
     std::error_code ec;
     const fs::path base = doc.path.empty() ? fs::path() : fs::absolute(doc.path, ec).parent_path();
     Document sent = doc;
-    sent.sourceFile.clear(); // the source travels inline
+    sent.sourceFile.clear(); // the source travels inline, under its name ("source_name")
     // A document from elsewhere is confined here, where its files are read, by the
     // rules the compiler applies (docs/document-format.md, "Documents from elsewhere").
     const bool trusted = doc.trust == Trust::Trusted;
@@ -109,7 +126,7 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
         ? scanIncludes(doc.source, search)
         : IncludeGate(folder, std::vector<fs::path>(search.begin() + (base.empty() ? 0 : 1), search.end()),
                       Compiler::installedIncludeDirs())
-              .admit(doc.source, doc.sourceFile.empty() ? "kernel.cu" : doc.sourceFile)
+              .admit(doc.source, doc.sourceName())
               .files;
     for (const IncludedFile& inc : found) {
         if (inc.path.empty())
@@ -167,6 +184,8 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
     job.header["includes"] = std::move(includes);
     job.header["files"] = std::move(files);
     job.header["trust"] = trusted;
+    if (!doc.sourceFile.empty())
+        job.header["source_name"] = doc.sourceFile;
     if (!device.empty())
         job.header["device"] = device;
     return job;
@@ -188,7 +207,9 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
         fs::path where;
         if (auto b = h.find("base_dir"); b != h.end() && b->is_string() && !b->get<std::string>().empty())
             where = fs::path(b->get<std::string>()) / "document.kwb";
-        return DocumentReader::readString(text, where, trust);
+        Document doc = DocumentReader::readString(text, where, trust);
+        doc.sourceFile = sourceNameOf(h);
+        return doc;
     }
 
     // The job's own folder, named by its headers' contents, so a job sent again
@@ -250,6 +271,7 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
     Document doc = DocumentReader::parse(text, folder / "document.kwb", trust);
     doc.attachedFiles = std::move(attached);
     DocumentValidator::validate(doc);
+    doc.sourceFile = sourceNameOf(h);
     return doc;
 }
 

@@ -4,6 +4,7 @@
 #include "support/TempDir.hpp"
 
 #include "doc/BufferFactory.hpp"
+#include "doc/DocumentReader.hpp"
 #include "serve/JobCodec.hpp"
 #include "serve/Protocol.hpp"
 #include "serve/ServeClient.hpp"
@@ -72,6 +73,42 @@ TEST(ServeJobs, ALocalRunnerRunsAJobThroughTheClient)
     EXPECT_TRUE(r.ok);
     EXPECT_GT(client.lastJob().sent, 300u * 13);
     EXPECT_GT(client.lastJob().received, 300u * 13);
+}
+
+// A source in its own file travels inline but keeps its name: the runner compiles it
+// under that name, so the profile's lines and the diagnostics name the file the client
+// shows (the matmul sample's profile came back under "kernel.cu" and showed nothing).
+TEST(ServeJobs, ASourceFileKeepsItsNameOnTheRunner)
+{
+    const kw::Document doc = kw::DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/matmul.kwb");
+    ASSERT_EQ(doc.sourceName(), "matmul.cu");
+    const kw::EncodedJob job = kw::JobCodec::encode(doc, kw::protocol::op::kRun, 1, "sim");
+    EXPECT_EQ(job.header["source_name"], "matmul.cu");
+    EXPECT_FALSE(job.header["document"].contains("source_file")) << "the source travels inline";
+
+    const fs::path dir = kw::test::freshDir("kwjobs", "source_name");
+    kw::Message m{job.header, job.payload};
+    const kw::Document got = kw::JobCodec::decode(m, dir / "jobs");
+    EXPECT_EQ(got.sourceName(), "matmul.cu");
+    EXPECT_EQ(got.source, doc.source);
+    for (const char* bad : {"/etc/passwd", "../outside.cu", "a/../../b.cu"}) {
+        kw::Message evil = m;
+        evil.header["source_name"] = bad;
+        EXPECT_THROW(kw::JobCodec::decode(evil, dir / "jobs"), kw::Error) << bad;
+    }
+
+    // Through a real runner: every profiled line is the sample's own file.
+    kw::Document small = doc;
+    small.variables = {{"M", "40"}, {"N", "36"}, {"K", "24"}, {"tile", "16"}};
+    kw::ServeClient client(std::string(KW_BIN_DIR) + "/kwb-run serve");
+    kw::RunOverrides profile;
+    profile.profile.enabled = true;
+    const kw::RunResult r = client.run(small, "sim", "outputs", {}, profile);
+    ASSERT_TRUE(r.compile.ok);
+    ASSERT_TRUE(r.profile.has_value()) << (r.warnings.empty() ? "" : r.warnings.front());
+    ASSERT_FALSE(r.profile->lines.empty());
+    for (const kw::LineProfile& l : r.profile->lines)
+        EXPECT_EQ(fs::path(l.file).filename(), "matmul.cu") << l.file << ":" << l.line;
 }
 
 TEST(ServeJobs, AClientRefusesARunnerOfAnotherVersionNamingBoth)
