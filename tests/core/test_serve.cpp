@@ -3,6 +3,7 @@
 #include "serve/Protocol.hpp"
 
 #include "support/Samples.hpp"
+#include "support/ScopedEnvironment.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -10,10 +11,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 using kw::test::sampleDocument;
@@ -147,9 +148,12 @@ TEST(Serve, TheWatchdogAnswersAStuckJobAndTheRunnerReplacesItself)
     doc["run"] = {{"time_limit_s", 60}, {"warmup", 0}, {"repeats", 0}};
     doc["checks"] = json::array();
 
-    ::setenv("KWB_RUNNER_WATCHDOG_MS", "1500", 1);
-    ChildProcess serve({"serve"});
-    ::unsetenv("KWB_RUNNER_WATCHDOG_MS");
+    std::optional<ChildProcess> started;
+    {
+        const kw::test::ScopedEnvironment watchdog("KWB_RUNNER_WATCHDOG_MS", "1500");
+        started.emplace(std::vector<std::string>{"serve"});
+    }
+    ChildProcess& serve = *started;
     const auto t0 = std::chrono::steady_clock::now();
     serve.send(request(1, "run", {{"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"device", "sim"}}));
     serve.send(request(2, "hello")); // read by the stuck runner, not served by it
