@@ -107,6 +107,11 @@ int main(int argc, char** argv)
 
     auto* worker = app.add_subcommand("compile-worker", "");
     worker->group(""); // internal: the workbench's isolated compiles
+    bool workerMany = false, workerTrusted = false;
+    std::string workerPchRoot;
+    worker->add_flag("--many", workerMany, "compile job after job (WarmCompileWorker)");
+    worker->add_flag("--trusted", workerTrusted, "with --many: jobs of trusted sources");
+    worker->add_option("--pch-root", workerPchRoot, "with --many: the folder of precompiled headers");
 
     try {
         app.parse(argc, argv);
@@ -125,6 +130,10 @@ int main(int argc, char** argv)
             return kw::DevicesCommand::execute(devicesJson);
         if (*serve)
             return kw::ServeCommand::execute(serveOptions);
+        if (*worker && workerMany) {
+            kw::CompileWorker::serveMany(stdin, stdout, !workerTrusted, workerPchRoot);
+            return kw::ExitCode::Ok;
+        }
         if (*worker) {
             kw::CompileWorker::serve(stdin, stdout);
             return kw::ExitCode::Ok;

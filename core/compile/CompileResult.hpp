@@ -24,6 +24,21 @@ struct CompileResult {
     std::vector<HostCodeRange> hostCode;             // what of the source was left out as host code
     double compileMs = 0.0;
     bool cacheHit = false;
+    // NVRTC's precompiled headers in this compile: "" none, "created" or "used".
+    std::string pch;
 };
+
+// How the program came to be, for a note beside the compile time: "cached",
+// "precompiled headers used", "precompiled headers made", or "" for a plain compile.
+inline std::string howCompiled(const CompileResult& r)
+{
+    if (r.cacheHit)
+        return "cached";
+    if (r.pch == "used")
+        return "precompiled headers used";
+    if (r.pch == "created")
+        return "precompiled headers made";
+    return {};
+}
 
 } // namespace kw

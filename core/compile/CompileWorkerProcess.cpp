@@ -3,6 +3,7 @@
 #include "compile/CompileResultCodec.hpp"
 #include "compile/NvrtcInProcess.hpp"
 #include "compile/NvrtcLibrary.hpp"
+#include "compile/PipeExchange.hpp"
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
 
@@ -13,7 +14,6 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,7 +52,42 @@ std::filesystem::path CompileWorkerProcess::besideThisProgram()
 #endif
 }
 
+CompileResult CompileWorkerProcess::timedOutResult(const NvrtcJob& job)
+{
+    return failed(
+        job,
+        fmt::format("the compiler did not finish within {} s and was stopped", double(job.timeLimit.count()) / 1000.0));
+}
+
+CompileResult CompileWorkerProcess::crashedResult(const NvrtcJob& job, int signal)
+{
+    return failed(job,
+                  fmt::format("the compiler crashed (signal {}) compiling this source; simplify the code around the "
+                              "last change",
+                              signal));
+}
+
+Error CompileWorkerProcess::machineryError(const std::string& errors)
+{
+    // The worker reports a failure of the machinery as "kwb-run: CATEGORY error: message";
+    // a wall that could not be raised keeps its category (Untrusted).
+    const std::string prefix = "kwb-run: ", untrusted = "untrusted error: ";
+    std::string message = errors.rfind(prefix, 0) == 0 ? errors.substr(prefix.size()) : errors;
+    while (!message.empty() && message.back() == '\n')
+        message.pop_back();
+    if (message.rfind(untrusted, 0) == 0) {
+        const std::string first = message.substr(0, message.find('\n')); // not FailureReport's hint
+        return Error(ErrorCategory::Untrusted, first.substr(untrusted.size()));
+    }
+    return Error(ErrorCategory::Nvrtc, message.empty() ? "the compile worker failed" : message);
+}
+
 #ifdef _WIN32
+
+int CompileWorkerProcess::spawn(const std::vector<std::string>&, int, int, int) const
+{
+    throw Error(ErrorCategory::Internal, "the compile worker runs in the process on this system");
+}
 
 CompileResult CompileWorkerProcess::run(const NvrtcJob& job) const
 {
@@ -64,81 +99,51 @@ CompileResult CompileWorkerProcess::run(const NvrtcJob& job) const
 
 #else
 
+int CompileWorkerProcess::spawn(const std::vector<std::string>& args, int in, int out, int err) const
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in, 0);
+    posix_spawn_file_actions_adddup2(&fa, out, 1);
+    posix_spawn_file_actions_adddup2(&fa, err, 2);
+    std::string exe = worker_.string();
+    std::vector<std::string> words = args;
+    std::vector<char*> argv{exe.data()};
+    for (auto& w : words)
+        argv.push_back(w.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    const int spawned = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (spawned != 0)
+        throw Error(ErrorCategory::Internal, "cannot start the compile worker " + exe + ": " + std::strerror(spawned));
+    return pid;
+}
+
 CompileResult CompileWorkerProcess::run(const NvrtcJob& job) const
 {
     int in[2], out[2], err[2];
     if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
         throw Error(ErrorCategory::Internal, std::string("compile worker: pipe: ") + std::strerror(errno));
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-    std::string exe = worker_.string();
-    char arg1[] = "compile-worker";
-    char* argv[] = {exe.data(), arg1, nullptr};
     pid_t pid = -1;
-    const int spawned = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    try {
+        pid = spawn({"compile-worker"}, in[0], out[1], err[1]);
+    } catch (const Error&) {
+        for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
+            close(fd);
+        throw;
+    }
     close(in[0]);
     close(out[1]);
     close(err[1]);
-    if (spawned != 0) {
-        close(in[1]);
-        close(out[0]);
-        close(err[0]);
-        throw Error(ErrorCategory::Internal, "cannot start the compile worker " + exe + ": " + std::strerror(spawned));
-    }
 
-    // The request is small next to a pipe's buffer only sometimes: write it while reading.
     const std::string payload = toJson(job).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    std::size_t written = 0;
-    std::string output, errors;
     int inFd = in[1];
-    fcntl(inFd, F_SETFL, O_NONBLOCK);
-    signal(SIGPIPE, SIG_IGN);
-    const auto deadline = std::chrono::steady_clock::now() + job.timeLimit;
-    bool timedOut = false;
-    bool outOpen = true, errOpen = true;
-    while (outOpen || errOpen) {
-        pollfd fds[3];
-        nfds_t n = 0;
-        if (outOpen)
-            fds[n++] = {out[0], POLLIN, 0};
-        if (errOpen)
-            fds[n++] = {err[0], POLLIN, 0};
-        if (inFd >= 0)
-            fds[n++] = {inFd, POLLOUT, 0};
-        const auto left
-            = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) {
-            timedOut = true;
-            break;
-        }
-        if (poll(fds, n, int(std::min<long long>(left.count(), 1000))) < 0 && errno != EINTR)
-            break;
-        for (nfds_t i = 0; i < n; ++i) {
-            if (!fds[i].revents)
-                continue;
-            if (fds[i].fd == inFd) {
-                const ssize_t w = write(inFd, payload.data() + written, payload.size() - written);
-                if (w > 0)
-                    written += std::size_t(w);
-                if (w < 0 || written == payload.size()) {
-                    close(inFd);
-                    inFd = -1;
-                }
-                continue;
-            }
-            char chunk[1 << 16];
-            const ssize_t r = read(fds[i].fd, chunk, sizeof chunk);
-            if (r > 0) {
-                (fds[i].fd == out[0] ? output : errors).append(chunk, std::size_t(r));
-            } else {
-                (fds[i].fd == out[0] ? outOpen : errOpen) = false;
-            }
-        }
-    }
+    const PipeExchangeOutcome o = PipeExchange::run(inFd, payload, true, {out[0], err[0]},
+                                                    std::chrono::steady_clock::now() + job.timeLimit, nullptr);
+    const bool timedOut = o.timedOut;
+    const std::string& output = o.read[0];
+    const std::string& errors = o.read[1];
     if (inFd >= 0)
         close(inFd);
     close(out[0]);
@@ -149,28 +154,13 @@ CompileResult CompileWorkerProcess::run(const NvrtcJob& job) const
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
 
     if (timedOut)
-        return failed(job,
-                      fmt::format("the compiler did not finish within {} s and was stopped",
-                                  double(job.timeLimit.count()) / 1000.0));
+        return timedOutResult(job);
     if (WIFSIGNALED(status))
-        return failed(job,
-                      fmt::format("the compiler crashed (signal {}) compiling this source; simplify the "
-                                  "code around the last change",
-                                  WTERMSIG(status)));
+        return crashedResult(job, WTERMSIG(status));
     CompileResult result;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && decodeCompileResult(output, result))
         return result;
-    // The worker reports a failure of the machinery as "kwb-run: CATEGORY error: message";
-    // a wall that could not be raised keeps its category (Untrusted).
-    const std::string prefix = "kwb-run: ", untrusted = "untrusted error: ";
-    std::string message = errors.rfind(prefix, 0) == 0 ? errors.substr(prefix.size()) : errors;
-    while (!message.empty() && message.back() == '\n')
-        message.pop_back();
-    if (message.rfind(untrusted, 0) == 0) {
-        const std::string first = message.substr(0, message.find('\n')); // not FailureReport's hint
-        throw Error(ErrorCategory::Untrusted, first.substr(untrusted.size()));
-    }
-    throw Error(ErrorCategory::Nvrtc, message.empty() ? "the compile worker failed" : message);
+    throw machineryError(errors);
 }
 
 #endif

@@ -5,8 +5,11 @@
 // the time limit is stopped and says so.
 #include "compile/CompileResult.hpp"
 #include "compile/NvrtcJob.hpp"
+#include "util/Error.hpp"
 
 #include <filesystem>
+#include <string>
+#include <vector>
 
 namespace kw {
 
@@ -24,6 +27,17 @@ public:
     // or reports a failure of the machinery (NVRTC missing, a wall that cannot be
     // raised) throws kw::Error.
     CompileResult run(const NvrtcJob& job) const;
+
+    // Starts the worker with `args` on the given standard input, output and error;
+    // returns its process id. Throws kw::Error(Internal) when it cannot start. POSIX only.
+    int spawn(const std::vector<std::string>& args, int in, int out, int err) const;
+
+    // What a compile that the worker could not finish becomes: a result for a time-out
+    // or a crash, an error for a failure of the machinery (`errors` is what the worker
+    // said: "kwb-run: CATEGORY error: message").
+    static CompileResult timedOutResult(const NvrtcJob& job);
+    static CompileResult crashedResult(const NvrtcJob& job, int signal);
+    static Error machineryError(const std::string& errors);
 
 private:
     std::filesystem::path worker_;

@@ -15,6 +15,7 @@
 #include "compile/NvrtcJob.hpp"
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/OptionAllowList.hpp"
+#include "compile/PchLog.hpp"
 #include "compile/PrintfTagger.hpp"
 #include "compile/ProgramCache.hpp"
 #include "compile/PtxEntryParser.hpp"
@@ -23,11 +24,22 @@
 #include "compile/ToolkitIncludeDir.hpp"
 #include "compile/TranslationUnitKernels.hpp"
 #include "compile/UnbundledHeaderNote.hpp"
+#include "compile/WarmCompileWorker.hpp"
 #include "util/Elapsed.hpp"
 #include "util/Error.hpp"
+#include "util/Paths.hpp"
 
 #include <algorithm>
+#include <atomic>
+#ifdef _WIN32
+#include <process.h>
+#else
+#include <unistd.h>
+#endif
 #include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
 #include <set>
 
 namespace kw {
@@ -43,12 +55,24 @@ struct Attempt {
     bool nameMapFailed = false; // an error came from a name expression
 };
 
+using JobRunner = std::function<CompileResult(const NvrtcJob&)>;
+
+int currentProcessId()
+{
+#ifdef _WIN32
+    return _getpid();
+#else
+    return int(getpid());
+#endif
+}
+
 // NVRTC runs in the compile worker; its log is read here, against the tagged source.
-Attempt runNvrtc(const CompileWorkerProcess& worker, const NvrtcJob& job, const TaggedSource& tagged)
+Attempt runNvrtc(const JobRunner& worker, const NvrtcJob& job, const TaggedSource& tagged)
 {
     Attempt at;
     CompileResult& r = at.result;
-    r = worker.run(job);
+    r = worker(job);
+    r.pch = PchLog::take(r.log);
     const std::vector<Diagnostic> failure = std::move(r.diagnostics); // a crash or time-out, already worded
     r.diagnostics = failure.empty() ? parseNvrtcLog(r.log) : failure;
     for (auto& d : r.diagnostics) {
@@ -138,6 +162,14 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
 
 } // namespace
 
+// The workers kept up for a compiler that lives long (keepWorkerWarm): one per kind of
+// job, each used by one compile at a time.
+struct Compiler::WarmWorkers {
+    std::mutex busy;
+    fs::path root; // this compiler's folder of precompiled headers
+    std::unique_ptr<WarmCompileWorker> confined, trusted;
+};
+
 Compiler::Compiler(std::shared_ptr<ProgramCache> cache)
     : cache_(std::move(cache))
     , worker_(CompileWorkerProcess::besideThisProgram())
@@ -145,6 +177,23 @@ Compiler::Compiler(std::shared_ptr<ProgramCache> cache)
 }
 
 void Compiler::setWorker(std::filesystem::path worker) { worker_ = std::move(worker); }
+
+void Compiler::keepWorkerWarm(bool warm)
+{
+    if (!warm) {
+        warm_.reset();
+        return;
+    }
+    // KWB_PCH=0 turns it off: every compile in a worker of its own, as a one-shot command does.
+    const char* pch = std::getenv("KWB_PCH");
+    if (warm_ || !CompilerSandbox::available() || (pch && std::string(pch) == "0"))
+        return;
+    static std::atomic<int> made{0};
+    const fs::path parent = userCacheDir() / "pch";
+    WarmCompileWorker::removeAbandonedFolders(parent);
+    warm_ = std::make_unique<WarmWorkers>();
+    warm_->root = parent / (std::to_string(currentProcessId()) + "-" + std::to_string(made++));
+}
 
 Compiler::~Compiler() = default;
 
@@ -349,7 +398,31 @@ CompileResult Compiler::compile(const CompileRequest& request)
     job.wantCubin = wantCubin;
     job.confined = !trusted;
     job.timeLimit = request.timeLimit;
-    const CompileWorkerProcess worker(worker_);
+    // A warm worker when this compiler keeps one and it is free; a worker of one job else.
+    std::unique_lock<std::mutex> warmLock;
+    WarmCompileWorker* warm = nullptr;
+    if (warm_ && nv.hasPch()) {
+        warmLock = std::unique_lock<std::mutex>(warm_->busy, std::try_to_lock);
+        if (warmLock) {
+            auto& w = job.confined ? warm_->confined : warm_->trusted;
+            if (!w)
+                w = std::make_unique<WarmCompileWorker>(worker_, job.confined,
+                                                        warm_->root / (job.confined ? "confined" : "trusted"));
+            warm = w.get();
+        }
+    }
+    std::string pchKey;
+    if (warm) {
+        for (const auto& a : args)
+            pchKey += "arg " + a + '\0';
+        for (const auto& h : job.headers)
+            pchKey += "header " + h.name + '\0' + std::to_string(h.text.size()) + '\n' + h.text;
+        for (const auto& inc : includes)
+            pchKey += "include " + inc.spelled + '\0' + inc.path.string() + '\0' + std::to_string(inc.contents.size())
+                + '\n' + inc.contents;
+    }
+    const JobRunner worker
+        = [&](const NvrtcJob& j) { return warm ? warm->run(j, pchKey) : CompileWorkerProcess(worker_).run(j); };
     Attempt at = runNvrtc(worker, job, tagged);
     if (!at.result.ok && at.nameMapFailed && !autoNames.empty()) {
         // A kernel the scanner saw may be compiled out (#if 0): retry with the

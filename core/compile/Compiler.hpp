@@ -44,6 +44,12 @@ public:
     // The compile worker to start (default: kwb-run beside this program).
     void setWorker(std::filesystem::path worker);
 
+    // For a compiler that lives long (the runner): keep a compile worker up between
+    // compiles, so NVRTC's precompiled headers make every recompile after the first
+    // quick (WarmCompileWorker). Off by default: a one-shot command would pay for making
+    // a precompiled header it never uses. KWB_PCH=0 in the environment keeps it off.
+    void keepWorkerWarm(bool warm);
+
     // Throws kw::Error(Nvrtc) when NVRTC cannot be loaded or breaks, and
     // kw::Error(Untrusted) when an untrusted request asks for an option or a file
     // it may not, or when this system cannot confine the compiler (CompilerSandbox);
@@ -60,8 +66,10 @@ public:
     static const std::vector<std::filesystem::path>& installedIncludeDirs();
 
 private:
+    struct WarmWorkers;
     std::shared_ptr<ProgramCache> cache_;
     std::filesystem::path worker_;
+    std::unique_ptr<WarmWorkers> warm_;
 };
 
 } // namespace kw

@@ -103,7 +103,7 @@ private:
     int fd_;
 };
 
-void confineFileSystem(const std::vector<fs::path>& readable)
+void confineFileSystem(const std::vector<fs::path>& readable, const std::vector<fs::path>& writable)
 {
     const int abi = landlockAbi();
     if (abi < 1) {
@@ -137,6 +137,19 @@ void confineFileSystem(const std::vector<fs::path>& readable)
         std::error_code ec;
         const bool isDir = fs::is_directory(p, ec);
         PathBeneathAttr rule{isDir ? (kReadFile | kReadDir) : kReadFile, dir.get()};
+        if (syscall(SYS_landlock_add_rule, ruleset.get(), LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
+            refuse("landlock_add_rule " + p.string());
+    }
+    // Files made, rewritten and removed there; no folders, links or devices.
+    std::uint64_t write = kReadFile | kReadDir | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_FILE
+        | LANDLOCK_ACCESS_FS_MAKE_REG;
+    if (abi >= 3)
+        write |= kFsTruncate;
+    for (const fs::path& p : writable) {
+        const FileHandle dir(open(p.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        if (dir.get() < 0)
+            refuse("open " + p.string());
+        PathBeneathAttr rule{write, dir.get()};
         if (syscall(SYS_landlock_add_rule, ruleset.get(), LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
             refuse("landlock_add_rule " + p.string());
     }
@@ -229,7 +242,15 @@ void limit(int resource, rlim_t value, const char* name)
         refuse(std::string("setrlimit ") + name);
 }
 
-void limitResources(std::chrono::milliseconds timeLimit)
+rlim_t cores() { return std::max<rlim_t>(1, rlim_t(sysconf(_SC_NPROCESSORS_ONLN))); }
+
+// CPU seconds for a job of `timeLimit`: all threads together, with some slack.
+rlim_t cpuSeconds(std::chrono::milliseconds timeLimit)
+{
+    return rlim_t(std::chrono::duration_cast<std::chrono::seconds>(timeLimit).count() + 1) * cores() + 5;
+}
+
+void limitResources(const SandboxPolicy& policy)
 {
     constexpr rlim_t GiB = rlim_t(1) << 30;
     // Address space: half the machine's memory, between 4 and 16 GiB, so a runaway
@@ -237,13 +258,13 @@ void limitResources(std::chrono::milliseconds timeLimit)
     const rlim_t memory = std::clamp<rlim_t>(rlim_t(physicalMemoryBytes() / 2), 4 * GiB, 16 * GiB);
     if (!kAddressSanitizer) // its shadow memory alone is terabytes of address space
         limit(RLIMIT_AS, memory, "RLIMIT_AS");
-    limit(RLIMIT_FSIZE, 16 << 20, "RLIMIT_FSIZE");
+    // A precompiled header of a few CUDA headers is about 100 MiB.
+    limit(RLIMIT_FSIZE, policy.writable.empty() ? rlim_t(16) << 20 : GiB, "RLIMIT_FSIZE");
     limit(RLIMIT_CORE, 0, "RLIMIT_CORE");
     limit(RLIMIT_NOFILE, 256, "RLIMIT_NOFILE");
     // CPU time of all threads together; the parent's wall-clock limit comes first.
-    const unsigned cores = std::max(1u, unsigned(sysconf(_SC_NPROCESSORS_ONLN)));
-    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeLimit).count() + 1;
-    limit(RLIMIT_CPU, rlim_t(seconds) * cores + 5, "RLIMIT_CPU");
+    if (!policy.manyJobs)
+        limit(RLIMIT_CPU, cpuSeconds(policy.timeLimit), "RLIMIT_CPU");
 }
 
 } // namespace
@@ -264,16 +285,28 @@ void CompilerSandbox::enter(const SandboxPolicy& policy)
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         refuse("no_new_privs");
-    limitResources(policy.timeLimit);
+    limitResources(policy);
     if (policy.confined) {
         if (pretendNoLandlock()) {
             errno = ENOSYS;
             refuse("Landlock");
         }
         requireSingleThread();
-        confineFileSystem(policy.readable);
+        confineFileSystem(policy.readable, policy.writable);
     }
     filterSystemCalls();
+}
+
+void CompilerSandbox::limitCpuTimeOfNextJob(std::chrono::milliseconds timeLimit)
+{
+    rusage used{};
+    getrusage(RUSAGE_SELF, &used);
+    const rlim_t spent = rlim_t(used.ru_utime.tv_sec + used.ru_stime.tv_sec) + 1;
+    rlimit now{};
+    getrlimit(RLIMIT_CPU, &now);
+    const rlimit want{std::min(spent + cpuSeconds(timeLimit), now.rlim_max), now.rlim_max};
+    if (setrlimit(RLIMIT_CPU, &want) != 0)
+        refuse("setrlimit RLIMIT_CPU");
 }
 
 #else // not Linux
@@ -290,6 +323,8 @@ void CompilerSandbox::enter(const SandboxPolicy& policy)
     if (policy.confined)
         throw Error(ErrorCategory::Untrusted, unavailableReason());
 }
+
+void CompilerSandbox::limitCpuTimeOfNextJob(std::chrono::milliseconds) { }
 
 #endif
 

@@ -18,7 +18,12 @@ struct SandboxPolicy {
     // source): the file system is open, the other walls stand.
     bool confined = true;
     std::vector<std::filesystem::path> readable;
+    // Confined and yet written: the folder of NVRTC's precompiled headers.
+    std::vector<std::filesystem::path> writable;
     std::chrono::milliseconds timeLimit{120000}; // bounds CPU time as well
+    // A worker that compiles job after job: its CPU time is bounded per job
+    // (limitCpuTimeOfNextJob), not once.
+    bool manyJobs = false;
 };
 
 class CompilerSandbox {
@@ -32,6 +37,10 @@ public:
     // Puts the calling process behind the walls, for good. Throws kw::Error(Untrusted)
     // when a wall cannot be raised; the worker then compiles nothing.
     static void enter(const SandboxPolicy& policy);
+
+    // In a worker of many jobs: the next job may use `timeLimit` of CPU time (all its
+    // threads together) on top of what the worker has used so far.
+    static void limitCpuTimeOfNextJob(std::chrono::milliseconds timeLimit);
 
     // The folders a confined compile may read: the installed headers and NVRTC's folder.
     static std::vector<std::filesystem::path> compilerFolders();

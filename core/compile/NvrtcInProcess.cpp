@@ -60,13 +60,39 @@ Bytes output(const NvrtcLibrary& nv, nvrtcProgram prog, SizeFn size, GetFn get, 
 
 CompileResult runNvrtcInProcess(const NvrtcLibrary& nv, const NvrtcJob& job)
 {
+    // Grows NVRTC's PCH heap once the program is gone (declared first, destroyed last).
+    struct PchHeapGrowth {
+        const NvrtcLibrary& nv;
+        std::size_t bytes = 0;
+        ~PchHeapGrowth()
+        {
+            if (bytes > 0)
+                nv.setPCHHeapSize(bytes);
+        }
+    } growth{nv};
     Program prog(nv, job);
     for (const auto& n : job.names)
         nv.check(nv.addNameExpression(prog.get(), n.c_str()), "nvrtcAddNameExpression");
+    std::vector<std::string> args = job.args;
+    const bool pch = !job.pchDir.empty() && nv.hasPch();
+    if (pch) {
+        // NVRTC's messages say whether a PCH was made or used (PchLog takes them out of
+        // the log); its reasons for not using one are noise to the user.
+        for (const char* a : {"-pch", "-pch-verbose=false", "-pch-messages=true"})
+            args.emplace_back(a);
+        args.push_back("-pch-dir=" + job.pchDir);
+    }
     std::vector<const char*> argv;
-    for (const auto& a : job.args)
+    for (const auto& a : args)
         argv.push_back(a.c_str());
     const nvrtcResult rc = nv.compileProgram(prog.get(), static_cast<int>(argv.size()), argv.data());
+    if (pch && nv.getPCHCreateStatus(prog.get()) == NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED) {
+        // The headers did not fit NVRTC's PCH heap: grow it (up to 2 GiB), so the next
+        // compile of this source makes its PCH.
+        std::size_t need = 0;
+        if (nv.getPCHHeapSizeRequired(prog.get(), &need) == NVRTC_SUCCESS && need <= (std::size_t(2) << 30))
+            growth.bytes = need;
+    }
 
     CompileResult r;
     std::size_t logSize = 0;

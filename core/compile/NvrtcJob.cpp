@@ -14,7 +14,8 @@ json toJson(const NvrtcJob& job)
     return {{"source", job.source},     {"source_name", job.sourceName},
             {"headers", headers},       {"args", job.args},
             {"names", job.names},       {"want_cubin", job.wantCubin},
-            {"confined", job.confined}, {"time_limit_ms", job.timeLimit.count()}};
+            {"confined", job.confined}, {"time_limit_ms", job.timeLimit.count()},
+            {"pch_dir", job.pchDir}};
 }
 
 NvrtcJob nvrtcJobFromJson(const json& j)
@@ -30,6 +31,7 @@ NvrtcJob nvrtcJobFromJson(const json& j)
         job.wantCubin = j.at("want_cubin").get<bool>();
         job.confined = j.at("confined").get<bool>();
         job.timeLimit = std::chrono::milliseconds(j.at("time_limit_ms").get<long long>());
+        job.pchDir = j.value("pch_dir", std::string());
         return job;
     } catch (const json::exception& e) {
         throw Error(ErrorCategory::Protocol, std::string("compile job: ") + e.what());

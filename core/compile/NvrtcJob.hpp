@@ -21,6 +21,10 @@ struct NvrtcJob {
     bool wantCubin = false;
     bool confined = true; // untrusted: reads nothing but the compiler's folders
     std::chrono::milliseconds timeLimit{120000};
+    // Where NVRTC keeps its automatic precompiled headers ("": none). Only a worker that
+    // stays up between compiles sets it: NVRTC can use a PCH only in the process that
+    // made it.
+    std::string pchDir;
 };
 
 nlohmann::json toJson(const NvrtcJob& job);

@@ -113,6 +113,10 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names)
     bind(lib, getProgramLog, "nvrtcGetProgramLog");
     bind(lib, addNameExpression, "nvrtcAddNameExpression");
     bind(lib, getLoweredName, "nvrtcGetLoweredName");
+    getPCHCreateStatus = reinterpret_cast<decltype(getPCHCreateStatus)>(lib.symbol("nvrtcGetPCHCreateStatus"));
+    getPCHHeapSizeRequired
+        = reinterpret_cast<decltype(getPCHHeapSizeRequired)>(lib.symbol("nvrtcGetPCHHeapSizeRequired"));
+    setPCHHeapSize = reinterpret_cast<decltype(setPCHHeapSize)>(lib.symbol("nvrtcSetPCHHeapSize"));
 
     check(versionFn(&major_, &minor_), "nvrtcVersion");
 #ifdef _WIN32

@@ -49,6 +49,11 @@ public:
     decltype(&::nvrtcGetProgramLog) getProgramLog = nullptr;
     decltype(&::nvrtcAddNameExpression) addNameExpression = nullptr;
     decltype(&::nvrtcGetLoweredName) getLoweredName = nullptr;
+    // Precompiled headers (NVRTC 12.8 and later); null in an older NVRTC.
+    decltype(&::nvrtcGetPCHCreateStatus) getPCHCreateStatus = nullptr;
+    decltype(&::nvrtcGetPCHHeapSizeRequired) getPCHHeapSizeRequired = nullptr;
+    decltype(&::nvrtcSetPCHHeapSize) setPCHHeapSize = nullptr;
+    bool hasPch() const { return getPCHCreateStatus && getPCHHeapSizeRequired && setPCHHeapSize; }
 
     NvrtcLibrary(const NvrtcLibrary&) = delete;
     NvrtcLibrary& operator=(const NvrtcLibrary&) = delete;

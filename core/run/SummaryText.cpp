@@ -9,6 +9,13 @@
 
 namespace kw {
 
+namespace {
+
+// " (cached)" beside a compile time; nothing for a plain compile.
+std::string note(const std::string& how) { return how.empty() ? how : " (" + how + ")"; }
+
+} // namespace
+
 std::string SummaryText::diagnostics(const CompileResult& r)
 {
     std::string text;
@@ -32,7 +39,7 @@ std::string SummaryText::compile(const CompileResult& r)
                             k.file.empty() ? "" : TerminalText::escape(fmt::format("  in {}:{}", k.file, k.line)));
     }
     text += fmt::format("{} for {} in {:.1f} ms{}\n", r.ok ? "compiled" : "failed", r.arch, r.compileMs,
-                        r.cacheHit ? " (cached)" : "");
+                        note(howCompiled(r)));
     return text;
 }
 
@@ -86,7 +93,7 @@ std::string SummaryText::run(const RunResult& r, bool rawPrintf)
                         t.meanMs, t.kernelMs.size());
     text += fmt::format("memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
     text += fmt::format("times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
-                        t.compileMs, r.compile.cacheHit ? " (cached)" : "", t.moduleLoadMs, t.h2dMs, t.d2hMs);
+                        t.compileMs, note(howCompiled(r.compile)), t.moduleLoadMs, t.h2dMs, t.d2hMs);
     return text + checks(r.checks, "");
 }
 
@@ -133,7 +140,7 @@ std::string SummaryText::steps(const RunResult& r)
     }
     if (!r.stopped.empty())
         text += fmt::format("STOPPED  {}\n", r.stopped);
-    text += fmt::format("times    compile {:.1f} ms{}\n", t.compileMs, r.compile.cacheHit ? " (cached)" : "");
+    text += fmt::format("times    compile {:.1f} ms{}\n", t.compileMs, note(howCompiled(r.compile)));
     return text + checks(r.checks, "");
 }
 

@@ -69,6 +69,9 @@ JobDispatcher::JobDispatcher(MessageChannel& channel, PrintfCapture* printf)
     , printf_(printf)
     , compiler_(std::make_unique<Compiler>(ProgramCache::openDefault()))
 {
+    // The runner lives as long as the window's document is edited: its recompiles reuse
+    // NVRTC's precompiled headers.
+    compiler_->keepWorkerWarm(true);
 }
 
 JobDispatcher::~JobDispatcher() = default;

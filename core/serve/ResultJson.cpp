@@ -367,6 +367,7 @@ json toJson(const CompileResult& r, bool includePtx)
               {"host_code", hostCode},
               {"compile_ms", r.compileMs},
               {"cache_hit", r.cacheHit},
+              {"pch", r.pch},
               {"arch", r.arch},
               {"lowered_names", r.loweredNames},
               {"log", r.log}};
@@ -384,6 +385,9 @@ try {
     r.arch = value<std::string>(j, "arch", "");
     r.compileMs = value<double>(j, "compile_ms", 0.0);
     r.cacheHit = value<bool>(j, "cache_hit", false);
+    r.pch = value<std::string>(j, "pch", "");
+    if (r.pch != "" && r.pch != "used" && r.pch != "created")
+        r.pch.clear(); // a word this client does not know says nothing
     r.loweredNames = value<std::map<std::string, std::string>>(j, "lowered_names", {});
     for (const auto& d : j.value("diagnostics", json::array())) {
         Diagnostic diag;

@@ -173,7 +173,9 @@ void PtxPanel::showCompile(const CompileResult& r)
                               .arg(std::count_if(resources_.begin(), resources_.end(),
                                                  [](const PtxResources& e) { return !e.entry.empty(); }))
                               .arg(r.compileMs, 0, 'f', 1)
-                              .arg(r.cacheHit ? tr(" (from the cache)") : QString()));
+                              .arg(howCompiled(r).empty()
+                                       ? QString()
+                                       : QStringLiteral(" (%1)").arg(QString::fromStdString(howCompiled(r)))));
     }
 }
 

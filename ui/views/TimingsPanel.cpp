@@ -15,6 +15,13 @@
 namespace kw {
 
 namespace {
+
+// " (cached)", " (precompiled headers used)"... beside the compile time.
+QString howCompiledNote(const CompileResult& r)
+{
+    const std::string how = howCompiled(r);
+    return how.empty() ? QString() : QStringLiteral(" (%1)").arg(QString::fromStdString(how));
+}
 QString formatMs(double ms)
 {
     if (ms < 1.0)
@@ -239,7 +246,7 @@ void TimingsPanel::plotBreakdown(const RunResult& r)
         QColor colour;
     };
     const Phase phases[] = {
-        {tr("compile%1").arg(r.compile.cacheHit ? tr(" (cached)") : QString()), t.compileMs, QColor(148, 103, 189)},
+        {tr("compile%1").arg(howCompiledNote(r.compile)), t.compileMs, QColor(148, 103, 189)},
         {tr("module load"), t.moduleLoadMs, QColor(140, 86, 75)},
         {tr("H2D"), t.h2dMs, QColor(255, 127, 14)},
         {simulated_ ? tr("simulation (median)") : tr("kernel (median)"), kernel, QColor(44, 160, 44)},
