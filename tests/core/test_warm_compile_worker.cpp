@@ -6,6 +6,8 @@
 #include "compile/CompilerSandbox.hpp"
 #include "compile/PchLog.hpp"
 #include "compile/WarmCompileWorker.hpp"
+#include "doc/DocumentReader.hpp"
+#include "run/RunEngine.hpp"
 #include "support/ScopedEnvironment.hpp"
 #include "support/TempDir.hpp"
 
@@ -152,4 +154,29 @@ TEST_F(WarmCompileWorkerTest, AConfinedWarmWorkerStillCannotReadOutsideTheInstal
         EXPECT_EQ(r.log.find("SECRET-0xC0FFEE"), std::string::npos) << r.log;
         EXPECT_NE(r.log.find("cannot open source file"), std::string::npos) << r.log;
     }
+}
+
+TEST_F(WarmCompileWorkerTest, EverySampleCompilesToTheSamePtxWithPrecompiledHeadersAsWithout)
+{
+    const auto warm = warmCompiler();
+    kw::Compiler plain;
+    plain.setWorker(fs::path(KW_BIN_DIR) / "kwb-run");
+    int samples = 0, used = 0;
+    for (const auto& entry : fs::directory_iterator(KW_SAMPLES_DIR)) {
+        if (entry.path().extension() != ".kwb")
+            continue;
+        const kw::Document doc = kw::DocumentReader::readFile(entry.path());
+        const kw::CompileRequest req = kw::RunEngine::compileRequest(doc);
+        warm->compile(req); // makes the precompiled header, where there is one to make
+        const kw::CompileResult again = warm->compile(req);
+        const kw::CompileResult reference = plain.compile(req);
+        ASSERT_TRUE(reference.ok) << entry.path() << "\n" << reference.log;
+        ASSERT_TRUE(again.ok) << entry.path() << "\n" << again.log;
+        EXPECT_EQ(again.ptx, reference.ptx) << entry.path();
+        EXPECT_EQ(again.diagnostics.size(), reference.diagnostics.size()) << entry.path() << "\n" << again.log;
+        ++samples;
+        used += again.pch == "used";
+    }
+    EXPECT_GE(samples, 18);
+    EXPECT_GE(used, 1) << "no sample's recompile used a precompiled header";
 }
