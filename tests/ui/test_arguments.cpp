@@ -6,8 +6,12 @@
 
 #include "compile/SignatureParser.hpp"
 
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTableWidget>
+#include <QTest>
 #include <gtest/gtest.h>
 
 using namespace kw;
@@ -19,6 +23,22 @@ KernelSignature sig(const char* source)
     EXPECT_EQ(kernels.size(), 1u);
     return kernels.at(0);
 }
+// The field a user sees beside `label` (a form's label names its field as buddy).
+template <typename Field> Field* fieldLabelled(QWidget* root, const QString& label)
+{
+    for (QLabel* l : root->findChildren<QLabel*>())
+        if (l->text() == label && l->buddy() && l->buddy()->isVisibleTo(root))
+            return qobject_cast<Field*>(l->buddy());
+    return nullptr;
+}
+
+// Select all and type over it, as a user would.
+void typeInto(QLineEdit* edit, const QString& text)
+{
+    QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(edit, text);
+}
+
 const BufferSpec* find(const std::vector<BufferSpec>& bs, const std::string& name)
 {
     for (const BufferSpec& b : bs)
@@ -154,15 +174,20 @@ TEST(Arguments, BufferEditorEditsReachTheDocument)
     panel.setSignature(sig("__global__ void k(float* x) {}"));
     BufferEditor* ed = panel.bufferEditor();
     ASSERT_TRUE(ed->isEnabled());
-    BufferSpec b = ed->buffer();
-    EXPECT_EQ(b.name, "x");
-    b.count = "1000";
-    b.direction = Direction::Out;
-    b.init.kind = Initialiser::Kind::Linspace;
-    b.init.start = "0";
-    b.init.stop = "1";
-    ed->setBuffer(b);
-    emit ed->changed();
+    EXPECT_EQ(ed->buffer().name, "x");
+    // Typed and chosen through the editor's own fields, found by their labels.
+    auto* count = fieldLabelled<QLineEdit>(ed, "Count");
+    auto* direction = fieldLabelled<QComboBox>(ed, "Direction");
+    auto* initialiser = fieldLabelled<QComboBox>(ed, "Initialiser");
+    ASSERT_TRUE(count && direction && initialiser);
+    typeInto(count, "1000");
+    QTest::keyClicks(direction, "out");
+    QTest::keyClicks(initialiser, "lin");
+    auto* start = fieldLabelled<QLineEdit>(ed, "Start");
+    auto* stop = fieldLabelled<QLineEdit>(ed, "Stop");
+    ASSERT_TRUE(start && stop) << "the linspace fields show once linspace is chosen";
+    typeInto(start, "0");
+    typeInto(stop, "1");
     const BufferSpec got = panel.buffers().at(0);
     EXPECT_EQ(got.count, "1000");
     EXPECT_EQ(got.direction, Direction::Out);
