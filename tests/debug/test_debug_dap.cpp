@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -686,6 +687,44 @@ TEST(DapCommand, TheDocumentOnTheCommandLineIsTheLaunchsDefault)
     t.send({{"seq", 5}, {"type", "request"}, {"command", "disconnect"}});
     t.child().closeStdin();
     EXPECT_EQ(t.child().wait(), 0);
+}
+
+} // namespace
+
+namespace {
+
+// A document whose source lies in a file: its real path, both ways, so the editor opens
+// the file and its breakpoints there are the kernel's.
+TEST(DapServer, ASourceFileIsNamedByItsRealPath)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string doc = std::string(KW_SAMPLES_DIR) + "/matmul.kwb";
+    const std::string file = std::filesystem::weakly_canonical(std::string(KW_SAMPLES_DIR) + "/matmul.cu").string();
+    std::ifstream in(file);
+    const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const int line = lineOf(source, "__syncthreads();");
+    InProcess t;
+    t.send({{"seq", 1}, {"type", "request"}, {"command", "initialize"}});
+    ASSERT_TRUE(request(t, 2, "launch", {{"program", doc}, {"trust", true}})["success"].get<bool>());
+    const json set
+        = request(t, 3, "setBreakpoints",
+                  {{"source", {{"name", "matmul.cu"}, {"path", file}}}, {"breakpoints", {{{"line", line}}}}});
+    const json& b = set["body"]["breakpoints"][0];
+    ASSERT_TRUE(b["verified"].get<bool>()) << set.dump();
+    EXPECT_EQ(b["line"], line);
+    EXPECT_EQ(b["source"]["path"], file);
+    json stopped;
+    request(t, 4, "configurationDone", {}, &stopped);
+    EXPECT_EQ(stopped["reason"], "breakpoint");
+    const json trace = request(t, 5, "stackTrace", {{"threadId", stopped["threadId"]}});
+    EXPECT_EQ(trace["body"]["stackFrames"][0]["line"], line);
+    EXPECT_EQ(trace["body"]["stackFrames"][0]["source"]["path"], file);
+    EXPECT_FALSE(trace["body"]["stackFrames"][0]["source"].contains("sourceReference"));
+    // A file the kernel does not have is refused where it stands.
+    const json other = request(
+        t, 6, "setBreakpoints",
+        {{"source", {{"name", "other.cu"}, {"path", "/elsewhere/other.cu"}}}, {"breakpoints", {{{"line", 3}}}}});
+    EXPECT_FALSE(other["body"]["breakpoints"][0]["verified"].get<bool>()) << other.dump();
 }
 
 } // namespace
