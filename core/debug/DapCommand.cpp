@@ -52,7 +52,7 @@ int DapCommand::execute()
         framing.feed(std::string_view(buffer.data(), n));
         while (!server.done())
             if (auto body = framing.next())
-                server.handle(*body);
+                server.handleBody(*body);
             else
                 break;
         if (!framing.broken().empty()) {

@@ -119,7 +119,7 @@ void DapServer::respond(const nlohmann::json& request, bool success, nlohmann::j
     send_(r);
 }
 
-void DapServer::handle(const std::string& body)
+void DapServer::handleBody(const std::string& body)
 {
     nlohmann::json message = nlohmann::json::parse(body, nullptr, false);
     if (message.is_discarded()) {

@@ -50,7 +50,7 @@ public:
 
     // One message's body as the client framed it. Never throws: what cannot be answered
     // (not JSON, not a request, an unknown command, a refused one) gets an error response.
-    void handle(const std::string& body);
+    void handleBody(const std::string& body);
     void handle(const nlohmann::json& message);
     // An event of the adapter's own (a broken stream, said before the end).
     void event(const std::string& name, nlohmann::json body);

@@ -46,7 +46,7 @@ public:
     std::vector<json> send(const json& request) override
     {
         out_.clear();
-        server_.handle(request.dump());
+        server_.handleBody(request.dump());
         return std::exchange(out_, {});
     }
     DapServer& server() { return server_; }
@@ -381,29 +381,28 @@ TEST(DapServer, AnswersWhatItCannotServeWithErrorResponses)
         EXPECT_FALSE(r.value("success", true));
         return r.value("message", "");
     };
-    server.handle(std::string("not json {"));
+    server.handleBody("not json {");
     EXPECT_TRUE(contains(lastError(), "not JSON"));
-    server.handle(std::string("[1, 2]"));
+    server.handleBody("[1, 2]");
     EXPECT_TRUE(contains(lastError(), "not a JSON object"));
-    server.handle(std::string(R"({"seq": 4, "type": "request"})"));
+    server.handleBody(R"({"seq": 4, "type": "request"})");
     EXPECT_TRUE(contains(lastError(), "not a request"));
-    server.handle(std::string(R"({"seq": 5, "type": "request", "command": "frobnicate"})"));
+    server.handleBody(R"({"seq": 5, "type": "request", "command": "frobnicate"})");
     EXPECT_EQ(out.at(0)["request_seq"], 5);
     EXPECT_TRUE(contains(lastError(), "unknown command \"frobnicate\""));
-    server.handle(
-        std::string(R"({"seq": 6, "type": "request", "command": "stackTrace", "arguments": {"threadId": 1}})"));
+    server.handleBody(R"({"seq": 6, "type": "request", "command": "stackTrace", "arguments": {"threadId": 1}})");
     EXPECT_TRUE(contains(lastError(), "no launch yet"));
-    server.handle(std::string(R"({"seq": 7, "type": "request", "command": "launch", "arguments": {}})"));
+    server.handleBody(R"({"seq": 7, "type": "request", "command": "launch", "arguments": {}})");
     EXPECT_TRUE(contains(lastError(), "no document"));
-    server.handle(std::string(
-        R"({"seq": 8, "type": "request", "command": "launch", "arguments": {"program": "/nonexistent/x.kwb"}})"));
+    server.handleBody(
+        R"({"seq": 8, "type": "request", "command": "launch", "arguments": {"program": "/nonexistent/x.kwb"}})");
     lastError();
-    server.handle(std::string(R"({"seq": 9, "type": "request", "command": "launch", "arguments": {"program": 7}})"));
+    server.handleBody(R"({"seq": 9, "type": "request", "command": "launch", "arguments": {"program": 7}})");
     EXPECT_TRUE(contains(lastError(), "program"));
     // A client's response or event asks nothing.
-    server.handle(std::string(R"({"seq": 10, "type": "response", "request_seq": 1, "success": true})"));
+    server.handleBody(R"({"seq": 10, "type": "response", "request_seq": 1, "success": true})");
     EXPECT_TRUE(out.empty());
-    server.handle(std::string(R"({"seq": 11, "type": "request", "command": "disconnect"})"));
+    server.handleBody(R"({"seq": 11, "type": "request", "command": "disconnect"})");
     EXPECT_TRUE(out.at(0)["success"].get<bool>());
     EXPECT_TRUE(server.done());
 }
