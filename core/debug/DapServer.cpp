@@ -23,32 +23,14 @@ namespace {
 
 [[noreturn]] void refuse(const std::string& why) { throw Error(ErrorCategory::Usage, why); }
 
-// The command language's words that the Debug Console takes as commands rather than as
-// an expression. `lane` and `warp` alone are expressions (the lane's and warp's numbers).
+// A line of the Debug Console that begins with a command of the command language is
+// that command; `lane` and `warp` alone are expressions (the lane's and warp's numbers).
 bool consoleCommand(const std::string& text)
 {
-    static const char* const words[] = {"break",      "b",
-                                        "delete",     "d",
-                                        "watch",      "rwatch",
-                                        "continue",   "c",
-                                        "step",       "s",
-                                        "stepi",      "si",
-                                        "next",       "n",
-                                        "finish",     "barrier",
-                                        "reconverge", "reverse-step",
-                                        "rs",         "reverse-continue",
-                                        "rc",         "goto",
-                                        "block",      "thread",
-                                        "lanes",      "print",
-                                        "p",          "shared",
-                                        "info",       "backtrace",
-                                        "bt",         "where",
-                                        "help",       "quit",
-                                        "q"};
     const std::string first = text.substr(0, text.find(' '));
-    if ((first == "lane" || first == "warp") && first.size() < text.size())
-        return true;
-    return std::any_of(std::begin(words), std::end(words), [&](const char* w) { return first == w; });
+    if (first == "lane" || first == "warp")
+        return first.size() < text.size();
+    return DebugConsole::isCommand(first);
 }
 
 // A hit condition as DebugSession counts hits: "N" or ">= N" stop from the Nth hit on
