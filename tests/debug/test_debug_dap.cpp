@@ -727,3 +727,33 @@ TEST(DapServer, ASourceFileIsNamedByItsRealPath)
 }
 
 } // namespace
+
+namespace {
+
+// `next` by instruction is `stepi`: the warp's next pc; `stepOut` of the kernel's own frame is refused.
+TEST(DapServer, InstructionGranularityStepsOneInstruction)
+{
+    KW_REQUIRE_NVRTC();
+    InProcess t;
+    start(t, json::array({{{"line", addLine()}}}), json::object());
+    json stopped;
+    request(t, 4, "configurationDone", {}, &stopped);
+    ASSERT_EQ(stopped["reason"], "breakpoint");
+    auto pc = [&](int seq) {
+        const std::string name = request(t, seq, "stackTrace", {{"threadId", 1}})["body"]["stackFrames"][0]["name"];
+        const auto at = name.find("(pc ");
+        return at == std::string::npos ? -1 : std::stoi(name.substr(at + 4));
+    };
+    const int before = pc(5);
+    ASSERT_GE(before, 0);
+    request(t, 6, "next", {{"threadId", 1}, {"granularity", "instruction"}}, &stopped);
+    EXPECT_EQ(stopped["reason"], "step");
+    EXPECT_EQ(pc(7), before + 1);
+    request(t, 8, "stepIn", {{"threadId", 1}, {"granularity", "instruction"}}, &stopped);
+    EXPECT_EQ(pc(9), before + 2);
+    const json out = request(t, 10, "stepOut", {{"threadId", 1}});
+    EXPECT_FALSE(out["success"].get<bool>());
+    EXPECT_TRUE(contains(out["message"], "finish")) << out.dump();
+}
+
+} // namespace
