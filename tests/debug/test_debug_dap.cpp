@@ -686,6 +686,10 @@ TEST(DapCommand, TheDocumentOnTheCommandLineIsTheLaunchsDefault)
     t.send({{"seq", 5}, {"type", "request"}, {"command", "disconnect"}});
     t.child().closeStdin();
     EXPECT_EQ(t.child().wait(), 0);
+    // Without --dap the document is needed.
+    const CommandResult plain = runKwb({"debug"});
+    EXPECT_EQ(plain.exitCode, kw::ExitCode::BadInput);
+    EXPECT_TRUE(contains(plain.err, "--dap")) << plain.err;
 }
 
 } // namespace
