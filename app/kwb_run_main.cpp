@@ -86,13 +86,16 @@ int main(int argc, char** argv)
     kw::debug::DebugCommandOptions debugOptions;
     auto* debug = app.add_subcommand(
         "debug", "Debug a .kwb document's launch on the simulator, with commands read from stdin (docs/debugger.md)");
-    debug->add_option("file", debugOptions.file, "FILE.kwb")->required();
+    debug->add_option("file", debugOptions.file, "FILE.kwb (with --dap: or the launch request's \"program\")");
     debug->add_flag("--trust", debugOptions.trust,
                     "take the document's options and files as they are (only for your own files)");
     debug->add_option("--check", debugOptions.check, "stop where the simulator's check finds something")
         ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
     debug->add_option("--step", debugOptions.step,
                       "a document of steps: the launch step to debug, by name or by path (\"2\", \"3.1\")");
+    debug->add_flag("--dap", debugOptions.dap,
+                    "speak the Debug Adapter Protocol on stdin/stdout, for VS Code and other DAP clients "
+                    "(docs/debugger.md)");
 
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");

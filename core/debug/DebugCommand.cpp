@@ -2,6 +2,7 @@
 
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
+#include "debug/DapCommand.hpp"
 #include "debug/DebugConsole.hpp"
 #include "debug/DebugSession.hpp"
 #include "doc/DocumentReader.hpp"
@@ -23,7 +24,12 @@ DebugCommand::DebugCommand(DebugCommandOptions options, std::FILE* in, std::FILE
 
 int DebugCommand::execute()
 {
+    if (options_.dap)
+        return DapCommand({options_.file, options_.trust, options_.check, options_.step}, {}, in_, out_, err_)
+            .execute();
     try {
+        if (options_.file.empty())
+            throw Error(ErrorCategory::Usage, "debug: name the document (FILE.kwb), or speak the protocol with --dap");
         const Document doc
             = DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
         DebugOptions o;

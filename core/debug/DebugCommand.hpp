@@ -1,7 +1,8 @@
 #pragma once
 // `kwb-run debug DOC.kwb`: the document's launch in a DebugSession on the simulator,
 // driven by the commands of `in` (docs/debugger.md), each echoed behind "> " with its
-// output, so the text on `out` is the same on every run of the same commands.
+// output, so the text on `out` is the same on every run of the same commands. With
+// --dap, the Debug Adapter Protocol instead (DapCommand), the file then optional.
 #include <cstdio>
 #include <string>
 
@@ -12,6 +13,7 @@ struct DebugCommandOptions {
     bool trust = false; // --trust: the document's options and files as they are
     std::string check;  // --check: memcheck, racecheck, initcheck or synccheck
     std::string step;   // --step: the launch step of a document of steps
+    bool dap = false;   // --dap: the Debug Adapter Protocol on stdin/stdout (DapCommand)
 };
 
 class DebugCommand {

@@ -89,6 +89,14 @@ std::string laneMap(const WarpView& w)
     return map;
 }
 
+bool DebugConsole::isCommand(const std::string& word)
+{
+    static const std::string names = " break delete watch rwatch continue step stepi next finish barrier reconverge "
+                                     "reverse-step reverse-continue goto where block warp thread lane lanes print "
+                                     "shared backtrace info help quit ";
+    return !word.empty() && names.find(" " + canonical(word) + " ") != std::string::npos;
+}
+
 DebugConsole::DebugConsole(DebugSession& session)
     : session_(session)
 {

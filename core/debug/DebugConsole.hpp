@@ -18,6 +18,8 @@ public:
     std::string execute(const std::string& line);
     // `quit` was read.
     bool done() const { return done_; }
+    // `word` is a command's name or alias (the first word of a line this runs).
+    static bool isCommand(const std::string& word);
     // Where the launch stands: the stop, its line and the focused warp's lanes.
     std::string stopText(const Stop& s) const;
 
