@@ -34,6 +34,8 @@ public:
 
     quint64 generation() const { return generation_; }
     bool busy() const { return running_ > 0; }
+    // A check is due (the pause after an edit is running).
+    bool scheduled() const { return timer_.isActive(); }
 
 public slots:
     // Call on every edit: (re)starts the quiet-period timer.
