@@ -68,7 +68,7 @@ double Grader::sentinel(DType dtype)
     case DType::U32:
     case DType::U64: return 0xa5a5a5a5u;
     case DType::F16: return -65248;   // a half float
-    default: return -3.0517578125e37; // exactly a float, bf16 rounds it to itself
+    default: return -1.2760588090e38; // about -1.5 * 2^126, rounded to a float and bf16 as it is held
     }
 }
 

@@ -51,8 +51,9 @@ std::uint64_t OutputComparison::ulpDistance(DType dtype, double a, double b)
         return d >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(d);
     }
     int width = 32;
-    const std::int64_t x = ordered(bitsOf(dtype, a, width), width);
-    const std::int64_t y = ordered(bitsOf(dtype, b, width), width);
+    const std::uint64_t bitsA = bitsOf(dtype, a, width);
+    const std::uint64_t bitsB = bitsOf(dtype, b, width);
+    const std::int64_t x = ordered(bitsA, width), y = ordered(bitsB, width);
     return x > y ? std::uint64_t(x - y) : std::uint64_t(y - x);
 }
 
@@ -78,6 +79,12 @@ ComparisonResult OutputComparison::compare(const HostBuffer& expected, const Hos
                                            std::optional<double> sentinel) const
 {
     ComparisonResult r;
+    // The sentinel as the buffer holds it (a float rounds it).
+    if (sentinel) {
+        HostBuffer held(got.dtype(), 1);
+        held.set(0, *sentinel);
+        sentinel = held.at(0);
+    }
     const std::size_t n = std::min(expected.count(), got.count());
     for (std::size_t i = 0; i < n; ++i) {
         const double e = expected.at(i), g = got.at(i);
