@@ -238,7 +238,6 @@ void MainWindow::buildActions()
     documents_->registerActions(menuBar());
     buildEditMenu();
     runs_->registerActions(menuBar());
-    grades_->registerActions(menuBar());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     presentAct_ = new QAction(QIcon(":/kw/icons/presentation.svg"), tr("&Presentation mode"), this);
@@ -250,6 +249,7 @@ void MainWindow::buildActions()
     for (QDockWidget* d : docks_)
         view->addAction(d->toggleViewAction());
 
+    grades_->registerActions(menuBar()); // after the menus that were there before it
     menuBar()->addMenu(new HelpMenu(this));
 
     auto* tb = addToolBar(tr("Main"));
