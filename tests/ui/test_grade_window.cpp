@@ -53,7 +53,8 @@ TEST_F(GradeWindow, OpeningAnExerciseShowsItsStatementAndStarter)
     EXPECT_FALSE(grades->gradeAction()->isEnabled());
     ASSERT_TRUE(window_->openDocument(kExercise));
     const Document& doc = window_->document()->document();
-    EXPECT_TRUE(doc.description.starts_with("# SAXPY")) << doc.description;
+    EXPECT_TRUE(doc.description.starts_with("Write the kernel `saxpy`")) << doc.description;
+    EXPECT_EQ(doc.title, "SAXPY");
     EXPECT_NE(doc.source.find("// y[i] = a * x[i] + y[i] for every i < n"), std::string::npos) << doc.source;
     EXPECT_EQ(doc.source.find("a * x[i] + y[i];"), std::string::npos) << "the reference is never shown";
     EXPECT_EQ(window_->editor()->text().indexOf("a * x[i] + y[i];"), -1);
