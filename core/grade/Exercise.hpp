@@ -25,6 +25,9 @@ struct Exercise {
     // The reference kernel's source (same kernels and parameters as the starter). Kept
     // in the file, encoded when the file asks for it, never shown by the workbench.
     std::string referenceSource;
+    // Or an expression per output (document-format.md, "Checks": `i`, the variables, the
+    // buffers, `NAME_in`), evaluated on the solution's run itself: no reference run.
+    std::vector<std::pair<std::string, std::string>> referenceExpect; // output buffer, expression
     std::vector<OutputComparison> outputs;
     std::vector<GradeCase> cases;
     GradeLimits limits;
@@ -32,6 +35,10 @@ struct Exercise {
     std::filesystem::path path;
 
     const OutputComparison* output(const std::string& buffer) const;
+    bool expressionReference() const { return !referenceExpect.empty(); }
+    // The outputs' expressions as document checks, in the order of `outputs`, with their
+    // tolerances (exact: none).
+    std::vector<CheckSpec> referenceChecks() const;
     // The document as the window shows it: the statement as its description, the starter.
     Document starterDocument() const;
 };

@@ -2,6 +2,7 @@
 
 #include "data/BinaryFile.hpp"
 #include "doc/DocumentReader.hpp"
+#include "doc/DocumentValidator.hpp"
 #include "grade/SealedText.hpp"
 #include "util/Error.hpp"
 
@@ -185,6 +186,51 @@ CounterGoal readGoal(const json& g, const std::string& field, const std::set<std
     return goal;
 }
 
+// reference.expect: an expression per output, compared with tolerances (an expression's
+// values are doubles: no ulp), checked as the document's checks would be.
+void readExpressions(const json& expect, Exercise& ex)
+{
+    if (!expect.is_object() || expect.empty())
+        refuse("reference.expect", "must be an object of output buffers and expressions");
+    for (const auto& [buffer, value] : expect.items()) {
+        const std::string field = "reference.expect." + buffer;
+        if (!ex.output(buffer))
+            refuse(field, fmt::format("\"{}\" is not one of the outputs", buffer));
+        if (!value.is_string())
+            refuse(field, "must be an expression");
+        ex.referenceExpect.emplace_back(buffer, value.get<std::string>());
+    }
+    for (std::size_t i = 0; i < ex.outputs.size(); ++i) {
+        const OutputComparison& o = ex.outputs[i];
+        if (!expect.contains(o.buffer))
+            refuse(fmt::format("outputs[{}].buffer", i),
+                   fmt::format("\"{}\" has no expression in reference.expect", o.buffer));
+        if (o.mode == OutputComparison::Mode::Ulp)
+            refuse(fmt::format("outputs[{}].compare", i),
+                   "ulp needs a reference kernel (reference.source): an expression is compared exactly or with "
+                   "tolerances");
+        if (o.nan == OutputComparison::Nan::Wrong)
+            refuse(fmt::format("outputs[{}].nan", i), "\"wrong\" needs a reference kernel (reference.source)");
+    }
+    Document checked = ex.document;
+    checked.checks = ex.referenceChecks();
+    try {
+        DocumentValidator::validate(checked);
+    } catch (const Error& e) {
+        // "checks[k].expect: ..." names the expression of the k-th output.
+        std::string message = e.what();
+        for (std::size_t k = 0; k < checked.checks.size(); ++k) {
+            const std::string prefix = fmt::format("checks[{}]", k);
+            if (message.rfind(prefix, 0) == 0) {
+                const auto colon = message.find(':');
+                message = "reference.expect." + checked.checks[k].buffer + message.substr(colon);
+                break;
+            }
+        }
+        throw Error(ErrorCategory::Document, message);
+    }
+}
+
 } // namespace
 
 bool ExerciseReader::isExercise(const std::string& text)
@@ -241,12 +287,14 @@ Exercise ExerciseReader::readString(const std::string& source, const std::filesy
     if (!j.contains("reference"))
         refuse("reference", "missing (the reference kernel: {\"source\": ...} or {\"source_sealed\": ...})");
     const json& ref = j["reference"];
-    onlyKeys(ref, "reference", {"source", "source_sealed"});
-    if (ref.contains("source") == ref.contains("source_sealed"))
-        refuse("reference", "give exactly one of source, source_sealed");
-    ex.referenceSource = ref.contains("source")
-        ? text(ref, "source", "reference.", true)
-        : SealedText::open(text(ref, "source_sealed", "reference.", true), "reference.source_sealed");
+    onlyKeys(ref, "reference", {"source", "source_sealed", "expect"});
+    if (int(ref.contains("source")) + int(ref.contains("source_sealed")) + int(ref.contains("expect")) != 1)
+        refuse("reference", "give exactly one of source, source_sealed, expect");
+    if (ref.contains("source"))
+        ex.referenceSource = text(ref, "source", "reference.", true);
+    else if (ref.contains("source_sealed"))
+        ex.referenceSource
+            = SealedText::open(text(ref, "source_sealed", "reference.", true), "reference.source_sealed");
 
     if (!j.contains("outputs") || !j["outputs"].is_array() || j["outputs"].empty())
         refuse("outputs", "missing (a list of the output buffers and how each is compared)");
@@ -257,6 +305,9 @@ Exercise ExerciseReader::readString(const std::string& source, const std::filesy
         if (!outputNames.insert(ex.outputs.back().buffer).second)
             refuse(field + ".buffer", fmt::format("\"{}\" is listed twice", ex.outputs.back().buffer));
     }
+
+    if (ref.contains("expect"))
+        readExpressions(ref["expect"], ex);
 
     if (!j.contains("cases") || !j["cases"].is_array() || j["cases"].empty())
         refuse("cases", "missing (a list of named test cases)");

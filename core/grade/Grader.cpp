@@ -1,6 +1,7 @@
 #include "grade/Grader.hpp"
 
 #include "compile/Compiler.hpp"
+#include "doc/PreparedRun.hpp"
 #include "grade/WriterLocator.hpp"
 #include "launch/Backend.hpp"
 #include "run/RunEngine.hpp"
@@ -78,7 +79,8 @@ Document Grader::caseDocument(const GradeCase& gradeCase, const std::string& sou
     Document doc = gradeCase.document(exercise_.document, secret_);
     doc.source = source;
     doc.sourceFile = sourceName;
-    doc.checks.clear();
+    // An expression reference is the document's checks on the solution's own run.
+    doc.checks = exercise_.expressionReference() ? exercise_.referenceChecks() : std::vector<CheckSpec>{};
     doc.run.warmup = 0;
     doc.run.repeats = 0;
     doc.run.timeLimitSeconds = exercise_.limits.wallSeconds;
@@ -140,9 +142,10 @@ CaseOutcome Grader::gradeCase(const GradeCase& gc, const Solution& solution)
     CaseOutcome out;
     out.name = gc.name;
     out.size = gc.size();
-    const RunResult* expected = nullptr;
+    const RunResult* expected = nullptr; // none for an expression reference
     try {
-        expected = &reference(gc);
+        if (!exercise_.expressionReference())
+            expected = &reference(gc);
     } catch (const Error& e) {
         out.verdict = CaseOutcome::Verdict::Error;
         out.message = e.what();
@@ -176,40 +179,13 @@ CaseOutcome Grader::gradeCase(const GradeCase& gc, const Solution& solution)
     if (got.profile)
         out.instructions = got.profile->totals.inst_executed;
 
-    // The outputs, in the exercise's order; the first wrong one is reported.
-    for (const OutputComparison& c : exercise_.outputs) {
-        const BufferResult* e = findResult(*expected, c.buffer);
-        const BufferResult* g = findResult(got, c.buffer);
-        if (!e || !g) {
-            out.verdict = CaseOutcome::Verdict::Error;
-            out.message = fmt::format("output {} was not read back", c.buffer);
-            return out;
-        }
-        const BufferSpec* spec = doc.findBuffer(c.buffer);
-        std::optional<double> fill;
-        if (spec && spec->direction == Direction::Out)
-            fill = sentinel(spec->dtype);
-        const ComparisonResult r = c.compare(e->data, g->data, fill);
-        if (!r.first || out.wrong)
-            continue;
-        WrongElement w;
-        w.buffer = c.buffer;
-        w.index = r.first->index;
-        w.expected = r.first->expected;
-        w.got = r.first->got;
-        w.unwritten = r.first->unwritten;
-        w.wrong = r.wrong;
-        w.checked = r.checked;
-        w.comparison = c.describe();
-        out.wrong = w;
-    }
-    for (const BufferSpec& b : exercise_.document.buffers) {
-        if (b.global || b.direction != Direction::In)
-            continue;
-        const BufferResult* e = findResult(*expected, b.name);
-        const BufferResult* g = findResult(got, b.name);
-        if (e && g && e->data.bytes() != g->data.bytes())
-            out.inputsModified.push_back(b.name);
+    try {
+        out.wrong = firstWrong(doc, got, expected);
+        out.inputsModified = inputsChanged(doc, got, expected);
+    } catch (const Error& e) {
+        out.verdict = CaseOutcome::Verdict::Error;
+        out.message = e.what();
+        return out;
     }
     if (out.wrong) {
         const WrongElement& w = *out.wrong;
@@ -253,6 +229,82 @@ CaseOutcome Grader::gradeCase(const GradeCase& gc, const Solution& solution)
         }
     }
     return out;
+}
+
+std::optional<WrongElement> Grader::firstWrong(const Document& doc, const RunResult& got,
+                                               const RunResult* expected) const
+{
+    // The outputs in the exercise's order; the first wrong element of the first wrong one.
+    for (std::size_t k = 0; k < exercise_.outputs.size(); ++k) {
+        const OutputComparison& c = exercise_.outputs[k];
+        const BufferResult* g = findResult(got, c.buffer);
+        const BufferSpec* spec = doc.findBuffer(c.buffer);
+        if (!g || !spec)
+            throw Error(ErrorCategory::Internal, fmt::format("output {} was not read back", c.buffer));
+        std::optional<double> fill;
+        if (spec->direction == Direction::Out)
+            fill = OutputComparison::asHeld(spec->dtype, sentinel(spec->dtype));
+        WrongElement w;
+        w.buffer = c.buffer;
+        w.comparison = c.describe();
+        if (expected) {
+            const BufferResult* e = findResult(*expected, c.buffer);
+            if (!e)
+                throw Error(ErrorCategory::Internal, fmt::format("the reference's {} was not read back", c.buffer));
+            const ComparisonResult r = c.compare(e->data, g->data, fill);
+            if (!r.first)
+                continue;
+            w.index = r.first->index;
+            w.expected = r.first->expected;
+            w.got = r.first->got;
+            w.unwritten = r.first->unwritten;
+            w.wrong = r.wrong;
+            w.checked = r.checked;
+            return w;
+        }
+        // An expression reference: the check of this output, in the same order.
+        if (k >= got.checks.size() || got.checks[k].buffer != c.buffer)
+            throw Error(ErrorCategory::Internal,
+                        fmt::format("the expression of output {} was not evaluated", c.buffer));
+        const CheckResult& r = got.checks[k];
+        if (r.passed || r.firstMismatches.empty())
+            continue;
+        w.index = r.firstMismatches[0].index;
+        w.expected = r.firstMismatches[0].expected;
+        w.got = r.firstMismatches[0].got;
+        w.unwritten = fill && w.got == *fill;
+        w.wrong = r.mismatches;
+        w.checked = r.checked;
+        return w;
+    }
+    return std::nullopt;
+}
+
+std::vector<std::string> Grader::inputsChanged(const Document& doc, const RunResult& got,
+                                               const RunResult* expected) const
+{
+    // Read back after the launch; before it they were the reference's, or as prepared.
+    std::vector<BufferArg> prepared;
+    if (!expected)
+        prepared = PreparedRun::fromDocument(doc).buffers;
+    std::vector<std::string> changed;
+    for (const BufferSpec& b : exercise_.document.buffers) {
+        if (b.global || b.direction != Direction::In)
+            continue;
+        const BufferResult* g = findResult(got, b.name);
+        const HostBuffer* before = nullptr;
+        if (expected) {
+            if (const BufferResult* e = findResult(*expected, b.name))
+                before = &e->data;
+        } else {
+            for (const BufferArg& p : prepared)
+                if (p.name == b.name)
+                    before = &p.data;
+        }
+        if (g && before && before->bytes() != g->data.bytes())
+            changed.push_back(b.name);
+    }
+    return changed;
 }
 
 SolutionReport Grader::gradeOne(const Solution& solution)

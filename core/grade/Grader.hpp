@@ -54,6 +54,9 @@ private:
     const RunResult& reference(const GradeCase& gradeCase);
     RunResult runDocument(const Document& doc, bool profile);
     static std::uint64_t threadsLaunched(const Document& doc, const RunResult& r);
+    // `expected` null: an expression reference, evaluated as the run's checks.
+    std::optional<WrongElement> firstWrong(const Document& doc, const RunResult& got, const RunResult* expected) const;
+    std::vector<std::string> inputsChanged(const Document& doc, const RunResult& got, const RunResult* expected) const;
 
     const Exercise& exercise_;
     Backend& backend_;

@@ -79,12 +79,8 @@ ComparisonResult OutputComparison::compare(const HostBuffer& expected, const Hos
                                            std::optional<double> sentinel) const
 {
     ComparisonResult r;
-    // The sentinel as the buffer holds it (a float rounds it).
-    if (sentinel) {
-        HostBuffer held(got.dtype(), 1);
-        held.set(0, *sentinel);
-        sentinel = held.at(0);
-    }
+    if (sentinel)
+        sentinel = asHeld(got.dtype(), *sentinel);
     const std::size_t n = std::min(expected.count(), got.count());
     for (std::size_t i = 0; i < n; ++i) {
         const double e = expected.at(i), g = got.at(i);
@@ -99,6 +95,13 @@ ComparisonResult OutputComparison::compare(const HostBuffer& expected, const Hos
             r.first = ElementMismatch{i, e, g, unwritten};
     }
     return r;
+}
+
+double OutputComparison::asHeld(DType dtype, double value)
+{
+    HostBuffer held(dtype, 1);
+    held.set(0, value);
+    return held.at(0);
 }
 
 std::string OutputComparison::describe() const

@@ -43,6 +43,9 @@ public:
     ComparisonResult compare(const HostBuffer& expected, const HostBuffer& got,
                              std::optional<double> sentinel = std::nullopt) const;
 
+    // `value` as an element of `dtype` holds it (a float rounds a double).
+    static double asHeld(DType dtype, double value);
+
     std::string describe() const; // "exact", "atol 1e-06 rtol 1e-05", "ulp <= 2"
     static const char* toString(Mode mode);
 };

@@ -108,7 +108,31 @@ TEST(ExerciseReader, ErrorsNameTheField)
     EXPECT_EQ(errorOf([](json& j) { j["document"]["kernal"] = "x"; }).substr(0, 28), "document.kernal: unknown key");
     EXPECT_EQ(errorOf([](json& j) { j.erase("reference"); }).substr(0, 18), "reference: missing");
     EXPECT_EQ(errorOf([](json& j) { j["reference"]["source_sealed"] = "eA=="; }),
-              "reference: give exactly one of source, source_sealed");
+              "reference: give exactly one of source, source_sealed, expect");
+    EXPECT_EQ(errorOf([](json& j) {
+                  j["outputs"][0].erase("nan");
+                  j["reference"] = {{"expect", {{"y", "2 * q"}}}};
+              }),
+              "reference.expect.y: unknown name \"q\" in \"2 * q\"");
+    EXPECT_EQ(errorOf([](json& j) {
+                  j["reference"] = {{"expect", {{"x", "1"}}}};
+              }),
+              "reference.expect.x: \"x\" is not one of the outputs");
+    EXPECT_EQ(errorOf([](json& j) {
+                  j["outputs"][0].erase("nan");
+                  j["outputs"].push_back({{"buffer", "k"}});
+                  j["reference"] = {{"expect", {{"y", "2 * x"}}}};
+              }),
+              "outputs[1].buffer: \"k\" has no expression in reference.expect");
+    EXPECT_EQ(errorOf([](json& j) {
+                  j["reference"] = {{"expect", {{"y", "2 * x"}}}};
+              }),
+              "outputs[0].nan: \"wrong\" needs a reference kernel (reference.source)");
+    EXPECT_EQ(errorOf([](json& j) {
+                  j["outputs"][0] = {{"buffer", "y"}, {"compare", "ulp"}, {"ulp", 1}};
+                  j["reference"] = {{"expect", {{"y", "2 * x"}}}};
+              }).substr(0, 41),
+              "outputs[0].compare: ulp needs a reference");
     EXPECT_EQ(errorOf([](json& j) { j["outputs"][0]["buffer"] = "z"; }),
               "outputs[0].buffer: no buffer named \"z\" in the document");
     EXPECT_EQ(errorOf([](json& j) { j["outputs"][0]["buffer"] = "x"; }),

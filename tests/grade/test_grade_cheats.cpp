@@ -184,3 +184,32 @@ TEST_F(Cheats, SecretSeedChangesTheInputsNotTheVerdict)
     EXPECT_TRUE(ra.allPassed()) << text(ra);
     EXPECT_TRUE(rb.allPassed()) << text(rb);
 }
+
+TEST_F(Cheats, AnExpressionReferenceGradesWithoutAReferenceRun)
+{
+    nlohmann::json j = nlohmann::json::parse(kExercise);
+    j["reference"] = {{"expect", {{"y", "2 * x"}}}};
+    ex = ExerciseReader::readString(j.dump());
+    EXPECT_TRUE(ex.expressionReference());
+    EXPECT_TRUE(ex.referenceSource.empty());
+    EXPECT_TRUE(grade(kRight).allPassed()) << text(grade(kRight));
+    // A wrong write is found at its line; an unwritten element and a changed input too.
+    const SolutionReport wrong = grade("__global__ void twice(int n, const float* x, float* y)\n"
+                                       "{\n"
+                                       "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                       "    if (i < n)\n"
+                                       "        y[i] = i == 32 ? x[i] : 2 * x[i];\n"
+                                       "}\n");
+    EXPECT_EQ(wrong.cases[0].verdict, CaseOutcome::Verdict::Pass) << text(wrong);
+    ASSERT_EQ(wrong.cases[1].verdict, CaseOutcome::Verdict::Wrong) << text(wrong);
+    EXPECT_EQ(wrong.cases[1].wrong->index, 32u);
+    EXPECT_EQ(wrong.cases[1].wrong->writer.line, 5u);
+    const SolutionReport nothing = grade("__global__ void twice(int n, const float* x, float* y) { }\n");
+    EXPECT_TRUE(nothing.cases[0].wrong && nothing.cases[0].wrong->unwritten) << text(nothing);
+    const SolutionReport changes = grade("__global__ void twice(int n, const float* x, float* y)\n"
+                                         "{\n"
+                                         "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                         "    if (i < n) { y[i] = 2 * x[i]; ((float*)x)[i] = 0; }\n"
+                                         "}\n");
+    EXPECT_EQ(changes.cases[2].inputsModified, std::vector<std::string>{"x"}) << text(changes);
+}
