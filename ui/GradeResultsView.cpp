@@ -8,7 +8,7 @@
 namespace kw {
 namespace {
 
-enum Column { Case, Size, Result, Time, Counters, What, Columns };
+enum Column { Case, Size, Result, Line, Time, Counters, What, Columns };
 constexpr int kLineRole = Qt::UserRole + 1;
 
 QString text(const nlohmann::json& j, const char* key)
@@ -24,11 +24,13 @@ GradeResultsView::GradeResultsView(QWidget* parent)
     , table_(new QTableWidget(0, Columns))
 {
     summary_->setWordWrap(true);
-    table_->setHorizontalHeaderLabels({tr("Case"), tr("Size"), tr("Result"), tr("Time"), tr("Counters"), tr("What")});
+    table_->setHorizontalHeaderLabels(
+        {tr("Case"), tr("Size"), tr("Result"), tr("Line"), tr("Time"), tr("Counters"), tr("What")});
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->hide();
     table_->setWordWrap(false); // one line a case; the whole text is the cell's tooltip
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     table_->horizontalHeader()->setStretchLastSection(true);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -68,7 +70,7 @@ void GradeResultsView::showReport(const nlohmann::json& report)
             if (w.contains("writer")) {
                 const auto& wr = w["writer"];
                 line = wr["line"].get<int>();
-                what += tr(" — written by block (%1,%2,%3) thread (%4,%5,%6) at line %7")
+                what += tr(" — written by block (%1,%2,%3) thread (%4,%5,%6), line %7")
                             .arg(wr["block"][0].get<int>())
                             .arg(wr["block"][1].get<int>())
                             .arg(wr["block"][2].get<int>())
@@ -84,9 +86,13 @@ void GradeResultsView::showReport(const nlohmann::json& report)
         for (const auto& g : c["goals"])
             counters << text(g, "text") + (g["met"].get<bool>() ? QString() : tr(" (missed)"));
         const bool passed = c["passed"].get<bool>();
-        const QString cells[Columns] = {text(c, "name"),     text(c, "size"),
-                                        text(c, "result"),   QString::number(c["ms"].get<double>(), 'f', 0) + " ms",
-                                        counters.join("; "), what};
+        const QString cells[Columns] = {text(c, "name"),
+                                        text(c, "size"),
+                                        text(c, "result"),
+                                        line > 0 ? QString::number(line) : QString(),
+                                        QString::number(c["ms"].get<double>(), 'f', 0) + " ms",
+                                        counters.join("; "),
+                                        what};
         for (int col = 0; col < Columns; ++col) {
             auto* item = new QTableWidgetItem(cells[col]);
             if (col == Result)

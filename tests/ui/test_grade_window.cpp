@@ -85,7 +85,9 @@ TEST_F(GradeWindow, GradeListsTheCasesAndAFailedCaseLeadsToItsLine)
             failed = r;
     ASSERT_GE(failed, 0);
     EXPECT_EQ(table->item(failed, 2)->text(), "wrong");
-    EXPECT_TRUE(table->item(failed, 5)->text().contains("at line 5")) << table->item(failed, 5)->text().toStdString();
+    EXPECT_EQ(table->item(failed, 3)->text(), "5"); // the Line column
+    EXPECT_TRUE(table->item(failed, 6)->text().contains("thread (254,0,0), line 5"))
+        << table->item(failed, 6)->text().toStdString();
     window_->editor()->setCursorPosition(0, 0);
     emit table->cellDoubleClicked(failed, 0);
     int line = 0, column = 0;
