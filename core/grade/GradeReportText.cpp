@@ -21,7 +21,8 @@ std::string GradeReportText::writer(const ElementWriter& w)
 
 std::string GradeReportText::format(const GradeReport& report)
 {
-    std::string out = fmt::format("{} on {}\n", report.exercise, report.device);
+    // The secret seed reproduces the run's inputs (--seed).
+    std::string out = fmt::format("{} on {} (secret seed {})\n", report.exercise, report.device, report.secretSeed);
     std::size_t total = 0, passed = 0;
     for (const SolutionReport& s : report.solutions) {
         std::size_t nameWidth = 4, sizeWidth = 4;
