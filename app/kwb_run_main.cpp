@@ -7,6 +7,7 @@
 // for an option or a file it may not (--trust lifts that for one's own files).
 #include "compile/CompileWorker.hpp"
 #include "debug/DebugCommand.hpp"
+#include "grade/GradeCommand.hpp"
 #include "run/CompileCommandOptions.hpp"
 #include "run/ExitCode.hpp"
 #include "run/FailureReport.hpp"
@@ -97,6 +98,20 @@ int main(int argc, char** argv)
                     "speak the Debug Adapter Protocol on stdin/stdout, for VS Code and other DAP clients "
                     "(docs/debugger.md)");
 
+    kw::grade::GradeCommandOptions gradeOptions;
+    auto* grade = app.add_subcommand(
+        "grade", "Grade solutions of an exercise (.kwx) against its reference, case by case (docs/exercises.md)");
+    grade->add_option("exercise", gradeOptions.exercise, "EXERCISE.kwx")->required();
+    grade->add_option("solutions", gradeOptions.solutions,
+                      "SOLUTION.cu or .kwb (several: one table and one JUnit testsuite each); none: the starter");
+    grade->add_option("--device", gradeOptions.device, "sim (default) or cuda:N");
+    grade->add_flag("--json", gradeOptions.json, "print the grade as JSON");
+    grade->add_option("--junit", gradeOptions.junit, "also write the grade as JUnit XML to FILE");
+    grade->add_option("--seed", gradeOptions.seed,
+                      "the secret seed mixed into every case's inputs (default: a new random one each run)");
+    grade->add_flag("--trust", gradeOptions.trust,
+                    "take the exercise's options and files as they are (only for your own files)");
+
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
@@ -129,6 +144,8 @@ int main(int argc, char** argv)
             return kw::RunCommand(runOptions).execute();
         if (*debug)
             return kw::debug::DebugCommand(debugOptions).execute();
+        if (*grade)
+            return kw::grade::GradeCommand(gradeOptions).execute();
         if (*devices)
             return kw::DevicesCommand::execute(devicesJson);
         if (*serve)

@@ -11,6 +11,7 @@
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentRequests.hpp"
 #include "doc/DocumentWriter.hpp"
+#include "grade/ExerciseReader.hpp"
 #include "util/Error.hpp"
 
 #include <nlohmann/json.hpp>
@@ -246,6 +247,8 @@ bool DocumentController::openDocument(const QString& path)
         if (!file.open(QIODevice::ReadOnly))
             throw std::runtime_error("cannot read " + path.toStdString());
         const QByteArray bytes = file.readAll();
+        if (grade::ExerciseReader::isExercise(bytes.toStdString()))
+            return openExercise(path, bytes);
         QStringList changed; // files swapped since the user trusted this document
         const std::vector<BroughtFile> brought = broughtFiles(bytes, path);
         const bool shipped = isShippedSample(path) && ShippedSamples::shipped(bytes, brought);
@@ -277,6 +280,19 @@ bool DocumentController::openDocument(const QString& path)
     return true;
 }
 
+// The exercise's starter as an untitled document (saving it never writes over the
+// exercise), its statement in the Notes; the reference stays in the file.
+bool DocumentController::openExercise(const QString& path, const QByteArray& bytes)
+{
+    const Trust trust = trust_->isTrusted(bytes, {}) ? Trust::Trusted : Trust::Untrusted;
+    const grade::Exercise exercise = grade::ExerciseReader::readString(bytes.toStdString(), path.toStdString(), trust);
+    load(exercise.starterDocument());
+    p_.document->setPath({});
+    updateTitle();
+    emit exerciseOpened(QFileInfo(path).absoluteFilePath(), QString::fromStdString(exercise.title));
+    return true;
+}
+
 void DocumentController::opened(const QString& path)
 {
     p_.document->setPath(QFileInfo(path).absoluteFilePath());
@@ -299,8 +315,8 @@ void DocumentController::open()
         return;
     const QString current = p_.document->path();
     const QString dir = current.isEmpty() ? samplesDir() : QFileInfo(current).absolutePath();
-    const QString path
-        = QFileDialog::getOpenFileName(p_.window, tr("Open document"), dir, tr("Workbench documents (*.kwb)"));
+    const QString path = QFileDialog::getOpenFileName(p_.window, tr("Open document"), dir,
+                                                      tr("Workbench documents and exercises (*.kwb *.kwx)"));
     if (!path.isEmpty())
         openDocument(path);
 }

@@ -67,7 +67,12 @@ public:
     static bool isShippedSample(const QString& path);
     static bool isInstalledSample(const QString& path);
 
+signals:
+    // An exercise (*.kwx) was opened: its starter is the document now, untitled.
+    void exerciseOpened(const QString& path, const QString& title);
+
 private:
+    bool openExercise(const QString& path, const QByteArray& bytes);
     bool writeTo(const QString& path);
     void updateTitle();
     void refreshRecentMenu();

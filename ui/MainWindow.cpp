@@ -9,6 +9,8 @@
 #include "DocumentController.hpp"
 #include "DocumentPanels.hpp"
 #include "ErrorBanner.hpp"
+#include "GradeController.hpp"
+#include "GradeResultsView.hpp"
 #include "HelpMenu.hpp"
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
@@ -98,6 +100,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
                                results_, timings_, ptx_, profile_, profileMargin_, sweep_, steps_, history_,
                                printfDock_, profileDock_},
                               options_.runnerProgram, this);
+    grades_ = new GradeController({document_, gradeView_, findChild<QDockWidget*>("gradeDock"), banner_},
+                                  options_.runnerProgram, this);
+    connect(documents_, &DocumentController::exerciseOpened, grades_, &GradeController::setExercise);
+    connect(gradeView_, &GradeResultsView::lineActivated, editor_, [this](int line) { editor_->goTo(line, 1); });
     connect(runs_, &RunController::runCompleted, this, &MainWindow::runCompleted);
     connect(runs_, &RunController::compileCompleted, this, &MainWindow::compileCompleted);
     top->addWidget(new RunnerPicker(runs_->runner(), settings_, central), 1);
@@ -203,12 +209,14 @@ void MainWindow::buildDocks()
     // The launch drawing is taken out of the launch panel, which stays short.
     shapeDock_ = addDock(launch_->shapeView(), tr("Launch shape"), "launchShapeDock", Qt::BottomDockWidgetArea);
     QDockWidget* history = addDock(historyPanel_, tr("Run history"), "runHistoryDock", Qt::BottomDockWidgetArea);
+    gradeView_ = new GradeResultsView;
+    QDockWidget* grade = addDock(gradeView_, tr("Grade"), "gradeDock", Qt::BottomDockWidgetArea);
     tabifyDockWidget(notes, vars);
     tabifyDockWidget(notes, stepsDock_);
     notes->raise();
     stepsDock_->hide(); // until a document of steps is opened
     splitDockWidget(launch, args, Qt::Vertical);
-    for (QDockWidget* d : {pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history})
+    for (QDockWidget* d : {pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history, grade})
         tabifyDockWidget(results, d);
     results->raise();
     // Sizes only take once the window is shown at its size; a restored layout wins.
@@ -241,6 +249,7 @@ void MainWindow::buildActions()
     for (QDockWidget* d : docks_)
         view->addAction(d->toggleViewAction());
 
+    grades_->registerActions(menuBar()); // after the menus that were there before it
     menuBar()->addMenu(new HelpMenu(this));
 
     auto* tb = addToolBar(tr("Main"));

@@ -38,6 +38,8 @@ class ResultsPanel;
 class RunHistory;
 class RunHistoryPanel;
 class RunController;
+class GradeController;
+class GradeResultsView;
 class RunnerClient;
 class Settings;
 class StepListPanel;
@@ -102,6 +104,9 @@ public:
     VariablesTable* variablesTable() const { return variables_; }
     KernelPicker* kernelPicker() const { return picker_; }
     StepListPanel* stepList() const { return steps_; }
+    GradeController* gradeController() const { return grades_; }
+    GradeResultsView* gradeView() const { return gradeView_; }
+    NotesPanel* notesPanel() const { return notes_; }
     QDockWidget* stepsDock() const { return stepsDock_; }
     QDockWidget* launchDock() const { return launchDock_; }
     QDockWidget* argumentsDock() const { return argumentsDock_; }
@@ -197,6 +202,8 @@ private:
     DocumentPanels* panels_ = nullptr;
     DocumentController* documents_ = nullptr;
     RunController* runs_ = nullptr;
+    GradeController* grades_ = nullptr; // an exercise's grading (Exercise menu, Grade dock)
+    GradeResultsView* gradeView_ = nullptr;
     QAction* undoAct_ = nullptr;
     QAction* redoAct_ = nullptr;
     QAction* presentAct_ = nullptr;

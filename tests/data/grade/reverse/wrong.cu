@@ -1,0 +1,6 @@
+__global__ void reverse(int n, const float* x, float* y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = x[n - 1 - i - (i == n / 2 && n > 2)]; // planted
+}

@@ -1,0 +1,6 @@
+__global__ void square(int n, const float* x, float* y)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] = x[i] * (i % 1000 == 999 ? 1.0f : x[i]); // planted
+}
