@@ -26,6 +26,14 @@
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
 #include "WorkbenchDocument.hpp"
+#include "debugger/BreakpointMargin.hpp"
+#include "debugger/BreakpointsView.hpp"
+#include "debugger/CallStackView.hpp"
+#include "debugger/DebugController.hpp"
+#include "debugger/DebugToolBar.hpp"
+#include "debugger/LanesView.hpp"
+#include "debugger/SharedMemoryView.hpp"
+#include "debugger/WarpsView.hpp"
 #include "profile/ProfileMargin.hpp"
 #include "profile/ProfileView.hpp"
 #include "views/PrintfPanel.hpp"
@@ -39,6 +47,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
 #include <QScrollArea>
@@ -101,6 +110,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(runs_, &RunController::runCompleted, this, &MainWindow::runCompleted);
     connect(runs_, &RunController::compileCompleted, this, &MainWindow::compileCompleted);
     top->addWidget(new RunnerPicker(runs_->runner(), settings_, central), 1);
+    buildDebugger();
     buildActions();
     wireViews();
 
@@ -225,11 +235,47 @@ void MainWindow::buildDocks()
     hiddenInPresentation_ = {vars, problems, ptx, sweep, timings};
 }
 
+void MainWindow::buildDebugger()
+{
+    breakpoints_ = new BreakpointMargin(editor_);
+    debugBar_ = new DebugToolBar(this);
+    auto* lanes = new LanesView;
+    auto* shared = new SharedMemoryView;
+    auto* warps = new WarpsView;
+    auto* stack = new CallStackView;
+    auto* points = new BreakpointsView;
+    // Lanes take the right column's lower part (32 rows want height), the others the
+    // bottom tabs: the editor keeps its size and Lanes and Shared memory show together.
+    QDockWidget* lanesDock = addDock(lanes, tr("Lanes"), "lanesDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(argumentsDock_, lanesDock);
+    QDockWidget* bottom = printfDock_;
+    debugDocks_ = {lanesDock};
+    for (auto [w, title, name] : {std::tuple<QWidget*, QString, const char*>{shared, tr("Shared memory"), "sharedDock"},
+                                  {warps, tr("Warps"), "warpsDock"},
+                                  {stack, tr("Call stack"), "callStackDock"},
+                                  {points, tr("Breakpoints"), "breakpointsDock"}}) {
+        QDockWidget* d = addDock(w, title, name, Qt::BottomDockWidgetArea);
+        tabifyDockWidget(bottom, d);
+        debugDocks_.push_back(d);
+    }
+    debug_ = new DebugController(runs_->runner(),
+                                 {this, document_, editor_, banner_, breakpoints_, debugBar_, lanes, shared, warps,
+                                  stack, points, debugDocks_},
+                                 this);
+    // The motions answer their keys while the toolbar is hidden (presentation mode).
+    addActions(debugBar_->motionActions());
+}
+
 void MainWindow::buildActions()
 {
     documents_->registerActions(menuBar());
     buildEditMenu();
     runs_->registerActions(menuBar());
+    for (QObject* o : runs_->runAction()->associatedObjects())
+        if (auto* runMenu = qobject_cast<QMenu*>(o)) {
+            runMenu->insertSeparator(runs_->profileAction());
+            runMenu->insertActions(runs_->profileAction(), {debug_->debugAction(), debug_->stopAction()});
+        }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     presentAct_ = new QAction(QIcon(":/kw/icons/presentation.svg"), tr("&Presentation mode"), this);
@@ -249,7 +295,10 @@ void MainWindow::buildActions()
     tb->addActions(documents_->toolBarActions());
     tb->addSeparator();
     tb->addActions(runs_->toolBarActions());
+    tb->addAction(debug_->debugAction());
     tb->addAction(presentAct_);
+    addToolBarBreak();
+    addToolBar(debugBar_);
 }
 
 void MainWindow::buildEditMenu()
@@ -395,7 +444,7 @@ void MainWindow::setPresentationMode(bool on)
         for (QDockWidget* d : hiddenInPresentation_)
             d->hide();
         for (QToolBar* tb : findChildren<QToolBar*>())
-            tb->hide();
+            tb->setVisible(tb == debugBar_ && debug_->debugging()); // the debugger's buttons stay
         menuBar()->hide();
         statusBar()->showMessage(tr("Presentation mode: F5 runs, F11 leaves"), 6000);
         showFullScreen();
@@ -408,7 +457,8 @@ void MainWindow::setPresentationMode(bool on)
         showNormal();
     }
     // Actions whose widgets are hidden must still answer their keys.
-    for (QAction* a : {runs_->runAction(), runs_->stopAction(), runs_->compileAction(), presentAct_})
+    for (QAction* a : {runs_->runAction(), runs_->stopAction(), runs_->compileAction(), presentAct_,
+                       debug_->debugAction(), debug_->stopAction()})
         addAction(a);
 }
 
@@ -427,6 +477,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     if (presentation_)
         setPresentationMode(false);
+    debug_->stop(); // its docks are not part of the layout kept for the next start
     if (options_.restoreLayout) {
         settings_->setWindowGeometry(saveGeometry());
         settings_->setWindowState(saveState());
