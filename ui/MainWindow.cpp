@@ -244,26 +244,50 @@ void MainWindow::buildDebugger()
     auto* warps = new WarpsView;
     auto* stack = new CallStackView;
     auto* points = new BreakpointsView;
-    // Lanes take the right column's lower part (32 rows want height), the others the
-    // bottom tabs: the editor keeps its size and Lanes and Shared memory show together.
+    // Lanes, the call stack and the breakpoints take the right column's lower part (32
+    // rows want height), Shared memory and Warps the bottom tabs (rows of eight words
+    // want width), so Lanes and Shared memory show together beside the editor.
     QDockWidget* lanesDock = addDock(lanes, tr("Lanes"), "lanesDock", Qt::RightDockWidgetArea);
     tabifyDockWidget(argumentsDock_, lanesDock);
-    QDockWidget* bottom = printfDock_;
-    debugDocks_ = {lanesDock};
-    for (auto [w, title, name] : {std::tuple<QWidget*, QString, const char*>{shared, tr("Shared memory"), "sharedDock"},
-                                  {warps, tr("Warps"), "warpsDock"},
-                                  {stack, tr("Call stack"), "callStackDock"},
-                                  {points, tr("Breakpoints"), "breakpointsDock"}}) {
-        QDockWidget* d = addDock(w, title, name, Qt::BottomDockWidgetArea);
-        tabifyDockWidget(bottom, d);
-        debugDocks_.push_back(d);
-    }
-    debug_ = new DebugController(runs_->runner(),
-                                 {this, document_, editor_, banner_, breakpoints_, debugBar_, lanes, shared, warps,
-                                  stack, points, debugDocks_},
-                                 this);
+    QDockWidget* stackDock = addDock(stack, tr("Call stack"), "callStackDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(argumentsDock_, stackDock);
+    QDockWidget* pointsDock = addDock(points, tr("Breakpoints"), "breakpointsDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(argumentsDock_, pointsDock);
+    QDockWidget* sharedDock = addDock(shared, tr("Shared memory"), "sharedDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(printfDock_, sharedDock);
+    QDockWidget* warpsDock = addDock(warps, tr("Warps"), "warpsDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(printfDock_, warpsDock);
+    debugDocks_ = {lanesDock, stackDock, pointsDock, sharedDock, warpsDock};
+    debug_ = new DebugController(
+        runs_->runner(),
+        {this, document_, editor_, banner_, breakpoints_, debugBar_, lanes, shared, warps, stack, points, debugDocks_},
+        this);
     // The motions answer their keys while the toolbar is hidden (presentation mode).
     addActions(debugBar_->motionActions());
+    // While debugging the editor keeps its lines (about 20 at 1366x768): the run's views
+    // leave the bottom (Results alone wants 300 pixels) to the debugger's, which take a
+    // quarter of the height, the launch fields give up height, and the layout returns as
+    // it was after.
+    connect(debug_, &DebugController::started, this, [=, this] {
+        layoutBeforeDebugging_ = saveState();
+        for (QDockWidget* d : docks_)
+            if (dockWidgetArea(d) == Qt::BottomDockWidgetArea
+                && std::find(debugDocks_.begin(), debugDocks_.end(), d) == debugDocks_.end())
+                d->hide();
+        sharedDock->raise();
+        QTimer::singleShot(0, this, [=, this] { // once the docks shown are laid out
+            const int h = height();
+            resizeDocks({sharedDock}, {int(h * 0.25)}, Qt::Vertical);
+            resizeDocks({launchDock_, lanesDock}, {int(h * 0.2), int(h * 0.7)}, Qt::Vertical);
+        });
+    });
+    connect(debug_, &DebugController::ended, this, [this] {
+        if (!layoutBeforeDebugging_.isEmpty() && !presentation_)
+            restoreState(std::exchange(layoutBeforeDebugging_, {}));
+        for (QDockWidget* d : debugDocks_) // saved as the debugger showed them
+            d->hide();
+        debugBar_->hide();
+    });
 }
 
 void MainWindow::buildActions()

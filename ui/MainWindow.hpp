@@ -224,6 +224,7 @@ private:
     BreakpointMargin* breakpoints_ = nullptr;
     DebugToolBar* debugBar_ = nullptr;
     std::vector<QDockWidget*> debugDocks_;
+    QByteArray layoutBeforeDebugging_;
 };
 
 } // namespace kw

@@ -52,9 +52,9 @@ nlohmann::json DebugReplyJson::stop(const debug::Stop& s) const
     if (s.reason == debug::StopReason::Breakpoint)
         j["breakpoint"] = s.breakpoint;
     if (s.watch)
-        j["watch"] = {{"id", s.watch->watch},       {"write", s.watch->write}, {"block", s.watch->block},
-                      {"warp", s.watch->warp},      {"lane", s.watch->lane},   {"where", location(s.watch->where)},
-                      {"old", s.watch->oldValue},   {"new", s.watch->newValue}};
+        j["watch"] = {{"id", s.watch->watch},     {"write", s.watch->write}, {"block", s.watch->block},
+                      {"warp", s.watch->warp},    {"lane", s.watch->lane},   {"where", location(s.watch->where)},
+                      {"old", s.watch->oldValue}, {"new", s.watch->newValue}};
     return j;
 }
 
@@ -63,8 +63,8 @@ nlohmann::json DebugReplyJson::warp(const debug::WarpView& w) const
     nlohmann::json groups = nlohmann::json::array();
     for (const debug::LaneGroup& g : w.groups)
         groups.push_back({{"state", stateName(g.state)}, {"lanes", g.lanes}, {"where", location(g.where)}});
-    return {{"block", w.block},          {"warp", w.warp},      {"exists", w.exists},
-            {"active", w.active},        {"done", w.done},      {"at_barrier", w.atBarrier},
+    return {{"block", w.block},           {"warp", w.warp},  {"exists", w.exists},
+            {"active", w.active},         {"done", w.done},  {"at_barrier", w.atBarrier},
             {"where", location(w.where)}, {"groups", groups}};
 }
 

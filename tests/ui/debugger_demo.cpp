@@ -1,7 +1,7 @@
 // Opens samples/reduction_shared.kwb in the window, places a breakpoint on the
 // addition, debugs on the simulator through the real runner, continues to the
-// breakpoint and saves a screenshot with the Lanes and Shared memory docks (run under
-// Xvfb at the screen size wanted): debugger_demo OUT.png [--presentation]
+// breakpoint, runs its warp to the line's store (six instructions) and saves a screenshot with the Lanes and Shared
+// memory docks (run under Xvfb at the screen size wanted): debugger_demo OUT.png [--presentation]
 #include "CodeEditor.hpp"
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
@@ -12,6 +12,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QTest>
@@ -59,12 +60,22 @@ int main(int argc, char** argv)
     if (!started.wait(120000) || !settle())
         return 1;
     auto* lanes = window.findChild<LanesView*>();
-    for (const char* e : {"in(threadIdx.x)", "in(threadIdx.x + 128)"})
+    for (const char* e : {"%f4", "%f5", "%f6", "in(threadIdx.x + 128)"})
         lanes->addExpression(e);
     window.debugToolBar()->action("continue")->trigger();
     if (!settle())
         return 1;
-    QTest::qWait(300); // the last layout pass
+    // On the breakpoint's line to its store: the registers hold what each lane adds.
+    for (int i = 0; i < 6; ++i) {
+        window.debugToolBar()->action("stepi")->trigger();
+        if (!settle())
+            return 1;
+    }
+    QTest::qWait(1500); // the last layout pass, the live check's verdict
+    if (qEnvironmentVariableIsSet("KW_DEMO_SIZES"))
+        for (QDockWidget* d : window.findChildren<QDockWidget*>())
+            std::printf("%s visible %d min %d hint %d height %d\n", qPrintable(d->objectName()), d->isVisible(),
+                        d->minimumSizeHint().height(), d->sizeHint().height(), d->height());
     if (!window.grab().save(argv[1]))
         return 1;
     std::printf("saved %s at %dx%d, stopped at [%llu] %s\n", argv[1], window.width(), window.height(),

@@ -78,7 +78,8 @@ struct Window {
         CodeEditor* e = window.editor();
         e->ensureLineVisible(line - 1);
         const long pos = e->positionFromLineIndex(line - 1, 0);
-        const int y = int(e->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos)) + e->textHeight(line - 1) / 2;
+        const int y
+            = int(e->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos)) + e->textHeight(line - 1) / 2;
         const int x = int(e->SendScintilla(QsciScintilla::SCI_GETMARGINWIDTHN, 0UL)) + 6;
         QTest::mouseClick(e->viewport(), Qt::LeftButton, {}, QPoint(x, y));
     }
@@ -116,6 +117,9 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     EXPECT_EQ(w.last().stop.reason, "entry");
     EXPECT_EQ(w.last().stop.position, 0u);
     EXPECT_TRUE(w.window.debugToolBar()->isVisible());
+    auto* results = w.window.findChild<QDockWidget*>("resultsDock");
+    ASSERT_TRUE(results);
+    EXPECT_FALSE(results->isVisible()) << "the run's views leave the bottom to the debugger's";
     for (QDockWidget* d : w.window.debugDocks())
         EXPECT_FALSE(d->isHidden()) << d->windowTitle().toStdString();
     ASSERT_EQ(w.last().breakpoints.size(), 1u);
@@ -156,7 +160,8 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     ASSERT_TRUE(w.settle());
     for (int i = 0; i < 6; ++i)
         ASSERT_TRUE(w.press("stepi"));
-    EXPECT_NE(w.last().warp->where.instruction.indexOf("st.shared.f32"), -1) << w.last().warp->where.instruction.toStdString();
+    EXPECT_NE(w.last().warp->where.instruction.indexOf("st.shared.f32"), -1)
+        << w.last().warp->where.instruction.toStdString();
     for (int t = 0; t < 32; ++t) {
         EXPECT_EQ(w.lane(t, 4), t);
         EXPECT_EQ(w.lane(t, 5), t + 128);
@@ -190,4 +195,6 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     EXPECT_EQ(w.window.breakpointMargin()->currentLine(), 0);
     for (QDockWidget* d : w.window.debugDocks())
         EXPECT_FALSE(d->isVisible());
+    EXPECT_FALSE(w.window.debugToolBar()->isVisible());
+    EXPECT_TRUE(results->isVisible()) << "the layout returns as it was";
 }

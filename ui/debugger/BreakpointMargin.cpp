@@ -25,6 +25,8 @@ BreakpointMargin::BreakpointMargin(CodeEditor* editor)
     editor_->markerDefine(QsciScintilla::RightArrow, CurrentLineMarker);
     editor_->setMarkerBackgroundColor(QColor("#f9a825"), CurrentLineMarker);
     editor_->setMarkerForegroundColor(QColor("#6d4c00"), CurrentLineMarker);
+    editor_->markerDefine(QsciScintilla::Background, CurrentLineBackground);
+    editor_->setMarkerBackgroundColor(QColor("#fff1c1"), CurrentLineBackground);
     const int mask = editor_->marginMarkerMask(MarkerMargin);
     editor_->setMarginMarkerMask(MarkerMargin,
                                  mask | (1 << BreakpointMarker) | (1 << ConditionalMarker) | (1 << CurrentLineMarker));
@@ -80,9 +82,11 @@ QString BreakpointMargin::command(int line) const
 void BreakpointMargin::setCurrentLine(int line)
 {
     editor_->markerDeleteAll(CurrentLineMarker);
+    editor_->markerDeleteAll(CurrentLineBackground);
     currentLine_ = line;
     if (line > 0) {
         editor_->markerAdd(line - 1, CurrentLineMarker);
+        editor_->markerAdd(line - 1, CurrentLineBackground);
         editor_->ensureLineVisible(line - 1);
     }
 }

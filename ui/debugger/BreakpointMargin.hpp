@@ -22,9 +22,10 @@ public:
     static constexpr int BreakpointMarker = 4;
     static constexpr int ConditionalMarker = 5;
     static constexpr int CurrentLineMarker = 6;
+    static constexpr int CurrentLineBackground = 7; // the whole line, behind the text
 
     struct Breakpoint {
-        QString condition;       // empty: every arrival
+        QString condition;        // empty: every arrival
         std::uint64_t ignore = 0; // hits let go by
         bool allLanes = false;    // stop once all live lanes of a warp have arrived
     };

@@ -69,9 +69,8 @@ void BreakpointsView::show(const DebugReply& reply)
     for (const DebugWatch& w : reply.watches) {
         const QString what = w.buffer.isEmpty() ? tr("shared %1 (%2)").arg(w.index).arg(w.type)
                                                 : QString("%1(%2)").arg(w.buffer).arg(w.index);
-        auto* item = new QTreeWidgetItem(
-            {tr("%1 %2").arg(w.reads ? tr("read watchpoint") : tr("watchpoint")).arg(w.id), what,
-             QString::number(w.hits)});
+        auto* item = new QTreeWidgetItem({tr("%1 %2").arg(w.reads ? tr("read watchpoint") : tr("watchpoint")).arg(w.id),
+                                          what, QString::number(w.hits)});
         item->setData(0, kKindRole, "watch");
         item->setData(0, kIdRole, w.id);
         tree_->addTopLevelItem(item);

@@ -27,9 +27,9 @@ namespace {
 bool movesOrFocuses(const QString& command)
 {
     static const QStringList words
-        = {"continue", "c",       "step",  "s",    "stepi",  "si",   "next",    "n",
-           "finish",   "barrier", "reconverge", "reverse-step", "rs", "reverse-continue",
-           "rc",       "goto",    "block", "warp", "thread", "lane", "where"};
+        = {"continue", "c",      "step",    "s",          "stepi",        "si",   "next",
+           "n",        "finish", "barrier", "reconverge", "reverse-step", "rs",   "reverse-continue",
+           "rc",       "goto",   "block",   "warp",       "thread",       "lane", "where"};
     return words.contains(command.section(' ', 0, 0));
 }
 
@@ -92,9 +92,9 @@ void DebugController::start()
         return;
     }
     bool ok = true;
-    const QString chosen = paths.size() == 1 ? items.front()
-                                             : QInputDialog::getItem(v_.window, tr("Debug"),
-                                                                     tr("Which launch step to debug:"), items, 0, false, &ok);
+    const QString chosen = paths.size() == 1
+        ? items.front()
+        : QInputDialog::getItem(v_.window, tr("Debug"), tr("Which launch step to debug:"), items, 0, false, &ok);
     if (ok)
         startAt(paths.at(items.indexOf(chosen)));
 }

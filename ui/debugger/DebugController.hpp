@@ -89,7 +89,7 @@ private:
     QAction* stopAct_;
     QString session_;
     int openId_ = 0;
-    std::map<int, Purpose> pending_;  // messages in flight
+    std::map<int, Purpose> pending_;   // messages in flight
     std::map<int, int> breakpointIds_; // line asked -> the session's id
     DebugReply last_;
 };

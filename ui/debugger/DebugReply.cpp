@@ -86,8 +86,8 @@ DebugReply DebugReply::fromJson(const json& r)
                                  str(b, "condition"), b.at("ignore").get<std::uint64_t>(),
                                  b.at("hits").get<std::uint64_t>(), b.at("all").get<bool>()});
     for (const json& w : r.at("watches"))
-        d.watches.push_back({w.at("id").get<int>(), str(w, "buffer"), w.at("index").get<std::uint64_t>(), str(w, "type"),
-                             w.at("reads").get<bool>(), w.at("hits").get<std::uint64_t>()});
+        d.watches.push_back({w.at("id").get<int>(), str(w, "buffer"), w.at("index").get<std::uint64_t>(),
+                             str(w, "type"), w.at("reads").get<bool>(), w.at("hits").get<std::uint64_t>()});
     if (r.contains("lanes")) {
         const json& l = r.at("lanes");
         DebugLanes lanes;

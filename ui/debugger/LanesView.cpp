@@ -1,11 +1,15 @@
 #include "debugger/LanesView.hpp"
 
+#include "debugger/CompactTable.hpp"
+
 #include <QHeaderView>
+
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace kw {
 
@@ -37,12 +41,9 @@ LanesView::LanesView(QWidget* parent)
         addExpression(field_->text());
         field_->clear();
     });
-    table_ = new QTableWidget(32, kFixedColumns);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_ = new CompactTable(32, kFixedColumns);
     table_->verticalHeader()->hide();
-    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setTextElideMode(Qt::ElideRight);
     table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
         const int column = table_->horizontalHeader()->logicalIndexAt(p);
@@ -90,9 +91,56 @@ void LanesView::rebuildColumns()
     QStringList headers = {tr("Lane"), tr("State"), tr("Thread")};
     headers << expressions_;
     table_->setHorizontalHeaderLabels(headers);
+    for (int c = 0; c < expressions_.size(); ++c)
+        table_->horizontalHeaderItem(kFixedColumns + c)->setToolTip(expressions_[c]);
+    fitColumns();
+}
+
+// Once per answer (a column sized to its contents at every cell costs seconds). The
+// expressions' headers are shown whole where the dock is wide enough, else elided (the
+// tooltip has them) so that the values fit.
+void LanesView::fitColumns()
+{
+    int fixed = 0, whole = 0;
+    std::vector<int> cellWidths, wholeWidths;
+    for (int c = 0; c < table_->columnCount(); ++c) {
+        if (c < kFixedColumns) {
+            table_->resizeColumnToContents(c);
+            fixed += table_->columnWidth(c);
+            continue;
+        }
+        const int w = std::max(table_->cellsWidth(c), fontMetrics().averageCharWidth() * 6) + 8;
+        cellWidths.push_back(w);
+        wholeWidths.push_back(std::max(w, table_->horizontalHeader()->sectionSizeHint(c)));
+        whole += wholeWidths.back();
+    }
+    // Short of room, each header gives up its share of what the headers want beyond the values.
+    const int room = table_->viewport()->width() - fixed;
+    int cells = 0;
+    for (int w : cellWidths)
+        cells += w;
+    for (std::size_t i = 0; i < cellWidths.size(); ++i) {
+        int w = wholeWidths[i];
+        if (whole > room && whole > cells)
+            w = cellWidths[i]
+                + int(double(std::max(0, room - cells)) * (wholeWidths[i] - cellWidths[i]) / (whole - cells));
+        table_->setColumnWidth(kFixedColumns + int(i), w);
+    }
 }
 
 void LanesView::show(const DebugReply& reply)
+{
+    fill(reply);
+    fitColumns();
+}
+
+void LanesView::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fitColumns();
+}
+
+void LanesView::fill(const DebugReply& reply)
 {
     if (reply.warp) {
         const DebugWarp& w = *reply.warp;

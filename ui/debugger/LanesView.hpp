@@ -3,12 +3,12 @@
 // after a divergent branch, at a barrier, exited) in colour, its thread of the block,
 // and a column per expression the user adds (`%f4`, `threadIdx.x`, `in(i)`), as the
 // session's `lanes` command evaluates them (docs/debugger.md, "Expressions").
+#include "debugger/CompactTable.hpp"
 #include "debugger/DebugReply.hpp"
 
 #include <QWidget>
 
 class QLineEdit;
-class QTableWidget;
 
 namespace kw {
 
@@ -31,12 +31,17 @@ public:
 signals:
     void expressionsChanged();
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
     void rebuildColumns();
+    void fill(const DebugReply& reply);
+    void fitColumns();
 
     QStringList expressions_;
     QLineEdit* field_;
-    QTableWidget* table_;
+    CompactTable* table_;
 };
 
 } // namespace kw

@@ -1,7 +1,9 @@
 #include "debugger/SharedMemoryView.hpp"
 
+#include "debugger/CompactTable.hpp"
 #include <QComboBox>
 #include <QHBoxLayout>
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
@@ -24,11 +26,9 @@ SharedMemoryView::SharedMemoryView(QWidget* parent)
     type_->setToolTip(tr("How the words are read"));
     connect(type_, &QComboBox::currentTextChanged, this, &SharedMemoryView::typeChanged);
     summary_ = new QLabel;
-    table_ = new QTableWidget(0, kColumns);
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_ = new CompactTable(0, kColumns);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     table_->horizontalHeader()->setMinimumSectionSize(40);
-    table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Type")));
     top->addWidget(type_);

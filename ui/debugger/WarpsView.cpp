@@ -2,6 +2,8 @@
 
 #include "debugger/LanesView.hpp"
 
+#include "debugger/CompactTable.hpp"
+
 #include <QHeaderView>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -27,12 +29,10 @@ QString laneMap(const DebugWarp& w)
 WarpsView::WarpsView(QWidget* parent)
     : QWidget(parent)
 {
-    table_ = new QTableWidget(0, 3);
+    table_ = new CompactTable(0, 3);
     table_->setHorizontalHeaderLabels({tr("Warp"), tr("Lanes"), tr("Where")});
-    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setToolTip(tr("# running, d waiting elsewhere (diverged), b at a barrier, x exited; "
                           "double-click a warp to focus it"));
@@ -75,6 +75,7 @@ void WarpsView::show(const DebugReply& reply)
         table_->setItem(int(i), 1, lanes);
         table_->setItem(int(i), 2, at);
     }
+    table_->resizeColumnsToContents(); // once: a column sized at every cell costs seconds
 }
 
 } // namespace kw
