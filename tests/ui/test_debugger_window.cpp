@@ -18,12 +18,16 @@
 #include "test_window_options.hpp"
 
 #include <QAction>
+#include <QApplication>
 #include <QDockWidget>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
+#include <QTimer>
 #include <gtest/gtest.h>
 
 using namespace kw;
@@ -197,4 +201,50 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
         EXPECT_FALSE(d->isVisible());
     EXPECT_FALSE(w.window.debugToolBar()->isVisible());
     EXPECT_TRUE(results->isVisible()) << "the layout returns as it was";
+}
+
+// A document of steps asks which launch step; the second launch of the two-pass reduction
+// starts with the partial sums the first left (1920 each, its check), and a breakpoint's
+// condition, set as the margin's menu sets it, stops the lane it names.
+TEST(DebuggerWindow, ALaunchStepIsChosenAndAConditionStopsItsLane)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    ASSERT_TRUE(w.window.openDocument(QString(KW_SAMPLES_DIR) + "/reduction_two_pass.kwb"));
+    const int addition = w.line("partial[tid] += partial[tid + stride]");
+    ASSERT_GT(addition, 0);
+    w.window.breakpointMargin()->set(addition, {"threadIdx.x == 5", 0, false});
+    EXPECT_TRUE(w.window.editor()->markersAtLine(addition - 1) & (1 << BreakpointMargin::ConditionalMarker));
+
+    QStringList offered;
+    QTimer chooser; // answers the step question as a user does: the second step, OK
+    QObject::connect(&chooser, &QTimer::timeout, [&] {
+        auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        chooser.stop();
+        offered = dialog->comboBoxItems();
+        if (offered.size() > 1)
+            dialog->setTextValue(offered.at(1));
+        dialog->accept();
+    });
+    chooser.start(20);
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_EQ(offered.size(), 2) << offered.join(" | ").toStdString();
+    EXPECT_TRUE(offered.at(1).startsWith("Step 2")) << offered.at(1).toStdString();
+    ASSERT_TRUE(started.count() > 0 || started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    EXPECT_EQ(w.last().blocks, 1u) << "the second launch has one block";
+
+    w.type(w.lanes()->expressionField(), "partial(threadIdx.x)"); // the document's buffer the step reads
+    ASSERT_TRUE(w.settle());
+    ASSERT_TRUE(w.press("continue"));
+    EXPECT_EQ(w.last().stop.reason, "breakpoint");
+    EXPECT_EQ(w.last().stop.lane, 5);
+    EXPECT_EQ(w.last().focusLane, 5);
+    EXPECT_EQ(w.window.debugToolBar()->threadBox()->value(), 5);
+    for (int t = 0; t < 32; ++t)
+        EXPECT_EQ(w.lane(t, 3), 1920) << "lane " << t;
+    w.debug->stopAction()->trigger();
 }

@@ -183,6 +183,7 @@ void DebugController::onReply(int id, const nlohmann::json& result)
             endSession(tr("The runner's answer to opening the debugger names no session"));
             return;
         }
+        runnerPid_ = runner_->processId();
         stopAct_->setEnabled(true);
         v_.toolBar->setDebugging(true);
         setDocksVisible(true);
@@ -220,7 +221,12 @@ void DebugController::onFailed(int id, const QString& why)
         v_.banner->showError(tr("Cannot debug this document"), why);
         return;
     }
-    if (pending_.erase(id))
+    if (!pending_.erase(id))
+        return;
+    // Stop on the main toolbar ends the runner, and the session with it.
+    if (runner_->processId() != runnerPid_)
+        endSession(tr("The runner was stopped: %1").arg(why));
+    else
         v_.banner->showWarning(tr("The debugger refused a command"), why);
 }
 

@@ -89,6 +89,7 @@ private:
     QAction* stopAct_;
     QString session_;
     int openId_ = 0;
+    qint64 runnerPid_ = 0;             // the runner process that holds the session
     std::map<int, Purpose> pending_;   // messages in flight
     std::map<int, int> breakpointIds_; // line asked -> the session's id
     DebugReply last_;
