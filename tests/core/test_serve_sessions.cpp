@@ -234,6 +234,12 @@ TEST(ServeSessions, ADebugReplyCarriesTheStateAsValues)
     EXPECT_EQ(watched["stop"]["watch"]["lane"], 0);
     EXPECT_EQ(watched["stop"]["watch"]["write"], true);
     EXPECT_EQ(watched["watches"][0]["buffer"], "block_sums");
+    command("delete watch 1");
+    const json finished = command("continue");
+    EXPECT_EQ(finished["stop"]["reason"], "finished");
+    EXPECT_TRUE(finished["ended"].get<bool>());
+    EXPECT_FALSE(finished.contains("warp")) << "no warp once every block has run";
+    EXPECT_EQ(finished["breakpoints"].size(), 0u);
     serve.send(request(id, "close", {{"session", s}}));
     EXPECT_TRUE(serve.replyFor(id)["ok"].get<bool>());
 }
