@@ -23,11 +23,13 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
+#include <QTreeWidget>
 #include <gtest/gtest.h>
 
 using namespace kw;
@@ -192,6 +194,21 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     EXPECT_EQ(w.last().stop.reason, "watch");
     EXPECT_NE(w.window.debugToolBar()->stopLabel()->text().indexOf("written by block 1 warp 0 lane 0"), -1)
         << w.window.debugToolBar()->stopLabel()->text().toStdString();
+
+    // To the launch's end: no lane is shown as if it still ran, only going back goes on.
+    auto* watches = w.window.findChild<BreakpointsView*>()->tree();
+    ASSERT_EQ(watches->topLevelItemCount(), 1);
+    watches->setCurrentItem(watches->topLevelItem(0));
+    w.window.findChild<BreakpointsView*>()->findChild<QPushButton*>()->click();
+    ASSERT_TRUE(w.settle());
+    EXPECT_TRUE(w.last().watches.empty());
+    ASSERT_TRUE(w.press("continue"));
+    EXPECT_EQ(w.last().stop.reason, "finished");
+    EXPECT_EQ(lanes->item(0, 1)->text(), "finished");
+    EXPECT_TRUE(lanes->item(0, 4)->text().isEmpty());
+    EXPECT_EQ(w.window.breakpointMargin()->currentLine(), 0);
+    EXPECT_FALSE(w.window.debugToolBar()->action("continue")->isEnabled());
+    EXPECT_TRUE(w.window.debugToolBar()->action("reverse-continue")->isEnabled());
 
     QSignalSpy ended(w.debug, &DebugController::ended);
     w.debug->stopAction()->trigger();

@@ -142,20 +142,24 @@ void LanesView::resizeEvent(QResizeEvent* e)
 
 void LanesView::fill(const DebugReply& reply)
 {
-    if (reply.warp) {
-        const DebugWarp& w = *reply.warp;
-        for (int l = 0; l < 32; ++l) {
-            const QString state = w.laneState(l);
-            auto* s = new QTableWidgetItem(state.isEmpty() ? tr("no thread") : state);
-            if (const QColor c = stateColour(state); c.isValid()) {
-                s->setBackground(c);
-                s->setForeground(QColor("#202020"));
-            }
-            table_->setItem(l, 1, s);
-            auto* t = new QTableWidgetItem(state.isEmpty() ? QString() : QString::number(w.warp * 32 + l));
-            t->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            table_->setItem(l, 2, t);
+    if (!reply.warp) { // every block has run: no lane to show, and no value that could be taken for one
+        for (int l = 0; l < 32; ++l)
+            for (int c = 1; c < table_->columnCount(); ++c)
+                table_->setItem(l, c, new QTableWidgetItem(c == 1 ? tr("finished") : QString()));
+        return;
+    }
+    const DebugWarp& w = *reply.warp;
+    for (int l = 0; l < 32; ++l) {
+        const QString state = w.laneState(l);
+        auto* s = new QTableWidgetItem(state.isEmpty() ? tr("no thread") : state);
+        if (const QColor c = stateColour(state); c.isValid()) {
+            s->setBackground(c);
+            s->setForeground(QColor("#202020"));
         }
+        table_->setItem(l, 1, s);
+        auto* t = new QTableWidgetItem(state.isEmpty() ? QString() : QString::number(w.warp * 32 + l));
+        t->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        table_->setItem(l, 2, t);
     }
     if (!reply.lanes)
         return;
