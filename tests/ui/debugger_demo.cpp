@@ -12,7 +12,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QDockWidget>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QTest>
@@ -72,10 +71,6 @@ int main(int argc, char** argv)
             return 1;
     }
     QTest::qWait(1500); // the last layout pass, the live check's verdict
-    if (qEnvironmentVariableIsSet("KW_DEMO_SIZES"))
-        for (QDockWidget* d : window.findChildren<QDockWidget*>())
-            std::printf("%s visible %d min %d hint %d height %d\n", qPrintable(d->objectName()), d->isVisible(),
-                        d->minimumSizeHint().height(), d->sizeHint().height(), d->height());
     if (!window.grab().save(argv[1]))
         return 1;
     std::printf("saved %s at %dx%d, stopped at [%llu] %s\n", argv[1], window.width(), window.height(),
