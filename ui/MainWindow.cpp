@@ -28,6 +28,14 @@
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
 #include "WorkbenchDocument.hpp"
+#include "debugger/BreakpointMargin.hpp"
+#include "debugger/BreakpointsView.hpp"
+#include "debugger/CallStackView.hpp"
+#include "debugger/DebugController.hpp"
+#include "debugger/DebugToolBar.hpp"
+#include "debugger/LanesView.hpp"
+#include "debugger/SharedMemoryView.hpp"
+#include "debugger/WarpsView.hpp"
 #include "profile/ProfileMargin.hpp"
 #include "profile/ProfileView.hpp"
 #include "views/PrintfPanel.hpp"
@@ -41,6 +49,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QScreen>
 #include <QScrollArea>
@@ -107,6 +116,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(runs_, &RunController::runCompleted, this, &MainWindow::runCompleted);
     connect(runs_, &RunController::compileCompleted, this, &MainWindow::compileCompleted);
     top->addWidget(new RunnerPicker(runs_->runner(), settings_, central), 1);
+    buildDebugger();
     buildActions();
     wireViews();
 
@@ -233,11 +243,71 @@ void MainWindow::buildDocks()
     hiddenInPresentation_ = {vars, problems, ptx, sweep, timings};
 }
 
+void MainWindow::buildDebugger()
+{
+    breakpoints_ = new BreakpointMargin(editor_);
+    debugBar_ = new DebugToolBar(this);
+    auto* lanes = new LanesView;
+    auto* shared = new SharedMemoryView;
+    auto* warps = new WarpsView;
+    auto* stack = new CallStackView;
+    auto* points = new BreakpointsView;
+    // Lanes, the call stack and the breakpoints take the right column's lower part (32
+    // rows want height), Shared memory and Warps the bottom tabs (rows of eight words
+    // want width), so Lanes and Shared memory show together beside the editor.
+    QDockWidget* lanesDock = addDock(lanes, tr("Lanes"), "lanesDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(argumentsDock_, lanesDock);
+    QDockWidget* stackDock = addDock(stack, tr("Call stack"), "callStackDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(argumentsDock_, stackDock);
+    QDockWidget* pointsDock = addDock(points, tr("Breakpoints"), "breakpointsDock", Qt::RightDockWidgetArea);
+    tabifyDockWidget(argumentsDock_, pointsDock);
+    QDockWidget* sharedDock = addDock(shared, tr("Shared memory"), "sharedDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(printfDock_, sharedDock);
+    QDockWidget* warpsDock = addDock(warps, tr("Warps"), "warpsDock", Qt::BottomDockWidgetArea);
+    tabifyDockWidget(printfDock_, warpsDock);
+    debugDocks_ = {lanesDock, stackDock, pointsDock, sharedDock, warpsDock};
+    debug_ = new DebugController(
+        runs_->runner(),
+        {this, document_, editor_, banner_, breakpoints_, debugBar_, lanes, shared, warps, stack, points, debugDocks_},
+        this);
+    // The motions answer their keys while the toolbar is hidden (presentation mode).
+    addActions(debugBar_->motionActions());
+    // While debugging the editor keeps its lines (about 20 at 1366x768): the run's views
+    // leave the bottom (Results alone wants 300 pixels) to the debugger's, which take a
+    // quarter of the height, the launch fields give up height, and the layout returns as
+    // it was after.
+    connect(debug_, &DebugController::started, this, [=, this] {
+        layoutBeforeDebugging_ = saveState();
+        for (QDockWidget* d : docks_)
+            if (dockWidgetArea(d) == Qt::BottomDockWidgetArea
+                && std::find(debugDocks_.begin(), debugDocks_.end(), d) == debugDocks_.end())
+                d->hide();
+        sharedDock->raise();
+        QTimer::singleShot(0, this, [=, this] { // once the docks shown are laid out
+            const int h = height();
+            resizeDocks({sharedDock}, {int(h * 0.25)}, Qt::Vertical);
+            resizeDocks({launchDock_, lanesDock}, {int(h * 0.2), int(h * 0.7)}, Qt::Vertical);
+        });
+    });
+    connect(debug_, &DebugController::ended, this, [this] {
+        if (!layoutBeforeDebugging_.isEmpty() && !presentation_)
+            restoreState(std::exchange(layoutBeforeDebugging_, {}));
+        for (QDockWidget* d : debugDocks_) // saved as the debugger showed them
+            d->hide();
+        debugBar_->hide();
+    });
+}
+
 void MainWindow::buildActions()
 {
     documents_->registerActions(menuBar());
     buildEditMenu();
     runs_->registerActions(menuBar());
+    for (QObject* o : runs_->runAction()->associatedObjects())
+        if (auto* runMenu = qobject_cast<QMenu*>(o)) {
+            runMenu->insertSeparator(runs_->profileAction());
+            runMenu->insertActions(runs_->profileAction(), {debug_->debugAction(), debug_->stopAction()});
+        }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     presentAct_ = new QAction(QIcon(":/kw/icons/presentation.svg"), tr("&Presentation mode"), this);
@@ -258,7 +328,10 @@ void MainWindow::buildActions()
     tb->addActions(documents_->toolBarActions());
     tb->addSeparator();
     tb->addActions(runs_->toolBarActions());
+    tb->addAction(debug_->debugAction());
     tb->addAction(presentAct_);
+    addToolBarBreak();
+    addToolBar(debugBar_);
 }
 
 void MainWindow::buildEditMenu()
@@ -404,7 +477,7 @@ void MainWindow::setPresentationMode(bool on)
         for (QDockWidget* d : hiddenInPresentation_)
             d->hide();
         for (QToolBar* tb : findChildren<QToolBar*>())
-            tb->hide();
+            tb->setVisible(tb == debugBar_ && debug_->debugging()); // the debugger's buttons stay
         menuBar()->hide();
         statusBar()->showMessage(tr("Presentation mode: F5 runs, F11 leaves"), 6000);
         showFullScreen();
@@ -417,7 +490,8 @@ void MainWindow::setPresentationMode(bool on)
         showNormal();
     }
     // Actions whose widgets are hidden must still answer their keys.
-    for (QAction* a : {runs_->runAction(), runs_->stopAction(), runs_->compileAction(), presentAct_})
+    for (QAction* a : {runs_->runAction(), runs_->stopAction(), runs_->compileAction(), presentAct_,
+                       debug_->debugAction(), debug_->stopAction()})
         addAction(a);
 }
 
@@ -436,6 +510,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     if (presentation_)
         setPresentationMode(false);
+    debug_->stop(); // its docks are not part of the layout kept for the next start
     if (options_.restoreLayout) {
         settings_->setWindowGeometry(saveGeometry());
         settings_->setWindowState(saveState());

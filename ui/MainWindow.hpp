@@ -21,7 +21,10 @@ class QScrollArea;
 namespace kw {
 
 class ArgumentsPanel;
+class BreakpointMargin;
 class CodeEditor;
+class DebugController;
+class DebugToolBar;
 class DocumentController;
 class DocumentPanels;
 class ErrorBanner;
@@ -125,6 +128,11 @@ public:
     ProfileView* profileView() const { return profile_; }
     ProfileMargin* profileMargin() const { return profileMargin_; }
     QAction* profileAction() const;
+    DebugController* debugController() const { return debug_; }
+    BreakpointMargin* breakpointMargin() const { return breakpoints_; }
+    DebugToolBar* debugToolBar() const { return debugBar_; }
+    // The debugger's docks: Lanes, Shared memory, Warps, Call stack, Breakpoints.
+    const std::vector<QDockWidget*>& debugDocks() const { return debugDocks_; }
     QAction* undoAction() const { return undoAct_; }
     QAction* redoAction() const { return redoAct_; }
 
@@ -161,6 +169,8 @@ private:
     void buildDocks();
     QDockWidget* addDock(QWidget* w, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
     void wireViews();
+    // The debugger: its editor margin, toolbar, docks (hidden until it runs) and controller.
+    void buildDebugger();
     // The Launch and Arguments docks say what they edit; the Steps dock is shown for a
     // document of steps.
     void showLaunchTarget(bool sequence, const QString& step);
@@ -217,6 +227,11 @@ private:
     QDockWidget* profileDock_ = nullptr;
     QDockWidget* shapeDock_ = nullptr;
     std::vector<QDockWidget*> hiddenInPresentation_;
+    DebugController* debug_ = nullptr;
+    BreakpointMargin* breakpoints_ = nullptr;
+    DebugToolBar* debugBar_ = nullptr;
+    std::vector<QDockWidget*> debugDocks_;
+    QByteArray layoutBeforeDebugging_;
 };
 
 } // namespace kw

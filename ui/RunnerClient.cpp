@@ -203,6 +203,53 @@ int RunnerClient::requestDevices()
     return enqueue(std::move(job));
 }
 
+int RunnerClient::openDebugSession(const Document& doc, const QString& step)
+{
+    EncodedJob encoded;
+    try {
+        encoded = JobCodec::encode(doc, protocol::op::kOpen, nextId_, "sim");
+    } catch (const std::exception& e) {
+        const int id = nextId_++;
+        const QString why = QString::fromUtf8(e.what());
+        QTimer::singleShot(0, this, [this, id, why] { emit jobFailed(id, why); });
+        return id;
+    }
+    encoded.header["kind"] = "debug";
+    if (!step.isEmpty())
+        encoded.header["step"] = step.toStdString();
+    Job job;
+    job.op = Op::Session;
+    job.header = std::move(encoded.header);
+    job.payload = std::move(encoded.payload);
+    job.kernel = doc.kernel;
+    job.launchText = launchDescription(doc);
+    job.timeLimitS = doc.run.timeLimitSeconds;
+    return enqueue(std::move(job));
+}
+
+int RunnerClient::enqueueSession(nlohmann::json header)
+{
+    Job job;
+    job.op = Op::Session;
+    job.header = std::move(header);
+    return enqueue(std::move(job));
+}
+
+int RunnerClient::sessionMessage(const QString& session, const nlohmann::json& body)
+{
+    nlohmann::json header = protocol::request(nextId_, protocol::op::kMessage);
+    header["session"] = session.toStdString();
+    header["body"] = body;
+    return enqueueSession(std::move(header));
+}
+
+int RunnerClient::closeSession(const QString& session)
+{
+    nlohmann::json header = protocol::request(nextId_, protocol::op::kClose);
+    header["session"] = session.toStdString();
+    return enqueueSession(std::move(header));
+}
+
 void RunnerClient::sendNext()
 {
     if (current_ || queue_.empty() || !isRunning())
@@ -215,7 +262,8 @@ void RunnerClient::sendNext()
     received_ = 0;
     // Compiles get a generous allowance; a run's kernel part is re-armed with
     // its time limit when the runner reports the launch stage.
-    armWatchdog(current_->op == Op::Run || current_->op == Op::Compile ? compileAllowanceMs : 30000);
+    // A session's open compiles and its messages run the kernel as far as they ask.
+    armWatchdog(current_->op == Op::Hello || current_->op == Op::Devices ? 30000 : compileAllowanceMs);
 }
 
 void RunnerClient::armWatchdog(int ms) { watchdog_.start(ms); }
@@ -323,6 +371,7 @@ void RunnerClient::handleReply(ClientProtocol::Event reply)
     std::optional<QString> failure;
     std::optional<CompileResult> compiled;
     std::optional<RunResult> ran;
+    std::optional<nlohmann::json> answered;
     try {
         const nlohmann::json result = decode.result(msg);
         switch (job.op) {
@@ -330,6 +379,7 @@ void RunnerClient::handleReply(ClientProtocol::Event reply)
         case Op::Devices: devices_ = decode.devices(result); break;
         case Op::Compile: compiled = decode.compile(result); break;
         case Op::Run: ran = decode.run(result, reply.returned, reply.frames); break;
+        case Op::Session: answered = result; break;
         }
     } catch (const std::exception& e) {
         failure = QString::fromUtf8(e.what());
@@ -340,6 +390,8 @@ void RunnerClient::handleReply(ClientProtocol::Event reply)
         emit compileFinished(job.id, *compiled);
     else if (ran)
         emitRun(job.id, std::move(*ran));
+    else if (answered)
+        emit sessionReplied(job.id, *answered);
     else
         emit devicesChanged(devices_);
     jobDone();

@@ -64,6 +64,13 @@ public:
     int compile(const Document& doc, const QString& device);
     int run(const Document& doc, const QString& device, const RunOverrides& overrides = {});
     int requestDevices();
+    // A debug session (docs/protocol.md, "Sessions"): the document's launch held in the
+    // runner on the simulator, `step` naming a document of steps' launch step (empty: the
+    // first). Its reply's result carries the session's id ("session").
+    int openDebugSession(const Document& doc, const QString& step);
+    // A message to an open session; its reply's result is the session's answer.
+    int sessionMessage(const QString& session, const nlohmann::json& body);
+    int closeSession(const QString& session);
     // Kills the job in flight (a runaway kernel) and restarts the runner.
     void stop();
 
@@ -89,9 +96,11 @@ signals:
     // The hello of a (re)started runner was answered: it is ready.
     void runnerConnected(const QString& name);
     void busyChanged(bool busy);
+    // The answer to openDebugSession, sessionMessage or closeSession (refusals come as jobFailed).
+    void sessionReplied(int id, const nlohmann::json& result);
 
 private:
-    enum class Op { Hello, Devices, Compile, Run };
+    enum class Op { Hello, Devices, Compile, Run, Session };
     struct Job {
         int id = 0;
         Op op = Op::Hello;
@@ -116,6 +125,7 @@ private:
     void failCurrentRun(FaultKind kind, const QString& message);
     void armWatchdog(int ms);
     void jobDone();
+    int enqueueSession(nlohmann::json header);
     void failAllQueued(const QString& why);
     int enqueueEncoded(Op op, const Document& doc, const char* opName, const QString& device,
                        const RunOverrides& overrides = {});

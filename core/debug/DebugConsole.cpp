@@ -102,14 +102,20 @@ DebugConsole::DebugConsole(DebugSession& session)
 {
 }
 
+std::pair<std::string, std::string> DebugConsole::split(const std::string& line)
+{
+    const std::string text(trim(line));
+    const std::size_t space = text.find(' ');
+    return {canonical(text.substr(0, space)),
+            space == std::string::npos ? std::string() : std::string(trim(text.substr(space + 1)))};
+}
+
 std::string DebugConsole::execute(const std::string& line)
 {
     const std::string text(trim(line));
     if (text.empty() || text[0] == '#')
         return {};
-    const std::size_t space = text.find(' ');
-    const std::string command = canonical(text.substr(0, space));
-    const std::string args = space == std::string::npos ? std::string() : std::string(trim(text.substr(space + 1)));
+    const auto [command, args] = split(text);
     try {
         return run(command, args);
     } catch (const std::exception& e) {
@@ -365,19 +371,27 @@ std::string DebugConsole::watchCommand(const std::string& args, bool reads)
 }
 
 // lanes EXPR... : expressions separated by spaces, or by commas when one holds a space.
-std::string DebugConsole::lanesCommand(const std::string& args) const
+std::vector<std::string> DebugConsole::laneExpressions(const std::string& args)
 {
     std::vector<std::string> exprs;
     if (args.find(',') != std::string::npos) {
         for (std::size_t i = 0; i <= args.size();) {
             const std::size_t j = std::min(args.find(',', i), args.size());
-            exprs.emplace_back(trim(std::string_view(args).substr(i, j - i)));
+            const std::string_view e = trim(std::string_view(args).substr(i, j - i));
+            if (!e.empty()) // "lanes a + b," names one expression with spaces
+                exprs.emplace_back(e);
             i = j + 1;
         }
     } else
         exprs = words(args);
     if (exprs.empty())
         usage("lanes EXPR...");
+    return exprs;
+}
+
+std::string DebugConsole::lanesCommand(const std::string& args) const
+{
+    const std::vector<std::string> exprs = laneExpressions(args);
     std::vector<std::vector<LaneValue>> columns;
     std::vector<std::size_t> widths;
     for (const auto& e : exprs) {
@@ -406,7 +420,7 @@ std::string DebugConsole::lanesCommand(const std::string& args) const
 }
 
 // shared TYPE [OFFSET COUNT]
-std::string DebugConsole::sharedCommand(const std::string& args) const
+DebugConsole::SharedRange DebugConsole::sharedRange(const std::string& args) const
 {
     const auto w = words(args);
     if (w.empty() || (w.size() != 1 && w.size() != 3))
@@ -418,10 +432,16 @@ std::string DebugConsole::sharedCommand(const std::string& args) const
     const std::uint32_t offset = w.size() == 3 ? std::uint32_t(wholeNumber(w[1], "shared")) : 0;
     const std::uint32_t count = w.size() == 3 ? std::uint32_t(wholeNumber(w[2], "shared"))
                                               : std::min<std::uint32_t>(64, session_.sharedBytes() / size);
+    return {*type, offset, count};
+}
+
+std::string DebugConsole::sharedCommand(const std::string& args) const
+{
+    const SharedRange r = sharedRange(args);
     std::string out = fmt::format("shared memory of block {}: {} bytes; {} {} from byte {}\n", session_.focus().block,
-                                  session_.sharedBytes(), count, toString(*type), offset);
+                                  session_.sharedBytes(), r.count, toString(r.type), r.offset);
     out += "offset  bank  value\n";
-    for (const SharedWord& sw : session_.shared(*type, offset, count))
+    for (const SharedWord& sw : session_.shared(r.type, r.offset, r.count))
         out += fmt::format("{:>6}  {:>4}  {}\n", sw.offset, sw.bank, sw.text);
     return out;
 }

@@ -23,6 +23,17 @@ public:
     // Where the launch stands: the stop, its line and the focused warp's lanes.
     std::string stopText(const Stop& s) const;
 
+    // A command line as its one command name (aliases resolved) and its arguments.
+    static std::pair<std::string, std::string> split(const std::string& line);
+    // What `lanes ARGS` shows: its expressions. Throws kw::Error(Usage) for none.
+    static std::vector<std::string> laneExpressions(const std::string& args);
+    // What `shared ARGS` shows. Throws kw::Error(Usage) for what is not a range.
+    struct SharedRange {
+        DType type = DType::U32;
+        std::uint32_t offset = 0, count = 0;
+    };
+    SharedRange sharedRange(const std::string& args) const;
+
 private:
     DebugSession& session_;
     bool done_ = false;

@@ -4,26 +4,13 @@
 #include "compile/ProgramCache.hpp"
 #include "debug/DebugConsole.hpp"
 #include "debug/DebugSession.hpp"
+#include "serve/DebugReplyJson.hpp"
 #include "serve/JobCodec.hpp"
 #include "util/Error.hpp"
 #include "util/JsonField.hpp"
 #include "util/Paths.hpp"
 
 namespace kw {
-
-namespace {
-
-nlohmann::json stopJson(const debug::Stop& s)
-{
-    return {{"reason", debug::toString(s.reason)},
-            {"position", s.position},
-            {"block", s.block},
-            {"warp", s.warp},
-            {"lane", s.lane},
-            {"message", s.message}};
-}
-
-} // namespace
 
 DebugProtocolSession::DebugProtocolSession(const Message& open)
     : compiler_(std::make_unique<Compiler>(ProgramCache::openDefault()))
@@ -52,11 +39,7 @@ nlohmann::json DebugProtocolSession::handle(const Message& message, Events& /*ev
         throw Error(ErrorCategory::Protocol, "a debug session's message is {\"command\": \"...\"}");
     const std::string command = (*body)["command"].get<std::string>();
     const std::string text = command == "where" ? console_->stopText(session_->stop()) : console_->execute(command);
-    const debug::Focus f = session_->focus();
-    return {{"text", text},
-            {"stop", stopJson(session_->stop())},
-            {"ended", session_->ended()},
-            {"focus", {{"block", f.block}, {"warp", f.warp}, {"lane", f.lane}}}};
+    return DebugReplyJson(*session_, *console_).reply(command, text);
 }
 
 } // namespace kw

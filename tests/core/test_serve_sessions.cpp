@@ -163,3 +163,83 @@ TEST(ServeSessions, ADebugSessionHoldsALaunchBetweenMessages)
     serve.send(request(9, "close", {{"session", s}}));
     EXPECT_TRUE(serve.replyFor(9)["ok"].get<bool>());
 }
+
+// The reply's values (docs/protocol.md, "Sessions"): what a window shows without reading
+// the console's text, compared with the host's reduction (block 0 holds 0..255).
+TEST(ServeSessions, ADebugReplyCarriesTheStateAsValues)
+{
+    ChildProcess serve({"serve"});
+    json doc = kw::test::sampleDocument("reduction_shared.kwb");
+    serve.send(
+        request(1, "open", {{"kind", "debug"}, {"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"trust", true}}));
+    const json opened = serve.replyFor(1);
+    ASSERT_TRUE(opened["ok"].get<bool>()) << opened.dump();
+    const std::string s = opened["result"]["session"].get<std::string>();
+    int id = 2;
+    auto command = [&](const std::string& text) {
+        serve.send(request(id, "message", {{"session", s}, {"body", {{"command", text}}}}));
+        const json reply = serve.replyFor(id++);
+        EXPECT_TRUE(reply["ok"].get<bool>()) << reply.dump();
+        return reply["result"];
+    };
+    const json entry = command("where");
+    EXPECT_EQ(entry["blocks"], 256);
+    EXPECT_EQ(entry["warps_per_block"], 8);
+    EXPECT_EQ(entry["shared_bytes"], 1024);
+    EXPECT_EQ(entry["warp"]["where"]["line"], 5);
+    EXPECT_EQ(entry["warps"].size(), 8u);
+    ASSERT_EQ(entry["frames"].size(), 1u);
+    EXPECT_EQ(entry["frames"][0]["where"]["file"], "kernel.cu");
+
+    command("break 18 if threadIdx.x >= 0 ignore 0");
+    const json listed = command("info breakpoints");
+    ASSERT_EQ(listed["breakpoints"].size(), 1u);
+    EXPECT_EQ(listed["breakpoints"][0]["line"], 18);
+    EXPECT_EQ(listed["breakpoints"][0]["condition"], "threadIdx.x >= 0");
+    EXPECT_EQ(listed["breakpoints"][0]["all"], false);
+
+    const json hit = command("continue");
+    EXPECT_EQ(hit["stop"]["reason"], "breakpoint");
+    EXPECT_EQ(hit["stop"]["breakpoint"], 1);
+    EXPECT_EQ(hit["warp"]["where"]["line"], 18);
+    ASSERT_EQ(hit["warp"]["groups"].size(), 1u);
+    EXPECT_EQ(hit["warp"]["groups"][0]["state"], "active");
+    EXPECT_EQ(hit["warp"]["groups"][0]["lanes"], 0xffffffffu);
+    EXPECT_EQ(hit["breakpoints"][0]["hits"], 1);
+    for (int i = 0; i < 6; ++i)
+        command("stepi"); // to the store: %f4 and %f5 loaded
+    const json lanes = command("lanes %f4 %f5");
+    ASSERT_EQ(lanes["lanes"]["expressions"], json({"%f4", "%f5"}));
+    for (int t = 0; t < 32; ++t) {
+        EXPECT_EQ(lanes["lanes"]["values"][0][t]["number"].get<double>(), t);
+        EXPECT_EQ(lanes["lanes"]["values"][1][t]["number"].get<double>(), t + 128);
+    }
+    EXPECT_FALSE(command("lanes nothing_here(").contains("lanes")) << "a refused view has only its text";
+
+    command("delete 1");
+    command("barrier");
+    const json shared = command("shared f32 0 64");
+    ASSERT_EQ(shared["shared"]["words"].size(), 64u);
+    EXPECT_EQ(shared["shared"]["type"], "f32");
+    for (int t = 0; t < 64; ++t) {
+        EXPECT_EQ(shared["shared"]["words"][t]["value"].get<double>(), 2 * t + 128);
+        EXPECT_EQ(shared["shared"]["words"][t]["bank"].get<int>(), t % 32);
+        EXPECT_EQ(shared["shared"]["words"][t]["offset"].get<int>(), 4 * t);
+    }
+
+    command("watch block_sums(1)");
+    const json watched = command("continue");
+    ASSERT_EQ(watched["stop"]["reason"], "watch") << watched.dump();
+    EXPECT_EQ(watched["stop"]["watch"]["block"], 1);
+    EXPECT_EQ(watched["stop"]["watch"]["lane"], 0);
+    EXPECT_EQ(watched["stop"]["watch"]["write"], true);
+    EXPECT_EQ(watched["watches"][0]["buffer"], "block_sums");
+    command("delete watch 1");
+    const json finished = command("continue");
+    EXPECT_EQ(finished["stop"]["reason"], "finished");
+    EXPECT_TRUE(finished["ended"].get<bool>());
+    EXPECT_FALSE(finished.contains("warp")) << "no warp once every block has run";
+    EXPECT_EQ(finished["breakpoints"].size(), 0u);
+    serve.send(request(id, "close", {{"session", s}}));
+    EXPECT_TRUE(serve.replyFor(id)["ok"].get<bool>());
+}

@@ -1,0 +1,142 @@
+#include "debugger/BreakpointMargin.hpp"
+
+#include "CodeEditor.hpp"
+
+#include <QCursor>
+#include <QInputDialog>
+#include <QMenu>
+
+namespace kw {
+
+namespace {
+constexpr int MarkerMargin = 1; // CodeEditor's symbol margin
+}
+
+BreakpointMargin::BreakpointMargin(CodeEditor* editor)
+    : QObject(editor)
+    , editor_(editor)
+{
+    editor_->markerDefine(QsciScintilla::Circle, BreakpointMarker);
+    editor_->setMarkerBackgroundColor(QColor("#d32f2f"), BreakpointMarker);
+    editor_->setMarkerForegroundColor(QColor("#8e0000"), BreakpointMarker);
+    editor_->markerDefine(QsciScintilla::Circle, ConditionalMarker);
+    editor_->setMarkerBackgroundColor(QColor("#ffcdd2"), ConditionalMarker);
+    editor_->setMarkerForegroundColor(QColor("#d32f2f"), ConditionalMarker);
+    editor_->markerDefine(QsciScintilla::RightArrow, CurrentLineMarker);
+    editor_->setMarkerBackgroundColor(QColor("#f9a825"), CurrentLineMarker);
+    editor_->setMarkerForegroundColor(QColor("#6d4c00"), CurrentLineMarker);
+    editor_->markerDefine(QsciScintilla::Background, CurrentLineBackground);
+    editor_->setMarkerBackgroundColor(QColor("#fff1c1"), CurrentLineBackground);
+    const int mask = editor_->marginMarkerMask(MarkerMargin);
+    editor_->setMarginMarkerMask(MarkerMargin,
+                                 mask | (1 << BreakpointMarker) | (1 << ConditionalMarker) | (1 << CurrentLineMarker));
+    editor_->setMarginSensitivity(MarkerMargin, true);
+    connect(editor_, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+        if (margin == MarkerMargin)
+            toggle(line + 1);
+    });
+    connect(editor_, &QsciScintilla::marginRightClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
+        if (margin == MarkerMargin)
+            editMenu(line + 1);
+    });
+}
+
+void BreakpointMargin::toggle(int line)
+{
+    if (has(line))
+        remove(line);
+    else
+        set(line, {});
+}
+
+void BreakpointMargin::set(int line, const Breakpoint& b)
+{
+    breakpoints_[line] = b;
+    redraw(line);
+    emit changed(line);
+}
+
+void BreakpointMargin::remove(int line)
+{
+    if (!breakpoints_.erase(line))
+        return;
+    redraw(line);
+    emit changed(line);
+}
+
+QString BreakpointMargin::command(int line) const
+{
+    const auto it = breakpoints_.find(line);
+    if (it == breakpoints_.end())
+        return {};
+    QString c = QString("break %1").arg(line);
+    if (!it->second.condition.trimmed().isEmpty())
+        c += " if " + it->second.condition.trimmed();
+    if (it->second.ignore)
+        c += QString(" ignore %1").arg(it->second.ignore);
+    if (it->second.allLanes)
+        c += " all";
+    return c;
+}
+
+void BreakpointMargin::setCurrentLine(int line)
+{
+    editor_->markerDeleteAll(CurrentLineMarker);
+    editor_->markerDeleteAll(CurrentLineBackground);
+    currentLine_ = line;
+    if (line > 0) {
+        editor_->markerAdd(line - 1, CurrentLineMarker);
+        editor_->markerAdd(line - 1, CurrentLineBackground);
+        editor_->ensureLineVisible(line - 1);
+    }
+}
+
+void BreakpointMargin::redraw(int line)
+{
+    editor_->markerDelete(line - 1, BreakpointMarker);
+    editor_->markerDelete(line - 1, ConditionalMarker);
+    const auto it = breakpoints_.find(line);
+    if (it == breakpoints_.end())
+        return;
+    const bool plain = it->second.condition.trimmed().isEmpty() && !it->second.ignore && !it->second.allLanes;
+    editor_->markerAdd(line - 1, plain ? BreakpointMarker : ConditionalMarker);
+}
+
+void BreakpointMargin::editMenu(int line)
+{
+    Breakpoint b = has(line) ? breakpoints_.at(line) : Breakpoint{};
+    QMenu menu(editor_);
+    QAction* toggleAct = menu.addAction(has(line) ? tr("Remove breakpoint") : tr("Add breakpoint"));
+    QAction* conditionAct = menu.addAction(tr("Condition…"));
+    QAction* ignoreAct = menu.addAction(tr("Hits to let go by…"));
+    QAction* allAct = menu.addAction(tr("Stop when all lanes of the warp have arrived"));
+    allAct->setCheckable(true);
+    allAct->setChecked(b.allLanes);
+    QAction* chosen = menu.exec(QCursor::pos());
+    if (!chosen)
+        return;
+    if (chosen == toggleAct) {
+        toggle(line);
+        return;
+    }
+    bool ok = true;
+    if (chosen == conditionAct) {
+        const QString c = QInputDialog::getText(
+            editor_, tr("Breakpoint condition"),
+            tr("Stop at line %1 for a lane where this holds (e.g. threadIdx.x == 5, %f4 > 100):").arg(line),
+            QLineEdit::Normal, b.condition, &ok);
+        if (ok)
+            b.condition = c;
+    } else if (chosen == ignoreAct) {
+        const int n = QInputDialog::getInt(editor_, tr("Hits to let go by"),
+                                           tr("Stop at line %1 only after this many hits:").arg(line), int(b.ignore), 0,
+                                           1 << 30, 1, &ok);
+        if (ok)
+            b.ignore = std::uint64_t(n);
+    } else if (chosen == allAct)
+        b.allLanes = allAct->isChecked();
+    if (ok)
+        set(line, b);
+}
+
+} // namespace kw

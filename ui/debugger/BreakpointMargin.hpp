@@ -1,0 +1,61 @@
+#pragma once
+// The editor's breakpoints: a click in the marker margin toggles one on that line, a
+// right click edits its condition, the hits it lets go by and whether it waits for all
+// of a warp's lanes; a red dot per breakpoint (hollow when it has a condition) and an
+// arrow at the line the focused warp executes next while the debugger is stopped.
+// The breakpoints are the window's, kept while no debugger runs; DebugController
+// sends them to the session as `break` commands (docs/debugger.md).
+#include <QObject>
+#include <QString>
+
+#include <cstdint>
+#include <map>
+
+namespace kw {
+
+class CodeEditor;
+
+class BreakpointMargin : public QObject {
+    Q_OBJECT
+public:
+    // Markers beside the diagnostics' in the editor's marker margin.
+    static constexpr int BreakpointMarker = 4;
+    static constexpr int ConditionalMarker = 5;
+    static constexpr int CurrentLineMarker = 6;
+    static constexpr int CurrentLineBackground = 7; // the whole line, behind the text
+
+    struct Breakpoint {
+        QString condition;        // empty: every arrival
+        std::uint64_t ignore = 0; // hits let go by
+        bool allLanes = false;    // stop once all live lanes of a warp have arrived
+    };
+
+    explicit BreakpointMargin(CodeEditor* editor);
+
+    // 1-based lines.
+    void toggle(int line);
+    void set(int line, const Breakpoint& b);
+    void remove(int line);
+    const std::map<int, Breakpoint>& breakpoints() const { return breakpoints_; }
+    bool has(int line) const { return breakpoints_.count(line) != 0; }
+    // The debugger command that places the breakpoint of `line`.
+    QString command(int line) const;
+
+    // The arrow at the focused warp's next line; 0 removes it.
+    void setCurrentLine(int line);
+    int currentLine() const { return currentLine_; }
+
+signals:
+    // A breakpoint was added, changed (its condition...) or removed at `line`.
+    void changed(int line);
+
+private:
+    void redraw(int line);
+    void editMenu(int line);
+
+    CodeEditor* editor_;
+    std::map<int, Breakpoint> breakpoints_;
+    int currentLine_ = 0;
+};
+
+} // namespace kw

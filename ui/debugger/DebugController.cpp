@@ -1,0 +1,264 @@
+#include "debugger/DebugController.hpp"
+
+#include "CodeEditor.hpp"
+#include "ErrorBanner.hpp"
+#include "RunnerClient.hpp"
+#include "WorkbenchDocument.hpp"
+#include "debugger/BreakpointMargin.hpp"
+#include "debugger/BreakpointsView.hpp"
+#include "debugger/CallStackView.hpp"
+#include "debugger/DebugToolBar.hpp"
+#include "debugger/LanesView.hpp"
+#include "debugger/SharedMemoryView.hpp"
+#include "debugger/WarpsView.hpp"
+#include "doc/StepPaths.hpp"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QInputDialog>
+#include <QMainWindow>
+#include <QStatusBar>
+
+namespace kw {
+
+namespace {
+
+// The motions and focus commands after which the lanes and shared memory are read again.
+bool movesOrFocuses(const QString& command)
+{
+    static const QStringList words
+        = {"continue", "c",      "step",    "s",          "stepi",        "si",   "next",
+           "n",        "finish", "barrier", "reconverge", "reverse-step", "rs",   "reverse-continue",
+           "rc",       "goto",   "block",   "warp",       "thread",       "lane", "where"};
+    return words.contains(command.section(' ', 0, 0));
+}
+
+} // namespace
+
+DebugController::DebugController(RunnerClient* runner, const Views& views, QObject* parent)
+    : QObject(parent)
+    , runner_(runner)
+    , v_(views)
+{
+    debugAct_ = new QAction(QIcon(":/kw/icons/run.svg"), tr("&Debug on the simulator"), v_.window);
+    debugAct_->setIconText(tr("Debug"));
+    debugAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F5));
+    debugAct_->setToolTip(tr("Run the kernel on the CPU simulator, stopped at its first instruction (Ctrl+F5)"));
+    stopAct_ = new QAction(QIcon(":/kw/icons/stop.svg"), tr("Stop &debugging"), v_.window);
+    stopAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5));
+    stopAct_->setEnabled(false);
+    connect(debugAct_, &QAction::triggered, this, &DebugController::start);
+    connect(stopAct_, &QAction::triggered, this, &DebugController::stop);
+
+    connect(runner_, &RunnerClient::sessionReplied, this, &DebugController::onReply);
+    connect(runner_, &RunnerClient::jobFailed, this, &DebugController::onFailed);
+    // A session lives in its runner process: a restarted or lost runner has none.
+    connect(runner_, &RunnerClient::runnerRestarted, this,
+            [this](const QString& what) { endSession(tr("The runner was restarted: %1").arg(what)); });
+    connect(runner_, &RunnerClient::runnerLost, this, [this](const QString& what) { endSession(what); });
+
+    connect(v_.margin, &BreakpointMargin::changed, this, &DebugController::breakpointChanged);
+    connect(v_.toolBar, &DebugToolBar::commandRequested, this, &DebugController::send);
+    connect(v_.toolBar, &DebugToolBar::stopRequested, this, &DebugController::stop);
+    connect(v_.lanes, &LanesView::expressionsChanged, this, &DebugController::refreshViews);
+    connect(v_.shared, &SharedMemoryView::typeChanged, this, &DebugController::refreshViews);
+    connect(v_.warps, &WarpsView::warpChosen, this, [this](int warp) { send(QString("warp %1").arg(warp)); });
+    connect(v_.callStack, &CallStackView::lineChosen, this, [this](int line) { v_.editor->goTo(line, 1); });
+    connect(v_.breakpoints, &BreakpointsView::commandRequested, this, &DebugController::send);
+    connect(v_.breakpoints, &BreakpointsView::removeBreakpoint, v_.margin, &BreakpointMargin::remove);
+    v_.toolBar->setDebugging(false);
+    setDocksVisible(false);
+}
+
+void DebugController::start()
+{
+    const Document& doc = v_.document->document();
+    if (!doc.isSequence()) {
+        startAt({});
+        return;
+    }
+    QStringList items;
+    QStringList paths;
+    for (const auto& [path, step] : StepPaths::list(doc.steps)) {
+        if (step->kind != StepSpec::Kind::Launch)
+            continue;
+        paths << QString::fromStdString(path);
+        items << tr("Step %1: %2%3")
+                     .arg(QString::fromStdString(path), QString::fromStdString(step->kernel),
+                          step->name.empty() ? QString() : " (" + QString::fromStdString(step->name) + ")");
+    }
+    if (paths.isEmpty()) {
+        v_.banner->showWarning(tr("Nothing to debug"), tr("The document has no launch step."));
+        return;
+    }
+    bool ok = true;
+    const QString chosen = paths.size() == 1
+        ? items.front()
+        : QInputDialog::getItem(v_.window, tr("Debug"), tr("Which launch step to debug:"), items, 0, false, &ok);
+    if (ok)
+        startAt(paths.at(items.indexOf(chosen)));
+}
+
+void DebugController::startAt(const QString& step)
+{
+    if (debugging() || openId_)
+        return;
+    breakpointIds_.clear();
+    pending_.clear();
+    openId_ = runner_->openDebugSession(v_.document->document(), step);
+    debugAct_->setEnabled(false);
+    v_.window->statusBar()->showMessage(tr("Starting the debugger…"));
+}
+
+void DebugController::stop()
+{
+    if (!debugging())
+        return;
+    runner_->closeSession(session_);
+    endSession({});
+}
+
+void DebugController::endSession(const QString& why)
+{
+    if (!debugging() && !openId_)
+        return;
+    const bool wasDebugging = debugging();
+    session_.clear();
+    openId_ = 0;
+    pending_.clear();
+    breakpointIds_.clear();
+    v_.margin->setCurrentLine(0);
+    v_.toolBar->setDebugging(false);
+    debugAct_->setEnabled(true);
+    stopAct_->setEnabled(false);
+    setDocksVisible(false);
+    if (!why.isEmpty())
+        v_.banner->showWarning(tr("The debugger stopped"), why);
+    if (wasDebugging)
+        emit ended();
+}
+
+void DebugController::send(const QString& command)
+{
+    if (!debugging() || command.trimmed().isEmpty())
+        return;
+    const int id = runner_->sessionMessage(session_, {{"command", command.trimmed().toStdString()}});
+    pending_[id] = movesOrFocuses(command.trimmed()) ? Purpose::Refresh : Purpose::Plain;
+}
+
+void DebugController::refreshViews()
+{
+    if (!debugging())
+        return;
+    const QStringList exprs = v_.lanes->expressions();
+    if (!exprs.isEmpty())
+        // Separated by commas when one holds a space; a trailing comma keeps a lone one whole.
+        send("lanes " + (exprs.join("").contains(' ') ? exprs.join(", ") + "," : exprs.join(" ")));
+    if (last_.sharedBytes) {
+        const QString type = v_.shared->type();
+        const int size = type == "f64" ? 8 : 4;
+        send(QString("shared %1 0 %2").arg(type).arg(std::min<std::uint32_t>(last_.sharedBytes / size, 4096)));
+    }
+}
+
+void DebugController::breakpointChanged(int line)
+{
+    if (!debugging())
+        return;
+    if (const auto it = breakpointIds_.find(line); it != breakpointIds_.end()) {
+        send(QString("delete %1").arg(it->second));
+        breakpointIds_.erase(it);
+    }
+    if (v_.margin->has(line))
+        send(v_.margin->command(line));
+}
+
+void DebugController::onReply(int id, const nlohmann::json& result)
+{
+    if (id == openId_) {
+        openId_ = 0;
+        try {
+            session_ = QString::fromStdString(result.at("session").get<std::string>());
+        } catch (const std::exception&) {
+            endSession(tr("The runner's answer to opening the debugger names no session"));
+            return;
+        }
+        runnerPid_ = runner_->processId();
+        stopAct_->setEnabled(true);
+        v_.toolBar->setDebugging(true);
+        setDocksVisible(true);
+        for (const auto& [line, b] : v_.margin->breakpoints())
+            send(v_.margin->command(line));
+        send("where");
+        emit started();
+        return;
+    }
+    const auto it = pending_.find(id);
+    if (it == pending_.end())
+        return;
+    const Purpose purpose = it->second;
+    pending_.erase(it);
+    DebugReply reply;
+    try {
+        reply = DebugReply::fromJson(result);
+    } catch (const std::exception& e) {
+        runner_->closeSession(session_);
+        endSession(tr("The runner's debug answer could not be read: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    show(reply);
+    if (purpose == Purpose::Refresh && !reply.text.startsWith("error: "))
+        refreshViews();
+    emit replied(last_);
+}
+
+void DebugController::onFailed(int id, const QString& why)
+{
+    if (id == openId_) {
+        openId_ = 0;
+        debugAct_->setEnabled(true);
+        v_.window->statusBar()->clearMessage();
+        v_.banner->showError(tr("Cannot debug this document"), why);
+        return;
+    }
+    if (!pending_.erase(id))
+        return;
+    // Stop on the main toolbar ends the runner, and the session with it.
+    if (runner_->processId() != runnerPid_)
+        endSession(tr("The runner was stopped: %1").arg(why));
+    else
+        v_.banner->showWarning(tr("The debugger refused a command"), why);
+}
+
+void DebugController::show(const DebugReply& reply)
+{
+    last_ = reply;
+    breakpointIds_.clear();
+    for (const DebugBreakpoint& b : reply.breakpoints)
+        breakpointIds_[b.askedLine] = b.id;
+    const bool stopped = reply.warp && !reply.warp->done && reply.stop.reason != "finished";
+    v_.margin->setCurrentLine(stopped ? reply.warp->where.line : 0);
+    v_.toolBar->show(reply);
+    v_.lanes->show(reply);
+    if (reply.sharedType)
+        v_.shared->show(reply);
+    v_.warps->show(reply);
+    v_.callStack->show(reply);
+    v_.breakpoints->show(reply);
+    if (reply.text.startsWith("error: "))
+        v_.window->statusBar()->showMessage(reply.text.trimmed(), 8000);
+    else if (!reply.lanes && !reply.sharedType)
+        v_.window->statusBar()->showMessage(reply.text.section('\n', 0, 0), 8000);
+}
+
+void DebugController::setDocksVisible(bool on)
+{
+    for (QDockWidget* d : v_.docks)
+        d->setVisible(on);
+    if (on)
+        for (QDockWidget* d : v_.docks)
+            if (d->widget() == v_.lanes || d->widget() == v_.shared)
+                d->raise();
+}
+
+} // namespace kw

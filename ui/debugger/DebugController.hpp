@@ -1,0 +1,98 @@
+#pragma once
+// The debugger in the window (docs/debugger.md, "In the window"): Run > Debug opens a
+// `debug` session for the current document on the runner (the simulator, stopped at
+// entry), sends the editor's breakpoints and the debug toolbar's motions as commands,
+// and hands each answer, decoded once (DebugReply), to the views: the editor's arrow,
+// Lanes, Shared memory, Warps, Call stack, Breakpoints. After a motion it asks for the
+// lanes' expressions and the shared memory the views show. Nothing runs in the window:
+// the session lives in the runner and ends with it.
+#include "debugger/DebugReply.hpp"
+
+#include <QObject>
+#include <QString>
+
+#include <map>
+#include <vector>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+
+namespace kw {
+
+class BreakpointMargin;
+class BreakpointsView;
+class CallStackView;
+class CodeEditor;
+class DebugToolBar;
+class ErrorBanner;
+class LanesView;
+class RunnerClient;
+class SharedMemoryView;
+class WarpsView;
+class WorkbenchDocument;
+
+class DebugController : public QObject {
+    Q_OBJECT
+public:
+    struct Views {
+        QMainWindow* window;
+        WorkbenchDocument* document;
+        CodeEditor* editor;
+        ErrorBanner* banner;
+        BreakpointMargin* margin;
+        DebugToolBar* toolBar;
+        LanesView* lanes;
+        SharedMemoryView* shared;
+        WarpsView* warps;
+        CallStackView* callStack;
+        BreakpointsView* breakpoints;
+        std::vector<QDockWidget*> docks; // shown while debugging
+    };
+    DebugController(RunnerClient* runner, const Views& views, QObject* parent = nullptr);
+
+    QAction* debugAction() const { return debugAct_; }
+    QAction* stopAction() const { return stopAct_; }
+    bool debugging() const { return !session_.isEmpty(); }
+    // No answer is awaited (the views show the last one).
+    bool idle() const { return pending_.empty() && !openId_; }
+    // The last answer, for tests and the status line.
+    const DebugReply& lastReply() const { return last_; }
+
+public slots:
+    // A document of steps asks which launch step (the first by default).
+    void start();
+    void startAt(const QString& step);
+    void stop();
+    // A command of docs/debugger.md; ignored while no session is open.
+    void send(const QString& command);
+
+signals:
+    void started();
+    void ended();
+    // Every answer, after the views have shown it.
+    void replied(const kw::DebugReply& reply);
+
+private:
+    enum class Purpose { Plain, Refresh };
+    void onReply(int id, const nlohmann::json& result);
+    void onFailed(int id, const QString& why);
+    void endSession(const QString& why);
+    void show(const DebugReply& reply);
+    void refreshViews();
+    void breakpointChanged(int line);
+    void setDocksVisible(bool on);
+
+    RunnerClient* runner_;
+    Views v_;
+    QAction* debugAct_;
+    QAction* stopAct_;
+    QString session_;
+    int openId_ = 0;
+    qint64 runnerPid_ = 0;             // the runner process that holds the session
+    std::map<int, Purpose> pending_;   // messages in flight
+    std::map<int, int> breakpointIds_; // line asked -> the session's id
+    DebugReply last_;
+};
+
+} // namespace kw

@@ -1,0 +1,47 @@
+#pragma once
+// The focused warp's 32 lanes at a stop: each lane's state (running, waiting elsewhere
+// after a divergent branch, at a barrier, exited) in colour, its thread of the block,
+// and a column per expression the user adds (`%f4`, `threadIdx.x`, `in(i)`), as the
+// session's `lanes` command evaluates them (docs/debugger.md, "Expressions").
+#include "debugger/CompactTable.hpp"
+#include "debugger/DebugReply.hpp"
+
+#include <QWidget>
+
+class QLineEdit;
+
+namespace kw {
+
+class LanesView : public QWidget {
+    Q_OBJECT
+public:
+    explicit LanesView(QWidget* parent = nullptr);
+
+    QStringList expressions() const { return expressions_; }
+    void addExpression(const QString& expression);
+    void removeExpression(int index);
+    // The lanes' states from the reply's warp; the expressions' values when it carries them.
+    void show(const DebugReply& reply);
+    using QWidget::show;
+
+    QTableWidget* table() const { return table_; }
+    QLineEdit* expressionField() const { return field_; }
+    static QColor stateColour(const QString& state);
+
+signals:
+    void expressionsChanged();
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    void rebuildColumns();
+    void fill(const DebugReply& reply);
+    void fitColumns();
+
+    QStringList expressions_;
+    QLineEdit* field_;
+    CompactTable* table_;
+};
+
+} // namespace kw
