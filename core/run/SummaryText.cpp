@@ -71,6 +71,8 @@ std::string SummaryText::run(const RunResult& r, bool rawPrintf)
     }
     for (const auto& w : r.warnings)
         text += fmt::format("warning: {}\n", w);
+    for (const auto& n : r.notes)
+        text += fmt::format("note: {}\n", n);
     text += fmt::format("device   {} ({})\n", r.device.name, r.device.id);
     if (r.steps.empty()) // a document of steps gives each launch's below
         text += fmt::format("launch   grid {} block {} shared {} B\n", toString(r.grid), toString(r.block),
