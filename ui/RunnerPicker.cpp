@@ -67,10 +67,12 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     });
     connect(client_, &RunnerClient::runnerConnected, this, [this] {
         reconnect_->hide();
-        QStringList names;
-        for (const DeviceInfo& d : client_->devices())
-            names << QString::fromStdString(d.id + " " + d.name);
-        showStatus(tr("connected: %1").arg(names.join(", ")), false);
+        showConnected();
+    });
+    // The devices may come after the connection (a restarted runner, Devices asked again).
+    connect(client_, &RunnerClient::devicesChanged, this, [this] {
+        if (status_->text().startsWith(tr("connected")))
+            showConnected();
     });
     connect(client_, &RunnerClient::runnerLost, this, [this](const QString& what) {
         reconnect_->setVisible(client_->isRemote());
@@ -163,6 +165,15 @@ void RunnerPicker::selectRunner(const QString& name)
 
 QString RunnerPicker::currentRunner() const { return combo_->currentData().toString(); }
 QString RunnerPicker::statusText() const { return status_->text(); }
+
+void RunnerPicker::showConnected()
+{
+    QStringList names;
+    for (const DeviceInfo& d : client_->devices())
+        names << QString::fromStdString(d.id + " " + d.name);
+    showStatus(names.isEmpty() ? tr("connected, asking for its devices…") : tr("connected: %1").arg(names.join(", ")),
+               false);
+}
 
 void RunnerPicker::showStatus(const QString& text, bool problem)
 {

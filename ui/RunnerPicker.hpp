@@ -34,6 +34,7 @@ public:
 private:
     void rebuild(const QString& select);
     void apply(bool connectNow);
+    void showConnected(); // "connected: " and the devices the runner listed
     void showStatus(const QString& text, bool problem);
     void addFromDialog();
 

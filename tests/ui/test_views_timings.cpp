@@ -294,3 +294,26 @@ TEST(TimingsPanel, ADocumentOfStepsShowsItsWholeTimeAndNoRepeats)
     EXPECT_FALSE(text.contains("repeats")) << text.toStdString();
     EXPECT_EQ(panel.repeatPlot()->graphCount(), 0);
 }
+
+TEST(TimingsPanel, TheBreakdownLegendFitsANarrowPanel)
+{
+    test::app();
+    TimingsPanel panel;
+    for (int width : {360, 900}) {
+        SCOPED_TRACE(width);
+        panel.resize(width, 600);
+        panel.show();
+        panel.showResult(timedRun(4800));
+        QCoreApplication::processEvents();
+        QCustomPlot* plot = panel.breakdownPlot();
+        plot->replot();
+        QCPLegend* legend = plot->legend;
+        ASSERT_EQ(legend->itemCount(), 5);
+        for (int i = 0; i < legend->itemCount(); ++i) {
+            const QRect r = legend->item(i)->outerRect();
+            EXPECT_GE(r.left(), 0) << i;
+            EXPECT_LE(r.right(), plot->width()) << "legend item " << i << " is cut off on the right";
+            EXPECT_LE(r.bottom(), plot->height()) << "legend item " << i << " is cut off below";
+        }
+    }
+}

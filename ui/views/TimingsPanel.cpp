@@ -31,6 +31,13 @@ QCPGraph* lineGraph(QCustomPlot* plot, const QString& name, const QPen& pen)
     g->setPen(pen);
     return g;
 }
+// A plot with nothing to show shows no axes either: their ranges would be the last run's.
+void showAxes(QCustomPlot* plot, bool on)
+{
+    plot->xAxis->setVisible(on);
+    plot->yAxis->setVisible(on);
+}
+
 } // namespace
 
 TimingsPanel::TimingsPanel(QWidget* parent)
@@ -69,6 +76,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     breakdown_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     breakdown_->legend->setBorderPen(Qt::NoPen);
     breakdown_->plotLayout()->setRowStretchFactor(1, 0.001);
+    breakdown_->setMaximumHeight(QWIDGETSIZE_MAX);
 
     auto title = [this](const QString& text) {
         auto* l = new QLabel(QStringLiteral("<b>%1</b>").arg(text), this);
@@ -89,6 +97,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     row->addLayout(side, 2);
     layout->addLayout(row, 1);
     clear();
+    fitLegend();
     PlotTheme::follow(repeats_);
     PlotTheme::follow(breakdown_);
 }
@@ -98,8 +107,10 @@ void TimingsPanel::clear()
     stats_ = {};
     summary_->setText(tr("Run the kernel to see its timings."));
     repeats_->clearGraphs();
+    showAxes(repeats_, false);
     repeats_->replot();
     breakdown_->clearPlottables();
+    showAxes(breakdown_, false);
     breakdown_->replot();
     bandwidth_->clear();
     bandwidthBar_->hide();
@@ -107,6 +118,11 @@ void TimingsPanel::clear()
 
 void TimingsPanel::showResult(const RunResult& r)
 {
+    if (r.fault) {
+        clear();
+        summary_->setText(tr("The run faulted: no timings."));
+        return;
+    }
     const RunTimings& t = r.timings;
     stats_ = TimingStats::compute(t.kernelMs);
     simulated_ = r.device.id == "sim";
@@ -182,6 +198,7 @@ void TimingsPanel::showResult(const RunResult& r)
 void TimingsPanel::plotRepeats(const std::vector<double>& ms)
 {
     repeats_->clearGraphs();
+    showAxes(repeats_, !ms.empty());
     if (ms.empty()) {
         repeats_->replot();
         return;
@@ -231,6 +248,7 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
 void TimingsPanel::plotBreakdown(const RunResult& r)
 {
     breakdown_->clearPlottables();
+    showAxes(breakdown_, true);
     const RunTimings& t = r.timings;
     const double kernel = stats_.count ? stats_.median : t.medianMs;
     struct Phase {
@@ -265,6 +283,31 @@ void TimingsPanel::plotBreakdown(const RunResult& r)
     breakdown_->yAxis->setRange(0.4, 1.6);
     breakdown_->xAxis->setRange(0, total > 0 ? total * 1.02 : 1.0);
     breakdown_->xAxis->setLabel(tr("ms (total %1)").arg(formatMs(total)));
+    fitLegend();
+}
+
+void TimingsPanel::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fitLegend();
+}
+
+void TimingsPanel::fitLegend()
+{
+    QCPLegend* legend = breakdown_->legend;
+    const int n = legend->itemCount();
+    int widest = 1;
+    for (int i = 0; i < n; ++i)
+        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
+    const int margins = legend->margins().left() + legend->margins().right() + 8;
+    const int columns
+        = std::clamp((breakdown_->width() - margins) / (widest + legend->columnSpacing()), 1, std::max(n, 1));
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // lays the items out again
+    const int rows = n ? (n + columns - 1) / columns : 0;
+    // The bar and its axis, and every row of the legend below them.
+    const int rowHeight = n ? legend->item(0)->minimumOuterSizeHint().height() : 0;
+    breakdown_->setFixedHeight(std::max(90, 110 + rows * rowHeight));
     breakdown_->replot();
 }
 
