@@ -24,6 +24,7 @@
 #include "compile/Compiler.hpp"
 #include "compile/KernelFootprint.hpp"
 #include "compile/PtxasReportParser.hpp"
+#include "launch/RunNotes.hpp"
 #include "run/ProfileFindings.hpp"
 
 #include <QAction>
@@ -469,9 +470,7 @@ void RunController::showOutcome(const RunResult& r)
 {
     QStringList warnings, notes;
     for (const std::string& s : r.warnings)
-        warnings << q(s);
-    for (const std::string& s : r.notes)
-        notes << q(s);
+        (isNote(s) ? notes : warnings) << q(s);
     const QString check = q(toString(r.check));
     if (!warnings.isEmpty()) {
         if (r.check != CheckTool::None)

@@ -85,7 +85,6 @@ struct LaunchReport {
     bool printfMaybeTruncated = false;
     KernelTimings timings;
     std::vector<std::string> warnings;
-    std::vector<std::string> notes;       // what to know of a run that went right (the simulator's cap on repeats)
     std::optional<KernelProfile> profile; // when asked for and the backend counts
     std::vector<CheckFinding> findings;   // what the requested check found
 };

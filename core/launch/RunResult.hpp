@@ -86,7 +86,6 @@ struct RunResult {
     std::vector<CheckResult> checks;
     std::vector<BufferResult> buffers;
     std::vector<std::string> warnings;
-    std::vector<std::string> notes;       // information, not a problem (the simulator's cap on timed repeats)
     std::optional<KernelProfile> profile; // per-line counters (the simulator, on request); steps: summed over them
     CheckTool check = CheckTool::None;    // the check that ran, if any
     std::vector<CheckFinding> findings;   // what it found

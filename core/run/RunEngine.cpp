@@ -280,7 +280,6 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     result.printf = PrintfLineParser::parse(report.printfOutput);
     result.printf.truncated = report.printfMaybeTruncated;
     result.warnings.insert(result.warnings.end(), report.warnings.begin(), report.warnings.end());
-    result.notes.insert(result.notes.end(), report.notes.begin(), report.notes.end());
     const KernelTimings& kt = report.timings;
     RunTimings& t = result.timings;
     t.moduleLoadMs = kt.moduleLoadMs;

@@ -594,8 +594,7 @@ json toJson(const RunResult& r, const std::string& source)
           {"gbps", t.gbps}}},
         {"checks", checks},
         {"buffers", buffers},
-        {"warnings", r.warnings},
-        {"notes", r.notes}};
+        {"warnings", r.warnings}};
     // Present only for a document of steps.
     if (!r.steps.empty()) {
         json steps = json::array();
@@ -700,7 +699,6 @@ try {
         r.faultStep = value<std::string>(j, "fault_step", "");
     r.buffers = buffersFromJson(j.value("buffers", json::array()));
     r.warnings = value<std::vector<std::string>>(j, "warnings", {});
-    r.notes = value<std::vector<std::string>>(j, "notes", {});
     r.check = parseCheckTool(value<std::string>(j, "check", "none")).value_or(CheckTool::None);
     for (const auto& f : j.value("findings", json::array()))
         r.findings.push_back(findingFromJson(f));

@@ -5,6 +5,7 @@
 #include "sim/LaunchMemoryBudget.hpp"
 
 #include "launch/LaunchLimits.hpp"
+#include "launch/RunNotes.hpp"
 #include "launch/TimingStats.hpp"
 #include "sim/LaunchRun.hpp"
 #include "sim/LaunchSetup.hpp"
@@ -113,7 +114,7 @@ void reportFirstRun(LaunchSetup& launch, GridRun& first, const LaunchConfig& con
 std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& buffers,
                                  const std::vector<std::vector<std::byte>>& inputs, double firstMs,
                                  const LaunchConfig& config, double budgetSeconds, unsigned threads,
-                                 std::vector<std::string>& notes)
+                                 std::vector<std::string>& warnings)
 {
     std::vector<double> times;
     std::vector<std::vector<std::byte>> outputs;
@@ -123,10 +124,7 @@ std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& bu
     const int fit = firstMs > 0 ? int(std::min(budgetMs / firstMs, 1e6)) : config.repeats;
     const int n = std::max(1, std::min(config.repeats, fit));
     if (n < config.repeats)
-        notes.push_back(fmt::format(
-            "sim: ran {} of {} timed repeats ({:.1f} ms per launch on the CPU; repeats are capped at {:.0f} s); "
-            "the first launch served as warm-up",
-            n, config.repeats, firstMs, budgetSeconds));
+        warnings.push_back(repeatCapNote(n, config.repeats, firstMs, budgetSeconds)); // a note (RunNotes)
     for (int r = 0; r < n; ++r) {
         for (std::size_t i = 0; i < buffers.size(); ++i)
             buffers[i].data.bytes() = inputs[i];
@@ -220,7 +218,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     std::vector<double> times;
     if (report.ok && timed && config.repeats > 0)
         times = timedRepeats(launch, buffers, inputs, first.ms, config, repeatBudgetSeconds_, threadCount(),
-                             report.notes);
+                             report.warnings);
     if (times.empty())
         times.push_back(first.ms);
     summariseTimes(std::move(times), report.timings);

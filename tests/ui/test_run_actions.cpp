@@ -8,6 +8,7 @@
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
 #include "WorkbenchDocument.hpp"
+#include "launch/RunNotes.hpp"
 #include "profile/ProfileView.hpp"
 #include "qstring_printer.hpp"
 #include "test_window_options.hpp"
@@ -135,9 +136,9 @@ TEST(RunActions, TheSimulatorsCapOnRepeatsIsInformationNotAWarning)
     const auto r = w.runBy(w.window.runAction());
     ASSERT_TRUE(r);
     EXPECT_TRUE(r->ok);
-    EXPECT_TRUE(r->warnings.empty()) << r->warnings.front();
-    ASSERT_EQ(r->notes.size(), 1u);
-    EXPECT_NE(r->notes[0].find("timed repeats"), std::string::npos) << r->notes[0];
+    ASSERT_EQ(r->warnings.size(), 1u);
+    EXPECT_NE(r->warnings[0].find("timed repeats"), std::string::npos) << r->warnings[0];
+    EXPECT_TRUE(isNote(r->warnings[0])) << "the cap is information";
     ASSERT_FALSE(w.banner()->isHidden());
     EXPECT_EQ(w.banner()->level(), ErrorBanner::Level::Information);
     EXPECT_NE(w.banner()->title(), "Run finished with warnings");
