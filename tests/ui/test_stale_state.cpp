@@ -10,9 +10,9 @@
 #include "WorkbenchDocument.hpp"
 #include "data/HostBuffer.hpp"
 #include "qstring_printer.hpp"
-#include "test_locations.hpp"
 #include "test_window_options.hpp"
 #include "views/HeatMap.hpp"
+#include "views/ResultsPanel.hpp"
 #include "views/TimingsPanel.hpp"
 #include "views_test_app.hpp"
 
@@ -93,6 +93,8 @@ TEST(StaleState, AFaultLeavesNoTimingAxesOfTheRunBefore)
     EXPECT_FALSE(repeats->xAxis->visible());
     EXPECT_FALSE(window.timingsPanel()->breakdownPlot()->yAxis->visible());
     EXPECT_EQ(window.timingsPanel()->summary()->text(), "The run faulted: no timings.");
+    // The faulted run brought no elements of c back: no plot keeps the run before's axes.
+    EXPECT_EQ(window.resultsPanel()->placeholderText(), "c holds no elements: the run brought none back.");
     if (qEnvironmentVariableIsSet("KW_SHOT_DIR"))
         window.grab().save(qEnvironmentVariable("KW_SHOT_DIR") + "/fault-timings.png");
 }
@@ -100,8 +102,6 @@ TEST(StaleState, AFaultLeavesNoTimingAxesOfTheRunBefore)
 TEST(StaleState, ADocumentNeverCompiledShowsNoRegistersOfTheOneBefore)
 {
     test::app();
-    test::TestLocations locations("stale-state");
-    ASSERT_TRUE(locations.ok());
     MainWindow window(test::windowOptions());
     window.resize(1366, 768);
     window.show();
@@ -133,4 +133,12 @@ TEST(StaleState, TheRunnerPickerNamesTheDevicesOnceConnected)
     ASSERT_NE(picker, nullptr);
     EXPECT_TRUE(picker->statusText().startsWith("connected: ")) << picker->statusText();
     EXPECT_TRUE(picker->statusText().contains("sim")) << picker->statusText();
+    // However narrow the row, what shows of it starts with what it is, the rest cut with an ellipsis.
+    window.resize(900, 700);
+    QTest::qWait(50);
+    const QString shown = picker->shownStatusText();
+    EXPECT_TRUE(shown.startsWith("connected")) << shown;
+    auto* label = picker->findChild<QLabel*>("runnerStatus");
+    ASSERT_NE(label, nullptr);
+    EXPECT_LE(label->fontMetrics().horizontalAdvance(shown), label->width()) << "the status is clipped, not elided";
 }
