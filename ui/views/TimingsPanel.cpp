@@ -31,6 +31,38 @@ QCPGraph* lineGraph(QCustomPlot* plot, const QString& name, const QPen& pen)
     g->setPen(pen);
     return g;
 }
+// A legend below its plot, in as many columns as fit the plot's width; returns the
+// height of its rows.
+int wrapLegend(QCustomPlot* plot)
+{
+    QCPLegend* legend = plot->legend;
+    // The grid's cells, some of them empty once the items wrapped.
+    int n = 0, widest = 1, height = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            ++n;
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            height = std::max(height, item->minimumOuterSizeHint().height());
+        }
+    const int margins = legend->margins().left() + legend->margins().right() + 8;
+    plot->setMinimumWidth(widest + margins); // one column of whole entries at the least
+    const int columns = std::clamp((plot->width() - margins) / (widest + legend->columnSpacing()), 1, std::max(n, 1));
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // lays the items out again
+    const int rows = n ? (n + columns - 1) / columns : 0;
+    return rows * height;
+}
+
+// A legend in a row of its own under the plot, where it cannot cover or lose the data.
+void legendBelow(QCustomPlot* plot)
+{
+    plot->legend->setVisible(true);
+    plot->plotLayout()->addElement(1, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+}
+
 // A plot with nothing to show shows no axes either: their ranges would be the last run's.
 void showAxes(QCustomPlot* plot, bool on)
 {
@@ -57,8 +89,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
 
     repeats_->xAxis->setLabel(tr("repeat"));
     repeats_->yAxis->setLabel(tr("kernel time (ms)"));
-    repeats_->legend->setVisible(true);
-    repeats_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legendBelow(repeats_);
     repeats_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
     ticker->setTickStep(1.0);
@@ -71,11 +102,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     breakdown_->yAxis->setTicks(false);
     breakdown_->yAxis->setTickLabels(false);
     breakdown_->yAxis->grid()->setVisible(false);
-    breakdown_->legend->setVisible(true);
-    breakdown_->plotLayout()->addElement(1, 0, breakdown_->legend);
-    breakdown_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    breakdown_->legend->setBorderPen(Qt::NoPen);
-    breakdown_->plotLayout()->setRowStretchFactor(1, 0.001);
+    legendBelow(breakdown_);
     breakdown_->setMaximumHeight(QWIDGETSIZE_MAX);
 
     auto title = [this](const QString& text) {
@@ -242,7 +269,7 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
     const double pad = span > 0 ? span * 0.15 : std::max(1e-6, std::abs(stats_.median) * 0.05);
     repeats_->xAxis->setRange(x0, x1);
     repeats_->yAxis->setRange(k * (stats_.min - pad), k * (stats_.max + pad));
-    repeats_->replot();
+    fitLegend();
 }
 
 void TimingsPanel::plotBreakdown(const RunResult& r)
@@ -294,20 +321,10 @@ void TimingsPanel::resizeEvent(QResizeEvent* e)
 
 void TimingsPanel::fitLegend()
 {
-    QCPLegend* legend = breakdown_->legend;
-    const int n = legend->itemCount();
-    int widest = 1;
-    for (int i = 0; i < n; ++i)
-        widest = std::max(widest, legend->item(i)->minimumOuterSizeHint().width());
-    const int margins = legend->margins().left() + legend->margins().right() + 8;
-    const int columns
-        = std::clamp((breakdown_->width() - margins) / (widest + legend->columnSpacing()), 1, std::max(n, 1));
-    legend->setWrap(columns);
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // lays the items out again
-    const int rows = n ? (n + columns - 1) / columns : 0;
+    wrapLegend(repeats_);
+    repeats_->replot();
     // The bar and its axis, and every row of the legend below them.
-    const int rowHeight = n ? legend->item(0)->minimumOuterSizeHint().height() : 0;
-    breakdown_->setFixedHeight(std::max(90, 110 + rows * rowHeight));
+    breakdown_->setFixedHeight(std::max(90, 110 + wrapLegend(breakdown_)));
     breakdown_->replot();
 }
 

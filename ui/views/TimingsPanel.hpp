@@ -32,7 +32,7 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
-    // The breakdown's legend in as many columns as fit its width, the rows below.
+    // The plots' legends in as many columns as fit their width, the rows below.
     void fitLegend();
     void plotRepeats(const std::vector<double>& ms);
     void plotBreakdown(const RunResult& r);
