@@ -140,9 +140,33 @@ ArgumentsPanel::Row ArgumentsPanel::defaultRow(const KernelParam& p) const
     } else {
         r.arg.name = p.name;
         r.arg.type = t;
-        r.arg.value = variables_.contains(QString::fromStdString(p.name)) ? p.name : "0";
+        r.defaulted = !variables_.contains(QString::fromStdString(p.name));
+        r.arg.value = r.defaulted ? "0" : p.name;
     }
     return r;
+}
+
+void ArgumentsPanel::setVariableNames(const QStringList& names)
+{
+    variables_ = names;
+    bool picked = false;
+    for (Row& r : rows_)
+        if (r.defaulted && names.contains(QString::fromStdString(r.param.name))) {
+            r.arg.value = r.param.name;
+            r.defaulted = false;
+            picked = true;
+        }
+    if (!picked)
+        return;
+    rebuildTable();
+    // After the edit of the variables that brought the name, as an edit of its own.
+    QMetaObject::invokeMethod(this, &ArgumentsPanel::changed, Qt::QueuedConnection);
+}
+
+QString ArgumentsPanel::noteOf(int row) const
+{
+    const QTableWidgetItem* item = table_->item(row, ColCount);
+    return item && row >= 0 && row < int(rows_.size()) && !rows_[row].isBuffer ? item->text() : QString();
 }
 
 void ArgumentsPanel::setSignature(const KernelSignature& signature)
@@ -208,7 +232,11 @@ void ArgumentsPanel::rebuildTable()
             value->setFrame(false);
             table_->setCellWidget(i, ColSetting, value);
             connect(value, &QLineEdit::textEdited, this, [this, i] { rowEdited(i); });
-            table_->setItem(i, ColCount, new QTableWidgetItem(QString()));
+            auto* note = new QTableWidgetItem(
+                r.defaulted ? tr("0 by default: no variable named %1").arg(QString::fromStdString(r.param.name))
+                            : QString());
+            note->setToolTip(note->text().isEmpty() ? QString() : tr("Type a value, or add a variable of that name"));
+            table_->setItem(i, ColCount, note);
         }
     }
     rebuilding_ = false;
@@ -233,7 +261,13 @@ void ArgumentsPanel::rowEdited(int i)
             editor_->setBuffer(r.buffer);
     } else {
         r.arg.type = t;
-        r.arg.value = qobject_cast<QLineEdit*>(table_->cellWidget(i, ColSetting))->text().trimmed().toStdString();
+        const std::string value
+            = qobject_cast<QLineEdit*>(table_->cellWidget(i, ColSetting))->text().trimmed().toStdString();
+        if (value != r.arg.value && r.defaulted) { // the user's value now, not a default
+            r.defaulted = false;
+            table_->item(i, ColCount)->setText(QString());
+        }
+        r.arg.value = value;
     }
     emit changed();
 }

@@ -29,8 +29,11 @@ public:
     // The source's __constant__/__device__ variables, listed under the table.
     void setModuleGlobals(const std::vector<ModuleGlobal>& globals);
     QString moduleGlobalsText() const;
-    // Variable names, used for sensible defaults of new parameters ("n").
-    void setVariableNames(const QStringList& names) { variables_ = names; }
+    // Variable names, used for sensible defaults of new parameters ("n"). A scalar left at
+    // 0 for want of a variable of its name takes the variable once one is added.
+    void setVariableNames(const QStringList& names);
+    // The note beside a scalar's value ("0 by default: no variable named n"); empty if none.
+    QString noteOf(int row) const;
 
     std::vector<BufferSpec> buffers() const;
     std::vector<ArgSpec> args() const;
@@ -47,8 +50,9 @@ private:
     struct Row {
         KernelParam param;
         bool isBuffer = false;
-        BufferSpec buffer; // when isBuffer
-        ArgSpec arg;       // when scalar
+        BufferSpec buffer;      // when isBuffer
+        ArgSpec arg;            // when scalar
+        bool defaulted = false; // a scalar set to 0 for want of a variable of its name
     };
     Row defaultRow(const KernelParam& p) const;
     void rebuildTable();

@@ -151,12 +151,17 @@ void CodeEditor::applyPalette()
     applyingPalette_ = false;
 }
 
-void CodeEditor::setFaultLine(int line)
+void CodeEditor::setFaultLine(int line) { setFaultLines(line > 0 ? QList<int>{line} : QList<int>{}); }
+
+void CodeEditor::setFaultLines(const QList<int>& list)
 {
     markerDeleteAll(FaultMarker);
-    faultLine_ = line > 0 && line <= lines() ? line : 0;
-    if (faultLine_ > 0)
-        markerAdd(faultLine_ - 1, FaultMarker);
+    faultLines_.clear();
+    for (int line : list)
+        if (line > 0 && line <= lines() && !faultLines_.contains(line)) {
+            faultLines_ << line;
+            markerAdd(line - 1, FaultMarker);
+        }
 }
 
 void CodeEditor::setWrapLongLines(bool on)

@@ -48,7 +48,10 @@ public:
 
     // Marks the line a kernel faulted on (1-based); 0 clears the mark.
     void setFaultLine(int line);
-    int faultLine() const { return faultLine_; }
+    // Several lines at fault at once (both accesses of a race); the first is faultLine().
+    void setFaultLines(const QList<int>& lines);
+    int faultLine() const { return faultLines_.isEmpty() ? 0 : faultLines_.front(); }
+    const QList<int>& faultLines() const { return faultLines_; }
     // Long lines wrap at the window's edge (presentation mode) instead of scrolling.
     void setWrapLongLines(bool on);
 
@@ -74,7 +77,7 @@ private:
     std::pair<long, long> tokenRange(int line, int column) const;
 
     int fontSize_ = 11;
-    int faultLine_ = 0;
+    QList<int> faultLines_;
     std::vector<QColor> lexerLight_; // the lexer's own colours, for light paper
     bool applyingPalette_ = false;
     bool annotationsOn_ = true;

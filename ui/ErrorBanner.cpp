@@ -9,6 +9,7 @@
 #include <QIcon>
 #include <QLabel>
 #include <QPushButton>
+#include <QStyle>
 #include <QToolButton>
 
 namespace kw {
@@ -42,7 +43,9 @@ ErrorBanner::ErrorBanner(QWidget* parent)
 
 void ErrorBanner::applyColours()
 {
-    const QColor accent = error_ ? ThemeColours::error(palette()) : ThemeColours::warning(palette());
+    const QColor accent = level_ == Level::Error ? ThemeColours::error(palette())
+        : level_ == Level::Warning               ? ThemeColours::warning(palette())
+                                                 : palette().color(QPalette::Highlight);
     const QColor back = ThemeColours::tint(palette(), accent);
     // Set on the frame only: the child widgets keep the palette's text colours.
     // A style sheet change sends a palette change itself: do not answer that one.
@@ -58,8 +61,9 @@ void ErrorBanner::changeEvent(QEvent* e)
         applyColours();
 }
 
-void ErrorBanner::showStyled(const QString& title, const QString& detail)
+void ErrorBanner::showStyled(Level level, const QString& title, const QString& detail)
 {
+    level_ = level;
     title_ = title;
     applyColours();
     label_->setText("<b>" + title.toHtmlEscaped() + "</b><br>" + detail.toHtmlEscaped().replace('\n', "<br>"));
@@ -71,15 +75,19 @@ void ErrorBanner::showStyled(const QString& title, const QString& detail)
 void ErrorBanner::showError(const QString& title, const QString& detail)
 {
     icon_->setPixmap(QIcon(":/kw/icons/error.svg").pixmap(20, 20));
-    error_ = true;
-    showStyled(title, detail);
+    showStyled(Level::Error, title, detail);
 }
 
 void ErrorBanner::showWarning(const QString& title, const QString& detail)
 {
     icon_->setPixmap(QIcon(":/kw/icons/warning.svg").pixmap(20, 20));
-    error_ = false;
-    showStyled(title, detail);
+    showStyled(Level::Warning, title, detail);
+}
+
+void ErrorBanner::showInformation(const QString& title, const QString& detail)
+{
+    icon_->setPixmap(style()->standardIcon(QStyle::SP_MessageBoxInformation).pixmap(20, 20));
+    showStyled(Level::Information, title, detail);
 }
 
 void ErrorBanner::setAction(const QString& text, std::function<void()> action)

@@ -1,7 +1,8 @@
 #pragma once
 // A dismissable strip above the editor that reports what went wrong with a
-// run: a kernel fault, a crashed or hung runner, a refused document. It may
-// carry one action (e.g. "Go to line 12"); its colours follow the palette.
+// run: a kernel fault, a crashed or hung runner, a refused document; or, as
+// information, what the user should know of a run that went right (a clean check).
+// It may carry one action (e.g. "Go to line 12"); its colours follow the palette.
 #include <QFrame>
 
 #include <functional>
@@ -17,6 +18,9 @@ public:
     explicit ErrorBanner(QWidget* parent = nullptr);
     void showError(const QString& title, const QString& detail);
     void showWarning(const QString& title, const QString& detail);
+    void showInformation(const QString& title, const QString& detail);
+    enum class Level { Error, Warning, Information };
+    Level level() const { return level_; }
     // A button on the banner until the next message; call after show*.
     void setAction(const QString& text, std::function<void()> action);
     QString text() const;
@@ -27,14 +31,14 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    void showStyled(const QString& title, const QString& detail);
+    void showStyled(Level level, const QString& title, const QString& detail);
     void applyColours();
     QLabel* icon_;
     QLabel* label_;
     QPushButton* action_;
     std::function<void()> onAction_;
     QString title_;
-    bool error_ = true;
+    Level level_ = Level::Error;
     bool applying_ = false; // inside applyColours
 };
 

@@ -456,12 +456,13 @@ void MainWindow::profileOnSimulator(int line, Dim3 block, quint32 warp)
 {
     runs_->profileOnSimulator(line, block, warp);
 }
-ProfileRequest MainWindow::nextRunProfile() const { return runs_->nextRunProfile(); }
+ProfileRequest MainWindow::profileRequest() const { return runs_->profileRequest(); }
 RunnerClient* MainWindow::runner() const { return runs_->runner(); }
 LiveDiagnostics* MainWindow::liveDiagnostics() const { return runs_->liveDiagnostics(); }
 QAction* MainWindow::runAction() const { return runs_->runAction(); }
 QAction* MainWindow::compileAction() const { return runs_->compileAction(); }
 QAction* MainWindow::profileAction() const { return runs_->profileAction(); }
+QAction* MainWindow::checkAction() const { return runs_->checkAction(); }
 
 void MainWindow::setPresentationMode(bool on)
 {

@@ -133,14 +133,13 @@ public:
     DebugToolBar* debugToolBar() const { return debugBar_; }
     // The debugger's docks: Lanes, Shared memory, Warps, Call stack, Breakpoints.
     const std::vector<QDockWidget*>& debugDocks() const { return debugDocks_; }
+    QAction* checkAction() const;
     QAction* undoAction() const { return undoAct_; }
     QAction* redoAction() const { return redoAct_; }
 
-    // What the next run asks the runner to count: Run > Profile per line, and the
-    // lanes last asked for with the Profile view's "Record lanes". RunnerClient
-    // sends it once the job carries "profile" (core/serve/JobCodec); until then a run
-    // comes back without counters and the Profile view says so.
-    ProfileRequest nextRunProfile() const;
+    // What Run > Profile per line asks the runner to count: per line, and the lanes
+    // last asked for with the Profile view's "Record lanes".
+    ProfileRequest profileRequest() const;
 
 public slots:
     void newDocument();

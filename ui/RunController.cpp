@@ -24,6 +24,7 @@
 #include "compile/Compiler.hpp"
 #include "compile/KernelFootprint.hpp"
 #include "compile/PtxasReportParser.hpp"
+#include "launch/RunNotes.hpp"
 #include "run/ProfileFindings.hpp"
 
 #include <QAction>
@@ -98,32 +99,34 @@ void RunController::registerActions(QMenuBar* menus)
     runMenu->addAction(stopAct_);
     runMenu->addSeparator();
     profileAct_ = runMenu->addAction(QIcon(":/kw/icons/profile.svg"), tr("&Profile per line (simulator)"));
-    profileAct_->setCheckable(true);
-    profileAct_->setToolTip(
-        tr("Runs on the CPU simulator count, per source line, what Nsight Compute counts on a GPU"));
+    profileAct_->setToolTip(tr("Run once on the CPU simulator, counting per source line what Nsight Compute counts "
+                               "on a GPU"));
     profileAct_->setIconText(tr("Profile"));
-    // One check at a time, as compute-sanitizer runs one tool at a time.
+    connect(profileAct_, &QAction::triggered, this, [this] { profileOnSimulator(0, {}, 0); });
+    // One check per run, as compute-sanitizer runs one tool at a time; each entry runs.
     QMenu* checkMenu = runMenu->addMenu(tr("&Check"));
     checkMenu->setToolTipsVisible(true);
-    auto* checkGroup = new QActionGroup(this);
-    const std::pair<CheckTool, QString> tools[] = {{CheckTool::None, tr("&No check")},
-                                                   {CheckTool::Memcheck, tr("&Memory errors (memcheck)")},
-                                                   {CheckTool::Racecheck, tr("Shared-memory &races (racecheck)")},
-                                                   {CheckTool::Initcheck, tr("&Uninitialised reads (initcheck)")},
-                                                   {CheckTool::Synccheck, tr("&Barrier misuse (synccheck)")}};
+    const std::pair<CheckTool, QString> tools[]
+        = {{CheckTool::Memcheck, tr("Run checking &memory errors (memcheck)")},
+           {CheckTool::Racecheck, tr("Run checking shared-memory &races (racecheck)")},
+           {CheckTool::Initcheck, tr("Run checking &uninitialised reads (initcheck)")},
+           {CheckTool::Synccheck, tr("Run checking &barrier misuse (synccheck)")}};
     for (const auto& [tool, label] : tools) {
         QAction* a = checkMenu->addAction(label);
-        a->setCheckable(true);
-        a->setChecked(tool == CheckTool::None);
         a->setData(int(tool));
         a->setToolTip(tr("On the simulator its own checks; on a GPU compute-sanitizer"));
-        checkGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, tool = tool] { runChecked(tool); });
     }
-    connect(checkGroup, &QActionGroup::triggered, this,
-            [this](QAction* a) { checkTool_ = CheckTool(a->data().toInt()); });
+    checkAct_ = new QAction(v_.window);
+    checkAct_->setMenu(checkMenu);
+    connect(checkAct_, &QAction::triggered, this, [this] { runChecked(checkTool_); });
+    nameCheck(checkTool_);
 }
 
-QList<QAction*> RunController::toolBarActions() const { return {runAct_, compileAct_, stopAct_, profileAct_}; }
+QList<QAction*> RunController::toolBarActions() const
+{
+    return {runAct_, compileAct_, stopAct_, profileAct_, checkAct_};
+}
 
 void RunController::wireRunner()
 {
@@ -178,6 +181,7 @@ void RunController::wireLive()
         v_.editor->setHostCode(r.hostCode);
         v_.problems->setDiagnostics(r.diagnostics);
         lastLive_ = r;
+        liveStale_ = false;
         v_.launch->setCompileResult(r, loweredNameFor(r));
         if (r.ok)
             v_.ptx->setPtxasReport(parsePtxasReport(r.log));
@@ -202,9 +206,10 @@ void RunController::documentChanged(DocumentPart part)
 {
     if (part == DocumentPart::Whole)
         documentReplaced();
-    else if (part == DocumentPart::Source)
+    else if (part == DocumentPart::Source) {
+        liveStale_ = true;
         live_->sourceEdited(v_.editor->text());
-    else if (part == DocumentPart::Options)
+    } else if (part == DocumentPart::Options)
         updateLiveOptions();
 }
 
@@ -228,6 +233,7 @@ void RunController::documentReplaced()
     v_.steps->clearResult();
     lastRun_.reset();
     lastLive_.reset();
+    v_.launch->setCompileResult({}, {}); // registers come from this document's own compile
     v_.editor->setFaultLine(0);
     runId_ = compileId_ = ptxCompileId_ = -1;
     applyTrust();
@@ -238,8 +244,8 @@ void RunController::applyTrust()
 {
     const Trust trust = v_.document->document().trust;
     live_->setTrust(trust);
-    runAct_->setEnabled(trust == Trust::Trusted);
-    compileAct_->setEnabled(trust == Trust::Trusted);
+    for (QAction* a : {runAct_, compileAct_, profileAct_, checkAct_})
+        a->setEnabled(trust == Trust::Trusted);
     if (trust != Trust::Trusted)
         v_.liveLabel->setText(tr("not checked until trusted"));
 }
@@ -248,6 +254,7 @@ void RunController::applyTrust()
 // sm_75), so ptxas reports the registers the launch panel's occupancy needs.
 void RunController::updateLiveOptions()
 {
+    liveStale_ = true;
     CompileOptions options = v_.document->document().options;
     if (options.arch.empty()) {
         const DeviceInfo device = v_.launch->currentDeviceInfo();
@@ -266,14 +273,13 @@ void RunController::setRunning(bool running)
     }
 }
 
-void RunController::run() { runOn(v_.launch->currentDevice(), nextRunProfile()); }
+void RunController::run() { runOn(v_.launch->currentDevice(), {}); }
 
-ProfileRequest RunController::nextRunProfile() const
+ProfileRequest RunController::profileRequest() const
 {
     ProfileRequest p;
-    p.enabled = profileAct_->isChecked();
-    if (p.enabled)
-        p.capture = capture_;
+    p.enabled = true;
+    p.capture = capture_;
     return p;
 }
 
@@ -281,13 +287,24 @@ void RunController::profileOnSimulator(int line, Dim3 block, quint32 warp)
 {
     if (line > 0)
         capture_ = AccessCaptureRequest{{}, line, block, warp};
-    ProfileRequest p;
-    p.enabled = true;
-    p.capture = capture_;
-    runOn(QStringLiteral("sim"), p);
+    runOn(QStringLiteral("sim"), profileRequest());
 }
 
-void RunController::runOn(const QString& device, const ProfileRequest& profile)
+void RunController::runChecked(CheckTool tool)
+{
+    nameCheck(tool);
+    runOn(v_.launch->currentDevice(), {}, tool);
+}
+
+void RunController::nameCheck(CheckTool tool)
+{
+    checkTool_ = tool;
+    const QString name = q(toString(tool));
+    checkAct_->setText(tr("Check: %1").arg(name));
+    checkAct_->setToolTip(tr("Run once with %1 (the menu chooses another check)").arg(name));
+}
+
+void RunController::runOn(const QString& device, const ProfileRequest& profile, CheckTool check)
 {
     if (v_.document->document().trust != Trust::Trusted)
         return; // the trust bar says why
@@ -306,10 +323,10 @@ void RunController::runOn(const QString& device, const ProfileRequest& profile)
     overrides.profile = profile;
     if (runDocument_.isSequence())
         overrides.stepBuffers = {"*"}; // the buffers after every step, for the step list to choose from
-    if (checkTool_ != CheckTool::None)
-        overrides.check = checkTool_;
+    if (check != CheckTool::None)
+        overrides.check = check;
     runId_ = runner_->run(runDocument_, device, overrides);
-    stageLabel_->setText(tr("Running…"));
+    stageLabel_->setText(check == CheckTool::None ? tr("Running…") : tr("Running with %1…").arg(q(toString(check))));
 }
 
 void RunController::compile()
@@ -386,14 +403,16 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
         showFindings(r);
     else if (r.fault)
         showFault(r);
-    else if (!r.warnings.empty()) {
-        QStringList w;
-        for (const std::string& s : r.warnings)
-            w << q(s);
-        v_.banner->showWarning(tr("Run finished with warnings"), w.join('\n'));
+    else
+        showOutcome(r);
+    // The PTX view: the live check's compile of this very text when it has one, else
+    // one more compile on the runner.
+    if (r.compile.ptx.empty()) {
+        if (lastLive_ && lastLive_->ok && !lastLive_->ptx.empty() && !liveStale_)
+            v_.ptx->showCompile(*lastLive_);
+        else
+            ptxCompileId_ = runner_->compile(v_.document->document(), v_.launch->currentDevice());
     }
-    if (r.compile.ptx.empty())
-        ptxCompileId_ = runner_->compile(v_.document->document(), v_.launch->currentDevice());
     v_.launch->shapeView()->setPrintf(r.printf);
     v_.printf->showOutput(r.printf, r.grid, r.block);
     // A kernel that only prints (hello_from_gpu) has nothing to plot: show its output.
@@ -429,16 +448,41 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     int failed = 0;
     for (const CheckResult& c : r.checks)
         failed += c.passed ? 0 : 1;
+    const QString cleanCheck = !r.fault && r.check != CheckTool::None && r.findings.empty()
+        ? tr(", %1: no problems found").arg(q(toString(r.check)))
+        : QString();
     v_.window->statusBar()->showMessage(r.fault ? tr("Run failed")
                                                 : (r.device.id == "sim"
                                                        ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
                                                        : tr("Ran on %1: median %2 ms%3"))
                                                       .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
                                                       .arg(r.timings.medianMs, 0, 'g', 4)
-                                                      .arg(r.checks.empty() ? QString()
-                                                               : failed     ? tr(", %1 check(s) FAILED").arg(failed)
-                                                                            : tr(", checks passed")),
+                                                      .arg((r.checks.empty() ? QString()
+                                                                : failed     ? tr(", %1 check(s) FAILED").arg(failed)
+                                                                             : tr(", checks passed"))
+                                                           + cleanCheck),
                                         15000);
+}
+
+// A run that completed: its warnings in orange; a check that found nothing and what is
+// only worth knowing (the simulator's cap on repeats) as information.
+void RunController::showOutcome(const RunResult& r)
+{
+    QStringList warnings, notes;
+    for (const std::string& s : r.warnings)
+        (isNote(s) ? notes : warnings) << q(s);
+    const QString check = q(toString(r.check));
+    if (!warnings.isEmpty()) {
+        if (r.check != CheckTool::None)
+            warnings.prepend(tr("%1: no problems found.").arg(check));
+        v_.banner->showWarning(tr("Run finished with warnings"), (warnings + notes).join('\n'));
+    } else if (r.check != CheckTool::None) {
+        notes.prepend(tr("%1 checked the run on %2 and reported nothing.")
+                          .arg(check, q(r.device.name.empty() ? r.device.id : r.device.name)));
+        v_.banner->showInformation(tr("%1: no problems found").arg(check), notes.join('\n'));
+    } else if (!notes.isEmpty()) {
+        v_.banner->showInformation(tr("Run finished"), notes.join('\n'));
+    }
 }
 
 void RunController::showFault(const RunResult& r)
@@ -485,24 +529,26 @@ void RunController::showFindings(const RunResult& r)
     const std::string compiledName = compiledSourceName();
     QStringList lines;
     std::vector<Diagnostic> all = r.compile.diagnostics;
+    QList<int> marked; // the editor's lines at fault: both accesses of a race
+    auto mark = [&](const std::string& file, int line, const std::string& what) {
+        if (line <= 0)
+            return;
+        const std::string name = file.empty() ? compiledName : file;
+        all.push_back(Diagnostic{name, line, 0, Severity::Error, toString(r.check) + std::string(": ") + what, {}, {}});
+        if (name == compiledName || q(name).endsWith('/' + q(compiledName)))
+            marked << line;
+    };
     for (const CheckFinding& f : r.findings) {
         QString where = f.line > 0 ? tr("line %1: ").arg(f.line) : QString();
         lines << where + q(f.message) + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
-        if (f.line > 0)
-            all.push_back(Diagnostic{f.file.empty() ? compiledName : f.file,
-                                     f.line,
-                                     0,
-                                     Severity::Error,
-                                     toString(r.check) + std::string(": ") + f.kind,
-                                     {},
-                                     {}});
+        mark(f.file, f.line, f.kind);
     }
     v_.banner->showError(tr("%1 found %n problem(s)", nullptr, int(r.findings.size())).arg(q(toString(r.check))),
                          lines.join('\n'));
     v_.problems->setDiagnostics(all);
+    v_.editor->setFaultLines(marked);
     const int first = r.findings.front().line;
     if (first > 0) {
-        v_.editor->setFaultLine(first);
         v_.editor->goTo(first, 1);
         v_.banner->setAction(tr("Go to line %1").arg(first), [this, first] { v_.editor->goTo(first, 1); });
     }

@@ -71,18 +71,20 @@ public:
 
     // The Run menu.
     void registerActions(QMenuBar* menus);
-    QList<QAction*> toolBarActions() const; // run, compile, stop, profile
+    QList<QAction*> toolBarActions() const; // run, compile, stop, profile, check
     QAction* runAction() const { return runAct_; }
     QAction* compileAction() const { return compileAct_; }
     QAction* stopAction() const { return stopAct_; }
     QAction* profileAction() const { return profileAct_; }
+    // Runs with the check it names ("Check: memcheck"), the one last chosen from its menu.
+    QAction* checkAction() const { return checkAct_; }
 
     RunnerClient* runner() const { return runner_; }
     LiveDiagnostics* liveDiagnostics() const { return live_; }
 
-    // What the next run asks the runner to count: Run > Profile per line, and the
-    // lanes last asked for with the Profile view's "Record lanes".
-    ProfileRequest nextRunProfile() const;
+    // What Run > Profile asks the runner to count: per line, and the lanes last asked
+    // for with the Profile view's "Record lanes".
+    ProfileRequest profileRequest() const;
 
     void run();
     void compile();
@@ -90,6 +92,9 @@ public:
     // One profiled run on the simulator, recording the lanes of warp `warp` of `block`
     // at `line` (0: counters only), whatever device is chosen for the other runs.
     void profileOnSimulator(int line, kw::Dim3 block, quint32 warp);
+    // One run on the chosen device under `tool` (Run > Check), which the check action
+    // then names and runs again.
+    void runChecked(CheckTool tool);
 
 signals:
     void runCompleted(const kw::RunResult& result);
@@ -103,7 +108,10 @@ private:
     void applyTrust();
     void updateLiveOptions();
     void setRunning(bool running);
-    void runOn(const QString& device, const ProfileRequest& profile);
+    void nameCheck(CheckTool tool); // the check action's tool and text
+    void runOn(const QString& device, const ProfileRequest& profile, CheckTool check = CheckTool::None);
+    // The banner's word on a run that completed: problems first, then what to know.
+    void showOutcome(const RunResult& result);
     void startSweep(const SweepRequest& request);
     void showCompile(const CompileResult& result);
     void showRun(const std::shared_ptr<const RunResult>& result);
@@ -127,12 +135,14 @@ private:
     QAction* compileAct_ = nullptr;
     QAction* stopAct_ = nullptr;
     QAction* profileAct_ = nullptr;
+    QAction* checkAct_ = nullptr;
     std::optional<AccessCaptureRequest> capture_; // the lanes "Record lanes" asked for
-    CheckTool checkTool_ = CheckTool::None;       // Run > Check: the tool the next runs use
+    CheckTool checkTool_ = CheckTool::Memcheck;   // the tool the check action runs
     ProfileRequest runProfile_;                   // what the run in flight was asked to count
     Document runDocument_;                        // what the run in flight was started with
     std::shared_ptr<const RunResult> lastRun_;    // the result shown
     std::optional<CompileResult> lastLive_;       // the live check's last compile
+    bool liveStale_ = true;                       // the source changed since lastLive_
     int runId_ = -1;
     int compileId_ = -1;
     int ptxCompileId_ = -1; // the compile that fills the PTX view after a run

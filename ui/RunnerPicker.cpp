@@ -4,6 +4,8 @@
 #include "RunnerEditDialog.hpp"
 #include "Settings.hpp"
 
+#include <algorithm>
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -45,6 +47,7 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     reconnect_->setToolTip(tr("Connect to the runner again; the document is not touched"));
     reconnect_->hide();
     status_ = new QLabel(this);
+    status_->setObjectName("runnerStatus");
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long status must not widen the editor's row and squeeze the docks: it is
     // clipped, and its tooltip has all of it.
@@ -67,10 +70,12 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     });
     connect(client_, &RunnerClient::runnerConnected, this, [this] {
         reconnect_->hide();
-        QStringList names;
-        for (const DeviceInfo& d : client_->devices())
-            names << QString::fromStdString(d.id + " " + d.name);
-        showStatus(tr("connected: %1").arg(names.join(", ")), false);
+        showConnected();
+    });
+    // The devices may come after the connection (a restarted runner, Devices asked again).
+    connect(client_, &RunnerClient::devicesChanged, this, [this] {
+        if (statusFull_.startsWith(tr("connected")))
+            showConnected();
     });
     connect(client_, &RunnerClient::runnerLost, this, [this](const QString& what) {
         reconnect_->setVisible(client_->isRemote());
@@ -162,11 +167,36 @@ void RunnerPicker::selectRunner(const QString& name)
 }
 
 QString RunnerPicker::currentRunner() const { return combo_->currentData().toString(); }
-QString RunnerPicker::statusText() const { return status_->text(); }
+QString RunnerPicker::statusText() const { return statusFull_; }
+
+QString RunnerPicker::shownStatusText() const { return status_->text(); }
+
+void RunnerPicker::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    elideStatus();
+}
+
+// The row is shared with the kernel picker and the runner's buttons: a long status is
+// cut with an ellipsis rather than clipped to nothing.
+void RunnerPicker::elideStatus()
+{
+    status_->setText(status_->fontMetrics().elidedText(statusFull_, Qt::ElideRight, std::max(0, status_->width())));
+}
+
+void RunnerPicker::showConnected()
+{
+    QStringList names;
+    for (const DeviceInfo& d : client_->devices())
+        names << QString::fromStdString(d.id + " " + d.name);
+    showStatus(names.isEmpty() ? tr("connected, asking for its devices…") : tr("connected: %1").arg(names.join(", ")),
+               false);
+}
 
 void RunnerPicker::showStatus(const QString& text, bool problem)
 {
-    status_->setText(text);
+    statusFull_ = text;
+    elideStatus();
     if (!problem)
         status_->setToolTip(text);
     status_->setStyleSheet(problem ? "color: #b00020;" : QString());

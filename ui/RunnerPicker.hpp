@@ -28,12 +28,18 @@ public:
     // "" is this computer.
     void selectRunner(const QString& name);
     QString currentRunner() const;
-    QString statusText() const;
+    QString statusText() const;      // the whole status
+    QString shownStatusText() const; // as it fits the row ("connected: sim CPU…")
     QStringList runnerNames() const;
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    void elideStatus(); // the status cut to the label's width, the whole in its tooltip
     void rebuild(const QString& select);
     void apply(bool connectNow);
+    void showConnected(); // "connected: " and the devices the runner listed
     void showStatus(const QString& text, bool problem);
     void addFromDialog();
 
@@ -43,6 +49,7 @@ private:
     QToolButton* manage_;
     QToolButton* reconnect_;
     QLabel* status_;
+    QString statusFull_;
 };
 
 } // namespace kw

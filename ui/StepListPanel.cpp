@@ -529,6 +529,7 @@ void StepListPanel::showResult(const RunResult& r)
     }
     faultStep_ = r.faultStep;
     stopped_ = r.stopped;
+    tree_->headerItem()->setText(ColTime, r.device.id == "sim" ? tr("sim ms (CPU)") : tr("ms"));
     // The runner names the step it stopped at in its message ("step 2 (...): ...").
     const QRegularExpressionMatch m
         = QRegularExpression(QStringLiteral("\\bstep (\\d+(?:\\.\\d+)*)")).match(q(r.stopped));
@@ -568,6 +569,7 @@ void StepListPanel::clearResult()
     stopped_.clear();
     current_.clear();
     resultStep_.reset();
+    tree_->headerItem()->setText(ColTime, tr("ms"));
     resultLabel_->setText(tr("Run the document to see each step's time and the buffers after it."));
     endOfRun_->setEnabled(false);
     markRows();

@@ -142,19 +142,12 @@ std::string formatNumber(double v)
 {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
         return fmt::format("{}", static_cast<long long>(v));
-    const double a = std::fabs(v);
-    if (std::isfinite(v) && a >= 0.01 && a < 1e9) {
-        std::string s = fmt::format("{:.2f}", v);
-        while (s.back() == '0')
-            s.pop_back();
-        if (s.back() == '.')
-            s.pop_back();
-        // Two decimals would show 4.996 as "5": a fraction must never read as a whole number.
-        if (s.find('.') == std::string::npos)
-            return fmt::format("{:.6g}", v) == s ? numberText(v) : fmt::format("{:.6g}", v);
-        return s;
-    }
-    return fmt::format("{:.6g}", v);
+    // Six significant digits tell apart the values people type (-1.125 is not -1.12)...
+    const std::string s = fmt::format("{:.6g}", v);
+    // ...but a fraction must never read as a whole number: 2.0000001 is not "2".
+    if (std::isfinite(v) && s.find_first_of(".e") == std::string::npos)
+        return numberText(v);
+    return s;
 }
 
 std::string numberText(double v)

@@ -51,7 +51,8 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// Compact text for a number in messages: 133.33, 1e-07, 1048576.
+// Compact text for a number in messages, up to 6 significant digits: 133.333, -1.125,
+// 1e-07, 1048576; a fraction never reads as a whole number.
 std::string formatNumber(double v);
 // Exact text for a number in an expression: "400", "0.1", "1e-07" (shortest that reads back).
 std::string numberText(double v);

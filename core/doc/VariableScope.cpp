@@ -2,19 +2,58 @@
 
 #include "util/Error.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
+#include <map>
 
 namespace kw {
 
 VariableScope VariableScope::evaluate(const std::vector<std::pair<std::string, std::string>>& variables)
 {
+    const std::size_t n = variables.size();
+    auto field = [&](std::size_t i) { return "variables[" + std::to_string(i) + "] (" + variables[i].first + ")"; };
+    std::map<std::string, std::size_t> index; // a name given twice: its last definition counts
+    for (std::size_t i = 0; i < n; ++i)
+        index[variables[i].first] = i;
+    // Each variable after the ones it names, whatever their order in the document.
+    std::vector<std::vector<std::size_t>> uses(n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (const std::string& name : Expression(variables[i].second, field(i)).usedNames())
+            if (auto it = index.find(name); it != index.end())
+                uses[i].push_back(it->second);
+
     VariableScope scope;
-    for (std::size_t i = 0; i < variables.size(); ++i) {
-        const auto& [name, text] = variables[i];
-        const std::string field = "variables[" + std::to_string(i) + "] (" + name + ")";
-        scope.set(name, scope.evaluate(text, field));
-    }
-    return scope;
+    std::vector<std::optional<double>> value(n);
+    std::vector<char> onPath(n, 0);
+    std::vector<std::size_t> path;
+    std::function<void(std::size_t)> visit = [&](std::size_t i) {
+        if (value[i])
+            return;
+        if (onPath[i]) {
+            std::string cycle;
+            for (auto at = std::find(path.begin(), path.end(), i); at != path.end(); ++at)
+                cycle += variables[*at].first + " -> ";
+            throw Error(ErrorCategory::Expression,
+                        field(i) + ": the variables form a cycle: " + cycle + variables[i].first);
+        }
+        onPath[i] = 1;
+        path.push_back(i);
+        for (std::size_t j : uses[i])
+            visit(j);
+        path.pop_back();
+        onPath[i] = 0;
+        scope.set(variables[i].first, scope.evaluate(variables[i].second, field(i)));
+        value[i] = scope.value(variables[i].first);
+    };
+    for (std::size_t i = 0; i < n; ++i)
+        visit(i);
+    // Listed in the document's order.
+    VariableScope ordered;
+    for (std::size_t i = 0; i < n; ++i)
+        if (index[variables[i].first] == i)
+            ordered.set(variables[i].first, *value[i]);
+    return ordered;
 }
 
 void VariableScope::set(const std::string& name, double value)

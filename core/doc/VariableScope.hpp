@@ -1,6 +1,7 @@
 #pragma once
-// The document's variables, evaluated in order (a later one may use earlier
-// ones), and the evaluation of other fields' expressions against them.
+// The document's variables, each evaluated after the ones it names (in any order in the
+// document; a cycle is an error naming its variables), and the evaluation of other
+// fields' expressions against them.
 #include "doc/Expression.hpp"
 
 #include <cstdint>
@@ -15,7 +16,8 @@ class VariableScope {
 public:
     VariableScope() = default;
 
-    // Throws kw::Error(Expression) naming the variable: `variables[1] (m): unknown name "q" in "2*q"`.
+    // Throws kw::Error(Expression) naming the variable: `variables[1] (m): unknown name "q" in "2*q"`,
+    // `variables[0] (a): the variables form a cycle: a -> b -> a`.
     static VariableScope evaluate(const std::vector<std::pair<std::string, std::string>>& variables);
 
     // Adds a name or replaces its value.

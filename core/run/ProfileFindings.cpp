@@ -85,9 +85,12 @@ std::string globalText(const LineProfile& l, const ProfileFigures& f, bool store
     const double lanes = requests && laneSum ? double(laneSum) / double(requests) : 32.0; // 0: not counted
     if (stride <= bytes && lanes < kFullWarp)
         return fmt::format("{}: only {} of 32 lanes take part on average (the others inactive or predicated off "
-                           "here), so the sectors carry bytes no active thread asked for; give whole warps the "
-                           "same path (map the work so that neighbouring threads agree)",
-                           head, number(lanes));
+                           "here), so the sectors carry bytes no active thread asked for; {}",
+                           head, number(lanes),
+                           store ? "where another branch writes the other lanes' elements, choose the value in the "
+                                   "branches and write it once with the whole warp after them"
+                                 : "where another branch reads the other lanes' elements, load them once with the "
+                                   "whole warp before the branch");
     if (stride > bytes && bytes > 0)
         return fmt::format("{}: neighbouring threads {} addresses {} bytes apart{}; let consecutive threads {} "
                            "consecutive elements (or stage the data through shared memory)",
@@ -103,6 +106,15 @@ std::string globalText(const LineProfile& l, const ProfileFigures& f, bool store
                            "threads), and the rows do not start on 32-byte sector boundaries; make the row pitch "
                            "a multiple of 32 bytes (pad the rows)",
                            head, verb, run);
+    // Every lane a run of its own: neighbouring lanes are not neighbours in memory, and a
+    // wider block would only spread them further (a transpose's column: 16 -> 32 sectors).
+    if (run > 0 && run <= bytes)
+        return fmt::format("{}: no two lanes {} neighbouring addresses and the lanes follow no one stride, as "
+                           "with a transposed index (threadIdx.x walking down a column) or indices computed at "
+                           "run time; for a transpose, stage a tile through shared memory so that both the read "
+                           "and the write go along rows; for computed indices, sort or group the indices so that "
+                           "neighbouring threads touch neighbouring addresses",
+                           head, verb);
     if (run > 0)
         return fmt::format("{}: the warp {}s runs of only {} contiguous bytes (rows of a block narrower than 32 "
                            "threads), which fill their sectors only in part; make the block 32 threads wide in x",

@@ -1,6 +1,7 @@
 #include "run/SummaryText.hpp"
 
 #include "launch/Occupancy.hpp"
+#include "launch/RunNotes.hpp"
 #include "util/TerminalText.hpp"
 
 #include <fmt/format.h>
@@ -77,7 +78,7 @@ std::string SummaryText::run(const RunResult& r, bool rawPrintf)
             text += "\n";
     }
     for (const auto& w : r.warnings)
-        text += fmt::format("warning: {}\n", w);
+        text += fmt::format("{}: {}\n", isNote(w) ? "note" : "warning", w);
     text += fmt::format("device   {} ({})\n", r.device.name, r.device.id);
     if (r.steps.empty()) // a document of steps gives each launch's below
         text += fmt::format("launch   grid {} block {} shared {} B\n", toString(r.grid), toString(r.block),

@@ -5,6 +5,7 @@
 #include "sim/LaunchMemoryBudget.hpp"
 
 #include "launch/LaunchLimits.hpp"
+#include "launch/RunNotes.hpp"
 #include "launch/TimingStats.hpp"
 #include "sim/LaunchRun.hpp"
 #include "sim/LaunchSetup.hpp"
@@ -123,10 +124,7 @@ std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& bu
     const int fit = firstMs > 0 ? int(std::min(budgetMs / firstMs, 1e6)) : config.repeats;
     const int n = std::max(1, std::min(config.repeats, fit));
     if (n < config.repeats)
-        warnings.push_back(fmt::format(
-            "sim: ran {} of {} timed repeats ({:.1f} ms per launch on the CPU; repeats are capped at {:.0f} s); "
-            "the first launch served as warm-up",
-            n, config.repeats, firstMs, budgetSeconds));
+        warnings.push_back(repeatCapNote(n, config.repeats, firstMs, budgetSeconds)); // a note (RunNotes)
     for (int r = 0; r < n; ++r) {
         for (std::size_t i = 0; i < buffers.size(); ++i)
             buffers[i].data.bytes() = inputs[i];

@@ -89,7 +89,7 @@ TEST(Launch, BadDimsNameTheField)
     LaunchSpecText text;
     text.grid = {"n / 256"};
     EXPECT_EQ(errorOf([&] { evaluateLaunch(text, scope); }),
-              "launch.grid[0]: \"n / 256\" is not an integer (1.56); / divides exactly here: use cdiv(a, b) to "
+              "launch.grid[0]: \"n / 256\" is not an integer (1.5625); / divides exactly here: use cdiv(a, b) to "
               "round up or floor(a / b) to round down");
     text.grid = {"1", "-2"};
     EXPECT_EQ(errorOf([&] { evaluateLaunch(text, scope); }), "launch.grid[1]: \"-2\" must be a positive integer (-2)");

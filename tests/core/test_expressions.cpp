@@ -79,10 +79,31 @@ TEST(Expressions, VariablesInOrder)
     EXPECT_EQ(scope.values()[2].first, "grid");
 }
 
-TEST(Expressions, LaterVariableCannotBeUsedEarlier)
+TEST(Expressions, VariablesInDependencyOrder)
 {
-    const std::string msg = errorOf([] { VariableScope::evaluate({{"a", "b + 1"}, {"b", "2"}}); });
-    EXPECT_EQ(msg, "variables[0] (a): unknown name \"b\" in \"b + 1\"");
+    // A variable may name one listed after it: each is evaluated after those it names.
+    const VariableScope scope = VariableScope::evaluate(
+        {{"grid", "cdiv(n, block)"}, {"a", "b + 1"}, {"b", "2"}, {"n", "1000"}, {"block", "256"}});
+    EXPECT_EQ(scope.value("a"), 3.0);
+    EXPECT_EQ(scope.value("grid"), 4.0);
+    ASSERT_EQ(scope.values().size(), 5u);
+    EXPECT_EQ(scope.values()[0].first, "grid") << "listed in the document's order";
+    EXPECT_EQ(errorOf([] {
+                  VariableScope::evaluate({{"a", "q + 1"}});
+              }),
+              "variables[0] (a): unknown name \"q\" in \"q + 1\"");
+}
+
+TEST(Expressions, ACycleOfVariablesIsNamed)
+{
+    EXPECT_EQ(errorOf([] {
+                  VariableScope::evaluate({{"n", "4"}, {"a", "b + 1"}, {"b", "c * 2"}, {"c", "a"}});
+              }),
+              "variables[1] (a): the variables form a cycle: a -> b -> c -> a");
+    EXPECT_EQ(errorOf([] {
+                  VariableScope::evaluate({{"n", "n + 1"}});
+              }),
+              "variables[0] (n): the variables form a cycle: n -> n");
 }
 
 TEST(Expressions, UnknownNameNamesFieldAndExpression)
@@ -98,7 +119,7 @@ TEST(Expressions, IntegerEvaluationRefusesFractions)
     const VariableScope scope = VariableScope::evaluate({{"n", "400"}});
     EXPECT_EQ(scope.evaluateInteger("n/4", "f"), 100);
     EXPECT_EQ(errorOf([&] { scope.evaluateInteger("n/3", "buffers[1].count"); }),
-              "buffers[1].count: \"n/3\" is not an integer (133.33); / divides exactly here: use cdiv(a, b) "
+              "buffers[1].count: \"n/3\" is not an integer (133.333); / divides exactly here: use cdiv(a, b) "
               "to round up or floor(a / b) to round down");
     EXPECT_NE(errorOf([&] { scope.evaluateInteger("1/0", "f"); }).find("is not an integer (inf)"), std::string::npos);
     EXPECT_NE(errorOf([&] { scope.evaluateInteger("2^70", "f"); }).find("too large"), std::string::npos);
@@ -131,7 +152,12 @@ TEST(Expressions, BoundVariablesAndFunctions)
 
 TEST(Expressions, FormatNumber)
 {
-    EXPECT_EQ(formatNumber(133.3333), "133.33");
+    EXPECT_EQ(formatNumber(133.3333), "133.333");
+    // Enough digits to tell values apart: -1.125 is not -1.12 nor -1.13.
+    EXPECT_EQ(formatNumber(-1.125), "-1.125");
+    EXPECT_EQ(formatNumber(0.1 + 0.2), "0.3");
+    EXPECT_EQ(formatNumber(123456.5), "123456.5");
+
     EXPECT_EQ(formatNumber(2.5), "2.5");
     EXPECT_EQ(formatNumber(1048576), "1048576");
     EXPECT_EQ(formatNumber(-3), "-3");

@@ -173,7 +173,6 @@ int main(int argc, char** argv)
     window.profileMargin()->setProfile(*r.profile, QStringLiteral("matmul.cu"));
     if (auto* dock = window.findChild<QDockWidget*>(QStringLiteral("profileDock")))
         dock->raise();
-    window.profileAction()->setChecked(true);
 
     if (dir.isEmpty())
         return app.exec();

@@ -222,3 +222,30 @@ TEST(Arguments, AKernelWithoutParametersHidesTheBufferEditor)
     EXPECT_EQ(panel.rowCount(), 0);
     EXPECT_FALSE(panel.bufferEditorShown());
 }
+
+TEST(Arguments, AScalarAtZeroSaysSoAndTakesAVariableAddedLater)
+{
+    ArgumentsPanel panel;
+    panel.setVariableNames({"n"});
+    panel.setSignature(sig("__global__ void k(float* x, float scale, int n, int keep) {}"));
+    ASSERT_EQ(panel.rowCount(), 4);
+    EXPECT_EQ(panel.args()[1].value, "0");
+    EXPECT_EQ(panel.noteOf(1), "0 by default: no variable named scale");
+    EXPECT_EQ(panel.noteOf(2), "") << "n has its variable";
+    // A value the user typed is theirs: no note, and no variable replaces it.
+    auto* keep = qobject_cast<QLineEdit*>(panel.findChild<QTableWidget*>()->cellWidget(3, 3));
+    ASSERT_NE(keep, nullptr);
+    keep->setText("0");
+    emit keep->textEdited("0");
+    EXPECT_EQ(panel.noteOf(3), "0 by default: no variable named keep") << "the same 0 is still the default";
+    keep->setText("7");
+    emit keep->textEdited("7");
+    EXPECT_EQ(panel.noteOf(3), "");
+
+    QSignalSpy changed(&panel, &ArgumentsPanel::changed);
+    panel.setVariableNames({"n", "scale", "keep"});
+    EXPECT_EQ(panel.args()[1].value, "scale") << "the variable added later is picked up";
+    EXPECT_EQ(panel.noteOf(1), "");
+    EXPECT_EQ(panel.args()[3].value, "7");
+    ASSERT_TRUE(changed.wait(1000)) << "the new value reaches the document";
+}

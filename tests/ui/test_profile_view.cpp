@@ -207,11 +207,9 @@ TEST(ProfileView, TheWindowWiresProfilingAndTheMarginToTheView)
     ASSERT_TRUE(devices.count() > 0 || devices.wait(20000)) << "kwb-run serve did not answer hello";
     ASSERT_TRUE(window.profileView());
     ASSERT_TRUE(window.profileAction());
-    EXPECT_TRUE(window.profileAction()->isCheckable());
-    EXPECT_FALSE(window.nextRunProfile().enabled);
-    window.profileAction()->setChecked(true);
-    EXPECT_TRUE(window.nextRunProfile().enabled);
-    EXPECT_FALSE(window.nextRunProfile().capture) << "no lanes asked for yet";
+    EXPECT_FALSE(window.profileAction()->isCheckable()) << "Profile runs; it is no switch for the next run";
+    EXPECT_TRUE(window.profileRequest().enabled);
+    EXPECT_FALSE(window.profileRequest().capture) << "no lanes asked for yet";
 
     // A row of the view moves the editor there; the margin and the view share a counter.
     window.editor()->setText(source + "\n\n\n");
@@ -236,8 +234,8 @@ TEST(ProfileView, TheWindowWiresProfilingAndTheMarginToTheView)
     ASSERT_TRUE(ran.wait(120000));
     const RunResult r = ran.at(0).at(0).value<RunResult>();
     EXPECT_EQ(r.device.id, "sim");
-    ASSERT_TRUE(window.nextRunProfile().capture) << "the lanes asked for stay asked for";
-    EXPECT_EQ(window.nextRunProfile().capture->line, 5);
+    ASSERT_TRUE(window.profileRequest().capture) << "the lanes asked for stay asked for";
+    EXPECT_EQ(window.profileRequest().capture->line, 5);
     EXPECT_EQ(window.profileView()->hasProfile(), r.profile.has_value());
     if (!r.profile) {
         EXPECT_TRUE(window.profileView()->notice()->isVisible());

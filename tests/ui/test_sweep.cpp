@@ -259,3 +259,20 @@ TEST(Sweep, APointWhoseCheckFailsIsReportedNotPlotted)
     EXPECT_EQ(points.size(), 1u);
     EXPECT_TRUE(points.count(16.0));
 }
+
+TEST(Sweep, SimulatorTimesAreCalledSoAndNamedFastestNowhere)
+{
+    Sweep s(sample("add_vectors_small.kwb"));
+    ASSERT_TRUE(s.ready) << "kwb-run serve did not answer hello";
+    s.panel.setSimulated(true); // as the window does for a sweep on the simulator
+    s.request(SweepRequest::BlockSize, "32 64");
+    ASSERT_TRUE(s.finished());
+    ASSERT_EQ(s.points().size(), 2u);
+    EXPECT_TRUE(s.status().startsWith("Done: 2 of 2 points")) << s.status().toStdString();
+    EXPECT_TRUE(s.status().contains("Simulator times (CPU)")) << s.status().toStdString();
+    EXPECT_FALSE(s.status().contains("fastest at")) << s.status().toStdString();
+    EXPECT_EQ(s.panel.pointsTable()->horizontalHeaderItem(1)->text(), "Simulator median (ms)");
+    EXPECT_EQ(s.panel.plot()->yAxis->label(), "median simulator time (ms, CPU)");
+    for (int row = 0; row < 2; ++row)
+        EXPECT_EQ(s.panel.pointsTable()->item(row, 1)->background(), QBrush()) << "no point marked best";
+}

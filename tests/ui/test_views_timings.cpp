@@ -294,3 +294,35 @@ TEST(TimingsPanel, ADocumentOfStepsShowsItsWholeTimeAndNoRepeats)
     EXPECT_FALSE(text.contains("repeats")) << text.toStdString();
     EXPECT_EQ(panel.repeatPlot()->graphCount(), 0);
 }
+
+TEST(TimingsPanel, TheLegendsFitANarrowPanel)
+{
+    test::app();
+    TimingsPanel panel;
+    for (int width : {360, 900}) {
+        SCOPED_TRACE(width);
+        panel.resize(width, 600);
+        panel.show();
+        panel.showResult(timedRun(4800));
+        QCoreApplication::processEvents();
+        for (QCustomPlot* plot : {panel.breakdownPlot(), panel.repeatPlot()}) {
+            plot->replot();
+            QCPLegend* legend = plot->legend;
+            int items = 0;
+            for (int i = 0; i < legend->itemCount(); ++i) {
+                if (!legend->item(i))
+                    continue; // an empty cell of the wrapped grid
+                ++items;
+                const QRect r = legend->item(i)->outerRect();
+                EXPECT_GE(r.left(), 0) << "legend item " << i << " is cut off on the left";
+                EXPECT_LE(r.right(), plot->width()) << "legend item " << i << " is cut off on the right";
+                EXPECT_LE(r.bottom(), plot->height()) << "legend item " << i << " is cut off below";
+                EXPECT_GE(r.width(), legend->item(i)->minimumOuterSizeHint().width())
+                    << "legend item " << i << " is narrower than its text";
+            }
+            EXPECT_GE(items, 3);
+        }
+        if (qEnvironmentVariableIsSet("KW_SHOT_DIR"))
+            panel.grab().save(QStringLiteral("%1/timings-%2.png").arg(qEnvironmentVariable("KW_SHOT_DIR")).arg(width));
+    }
+}

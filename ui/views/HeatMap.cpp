@@ -49,7 +49,7 @@ HeatMap::HeatMap(QWidget* parent)
     top->addWidget(slice_);
     top->addStretch();
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    readout_->setText(tr("Point at a cell to read its value"));
+    readout_->setText(pointPrompt());
     top->addWidget(readout_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -96,6 +96,7 @@ void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<st
     slice_->setVisible(slices > 1);
     sliceLabel_->setVisible(slices > 1);
     scale_->axis()->setLabel(name);
+    readout_->setText(pointPrompt()); // the value under the mouse was the previous buffer's
     rescaleAxes_ = true;
     fill();
 }
@@ -122,8 +123,10 @@ void HeatMap::showValueUnder(const QPoint& pixel)
     const double x = plot_->xAxis->pixelToCoord(pixel.x());
     const double y = plot_->yAxis->pixelToCoord(pixel.y());
     const QString text = describeElement(std::llround(x), std::llround(y));
-    readout_->setText(text.isEmpty() ? tr("Point at a cell to read its value") : text);
+    readout_->setText(text.isEmpty() ? pointPrompt() : text);
 }
+
+QString HeatMap::pointPrompt() { return tr("Point at a cell to read its value"); }
 
 void HeatMap::setSlice(int slice)
 {

@@ -34,6 +34,7 @@ public:
     QString describeElement(long long x, long long y) const;
     // The value under the mouse, as describeElement words it.
     QLabel* readout() const { return readout_; }
+    static QString pointPrompt(); // the readout's words with no cell under the mouse
 
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }

@@ -204,6 +204,11 @@ bool ResultsPanel::showsHeatMap() const { return plotStack_->currentWidget() == 
 
 bool ResultsPanel::showsBars() const { return plotStack_->currentWidget() == bars_; }
 
+QString ResultsPanel::placeholderText() const
+{
+    return plotStack_->currentWidget() == empty_ ? empty_->text() : QString();
+}
+
 void ResultsPanel::showBuffer(int resultIndex)
 {
     if (!result_ || resultIndex < 0 || std::size_t(resultIndex) >= result_->buffers.size())
@@ -220,6 +225,14 @@ void ResultsPanel::showBuffer(int resultIndex)
     shownIndex_ = resultIndex;
     plotStale_ = true;
     histogramStale_ = true;
+    if (b.data.count() == 0) {
+        // A run that faulted brings no elements back: a plot would keep the axes of the
+        // run before.
+        empty_->setText(tr("%1 holds no elements: the run brought none back.").arg(QString::fromStdString(b.name)));
+        plotStack_->setCurrentWidget(empty_);
+        plotStale_ = false;
+        return;
+    }
     // The view is switched now and filled in the next pass of the event loop: a plot
     // shown for the first time draws itself at its new size, and drawing it again
     // with the data in the same pass would hold the window for twice as long.

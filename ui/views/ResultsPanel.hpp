@@ -49,6 +49,9 @@ public:
     BufferTableView* table() const { return table_; }
     ChecksView* checks() const { return checks_; }
     bool showsHeatMap() const;
+    // The words shown in place of a plot (no run yet, no buffers, an empty buffer); empty
+    // while a plot is shown.
+    QString placeholderText() const;
 
 private:
     void showBuffer(int resultIndex);

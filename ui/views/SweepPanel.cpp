@@ -77,6 +77,7 @@ SweepPanel::SweepPanel(QWidget* parent)
 
 void SweepPanel::setSimulated(bool on)
 {
+    simulated_ = on;
     plot_->yAxis->setLabel(on ? tr("median simulator time (ms, CPU)") : tr("median kernel time (ms)"));
     points_->setHorizontalHeaderLabels({tr("Parameter"), on ? tr("Simulator median (ms)") : tr("Median (ms)")});
     plot_->replot();
@@ -217,6 +218,16 @@ void SweepPanel::finish()
     for (int i = 1; i < n; ++i)
         if (points_->item(i, 1)->text().toDouble() < points_->item(best, 1)->text().toDouble())
             best = i;
+    if (simulated_) {
+        // The simulator's CPU time follows the instructions simulated, not how a GPU
+        // schedules the blocks: no point is marked best.
+        status_->setText(tr("Done: %1 of %2 points. Simulator times (CPU), shortest at %3 (%4 ms): they do not "
+                            "say which value is fastest on a GPU.")
+                             .arg(n)
+                             .arg(expected_)
+                             .arg(points_->item(best, 0)->text(), points_->item(best, 1)->text()));
+        return;
+    }
     for (int c = 0; c < 2; ++c)
         points_->item(best, c)->setBackground(QColor(200, 230, 201));
     status_->setText(tr("Done: %1 of %2 points; fastest at %3 (%4 ms).")

@@ -58,6 +58,7 @@ private:
     QTableWidget* points_;
     int expected_ = 0;
     bool running_ = false;
+    bool simulated_ = false; // times of the CPU simulator: they rank nothing on a GPU
 };
 
 } // namespace kw

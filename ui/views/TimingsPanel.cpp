@@ -38,6 +38,45 @@ QCPGraph* lineGraph(QCustomPlot* plot, const QString& name, const QPen& pen)
     g->setPen(pen);
     return g;
 }
+// A legend below its plot, in as many columns as fit the plot's width; returns the
+// height of its rows.
+int wrapLegend(QCustomPlot* plot)
+{
+    QCPLegend* legend = plot->legend;
+    // The grid's cells, some of them empty once the items wrapped.
+    int n = 0, widest = 1, height = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            ++n;
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            height = std::max(height, item->minimumOuterSizeHint().height());
+        }
+    const int margins = legend->margins().left() + legend->margins().right() + 8;
+    plot->setMinimumWidth(widest + margins); // one column of whole entries at the least
+    const int columns = std::clamp((plot->width() - margins) / (widest + legend->columnSpacing()), 1, std::max(n, 1));
+    legend->setWrap(columns);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // lays the items out again
+    const int rows = n ? (n + columns - 1) / columns : 0;
+    return rows * height;
+}
+
+// A legend in a row of its own under the plot, where it cannot cover or lose the data.
+void legendBelow(QCustomPlot* plot)
+{
+    plot->legend->setVisible(true);
+    plot->plotLayout()->addElement(1, 0, plot->legend);
+    plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->setRowStretchFactor(1, 0.001);
+}
+
+// A plot with nothing to show shows no axes either: their ranges would be the last run's.
+void showAxes(QCustomPlot* plot, bool on)
+{
+    plot->xAxis->setVisible(on);
+    plot->yAxis->setVisible(on);
+}
+
 } // namespace
 
 TimingsPanel::TimingsPanel(QWidget* parent)
@@ -57,8 +96,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
 
     repeats_->xAxis->setLabel(tr("repeat"));
     repeats_->yAxis->setLabel(tr("kernel time (ms)"));
-    repeats_->legend->setVisible(true);
-    repeats_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    legendBelow(repeats_);
     repeats_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
     ticker->setTickStep(1.0);
@@ -71,11 +109,8 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     breakdown_->yAxis->setTicks(false);
     breakdown_->yAxis->setTickLabels(false);
     breakdown_->yAxis->grid()->setVisible(false);
-    breakdown_->legend->setVisible(true);
-    breakdown_->plotLayout()->addElement(1, 0, breakdown_->legend);
-    breakdown_->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    breakdown_->legend->setBorderPen(Qt::NoPen);
-    breakdown_->plotLayout()->setRowStretchFactor(1, 0.001);
+    legendBelow(breakdown_);
+    breakdown_->setMaximumHeight(QWIDGETSIZE_MAX);
 
     auto title = [this](const QString& text) {
         auto* l = new QLabel(QStringLiteral("<b>%1</b>").arg(text), this);
@@ -96,6 +131,7 @@ TimingsPanel::TimingsPanel(QWidget* parent)
     row->addLayout(side, 2);
     layout->addLayout(row, 1);
     clear();
+    fitLegend();
     PlotTheme::follow(repeats_);
     PlotTheme::follow(breakdown_);
 }
@@ -105,8 +141,10 @@ void TimingsPanel::clear()
     stats_ = {};
     summary_->setText(tr("Run the kernel to see its timings."));
     repeats_->clearGraphs();
+    showAxes(repeats_, false);
     repeats_->replot();
     breakdown_->clearPlottables();
+    showAxes(breakdown_, false);
     breakdown_->replot();
     bandwidth_->clear();
     bandwidthBar_->hide();
@@ -114,6 +152,11 @@ void TimingsPanel::clear()
 
 void TimingsPanel::showResult(const RunResult& r)
 {
+    if (r.fault) {
+        clear();
+        summary_->setText(tr("The run faulted: no timings."));
+        return;
+    }
     const RunTimings& t = r.timings;
     stats_ = TimingStats::compute(t.kernelMs);
     simulated_ = r.device.id == "sim";
@@ -189,6 +232,7 @@ void TimingsPanel::showResult(const RunResult& r)
 void TimingsPanel::plotRepeats(const std::vector<double>& ms)
 {
     repeats_->clearGraphs();
+    showAxes(repeats_, !ms.empty());
     if (ms.empty()) {
         repeats_->replot();
         return;
@@ -232,12 +276,13 @@ void TimingsPanel::plotRepeats(const std::vector<double>& ms)
     const double pad = span > 0 ? span * 0.15 : std::max(1e-6, std::abs(stats_.median) * 0.05);
     repeats_->xAxis->setRange(x0, x1);
     repeats_->yAxis->setRange(k * (stats_.min - pad), k * (stats_.max + pad));
-    repeats_->replot();
+    fitLegend();
 }
 
 void TimingsPanel::plotBreakdown(const RunResult& r)
 {
     breakdown_->clearPlottables();
+    showAxes(breakdown_, true);
     const RunTimings& t = r.timings;
     const double kernel = stats_.count ? stats_.median : t.medianMs;
     struct Phase {
@@ -272,6 +317,21 @@ void TimingsPanel::plotBreakdown(const RunResult& r)
     breakdown_->yAxis->setRange(0.4, 1.6);
     breakdown_->xAxis->setRange(0, total > 0 ? total * 1.02 : 1.0);
     breakdown_->xAxis->setLabel(tr("ms (total %1)").arg(formatMs(total)));
+    fitLegend();
+}
+
+void TimingsPanel::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fitLegend();
+}
+
+void TimingsPanel::fitLegend()
+{
+    wrapLegend(repeats_);
+    repeats_->replot();
+    // The bar and its axis, and every row of the legend below them.
+    breakdown_->setFixedHeight(std::max(90, 110 + wrapLegend(breakdown_)));
     breakdown_->replot();
 }
 

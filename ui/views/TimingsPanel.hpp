@@ -28,7 +28,12 @@ public:
     QCustomPlot* repeatPlot() const { return repeats_; }
     QCustomPlot* breakdownPlot() const { return breakdown_; }
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    // The plots' legends in as many columns as fit their width, the rows below.
+    void fitLegend();
     void plotRepeats(const std::vector<double>& ms);
     void plotBreakdown(const RunResult& r);
 
