@@ -15,11 +15,15 @@
 namespace kw::debug {
 
 // The launch's memory when a block began: every writable region's bytes (buffers and
-// module variables), enough to run the grid on from that block.
+// module variables), and the block runner's registers and local memory as the block
+// before left them (a thread that reads before it writes reads those, in every run),
+// enough to run the grid on from that block exactly as the first run did.
 struct Checkpoint {
     std::uint64_t block = 0;
     std::uint64_t position = 0;
     std::vector<std::vector<std::uint8_t>> regions; // in the memory map's order
+    std::vector<std::uint64_t> registers;           // warp after warp, as Warp::R holds them
+    std::vector<std::uint8_t> local;                // warp after warp
     std::size_t bytes() const;
 };
 
@@ -57,21 +61,6 @@ public:
     const std::vector<std::string>& warnings() const { return warnings_; }
 
 private:
-    // Each block starts from cleared registers and local memory, as one run from a
-    // checkpoint does in a fresh runner: what a thread reads before it writes is the same
-    // whichever way the block was reached. Only a block's begin reaches it (no cost per
-    // instruction).
-    class BlockClearer final : public sim::Observer {
-    public:
-        explicit BlockClearer(const sim::Function& fn);
-        void blockBegin(const sim::BlockState& blk, std::uint64_t linear) override;
-        sim::BlockRunner* runner = nullptr;
-
-    private:
-        std::vector<std::uint32_t> declared_; // registers the kernel declares (not its immediates)
-        std::uint32_t localBytes_ = 0;
-    };
-
     std::shared_ptr<const sim::Module> module_;
     const sim::Function& fn_;
     std::string kernelName_;
@@ -84,7 +73,6 @@ private:
     std::unique_ptr<sim::LaunchRun> run_;
     std::uint64_t base_ = 0; // the position the runner's first instruction has
     std::function<void(const CheckFinding&)> onFinding_;
-    BlockClearer clearer_;
 };
 
 } // namespace kw::debug

@@ -14,6 +14,7 @@ using namespace kw::sim;
 DebugObserver::DebugObserver(const Function& fn)
     : fn_(fn)
 {
+    rebuildBreakAt();
 }
 
 void DebugObserver::attach(BlockRunner& runner, std::uint64_t base)
@@ -21,12 +22,15 @@ void DebugObserver::attach(BlockRunner& runner, std::uint64_t base)
     runner_ = &runner;
     base_ = base;
     runner.observe(*this);
+    updateFilter();
 }
 
 void DebugObserver::detach()
 {
-    if (runner_)
-        runner_->forget(*this);
+    if (!runner_)
+        return;
+    runner_->forget(*this);
+    runner_->setIssueFilter(nullptr);
 }
 
 void DebugObserver::reattach()
@@ -35,6 +39,15 @@ void DebugObserver::reattach()
         return;
     runner_->forget(*this);
     runner_->observe(*this);
+    updateFilter();
+}
+
+void DebugObserver::updateFilter()
+{
+    if (!runner_)
+        return;
+    const bool everywhere = motion_ || pauseNext_ || nextWatch_ || alwaysIssues_ || breakAt_.size() != fn_.code.size();
+    runner_->setIssueFilter(everywhere ? nullptr : breakAt_.data());
 }
 
 // Nothing armed (a `continue` without breakpoints or watchpoints): no event per
@@ -53,6 +66,7 @@ void DebugObserver::rebuildBreakAt()
     for (const auto& b : breakpoints_)
         for (std::uint32_t pc : b.pcs)
             breakAt_[pc] = 1;
+    updateFilter();
 }
 
 void DebugObserver::clearMotions()
@@ -63,6 +77,7 @@ void DebugObserver::clearMotions()
     endBlock_.reset();
     pauseNext_.reset();
     quiet_ = false;
+    updateFilter();
 }
 
 void DebugObserver::forgetHistory()
@@ -72,12 +87,14 @@ void DebugObserver::forgetHistory()
     fault_.reset();
     for (auto& b : breakpoints_)
         std::fill(b.arrived.begin(), b.arrived.end(), 0u);
+    updateFilter();
 }
 
 void DebugObserver::pauseAtNextIssue(StopReason why, std::string message)
 {
     pauseNext_ = why;
     pauseMessage_ = std::move(message);
+    updateFilter();
 }
 
 std::string readableName(const std::string& name)
@@ -216,6 +233,7 @@ void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
         made.block = hit.block;
         made.warp = hit.warp;
         made.watch = std::move(hit);
+        updateFilter();
         return;
     }
     if (pauseNext_) {
@@ -227,6 +245,7 @@ void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
             made.warp = findingWarp_;
             made.lane = findingLane_;
         }
+        updateFilter();
         return;
     }
     if (!quiet_ && !breakAt_.empty() && breakAt_[w.pc]) [[unlikely]] {
@@ -290,6 +309,7 @@ void DebugObserver::memory(const Warp& w, const Instr& in, const AccessLog& log)
             if (!recording_)
                 ++wa.info.hits;
             nextWatch_ = std::move(hit);
+            updateFilter();
             return;
         }
     }

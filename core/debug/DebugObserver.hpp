@@ -69,7 +69,11 @@ public:
     void pauseAtNextIssue(StopReason why, std::string message = {});
     // A check found something at `warp`'s `lane`: stop before the next instruction, there.
     void finding(std::uint32_t warp, int lane, std::string message);
-    void setMotion(Motion motion) { motion_ = std::move(motion); }
+    void setMotion(Motion motion)
+    {
+        motion_ = std::move(motion);
+        updateFilter();
+    }
     void pauseAtBarrierOf(std::optional<std::uint64_t> block) { barrierBlock_ = block; }
     void pauseAtBlock(std::optional<std::uint64_t> block) { beginBlock_ = block; }
     // The block whose end ends the motion (the focused one), if any.
@@ -126,6 +130,9 @@ private:
     int findingLane_ = -1;
     std::vector<std::uint64_t> blockBegins_;
 
+    // The runner announces only the breakpoints' pcs while nothing else needs to see
+    // each instruction (a motion, a pause asked for, a watch's hit, a check).
+    void updateFilter();
     void stopHere(const sim::Warp& w, StopReason why, int lane, int breakpoint = 0, std::string message = {});
     // The lane of w that stops it at breakpoint b, or -1.
     int breakpointLane(ArmedBreakpoint& b, const sim::Warp& w, const sim::Instr& in, std::uint32_t active);

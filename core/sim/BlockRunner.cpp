@@ -330,7 +330,11 @@ bool BlockRunner::runWarp(Warp& w)
         if (watching) [[unlikely]] {
             if (w.announced)
                 w.announced = false;
-            else if (announce(w, in, m))
+            else if (issueAt_ && !issueAt_[w.pc]) { // not announced: only the accesses go on
+                if (blk_.accesses.lanes)
+                    deliverAccesses(w);
+                accessInstr_ = &in;
+            } else if (announce(w, in, m))
                 return false;
         }
         switch (in.ctrl) {

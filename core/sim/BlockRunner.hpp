@@ -45,6 +45,11 @@ public:
     // From an observer's issue(): stop before that instruction executes (it is not
     // announced again when the block goes on).
     void requestPause() { pauseRequested_ = true; }
+    // Only the instructions at pcs whose byte of `atPc` is set are announced to the
+    // issue() observers (a debugger's breakpoint lines): the others cost one test.
+    // nullptr (the default): every instruction. May change from within an event; the
+    // array must outlive its use (the caller owns the runner's issue observers).
+    void setIssueFilter(const std::uint8_t* atPc) { issueAt_ = atPc; }
 
     // Block number `linear` (x fastest) from its start.
     void begin(std::uint64_t linear);
@@ -81,7 +86,8 @@ private:
     std::uint64_t budgetLeft_ = 0;
     bool watching_ = false; // observers want issue or memory events: the hot loop's one test
     bool pauseRequested_ = false;
-    const Instr* accessInstr_ = nullptr; // the instruction whose accesses blk_.accesses holds
+    const std::uint8_t* issueAt_ = nullptr; // setIssueFilter()
+    const Instr* accessInstr_ = nullptr;    // the instruction whose accesses blk_.accesses holds
 
     void attachedChanged();
     // One turn of w, or what is left of it. False: paused before its end.
