@@ -412,9 +412,18 @@ std::string DebugConsole::sharedCommand(const std::string& args) const
                                               : std::min<std::uint32_t>(64, session_.sharedBytes() / size);
     std::string out = fmt::format("shared memory of block {}: {} bytes; {} {} from byte {}\n", session_.focus().block,
                                   session_.sharedBytes(), count, toString(*type), offset);
-    out += "offset  bank  value\n";
-    for (const SharedWord& sw : session_.shared(*type, offset, count))
-        out += fmt::format("{:>6}  {:>4}  {}\n", sw.offset, sw.bank, sw.text);
+    const auto words = session_.shared(*type, offset, count);
+    std::size_t width = 5;
+    for (const SharedWord& sw : words)
+        width = std::max(width, sw.text.size());
+    out += fmt::format("offset  bank  {:<{}}  last written by\n", "value", width);
+    for (const SharedWord& sw : words) {
+        std::string writer = "-";
+        if (const auto& lw = sw.lastWriter)
+            writer = fmt::format("warp {} lane {} (thread {}) at {}", lw->warp, lw->lane, lw->thread,
+                                 locationText(lw->where));
+        out += fmt::format("{:>6}  {:>4}  {:<{}}  {}\n", sw.offset, sw.bank, sw.text, width, writer);
+    }
     return out;
 }
 

@@ -74,6 +74,8 @@ void DebugLaunch::restart(const Checkpoint* from)
     }
     run_->begin();
     sim::BlockRunner& runner = run_->makeStepper();
+    writers_ = std::make_unique<SharedWriters>(setup_->state().sharedSize);
+    runner.observe(*writers_);
     if (from && !from->registers.empty()) {
         std::size_t r = 0, l = 0;
         for (const sim::Warp& w : runner.warps()) {

@@ -3,6 +3,7 @@
 // the buffers go back to their initial bytes (in place, so what points at them stays
 // valid), the module variables to their initial values, and the blocks run one after
 // another on this thread (LaunchRun::advance), so every run is the same run.
+#include "debug/SharedWriters.hpp"
 #include "launch/LaunchTypes.hpp"
 #include "sim/LaunchRun.hpp"
 #include "sim/LaunchSetup.hpp"
@@ -59,6 +60,8 @@ public:
     // The findings of the check asked for (LaunchConfig::check), of the blocks run so far.
     std::vector<CheckFinding> findings();
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // Who last wrote each word of the block's shared memory, in this run.
+    const SharedWriters& sharedWriters() const { return *writers_; }
 
 private:
     std::shared_ptr<const sim::Module> module_;
@@ -73,6 +76,7 @@ private:
     std::unique_ptr<sim::LaunchRun> run_;
     std::uint64_t base_ = 0; // the position the runner's first instruction has
     std::function<void(const CheckFinding&)> onFinding_;
+    std::unique_ptr<SharedWriters> writers_; // attached to each run's runner
 };
 
 } // namespace kw::debug

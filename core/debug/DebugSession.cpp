@@ -764,9 +764,26 @@ std::vector<SharedWord> DebugSession::shared(DType type, std::uint32_t offset, s
         w.bank = (w.offset / 4) % 32;
         w.value = loadAsDouble(type, base + w.offset);
         w.text = type == DType::F32 ? fmt::format("{}", float(w.value)) : fmt::format("{}", w.value);
+        if (const auto writer = launch_->sharedWriters().lastWriter(w.offset, size)) {
+            SharedWriter& sw = w.lastWriter.emplace();
+            sw.warp = writer->warp;
+            sw.lane = writer->lane;
+            sw.thread = std::uint64_t(writer->warp) * 32 + writer->lane;
+            sw.where = locate(writer->pc);
+        }
         out.push_back(std::move(w));
     }
     return out;
+}
+
+SharedMemoryView DebugSession::sharedMemory(DType type) const
+{
+    SharedMemoryView v;
+    v.block = launch_->runner().linear();
+    v.bytes = sharedBytes();
+    v.type = type;
+    v.words = shared(type, 0, v.bytes / std::uint32_t(kw::sizeOf(type)));
+    return v;
 }
 
 std::string DebugSession::sourceLine(const std::string& file, std::uint32_t line) const

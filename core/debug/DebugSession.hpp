@@ -107,7 +107,10 @@ public:
     // ... for the focused lane.
     LaneValue evaluate(const std::string& expression) const;
     // The focused block's shared memory as `count` words of `type` from byte `offset`.
+    // Each word with its bank and its last writer in the block.
     std::vector<SharedWord> shared(DType type, std::uint32_t offset, std::uint32_t count) const;
+    // ... all of it.
+    SharedMemoryView sharedMemory(DType type) const;
     std::uint32_t sharedBytes() const;
     Location locate(std::uint32_t pc) const;
     // Line `line` of the kernel's source when `file` is the kernel's file, else empty.

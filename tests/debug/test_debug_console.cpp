@@ -89,6 +89,17 @@ TEST(DebugConsole, StepsAWarpThroughTheTreeReduction)
             EXPECT_EQ(offset, 4 * t);
             EXPECT_EQ(bank, t % 32);
             EXPECT_EQ(value, host[t]) << "stride " << stride << " t " << t;
+            // Thread t alone writes partial[t]: at the addition since the first step (stride 128).
+            std::string writer;
+            std::getline(cells, writer);
+            EXPECT_TRUE(contains(writer, fmt::format("warp {} lane {} (thread {}) at kernel.cu:18", t / 32, t % 32, t)))
+                << "stride " << stride << " t " << t << ": " << writer;
+        }
+        // The upper half no step adds to: last written by the load of line 11.
+        for (std::uint32_t t : {128u, 200u, 255u}) {
+            const std::string word = c.execute(fmt::format("shared f32 {} 1", 4 * t));
+            EXPECT_TRUE(contains(word, fmt::format("warp {} lane {} (thread {}) at kernel.cu:11", t / 32, t % 32, t)))
+                << word;
         }
     }
     EXPECT_TRUE(contains(c.execute("info warps"), "* warp  0"));
