@@ -90,6 +90,18 @@ void DebugObserver::forgetHistory()
     updateFilter();
 }
 
+void DebugObserver::forgetHitsAfter(std::uint64_t position)
+{
+    auto undo = [position](std::vector<std::uint64_t>& at, std::uint64_t& hits) {
+        std::erase_if(at, [position](std::uint64_t p) { return p > position; });
+        hits = at.size();
+    };
+    for (auto& b : breakpoints_)
+        undo(b.hitAt, b.info.hits);
+    for (auto& wa : watches_)
+        undo(wa.hitAt, wa.info.hits);
+}
+
 void DebugObserver::pauseAtNextIssue(StopReason why, std::string message)
 {
     pauseNext_ = why;
@@ -216,6 +228,7 @@ int DebugObserver::breakpointLane(ArmedBreakpoint& b, const Warp& w, const Instr
         return -1;
     if (recording_) // hit counts belong to the forward run
         return lane;
+    b.hitAt.push_back(position());
     if (++b.info.hits <= b.info.spec.ignore)
         return -1;
     return lane;
@@ -306,8 +319,10 @@ void DebugObserver::memory(const Warp& w, const Instr& in, const AccessLog& log)
             hit.oldValue = wa.last;
             hit.newValue = now;
             wa.last = now;
-            if (!recording_)
+            if (!recording_) {
+                wa.hitAt.push_back(position());
                 ++wa.info.hits;
+            }
             nextWatch_ = std::move(hit);
             updateFilter();
             return;

@@ -23,6 +23,7 @@ struct ArmedBreakpoint {
     std::vector<std::uint32_t> pcs;            // where the line begins (its first instructions, jump targets)
     std::unique_ptr<LaneExpression> condition; // null: none
     std::vector<std::uint32_t> arrived;        // BreakMode::AllLanes: per warp, the lanes that arrived
+    std::vector<std::uint64_t> hitAt;          // the position of each hit counted (info.hits of them)
 };
 
 struct ArmedWatch {
@@ -33,6 +34,7 @@ struct ArmedWatch {
     DType type = DType::F32;
     const std::uint8_t* host = nullptr; // a global element's bytes (shared: read through the runner)
     double last = 0;                    // the value when last seen
+    std::vector<std::uint64_t> hitAt;   // the position of each hit counted (info.hits of them)
 };
 
 // A PTX function's name as its C++ declaration reads (_Z9block_sumPKfPfi: block_sum(float const*, float*, int)).
@@ -101,6 +103,9 @@ public:
     // Where each block began (position), as far as the run has come.
     const std::vector<std::uint64_t>& blockBegins() const { return blockBegins_; }
     void forgetHistory();
+    // The state at `position` is reached again: the hits counted after it are undone
+    // (those at it were counted before the stop there, as in the forward run).
+    void forgetHitsAfter(std::uint64_t position);
 
     std::uint64_t position() const { return base_ + (runner_ ? runner_->instructions() : 0); }
     // Told of each block's begin (linear, position): where the session takes checkpoints.

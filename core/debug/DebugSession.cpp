@@ -269,6 +269,8 @@ void DebugSession::runTo(std::uint64_t position)
 
 Stop DebugSession::land(const Stop& at)
 {
+    if (at.position < stop_.position) // going back undoes the hits counted since
+        observer_->forgetHitsAfter(at.position);
     rewind(at.position);
     runTo(at.position);
     attachObserver();
@@ -548,9 +550,8 @@ void DebugSession::armMotion(Motion motion)
         });
         break;
     }
-    case Motion::Barrier: // to the barrier asked for, past the breakpoints the other warps reach first
+    case Motion::Barrier: // to the barrier's release, unless a breakpoint or watch is hit on the way
         observer_->pauseAtBarrierOf(block);
-        observer_->quiet(true);
         break;
     case Motion::Continue: observer_->stopWhenBlockEnds(std::nullopt); break;
     default: break;

@@ -73,7 +73,14 @@ TEST(DebugConsole, StepsAWarpThroughTheTreeReduction)
             EXPECT_EQ(sums[t], host[t] + host[t + stride]) << "stride " << stride << " lane " << t;
         for (std::uint32_t t = 0; t < stride; ++t)
             host[t] += host[t + stride];
-        // The other warps of the block add theirs before the barrier releases.
+        // The other warps of the block add theirs before the barrier releases: `barrier`
+        // stops at the breakpoint in each warp with threads below the stride, then at the release.
+        for (std::uint32_t warp = 1; warp < stride / 32; ++warp) {
+            const std::string on = c.execute("barrier");
+            EXPECT_TRUE(contains(on, "breakpoint 1 hit by lane 0")) << on;
+            EXPECT_TRUE(contains(on, fmt::format("block 0 warp {} ", warp))) << on;
+        }
+        c.execute("warp 0");
         const std::string barrier = c.execute("barrier");
         ASSERT_TRUE(contains(barrier, "] barrier")) << barrier;
         const std::string shared = c.execute("shared f32 0 64");
