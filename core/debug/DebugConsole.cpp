@@ -264,6 +264,8 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
     }
     if (command == "shared")
         return sharedCommand(args);
+    if (command == "output")
+        return outputCommand();
     if (command == "backtrace") {
         std::string out;
         const auto frames = session_.backtrace();
@@ -276,8 +278,8 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
         return infoCommand(args);
     if (command == "help")
         return "commands: break, delete, watch, rwatch, continue, step, stepi, next, finish, barrier, reconverge,\n"
-               "reverse-step, reverse-continue, goto, block, warp, thread, lane, lanes, print, shared, backtrace,\n"
-               "info warps|breakpoints|watches, where, quit (docs/debugger.md)\n";
+               "reverse-step, reverse-continue, goto, block, warp, thread, lane, lanes, print, shared, output,\n"
+               "backtrace, info warps|breakpoints|watches, where, quit (docs/debugger.md)\n";
     usage(fmt::format("unknown command \"{}\" (help lists them)", command));
 }
 
@@ -424,6 +426,22 @@ std::string DebugConsole::sharedCommand(const std::string& args) const
                                  locationText(lw->where));
         out += fmt::format("{:>6}  {:>4}  {:<{}}  {}\n", sw.offset, sw.bank, sw.text, width, writer);
     }
+    return out;
+}
+
+// output: device printf text so far, under a line naming its block.
+std::string DebugConsole::outputCommand() const
+{
+    std::string out;
+    for (const DeviceOutput& o : session_.output()) {
+        out += fmt::format("block {}{}:\n{}", o.block, o.complete ? "" : " (under way)", o.text);
+        if (!o.text.empty() && o.text.back() != '\n')
+            out += "\n";
+    }
+    if (out.empty())
+        out = "no device output yet\n";
+    if (session_.outputTruncated())
+        out += "(the launch's printf buffer is full: later output was dropped)\n";
     return out;
 }
 

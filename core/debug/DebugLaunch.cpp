@@ -30,6 +30,8 @@ std::size_t Checkpoint::bytes() const
     std::size_t n = 0;
     for (const auto& r : regions)
         n += r.size();
+    for (const auto& [block, text] : output)
+        n += text.size();
     return n + registers.size() * sizeof(std::uint64_t) + local.size();
 }
 
@@ -41,6 +43,9 @@ Checkpoint DebugLaunch::checkpoint(std::uint64_t block, std::uint64_t position)
     for (const sim::MemRegion& r : setup_->state().mem.regions())
         c.regions.push_back(r.readOnly ? std::vector<std::uint8_t>() // never written
                                        : std::vector<std::uint8_t>(r.host, r.host + r.size));
+    c.output = runner().printfOutput();
+    c.printfBytes = setup_->state().printfBytes.load();
+    c.printfTruncated = setup_->state().printfTruncated.load();
     for (const sim::Warp& w : runner().warps()) {
         c.registers.insert(c.registers.end(), w.R, w.R + std::size_t(fn_.numRegs) * 32);
         c.local.insert(c.local.end(), w.local, w.local + std::size_t(32) * w.localBytes);
@@ -76,6 +81,11 @@ void DebugLaunch::restart(const Checkpoint* from)
     sim::BlockRunner& runner = run_->makeStepper();
     writers_ = std::make_unique<SharedWriters>(setup_->state().sharedSize);
     runner.observe(*writers_);
+    if (from) { // the output so far, and what it took of the printf buffer
+        runner.printfOutput() = from->output;
+        setup_->state().printfBytes = from->printfBytes;
+        setup_->state().printfTruncated = from->printfTruncated;
+    }
     if (from && !from->registers.empty()) {
         std::size_t r = 0, l = 0;
         for (const sim::Warp& w : runner.warps()) {

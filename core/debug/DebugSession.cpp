@@ -787,6 +787,19 @@ SharedMemoryView DebugSession::sharedMemory(DType type) const
     return v;
 }
 
+std::vector<DeviceOutput> DebugSession::output() const
+{
+    std::vector<DeviceOutput> out;
+    const BlockRunner& runner = launch_->runner();
+    for (const auto& [block, text] : runner.printfOutput())
+        out.push_back({block, true, text});
+    if (!runner.block().printf.empty() && !(ended() && stop_.reason == StopReason::Finished))
+        out.push_back({runner.linear(), false, runner.block().printf});
+    return out;
+}
+
+bool DebugSession::outputTruncated() const { return launch_->state().printfTruncated.load(std::memory_order_relaxed); }
+
 std::string DebugSession::sourceLine(const std::string& file, std::uint32_t line) const
 {
     if (line == 0 || source_.empty() || baseName(file) != baseName(sourceName_.empty() ? file : sourceName_))

@@ -115,6 +115,11 @@ public:
     Location locate(std::uint32_t pc) const;
     // Line `line` of the kernel's source when `file` is the kernel's file, else empty.
     std::string sourceLine(const std::string& file, std::uint32_t line) const;
+    // Device printf output so far: the blocks that ran, in order, then the block under
+    // way as far as it has come. Truncated: the launch's printf buffer was full and later
+    // output was dropped, as a GPU drops it.
+    std::vector<DeviceOutput> output() const;
+    bool outputTruncated() const;
     // The buffers as they are now (the launch's memory).
     const std::vector<BufferArg>& buffers() const;
     const std::vector<std::string>& warnings() const;

@@ -118,6 +118,13 @@ struct SharedWord {
     std::optional<SharedWriter> lastWriter; // none: not written since the block began
 };
 
+// What a block's threads printed (device printf), in the order they printed it.
+struct DeviceOutput {
+    std::uint64_t block = 0;
+    bool complete = true; // false: the block under way, as far as it has run
+    std::string text;
+};
+
 // The focused block's whole shared memory as words of one type (a window's grid).
 struct SharedMemoryView {
     std::uint64_t block = 0;

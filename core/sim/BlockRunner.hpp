@@ -66,7 +66,10 @@ public:
     const std::vector<Warp>& warps() const { return warps_; }
     const BlockState& block() const { return blk_; }
     std::uint64_t linear() const { return linear_; }
+    // The device printf output of the blocks run to their end (linear, text), in the
+    // order they ended; the block under way keeps its own in block().printf until then.
     std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
+    const std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() const { return printf_; }
     std::uint64_t instructions() const;
 
 private:
