@@ -92,7 +92,10 @@ int main(int argc, char** argv)
     debug->add_option("--check", debugOptions.check, "stop where the simulator's check finds something")
         ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
     debug->add_option("--step", debugOptions.step,
-                      "a document of steps: the launch step to debug, by name or by path (\"2\", \"3.1\")");
+                      "a document of steps: the launch step to debug, by name or by path (\"2\", \"3.1\"); "
+                      "\"3.1@4\": its launch in pass 4 of the repeat around it");
+    debug->add_option("--pass", debugOptions.pass, "with --step: the pass of the repeat (1: the first)")
+        ->check(CLI::PositiveNumber);
 
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");

@@ -5,7 +5,7 @@
 #   scripts/sanitize.sh
 # Environment: KW_SANITIZE_BUILD_DIR (default: build-sanitize), KW_JOBS (default: all
 # cores), KW_FUZZ_SECONDS (per target, default 60), KW_SANITIZE_TESTS (a ctest -L
-# label pattern, default core|sim|robustness).
+# label pattern, default core|sim|debug|robustness).
 # A fuzzer's crash input is kept under $build_dir/fuzz-findings/<target>/; add it to
 # tests/fuzz/corpus/<target>/ and as a regression case once fixed.
 set -euo pipefail
@@ -14,7 +14,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${KW_SANITIZE_BUILD_DIR:-$root/build-sanitize}
 jobs=${KW_JOBS:-$(nproc)}
 fuzz_seconds=${KW_FUZZ_SECONDS:-60}
-labels=${KW_SANITIZE_TESTS:-core|sim|robustness}
+labels=${KW_SANITIZE_TESTS:-core|sim|debug|robustness}
 
 "$root/scripts/install-deps.sh"
 
@@ -27,10 +27,10 @@ cmake -S "$root" -B "$build_dir" -G Ninja "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DKW_BUILD_GUI=OFF -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=OFF -DKW_BUILD_FUZZ=ON
 
-# Only what runs on the CPU: the library, the runner, the core/sim/robustness tests and the fuzzers.
+# Only what runs on the CPU: the library, the runner, the core/sim/debug/robustness tests and the fuzzers.
 targets=(kwb-run fuzzers)
 while IFS= read -r t; do targets+=("$t"); done < <(
-  cd "$root/tests" && for f in core/test_*.cpp sim/test_*.cpp robustness/test_*.cpp; do
+  cd "$root/tests" && for f in core/test_*.cpp sim/test_*.cpp debug/test_*.cpp robustness/test_*.cpp; do
     echo "$(dirname "$f")_$(basename "$f" .cpp)"
   done)
 cmake --build "$build_dir" -j "$jobs" $(printf -- '--target %s ' "${targets[@]}")

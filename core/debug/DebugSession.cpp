@@ -72,6 +72,23 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
                "\"3.1\", or its name)");
     if (!doc.isSequence() && !options.step.empty())
         refuse("--step: the document has one launch and no steps");
+    // "3.1@4": the step's launch in its fourth run (pass 4 of the repeat around it).
+    std::string step = options.step;
+    std::size_t pass = options.pass;
+    if (const auto at = step.rfind('@'); at != std::string::npos) {
+        const std::string digits = step.substr(at + 1);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
+            refuse(fmt::format("--step {}: after '@' comes the pass, a whole number from 1", options.step));
+        const auto named = std::size_t(std::stoul(digits));
+        if (named == 0)
+            refuse(fmt::format("--step {}: passes count from 1", options.step));
+        if (pass && pass != named)
+            refuse(fmt::format("--step {} names pass {}, --pass {}", options.step, named, pass));
+        pass = named;
+        step.resize(at);
+    }
+    if (pass == 0)
+        pass = 1;
     SimBackend sim;
     CompileRequest request = RunEngine::compileRequest(doc);
     request.options.arch = sim.archFor(doc.options.arch);
@@ -105,13 +122,15 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
     LaunchConfig shared = config;
     shared.check = CheckTool::None;
     SequenceRun sequence(doc, std::move(kernels), std::move(prepared), sim, shared);
-    sequence.holdBefore(options.step);
+    sequence.holdBefore(step, pass);
     RunResult before;
     sequence.run(before);
     if (!sequence.held())
         refuse(before.fault
                    ? fmt::format("--step {}: the steps before it faulted: {}", options.step, before.fault->message)
-                   : fmt::format("--step {}: no launch step of that path or name ran", options.step));
+                   : pass > 1 ? fmt::format("--step {}: the step's launch did not run {} times (pass {})", options.step,
+                                            pass, pass)
+                              : fmt::format("--step {}: no launch step of that path or name ran", options.step));
     HeldLaunch held = *sequence.held();
     held.config.check = options.check;
     return std::make_unique<DebugSession>(held.kernel.image, std::move(held.buffers), std::move(held.args), held.config,

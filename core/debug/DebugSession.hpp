@@ -45,7 +45,9 @@ enum class Motion : std::uint8_t {
 struct DebugOptions {
     CheckTool check = CheckTool::None; // the simulator's checks, their findings as stops
     double timeLimitSeconds = 0;       // per resumption; 0: the document's
-    std::string step;                  // a document of steps: the launch step to debug (docs/debugger.md)
+    std::string step;                  // a document of steps: the launch step to debug (docs/debugger.md),
+                                       // "3.1@4": its launch in pass 4 of the repeat around it
+    std::size_t pass = 0;              // ... the pass, when `step` does not name one (0: the first)
 };
 
 class DebugSession {
