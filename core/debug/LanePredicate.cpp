@@ -192,35 +192,44 @@ std::optional<LanePredicate> LanePredicate::compile(const std::string& text, con
     return p;
 }
 
-double LanePredicate::value(const Operand& o, const Warp& w, int lane) const
+void LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, double* out) const
 {
+    auto each = [lanes, out](auto value) {
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            out[l] = value(l);
+        }
+    };
+    const std::uint64_t* r = w.reg(o.index);
     switch (o.kind) {
-    case Operand::Kind::Number: return o.number;
-    case Operand::Kind::Special: return double(w.reg(o.index)[lane]);
-    case Operand::Kind::Register: return registerNumber(o.type, w.reg(o.index)[lane]);
-    case Operand::Kind::Lane: return lane;
-    case Operand::Kind::Warp: return w.warpId;
+    case Operand::Kind::Number: each([&](int) { return o.number; }); break;
+    case Operand::Kind::Special: each([r](int l) { return double(r[l]); }); break;
+    case Operand::Kind::Register: each([&](int l) { return registerNumber(o.type, r[l]); }); break;
+    case Operand::Kind::Lane: each([](int l) { return double(l); }); break;
+    case Operand::Kind::Warp: each([&](int) { return double(w.warpId); }); break;
     }
-    return 0;
 }
 
 std::uint32_t LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t lanes) const
 {
+    double a[32], b[32];
+    load(n.a, w, lanes, a);
+    load(n.b, w, lanes, b);
     std::uint32_t out = 0;
-    for (std::uint32_t m = lanes; m; m &= m - 1) {
-        const int l = __builtin_ctz(m);
-        const double a = value(n.a, w, l), b = value(n.b, w, l);
-        bool r = false;
-        switch (n.op) {
-        case Op::Eq: r = a == b; break;
-        case Op::Ne: r = a != b; break;
-        case Op::Lt: r = a < b; break;
-        case Op::Le: r = a <= b; break;
-        case Op::Gt: r = a > b; break;
-        case Op::Ge: r = a >= b; break;
-        default: break;
+    auto each = [&](auto holds) {
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            out |= std::uint32_t(holds(a[l], b[l])) << l;
         }
-        out |= std::uint32_t(r) << l;
+    };
+    switch (n.op) {
+    case Op::Eq: each([](double x, double y) { return x == y; }); break;
+    case Op::Ne: each([](double x, double y) { return x != y; }); break;
+    case Op::Lt: each([](double x, double y) { return x < y; }); break;
+    case Op::Le: each([](double x, double y) { return x <= y; }); break;
+    case Op::Gt: each([](double x, double y) { return x > y; }); break;
+    case Op::Ge: each([](double x, double y) { return x >= y; }); break;
+    default: break;
     }
     return out;
 }

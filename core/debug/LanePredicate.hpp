@@ -43,7 +43,8 @@ public:
 private:
     static constexpr std::size_t kDepth = 64; // masks on the evaluation stack; deeper text is not compiled
     std::vector<Node> program_;
-    double value(const Operand& o, const sim::Warp& w, int lane) const;
+    // The operand's value for each of `lanes` into out[lane].
+    void load(const Operand& o, const sim::Warp& w, std::uint32_t lanes, double* out) const;
     std::uint32_t compare(const Node& n, const sim::Warp& w, std::uint32_t lanes) const;
 
     friend class LanePredicateParser;
