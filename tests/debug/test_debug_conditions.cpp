@@ -177,3 +177,50 @@ TEST(DebugConditions, HitsOverAWholeLaunchAreThoseTheHostCounts)
 }
 
 } // namespace
+
+namespace {
+
+const std::string kShared = R"(
+__global__ void shuffle(int *out)
+{
+    __shared__ int s[64];
+    int t = threadIdx.x;
+    s[t] = t * 3; // write
+    __syncthreads();
+    int v = s[63 - t] + 1; // read
+    out[t] = v; // store
+}
+)";
+
+// Where each of the first hits of a watch on shared word `word` stops.
+std::vector<std::uint64_t> watchStops(bool withBreakpoint, std::uint64_t word)
+{
+    auto s = debugSession(kShared, "shuffle", {typed("out", std::vector<int>(64, 0))}, {bufArg(0)},
+                          config({2, 1, 1}, {64, 1, 1}));
+    if (!s)
+        return {};
+    s->addWatch({"", 4 * word, kw::DType::I32});
+    if (withBreakpoint) { // on another line, never firing: only its line's instructions are announced
+        BreakpointSpec b{"", std::uint32_t(lineOf(kShared, "// store"))};
+        b.condition = "threadIdx.x > 1000";
+        s->addBreakpoint(b);
+    }
+    std::vector<std::uint64_t> at;
+    for (Stop st = s->resume(Motion::Continue); st.reason == StopReason::Watch; st = s->resume(Motion::Continue))
+        at.push_back(st.position);
+    return at;
+}
+
+} // namespace
+
+// A watch's stop comes right after the write, whether or not a breakpoint elsewhere
+// narrows which instructions the debugger is told of.
+TEST(DebugConditions, AWatchStopsAtTheSamePlaceBesideABreakpoint)
+{
+    KW_REQUIRE_NVRTC();
+    for (std::uint64_t word : {0u, 40u}) {
+        const auto alone = watchStops(false, word);
+        EXPECT_EQ(alone.size(), 2u); // one write in each block
+        EXPECT_EQ(watchStops(true, word), alone) << "word " << word;
+    }
+}
