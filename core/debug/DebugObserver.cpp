@@ -21,21 +21,23 @@ void DebugObserver::attach(BlockRunner& runner, std::uint64_t base)
 {
     runner_ = &runner;
     base_ = base;
+    attached_ = true;
     runner.observe(*this);
     updateFilter();
 }
 
 void DebugObserver::detach()
 {
-    if (!runner_)
+    if (!runner_ || !attached_)
         return;
     runner_->forget(*this);
     runner_->setIssueFilter(nullptr);
+    attached_ = false; // the runner may go (a restart) before the next attach
 }
 
 void DebugObserver::reattach()
 {
-    if (!runner_)
+    if (!runner_ || !attached_)
         return;
     runner_->forget(*this);
     runner_->observe(*this);
@@ -44,7 +46,7 @@ void DebugObserver::reattach()
 
 void DebugObserver::updateFilter()
 {
-    if (!runner_)
+    if (!runner_ || !attached_)
         return;
     const bool everywhere = motion_ || pauseNext_ || nextWatch_ || alwaysIssues_ || breakAt_.size() != fn_.code.size();
     runner_->setIssueFilter(everywhere ? nullptr : breakAt_.data());

@@ -115,6 +115,7 @@ public:
 private:
     const sim::Function& fn_;
     sim::BlockRunner* runner_ = nullptr;
+    bool attached_ = false; // detach(): runner_ is kept for position() but may be destroyed
     std::uint64_t base_ = 0;
     std::function<void(std::uint64_t, std::uint64_t)> onBlockBegin_;
     std::vector<std::uint8_t> breakAt_; // per pc: a breakpoint begins there
