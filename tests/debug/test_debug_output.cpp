@@ -80,7 +80,7 @@ TEST_P(DebugOutput, AtAStopShowsWhatWasPrintedSoFar)
 
     if (GetParam() < 100)
         EXPECT_GT(s->checkpoints(), 0u); // going back starts from one: the output before it comes from it
-    s->goTo(there); // run again, from a checkpoint as block 1 began when they are close together
+    s->goTo(there);                      // run again, from a checkpoint as block 1 began when they are close together
     check("back");
     s->goTo(0);
     EXPECT_EQ(DebugConsole(*s).execute("output"), "no device output yet\n");
