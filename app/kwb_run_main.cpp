@@ -93,7 +93,10 @@ int main(int argc, char** argv)
     debug->add_option("--check", debugOptions.check, "stop where the simulator's check finds something")
         ->check(CLI::IsMember({"memcheck", "racecheck", "initcheck", "synccheck"}));
     debug->add_option("--step", debugOptions.step,
-                      "a document of steps: the launch step to debug, by name or by path (\"2\", \"3.1\")");
+                      "a document of steps: the launch step to debug, by name or by path (\"2\", \"3.1\"); "
+                      "\"3.1@4\": its launch in pass 4 of the repeat around it");
+    debug->add_option("--pass", debugOptions.pass, "with --step: the pass of the repeat (1: the first)")
+        ->check(CLI::PositiveNumber);
     debug->add_flag("--dap", debugOptions.dap,
                     "speak the Debug Adapter Protocol on stdin/stdout, for VS Code and other DAP clients "
                     "(docs/debugger.md)");

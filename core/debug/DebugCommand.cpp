@@ -40,6 +40,7 @@ int DebugCommand::execute()
             o.check = *tool;
         }
         o.step = options_.step;
+        o.pass = options_.pass;
         Compiler compiler(ProgramCache::openDefault());
         const auto session = DebugSession::fromDocument(doc, compiler, o);
         DebugConsole console(*session);

@@ -278,6 +278,8 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
     }
     if (command == "shared")
         return sharedCommand(args);
+    if (command == "output")
+        return outputCommand();
     if (command == "backtrace") {
         std::string out;
         const auto frames = session_.backtrace();
@@ -290,8 +292,8 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
         return infoCommand(args);
     if (command == "help")
         return "commands: break, delete, watch, rwatch, continue, step, stepi, next, finish, barrier, reconverge,\n"
-               "reverse-step, reverse-continue, goto, block, warp, thread, lane, lanes, print, shared, backtrace,\n"
-               "info warps|breakpoints|watches, where, quit (docs/debugger.md)\n";
+               "reverse-step, reverse-continue, goto, block, warp, thread, lane, lanes, print, shared, output,\n"
+               "backtrace, info warps|breakpoints|watches, where, quit (docs/debugger.md)\n";
     usage(fmt::format("unknown command \"{}\" (help lists them)", command));
 }
 
@@ -440,9 +442,34 @@ std::string DebugConsole::sharedCommand(const std::string& args) const
     const SharedRange r = sharedRange(args);
     std::string out = fmt::format("shared memory of block {}: {} bytes; {} {} from byte {}\n", session_.focus().block,
                                   session_.sharedBytes(), r.count, toString(r.type), r.offset);
-    out += "offset  bank  value\n";
-    for (const SharedWord& sw : session_.shared(r.type, r.offset, r.count))
-        out += fmt::format("{:>6}  {:>4}  {}\n", sw.offset, sw.bank, sw.text);
+    const auto words = session_.shared(r.type, r.offset, r.count);
+    std::size_t width = 5;
+    for (const SharedWord& sw : words)
+        width = std::max(width, sw.text.size());
+    out += fmt::format("offset  bank  {:<{}}  last written by\n", "value", width);
+    for (const SharedWord& sw : words) {
+        std::string writer = "-";
+        if (const auto& lw = sw.lastWriter)
+            writer = fmt::format("warp {} lane {} (thread {}) at {}", lw->warp, lw->lane, lw->thread,
+                                 locationText(lw->where));
+        out += fmt::format("{:>6}  {:>4}  {:<{}}  {}\n", sw.offset, sw.bank, sw.text, width, writer);
+    }
+    return out;
+}
+
+// output: device printf text so far, under a line naming its block.
+std::string DebugConsole::outputCommand() const
+{
+    std::string out;
+    for (const DeviceOutput& o : session_.output()) {
+        out += fmt::format("block {}{}:\n{}", o.block, o.complete ? "" : " (under way)", o.text);
+        if (!o.text.empty() && o.text.back() != '\n')
+            out += "\n";
+    }
+    if (out.empty())
+        out = "no device output yet\n";
+    if (session_.outputTruncated())
+        out += "(the launch's printf buffer is full: later output was dropped)\n";
     return out;
 }
 

@@ -43,6 +43,7 @@ private:
     std::string watchCommand(const std::string& args, bool reads);
     std::string lanesCommand(const std::string& args) const;
     std::string sharedCommand(const std::string& args) const;
+    std::string outputCommand() const;
     std::string infoCommand(const std::string& args) const;
     std::string warpText() const;
     std::string locationText(const Location& where) const;

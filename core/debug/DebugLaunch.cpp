@@ -17,7 +17,6 @@ DebugLaunch::DebugLaunch(std::shared_ptr<const sim::Module> module, const sim::F
     , buffers_(std::move(buffers))
     , args_(std::move(args))
     , config_(std::move(config))
-    , clearer_(fn)
 {
     for (const auto& b : buffers_)
         initial_.push_back(b.data.bytes());
@@ -31,7 +30,9 @@ std::size_t Checkpoint::bytes() const
     std::size_t n = 0;
     for (const auto& r : regions)
         n += r.size();
-    return n;
+    for (const auto& [block, text] : output)
+        n += text.size();
+    return n + registers.size() * sizeof(std::uint64_t) + local.size();
 }
 
 Checkpoint DebugLaunch::checkpoint(std::uint64_t block, std::uint64_t position)
@@ -42,6 +43,13 @@ Checkpoint DebugLaunch::checkpoint(std::uint64_t block, std::uint64_t position)
     for (const sim::MemRegion& r : setup_->state().mem.regions())
         c.regions.push_back(r.readOnly ? std::vector<std::uint8_t>() // never written
                                        : std::vector<std::uint8_t>(r.host, r.host + r.size));
+    c.output = runner().printfOutput();
+    c.printfBytes = setup_->state().printfBytes.load();
+    c.printfTruncated = setup_->state().printfTruncated.load();
+    for (const sim::Warp& w : runner().warps()) {
+        c.registers.insert(c.registers.end(), w.R, w.R + std::size_t(fn_.numRegs) * 32);
+        c.local.insert(c.local.end(), w.local, w.local + std::size_t(32) * w.localBytes);
+    }
     return c;
 }
 
@@ -70,25 +78,23 @@ void DebugLaunch::restart(const Checkpoint* from)
         base_ = from->position;
     }
     run_->begin();
-    clearer_.runner = &run_->makeStepper();
-    clearer_.runner->observe(clearer_);
-}
-
-DebugLaunch::BlockClearer::BlockClearer(const sim::Function& fn)
-    : localBytes_(fn.localBytes)
-{
-    declared_.push_back(sim::RegCarry);
-    for (std::uint32_t r = sim::RegFirstUser; r < fn.numRegs; ++r)
-        if (!fn.registerName(r).empty())
-            declared_.push_back(r);
-}
-
-void DebugLaunch::BlockClearer::blockBegin(const sim::BlockState& /*blk*/, std::uint64_t /*linear*/)
-{
-    for (const sim::Warp& w : runner->warps()) {
-        for (const std::uint32_t r : declared_)
-            std::fill(w.reg(r), w.reg(r) + 32, std::uint64_t(0));
-        std::fill(w.local, w.local + std::size_t(32) * localBytes_, std::uint8_t(0));
+    sim::BlockRunner& runner = run_->makeStepper();
+    writers_ = std::make_unique<SharedWriters>(setup_->state().sharedSize);
+    runner.observe(*writers_);
+    if (from) { // the output so far, and what it took of the printf buffer
+        runner.printfOutput() = from->output;
+        setup_->state().printfBytes = from->printfBytes;
+        setup_->state().printfTruncated = from->printfTruncated;
+    }
+    if (from && !from->registers.empty()) {
+        std::size_t r = 0, l = 0;
+        for (const sim::Warp& w : runner.warps()) {
+            const std::size_t regs = std::size_t(fn_.numRegs) * 32, local = std::size_t(32) * w.localBytes;
+            std::copy_n(from->registers.begin() + std::ptrdiff_t(r), regs, w.R);
+            std::copy_n(from->local.begin() + std::ptrdiff_t(l), local, w.local);
+            r += regs;
+            l += local;
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 // the buffers go back to their initial bytes (in place, so what points at them stays
 // valid), the module variables to their initial values, and the blocks run one after
 // another on this thread (LaunchRun::advance), so every run is the same run.
+#include "debug/SharedWriters.hpp"
 #include "launch/LaunchTypes.hpp"
 #include "sim/LaunchRun.hpp"
 #include "sim/LaunchSetup.hpp"
@@ -15,11 +16,18 @@
 namespace kw::debug {
 
 // The launch's memory when a block began: every writable region's bytes (buffers and
-// module variables), enough to run the grid on from that block.
+// module variables), and the block runner's registers and local memory as the block
+// before left them (a thread that reads before it writes reads those, in every run),
+// enough to run the grid on from that block exactly as the first run did.
 struct Checkpoint {
     std::uint64_t block = 0;
     std::uint64_t position = 0;
-    std::vector<std::vector<std::uint8_t>> regions; // in the memory map's order
+    std::vector<std::vector<std::uint8_t>> regions;            // in the memory map's order
+    std::vector<std::uint64_t> registers;                      // warp after warp, as Warp::R holds them
+    std::vector<std::uint8_t> local;                           // warp after warp
+    std::vector<std::pair<std::uint64_t, std::string>> output; // device printf output of the blocks before
+    std::uint64_t printfBytes = 0; // what the launch's printf buffer had taken (LaunchState)
+    bool printfTruncated = false;
     std::size_t bytes() const;
 };
 
@@ -55,23 +63,10 @@ public:
     // The findings of the check asked for (LaunchConfig::check), of the blocks run so far.
     std::vector<CheckFinding> findings();
     const std::vector<std::string>& warnings() const { return warnings_; }
+    // Who last wrote each word of the block's shared memory, in this run.
+    const SharedWriters& sharedWriters() const { return *writers_; }
 
 private:
-    // Each block starts from cleared registers and local memory, as one run from a
-    // checkpoint does in a fresh runner: what a thread reads before it writes is the same
-    // whichever way the block was reached. Only a block's begin reaches it (no cost per
-    // instruction).
-    class BlockClearer final : public sim::Observer {
-    public:
-        explicit BlockClearer(const sim::Function& fn);
-        void blockBegin(const sim::BlockState& blk, std::uint64_t linear) override;
-        sim::BlockRunner* runner = nullptr;
-
-    private:
-        std::vector<std::uint32_t> declared_; // registers the kernel declares (not its immediates)
-        std::uint32_t localBytes_ = 0;
-    };
-
     std::shared_ptr<const sim::Module> module_;
     const sim::Function& fn_;
     std::string kernelName_;
@@ -84,7 +79,7 @@ private:
     std::unique_ptr<sim::LaunchRun> run_;
     std::uint64_t base_ = 0; // the position the runner's first instruction has
     std::function<void(const CheckFinding&)> onFinding_;
-    BlockClearer clearer_;
+    std::unique_ptr<SharedWriters> writers_; // attached to each run's runner
 };
 
 } // namespace kw::debug

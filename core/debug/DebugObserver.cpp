@@ -14,27 +14,42 @@ using namespace kw::sim;
 DebugObserver::DebugObserver(const Function& fn)
     : fn_(fn)
 {
+    rebuildBreakAt();
 }
 
 void DebugObserver::attach(BlockRunner& runner, std::uint64_t base)
 {
     runner_ = &runner;
     base_ = base;
+    attached_ = true;
     runner.observe(*this);
+    updateFilter();
 }
 
 void DebugObserver::detach()
 {
-    if (runner_)
-        runner_->forget(*this);
+    if (!runner_ || !attached_)
+        return;
+    runner_->forget(*this);
+    runner_->setIssueFilter(nullptr);
+    attached_ = false; // the runner may go (a restart) before the next attach
 }
 
 void DebugObserver::reattach()
 {
-    if (!runner_)
+    if (!runner_ || !attached_)
         return;
     runner_->forget(*this);
     runner_->observe(*this);
+    updateFilter();
+}
+
+void DebugObserver::updateFilter()
+{
+    if (!runner_ || !attached_)
+        return;
+    const bool everywhere = motion_ || pauseNext_ || nextWatch_ || alwaysIssues_ || breakAt_.size() != fn_.code.size();
+    runner_->setIssueFilter(everywhere ? nullptr : breakAt_.data());
 }
 
 // Nothing armed (a `continue` without breakpoints or watchpoints): no event per
@@ -53,6 +68,7 @@ void DebugObserver::rebuildBreakAt()
     for (const auto& b : breakpoints_)
         for (std::uint32_t pc : b.pcs)
             breakAt_[pc] = 1;
+    updateFilter();
 }
 
 void DebugObserver::clearMotions()
@@ -63,6 +79,7 @@ void DebugObserver::clearMotions()
     endBlock_.reset();
     pauseNext_.reset();
     quiet_ = false;
+    updateFilter();
 }
 
 void DebugObserver::forgetHistory()
@@ -72,12 +89,26 @@ void DebugObserver::forgetHistory()
     fault_.reset();
     for (auto& b : breakpoints_)
         std::fill(b.arrived.begin(), b.arrived.end(), 0u);
+    updateFilter();
+}
+
+void DebugObserver::forgetHitsAfter(std::uint64_t position)
+{
+    auto undo = [position](std::vector<std::uint64_t>& at, std::uint64_t& hits) {
+        std::erase_if(at, [position](std::uint64_t p) { return p > position; });
+        hits = at.size();
+    };
+    for (auto& b : breakpoints_)
+        undo(b.hitAt, b.info.hits);
+    for (auto& wa : watches_)
+        undo(wa.hitAt, wa.info.hits);
 }
 
 void DebugObserver::pauseAtNextIssue(StopReason why, std::string message)
 {
     pauseNext_ = why;
     pauseMessage_ = std::move(message);
+    updateFilter();
 }
 
 std::string readableName(const std::string& name)
@@ -199,6 +230,7 @@ int DebugObserver::breakpointLane(ArmedBreakpoint& b, const Warp& w, const Instr
         return -1;
     if (recording_) // hit counts belong to the forward run
         return lane;
+    b.hitAt.push_back(position());
     if (++b.info.hits <= b.info.spec.ignore)
         return -1;
     return lane;
@@ -216,6 +248,7 @@ void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
         made.block = hit.block;
         made.warp = hit.warp;
         made.watch = std::move(hit);
+        updateFilter();
         return;
     }
     if (pauseNext_) {
@@ -227,6 +260,7 @@ void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
             made.warp = findingWarp_;
             made.lane = findingLane_;
         }
+        updateFilter();
         return;
     }
     if (!quiet_ && !breakAt_.empty() && breakAt_[w.pc]) [[unlikely]] {
@@ -287,9 +321,12 @@ void DebugObserver::memory(const Warp& w, const Instr& in, const AccessLog& log)
             hit.oldValue = wa.last;
             hit.newValue = now;
             wa.last = now;
-            if (!recording_)
+            if (!recording_) {
+                wa.hitAt.push_back(position());
                 ++wa.info.hits;
+            }
             nextWatch_ = std::move(hit);
+            updateFilter();
             return;
         }
     }

@@ -23,6 +23,7 @@ struct ArmedBreakpoint {
     std::vector<std::uint32_t> pcs;            // where the line begins (its first instructions, jump targets)
     std::unique_ptr<LaneExpression> condition; // null: none
     std::vector<std::uint32_t> arrived;        // BreakMode::AllLanes: per warp, the lanes that arrived
+    std::vector<std::uint64_t> hitAt;          // the position of each hit counted (info.hits of them)
 };
 
 struct ArmedWatch {
@@ -33,6 +34,7 @@ struct ArmedWatch {
     DType type = DType::F32;
     const std::uint8_t* host = nullptr; // a global element's bytes (shared: read through the runner)
     double last = 0;                    // the value when last seen
+    std::vector<std::uint64_t> hitAt;   // the position of each hit counted (info.hits of them)
 };
 
 // A PTX function's name as its C++ declaration reads (_Z9block_sumPKfPfi: block_sum(float const*, float*, int)).
@@ -69,7 +71,11 @@ public:
     void pauseAtNextIssue(StopReason why, std::string message = {});
     // A check found something at `warp`'s `lane`: stop before the next instruction, there.
     void finding(std::uint32_t warp, int lane, std::string message);
-    void setMotion(Motion motion) { motion_ = std::move(motion); }
+    void setMotion(Motion motion)
+    {
+        motion_ = std::move(motion);
+        updateFilter();
+    }
     void pauseAtBarrierOf(std::optional<std::uint64_t> block) { barrierBlock_ = block; }
     void pauseAtBlock(std::optional<std::uint64_t> block) { beginBlock_ = block; }
     // The block whose end ends the motion (the focused one), if any.
@@ -97,6 +103,9 @@ public:
     // Where each block began (position), as far as the run has come.
     const std::vector<std::uint64_t>& blockBegins() const { return blockBegins_; }
     void forgetHistory();
+    // The state at `position` is reached again: the hits counted after it are undone
+    // (those at it were counted before the stop there, as in the forward run).
+    void forgetHitsAfter(std::uint64_t position);
 
     std::uint64_t position() const { return base_ + (runner_ ? runner_->instructions() : 0); }
     // Told of each block's begin (linear, position): where the session takes checkpoints.
@@ -106,6 +115,7 @@ public:
 private:
     const sim::Function& fn_;
     sim::BlockRunner* runner_ = nullptr;
+    bool attached_ = false; // detach(): runner_ is kept for position() but may be destroyed
     std::uint64_t base_ = 0;
     std::function<void(std::uint64_t, std::uint64_t)> onBlockBegin_;
     std::vector<std::uint8_t> breakAt_; // per pc: a breakpoint begins there
@@ -126,6 +136,9 @@ private:
     int findingLane_ = -1;
     std::vector<std::uint64_t> blockBegins_;
 
+    // The runner announces only the breakpoints' pcs while nothing else needs to see
+    // each instruction (a motion, a pause asked for, a watch's hit, a check).
+    void updateFilter();
     void stopHere(const sim::Warp& w, StopReason why, int lane, int breakpoint = 0, std::string message = {});
     // The lane of w that stops it at breakpoint b, or -1.
     int breakpointLane(ArmedBreakpoint& b, const sim::Warp& w, const sim::Instr& in, std::uint32_t active);

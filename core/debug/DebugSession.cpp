@@ -72,6 +72,23 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
                "\"3.1\", or its name)");
     if (!doc.isSequence() && !options.step.empty())
         refuse("--step: the document has one launch and no steps");
+    // "3.1@4": the step's launch in its fourth run (pass 4 of the repeat around it).
+    std::string step = options.step;
+    std::size_t pass = options.pass;
+    if (const auto at = step.rfind('@'); at != std::string::npos) {
+        const std::string digits = step.substr(at + 1);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 9)
+            refuse(fmt::format("--step {}: after '@' comes the pass, a whole number from 1", options.step));
+        const auto named = std::size_t(std::stoul(digits));
+        if (named == 0)
+            refuse(fmt::format("--step {}: passes count from 1", options.step));
+        if (pass && pass != named)
+            refuse(fmt::format("--step {} names pass {}, --pass {}", options.step, named, pass));
+        pass = named;
+        step.resize(at);
+    }
+    if (pass == 0)
+        pass = 1;
     SimBackend sim;
     CompileRequest request = RunEngine::compileRequest(doc);
     request.options.arch = sim.archFor(doc.options.arch);
@@ -105,13 +122,15 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
     LaunchConfig shared = config;
     shared.check = CheckTool::None;
     SequenceRun sequence(doc, std::move(kernels), std::move(prepared), sim, shared);
-    sequence.holdBefore(options.step);
+    sequence.holdBefore(step, pass);
     RunResult before;
     sequence.run(before);
     if (!sequence.held())
         refuse(before.fault
                    ? fmt::format("--step {}: the steps before it faulted: {}", options.step, before.fault->message)
-                   : fmt::format("--step {}: no launch step of that path or name ran", options.step));
+                   : pass > 1 ? fmt::format("--step {}: the step's launch did not run {} times (pass {})", options.step,
+                                            pass, pass)
+                              : fmt::format("--step {}: no launch step of that path or name ran", options.step));
     HeldLaunch held = *sequence.held();
     held.config.check = options.check;
     return std::make_unique<DebugSession>(held.kernel.image, std::move(held.buffers), std::move(held.args), held.config,
@@ -269,6 +288,8 @@ void DebugSession::runTo(std::uint64_t position)
 
 Stop DebugSession::land(const Stop& at)
 {
+    if (at.position < stop_.position) // going back undoes the hits counted since
+        observer_->forgetHitsAfter(at.position);
     rewind(at.position);
     runTo(at.position);
     attachObserver();
@@ -548,9 +569,8 @@ void DebugSession::armMotion(Motion motion)
         });
         break;
     }
-    case Motion::Barrier: // to the barrier asked for, past the breakpoints the other warps reach first
+    case Motion::Barrier: // to the barrier's release, unless a breakpoint or watch is hit on the way
         observer_->pauseAtBarrierOf(block);
-        observer_->quiet(true);
         break;
     case Motion::Continue: observer_->stopWhenBlockEnds(std::nullopt); break;
     default: break;
@@ -764,10 +784,40 @@ std::vector<SharedWord> DebugSession::shared(DType type, std::uint32_t offset, s
         w.bank = (w.offset / 4) % 32;
         w.value = loadAsDouble(type, base + w.offset);
         w.text = type == DType::F32 ? fmt::format("{}", float(w.value)) : fmt::format("{}", w.value);
+        if (const auto writer = launch_->sharedWriters().lastWriter(w.offset, size)) {
+            SharedWriter& sw = w.lastWriter.emplace();
+            sw.warp = writer->warp;
+            sw.lane = writer->lane;
+            sw.thread = std::uint64_t(writer->warp) * 32 + writer->lane;
+            sw.where = locate(writer->pc);
+        }
         out.push_back(std::move(w));
     }
     return out;
 }
+
+SharedMemoryView DebugSession::sharedMemory(DType type) const
+{
+    SharedMemoryView v;
+    v.block = launch_->runner().linear();
+    v.bytes = sharedBytes();
+    v.type = type;
+    v.words = shared(type, 0, v.bytes / std::uint32_t(kw::sizeOf(type)));
+    return v;
+}
+
+std::vector<DeviceOutput> DebugSession::output() const
+{
+    std::vector<DeviceOutput> out;
+    const BlockRunner& runner = launch_->runner();
+    for (const auto& [block, text] : runner.printfOutput())
+        out.push_back({block, true, text});
+    if (!runner.block().printf.empty() && !(ended() && stop_.reason == StopReason::Finished))
+        out.push_back({runner.linear(), false, runner.block().printf});
+    return out;
+}
+
+bool DebugSession::outputTruncated() const { return launch_->state().printfTruncated.load(std::memory_order_relaxed); }
 
 std::string DebugSession::sourceLine(const std::string& file, std::uint32_t line) const
 {

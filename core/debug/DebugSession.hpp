@@ -45,7 +45,9 @@ enum class Motion : std::uint8_t {
 struct DebugOptions {
     CheckTool check = CheckTool::None; // the simulator's checks, their findings as stops
     double timeLimitSeconds = 0;       // per resumption; 0: the document's
-    std::string step;                  // a document of steps: the launch step to debug (docs/debugger.md)
+    std::string step;                  // a document of steps: the launch step to debug (docs/debugger.md),
+                                       // "3.1@4": its launch in pass 4 of the repeat around it
+    std::size_t pass = 0;              // ... the pass, when `step` does not name one (0: the first)
 };
 
 class DebugSession {
@@ -107,11 +109,19 @@ public:
     // ... for the focused lane.
     LaneValue evaluate(const std::string& expression) const;
     // The focused block's shared memory as `count` words of `type` from byte `offset`.
+    // Each word with its bank and its last writer in the block.
     std::vector<SharedWord> shared(DType type, std::uint32_t offset, std::uint32_t count) const;
+    // ... all of it.
+    SharedMemoryView sharedMemory(DType type) const;
     std::uint32_t sharedBytes() const;
     Location locate(std::uint32_t pc) const;
     // Line `line` of the kernel's source when `file` is the kernel's file, else empty.
     std::string sourceLine(const std::string& file, std::uint32_t line) const;
+    // Device printf output so far: the blocks that ran, in order, then the block under
+    // way as far as it has come. Truncated: the launch's printf buffer was full and later
+    // output was dropped, as a GPU drops it.
+    std::vector<DeviceOutput> output() const;
+    bool outputTruncated() const;
     // The buffers as they are now (the launch's memory).
     const std::vector<BufferArg>& buffers() const;
     const std::vector<std::string>& warnings() const;

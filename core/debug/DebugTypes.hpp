@@ -101,11 +101,36 @@ struct LaneValue {
     std::string text;
 };
 
+// The last instruction of the block that wrote (stored to or an atomic on) a word of
+// shared memory, and the thread that executed it.
+struct SharedWriter {
+    std::uint32_t warp = 0;
+    std::uint32_t lane = 0;
+    std::uint64_t thread = 0; // linear in the block, x fastest
+    Location where;
+};
+
 struct SharedWord {
     std::uint32_t offset = 0;
     std::uint32_t bank = 0; // 4-byte banks, 32 of them
     double value = 0;
     std::string text;
+    std::optional<SharedWriter> lastWriter; // none: not written since the block began
+};
+
+// What a block's threads printed (device printf), in the order they printed it.
+struct DeviceOutput {
+    std::uint64_t block = 0;
+    bool complete = true; // false: the block under way, as far as it has run
+    std::string text;
+};
+
+// The focused block's whole shared memory as words of one type (a window's grid).
+struct SharedMemoryView {
+    std::uint64_t block = 0;
+    std::uint32_t bytes = 0;
+    DType type = DType::U32;
+    std::vector<SharedWord> words;
 };
 
 enum class BreakMode : std::uint8_t {

@@ -174,6 +174,7 @@ LaneExpression::LaneExpression(const std::string& text, const Function& fn, std:
                                 "such as %r1, buffer elements such as out(i))",
                                 e.what()));
     }
+    predicate_ = LanePredicate::compile(text, fn, pc);
 }
 
 LaneExpression::~LaneExpression() = default;
@@ -217,6 +218,10 @@ double LaneExpression::evaluate(const Warp& w, int lane) const
 
 int LaneExpression::firstTrue(const Warp& w, std::uint32_t lanes) const
 {
+    if (predicate_) {
+        const std::uint32_t held = predicate_->holds(w, lanes);
+        return held ? __builtin_ctz(held) : -1;
+    }
     // Lane by lane: muparser's bulk mode hands each call to OpenMP threads, which costs
     // more than the 32 evaluations it saves.
     for (std::uint32_t m = lanes; m; m &= m - 1) {

@@ -5,6 +5,7 @@
 // their declared types read them); and a document buffer's element as name(i), read
 // from the launch's memory. Operators are kw::Expression's (muparser's arithmetic,
 // comparisons, && and ||, with C's % and shifts).
+#include "debug/LanePredicate.hpp"
 #include "doc/Expression.hpp"
 #include "launch/LaunchTypes.hpp"
 #include "sim/PtxModule.hpp"
@@ -62,6 +63,7 @@ private:
     std::deque<Bound> bound_; // stable addresses: muparser reads through pointers
     std::deque<BufferRead> reads_;
     std::unique_ptr<Expression> expr_;
+    std::optional<LanePredicate> predicate_; // the text in the simple form: firstTrue without muparser
     std::optional<std::uint32_t> single_;
 
     static double readElement(void* read, double index);

@@ -357,7 +357,8 @@ ResidentOp SequenceRun::planLaunch(const StepSpec& step, const std::string& fiel
     }
     // A debugger asked to hold the run before this launch: it gets the launch and the
     // buffers as they are now, and the run stops here.
-    if (!holdAt_.empty() && (r.path == holdAt_ || (!step.name.empty() && step.name == holdAt_))) {
+    if (!holdAt_.empty() && (r.path == holdAt_ || (!step.name.empty() && step.name == holdAt_))
+        && ++holdSeen_ >= holdPass_) {
         HeldLaunch held{r.path, kernel, {}, op.args, op.config};
         for (std::size_t i = 0; i < prepared_.buffers.size(); ++i) {
             const BufferArg& b = prepared_.buffers[i];
@@ -497,7 +498,8 @@ void SequenceRun::repeatStep(const StepSpec& step, const std::string& field, con
     bool held = false;
     std::optional<StraightLoop> straight;
     // Checks and per-line counters are gathered launch by launch, so such a run goes pass by pass.
-    if (doc_.run.graph && passes >= 2 && shared_.check == CheckTool::None && !shared_.profile.enabled) {
+    if (doc_.run.graph && passes >= 2 && shared_.check == CheckTool::None && !shared_.profile.enabled
+        && holdAt_.empty()) {
         std::vector<std::string> names;
         for (const BufferArg& b : prepared_.buffers)
             names.push_back(b.name);

@@ -62,9 +62,14 @@ public:
     // buffers. A document error found on the way (a copy outside its buffer, a bad count)
     // throws kw::Error(Document) naming the step's field.
     void run(RunResult& result);
-    // run() stops before the first launch of step `step` (its path, "2" or "3.1", or its
-    // name) and keeps that launch in held().
-    void holdBefore(std::string step) { holdAt_ = std::move(step); }
+    // run() stops before the launch of step `step` (its path, "2" or "3.1", or its name)
+    // in its run number `pass` (1: the first; in a repeat, the pass), and keeps that
+    // launch in held(). Repeats then run pass by pass, none replayed as a recording.
+    void holdBefore(std::string step, std::size_t pass = 1)
+    {
+        holdAt_ = std::move(step);
+        holdPass_ = pass;
+    }
     const std::optional<HeldLaunch>& held() const { return held_; }
 
 private:
@@ -141,11 +146,12 @@ private:
     std::set<std::string> keep_; // step paths whose buffers are kept
     bool keepAll_ = false;
     std::uint64_t keepLimit_ = 0, kept_ = 0;
-    std::vector<std::string> leftOut_; // steps whose buffers were past the limit
-    std::set<std::string> printing_;   // kernels that call printf
-    std::set<std::string> noted_;      // loops whose way of running was noted
-    std::string holdAt_;               // holdBefore()
-    std::optional<HeldLaunch> held_;   // ... the launch held there
+    std::vector<std::string> leftOut_;        // steps whose buffers were past the limit
+    std::set<std::string> printing_;          // kernels that call printf
+    std::set<std::string> noted_;             // loops whose way of running was noted
+    std::string holdAt_;                      // holdBefore()
+    std::size_t holdPass_ = 1, holdSeen_ = 0; // ... the run of it asked for, and its runs so far
+    std::optional<HeldLaunch> held_;          // ... the launch held there
 };
 
 } // namespace kw

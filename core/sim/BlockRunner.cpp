@@ -330,8 +330,16 @@ bool BlockRunner::runWarp(Warp& w)
         if (watching) [[unlikely]] {
             if (w.announced)
                 w.announced = false;
-            else if (announce(w, in, m))
-                return false;
+            else {
+                // The instruction before's accesses first: what they tell may widen the filter.
+                if (blk_.accesses.lanes)
+                    deliverAccesses(w);
+                if (!issueAt_ || issueAt_[w.pc]) {
+                    if (announce(w, in, m))
+                        return false;
+                } else
+                    accessInstr_ = &in; // not announced: only its accesses will be
+            }
         }
         switch (in.ctrl) {
         case Ctrl::None:

@@ -45,6 +45,11 @@ public:
     // From an observer's issue(): stop before that instruction executes (it is not
     // announced again when the block goes on).
     void requestPause() { pauseRequested_ = true; }
+    // Only the instructions at pcs whose byte of `atPc` is set are announced to the
+    // issue() observers (a debugger's breakpoint lines): the others cost one test.
+    // nullptr (the default): every instruction. May change from within an event; the
+    // array must outlive its use (the caller owns the runner's issue observers).
+    void setIssueFilter(const std::uint8_t* atPc) { issueAt_ = atPc; }
 
     // Block number `linear` (x fastest) from its start.
     void begin(std::uint64_t linear);
@@ -61,7 +66,10 @@ public:
     const std::vector<Warp>& warps() const { return warps_; }
     const BlockState& block() const { return blk_; }
     std::uint64_t linear() const { return linear_; }
+    // The device printf output of the blocks run to their end (linear, text), in the
+    // order they ended; the block under way keeps its own in block().printf until then.
     std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
+    const std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() const { return printf_; }
     std::uint64_t instructions() const;
 
 private:
@@ -81,7 +89,8 @@ private:
     std::uint64_t budgetLeft_ = 0;
     bool watching_ = false; // observers want issue or memory events: the hot loop's one test
     bool pauseRequested_ = false;
-    const Instr* accessInstr_ = nullptr; // the instruction whose accesses blk_.accesses holds
+    const std::uint8_t* issueAt_ = nullptr; // setIssueFilter()
+    const Instr* accessInstr_ = nullptr;    // the instruction whose accesses blk_.accesses holds
 
     void attachedChanged();
     // One turn of w, or what is left of it. False: paused before its end.

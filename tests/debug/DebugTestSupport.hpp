@@ -97,8 +97,11 @@ inline std::string blockState(kw::debug::DebugSession& s)
             out += "\n";
         }
     }
-    for (const auto& word : s.shared(kw::DType::U32, 0, s.sharedBytes() / 4))
+    for (const auto& word : s.shared(kw::DType::U32, 0, s.sharedBytes() / 4)) {
         out += " " + word.text;
+        if (word.lastWriter)
+            out += fmt::format("@{}.{}:{}", word.lastWriter->warp, word.lastWriter->lane, word.lastWriter->where.pc);
+    }
     for (const auto& b : s.buffers()) {
         out += "\n" + b.name + ":";
         for (std::size_t i = 0; i < b.data.count(); ++i)

@@ -73,7 +73,14 @@ TEST(DebugConsole, StepsAWarpThroughTheTreeReduction)
             EXPECT_EQ(sums[t], host[t] + host[t + stride]) << "stride " << stride << " lane " << t;
         for (std::uint32_t t = 0; t < stride; ++t)
             host[t] += host[t + stride];
-        // The other warps of the block add theirs before the barrier releases.
+        // The other warps of the block add theirs before the barrier releases: `barrier`
+        // stops at the breakpoint in each warp with threads below the stride, then at the release.
+        for (std::uint32_t warp = 1; warp < stride / 32; ++warp) {
+            const std::string on = c.execute("barrier");
+            EXPECT_TRUE(contains(on, "breakpoint 1 hit by lane 0")) << on;
+            EXPECT_TRUE(contains(on, fmt::format("block 0 warp {} ", warp))) << on;
+        }
+        c.execute("warp 0");
         const std::string barrier = c.execute("barrier");
         ASSERT_TRUE(contains(barrier, "] barrier")) << barrier;
         const std::string shared = c.execute("shared f32 0 64");
@@ -89,6 +96,17 @@ TEST(DebugConsole, StepsAWarpThroughTheTreeReduction)
             EXPECT_EQ(offset, 4 * t);
             EXPECT_EQ(bank, t % 32);
             EXPECT_EQ(value, host[t]) << "stride " << stride << " t " << t;
+            // Thread t alone writes partial[t]: at the addition since the first step (stride 128).
+            std::string writer;
+            std::getline(cells, writer);
+            EXPECT_TRUE(contains(writer, fmt::format("warp {} lane {} (thread {}) at kernel.cu:18", t / 32, t % 32, t)))
+                << "stride " << stride << " t " << t << ": " << writer;
+        }
+        // The upper half no step adds to: last written by the load of line 11.
+        for (std::uint32_t t : {128u, 200u, 255u}) {
+            const std::string word = c.execute(fmt::format("shared f32 {} 1", 4 * t));
+            EXPECT_TRUE(contains(word, fmt::format("warp {} lane {} (thread {}) at kernel.cu:11", t / 32, t % 32, t)))
+                << word;
         }
     }
     EXPECT_TRUE(contains(c.execute("info warps"), "* warp  0"));

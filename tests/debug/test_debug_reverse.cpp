@@ -144,6 +144,47 @@ TEST_P(DebugReverse, ReverseContinueReturnsToTheLastBreakpointOrWatchHit)
     EXPECT_EQ(w->shared(kw::DType::F32, 0, 1)[0].value, writes[2].watch->newValue);
 }
 
+// Going back undoes the hits counted since: reverse-continue, then continue again, shows
+// the hit numbers of the forward run at every stop (breakpoints with `ignore`, and watches).
+TEST_P(DebugReverse, GoingBackUndoesTheHitCounts)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session();
+    ASSERT_TRUE(s);
+    BreakpointSpec add{"", std::uint32_t(lineOf(kReduce, "// add"))};
+    add.ignore = 1;
+    s->addBreakpoint(add);
+    s->addWatch({"", 0, kw::DType::F32});
+    struct Count {
+        std::uint64_t position, breakpoint, watch;
+        bool operator==(const Count&) const = default;
+    };
+    auto count = [&] { return Count{s->position(), s->breakpoints().front().hits, s->watches().front().hits}; };
+    std::vector<Count> forward;
+    for (int i = 0; i < 8; ++i) {
+        ASSERT_NE(s->resume(Motion::Continue).reason, StopReason::Finished);
+        forward.push_back(count());
+    }
+    for (int i = 6; i >= 3; --i) {
+        s->resume(Motion::ReverseContinue);
+        const Count back = count();
+        EXPECT_EQ(back.position, forward[std::size_t(i)].position) << i;
+        EXPECT_EQ(back.breakpoint, forward[std::size_t(i)].breakpoint) << i;
+        EXPECT_EQ(back.watch, forward[std::size_t(i)].watch) << i;
+    }
+    for (int i = 4; i < 8; ++i) {
+        s->resume(Motion::Continue);
+        const Count again = count();
+        EXPECT_EQ(again.position, forward[std::size_t(i)].position) << i;
+        EXPECT_EQ(again.breakpoint, forward[std::size_t(i)].breakpoint) << i;
+        EXPECT_EQ(again.watch, forward[std::size_t(i)].watch) << i;
+    }
+    // To the launch's start: nothing counted yet.
+    s->goTo(0);
+    EXPECT_EQ(s->breakpoints().front().hits, 0u);
+    EXPECT_EQ(s->watches().front().hits, 0u);
+}
+
 TEST_P(DebugReverse, FromTheEndAndFromAFault)
 {
     KW_REQUIRE_NVRTC();

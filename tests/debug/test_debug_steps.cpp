@@ -51,6 +51,67 @@ TEST(DebugSteps, TheSecondLaunchStartsFromTheFirstLaunchsResults)
     EXPECT_EQ(named(*first, "partial").data.at(0), 0.0); // not yet computed
 }
 
+std::unique_ptr<DebugSession> heatSession(const std::string& step, std::size_t pass = 0)
+{
+    const kw::Document doc
+        = kw::DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/heat_diffusion.kwb", kw::Trust::Trusted);
+    kw::Compiler compiler;
+    DebugOptions o;
+    o.step = step;
+    o.pass = pass;
+    return DebugSession::fromDocument(doc, compiler, o);
+}
+
+// samples/heat_diffusion.kwb's time step on the host: insulated edges, alpha 0.2, 64 x 64.
+std::vector<float> heatStep(const std::vector<float>& u)
+{
+    const int w = 64, h = 64;
+    std::vector<float> v(u.size());
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const float c = u[std::size_t(y * w + x)];
+            const float l = x > 0 ? u[std::size_t(y * w + x - 1)] : c;
+            const float r = x < w - 1 ? u[std::size_t(y * w + x + 1)] : c;
+            const float d = y > 0 ? u[std::size_t((y - 1) * w + x)] : c;
+            const float t = y < h - 1 ? u[std::size_t((y + 1) * w + x)] : c;
+            v[std::size_t(y * w + x)] = c + 0.2f * (l + r + d + t - 4.0f * c);
+        }
+    return v;
+}
+
+// A launch inside a repeat, in a later pass: the buffers as the passes before left them
+// (under the names the swaps gave them then).
+TEST(DebugSteps, ALaterPassOfARepeatIsNamedByItsNumber)
+{
+    KW_REQUIRE_NVRTC();
+    auto first = heatSession("1.1");
+    first->resume(Motion::Continue);
+    const kw::BufferArg& out1 = named(*first, "v"); // what pass 1 wrote
+    auto second = heatSession("1.1@2");
+    ASSERT_TRUE(second);
+    const kw::BufferArg& in2 = named(*second, "u"); // the swap made it pass 2's input
+    ASSERT_EQ(in2.data.count(), out1.data.count());
+    for (std::size_t i = 0; i < in2.data.count(); ++i)
+        ASSERT_EQ(in2.data.at(i), out1.data.at(i)) << i;
+
+    EXPECT_THROW(heatSession("time steps"), kw::Error); // the repeat itself launches nothing
+    auto fourth = heatSession("1.1", 4);
+    std::vector<float> u(4096);
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x)
+            u[std::size_t(y * 64 + x)] = x >= 24 && x < 40 && y >= 24 && y < 40 ? 100.0f : 0.0f;
+    for (int pass = 1; pass < 4; ++pass)
+        u = heatStep(u);
+    const kw::BufferArg& in4 = named(*fourth, "u");
+    for (std::size_t i = 0; i < u.size(); ++i)
+        ASSERT_NEAR(in4.data.at(i), u[i], 1e-3) << i;                  // the kernel may contract to fused multiply-adds
+    EXPECT_EQ(fourth->evaluate("blockIdx.x + gridDim.x").number, 4.0); // the launch's 4 x 4 grid
+
+    EXPECT_THROW(heatSession("1.1@201"), kw::Error); // 200 passes
+    EXPECT_THROW(heatSession("1.1@0"), kw::Error);
+    EXPECT_THROW(heatSession("1.1@2", 3), kw::Error);
+}
+
 TEST(DebugSteps, AStepThatIsNotThereIsRefused)
 {
     KW_REQUIRE_NVRTC();

@@ -153,3 +153,57 @@ TEST(SimObserver, CountsWhatTheProfileCountsOnAddVectors)
 }
 
 } // namespace
+
+namespace {
+
+// Issues per pc and memory events per line, as an observer sees them.
+class PcObserver : public Observer {
+public:
+    std::map<std::uint32_t, std::uint64_t> issues;
+    std::map<int, std::uint64_t> accesses;
+    std::uint8_t wants() const override { return Issues | Accesses; }
+    void issue(const Warp& w, const Instr&, std::uint32_t) override { ++issues[w.pc]; }
+    void memory(const Warp&, const Instr& in, const AccessLog&) override { ++accesses[int(in.line)]; }
+};
+
+PcObserver observeWith(const kw::KernelImage& img, const std::vector<std::uint8_t>* filter)
+{
+    MixedBuffers m;
+    SteppedLaunch s(img, m.buffers, m.args, m.config);
+    PcObserver o;
+    BlockRunner& runner = s.run->makeStepper();
+    runner.observe(o);
+    if (filter)
+        runner.setIssueFilter(filter->data());
+    LaunchStatus st;
+    while ((st = s.run->advance()) == LaunchStatus::BlockDone) { }
+    EXPECT_EQ(st, LaunchStatus::Finished);
+    return o;
+}
+
+} // namespace
+
+// The issue filter: only the flagged pcs are announced, each as often as without it; every
+// memory event still comes.
+TEST(SimObserver, AnIssueFilterAnnouncesOnlyItsPcsAndEveryAccess)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(kMixedSource, "mixed");
+    ASSERT_TRUE(img);
+    const PcObserver all = observeWith(*img, nullptr);
+    std::vector<std::uint8_t> filter(4096, 0);
+    for (std::size_t pc = 0; pc < filter.size(); pc += 3)
+        filter[pc] = 1;
+    const PcObserver some = observeWith(*img, &filter);
+    std::uint64_t announced = 0;
+    for (const auto& [pc, n] : all.issues) {
+        if (filter.at(pc)) {
+            EXPECT_EQ(some.issues.count(pc) ? some.issues.at(pc) : 0u, n) << "pc " << pc;
+            announced += n;
+        } else
+            EXPECT_EQ(some.issues.count(pc), 0u) << "pc " << pc;
+    }
+    EXPECT_GT(announced, 0u);
+    EXPECT_EQ(some.accesses, all.accesses);
+    EXPECT_FALSE(all.accesses.empty());
+}

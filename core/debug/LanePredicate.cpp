@@ -1,0 +1,251 @@
+#include "debug/LanePredicate.hpp"
+
+#include "debug/LaneExpression.hpp"
+#include "debug/RegisterValue.hpp"
+#include "sim/Warp.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace kw::debug {
+
+using namespace kw::sim;
+
+// Recursive descent over the text; any construct outside the simple form fails, and
+// the caller falls back to the general evaluator.
+class LanePredicateParser {
+public:
+    LanePredicateParser(const std::string& text, const Function& fn, std::uint32_t pc)
+        : s_(text)
+        , fn_(fn)
+        , pc_(pc)
+    {
+    }
+
+    bool parse(std::vector<LanePredicate::Node>& out)
+    {
+        if (!disjunction(out))
+            return false;
+        skip();
+        return i_ == s_.size() && !out.empty();
+    }
+
+private:
+    const std::string& s_;
+    const Function& fn_;
+    std::uint32_t pc_;
+    std::size_t i_ = 0;
+    using Op = LanePredicate::Op;
+    using Operand = LanePredicate::Operand;
+
+    void skip()
+    {
+        while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
+            ++i_;
+    }
+    bool take(const char* token)
+    {
+        skip();
+        const std::size_t n = std::char_traits<char>::length(token);
+        if (s_.compare(i_, n, token) != 0)
+            return false;
+        i_ += n;
+        return true;
+    }
+    static bool nameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+    std::string word(std::size_t from)
+    {
+        std::size_t j = from;
+        while (j < s_.size() && nameChar(s_[j]))
+            ++j;
+        return s_.substr(from, j - from);
+    }
+
+    bool disjunction(std::vector<LanePredicate::Node>& out)
+    {
+        if (!conjunction(out))
+            return false;
+        while (take("||")) {
+            if (!conjunction(out))
+                return false;
+            out.push_back({Op::Or, {}, {}});
+        }
+        return true;
+    }
+    bool conjunction(std::vector<LanePredicate::Node>& out)
+    {
+        if (!atom(out))
+            return false;
+        while (take("&&")) {
+            if (!atom(out))
+                return false;
+            out.push_back({Op::And, {}, {}});
+        }
+        return true;
+    }
+    bool atom(std::vector<LanePredicate::Node>& out)
+    {
+        if (take("("))
+            return disjunction(out) && take(")");
+        LanePredicate::Node n;
+        if (!operand(n.a))
+            return false;
+        // Two-character operators first.
+        static const std::pair<const char*, Op> ops[]
+            = {{"==", Op::Eq}, {"!=", Op::Ne}, {"<=", Op::Le}, {">=", Op::Ge}, {"<", Op::Lt}, {">", Op::Gt}};
+        bool found = false;
+        for (const auto& [text, op] : ops)
+            if (take(text)) {
+                n.op = op;
+                found = true;
+                break;
+            }
+        if (!found || !operand(n.b))
+            return false;
+        out.push_back(n);
+        return true;
+    }
+    bool operand(Operand& o)
+    {
+        skip();
+        if (i_ >= s_.size())
+            return false;
+        const char c = s_[i_];
+        if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-') {
+            // A number, possibly negated; "<<" and the like never start here.
+            const char* begin = s_.c_str() + i_;
+            char* end = nullptr;
+            const double v = std::strtod(begin, &end);
+            if (end == begin || (end > begin && (nameChar(*end) || *end == '.')))
+                return false; // 0x.., 1e, names glued to digits: the general evaluator decides
+            // strtod reads "inf", "nan" and hexadecimal, which muparser does not.
+            for (const char* p = begin; p < end; ++p)
+                if (!(std::isdigit(static_cast<unsigned char>(*p)) || *p == '.' || *p == '-' || *p == '+' || *p == 'e'
+                      || *p == 'E'))
+                    return false;
+            o.kind = Operand::Kind::Number;
+            o.number = v;
+            i_ += std::size_t(end - begin);
+            return true;
+        }
+        if (c == '%') {
+            const std::string first = word(i_ + 1);
+            if (first.empty())
+                return false;
+            std::size_t j = i_ + 1 + first.size();
+            std::string longer;
+            if (j + 1 < s_.size() && s_[j] == '.' && std::isalpha(static_cast<unsigned char>(s_[j + 1])))
+                longer = "%" + first + "." + word(j + 1);
+            for (const std::string& name : {longer, "%" + first}) {
+                if (name.empty())
+                    continue;
+                if (const auto reg = LaneExpression::findRegister(fn_, name, pc_)) {
+                    o.kind = Operand::Kind::Register;
+                    o.index = *reg;
+                    o.type = fn_.registerType(*reg);
+                    i_ += name.size();
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (!std::isalpha(static_cast<unsigned char>(c)))
+            return false;
+        const std::string name = word(i_);
+        std::size_t j = i_ + name.size();
+        if (name == "lane" || name == "warp") {
+            o.kind = name == "lane" ? Operand::Kind::Lane : Operand::Kind::Warp;
+            i_ = j;
+            return true;
+        }
+        static const std::pair<const char*, std::uint32_t> builtins[]
+            = {{"threadIdx", RegTidX}, {"blockIdx", RegCtaidX}, {"blockDim", RegNtidX}, {"gridDim", RegNctaidX}};
+        for (const auto& [text, first] : builtins) {
+            if (name != text || j + 1 >= s_.size() || s_[j] != '.')
+                continue;
+            const char axis = s_[j + 1];
+            if ((axis != 'x' && axis != 'y' && axis != 'z') || (j + 2 < s_.size() && nameChar(s_[j + 2])))
+                return false;
+            o.kind = Operand::Kind::Special;
+            o.index = first + std::uint32_t(axis - 'x');
+            i_ = j + 2;
+            return true;
+        }
+        return false; // a buffer's element, a function, a constant of muparser's
+    }
+};
+
+std::optional<LanePredicate> LanePredicate::compile(const std::string& text, const Function& fn, std::uint32_t pc)
+{
+    LanePredicate p;
+    LanePredicateParser parser(text, fn, pc);
+    if (!parser.parse(p.program_))
+        return std::nullopt;
+    std::size_t depth = 0, deepest = 0;
+    for (const Node& n : p.program_) {
+        depth = n.op == Op::And || n.op == Op::Or ? depth - 1 : depth + 1;
+        deepest = std::max(deepest, depth);
+    }
+    if (deepest > kDepth)
+        return std::nullopt;
+    return p;
+}
+
+void LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, double* out) const
+{
+    auto each = [lanes, out](auto value) {
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            out[l] = value(l);
+        }
+    };
+    const std::uint64_t* r = w.reg(o.index);
+    switch (o.kind) {
+    case Operand::Kind::Number: each([&](int) { return o.number; }); break;
+    case Operand::Kind::Special: each([r](int l) { return double(r[l]); }); break;
+    case Operand::Kind::Register: each([&](int l) { return registerNumber(o.type, r[l]); }); break;
+    case Operand::Kind::Lane: each([](int l) { return double(l); }); break;
+    case Operand::Kind::Warp: each([&](int) { return double(w.warpId); }); break;
+    }
+}
+
+std::uint32_t LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t lanes) const
+{
+    double a[32], b[32];
+    load(n.a, w, lanes, a);
+    load(n.b, w, lanes, b);
+    std::uint32_t out = 0;
+    auto each = [&](auto holds) {
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            out |= std::uint32_t(holds(a[l], b[l])) << l;
+        }
+    };
+    switch (n.op) {
+    case Op::Eq: each([](double x, double y) { return x == y; }); break;
+    case Op::Ne: each([](double x, double y) { return x != y; }); break;
+    case Op::Lt: each([](double x, double y) { return x < y; }); break;
+    case Op::Le: each([](double x, double y) { return x <= y; }); break;
+    case Op::Gt: each([](double x, double y) { return x > y; }); break;
+    case Op::Ge: each([](double x, double y) { return x >= y; }); break;
+    default: break;
+    }
+    return out;
+}
+
+std::uint32_t LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
+{
+    std::uint32_t stack[kDepth];
+    std::size_t top = 0;
+    for (const Node& n : program_) {
+        if (n.op == Op::And || n.op == Op::Or) {
+            const std::uint32_t b = stack[--top], a = stack[--top];
+            stack[top++] = n.op == Op::And ? a & b : a | b;
+        } else
+            stack[top++] = compare(n, w, lanes);
+    }
+    return top ? stack[top - 1] & lanes : 0;
+}
+
+} // namespace kw::debug
