@@ -14,6 +14,7 @@
 #include "run/VersionReport.hpp"
 #include "serve/CompileCommand.hpp"
 #include "serve/DevicesCommand.hpp"
+#include "serve/ExportCommand.hpp"
 #include "serve/RunCommand.hpp"
 #include "serve/ServeCommand.hpp"
 
@@ -94,6 +95,18 @@ int main(int argc, char** argv)
     debug->add_option("--step", debugOptions.step,
                       "a document of steps: the launch step to debug, by name or by path (\"2\", \"3.1\")");
 
+    kw::ExportCommandOptions exportOptions;
+    auto* exportDoc = app.add_subcommand(
+        "export", "Write a .kwb document as a program that reproduces its run: CuPy, PyCUDA or C++ (docs/export.md)");
+    exportDoc->add_option("file", exportOptions.file, "FILE.kwb")->required();
+    exportDoc->add_option("--to", exportOptions.target, "cupy, pycuda or cpp")
+        ->required()
+        ->check(CLI::IsMember({"cupy", "pycuda", "cpp"}));
+    exportDoc->add_option("--out", exportOptions.outDir,
+                          "the folder to write (default: NAME-TARGET beside the document)");
+    exportDoc->add_flag("--trust", exportOptions.trust,
+                        "take the document's options and files as they are (only for your own files)");
+
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
@@ -121,6 +134,8 @@ int main(int argc, char** argv)
             return kw::RunCommand(runOptions).execute();
         if (*debug)
             return kw::debug::DebugCommand(debugOptions).execute();
+        if (*exportDoc)
+            return kw::ExportCommand(exportOptions).execute();
         if (*devices)
             return kw::DevicesCommand::execute(devicesJson);
         if (*serve)
