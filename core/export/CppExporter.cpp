@@ -257,7 +257,8 @@ std::string CppExporter::program(const ExportPlan& plan)
                      plan.source().fileName);
     s += "// document's launches on GPU 0 through the driver API with the same inputs, prints the same\n"
          "// checks and timings, and writes every output buffer as out/NAME.npy (or --out DIR).\n";
-    s += "// Build: cmake -B build && cmake --build build; run: build/run_cpp [--out DIR] [--dir FOLDER]\n";
+    s += "// Build: cmake -B build && cmake --build build; run: build/run_cpp [--out DIR] [--dir FOLDER]\n"
+         "// build/run_cpp --check-outputs DIR: only the checks, on NAME.npy files written elsewhere (no GPU).\n";
     s += CppRuntime::text();
     s += "\nnamespace {\n\n";
     s += fmt::format("const char* const kSource = {};\n", str(plan.source().fileName));
@@ -300,11 +301,23 @@ std::string CppExporter::program(const ExportPlan& plan)
     s += "    return v;\n}\n\n";
 
     s += "// The document's checks after the run.\nstd::vector<CheckResult> documentChecks(const Doubles& B, const "
-         "Doubles& I)\n{\n    (void)I;\n    std::vector<CheckResult> results;\n";
+         "Doubles& I)\n{\n    (void)B, (void)I;\n    std::vector<CheckResult> results;\n";
     for (std::size_t i = 0; i < doc.checks.size(); ++i)
         s += checkBlock(plan, doc.checks[i], fmt::format("checks[{}]", i), {}, "    ");
     s += "    return results;\n}\n\n";
 
+    s += "// --check-outputs DIR: the document's checks on output buffers written elsewhere (kwb-run run --out DIR),\n"
+         "// without a GPU.\nint checkOutputs(const std::string& folder, const std::string& dir)\n{\n";
+    s += "    const std::vector<Buffer> buffers = initialBuffers(folder);\n";
+    s += "    Doubles B, I;\n";
+    s += "    for (const auto& b : buffers) {\n";
+    s += "        I[b.name] = as_doubles(b.dtype, b.host);\n";
+    s += "        B[b.name] = b.direction == \"in\" ? I[b.name] : as_doubles(b.dtype, read_npy(dir + \"/\" + b.name + "
+         "\".npy\").data);\n";
+    s += "    }\n";
+    s += "    const std::vector<CheckResult> results = documentChecks(B, I);\n";
+    s += "    std::fputs(check_lines(results, \"\").c_str(), stdout);\n";
+    s += "    for (const auto& c : results)\n        if (!c.passed)\n            return 4;\n    return 0;\n}\n\n";
     s += "int runDocument(const std::string& folder, const std::string& out)\n{\n";
     s += "    const auto t0 = std::chrono::steady_clock::now();\n";
     s += "    Device dev(folder, kSource, compileOptions(folder), kKernels);\n";
@@ -407,15 +420,18 @@ std::string CppExporter::program(const ExportPlan& plan)
     }
     s += "    return failed ? 4 : 0;\n}\n\n} // namespace\n\n";
     s += "int main(int argc, char** argv)\n{\n";
-    s += "    std::string folder = KWB_EXPORT_DIR, out;\n";
+    s += "    std::string folder = KWB_EXPORT_DIR, out, checkDir;\n";
     s += "    for (int a = 1; a + 1 < argc; a += 2) {\n";
     s += "        const std::string option = argv[a];\n";
     s += "        if (option == \"--out\")\n            out = argv[a + 1];\n";
     s += "        else if (option == \"--dir\")\n            folder = argv[a + 1];\n";
-    s += "        else {\n            std::fprintf(stderr, \"usage: %s [--out DIR] [--dir FOLDER]\\n\", argv[0]);\n"
+    s += "        else if (option == \"--check-outputs\")\n            checkDir = argv[a + 1];\n";
+    s += "        else {\n            std::fprintf(stderr, \"usage: %s [--out DIR] [--dir FOLDER] [--check-outputs "
+         "DIR]\\n\", argv[0]);\n"
          "            return 2;\n        }\n    }\n";
     s += "    if (out.empty())\n        out = folder + \"/out\";\n";
-    s += "    try {\n        return runDocument(folder, out);\n    } catch (const std::exception& e) {\n";
+    s += "    try {\n        if (!checkDir.empty())\n            return checkOutputs(folder, checkDir);\n        "
+         "return runDocument(folder, out);\n    } catch (const std::exception& e) {\n";
     s += "        std::fprintf(stderr, \"%s\\n\", e.what());\n        return 3;\n    }\n}\n";
     return s;
 }

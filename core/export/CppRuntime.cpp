@@ -40,7 +40,7 @@ struct Failure : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-void check_cu(CUresult r, const char* what)
+[[maybe_unused]] void check_cu(CUresult r, const char* what)
 {
     if (r == CUDA_SUCCESS)
         return;
@@ -52,13 +52,13 @@ void check_cu(CUresult r, const char* what)
 }
 #define CU(call) check_cu((call), #call)
 
-void check_nvrtc(nvrtcResult r, const char* what)
+[[maybe_unused]] void check_nvrtc(nvrtcResult r, const char* what)
 {
     if (r != NVRTC_SUCCESS)
         throw Failure(std::string(what) + ": " + nvrtcGetErrorString(r));
 }
 
-std::string read_text(const std::string& path)
+[[maybe_unused]] std::string read_text(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -75,7 +75,7 @@ struct Npy {
     Bytes data;
 };
 
-Npy read_npy(const std::string& path)
+[[maybe_unused]] Npy read_npy(const std::string& path)
 {
     const std::string all = read_text(path);
     if (all.size() < 10 || all.compare(0, 6, "\x93NUMPY") != 0)
@@ -104,7 +104,7 @@ Npy read_npy(const std::string& path)
     return npy;
 }
 
-void write_npy(const std::string& path, const std::string& descr, const std::vector<std::size_t>& shape,
+[[maybe_unused]] void write_npy(const std::string& path, const std::string& descr, const std::vector<std::size_t>& shape,
                const Bytes& data)
 {
     std::string dims;
@@ -126,7 +126,7 @@ void write_npy(const std::string& path, const std::string& descr, const std::vec
 }
 
 // ---- element conversions (bf16 travels as its 16 bits, as in the workbench's .npy files) ----
-double element_as_double(const std::string& dtype, const unsigned char* p)
+[[maybe_unused]] double element_as_double(const std::string& dtype, const unsigned char* p)
 {
     auto load = [p](auto v) {
         std::memcpy(&v, p, sizeof v);
@@ -161,14 +161,14 @@ double element_as_double(const std::string& dtype, const unsigned char* p)
     throw Failure("unknown dtype " + dtype);
 }
 
-std::size_t dtype_size(const std::string& dtype)
+[[maybe_unused]] std::size_t dtype_size(const std::string& dtype)
 {
     if (dtype == "bf16")
         return 2;
     return std::size_t(dtype[1] - '0');
 }
 
-std::vector<double> as_doubles(const std::string& dtype, const Bytes& bytes)
+[[maybe_unused]] std::vector<double> as_doubles(const std::string& dtype, const Bytes& bytes)
 {
     const std::size_t size = dtype_size(dtype);
     std::vector<double> v(bytes.size() / size);
@@ -178,7 +178,7 @@ std::vector<double> as_doubles(const std::string& dtype, const Bytes& bytes)
 }
 
 // A scalar of the dtype from a double, as the workbench packs it.
-Bytes pack(const std::string& dtype, double v)
+[[maybe_unused]] Bytes pack(const std::string& dtype, double v)
 {
     Bytes out(dtype_size(dtype));
     auto store = [&out](auto x) { std::memcpy(out.data(), &x, sizeof x); };
@@ -230,7 +230,7 @@ template <typename... T> [[maybe_unused]] double kw_sum(T... v)
 template <typename... T> [[maybe_unused]] double kw_avg(T... v) { return kw_sum(v...) / double(sizeof...(v)); }
 
 // Numbers printed as the workbench prints them: the shortest text that reads back.
-std::string kw_num(double v)
+[[maybe_unused]] std::string kw_num(double v)
 {
     if (std::isnan(v))
         return "nan";
@@ -247,7 +247,7 @@ std::string kw_num(double v)
     return std::string(buf, f.ptr);
 }
 
-std::string kw_g3(double v)
+[[maybe_unused]] std::string kw_g3(double v)
 {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3g", v);
@@ -285,7 +285,7 @@ struct CheckResult {
 
 using PerElement = std::function<double(std::size_t k, double i, double x, double y, double z)>;
 
-bool within(CheckResult& r, double absTol, double relTol, double got, double expected)
+[[maybe_unused]] bool within(CheckResult& r, double absTol, double relTol, double got, double expected)
 {
     if (std::isnan(expected) || std::isnan(got))
         return std::isnan(expected) && std::isnan(got);
@@ -298,7 +298,7 @@ bool within(CheckResult& r, double absTol, double relTol, double got, double exp
     return err <= absTol + relTol * std::fabs(expected);
 }
 
-double aggregate(const std::string& kind, const std::vector<double>& values)
+[[maybe_unused]] double aggregate(const std::string& kind, const std::vector<double>& values)
 {
     double acc = kind == "min" ? std::numeric_limits<double>::infinity()
                                : kind == "max" ? -std::numeric_limits<double>::infinity() : kind == "all" ? 1.0 : 0.0;
@@ -321,7 +321,7 @@ double aggregate(const std::string& kind, const std::vector<double>& values)
     return acc;
 }
 
-CheckResult run_check(const std::string& buffer, const std::string& shown, const std::string& kind,
+[[maybe_unused]] CheckResult run_check(const std::string& buffer, const std::string& shown, const std::string& kind,
                       const std::vector<double>& got, const std::vector<std::size_t>& shape, const PerElement& of,
                       const PerElement& expect, double absTol, double relTol)
 {
@@ -358,7 +358,7 @@ CheckResult run_check(const std::string& buffer, const std::string& shown, const
     return r;
 }
 
-std::string check_lines(const std::vector<CheckResult>& results, const std::string& indent)
+[[maybe_unused]] std::string check_lines(const std::vector<CheckResult>& results, const std::string& indent)
 {
     std::string text;
     for (const auto& c : results) {
@@ -373,7 +373,7 @@ std::string check_lines(const std::vector<CheckResult>& results, const std::stri
 }
 
 // TimingStats: min, median (interpolated between the middle two), mean.
-void timing_stats(std::vector<double> s, double& low, double& median, double& mean)
+[[maybe_unused]] void timing_stats(std::vector<double> s, double& low, double& median, double& mean)
 {
     std::sort(s.begin(), s.end());
     low = median = mean = 0;

@@ -633,10 +633,24 @@ std::string PythonProgram::text(const ExportPlan& plan, const PythonDevice& devi
         s += "    " + StepWriter::checkTuple(plan, doc.checks[i], fmt::format("checks[{}]", i), {}) + ",\n";
     s += "]\n\n\n";
 
+    s += "def check_outputs(folder):\n";
+    s += "    \"\"\"The document's checks on output buffers written elsewhere, without a GPU.\"\"\"\n";
+    s += "    B = {}\n";
+    s += "    for name, dtype, count, shape, direction, is_global in BUFFERS:\n";
+    s += "        values = HOST[name] if direction == \"in\" else np.load(os.path.join(folder, name + "
+         "\".npy\")).reshape(-1)\n";
+    s += "        B[name] = _as_doubles(values, DTYPES[name])\n";
+    s += "    results = [run_check(c, B, INITIAL, SHAPES) for c in CHECKS]\n";
+    s += "    sys.stdout.write(check_lines(results))\n";
+    s += "    return 0 if all(c[\"passed\"] for c in results) else 4\n\n\n";
     s += "def main():\n";
     s += "    parser = argparse.ArgumentParser(description=__doc__)\n";
     s += "    parser.add_argument(\"--out\", default=os.path.join(HERE, \"out\"), help=\"folder for NAME.npy\")\n";
+    s += "    parser.add_argument(\"--check-outputs\", metavar=\"DIR\",\n"
+         "                        help=\"only the checks, on NAME.npy files written elsewhere (kwb-run run --out "
+         "DIR)\")\n";
     s += "    options = parser.parse_args()\n";
+    s += "    if options.check_outputs:\n        return check_outputs(options.check_outputs)\n";
     s += "    t0 = time.perf_counter()\n";
     s += "    dev = Device(SOURCE, OPTIONS, KERNEL_NAMES)\n";
     s += "    compile_ms = (time.perf_counter() - t0) * 1e3\n";
