@@ -207,6 +207,8 @@ struct Npy {
 [[maybe_unused]] double kw_shl(double a, double b) { return std::ldexp(std::trunc(a), kw_shift_count(b)); }
 [[maybe_unused]] double kw_shr(double a, double b) { return std::floor(std::ldexp(std::trunc(a), -kw_shift_count(b))); }
 [[maybe_unused]] double kw_sign(double a) { return a < 0 ? -1.0 : (a > 0 ? 1.0 : 0.0); }
+[[maybe_unused]] double kw_log2(double a) { return std::log(a) / std::log(2.0); }
+[[maybe_unused]] double kw_rint(double a) { return std::floor(a + 0.5); }
 [[maybe_unused]] double kw_cdiv(double a, double b) { return std::ceil(a / b); }
 template <typename... T> [[maybe_unused]] double kw_min(double a, T... rest)
 {

@@ -1,5 +1,6 @@
 #include "export/ExpressionTranslation.hpp"
 
+#include "doc/Expression.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@ namespace {
 
 // One-argument functions: muparser's own and the workbench's additions. The Python
 // names are the prelude's (math's, made total: NaN or infinity instead of an exception).
+// muparser's log2 is log(x) / log(2) and its rint floor(x + 0.5): so are the translations.
 const std::map<std::string, std::pair<std::string, std::string>>& unaryFunctions()
 {
     static const std::map<std::string, std::pair<std::string, std::string>> f = {
@@ -24,10 +26,10 @@ const std::map<std::string, std::pair<std::string, std::string>>& unaryFunctions
         {"sinh", {"_f_sinh", "std::sinh"}},    {"cosh", {"_f_cosh", "std::cosh"}},
         {"tanh", {"_f_tanh", "std::tanh"}},    {"asinh", {"_f_asinh", "std::asinh"}},
         {"acosh", {"_f_acosh", "std::acosh"}}, {"atanh", {"_f_atanh", "std::atanh"}},
-        {"log2", {"_f_log2", "std::log2"}},    {"log10", {"_f_log10", "std::log10"}},
+        {"log2", {"_f_log2", "kw_log2"}},      {"log10", {"_f_log10", "std::log10"}},
         {"log", {"_f_log", "std::log"}},       {"ln", {"_f_log", "std::log"}},
         {"exp", {"_f_exp", "std::exp"}},       {"sqrt", {"_f_sqrt", "std::sqrt"}},
-        {"sign", {"_f_sign", "kw_sign"}},      {"rint", {"_f_rint", "std::rint"}},
+        {"sign", {"_f_sign", "kw_sign"}},      {"rint", {"_f_rint", "kw_rint"}},
         {"abs", {"_f_abs", "std::fabs"}},      {"floor", {"_f_floor", "std::floor"}},
         {"ceil", {"_f_ceil", "std::ceil"}},    {"trunc", {"_f_trunc", "std::trunc"}},
     };
@@ -96,10 +98,8 @@ std::string ExpressionTranslation::code(const ExpressionNode& n, const std::stri
     case ExpressionNode::Kind::Name: {
         if (auto c = name_(n.text))
             return *c;
-        if (n.text == "_pi")
-            return literal(language_, M_PI);
-        if (n.text == "_e")
-            return literal(language_, M_E);
+        if (n.text == "_pi" || n.text == "_e") // muparser's own values (its _pi is not M_PI)
+            return literal(language_, Expression(n.text, field).evaluate());
         return fail("the name \"" + n.text + "\" has no value in the exported program");
     }
     case ExpressionNode::Kind::Call: {

@@ -55,7 +55,7 @@ def _whole(f):
 _f_floor = _whole(math.floor)
 _f_ceil = _whole(math.ceil)
 _f_trunc = _whole(math.trunc)
-_f_rint = _whole(round)
+_f_rint = _whole(lambda a: math.floor(a + 0.5))  # muparser's rint
 
 
 def _shift(b):
@@ -94,7 +94,11 @@ _f_sin, _f_cos, _f_tan = _total(math.sin), _total(math.cos), _total(math.tan)
 _f_asin, _f_acos, _f_atan = _total(math.asin), _total(math.acos), _total(math.atan)
 _f_sinh, _f_cosh, _f_tanh = _total(math.sinh), _total(math.cosh), _total(math.tanh)
 _f_asinh, _f_acosh, _f_atanh = _total(math.asinh), _total(math.acosh), _total(math.atanh)
-_f_log, _f_log2, _f_log10 = _total(math.log, -math.inf), _total(math.log2, -math.inf), _total(math.log10, -math.inf)
+_f_log, _f_log10 = _total(math.log, -math.inf), _total(math.log10, -math.inf)
+
+
+def _f_log2(a):  # muparser's log2: log(a) / log(2)
+    return _div(_f_log(a), math.log(2.0))
 _f_exp, _f_sqrt, _f_abs = _total(math.exp), _total(math.sqrt), _total(math.fabs)
 
 
@@ -556,6 +560,8 @@ public:
 };
 
 } // namespace
+
+const char* PythonProgram::helpers() { return kHelpers; }
 
 std::string PythonProgram::bakedFile(const ExportBuffer& b) { return "data/" + b.name + ".npy"; }
 

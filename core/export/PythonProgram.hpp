@@ -13,6 +13,8 @@ public:
     static std::string text(const ExportPlan& plan, const PythonDevice& device);
     // "data/NAME.npy": where a baked buffer's values lie in the folder.
     static std::string bakedFile(const ExportBuffer& b);
+    // The expression language's helpers and the checks' code the program carries (Python).
+    static const char* helpers();
 };
 
 } // namespace kw::exporting
