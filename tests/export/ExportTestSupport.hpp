@@ -48,7 +48,7 @@ inline Shell shell(const std::string& command)
 
 inline bool haveCommand(const std::string& name) { return shell("command -v " + name + " >/dev/null").code == 0; }
 
-inline std::string kwbRun() { return std::string(KW_BIN_DIR) + "/kwb-run"; }
+inline std::string kwbRunPath() { return std::string(KW_BIN_DIR) + "/kwb-run"; }
 
 inline std::vector<std::string> exportSample(const std::string& stem, kw::exporting::ExportTarget target,
                                              const fs::path& folder)
@@ -57,7 +57,7 @@ inline std::vector<std::string> exportSample(const std::string& stem, kw::export
     kw::exporting::ExportRequest request;
     request.target = target;
     request.folder = folder;
-    request.compileWorker = kwbRun();
+    request.compileWorker = kwbRunPath();
     return kw::exporting::DocumentExport::write(doc, request);
 }
 

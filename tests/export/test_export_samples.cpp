@@ -96,7 +96,7 @@ TEST(ExportSamples, EverySampleBuildsForCppAndItsChecksPrintWhatKwbRunPrints)
         ASSERT_EQ(build.code, 0) << build.output;
         if (std::find(slow.begin(), slow.end(), stem) != slow.end())
             continue;
-        const Shell run = shell(quoted(kwbRun()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
+        const Shell run = shell(quoted(kwbRunPath()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
                                 + " --device sim --out " + quoted((dir / "sim").string()));
         ASSERT_TRUE(run.code == 0 || run.code == 4) << run.output;
         const Shell checks
@@ -119,7 +119,7 @@ TEST(ExportSamples, ThePythonChecksPrintWhatKwbRunPrintsOnTheSameOutputs)
         SCOPED_TRACE(stem);
         const fs::path dir = kw::test::freshDir("kw_export", "pychecks_" + stem);
         exportSample(stem, ExportTarget::Cupy, dir / "program");
-        const Shell run = shell(quoted(kwbRun()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
+        const Shell run = shell(quoted(kwbRunPath()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
                                 + " --device sim --out " + quoted((dir / "sim").string()));
         ASSERT_TRUE(run.code == 0 || run.code == 4) << run.output;
         // The check needs no GPU: cupy is only imported, so a stand-in module is enough.

@@ -138,7 +138,7 @@ TEST(ExportText, FailingChecksPrintTheSameMismatchesAsKwbRun)
     DocumentExport::write(kw::DocumentReader::readFile(doc), request);
     const Shell build = buildCpp(dir / "program", dir / "run_cpp");
     ASSERT_EQ(build.code, 0) << build.output;
-    const Shell run = shell(quoted(kwbRun()) + " run " + quoted(doc.string()) + " --device sim --out "
+    const Shell run = shell(quoted(kwbRunPath()) + " run " + quoted(doc.string()) + " --device sim --out "
                             + quoted((dir / "sim").string()));
     ASSERT_EQ(run.code, 4) << "the document's checks fail on purpose: " << run.output;
     const Shell checks
