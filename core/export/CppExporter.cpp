@@ -271,7 +271,8 @@ std::string CppExporter::program(const ExportPlan& plan)
         s += "        " + str(o) + ",\n";
     for (const auto& d : SourceFiles::nvrtcIncludeOptions(plan))
         s += "        \"-I\" + folder + " + str("/" + d) + ",\n";
-    s += fmt::format("        \"--pre-include={}\",\n    }};\n}}\n\n", SourceFiles::kNvccEnvironment);
+    s += fmt::format("        \"--pre-include=\" + folder + \"/{}/{}\",\n    }};\n}}\n\n", SourceFiles::kBuiltinFolder,
+                     SourceFiles::kNvccEnvironment);
 
     s += "// The document's buffers and their contents before the run.\n";
     s += "std::vector<Buffer> initialBuffers(const std::string& folder)\n{\n    (void)folder;\n"
@@ -448,6 +449,9 @@ target_compile_features(run_cpp PRIVATE cxx_std_17)
 target_link_libraries(run_cpp PRIVATE CUDA::cuda_driver CUDA::nvrtc)
 # The program finds its source and data here unless given --dir.
 target_compile_definitions(run_cpp PRIVATE KWB_EXPORT_DIR="${CMAKE_CURRENT_SOURCE_DIR}")
+# The toolkit's device headers, for NVRTC when the program runs.
+list(GET CUDAToolkit_INCLUDE_DIRS 0 kwb_cuda_include)
+target_compile_definitions(run_cpp PRIVATE KWB_CUDA_INCLUDE_DIR="${kwb_cuda_include}")
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
   target_compile_options(run_cpp PRIVATE -Wall -Wextra)
 endif()

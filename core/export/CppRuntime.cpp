@@ -432,6 +432,12 @@ public:
         bool hasArch = false;
         for (const auto& o : options)
             hasArch = hasArch || o.rfind("-arch=", 0) == 0;
+#ifdef KWB_CUDA_INCLUDE_DIR
+        // The toolkit's device headers (<cuda_fp16.h>, CCCL), as the workbench passes them.
+        options.push_back(std::string("-I") + KWB_CUDA_INCLUDE_DIR);
+        if (std::filesystem::is_directory(std::string(KWB_CUDA_INCLUDE_DIR) + "/cccl"))
+            options.push_back(std::string("-I") + KWB_CUDA_INCLUDE_DIR + "/cccl");
+#endif
         if (!hasArch) // the GPU's own binary where NVRTC knows the GPU, else PTX the driver translates
             options.push_back((nvrtcKnows(major * 10 + minor) ? "-arch=sm_" : "-arch=compute_") +
                               std::to_string(major * 10 + minor));

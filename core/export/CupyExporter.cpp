@@ -82,7 +82,9 @@ PythonDevice CupyExporter::device(const ExportPlan& plan)
             d.options.push_back(o);
     for (const auto& o : SourceFiles::nvrtcIncludeOptions(plan))
         d.options.push_back("=\"-I\" + os.path.join(HERE, " + nlohmann::json(o).dump() + ")");
-    d.options.push_back(std::string("--pre-include=") + SourceFiles::kNvccEnvironment);
+    // By its path: NVRTC need not look for a pre-included header where #include looks.
+    d.options.push_back(std::string("=\"--pre-include=\" + os.path.join(HERE, \"") + SourceFiles::kBuiltinFolder
+                        + "\", \"" + SourceFiles::kNvccEnvironment + "\")");
     d.kernelsLiteral = nlohmann::json(plan.kernels()).dump();
     return d;
 }

@@ -85,7 +85,8 @@ inline fs::path stubDriverFolder()
 // linked against the driver's stub and NVRTC.
 inline Shell buildCpp(const fs::path& folder, const fs::path& binary)
 {
-    return shell("c++ -std=c++17 -O1 -Wall -Wextra -Werror -I" + quoted(KW_CUDA_INCLUDE_DIR) + " -o "
+    return shell("c++ -std=c++17 -O1 -Wall -Wextra -Werror -I" + quoted(KW_CUDA_INCLUDE_DIR)
+                 + " -DKWB_CUDA_INCLUDE_DIR=" + quoted("\"" + std::string(KW_CUDA_INCLUDE_DIR) + "\"") + " -o "
                  + quoted(binary.string()) + " " + quoted((folder / "run.cpp").string()) + " -L"
                  + quoted(std::string(KW_CUDA_LIBRARY_DIR) + "/stubs") + " -L" + quoted(KW_CUDA_LIBRARY_DIR)
                  + " -lcuda -lnvrtc");

@@ -51,12 +51,15 @@ TEST(ExportSamples, EverySampleExportsForCupyAndThePythonHolds)
         const auto files = exportSample(stem, ExportTarget::Cupy, dir);
         EXPECT_TRUE(wrote(files, "run_cupy.py") && wrote(files, "README.md"));
         EXPECT_TRUE(wrote(files, "kwb_headers/kwb_nvcc_environment.h"));
-        expectPythonHolds(dir / "run_cupy.py",
-                          {"cp.RawModule", ".get_function", "cuda.alloc", "np.save", "run_check", "check_lines",
-                           "timing_stats", "print"});
+        expectPythonHolds(
+            dir / "run_cupy.py",
+            {"cp.RawModule", ".get_function", "cuda.alloc", "np.save", "run_check", "check_lines", "print"});
         const std::string text = readText(dir / "run_cupy.py");
         EXPECT_NE(text.find("-lineinfo"), std::string::npos);
-        EXPECT_NE(text.find("--pre-include=kwb_nvcc_environment.h"), std::string::npos);
+        EXPECT_NE(text.find("\"--pre-include=\" + os.path.join(HERE, \"kwb_headers\", \"kwb_nvcc_environment.h\")"), std::string::npos);
+        const bool steps = kw::test::sampleDocument(stem + ".kwb").contains("steps");
+        EXPECT_EQ(text.find("timing_stats(times)") != std::string::npos, !steps)
+            << "one launch is timed over warm-up and repeats; a document of steps runs once";
     }
 }
 
@@ -96,8 +99,9 @@ TEST(ExportSamples, EverySampleBuildsForCppAndItsChecksPrintWhatKwbRunPrints)
         ASSERT_EQ(build.code, 0) << build.output;
         if (std::find(slow.begin(), slow.end(), stem) != slow.end())
             continue;
-        const Shell run = shell(quoted(kwbRunPath()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
-                                + " --device sim --out " + quoted((dir / "sim").string()));
+        const Shell run
+            = shell(quoted(kwbRunPath()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
+                    + " --device sim --out " + quoted((dir / "sim").string()));
         ASSERT_TRUE(run.code == 0 || run.code == 4) << run.output;
         const Shell checks
             = shell("LD_LIBRARY_PATH=" + quoted(stubDriverFolder().string() + ":" + KW_CUDA_LIBRARY_DIR) + " "
@@ -119,8 +123,9 @@ TEST(ExportSamples, ThePythonChecksPrintWhatKwbRunPrintsOnTheSameOutputs)
         SCOPED_TRACE(stem);
         const fs::path dir = kw::test::freshDir("kw_export", "pychecks_" + stem);
         exportSample(stem, ExportTarget::Cupy, dir / "program");
-        const Shell run = shell(quoted(kwbRunPath()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
-                                + " --device sim --out " + quoted((dir / "sim").string()));
+        const Shell run
+            = shell(quoted(kwbRunPath()) + " run " + quoted(std::string(KW_SAMPLES_DIR) + "/" + stem + ".kwb")
+                    + " --device sim --out " + quoted((dir / "sim").string()));
         ASSERT_TRUE(run.code == 0 || run.code == 4) << run.output;
         // The check needs no GPU: cupy is only imported, so a stand-in module is enough.
         fs::create_directories(dir / "fake");
@@ -131,4 +136,20 @@ TEST(ExportSamples, ThePythonChecksPrintWhatKwbRunPrintsOnTheSameOutputs)
         EXPECT_EQ(checks.code, run.code) << checks.output;
         EXPECT_EQ(checks.output, documentCheckLines(run.output));
     }
+}
+
+// The generated CMakeLists.txt finds the toolkit and builds the program without warnings.
+TEST(ExportSamples, TheCMakeProjectBuilds)
+{
+    if (!haveCommand("cmake") || !haveCommand("c++"))
+        GTEST_SKIP() << "cmake or a C++ compiler is missing on this machine";
+    const fs::path dir = kw::test::freshDir("kw_export", "cmake");
+    exportSample("reduction_two_pass", ExportTarget::Cpp, dir / "program");
+    const Shell configure = shell("cmake -S " + quoted((dir / "program").string()) + " -B "
+                                  + quoted((dir / "build").string()) + " -DCMAKE_CXX_FLAGS=-Werror -DCUDAToolkit_ROOT="
+                                  + quoted(fs::path(KW_CUDA_INCLUDE_DIR).parent_path().string()));
+    ASSERT_EQ(configure.code, 0) << configure.output;
+    const Shell build = shell("cmake --build " + quoted((dir / "build").string()));
+    EXPECT_EQ(build.code, 0) << build.output;
+    EXPECT_TRUE(fs::exists(dir / "build" / "run_cpp"));
 }
