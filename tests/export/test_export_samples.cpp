@@ -56,7 +56,8 @@ TEST(ExportSamples, EverySampleExportsForCupyAndThePythonHolds)
             {"cp.RawModule", ".get_function", "cuda.alloc", "np.save", "run_check", "check_lines", "print"});
         const std::string text = readText(dir / "run_cupy.py");
         EXPECT_NE(text.find("-lineinfo"), std::string::npos);
-        EXPECT_NE(text.find("\"--pre-include=\" + os.path.join(HERE, \"kwb_headers\", \"kwb_nvcc_environment.h\")"), std::string::npos);
+        EXPECT_NE(text.find("\"--pre-include=\" + os.path.join(HERE, \"kwb_headers\", \"kwb_nvcc_environment.h\")"),
+                  std::string::npos);
         const bool steps = kw::test::sampleDocument(stem + ".kwb").contains("steps");
         EXPECT_EQ(text.find("timing_stats(times)") != std::string::npos, !steps)
             << "one launch is timed over warm-up and repeats; a document of steps runs once";
@@ -117,9 +118,15 @@ TEST(ExportSamples, EverySampleBuildsForCppAndItsChecksPrintWhatKwbRunPrints)
 // The same for Python, where NumPy is installed (the GPU machine has it).
 TEST(ExportSamples, ThePythonChecksPrintWhatKwbRunPrintsOnTheSameOutputs)
 {
-    if (shell("python3 -c 'import numpy'").code != 0)
+    // The first python3 that has NumPy (a virtual environment's may lack it where the system's has it).
+    std::string python;
+    for (const std::string candidate : {"python3", "/usr/bin/python3"})
+        if (python.empty() && shell(kwtest::quoted(candidate) + " -c 'import numpy'").code == 0)
+            python = candidate;
+    if (python.empty())
         GTEST_SKIP() << "NumPy is not installed for python3: the Python checks are compared on the GPU machine";
-    for (const std::string stem : {"add_vectors", "matmul", "saxpy", "histogram", "reduction_two_pass"}) {
+    for (const std::string stem :
+         {"add_vectors", "matmul", "saxpy", "histogram", "reduction_two_pass", "scan_blelloch", "stream_compaction"}) {
         SCOPED_TRACE(stem);
         const fs::path dir = kw::test::freshDir("kw_export", "pychecks_" + stem);
         exportSample(stem, ExportTarget::Cupy, dir / "program");
@@ -130,7 +137,7 @@ TEST(ExportSamples, ThePythonChecksPrintWhatKwbRunPrintsOnTheSameOutputs)
         // The check needs no GPU: cupy is only imported, so a stand-in module is enough.
         fs::create_directories(dir / "fake");
         std::ofstream(dir / "fake" / "cupy.py") << "";
-        const Shell checks = shell("PYTHONPATH=" + quoted((dir / "fake").string()) + " python3 "
+        const Shell checks = shell("PYTHONPATH=" + quoted((dir / "fake").string()) + " " + kwtest::quoted(python) + " "
                                    + quoted((dir / "program" / "run_cupy.py").string()) + " --check-outputs "
                                    + quoted((dir / "sim").string()));
         EXPECT_EQ(checks.code, run.code) << checks.output;
