@@ -23,6 +23,7 @@ ExportDialog::ExportDialog(const QString& documentPath, QWidget* parent)
     , folder_(new QLineEdit(this))
 {
     setWindowTitle(tr("Export as a program"));
+    setMinimumWidth(520);
     target_->setObjectName("exportTarget");
     target_->addItem(tr("CuPy (Python, NVRTC)"), int(ExportTarget::Cupy));
     target_->addItem(tr("PyCUDA (Python, nvcc)"), int(ExportTarget::Pycuda));
@@ -35,7 +36,9 @@ ExportDialog::ExportDialog(const QString& documentPath, QWidget* parent)
     folderRow->addWidget(browse);
     auto* form = new QFormLayout;
     form->addRow(tr("&Target:"), target_);
-    form->addRow(tr("&Folder:"), folderRow);
+    auto* folderLabel = new QLabel(tr("&Folder:"), this);
+    folderLabel->setBuddy(folder_);
+    form->addRow(folderLabel, folderRow);
     auto* note = new QLabel(tr("Writes a program that reproduces this document's run: the source, the inputs, "
                                "every launch, the checks and the timing, with a README. Nothing is run."),
                             this);
