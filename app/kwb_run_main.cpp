@@ -104,6 +104,9 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember({"cupy", "pycuda", "cpp"}));
     exportDoc->add_option("--out", exportOptions.outDir,
                           "the folder to write (default: NAME-TARGET beside the document)");
+    exportDoc->add_flag("--cubin", exportOptions.cubin,
+                        "cpp: compile now and embed the cubin (for --arch, or the document's options.arch)");
+    exportDoc->add_option("--arch", exportOptions.arch, "with --cubin: the architecture, e.g. sm_90");
     exportDoc->add_flag("--trust", exportOptions.trust,
                         "take the document's options and files as they are (only for your own files)");
 

@@ -248,7 +248,7 @@ std::string stepName(const StepSpec& st)
 
 } // namespace
 
-std::string CppExporter::program(const ExportPlan& plan)
+std::string CppExporter::program(const ExportPlan& plan, const EmbeddedCubin* cubin)
 {
     const Document& doc = plan.document();
     std::string s = fmt::format("// {}\n", doc.title.empty() ? std::string("Kernel Workbench document") : doc.title);
@@ -274,6 +274,21 @@ std::string CppExporter::program(const ExportPlan& plan)
     s += fmt::format("        \"--pre-include=\" + folder + \"/{}/{}\",\n    }};\n}}\n\n", SourceFiles::kBuiltinFolder,
                      SourceFiles::kNvccEnvironment);
 
+    s += "// The binary compiled on export (--cubin), for one architecture; empty: NVRTC compiles the source.\n";
+    s += "const Bytes& embeddedCubin()\n{\n    static const Bytes cubin = {";
+    if (cubin)
+        for (std::size_t i = 0; i < cubin->cubin.size(); ++i)
+            s += fmt::format("{}{}", i % 24 == 0 ? "\n        " : " ",
+                             unsigned(static_cast<unsigned char>(cubin->cubin[i])))
+                + (i + 1 < cubin->cubin.size() ? "," : "");
+    s += "};\n    return cubin;\n}\n\n";
+    s += fmt::format("int embeddedArch() {{ return {}; }}\n\n", cubin ? cubin->arch : 0);
+    s += "const std::map<std::string, std::string>& embeddedNames()\n{\n    static const std::map<std::string, "
+         "std::string> names = {";
+    if (cubin)
+        for (const auto& [k, v] : cubin->lowered)
+            s += fmt::format("{{{}, {}}}, ", str(k), str(v));
+    s += "};\n    return names;\n}\n\n";
     s += "// The document's buffers and their contents before the run.\n";
     s += "std::vector<Buffer> initialBuffers(const std::string& folder)\n{\n    (void)folder;\n"
          "    std::vector<Buffer> v;\n";
@@ -458,9 +473,9 @@ endif()
 )CMAKE";
 }
 
-ExportFiles CppExporter::files(const ExportPlan& plan)
+ExportFiles CppExporter::files(const ExportPlan& plan, const EmbeddedCubin* cubin)
 {
-    return {{kProgram, program(plan)}, {"CMakeLists.txt", cmakeLists(plan)}};
+    return {{kProgram, program(plan, cubin)}, {"CMakeLists.txt", cmakeLists(plan)}};
 }
 
 } // namespace kw::exporting

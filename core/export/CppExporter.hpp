@@ -5,13 +5,25 @@
 #include "export/ExportFiles.hpp"
 #include "export/ExportPlan.hpp"
 
+#include <map>
+#include <string>
+#include <vector>
+
 namespace kw::exporting {
+
+// A binary compiled on export (kwb-run export --cubin), for one architecture: the program
+// loads it instead of compiling the source with NVRTC.
+struct EmbeddedCubin {
+    std::vector<char> cubin;
+    int arch = 0;                               // 90 for sm_90
+    std::map<std::string, std::string> lowered; // name expression -> mangled name
+};
 
 class CppExporter {
 public:
     static constexpr const char* kProgram = "run.cpp";
-    static ExportFiles files(const ExportPlan& plan);
-    static std::string program(const ExportPlan& plan);
+    static ExportFiles files(const ExportPlan& plan, const EmbeddedCubin* cubin = nullptr);
+    static std::string program(const ExportPlan& plan, const EmbeddedCubin* cubin = nullptr);
     static std::string cmakeLists(const ExportPlan& plan);
 };
 

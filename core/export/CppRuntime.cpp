@@ -414,6 +414,11 @@ struct StepRecord {
     std::vector<CheckResult> checks;
 };
 
+// The document's part defines these: a cubin compiled on export (--cubin), else empty.
+const Bytes& embeddedCubin();
+int embeddedArch();
+const std::map<std::string, std::string>& embeddedNames();
+
 class Device {
 public:
     Device(const std::string& folder, const std::string& sourceName, std::vector<std::string> options,
@@ -429,54 +434,16 @@ public:
         int major = 0, minor = 0;
         CU(cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device_));
         CU(cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device_));
-        bool hasArch = false;
-        for (const auto& o : options)
-            hasArch = hasArch || o.rfind("-arch=", 0) == 0;
-#ifdef KWB_CUDA_INCLUDE_DIR
-        // The toolkit's device headers (<cuda_fp16.h>, CCCL), as the workbench passes them.
-        options.push_back(std::string("-I") + KWB_CUDA_INCLUDE_DIR);
-        if (std::filesystem::is_directory(std::string(KWB_CUDA_INCLUDE_DIR) + "/cccl"))
-            options.push_back(std::string("-I") + KWB_CUDA_INCLUDE_DIR + "/cccl");
-#endif
-        if (!hasArch) // the GPU's own binary where NVRTC knows the GPU, else PTX the driver translates
-            options.push_back((nvrtcKnows(major * 10 + minor) ? "-arch=sm_" : "-arch=compute_") +
-                              std::to_string(major * 10 + minor));
-        const std::string source = read_text(folder + "/" + sourceName);
-        nvrtcProgram program = nullptr;
-        check_nvrtc(nvrtcCreateProgram(&program, source.c_str(), sourceName.c_str(), 0, nullptr, nullptr),
-                    "nvrtcCreateProgram");
-        for (const auto& k : kernels)
-            check_nvrtc(nvrtcAddNameExpression(program, k.c_str()), "nvrtcAddNameExpression");
-        std::vector<const char*> argv;
-        for (const auto& o : options)
-            argv.push_back(o.c_str());
-        const nvrtcResult compiled = nvrtcCompileProgram(program, int(argv.size()), argv.data());
-        std::size_t logSize = 0;
-        nvrtcGetProgramLogSize(program, &logSize);
-        std::string log(logSize, '\0');
-        nvrtcGetProgramLog(program, log.data());
-        if (compiled != NVRTC_SUCCESS)
-            throw Failure("the source did not compile:\n" + log);
-        std::size_t size = 0;
         Bytes image;
-        bool cubin = false;
-        for (const auto& o : options)
-            cubin = cubin || o.rfind("-arch=sm_", 0) == 0;
-        if (cubin) {
-            check_nvrtc(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
-            image.resize(size);
-            check_nvrtc(nvrtcGetCUBIN(program, reinterpret_cast<char*>(image.data())), "nvrtcGetCUBIN");
-        } else {
-            check_nvrtc(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
-            image.resize(size);
-            check_nvrtc(nvrtcGetPTX(program, reinterpret_cast<char*>(image.data())), "nvrtcGetPTX");
+        if (embeddedCubin().empty()) {
+            image = compile(folder, sourceName, options, kernels, major, minor);
+        } else { // built with --cubin: the binary compiled on export, for one architecture
+            if (embeddedArch() != major * 10 + minor)
+                throw Failure("the embedded cubin is for sm_" + std::to_string(embeddedArch()) + " and this GPU is sm_" +
+                              std::to_string(major * 10 + minor) + ": export without --cubin to compile here");
+            image = embeddedCubin();
+            lowered_ = embeddedNames();
         }
-        for (const auto& k : kernels) {
-            const char* lowered = nullptr;
-            check_nvrtc(nvrtcGetLoweredName(program, k.c_str(), &lowered), "nvrtcGetLoweredName");
-            lowered_[k] = lowered;
-        }
-        nvrtcDestroyProgram(&program);
         CU(cuModuleLoadData(&module_, image.data()));
         for (const auto& k : kernels) {
             CUfunction f = nullptr;
@@ -535,6 +502,61 @@ public:
     }
 
 private:
+    // NVRTC compiles the source for this GPU (or the document's arch) and gives the kernels' names.
+    Bytes compile(const std::string& folder, const std::string& sourceName, std::vector<std::string> options,
+                  const std::vector<std::string>& kernels, int major, int minor)
+    {
+        bool hasArch = false;
+        for (const auto& o : options)
+            hasArch = hasArch || o.rfind("-arch=", 0) == 0;
+#ifdef KWB_CUDA_INCLUDE_DIR
+        // The toolkit's device headers (<cuda_fp16.h>, CCCL), as the workbench passes them.
+        options.push_back(std::string("-I") + KWB_CUDA_INCLUDE_DIR);
+        if (std::filesystem::is_directory(std::string(KWB_CUDA_INCLUDE_DIR) + "/cccl"))
+            options.push_back(std::string("-I") + KWB_CUDA_INCLUDE_DIR + "/cccl");
+#endif
+        if (!hasArch) // the GPU's own binary where NVRTC knows the GPU, else PTX the driver translates
+            options.push_back((nvrtcKnows(major * 10 + minor) ? "-arch=sm_" : "-arch=compute_") +
+                              std::to_string(major * 10 + minor));
+        const std::string source = read_text(folder + "/" + sourceName);
+        nvrtcProgram program = nullptr;
+        check_nvrtc(nvrtcCreateProgram(&program, source.c_str(), sourceName.c_str(), 0, nullptr, nullptr),
+                    "nvrtcCreateProgram");
+        for (const auto& k : kernels)
+            check_nvrtc(nvrtcAddNameExpression(program, k.c_str()), "nvrtcAddNameExpression");
+        std::vector<const char*> argv;
+        for (const auto& o : options)
+            argv.push_back(o.c_str());
+        const nvrtcResult compiled = nvrtcCompileProgram(program, int(argv.size()), argv.data());
+        std::size_t logSize = 0;
+        nvrtcGetProgramLogSize(program, &logSize);
+        std::string log(logSize, '\0');
+        nvrtcGetProgramLog(program, log.data());
+        if (compiled != NVRTC_SUCCESS)
+            throw Failure("the source did not compile:\n" + log);
+        std::size_t size = 0;
+        Bytes image;
+        bool cubin = false;
+        for (const auto& o : options)
+            cubin = cubin || o.rfind("-arch=sm_", 0) == 0;
+        if (cubin) {
+            check_nvrtc(nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+            image.resize(size);
+            check_nvrtc(nvrtcGetCUBIN(program, reinterpret_cast<char*>(image.data())), "nvrtcGetCUBIN");
+        } else {
+            check_nvrtc(nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
+            image.resize(size);
+            check_nvrtc(nvrtcGetPTX(program, reinterpret_cast<char*>(image.data())), "nvrtcGetPTX");
+        }
+        for (const auto& k : kernels) {
+            const char* lowered = nullptr;
+            check_nvrtc(nvrtcGetLoweredName(program, k.c_str(), &lowered), "nvrtcGetLoweredName");
+            lowered_[k] = lowered;
+        }
+        nvrtcDestroyProgram(&program);
+        return image;
+    }
+
     static bool nvrtcKnows(int arch)
     {
         int n = 0;

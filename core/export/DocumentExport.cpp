@@ -13,6 +13,7 @@
 #include "util/Error.hpp"
 
 #include <fstream>
+#include <optional>
 
 namespace kw::exporting {
 
@@ -20,8 +21,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The kernels' mangled names, from NVRTC: what PyCUDA's get_function needs.
-std::map<std::string, std::string> loweredNames(const Document& doc, const ExportRequest& request)
+// The document compiled as the workbench compiles it (no printf tags): the kernels'
+// mangled names (what PyCUDA's get_function needs) and, for a real arch, the cubin.
+CompileResult compiled(const Document& doc, const ExportRequest& request, const std::string& arch = {})
 {
     CompileRequest c;
     c.source = doc.source;
@@ -30,6 +32,9 @@ std::map<std::string, std::string> loweredNames(const Document& doc, const Expor
     c.options = doc.options;
     VariableScope scope = VariableScope::evaluate(doc.variables);
     c.options.defines = resolveDefines(doc.options.defines, scope);
+    c.options.tagPrintf = false;
+    if (!arch.empty())
+        c.options.arch = arch;
     c.nameExpressions = doc.kernelNames();
     c.trust = doc.trust;
     Compiler compiler;
@@ -37,11 +42,21 @@ std::map<std::string, std::string> loweredNames(const Document& doc, const Expor
         compiler.setWorker(request.compileWorker);
     const CompileResult r = compiler.compile(c);
     if (!r.ok)
+        throw Error(ErrorCategory::Usage, "the source does not compile, so it cannot be exported this way:\n" + r.log);
+    return r;
+}
+
+EmbeddedCubin embeddedCubin(const Document& doc, const ExportRequest& request)
+{
+    const std::string arch = request.arch.empty() ? doc.options.arch : request.arch;
+    if (arch.rfind("sm_", 0) != 0 || arch.size() < 5 || arch.find_first_not_of("0123456789", 3) != std::string::npos)
         throw Error(ErrorCategory::Usage,
-                    "the source does not compile, so its kernels' names for PyCUDA are not "
-                    "known:\n"
-                        + r.log);
-    return r.loweredNames;
+                    "--cubin needs a real architecture such as sm_90 (--arch, or the document's "
+                    "options.arch): a cubin runs on one architecture only");
+    const CompileResult r = compiled(doc, request, arch);
+    if (r.cubin.empty())
+        throw Error(ErrorCategory::Usage, "NVRTC gave no cubin for " + arch);
+    return {r.cubin, std::stoi(arch.substr(3)), r.loweredNames};
 }
 
 void writeText(const fs::path& path, const std::string& text)
@@ -68,12 +83,19 @@ std::optional<ExportTarget> DocumentExport::parseTarget(const std::string& name)
 
 std::vector<std::string> DocumentExport::write(const Document& doc, const ExportRequest& request)
 {
+    if (request.cubin && request.target != ExportTarget::Cpp)
+        throw Error(ErrorCategory::Usage, "--cubin is for --to cpp");
     const ExportPlan plan = ExportPlan::make(doc);
     ExportFiles files;
     switch (request.target) {
     case ExportTarget::Cupy: files = CupyExporter::files(plan); break;
-    case ExportTarget::Pycuda: files = PycudaExporter::files(plan, loweredNames(doc, request)); break;
-    case ExportTarget::Cpp: files = CppExporter::files(plan); break;
+    case ExportTarget::Pycuda: files = PycudaExporter::files(plan, compiled(doc, request).loweredNames); break;
+    case ExportTarget::Cpp: {
+        const std::optional<EmbeddedCubin> cubin
+            = request.cubin ? std::optional<EmbeddedCubin>(embeddedCubin(doc, request)) : std::nullopt;
+        files = CppExporter::files(plan, cubin ? &*cubin : nullptr);
+        break;
+    }
     }
     for (auto& f : SourceFiles::files(plan, request.target != ExportTarget::Pycuda))
         files.push_back(std::move(f));

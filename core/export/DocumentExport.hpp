@@ -19,6 +19,10 @@ struct ExportRequest {
     // The compile worker for NVRTC (PyCUDA needs the kernels' mangled names); empty: the
     // compiler's default (kwb-run beside the running program).
     std::filesystem::path compileWorker;
+    // C++ only: compile on export and embed the cubin (for `arch`, "sm_90", else the
+    // document's options.arch, which must then be a real architecture).
+    bool cubin = false;
+    std::string arch;
 };
 
 class DocumentExport {

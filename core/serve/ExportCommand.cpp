@@ -27,6 +27,8 @@ int ExportCommand::execute()
             = DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
         exporting::ExportRequest request;
         request.target = *target;
+        request.cubin = options_.cubin;
+        request.arch = options_.arch;
         const std::filesystem::path file(options_.file);
         request.folder = options_.outDir.empty() ? file.parent_path() / (file.stem().string() + "-" + options_.target)
                                                  : std::filesystem::path(options_.outDir);

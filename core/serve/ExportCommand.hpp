@@ -12,6 +12,8 @@ struct ExportCommandOptions {
     std::string target;
     std::string outDir; // default: NAME-TARGET beside the document
     bool trust = false;
+    bool cubin = false; // cpp: embed a cubin compiled now, for `arch`
+    std::string arch;
 };
 
 class ExportCommand {

@@ -6,6 +6,7 @@
 #include "export/ExportPlan.hpp"
 #include "export/ExportTestSupport.hpp" // tests/export
 #include "export/PycudaExporter.hpp"
+#include "util/Error.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -149,4 +150,30 @@ TEST(ExportText, FailingChecksPrintTheSameMismatchesAsKwbRun)
     EXPECT_NE(checks.output.find("FAILED"), std::string::npos) << checks.output;
     EXPECT_NE(checks.output.find("] got "), std::string::npos) << checks.output;
     EXPECT_EQ(checks.output, documentCheckLines(run.output));
+}
+
+// --cubin: the binary compiled on export travels in the program, which loads it instead of
+// compiling, on a GPU of that architecture only; without a real architecture it is refused.
+TEST(ExportText, ACubinCompiledOnExportIsEmbeddedForItsArchitecture)
+{
+    const kw::Document doc = kw::DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/template_scale.kwb");
+    const fs::path dir = kw::test::freshDir("kw_export", "cubin");
+    kw::exporting::ExportRequest request;
+    request.target = ExportTarget::Cpp;
+    request.folder = dir / "program";
+    request.compileWorker = kwbRunPath();
+    request.cubin = true;
+    EXPECT_THROW(DocumentExport::write(doc, request), kw::Error) << "the sample names no arch";
+    request.arch = "sm_90";
+    DocumentExport::write(doc, request);
+    const std::string cpp = readText(dir / "program" / "run.cpp");
+    EXPECT_EQ(has(cpp, "int embeddedArch() { return 90; }"), "");
+    EXPECT_EQ(has(cpp, "{\"scale<float,4>\", \"_Z5scaleIfLi4EEvPT_S0_i\"}"), "");
+    EXPECT_EQ(has(cpp, "static const Bytes cubin = {\n        127, 69, 76, 70"), "") << "an ELF image";
+    if (haveCommand("c++")) {
+        const Shell build = buildCpp(dir / "program", dir / "run_cpp");
+        EXPECT_EQ(build.code, 0) << build.output;
+    }
+    request.target = ExportTarget::Cupy;
+    EXPECT_THROW(DocumentExport::write(doc, request), kw::Error) << "--cubin is for C++";
 }
