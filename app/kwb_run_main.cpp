@@ -15,6 +15,7 @@
 #include "run/VersionReport.hpp"
 #include "serve/CompileCommand.hpp"
 #include "serve/DevicesCommand.hpp"
+#include "serve/ExportCommand.hpp"
 #include "serve/RunCommand.hpp"
 #include "serve/ServeCommand.hpp"
 
@@ -115,6 +116,21 @@ int main(int argc, char** argv)
     grade->add_flag("--trust", gradeOptions.trust,
                     "take the exercise's options and files as they are (only for your own files)");
 
+    kw::ExportCommandOptions exportOptions;
+    auto* exportDoc = app.add_subcommand(
+        "export", "Write a .kwb document as a program that reproduces its run: CuPy, PyCUDA or C++ (docs/export.md)");
+    exportDoc->add_option("file", exportOptions.file, "FILE.kwb")->required();
+    exportDoc->add_option("--to", exportOptions.target, "cupy, pycuda or cpp")
+        ->required()
+        ->check(CLI::IsMember({"cupy", "pycuda", "cpp"}));
+    exportDoc->add_option("--out", exportOptions.outDir,
+                          "the folder to write (default: NAME-TARGET beside the document)");
+    exportDoc->add_flag("--cubin", exportOptions.cubin,
+                        "cpp: compile now and embed the cubin (for --arch, or the document's options.arch)");
+    exportDoc->add_option("--arch", exportOptions.arch, "with --cubin: the architecture, e.g. sm_90");
+    exportDoc->add_flag("--trust", exportOptions.trust,
+                        "take the document's options and files as they are (only for your own files)");
+
     bool devicesJson = false;
     auto* devices = app.add_subcommand("devices", "List GPUs and their limits");
     devices->add_flag("--json", devicesJson, "print JSON");
@@ -149,6 +165,8 @@ int main(int argc, char** argv)
             return kw::debug::DebugCommand(debugOptions).execute();
         if (*grade)
             return kw::grade::GradeCommand(gradeOptions).execute();
+        if (*exportDoc)
+            return kw::ExportCommand(exportOptions).execute();
         if (*devices)
             return kw::DevicesCommand::execute(devicesJson);
         if (*serve)

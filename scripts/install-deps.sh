@@ -9,6 +9,8 @@ PACKAGES=(
   nlohmann-json3-dev libmuparser-dev libpugixml-dev libcli11-dev libfmt-dev libgtest-dev
   qt6-base-dev qt6-svg-dev libqscintilla2-qt6-dev libqcustomplot-dev
   xvfb xauth python3-numpy
+  # Lints the exported Python programs (tests/export).
+  pyflakes3
   # Real servers for the tests labelled `remote` (started by the tests, on loopback).
   openssh-server openssh-client munge slurmctld slurmd slurm-client
   # The sanitizer build and the fuzz targets (scripts/sanitize.sh).

@@ -1,6 +1,7 @@
 #include "DocumentController.hpp"
 
 #include "ErrorBanner.hpp"
+#include "ExportDialog.hpp"
 #include "Settings.hpp"
 #include "ShippedSamples.hpp"
 #include "TrustBar.hpp"
@@ -11,6 +12,7 @@
 #include "doc/DocumentReader.hpp"
 #include "doc/DocumentRequests.hpp"
 #include "doc/DocumentWriter.hpp"
+#include "export/DocumentExport.hpp"
 #include "grade/ExerciseReader.hpp"
 #include "util/Error.hpp"
 
@@ -132,6 +134,7 @@ void DocumentController::registerActions(QMenuBar* menus)
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addAction(saveAct_);
     file->addAction(act(tr("Save &As…"), "", QKeySequence::SaveAs, &DocumentController::saveAs));
+    file->addAction(act(tr("&Export…"), "", QKeySequence(), &DocumentController::exportDocument));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), p_.window, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -341,6 +344,31 @@ bool DocumentController::saveAs()
     if (!path.endsWith(".kwb"))
         path += ".kwb";
     return writeTo(path);
+}
+
+void DocumentController::exportDocument()
+{
+    ExportDialog dialog(p_.document->path(), p_.window);
+    if (dialog.exec() == QDialog::Accepted)
+        exportTo(dialog.target(), dialog.folder());
+}
+
+bool DocumentController::exportTo(exporting::ExportTarget target, const QString& folder)
+{
+    // Only files are written (the PyCUDA export compiles once, in the sandboxed compile
+    // worker, for the kernels' mangled names): nothing runs in the window.
+    try {
+        exporting::ExportRequest request;
+        request.target = target;
+        request.folder = folder.toStdString();
+        exporting::DocumentExport::write(p_.document->document(), request);
+    } catch (const std::exception& e) {
+        p_.banner->showError(tr("Cannot export the document"), QString::fromStdString(e.what()));
+        return false;
+    }
+    p_.window->statusBar()->showMessage(
+        tr("Exported for %1 to %2 (README.md says how to run it)").arg(exporting::toString(target), folder), 8000);
+    return true;
 }
 
 bool DocumentController::writeTo(const QString& path)

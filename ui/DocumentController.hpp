@@ -3,6 +3,7 @@
 // recent files, the recovery copy of unsaved work, the trust bar and the question
 // before unsaved changes are lost. Registers the File and Samples menus' actions.
 #include "doc/Document.hpp"
+#include "export/ExportFiles.hpp"
 
 #include <QList>
 #include <QObject>
@@ -53,6 +54,11 @@ public:
     void open();
     bool save();
     bool saveAs();
+    // File > Export…: asks for a target and a folder (ExportDialog) and writes the program.
+    void exportDocument();
+    // Writes the current document as a program for `target` in `folder`; false (and a
+    // banner saying why) when it cannot.
+    bool exportTo(exporting::ExportTarget target, const QString& folder);
     // Asks before unsaved changes are lost; false when the user cancels.
     bool maybeSave();
 
