@@ -175,6 +175,9 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     }
 
     // Every warp adds its pair before the barrier releases: partial[t] = 2t + 128 below 128.
+    // The breakpoint off first (a click again): `barrier` stops at breakpoints on its way.
+    w.clickMargin(addition);
+    EXPECT_FALSE(w.window.breakpointMargin()->has(addition));
     ASSERT_TRUE(w.press("barrier"));
     EXPECT_EQ(w.last().stop.reason, "barrier");
     EXPECT_EQ(w.shared()->type(), "f32");
@@ -183,9 +186,7 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     auto* warps = w.window.findChild<WarpsView*>()->table();
     EXPECT_EQ(warps->rowCount(), 8);
 
-    // The breakpoint off (a click again), a watch on block 1's sum: it stops at its writer.
-    w.clickMargin(addition);
-    EXPECT_FALSE(w.window.breakpointMargin()->has(addition));
+    // A watch on block 1's sum: it stops at its writer.
     w.type(w.window.findChild<BreakpointsView*>()->watchField(), "block_sums(1)");
     ASSERT_TRUE(w.settle());
     EXPECT_TRUE(w.last().breakpoints.empty());

@@ -94,7 +94,7 @@ TEST(RunActions, ACheckEntryRunsWithItsCheckAndTheToolbarNamesIt)
     Window w;
     ASSERT_TRUE(w.ready);
     // The toolbar carries the check action, naming the check it runs.
-    QToolBar* bar = w.window.findChild<QToolBar*>();
+    QToolBar* bar = w.window.findChild<QToolBar*>("mainToolBar");
     ASSERT_NE(bar, nullptr);
     ASSERT_TRUE(bar->actions().contains(w.window.checkAction()));
     auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(w.window.checkAction()));
