@@ -26,6 +26,8 @@ struct CompileResult {
     bool cacheHit = false;
     // NVRTC's precompiled headers in this compile: "" none, "created" or "used".
     std::string pch;
+    // The compile worker died of a signal (a result worded by CompileWorkerProcess).
+    bool crashed = false;
 };
 
 // How the program came to be, for a note beside the compile time: "cached",

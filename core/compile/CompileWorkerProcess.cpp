@@ -61,10 +61,13 @@ CompileResult CompileWorkerProcess::timedOutResult(const NvrtcJob& job)
 
 CompileResult CompileWorkerProcess::crashedResult(const NvrtcJob& job, int signal)
 {
-    return failed(job,
-                  fmt::format("the compiler crashed (signal {}) compiling this source; simplify the code around the "
-                              "last change",
-                              signal));
+    CompileResult r
+        = failed(job,
+                 fmt::format("the compiler crashed (signal {}) compiling this source; simplify the code around the "
+                             "last change",
+                             signal));
+    r.crashed = true;
+    return r;
 }
 
 Error CompileWorkerProcess::machineryError(const std::string& errors)

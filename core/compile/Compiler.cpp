@@ -424,6 +424,19 @@ CompileResult Compiler::compile(const CompileRequest& request)
     const JobRunner worker
         = [&](const NvrtcJob& j) { return warm ? warm->run(j, pchKey) : CompileWorkerProcess(worker_).run(j); };
     Attempt at = runNvrtc(worker, job, tagged);
+    std::vector<Diagnostic> splitNotes;
+    if (at.result.crashed && SplitCompileBound::remove(job.args)) {
+        // NVRTC's threads of --split-compile crash it now and then inside the worker's
+        // walls; the same program in one thread does not: compile it so, and say so.
+        at = runNvrtc(worker, job, tagged);
+        splitNotes.push_back({request.sourceName,
+                              0,
+                              0,
+                              Severity::Note,
+                              "NVRTC crashed with --split-compile; compiled in one thread instead",
+                              {},
+                              {}});
+    }
     if (!at.result.ok && at.nameMapFailed && !autoNames.empty()) {
         // A kernel the scanner saw may be compiled out (#if 0): retry with the
         // requested names only, so that never turns into an error.
@@ -450,6 +463,7 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.kernels = std::move(kernels);
     r.entries = parsePtxEntries(r.ptx);
     r.diagnostics.insert(r.diagnostics.end(), boundNotes.begin(), boundNotes.end());
+    r.diagnostics.insert(r.diagnostics.end(), splitNotes.begin(), splitNotes.end());
     r.diagnostics.insert(r.diagnostics.end(), standIns.notes.begin(), standIns.notes.end());
     const std::vector<Diagnostic> headerNotes = headers.notes();
     r.diagnostics.insert(r.diagnostics.end(), headerNotes.begin(), headerNotes.end());

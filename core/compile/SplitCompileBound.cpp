@@ -6,15 +6,25 @@
 
 namespace kw {
 
+namespace {
+
+bool isSplitCompile(const std::string& a)
+{
+    const std::size_t eq = a.find('=');
+    return eq != std::string::npos
+        && (a.compare(0, eq, "--split-compile") == 0 || a.compare(0, eq, "-split-compile") == 0);
+}
+
+} // namespace
+
 std::vector<Diagnostic> SplitCompileBound::apply(std::vector<std::string>& args, unsigned cores,
                                                  const std::string& sourceName)
 {
     std::vector<Diagnostic> notes;
     for (std::string& a : args) {
-        const std::size_t eq = a.find('=');
-        if (eq == std::string::npos
-            || (a.compare(0, eq, "--split-compile") != 0 && a.compare(0, eq, "-split-compile") != 0))
+        if (!isSplitCompile(a))
             continue;
+        const std::size_t eq = a.find('=');
         unsigned long long n = 0;
         const char* first = a.data() + eq + 1;
         const char* last = a.data() + a.size();
@@ -33,6 +43,13 @@ std::vector<Diagnostic> SplitCompileBound::apply(std::vector<std::string>& args,
         }
     }
     return notes;
+}
+
+bool SplitCompileBound::remove(std::vector<std::string>& args)
+{
+    const auto before = args.size();
+    args.erase(std::remove_if(args.begin(), args.end(), isSplitCompile), args.end());
+    return args.size() != before;
 }
 
 unsigned SplitCompileBound::machineCores() { return std::max(1u, std::thread::hardware_concurrency()); }

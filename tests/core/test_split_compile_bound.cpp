@@ -46,3 +46,12 @@ TEST(SplitCompileBound, AValueThatHungNvrtcCompilesAnUntrustedDocument)
 }
 
 } // namespace
+
+TEST(SplitCompileBound, RemoveTakesOutEverySplitCompileAndSaysWhetherThereWasOne)
+{
+    std::vector<std::string> args = {"-arch=sm_90", "--split-compile=2", "-split-compile=3", "-lineinfo"};
+    EXPECT_TRUE(kw::SplitCompileBound::remove(args));
+    EXPECT_EQ(args, (std::vector<std::string>{"-arch=sm_90", "-lineinfo"}));
+    EXPECT_FALSE(kw::SplitCompileBound::remove(args));
+    EXPECT_EQ(args.size(), 2u);
+}
