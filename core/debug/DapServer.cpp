@@ -86,9 +86,15 @@ void DapServer::queueEvent(const std::string& name, nlohmann::json body)
 
 void DapServer::respond(const nlohmann::json& request, bool success, nlohmann::json body, const std::string& message)
 {
+    // The request's own seq, when it is a whole number: a response to a malformed request
+    // must not fail on the same malformation.
+    std::int64_t requestSeq = 0;
+    if (request.is_object())
+        if (const auto seq = request.find("seq"); seq != request.end() && seq->is_number_integer())
+            requestSeq = seq->get<std::int64_t>();
     nlohmann::json r = {{"seq", seq_++},
                         {"type", "response"},
-                        {"request_seq", JsonField::get<std::int64_t>(request, "seq", 0)},
+                        {"request_seq", requestSeq},
                         {"success", success},
                         {"command", request.is_object() ? request.value("command", nlohmann::json("")) : ""}};
     if (!r["command"].is_string())

@@ -399,6 +399,10 @@ TEST(DapServer, AnswersWhatItCannotServeWithErrorResponses)
     lastError();
     server.handleBody(R"({"seq": 9, "type": "request", "command": "launch", "arguments": {"program": 7}})");
     EXPECT_TRUE(contains(lastError(), "program"));
+    // A seq that is no number (found by fuzz_dap: the answer itself threw): answered, as 0.
+    server.handleBody(R"({"seq": "lanes %f4", "command": "initialize"})");
+    EXPECT_EQ(out.at(0)["request_seq"], 0);
+    EXPECT_TRUE(contains(lastError(), "not a request"));
     // A client's response or event asks nothing.
     server.handleBody(R"({"seq": 10, "type": "response", "request_seq": 1, "success": true})");
     EXPECT_TRUE(out.empty());
