@@ -134,7 +134,7 @@ TEST(ExportExpressions, LiteralsReadBackToTheSameDouble)
 TEST(ExportExpressions, PythonComputesTheWorkbenchsDoubles)
 {
     if (!haveCommand("python3"))
-        GTEST_SKIP() << "python3 is not installed";
+        GTEST_FAIL() << "python3 is missing: scripts/install-deps.sh installs it";
     const fs::path dir = kw::test::freshDir("kw_export", "expr_py");
     std::string program = "import math\nnp = None\n";
     program += PythonProgram::helpers();

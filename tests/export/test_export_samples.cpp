@@ -44,7 +44,7 @@ void expectPythonHolds(const fs::path& script, const std::vector<std::string>& c
 TEST(ExportSamples, EverySampleExportsForCupyAndThePythonHolds)
 {
     if (!haveCommand("python3"))
-        GTEST_SKIP() << "python3 is not installed";
+        GTEST_FAIL() << "python3 is missing: scripts/install-deps.sh installs it";
     for (const auto& stem : kw::test::sampleStems()) {
         SCOPED_TRACE(stem);
         const fs::path dir = kw::test::freshDir("kw_export", "cupy_" + stem);
@@ -67,7 +67,7 @@ TEST(ExportSamples, EverySampleExportsForCupyAndThePythonHolds)
 TEST(ExportSamples, EverySampleExportsForPycudaAndThePythonHolds)
 {
     if (!haveCommand("python3"))
-        GTEST_SKIP() << "python3 is not installed";
+        GTEST_FAIL() << "python3 is missing: scripts/install-deps.sh installs it";
     for (const auto& stem : kw::test::sampleStems()) {
         SCOPED_TRACE(stem);
         const fs::path dir = kw::test::freshDir("kw_export", "pycuda_" + stem);
@@ -86,7 +86,7 @@ TEST(ExportSamples, EverySampleExportsForPycudaAndThePythonHolds)
 TEST(ExportSamples, EverySampleBuildsForCppAndItsChecksPrintWhatKwbRunPrints)
 {
     if (!haveCommand("c++"))
-        GTEST_SKIP() << "no C++ compiler (c++) on this machine";
+        GTEST_FAIL() << "no C++ compiler (c++): the build itself needs one";
     // The simulator's slowest samples are compared on the GPU only.
     const std::vector<std::string> slow = {"mandelbrot", "heat_diffusion", "bfs_grid"};
     int compared = 0;
@@ -124,7 +124,7 @@ TEST(ExportSamples, ThePythonChecksPrintWhatKwbRunPrintsOnTheSameOutputs)
         if (python.empty() && shell(kwtest::quoted(candidate) + " -c 'import numpy'").code == 0)
             python = candidate;
     if (python.empty())
-        GTEST_SKIP() << "NumPy is not installed for python3: the Python checks are compared on the GPU machine";
+        GTEST_FAIL() << "NumPy is missing for python3: scripts/install-deps.sh installs python3-numpy";
     for (const std::string stem :
          {"add_vectors", "matmul", "saxpy", "histogram", "reduction_two_pass", "scan_blelloch", "stream_compaction"}) {
         SCOPED_TRACE(stem);
@@ -149,7 +149,7 @@ TEST(ExportSamples, ThePythonChecksPrintWhatKwbRunPrintsOnTheSameOutputs)
 TEST(ExportSamples, TheCMakeProjectBuilds)
 {
     if (!haveCommand("cmake") || !haveCommand("c++"))
-        GTEST_SKIP() << "cmake or a C++ compiler is missing on this machine";
+        GTEST_FAIL() << "cmake or a C++ compiler is missing: the build itself needs both";
     const fs::path dir = kw::test::freshDir("kw_export", "cmake");
     exportSample("reduction_two_pass", ExportTarget::Cpp, dir / "program");
     const Shell configure = shell("cmake -S " + quoted((dir / "program").string()) + " -B "
