@@ -139,7 +139,7 @@ TEST_F(NewUser, FocusStartsInTheEditor)
 TEST_F(NewUser, OpeningAnotherDocumentClearsThePreviousResults)
 {
     ASSERT_TRUE(runAndWait());
-    QTest::qWait(20); // the timings are drawn in the next pass of the event loop
+    QCoreApplication::processEvents(); // the timings are drawn in the next pass of the event loop
     ASSERT_NE(window_->resultsPanel()->result(), nullptr);
     ASSERT_EQ(window_->runHistory()->entries().size(), 1u);
     ASSERT_TRUE(window_->openDocument(QString(KW_SAMPLES_DIR) + "/hello_from_gpu.kwb"));

@@ -118,7 +118,12 @@ TEST_P(RunnerProtocol, ARunnerThatBreaksTheProtocolFailsTheJobOnceAndIsNotRestar
     EXPECT_TRUE(message.contains("the runner \"fake\" broke the protocol")) << message.toStdString();
     EXPECT_TRUE(message.contains(QString::fromStdString(m.says))) << message.toStdString();
 
-    QTest::qWait(1500); // time for a restart loop to show itself
+    // A restart would happen in the handler of the killed process's exit: wait for that exit,
+    // then let everything it posted run, instead of waiting a fixed time.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !fake.client.isRunning(); }, 20000))
+        << "the runner that broke the protocol was not ended";
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::processEvents();
     EXPECT_EQ(failed.count(), 1) << "shown once";
     EXPECT_TRUE(finished.isEmpty()) << "a result was believed";
     EXPECT_EQ(lost.count(), 1);
