@@ -1,6 +1,5 @@
 #include "export/CppExporter.hpp"
 
-#include "doc/ArgumentPacker.hpp"
 #include "doc/ScalarPacker.hpp"
 #include "doc/StepPaths.hpp"
 #include "export/CheckCode.hpp"
@@ -8,6 +7,7 @@
 #include "export/FieldCode.hpp"
 #include "export/PythonProgram.hpp"
 #include "export/SourceFiles.hpp"
+#include "export/StepCodeWriter.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -20,7 +20,7 @@ namespace kw::exporting {
 
 namespace {
 
-std::string str(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string str(const std::string& s) { return StepCodeWriter::quoted(s); }
 
 std::string key(DType t) { return t == DType::BF16 ? "bf16" : std::string(npyDescr(t)).substr(1); }
 
@@ -78,19 +78,12 @@ std::string checkBlock(const ExportPlan& plan, const CheckSpec& c, const std::st
     return s + indent + "}\n";
 }
 
-class CppSteps {
+// The steps as C++ statements on the program's `run`.
+class CppSteps : public StepCodeWriter {
 public:
     CppSteps(const ExportPlan& plan, std::string& out)
-        : plan_(plan)
-        , out_(out)
-        , fields_(plan, Language::Cpp, "run.elem({name}, {j})")
+        : StepCodeWriter(plan, Language::Cpp, {"//", ";", "{", "}", "{", "}", "kw_count"}, out)
     {
-    }
-
-    void list(const std::vector<StepSpec>& steps, const std::string& field, const std::string& parent, int depth)
-    {
-        for (std::size_t i = 0; i < steps.size(); ++i)
-            step(steps[i], fmt::format("{}[{}]", field, i), StepPaths::child(parent, i), depth);
     }
 
     // The pass numbers' variables, declared before the steps (an index stays defined after its loop).
@@ -107,144 +100,62 @@ public:
     }
 
 private:
-    std::string pad(int depth) const { return std::string(4 * std::size_t(depth), ' '); }
-    void line(int depth, const std::string& text) { out_ += pad(depth) + text + "\n"; }
-    std::string count(const std::string& text, const std::string& field)
+    std::string scalarLiteral(DType, const std::vector<std::byte>& bytes) const override { return bytesLiteral(bytes); }
+    std::string scalarPacked(DType type, const std::string& code) const override
     {
-        if (fields_.constant(text, field)) {
-            const double v = fields_.value(text, field);
-            if (v < 0 || v != std::floor(v))
-                throw Error(ErrorCategory::Document, field + ": \"" + text + "\" is not a whole number");
-            return std::to_string(std::int64_t(v));
+        return fmt::format("pack({}, {})", str(key(type)), code);
+    }
+    std::string argument(const std::string& scalarCode) const override { return "Arg{" + scalarCode + "}"; }
+
+    void repeat(const StepSpec& s, const std::string& field, const std::string& path, int depth) override
+    {
+        const bool until = s.kind == StepSpec::Kind::RepeatUntil;
+        const std::string var = fmt::format("pass_{}", depth);
+        const std::string passes = until ? count(s.limit, field + ".limit") : count(s.times, field + ".repeat");
+        line(depth, "{");
+        line(depth + 1, "const double before = run.kernelMs;");
+        line(depth + 1, fmt::format("const std::size_t passes = {};", passes));
+        if (until)
+            line(depth + 1, "bool held = false;");
+        line(depth + 1, fmt::format("for (std::size_t {0} = 0; {0} < passes; ++{0}) {{", var));
+        if (!s.index.empty()) {
+            line(depth + 2, fmt::format("idx_{} = double({});", ExportPlan::identifier(s.index), var));
+            fields_.enterLoop(s.index, "idx_" + ExportPlan::identifier(s.index));
+            loops_[s.index] = "idx_" + ExportPlan::identifier(s.index);
         }
-        return "kw_count(" + fields_.code(text, field) + ", " + str(field) + ")";
-    }
-    std::string dims(const std::vector<std::string>& texts, const std::string& field)
-    {
-        std::string s = "{";
-        for (std::size_t d = 0; d < 3; ++d)
-            s += (d ? ", " : "") + (d < texts.size() ? count(texts[d], fmt::format("{}[{}]", field, d)) : "1");
-        return s + "}";
-    }
-    std::string scalar(DType type, const std::string& text, const std::string& field)
-    {
-        if (fields_.constant(text, field))
-            return bytesLiteral(packScalar(type, text, fields_.value(text, field), field));
-        return fmt::format("pack({}, {})", str(key(type)), fields_.code(text, field));
+        list(s.steps, field + ".steps", path, depth + 2);
+        line(depth + 2, fmt::format("++run.step({}).runs;", str(path)));
+        if (until) {
+            line(depth + 2, fmt::format("if ({} != 0) {{", fields_.code(s.until, field + ".repeat_until")));
+            line(depth + 3, "held = true;");
+            line(depth + 3, "break;");
+            line(depth + 2, "}");
+        }
+        line(depth + 1, "}");
+        line(depth + 1, fmt::format("run.step({}).ms += run.kernelMs - before;", str(path)));
+        if (until) {
+            line(depth + 1, "if (!held)");
+            line(depth + 2,
+                 fmt::format("stopped.push_back(\"step {} (\" + std::string({}) + \"): the condition still "
+                             "did not hold after \" + std::to_string(passes) + \" passes, the step's limit; "
+                             "the buffers are as the last pass left them\");",
+                             path, str("repeat until " + s.until)));
+        }
+        line(depth, "}");
     }
 
-    void step(const StepSpec& s, const std::string& field, const std::string& path, int depth)
+    void checks(const std::vector<CheckSpec>& list, const std::string& field, const std::string& path,
+                int depth) override
     {
-        using K = StepSpec::Kind;
-        line(depth, fmt::format("// step {}{}: {}", path, s.name.empty() ? "" : " (" + s.name + ")", toString(s.kind)));
-        switch (s.kind) {
-        case K::Launch: {
-            std::string args;
-            for (std::size_t a = 0; a < s.args.size(); ++a) {
-                const ArgSpec& arg = s.args[a];
-                const std::string f = argumentField(field + ".args", a, arg);
-                const std::string code = arg.isBuffer()
-                    ? fmt::format("run.buf({}, {})", str(arg.buffer),
-                                  arg.offset.empty() ? "0" : count(arg.offset, f + ".offset"))
-                    : "Arg{" + scalar(arg.type, arg.value, f + ".value") + "}";
-                args += (args.empty() ? "" : ", ") + code;
-            }
-            line(depth,
-                 fmt::format("run.launch({}, {}, {}, {}, {}, {{{}}});", str(path), str(s.kernel),
-                             dims(s.launch.grid, field + ".grid"), dims(s.launch.block, field + ".block"),
-                             count(s.launch.sharedBytes, field + ".shared_bytes"), args));
-            break;
-        }
-        case K::Copy: {
-            const ExportBuffer& from = plan_.buffers()[plan_.bufferIndex(s.from)];
-            line(depth,
-                 fmt::format("run.copy({}, {}, {}, {}, {}, {});", str(path), str(s.from), str(s.to),
-                             s.fromOffset.empty() ? "0" : count(s.fromOffset, field + ".from_offset"),
-                             s.toOffset.empty() ? "0" : count(s.toOffset, field + ".to_offset"),
-                             s.count.empty() ? std::to_string(from.count) : count(s.count, field + ".count")));
-            break;
-        }
-        case K::Fill: {
-            const ExportBuffer& b = plan_.buffers()[plan_.bufferIndex(s.to)];
-            const std::string offset = s.toOffset.empty() ? "0" : count(s.toOffset, field + ".offset");
-            const std::string n
-                = s.count.empty() ? fmt::format("{} - {}", b.count, offset) : count(s.count, field + ".count");
-            line(depth,
-                 fmt::format("run.fill({}, {}, {}, {}, {});", str(path), str(s.to),
-                             scalar(b.dtype, s.value, field + ".value"), offset, n));
-            break;
-        }
-        case K::Swap: line(depth, fmt::format("run.swap({}, {}, {});", str(path), str(s.from), str(s.to))); break;
-        case K::Repeat:
-        case K::RepeatUntil: {
-            const bool until = s.kind == K::RepeatUntil;
-            const std::string var = fmt::format("pass_{}", depth);
-            const std::string passes = until ? count(s.limit, field + ".limit") : count(s.times, field + ".repeat");
-            line(depth, "{");
-            line(depth + 1, "const double before = run.kernelMs;");
-            line(depth + 1, fmt::format("const std::size_t passes = {};", passes));
-            if (until)
-                line(depth + 1, "bool held = false;");
-            line(depth + 1, fmt::format("for (std::size_t {0} = 0; {0} < passes; ++{0}) {{", var));
-            if (!s.index.empty()) {
-                line(depth + 2, fmt::format("idx_{} = double({});", ExportPlan::identifier(s.index), var));
-                fields_.enterLoop(s.index, "idx_" + ExportPlan::identifier(s.index));
-                loops_[s.index] = "idx_" + ExportPlan::identifier(s.index);
-            }
-            list(s.steps, field + ".steps", path, depth + 2);
-            line(depth + 2, fmt::format("++run.step({}).runs;", str(path)));
-            if (until) {
-                line(depth + 2, fmt::format("if ({} != 0) {{", fields_.code(s.until, field + ".repeat_until")));
-                line(depth + 3, "held = true;");
-                line(depth + 3, "break;");
-                line(depth + 2, "}");
-            }
-            line(depth + 1, "}");
-            line(depth + 1, fmt::format("run.step({}).ms += run.kernelMs - before;", str(path)));
-            if (until) {
-                line(depth + 1, "if (!held)");
-                line(depth + 2,
-                     fmt::format("stopped.push_back(\"step {} (\" + std::string({}) + \"): the condition still "
-                                 "did not hold after \" + std::to_string(passes) + \" passes, the step's limit; "
-                                 "the buffers are as the last pass left them\");",
-                                 path, str("repeat until " + s.until)));
-            }
-            line(depth, "}");
-            break;
-        }
-        }
-        if (!s.checks.empty()) {
-            line(depth, "{");
-            line(depth + 1, "const Doubles B = run.after();");
-            line(depth + 1, "std::vector<CheckResult> results;");
-            for (std::size_t i = 0; i < s.checks.size(); ++i)
-                out_ += checkBlock(plan_, s.checks[i], fmt::format("{}.checks[{}]", field, i), loops_, pad(depth + 1));
-            line(depth + 1, fmt::format("run.keepChecks({}, std::move(results));", str(path)));
-            line(depth, "}");
-        }
+        line(depth, "{");
+        line(depth + 1, "const Doubles B = run.after();");
+        line(depth + 1, "std::vector<CheckResult> results;");
+        for (std::size_t i = 0; i < list.size(); ++i)
+            lines(checkBlock(plan_, list[i], fmt::format("{}.checks[{}]", field, i), loops_, pad(depth + 1)));
+        line(depth + 1, fmt::format("run.keepChecks({}, std::move(results));", str(path)));
+        line(depth, "}");
     }
-
-    const ExportPlan& plan_;
-    std::string& out_;
-    FieldCode fields_;
-    std::map<std::string, std::string> loops_;
 };
-
-std::string stepName(const StepSpec& st)
-{
-    if (!st.name.empty())
-        return st.name;
-    using K = StepSpec::Kind;
-    switch (st.kind) {
-    case K::Launch: return st.kernel;
-    case K::Copy: return fmt::format("copy {} to {}", st.from, st.to);
-    case K::Fill: return fmt::format("fill {} with {}", st.to, st.value);
-    case K::Swap: return fmt::format("swap {} and {}", st.from, st.to);
-    case K::Repeat: return fmt::format("repeat {}", st.times);
-    case K::RepeatUntil: return fmt::format("repeat until {}", st.until);
-    }
-    return {};
-}
 
 } // namespace
 
@@ -392,7 +303,8 @@ std::string CppExporter::program(const ExportPlan& plan, const EmbeddedCubin* cu
              " };\n";
         s += "    const std::vector<Listed> listed = {\n";
         for (const auto& [path, st] : StepPaths::list(doc.steps))
-            s += fmt::format("        {{{}, {}, {}}},\n", str(path), str(stepName(*st)), str(toString(st->kind)));
+            s += fmt::format("        {{{}, {}, {}}},\n", str(path), str(StepCodeWriter::label(*st)),
+                             str(toString(st->kind)));
         s += "    };\n";
         s += "    double total = 0;\n";
         s += "    for (const auto& l : listed)\n        if (std::string(l.kind) == \"launch\")\n"

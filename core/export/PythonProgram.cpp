@@ -6,6 +6,7 @@
 #include "doc/StepPaths.hpp"
 #include "export/CheckCode.hpp"
 #include "export/FieldCode.hpp"
+#include "export/StepCodeWriter.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -372,7 +373,7 @@ class Run:
                 np.save(os.path.join(folder, name + ".npy"), self.read(name).reshape(shape))
 )PY";
 
-std::string pyString(const std::string& s) { return nlohmann::json(s).dump(); }
+std::string pyString(const std::string& s) { return StepCodeWriter::quoted(s); }
 
 std::string pyShape(const std::vector<std::size_t>& shape)
 {
@@ -400,146 +401,14 @@ std::string scalarFromBytes(DType type, const std::vector<std::byte>& bytes)
 
 std::string dtypeName(DType t) { return t == DType::BF16 ? "bf16" : npyDescr(t); }
 
-class StepWriter {
+// The steps as Python statements on the program's `run`.
+class StepWriter : public StepCodeWriter {
 public:
     StepWriter(const ExportPlan& plan, std::string& out)
-        : plan_(plan)
-        , out_(out)
-        , fields_(plan, Language::Python, "run.elem({name}, {j})")
+        : StepCodeWriter(plan, Language::Python, {"#", "", "(", ")", "[", "]", "_count"}, out)
     {
     }
 
-    void list(const std::vector<StepSpec>& steps, const std::string& field, const std::string& parent, int depth)
-    {
-        for (std::size_t i = 0; i < steps.size(); ++i)
-            step(steps[i], fmt::format("{}[{}]", field, i), StepPaths::child(parent, i), depth);
-    }
-
-private:
-    std::string pad(int depth) const { return std::string(4 * std::size_t(depth), ' '); }
-    void line(int depth, const std::string& text) { out_ += pad(depth) + text + "\n"; }
-    std::string count(const std::string& text, const std::string& field)
-    {
-        if (fields_.constant(text, field)) {
-            const double v = fields_.value(text, field);
-            if (v < 0 || v != std::floor(v))
-                throw Error(ErrorCategory::Document, field + ": \"" + text + "\" is not a whole number");
-            return std::to_string(std::int64_t(v));
-        }
-        return "_count(" + fields_.code(text, field) + ", " + pyString(field) + ")";
-    }
-    std::string dims(const std::vector<std::string>& texts, const std::string& field)
-    {
-        std::string s = "(";
-        for (std::size_t d = 0; d < 3; ++d)
-            s += (d ? ", " : "") + (d < texts.size() ? count(texts[d], fmt::format("{}[{}]", field, d)) : "1");
-        return s + ")";
-    }
-
-    void checks(const std::vector<CheckSpec>& list, const std::string& field, const std::string& path, int depth)
-    {
-        if (list.empty())
-            return;
-        line(depth, fmt::format("run.check({}, [", pyString(path)));
-        for (std::size_t i = 0; i < list.size(); ++i)
-            line(depth + 1, checkTuple(plan_, list[i], fmt::format("{}.checks[{}]", field, i), loops_) + ",");
-        line(depth, "])");
-    }
-
-    void step(const StepSpec& s, const std::string& field, const std::string& path, int depth)
-    {
-        using K = StepSpec::Kind;
-        line(depth, fmt::format("# step {}{}: {}", path, s.name.empty() ? "" : " (" + s.name + ")", toString(s.kind)));
-        switch (s.kind) {
-        case K::Launch: {
-            std::string args;
-            const auto& kernelArgs = s.args;
-            for (std::size_t a = 0; a < kernelArgs.size(); ++a) {
-                const ArgSpec& arg = kernelArgs[a];
-                const std::string f = argumentField(field + ".args", a, arg);
-                std::string code;
-                if (arg.isBuffer()) {
-                    code = fmt::format("run.buf({}, {})", pyString(arg.buffer),
-                                       arg.offset.empty() ? "0" : count(arg.offset, f + ".offset"));
-                } else if (fields_.constant(arg.value, f + ".value")) {
-                    code = scalarFromBytes(arg.type,
-                                           packScalar(arg.type, arg.value, fields_.value(arg.value, f), f + ".value"));
-                } else {
-                    code = fmt::format("_scalar(\"{}\", {})", dtypeName(arg.type),
-                                       fields_.code(arg.value, f + ".value"));
-                }
-                args += (args.empty() ? "" : ", ") + code;
-            }
-            line(depth,
-                 fmt::format("run.launch({}, {}, {}, {}, {}, [{}])", pyString(path), pyString(s.kernel),
-                             dims(s.launch.grid, field + ".grid"), dims(s.launch.block, field + ".block"),
-                             count(s.launch.sharedBytes, field + ".shared_bytes"), args));
-            break;
-        }
-        case K::Copy: {
-            const ExportBuffer& from = plan_.buffers()[plan_.bufferIndex(s.from)];
-            const std::string n = s.count.empty() ? std::to_string(from.count) : count(s.count, field + ".count");
-            line(depth,
-                 fmt::format("run.copy({}, {}, {}, {}, {}, {})", pyString(path), pyString(s.from), pyString(s.to),
-                             s.fromOffset.empty() ? "0" : count(s.fromOffset, field + ".from_offset"),
-                             s.toOffset.empty() ? "0" : count(s.toOffset, field + ".to_offset"), n));
-            break;
-        }
-        case K::Fill: {
-            const ExportBuffer& b = plan_.buffers()[plan_.bufferIndex(s.to)];
-            const std::string offset = s.toOffset.empty() ? "0" : count(s.toOffset, field + ".offset");
-            const std::string n
-                = s.count.empty() ? fmt::format("{} - {}", b.count, offset) : count(s.count, field + ".count");
-            const std::string value = fields_.constant(s.value, field + ".value")
-                ? scalarFromBytes(
-                    b.dtype, packScalar(b.dtype, s.value, fields_.value(s.value, field + ".value"), field + ".value"))
-                : fmt::format("_scalar(\"{}\", {})", dtypeName(b.dtype), fields_.code(s.value, field + ".value"));
-            line(depth, fmt::format("run.fill({}, {}, {}, {}, {})", pyString(path), pyString(s.to), value, offset, n));
-            break;
-        }
-        case K::Swap:
-            line(depth, fmt::format("run.swap({}, {}, {})", pyString(path), pyString(s.from), pyString(s.to)));
-            break;
-        case K::Repeat:
-        case K::RepeatUntil: {
-            const bool until = s.kind == K::RepeatUntil;
-            const std::string var
-                = s.index.empty() ? fmt::format("pass_{}", depth) : "pass_" + ExportPlan::identifier(s.index);
-            const std::string passes = until ? count(s.limit, field + ".limit") : count(s.times, field + ".repeat");
-            const std::string before = fmt::format("before_{}", depth);
-            line(depth, fmt::format("{} = run.kernel_ms", before));
-            if (until)
-                line(depth, "held = False");
-            line(depth, fmt::format("for {} in range({}):", var, passes));
-            fields_.enterLoop(s.index, var);
-            loops_[s.index] = var;
-            list(s.steps, field + ".steps", path, depth + 1);
-            line(depth + 1, fmt::format("run.step({})[\"runs\"] += 1", pyString(path)));
-            if (until) {
-                line(depth + 1, fmt::format("if {} != 0:", fields_.code(s.until, field + ".repeat_until")));
-                line(depth + 2, "held = True");
-                line(depth + 2, "break");
-            }
-            line(depth, fmt::format("run.step({})[\"ms\"] += run.kernel_ms - {}", pyString(path), before));
-            if (!until)
-                break;
-            line(depth, "if not held:");
-            line(depth + 1,
-                 fmt::format("STOPPED.append(\"step {} ({}): the condition still did not hold after %d "
-                             "passes, the step's limit; the buffers are as the last pass left them\" % ({}))",
-                             path, "repeat until " + s.until, passes));
-            break;
-        }
-        }
-        checks(s.checks, field, path, depth);
-    }
-
-    const ExportPlan& plan_;
-    std::string& out_;
-    FieldCode fields_;
-    std::map<std::string, std::string> loops_;
-
-public:
     static std::string checkTuple(const ExportPlan& plan, const CheckSpec& c, const std::string& field,
                                   const std::map<std::string, std::string>& loops)
     {
@@ -556,6 +425,56 @@ public:
                            pyString(shown), c.aggregate.empty() ? "None" : pyString(c.aggregate), of, expect.code,
                            ExpressionTranslation::literal(Language::Python, c.absTol),
                            ExpressionTranslation::literal(Language::Python, c.relTol));
+    }
+
+private:
+    std::string scalarLiteral(DType type, const std::vector<std::byte>& bytes) const override
+    {
+        return scalarFromBytes(type, bytes);
+    }
+    std::string scalarPacked(DType type, const std::string& code) const override
+    {
+        return fmt::format("_scalar(\"{}\", {})", dtypeName(type), code);
+    }
+    std::string argument(const std::string& scalarCode) const override { return scalarCode; }
+
+    void repeat(const StepSpec& s, const std::string& field, const std::string& path, int depth) override
+    {
+        const bool until = s.kind == StepSpec::Kind::RepeatUntil;
+        const std::string var
+            = s.index.empty() ? fmt::format("pass_{}", depth) : "pass_" + ExportPlan::identifier(s.index);
+        const std::string passes = until ? count(s.limit, field + ".limit") : count(s.times, field + ".repeat");
+        const std::string before = fmt::format("before_{}", depth);
+        line(depth, fmt::format("{} = run.kernel_ms", before));
+        if (until)
+            line(depth, "held = False");
+        line(depth, fmt::format("for {} in range({}):", var, passes));
+        fields_.enterLoop(s.index, var);
+        loops_[s.index] = var;
+        list(s.steps, field + ".steps", path, depth + 1);
+        line(depth + 1, fmt::format("run.step({})[\"runs\"] += 1", pyString(path)));
+        if (until) {
+            line(depth + 1, fmt::format("if {} != 0:", fields_.code(s.until, field + ".repeat_until")));
+            line(depth + 2, "held = True");
+            line(depth + 2, "break");
+        }
+        line(depth, fmt::format("run.step({})[\"ms\"] += run.kernel_ms - {}", pyString(path), before));
+        if (!until)
+            return;
+        line(depth, "if not held:");
+        line(depth + 1,
+             fmt::format("STOPPED.append(\"step {} ({}): the condition still did not hold after %d "
+                         "passes, the step's limit; the buffers are as the last pass left them\" % ({}))",
+                         path, "repeat until " + s.until, passes));
+    }
+
+    void checks(const std::vector<CheckSpec>& list, const std::string& field, const std::string& path,
+                int depth) override
+    {
+        line(depth, fmt::format("run.check({}, [", pyString(path)));
+        for (std::size_t i = 0; i < list.size(); ++i)
+            line(depth + 1, checkTuple(plan_, list[i], fmt::format("{}.checks[{}]", field, i), loops_) + ",");
+        line(depth, "])");
     }
 };
 
@@ -701,21 +620,9 @@ std::string PythonProgram::text(const ExportPlan& plan, const PythonDevice& devi
         s += "    run.write_outputs(options.out)\n";
         s += "    B = run.after()\n";
         s += "    STEPS = [\n";
-        for (const auto& [path, st] : StepPaths::list(doc.steps)) {
-            std::string name = st->name;
-            if (name.empty()) {
-                using K = StepSpec::Kind;
-                switch (st->kind) {
-                case K::Launch: name = st->kernel; break;
-                case K::Copy: name = fmt::format("copy {} to {}", st->from, st->to); break;
-                case K::Fill: name = fmt::format("fill {} with {}", st->to, st->value); break;
-                case K::Swap: name = fmt::format("swap {} and {}", st->from, st->to); break;
-                case K::Repeat: name = fmt::format("repeat {}", st->times); break;
-                case K::RepeatUntil: name = fmt::format("repeat until {}", st->until); break;
-                }
-            }
-            s += fmt::format("        ({}, {}, {}),\n", pyString(path), pyString(name), pyString(toString(st->kind)));
-        }
+        for (const auto& [path, st] : StepPaths::list(doc.steps))
+            s += fmt::format("        ({}, {}, {}),\n", pyString(path), pyString(StepCodeWriter::label(*st)),
+                             pyString(toString(st->kind)));
         s += "    ]\n";
         s += "    launches = [run.step(p) for p, name, kind in STEPS if kind == \"launch\"]\n";
         s += "    total = sum(st[\"ms\"] for st in launches)\n";
