@@ -26,6 +26,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace kw::cuda {
@@ -443,11 +444,18 @@ bool CudaBackend::timeRepeats(const Loaded& fn, const KernelImage& kernel, const
         return true;
     }
     const CUstream stream = stream_->handle();
-    const bool flushL2
-        = config.l2Flush == L2Flush::On || (config.l2Flush == L2Flush::Auto && t.firstLaunchMs >= kAutoL2FlushBelowMs);
+    // Auto decides on the first warm-up's time (or the first launch's, without warm-up):
+    // the first launch may include loading the kernel (lazy loading), not only running it.
+    std::optional<bool> flushL2;
+    if (config.l2Flush != L2Flush::Auto)
+        flushL2 = config.l2Flush == L2Flush::On;
+    const auto decideFlush = [&](double ms) {
+        if (!flushL2)
+            flushL2 = ms >= kAutoL2FlushBelowMs;
+    };
     const auto beforeEach = [&] {
         prepareRun();
-        if (flushL2)
+        if (flushL2.value_or(false))
             d.l2Flushed = l2_->flush(stream);
     };
     d.smClockMaxMhz = smClock_->maxMhz();
@@ -462,9 +470,11 @@ bool CudaBackend::timeRepeats(const Loaded& fn, const KernelImage& kernel, const
         if (faulted(launchAndWait(fn, kernel, config, params, start, stop), fn, kernel, config, report, abandonMemory))
             return false;
         warm.push_back(stop.elapsedSince(start));
+        decideFlush(warm.front());
     }
     d.warmupRuns = int(warm.size());
     d.warmupSettled = rule.settled(warm);
+    decideFlush(t.firstLaunchMs);
 
     // The timed runs: events around each, and CUPTI's records of the same kernels when
     // CUPTI is there (the GPU's own start and end: no launch latency, no event overhead).
@@ -475,7 +485,7 @@ bool CudaBackend::timeRepeats(const Loaded& fn, const KernelImage& kernel, const
     for (int rep = 0; rep < repeats; ++rep) {
         beforeEach();
         const CUresult r = launchAndWait(fn, kernel, config, params, starts[std::size_t(rep)], stops[std::size_t(rep)]);
-        if (r != CUDA_SUCCESS && collecting && !hung_)
+        if (r != CUDA_SUCCESS && collecting && r != CUDA_ERROR_LAUNCH_TIMEOUT) // a hung kernel: leave CUPTI be
             (void)cupti->end();
         if (faulted(r, fn, kernel, config, report, abandonMemory))
             return false;

@@ -39,7 +39,8 @@ struct LaunchArg {
 };
 
 // Whether the L2 cache is emptied before each timed run (as Nsight Compute does by
-// default): `Auto` flushes unless the first launch took under kAutoL2FlushBelowMs.
+// default): `Auto` flushes unless the first warm-up (or, without warm-up, the first
+// launch) took under kAutoL2FlushBelowMs.
 enum class L2Flush { Auto, On, Off };
 const char* toString(L2Flush flush);
 std::optional<L2Flush> l2FlushFromString(const std::string& text);

@@ -33,8 +33,8 @@ step() { # name, then the command; its output goes to $out/NAME.log, one line to
 }
 
 # The tests (CPU ones too: they are the transfer path's and the statistics' own).
-for t in core_test_timing_stats core_test_staged_transfer core_test_parallel_copy gpu_test_gpu_kernel_timing \
-         gpu_test_gpu_staged_transfer gpu_test_gpu_transfer; do
+for t in core_test_timing_stats core_test_timing_detail_text core_test_staged_transfer core_test_parallel_copy \
+         gpu_test_gpu_kernel_timing gpu_test_gpu_staged_transfer gpu_test_gpu_transfer; do
     step "$t" "$bin/$t" --gtest_brief=1
     grep -E "PASSED|FAILED|SKIPPED" "$out/$t.log" | sed 's/^/    /' | tee -a "$summary"
 done
