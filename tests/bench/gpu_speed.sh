@@ -11,6 +11,14 @@ bin=$(cd "${1:-$root/build/bin}" && pwd)
 out=${2:-$root/gpu-speed-results}
 mkdir -p "$out"
 cd "$root"
+# As scripts/gpu-session.sh: a build made elsewhere (scripts/build-gpu.sh) records the tree
+# it was made in (the tests hold its paths) and carries the libraries the machine may lack.
+build=$(dirname "$bin")
+src_root=$(cat "$build/source-root" 2>/dev/null || echo "$root")
+if [ "$src_root" != "$root" ] && [ ! -e "$src_root" ]; then
+    mkdir -p "$(dirname "$src_root")" && ln -s "$root" "$src_root"
+fi
+[ -d "$build/runtime-libs" ] && export LD_LIBRARY_PATH="$build/runtime-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export KWB_CACHE_DIR=${KWB_CACHE_DIR:-$(mktemp -d)}
 summary="$out/summary.txt"
 status=0
