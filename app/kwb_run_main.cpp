@@ -63,6 +63,10 @@ int main(int argc, char** argv)
     run->add_option("--device", runOptions.device, "N, cuda:N or sim (default: cuda:0 if present, else sim)");
     run->add_option("--repeat", runOptions.repeat, "timed repeats (overrides the document)")
         ->check(CLI::NonNegativeNumber);
+    run->add_option("--l2-flush", runOptions.l2Flush,
+                    "on, off or auto: flush the GPU's L2 cache before each timed run (overrides the document's "
+                    "run.l2_flush; auto flushes unless the kernel takes under 10 us)")
+        ->check(CLI::IsMember({"on", "off", "auto"}));
     auto* outOption = run->add_option("--out", runOptions.outDir, "write output buffers as .npy and result.json here");
     run->add_option("--out-after", runOptions.outAfter,
                     "STEP (repeatable): a document of steps: also write every buffer as step STEP (\"2\", \"3.1\", "

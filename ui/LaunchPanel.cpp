@@ -85,6 +85,12 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     timeLimit_->setRange(0.1, 3600);
     timeLimit_->setSuffix(" s");
     timeLimit_->setValue(10);
+    l2Flush_ = new QComboBox(dims);
+    l2Flush_->addItem(tr("L2 flush: auto"), int(L2Flush::Auto));
+    l2Flush_->addItem(tr("L2 flush: on"), int(L2Flush::On));
+    l2Flush_->addItem(tr("L2 flush: off"), int(L2Flush::Off));
+    l2Flush_->setToolTip(tr("Empty the GPU's L2 cache before each timed launch, as Nsight Compute does; auto: "
+                            "unless the kernel takes under 10 \u00b5s"));
     auto* runRow = new QHBoxLayout;
     runRow->addWidget(new QLabel(tr("warm-up")));
     runRow->addWidget(warmup_);
@@ -92,6 +98,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     runRow->addWidget(repeats_);
     runRow->addWidget(new QLabel(tr("time limit")));
     runRow->addWidget(timeLimit_);
+    runRow->addWidget(l2Flush_);
     runRow->addStretch();
     g->addLayout(runRow, 8, 0, 1, 4);
     timeLimit_->setToolTip(tr("The runner is stopped when a launch takes longer"));
@@ -115,6 +122,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     connect(warmup_, &QSpinBox::valueChanged, this, &LaunchPanel::changed);
     connect(repeats_, &QSpinBox::valueChanged, this, &LaunchPanel::changed);
     connect(timeLimit_, &QDoubleSpinBox::valueChanged, this, &LaunchPanel::changed);
+    connect(l2Flush_, &QComboBox::currentIndexChanged, this, &LaunchPanel::changed);
     connect(device_, &QComboBox::currentIndexChanged, this, [this] {
         evaluate();
         emit deviceChanged(currentDevice());
@@ -131,11 +139,12 @@ void LaunchPanel::setLaunch(const LaunchSpecText& launch, const RunSettings& run
         blockEdit_[i]->setText(i < int(launch.block.size()) ? QString::fromStdString(launch.block[i]) : "1");
     }
     shared_->setText(QString::fromStdString(launch.sharedBytes));
-    const QSignalBlocker b1(warmup_), b2(repeats_), b3(timeLimit_);
+    const QSignalBlocker b1(warmup_), b2(repeats_), b3(timeLimit_), b4(l2Flush_);
     warmup_->setValue(run.warmup);
     repeats_->setValue(run.repeats);
     timeLimit_->setValue(run.timeLimitSeconds);
-    printfBuffer_ = run.printfBufferBytes;
+    l2Flush_->setCurrentIndex(l2Flush_->findData(int(run.l2Flush)));
+    run_ = run;
     evaluate();
 }
 
@@ -155,6 +164,7 @@ void LaunchPanel::setRepeatsApply(bool apply)
     const QString why = tr("A document of steps runs each launch once: its buffers change from step to step");
     warmup_->setEnabled(apply);
     repeats_->setEnabled(apply);
+    l2Flush_->setEnabled(apply);
     warmup_->setToolTip(apply ? tr("Untimed launches before the timed ones") : why);
     repeats_->setToolTip(apply ? tr("Timed launches; the outputs are those of the first launch") : why);
 }
@@ -172,11 +182,11 @@ LaunchSpecText LaunchPanel::launch() const
 
 RunSettings LaunchPanel::runSettings() const
 {
-    RunSettings r;
+    RunSettings r = run_;
     r.warmup = warmup_->value();
     r.repeats = repeats_->value();
     r.timeLimitSeconds = timeLimit_->value();
-    r.printfBufferBytes = printfBuffer_;
+    r.l2Flush = L2Flush(l2Flush_->currentData().toInt());
     return r;
 }
 

@@ -75,6 +75,7 @@ private:
     QSpinBox* repeats_;
     QDoubleSpinBox* timeLimit_;
     QComboBox* device_;
+    QComboBox* l2Flush_;
     QGroupBox* dims_;
     QLabel* issuesLabel_;
     QLabel* resources_;
@@ -84,7 +85,7 @@ private:
     std::optional<std::uint64_t> sharedBytes_;
     KernelFootprint footprint_; // of the kernel last compiled
     QString registerProblem_;   // the block needs more registers than a block may have
-    std::size_t printfBuffer_ = 1 << 20;
+    RunSettings run_;           // as the document last gave it: the fields without a widget stay
 };
 
 } // namespace kw

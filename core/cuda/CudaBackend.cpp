@@ -4,15 +4,19 @@
 #include "cuda/CudaDevices.hpp"
 #include "cuda/CudaFault.hpp"
 #include "cuda/CudaResidentBuffers.hpp"
+#include "cuda/CuptiKernelTimes.hpp"
 #include "cuda/DeviceMemory.hpp"
 #include "cuda/DriverApi.hpp"
 #include "cuda/Event.hpp"
+#include "cuda/L2Flusher.hpp"
 #include "cuda/Module.hpp"
+#include "cuda/SmClock.hpp"
 #include "cuda/StagedTransfer.hpp"
 #include "cuda/Stream.hpp"
 #include "launch/LaunchLimits.hpp"
 #include "launch/PrintfCapture.hpp"
 #include "launch/TimingStats.hpp"
+#include "launch/WarmupRule.hpp"
 #include "util/Elapsed.hpp"
 #include "util/Error.hpp"
 
@@ -22,6 +26,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace kw::cuda {
@@ -71,6 +76,13 @@ CudaBackend::CudaBackend(int ordinal, PrintfCapture* printf)
     context_ = std::make_unique<Context>(ordinal);
     stream_ = std::make_unique<Stream>();
     transfer_ = std::make_unique<StagedTransfer>();
+    l2_ = std::make_unique<L2Flusher>(context_->device());
+    const auto& api = DriverApi::get();
+    char busId[32] = {};
+    if (api.cuDeviceGetPCIBusId
+        && api.cuDeviceGetPCIBusId(busId, int(sizeof busId), context_->device()) != CUDA_SUCCESS)
+        busId[0] = 0;
+    smClock_ = std::make_unique<SmClock>(busId);
     printfFifo_ = printfFifoRequested_ = context_->limit(CU_LIMIT_PRINTF_FIFO_SIZE);
 }
 
@@ -81,6 +93,7 @@ CudaBackend::~CudaBackend()
         // is about to end (exit or exec), which tears the context down.
         (void)loaded_.release();
         (void)transfer_.release();
+        (void)l2_.release();
         (void)stream_.release();
         (void)context_.release();
     }
@@ -398,37 +411,16 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
 
     // Warm-up and timed repeats on restored inputs (restoring is a device copy from the
     // pristine copies, outside the timed region).
-    const int warmup = std::max(0, config.warmup);
-    const int repeats = std::max(0, config.repeats);
-    if (repeats == 0) {
-        report.timings.repeatMs = {report.timings.firstLaunchMs};
-        report.timings.minMs = report.timings.medianMs = report.timings.meanMs = report.timings.firstLaunchMs;
-        return report;
-    }
-    std::vector<Event> starts(static_cast<std::size_t>(repeats));
-    std::vector<Event> stops(static_cast<std::size_t>(repeats));
-    for (int rep = 0; rep < warmup + repeats; ++rep) {
+    const auto restore = [&] {
         for (std::size_t i = 0; i < buffers.size(); ++i)
             if (buffers[i].data.byteSize() > 0)
                 api.check(api.cuMemcpyDtoDAsync(device[i].pointer(), pristine[i].pointer(), buffers[i].data.byteSize(),
                                                 stream),
                           "cuMemcpyDtoDAsync", "restoring buffer " + buffers[i].name);
         copyVariables(placed, true);
-        const int timed = rep - warmup;
-        CUresult r = CUDA_SUCCESS;
-        if (timed >= 0)
-            r = launchAndWait(fn, kernel, config, params, starts[std::size_t(timed)], stops[std::size_t(timed)]);
-        else
-            r = launchAndWait(fn, kernel, config, params, start, stop);
-        if (faulted(r, fn, kernel, config, report, abandon))
-            return report;
-    }
-    for (int i = 0; i < repeats; ++i)
-        report.timings.repeatMs.push_back(stops[std::size_t(i)].elapsedSince(starts[std::size_t(i)]));
-    const TimingStats stats = TimingStats::compute(report.timings.repeatMs);
-    report.timings.minMs = stats.min;
-    report.timings.medianMs = stats.median;
-    report.timings.meanMs = stats.mean;
+    };
+    if (!timeRepeats(fn, kernel, config, params, report, restore, abandon))
+        return report;
     if (printf_) {
         // The repeats print again; their output is not the run's output.
         if (faulted(api.cuCtxSynchronize(), fn, kernel, config, report, abandon))
@@ -436,6 +428,90 @@ LaunchReport CudaBackend::launch(const KernelImage& kernel, std::vector<BufferAr
         (void)printf_->collect();
     }
     return report;
+}
+
+bool CudaBackend::timeRepeats(const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                              std::vector<void*>& params, LaunchReport& report, const std::function<void()>& prepareRun,
+                              const std::function<void()>& abandonMemory)
+{
+    KernelTimings& t = report.timings;
+    TimingDetail& d = t.detail;
+    d.method = "cuda events";
+    const int repeats = std::max(0, config.repeats);
+    if (repeats == 0) {
+        t.repeatMs = {t.firstLaunchMs};
+        t.minMs = t.medianMs = t.meanMs = d.ciLowMs = d.ciHighMs = t.firstLaunchMs;
+        return true;
+    }
+    const CUstream stream = stream_->handle();
+    // Auto decides on the first warm-up's time (or the first launch's, without warm-up):
+    // the first launch may include loading the kernel (lazy loading), not only running it.
+    std::optional<bool> flushL2;
+    if (config.l2Flush != L2Flush::Auto)
+        flushL2 = config.l2Flush == L2Flush::On;
+    const auto decideFlush = [&](double ms) {
+        if (!flushL2)
+            flushL2 = ms >= kAutoL2FlushBelowMs;
+    };
+    const auto beforeEach = [&] {
+        prepareRun();
+        if (flushL2.value_or(false))
+            d.l2Flushed = l2_->flush(stream);
+    };
+    d.smClockMaxMhz = smClock_->maxMhz();
+    d.smClockBeforeMhz = smClock_->currentMhz();
+
+    // Warm-up, timed with events, until the times settle (WarmupRule).
+    const WarmupRule rule(std::size_t(std::max(0, config.warmup)));
+    std::vector<double> warm;
+    Event start, stop;
+    while (rule.more(warm)) {
+        beforeEach();
+        if (faulted(launchAndWait(fn, kernel, config, params, start, stop), fn, kernel, config, report, abandonMemory))
+            return false;
+        warm.push_back(stop.elapsedSince(start));
+        decideFlush(warm.front());
+    }
+    d.warmupRuns = int(warm.size());
+    d.warmupSettled = rule.settled(warm);
+    decideFlush(t.firstLaunchMs);
+
+    // The timed runs: events around each, and CUPTI's records of the same kernels when
+    // CUPTI is there (the GPU's own start and end: no launch latency, no event overhead).
+    CuptiKernelTimes* cupti = CuptiKernelTimes::get();
+    const bool collecting = cupti && cupti->begin();
+    std::vector<Event> starts(static_cast<std::size_t>(repeats));
+    std::vector<Event> stops(static_cast<std::size_t>(repeats));
+    for (int rep = 0; rep < repeats; ++rep) {
+        beforeEach();
+        const CUresult r = launchAndWait(fn, kernel, config, params, starts[std::size_t(rep)], stops[std::size_t(rep)]);
+        if (r != CUDA_SUCCESS && collecting && r != CUDA_ERROR_LAUNCH_TIMEOUT) // a hung kernel: leave CUPTI be
+            (void)cupti->end();
+        if (faulted(r, fn, kernel, config, report, abandonMemory))
+            return false;
+    }
+    std::vector<double> gpuMs;
+    if (collecting)
+        gpuMs = cupti->end();
+    d.smClockAfterMhz = smClock_->currentMhz();
+    if (collecting && gpuMs.size() == std::size_t(repeats)) {
+        t.repeatMs = std::move(gpuMs);
+        d.method = "cupti";
+    } else {
+        for (int i = 0; i < repeats; ++i)
+            t.repeatMs.push_back(stops[std::size_t(i)].elapsedSince(starts[std::size_t(i)]));
+        d.methodNote = !cupti ? "CUPTI unavailable: " + CuptiKernelTimes::unavailableReason()
+            : !collecting     ? "CUPTI refused: " + cupti->lastError()
+                              : fmt::format("CUPTI gave {} kernel records for {} runs", gpuMs.size(), repeats);
+    }
+    const TimingStats stats = TimingStats::compute(t.repeatMs);
+    t.minMs = stats.min;
+    t.medianMs = stats.median;
+    t.meanMs = stats.mean;
+    d.ciLowMs = stats.ciLow;
+    d.ciHighMs = stats.ciHigh;
+    d.ciLevel = stats.ciLevel;
+    return true;
 }
 
 std::unique_ptr<ResidentBuffers> CudaBackend::residentBuffers()

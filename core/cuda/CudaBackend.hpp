@@ -17,7 +17,9 @@ namespace kw::cuda {
 
 class Context;
 class Event;
+class L2Flusher;
 class Module;
+class SmClock;
 class Stream;
 class StagedTransfer;
 
@@ -88,6 +90,11 @@ private:
     bool faulted(CUresult r, const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
                  LaunchReport& report, const std::function<void()>& abandonMemory);
     void collectPrintf(LaunchReport& report);
+    // The warm-up and the timed repeats of a launch: `prepareRun` restores the inputs
+    // before each one. False when one faulted (the report says how).
+    bool timeRepeats(const Loaded& fn, const KernelImage& kernel, const LaunchConfig& config,
+                     std::vector<void*>& params, LaunchReport& report, const std::function<void()>& prepareRun,
+                     const std::function<void()>& abandonMemory);
 
     int ordinal_;
     DeviceInfo info_;
@@ -95,6 +102,8 @@ private:
     std::unique_ptr<Context> context_;
     std::unique_ptr<Stream> stream_;
     std::unique_ptr<StagedTransfer> transfer_;
+    std::unique_ptr<L2Flusher> l2_;
+    std::unique_ptr<SmClock> smClock_;
     std::unique_ptr<LoadedModule> loaded_; // the last module, reused while the image is unchanged
     std::size_t printfFifo_ = 0;           // as the driver reports it
     std::size_t printfFifoRequested_ = 0;  // as last asked for (the driver may round)

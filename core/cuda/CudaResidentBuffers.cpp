@@ -148,6 +148,7 @@ LaunchReport CudaResidentBuffers::launch(const KernelImage& kernel, const std::v
     backend_.copyVariables(placed_, false);
     report.timings.repeatMs = {report.timings.firstLaunchMs};
     report.timings.minMs = report.timings.medianMs = report.timings.meanMs = report.timings.firstLaunchMs;
+    report.timings.detail.method = "cuda events";
     return report;
 }
 

@@ -52,7 +52,9 @@ namespace kw::cuda {
     X(cuStreamSynchronize, v2000, 2000)
 
 // Entry points that older drivers lack; null when missing.
-// The graph entry points replay a straight loop of a document of steps (CudaGraphPass).
+// The graph entry points replay a straight loop of a document of steps (CudaGraphPass);
+// the memset flushes the L2 cache between timed runs, the bus id finds the GPU in NVML,
+// and host registration is what tests/bench/bench_transfer weighs against the staging ring.
 #define KW_CUDA_OPTIONAL_FUNCTIONS(X)                                                                                  \
     X(cuFuncGetParamInfo, v12040, 12040)                                                                               \
     X(cuGraphCreate, v10000, 10000)                                                                                    \
@@ -63,7 +65,11 @@ namespace kw::cuda {
     X(cuGraphInstantiateWithFlags, v11040, 11040)                                                                      \
     X(cuGraphExecDestroy, v10000, 10000)                                                                               \
     X(cuGraphExecKernelNodeSetParams, v10010, 10010)                                                                   \
-    X(cuGraphLaunch, v10000, 10000)
+    X(cuGraphLaunch, v10000, 10000)                                                                                    \
+    X(cuMemsetD8Async, v3020, 3020)                                                                                    \
+    X(cuDeviceGetPCIBusId, v4010, 4010)                                                                                \
+    X(cuMemHostRegister, v6050, 6050)                                                                                  \
+    X(cuMemHostUnregister, v4000, 4000)
 
 class DriverApi {
 public:

@@ -1,30 +1,68 @@
 #include "cuda/ParallelCopy.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <immintrin.h>
+#endif
 
 namespace kw::cuda {
 
 namespace {
+
 constexpr std::size_t kParallelThreshold = 2u << 20; // below this one thread is fastest
+constexpr auto kSpin = std::chrono::milliseconds(2); // spin this long before sleeping
+
+void relax()
+{
+#if defined(__x86_64__) || defined(_M_X64)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
 }
+
+// Waits until `value` differs from `old`: spinning for kSpin (when `spin`), then
+// sleeping on it.
+template <typename T> T awaitChange(const std::atomic<T>& value, T old, bool spin)
+{
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (unsigned i = 0; spin; ++i) {
+        const T now = value.load(std::memory_order_acquire);
+        if (now != old)
+            return now;
+        if ((i & 1023) == 1023 && std::chrono::steady_clock::now() > until)
+            break;
+        relax();
+    }
+    for (;;) {
+        value.wait(old, std::memory_order_acquire);
+        const T now = value.load(std::memory_order_acquire);
+        if (now != old)
+            return now;
+    }
+}
+
+} // namespace
 
 ParallelCopy::ParallelCopy(unsigned threads)
 {
     if (threads == 0)
         threads = std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u) - 1;
     parts_ = threads + 1;
+    // Spinning threads that outnumber the cores would take the time of those copying.
+    spin_ = parts_ <= std::max(1u, std::thread::hardware_concurrency());
     for (unsigned i = 0; i < threads; ++i)
         workers_.emplace_back([this, i] { work(i + 1); });
 }
 
 ParallelCopy::~ParallelCopy()
 {
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-    }
-    start_.notify_all();
+    stop_.store(true, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+    generation_.notify_all();
     for (auto& t : workers_)
         t.join();
 }
@@ -46,37 +84,27 @@ void ParallelCopy::copy(void* dst, const void* src, std::size_t bytes)
             std::memcpy(dst, src, bytes);
         return;
     }
-    {
-        std::lock_guard lock(mutex_);
-        dst_ = static_cast<char*>(dst);
-        src_ = static_cast<const char*>(src);
-        bytes_ = bytes;
-        pending_ = unsigned(workers_.size());
-        ++generation_;
-    }
-    start_.notify_all();
+    dst_ = static_cast<char*>(dst);
+    src_ = static_cast<const char*>(src);
+    bytes_ = bytes;
+    pending_.store(unsigned(workers_.size()), std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release); // publishes the fields above
+    generation_.notify_all();
     copyPart(0);
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [this] { return pending_ == 0; });
+    for (unsigned left = pending_.load(std::memory_order_acquire); left != 0;)
+        left = awaitChange(pending_, left, spin_);
 }
 
 void ParallelCopy::work(unsigned index)
 {
     unsigned seen = 0;
     for (;;) {
-        {
-            std::unique_lock lock(mutex_);
-            start_.wait(lock, [&] { return stop_ || generation_ != seen; });
-            if (stop_)
-                return;
-            seen = generation_;
-        }
+        seen = awaitChange(generation_, seen, spin_);
+        if (stop_.load(std::memory_order_relaxed))
+            return;
         copyPart(index);
-        {
-            std::lock_guard lock(mutex_);
-            --pending_;
-        }
-        done_.notify_one();
+        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            pending_.notify_one();
     }
 }
 

@@ -1,61 +1,97 @@
 #include "cuda/StagedTransfer.hpp"
 
-#include "cuda/DriverApi.hpp"
+#include "cuda/DriverStagingDevice.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 namespace kw::cuda {
 
-StagedTransfer::Slot& StagedTransfer::slot(std::size_t index)
+namespace {
+
+// A positive whole number from the environment, else `fallback`.
+std::size_t fromEnvironment(const char* name, std::size_t fallback, std::size_t most)
 {
-    // Slots are pinned lazily: a small run never pays for the whole ring.
+    const char* text = std::getenv(name);
+    if (!text || !*text)
+        return fallback;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(text, &end, 10);
+    return end && *end == 0 && v > 0 && v <= most ? std::size_t(v) : fallback;
+}
+
+} // namespace
+
+StagedTransfer::Ring StagedTransfer::ringFromEnvironment()
+{
+    Ring r;
+    r.slotBytes = fromEnvironment("KWB_STAGING_SLOT_MIB", r.slotBytes >> 20, 1024) << 20;
+    r.slots = fromEnvironment("KWB_STAGING_SLOTS", r.slots, 64);
+    r.copyThreads = unsigned(fromEnvironment("KWB_STAGING_THREADS", r.copyThreads + 1, 64) - 1);
+    return r;
+}
+
+StagedTransfer::StagedTransfer(Ring ring, std::unique_ptr<StagingDevice> device)
+    : ring_(ring)
+    , device_(device ? std::move(device) : std::make_unique<DriverStagingDevice>())
+    , copier_(ring.copyThreads)
+{
+    ring_.slotBytes = std::max<std::size_t>(ring_.slotBytes, 4096);
+    ring_.slots = std::max<std::size_t>(ring_.slots, 2);
+}
+
+StagedTransfer::~StagedTransfer()
+{
+    for (void* s : slots_)
+        device_->freeSlot(s);
+}
+
+void* StagedTransfer::slot(std::size_t index)
+{
     while (slots_.size() <= index)
-        slots_.push_back(Slot{PinnedHostMemory(kSlotBytes), Event()});
+        slots_.push_back(device_->allocateSlot(ring_.slotBytes));
     return slots_[index];
 }
 
 void StagedTransfer::upload(const void* host, CUdeviceptr device, std::size_t bytes, CUstream stream,
                             const std::string& label)
 {
-    const auto& api = DriverApi::get();
     const auto* src = static_cast<const char*>(host);
-    const std::size_t chunks = (bytes + kSlotBytes - 1) / kSlotBytes;
+    const std::size_t slotBytes = ring_.slotBytes, slots = ring_.slots;
+    const std::size_t chunks = (bytes + slotBytes - 1) / slotBytes;
     for (std::size_t k = 0; k < chunks; ++k) {
-        const std::size_t offset = k * kSlotBytes;
-        const std::size_t len = std::min(kSlotBytes, bytes - offset);
-        Slot& s = slot(k % kSlots);
-        if (k >= kSlots) // the copy engine must be done with this slot's previous chunk
-            api.check(api.cuEventSynchronize(s.done.handle()), "cuEventSynchronize", "upload of buffer " + label);
-        copier_.copy(s.memory.data(), src + offset, len);
-        api.check(api.cuMemcpyHtoDAsync(device + offset, s.memory.data(), len, stream), "cuMemcpyHtoDAsync",
-                  "upload of buffer " + label);
-        s.done.record(stream);
+        const std::size_t offset = k * slotBytes;
+        const std::size_t len = std::min(slotBytes, bytes - offset);
+        void* s = slot(k % slots);
+        if (k >= slots) // the copy engine must be done with this slot's previous chunk
+            device_->waitSlot(k % slots, label);
+        copier_.copy(s, src + offset, len);
+        device_->toDevice(device + offset, s, len, stream, label);
+        device_->markSlot(k % slots, stream);
     }
-    api.check(api.cuStreamSynchronize(stream), "cuStreamSynchronize", "upload of buffer " + label);
+    device_->waitAll(stream, label);
 }
 
 void StagedTransfer::download(CUdeviceptr device, void* host, std::size_t bytes, CUstream stream,
                               const std::string& label)
 {
-    const auto& api = DriverApi::get();
     auto* dst = static_cast<char*>(host);
-    const std::size_t chunks = (bytes + kSlotBytes - 1) / kSlotBytes;
+    const std::size_t slotBytes = ring_.slotBytes, slots = ring_.slots;
+    const std::size_t chunks = (bytes + slotBytes - 1) / slotBytes;
     auto issue = [&](std::size_t k) {
-        const std::size_t offset = k * kSlotBytes;
-        Slot& s = slot(k % kSlots);
-        api.check(api.cuMemcpyDtoHAsync(s.memory.data(), device + offset, std::min(kSlotBytes, bytes - offset), stream),
-                  "cuMemcpyDtoHAsync", "download of buffer " + label);
-        s.done.record(stream);
+        const std::size_t offset = k * slotBytes;
+        device_->toHost(slot(k % slots), device + offset, std::min(slotBytes, bytes - offset), stream, label);
+        device_->markSlot(k % slots, stream);
     };
-    for (std::size_t k = 0; k < std::min(chunks, kSlots); ++k)
+    for (std::size_t k = 0; k < std::min(chunks, slots); ++k)
         issue(k);
     for (std::size_t k = 0; k < chunks; ++k) {
-        const std::size_t offset = k * kSlotBytes;
-        Slot& s = slot(k % kSlots);
-        api.check(api.cuEventSynchronize(s.done.handle()), "cuEventSynchronize", "download of buffer " + label);
-        copier_.copy(dst + offset, s.memory.data(), std::min(kSlotBytes, bytes - offset));
-        if (k + kSlots < chunks)
-            issue(k + kSlots);
+        const std::size_t offset = k * slotBytes;
+        device_->waitSlot(k % slots, label);
+        copier_.copy(dst + offset, slot(k % slots), std::min(slotBytes, bytes - offset));
+        if (k + slots < chunks)
+            issue(k + slots);
     }
 }
 

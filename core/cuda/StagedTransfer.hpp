@@ -1,36 +1,47 @@
 #pragma once
 // Host <-> device copies through a ring of pinned staging buffers: pageable data is
 // copied into one slot (by several threads) while the copy engine moves another.
-#include "cuda/Event.hpp"
 #include "cuda/ParallelCopy.hpp"
-#include "cuda/PinnedHostMemory.hpp"
+#include "cuda/StagingDevice.hpp"
 
 #include <cuda.h>
 
 #include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace kw::cuda {
 
 class StagedTransfer {
 public:
-    static constexpr std::size_t kSlotBytes = 16u << 20;
-    static constexpr std::size_t kSlots = 4;
+    struct Ring {
+        std::size_t slotBytes = 16u << 20;
+        std::size_t slots = 4;
+        unsigned copyThreads = 0; // ParallelCopy's workers; 0 picks from the core count
+    };
+    // The default ring, or KWB_STAGING_SLOT_MIB, KWB_STAGING_SLOTS and
+    // KWB_STAGING_THREADS where set (tests/bench/bench_transfer.py tries rings this way).
+    static Ring ringFromEnvironment();
 
-    StagedTransfer() = default;
+    // `device` null: the driver's.
+    explicit StagedTransfer(Ring ring = ringFromEnvironment(), std::unique_ptr<StagingDevice> device = nullptr);
+    ~StagedTransfer();
+    StagedTransfer(const StagedTransfer&) = delete;
+    StagedTransfer& operator=(const StagedTransfer&) = delete;
+
+    const Ring& ring() const noexcept { return ring_; }
 
     // Both return when the copy is complete. `label` names the buffer in errors.
     void upload(const void* host, CUdeviceptr device, std::size_t bytes, CUstream stream, const std::string& label);
     void download(CUdeviceptr device, void* host, std::size_t bytes, CUstream stream, const std::string& label);
 
 private:
-    struct Slot {
-        PinnedHostMemory memory;
-        Event done;
-    };
-    Slot& slot(std::size_t index);
+    void* slot(std::size_t index);
 
-    std::vector<Slot> slots_;
+    Ring ring_;
+    std::unique_ptr<StagingDevice> device_;
+    std::vector<void*> slots_; // pinned lazily, then kept: a small run never pays for the whole ring
     ParallelCopy copier_;
 };
 

@@ -9,7 +9,7 @@
 
 namespace kw {
 
-std::vector<std::byte> BinaryFile::readAll(const std::filesystem::path& path, std::uintmax_t maxBytes)
+HostBytes BinaryFile::readAll(const std::filesystem::path& path, std::uintmax_t maxBytes)
 {
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
@@ -30,13 +30,13 @@ std::vector<std::byte> BinaryFile::readAll(const std::filesystem::path& path, st
         throw Error(ErrorCategory::Io,
                     path.string() + ": cannot tell its size, or it grew past " + std::to_string(maxBytes) + " bytes");
     in.seekg(0);
-    std::vector<std::byte> bytes(static_cast<std::size_t>(size));
+    HostBytes bytes(static_cast<std::size_t>(size)); // not zeroed: read over whole
     if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
         throw Error(ErrorCategory::Io, path.string() + ": read failed");
     return bytes;
 }
 
-void BinaryFile::writeAll(const std::filesystem::path& path, const std::vector<std::byte>& bytes)
+void BinaryFile::writeAll(const std::filesystem::path& path, std::span<const std::byte> bytes)
 {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out)
@@ -48,14 +48,12 @@ void BinaryFile::writeAll(const std::filesystem::path& path, const std::vector<s
 
 HostBuffer BinaryFile::read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes)
 {
-    std::vector<std::byte> bytes = readAll(path, maxBytes);
+    HostBytes bytes = readAll(path, maxBytes);
     if (bytes.size() % sizeOf(dtype) != 0)
         throw Error(ErrorCategory::Io,
                     path.string() + ": " + std::to_string(bytes.size()) + " bytes is not a whole number of "
                         + toString(dtype) + " elements (" + std::to_string(sizeOf(dtype)) + " bytes each)");
-    HostBuffer buffer(dtype, bytes.size() / sizeOf(dtype));
-    buffer.bytes() = std::move(bytes);
-    return buffer;
+    return HostBuffer(dtype, std::move(bytes));
 }
 
 void BinaryFile::write(const std::filesystem::path& path, const HostBuffer& data) { writeAll(path, data.bytes()); }

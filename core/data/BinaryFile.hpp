@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <vector>
+#include <span>
 
 namespace kw {
 
@@ -13,8 +13,8 @@ class BinaryFile {
 public:
     // Throw kw::Error(Io) naming the file. Only regular files are read (a FIFO or a
     // device would block or never end), and one over maxBytes is refused before it is read.
-    static std::vector<std::byte> readAll(const std::filesystem::path& path, std::uintmax_t maxBytes = UINTMAX_MAX);
-    static void writeAll(const std::filesystem::path& path, const std::vector<std::byte>& bytes);
+    static HostBytes readAll(const std::filesystem::path& path, std::uintmax_t maxBytes = UINTMAX_MAX);
+    static void writeAll(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
     // A raw little-endian array: the file size must be a multiple of the element size.
     static HostBuffer read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes = UINTMAX_MAX);

@@ -94,7 +94,7 @@ NdArray CsvFile::parse(std::string_view text, DType dtype, const std::string& wh
 
 NdArray CsvFile::read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes)
 {
-    const std::vector<std::byte> bytes = BinaryFile::readAll(path, maxBytes);
+    const HostBytes bytes = BinaryFile::readAll(path, maxBytes);
     return parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), dtype, path.string());
 }
 

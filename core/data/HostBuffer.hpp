@@ -1,5 +1,6 @@
 #pragma once
 #include "data/DType.hpp"
+#include "data/HostBytes.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +13,13 @@ namespace kw {
 class HostBuffer {
 public:
     HostBuffer() = default;
+    // Every element zero (zero bits are 0 in every dtype).
     HostBuffer(DType dtype, std::size_t count);
+    // Elements left unwritten: only for a buffer that is filled whole next (a file's or
+    // a payload's bytes, a download), so its pages are written once.
+    static HostBuffer uninitialised(DType dtype, std::size_t count);
+    // These bytes as elements; their size must be a whole number of elements.
+    HostBuffer(DType dtype, HostBytes bytes);
 
     DType dtype() const noexcept { return dtype_; }
     std::size_t count() const noexcept { return count_; }
@@ -23,13 +30,13 @@ public:
     double at(std::size_t i) const; // element i as double
     void set(std::size_t i, double v);
 
-    std::vector<std::byte>& bytes() noexcept { return bytes_; }
-    const std::vector<std::byte>& bytes() const noexcept { return bytes_; }
+    HostBytes& bytes() noexcept { return bytes_; }
+    const HostBytes& bytes() const noexcept { return bytes_; }
 
 private:
     DType dtype_ = DType::F32;
     std::size_t count_ = 0;
-    std::vector<std::byte> bytes_;
+    HostBytes bytes_;
 };
 
 } // namespace kw

@@ -112,7 +112,7 @@ std::string shapeText(const std::vector<std::size_t>& shape)
 
 } // namespace
 
-NdArray NpyFile::decode(const std::vector<std::byte>& bytes, const std::string& what)
+NdArray NpyFile::decode(std::span<const std::byte> bytes, const std::string& what)
 {
     if (bytes.size() < kMagicSize + 4 || std::memcmp(bytes.data(), kMagic, kMagicSize) != 0)
         fail(what, "not a .npy file (no \\x93NUMPY magic)");
@@ -169,7 +169,7 @@ NdArray NpyFile::decode(const std::vector<std::byte>& bytes, const std::string& 
         fail(what,
              "holds " + std::to_string(bytes.size() - dataStart) + " data bytes, shape " + shapeText(array.shape)
                  + " needs " + std::to_string(need));
-    array.data = HostBuffer(dtype, count);
+    array.data = HostBuffer::uninitialised(dtype, count);
     std::memcpy(array.data.data(), bytes.data() + dataStart, need);
     return array;
 }

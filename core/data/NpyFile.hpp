@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ public:
     // Files over maxBytes are refused before they are read.
     static NdArray read(const std::filesystem::path& path, std::uintmax_t maxBytes = UINTMAX_MAX);
     // `what` names the data in error messages (a file name or a buffer name).
-    static NdArray decode(const std::vector<std::byte>& bytes, const std::string& what);
+    static NdArray decode(std::span<const std::byte> bytes, const std::string& what);
 
     // An empty shape writes a 1-D array of data.count() elements.
     static void write(const std::filesystem::path& path, const HostBuffer& data,

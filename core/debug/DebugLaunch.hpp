@@ -71,7 +71,7 @@ private:
     const sim::Function& fn_;
     std::string kernelName_;
     std::vector<BufferArg> buffers_;
-    std::vector<std::vector<std::byte>> initial_;
+    std::vector<HostBytes> initial_;
     std::vector<LaunchArg> args_;
     LaunchConfig config_;
     std::vector<std::string> warnings_;

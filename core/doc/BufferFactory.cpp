@@ -127,9 +127,14 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
     NdArray array;
     array.shape = shape(spec, field);
     const std::size_t count = NdArray::elementCount(array.shape);
-    array.data = HostBuffer(spec.dtype, count);
-    HostBuffer& b = array.data;
     const Initialiser& init = spec.init;
+    // The kinds below that write every element start unwritten; the others (zeros, a
+    // file, a copy) start zeroed, as the zeros kind and a short read rely on.
+    const bool writesAll = init.kind == Initialiser::Kind::Fill || init.kind == Initialiser::Kind::Arange
+        || init.kind == Initialiser::Kind::Linspace || init.kind == Initialiser::Kind::Uniform
+        || init.kind == Initialiser::Kind::Normal || init.kind == Initialiser::Kind::Expression;
+    array.data = writesAll ? HostBuffer::uninitialised(spec.dtype, count) : HostBuffer(spec.dtype, count);
+    HostBuffer& b = array.data;
     const std::string initField = field + ".init";
     switch (init.kind) {
     case Initialiser::Kind::Zeros: break; // HostBuffer starts zeroed; zero bits are 0 in every dtype

@@ -5,6 +5,7 @@
 #include "data/DType.hpp"
 #include "data/Direction.hpp"
 #include "data/NdArray.hpp"
+#include "launch/LaunchTypes.hpp"
 #include "util/Trust.hpp"
 
 #include <cstdint>
@@ -68,6 +69,9 @@ struct RunSettings {
     // A document of steps: a loop whose passes do not change runs as one graph on a GPU
     // after its first pass (docs/document-format.md, "Steps"); false runs every step alone.
     bool graph = true;
+    // Flush the L2 cache before each timed run on a GPU: Auto does so unless the kernel
+    // is tiny (docs/benchmarks.md, "How kernels are timed").
+    L2Flush l2Flush = L2Flush::Auto;
 };
 
 struct CheckSpec {

@@ -216,7 +216,7 @@ LaunchSpecText readLaunch(const Json& j)
 
 RunSettings readRun(const Json& j)
 {
-    requireObject(j, "run", {"warmup", "repeats", "printf_buffer_bytes", "time_limit_s", "graph"});
+    requireObject(j, "run", {"warmup", "repeats", "printf_buffer_bytes", "time_limit_s", "graph", "l2_flush"});
     RunSettings r;
     const auto clampInt = [](long long v, const std::string& field) {
         if (v < 0 || v > 1000000)
@@ -239,6 +239,15 @@ RunSettings readRun(const Json& j)
         if (!j["graph"].is_boolean())
             fail("run.graph", "must be true or false");
         r.graph = j["graph"].get<bool>();
+    }
+    if (j.contains("l2_flush")) {
+        const Json& f = j["l2_flush"];
+        if (f.is_boolean())
+            r.l2Flush = f.get<bool>() ? L2Flush::On : L2Flush::Off;
+        else if (f.is_string() && f.get<std::string>() == "auto")
+            r.l2Flush = L2Flush::Auto;
+        else
+            fail("run.l2_flush", "must be true, false or \"auto\"");
     }
     return r;
 }
@@ -435,7 +444,7 @@ Document DocumentReader::readString(const std::string& json, const std::filesyst
 
 Document DocumentReader::readFile(const std::filesystem::path& path, Trust trust)
 {
-    const std::vector<std::byte> bytes = BinaryFile::readAll(path);
+    const HostBytes bytes = BinaryFile::readAll(path);
     return readString(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path, trust);
 }
 

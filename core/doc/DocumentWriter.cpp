@@ -216,6 +216,8 @@ Json DocumentWriter::toJson(const Document& doc)
     run["time_limit_s"] = doc.run.timeLimitSeconds;
     if (!doc.run.graph) // written only when off, so documents that never set it read as before
         run["graph"] = false;
+    if (doc.run.l2Flush != L2Flush::Auto) // likewise
+        run["l2_flush"] = doc.run.l2Flush == L2Flush::On;
     j["run"] = run;
 
     if (!doc.checks.empty()) {

@@ -75,6 +75,7 @@ PreparedRun PreparedRun::fromDocument(const Document& doc)
 
         run.config.warmup = doc.run.warmup;
         run.config.repeats = doc.run.repeats;
+        run.config.l2Flush = doc.run.l2Flush;
         run.config.printfBufferBytes = doc.run.printfBufferBytes;
         run.config.timeLimitSeconds = doc.run.timeLimitSeconds;
         if (!doc.isSequence()) { // a document of steps gives each launch its own

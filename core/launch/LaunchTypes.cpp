@@ -7,6 +7,27 @@ std::string toString(const Dim3& d)
     return std::to_string(d.x) + "x" + std::to_string(d.y) + "x" + std::to_string(d.z);
 }
 
+const char* toString(L2Flush flush)
+{
+    switch (flush) {
+    case L2Flush::Auto: return "auto";
+    case L2Flush::On: return "on";
+    case L2Flush::Off: return "off";
+    }
+    return "auto";
+}
+
+std::optional<L2Flush> l2FlushFromString(const std::string& text)
+{
+    if (text == "auto")
+        return L2Flush::Auto;
+    if (text == "on" || text == "true")
+        return L2Flush::On;
+    if (text == "off" || text == "false")
+        return L2Flush::Off;
+    return std::nullopt;
+}
+
 const char* toString(FaultKind kind)
 {
     switch (kind) {

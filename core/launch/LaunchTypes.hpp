@@ -38,11 +38,20 @@ struct LaunchArg {
     std::vector<std::byte> bytes; // scalar bytes when !isBuffer
 };
 
+// Whether the L2 cache is emptied before each timed run (as Nsight Compute does by
+// default): `Auto` flushes unless the first warm-up (or, without warm-up, the first
+// launch) took under kAutoL2FlushBelowMs.
+enum class L2Flush { Auto, On, Off };
+const char* toString(L2Flush flush);
+std::optional<L2Flush> l2FlushFromString(const std::string& text);
+inline constexpr double kAutoL2FlushBelowMs = 0.010;
+
 struct LaunchConfig {
     Dim3 grid, block;
     std::uint32_t sharedBytes = 0;
     int warmup = 1;
     int repeats = 10;
+    L2Flush l2Flush = L2Flush::Auto;
     std::size_t printfBufferBytes = 1 << 20;
     double timeLimitSeconds = 10.0;
     ProfileRequest profile; // count per line (the simulator)
@@ -72,10 +81,22 @@ struct Fault {
     int line = 0;
 };
 
+// How the repeats were timed and under what conditions (docs/benchmarks.md).
+struct TimingDetail {
+    std::string method;     // "cupti", "cuda events" or "host clock" (the simulator); "" before a run
+    std::string methodNote; // why events were used where CUPTI was wanted, else ""
+    int warmupRuns = 0;     // warm-up launches that ran
+    bool warmupSettled = false;
+    bool l2Flushed = false;                                           // the L2 cache was flushed before each timed run
+    double ciLowMs = 0, ciHighMs = 0, ciLevel = 0;                    // the median's order-statistic interval
+    int smClockBeforeMhz = 0, smClockAfterMhz = 0, smClockMaxMhz = 0; // 0: unknown
+};
+
 struct KernelTimings {
     std::vector<double> repeatMs; // kernel time per timed repeat
     double minMs = 0, medianMs = 0, meanMs = 0;
     double h2dMs = 0, d2hMs = 0, moduleLoadMs = 0, firstLaunchMs = 0;
+    TimingDetail detail;
 };
 
 struct LaunchReport {

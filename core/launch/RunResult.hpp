@@ -50,6 +50,7 @@ struct RunTimings {
     double minMs = 0, medianMs = 0, meanMs = 0;
     std::uint64_t bytesMoved = 0; // bytes the buffers move per launch (in read + out written)
     double gbps = 0;              // bytesMoved / medianMs
+    TimingDetail detail;          // how the kernel times were taken
 };
 
 // One step of a document of steps, over all the times it ran (docs/document-format.md,

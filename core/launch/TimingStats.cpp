@@ -16,6 +16,19 @@ double TimingStats::quantile(const std::vector<double>& sorted, double q)
     return sorted[lo] + (pos - double(lo)) * (sorted[hi] - sorted[lo]);
 }
 
+double TimingStats::medianCoverage(std::size_t n, std::size_t r)
+{
+    // P(r <= B < n+1-r) for B ~ Binomial(n, 1/2): the number of samples below the
+    // true median. Summed in logs so n in the thousands does not overflow.
+    if (n == 0 || r == 0 || 2 * r > n)
+        return 0;
+    double coverage = 0;
+    for (std::size_t i = r; i + r <= n; ++i)
+        coverage += std::exp(std::lgamma(double(n) + 1) - std::lgamma(double(i) + 1) - std::lgamma(double(n - i) + 1)
+                             - double(n) * std::log(2.0));
+    return std::min(1.0, coverage);
+}
+
 TimingStats TimingStats::compute(std::vector<double> samples)
 {
     TimingStats s;
@@ -29,6 +42,14 @@ TimingStats TimingStats::compute(std::vector<double> samples)
     s.q1 = quantile(samples, 0.25);
     s.q3 = quantile(samples, 0.75);
     s.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / double(samples.size());
+
+    const std::size_t n = samples.size();
+    std::size_t r = 1; // the widest interval, [min, max], unless a narrower one covers enough
+    while (2 * (r + 1) <= n && medianCoverage(n, r + 1) >= kCiLevel)
+        ++r;
+    s.ciLow = samples[r - 1];
+    s.ciHigh = samples[n - r];
+    s.ciLevel = n == 1 ? 0 : medianCoverage(n, r);
     return s;
 }
 

@@ -11,6 +11,7 @@ struct RunCommandOptions {
     std::string file;                  // FILE.kwb
     std::string device;                // --device: N, cuda:N or sim; empty: cuda:0 if present, else sim
     std::optional<int> repeat;         // --repeat: timed repeats instead of the document's
+    std::string l2Flush;               // --l2-flush: on, off or auto instead of the document's run.l2_flush
     std::string outDir;                // --out: output buffers as .npy and result.json here
     std::vector<std::string> outAfter; // --out-after STEP: every buffer after that step, in DIR/after-step-STEP/
     std::string runner;                // --runner: the command line that starts a runner (docs/remote.md)

@@ -8,6 +8,7 @@
 #include "run/ExternalCheck.hpp"
 #include "run/PrintfLineParser.hpp"
 #include "run/SequenceRun.hpp"
+#include "run/TimingDetailText.hpp"
 #include "util/Error.hpp"
 
 #include <fmt/format.h>
@@ -289,6 +290,9 @@ RunResult RunEngine::run(const Document& doc, const RunOverrides& overrides)
     t.minMs = kt.minMs;
     t.medianMs = kt.medianMs;
     t.meanMs = kt.meanMs;
+    t.detail = kt.detail;
+    if (const std::string clock = TimingDetailText::clockWarning(t.detail); !clock.empty())
+        result.warnings.push_back(clock);
     t.bytesMoved = moved;
     if (t.medianMs > 0)
         t.gbps = double(t.bytesMoved) / (t.medianMs * 1e-3) / 1e9;

@@ -117,7 +117,7 @@ const HostBuffer& SequenceRun::current(std::size_t index)
     if (cachedAt_[index] != generation_) {
         const BufferArg& b = prepared_.buffers[index];
         if (cache_[index].count() != b.data.count())
-            cache_[index] = HostBuffer(b.data.dtype(), b.data.count());
+            cache_[index] = HostBuffer::uninitialised(b.data.dtype(), b.data.count()); // read whole below
         device_->read(resident_[index], cache_[index]);
         cachedAt_[index] = generation_;
     }

@@ -2,6 +2,7 @@
 
 #include "launch/Occupancy.hpp"
 #include "launch/RunNotes.hpp"
+#include "run/TimingDetailText.hpp"
 #include "util/TerminalText.hpp"
 
 #include <fmt/format.h>
@@ -92,6 +93,8 @@ std::string SummaryText::run(const RunResult& r, bool rawPrintf)
         return text + steps(r);
     text += fmt::format("kernel   median {:.4f} ms  min {:.4f} ms  mean {:.4f} ms  ({} repeats)\n", t.medianMs, t.minMs,
                         t.meanMs, t.kernelMs.size());
+    if (const std::string how = TimingDetailText::describe(t); !how.empty())
+        text += "timing   " + how + "\n";
     text += fmt::format("memory   {} bytes moved, {:.1f} GB/s\n", t.bytesMoved, t.gbps);
     text += fmt::format("times    compile {:.1f} ms{}  module load {:.2f} ms  upload {:.2f} ms  download {:.2f} ms\n",
                         t.compileMs, note(howCompiled(r.compile)), t.moduleLoadMs, t.h2dMs, t.d2hMs);

@@ -161,7 +161,8 @@ void ClientProtocol::takeHeader(json header)
     const std::string event = protocol::eventOf(header);
     if (event == protocol::event::kBuffer) {
         const ReturnedBuffers::Frame f = request->second.returned.admit(header, bytes);
-        frame_.emplace(f.dtype, f.count); // the size admit() checked against the payload
+        // The size admit() checked against the payload; a frame cut short is never used.
+        frame_ = HostBuffer::uninitialised(f.dtype, f.count);
         frameName_ = f.name;
         frameStep_ = f.step;
         frameFilled_ = 0;

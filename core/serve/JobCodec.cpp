@@ -260,7 +260,7 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
                             + " bytes do not fit the job's binary payload of " + std::to_string(request.binary.size())
                             + " bytes");
         NdArray a;
-        a.data = HostBuffer(*dtype, count);
+        a.data = HostBuffer::uninitialised(*dtype, count); // bytes == count * size: written whole below
         if (bytes)
             std::memcpy(a.data.data(), request.binary.data() + offset, bytes);
         a.shape = f.value("shape", std::vector<std::size_t>{count});

@@ -595,7 +595,19 @@ json toJson(const RunResult& r, const std::string& source)
           {"median_ms", t.medianMs},
           {"mean_ms", t.meanMs},
           {"bytes_moved", t.bytesMoved},
-          {"gbps", t.gbps}}},
+          {"gbps", t.gbps},
+          {"method", t.detail.method},
+          {"method_note", t.detail.methodNote},
+          {"median_ci_ms", {t.detail.ciLowMs, t.detail.ciHighMs}},
+          {"median_ci_level", t.detail.ciLevel},
+          {"runs", t.kernelMs.size()},
+          {"warmup_runs", t.detail.warmupRuns},
+          {"warmup_settled", t.detail.warmupSettled},
+          {"l2_flushed", t.detail.l2Flushed},
+          {"sm_clock_mhz",
+           {{"before", t.detail.smClockBeforeMhz},
+            {"after", t.detail.smClockAfterMhz},
+            {"max", t.detail.smClockMaxMhz}}}}},
         {"checks", checks},
         {"buffers", buffers},
         {"warnings", r.warnings}};
@@ -677,6 +689,24 @@ try {
         o.meanMs = value<double>(t, "mean_ms", 0.0);
         o.bytesMoved = value<std::uint64_t>(t, "bytes_moved", 0);
         o.gbps = value<double>(t, "gbps", 0.0);
+        TimingDetail& d = o.detail;
+        d.method = value<std::string>(t, "method", "");
+        d.methodNote = value<std::string>(t, "method_note", "");
+        const auto ci = value<std::vector<double>>(t, "median_ci_ms", {});
+        if (ci.size() == 2) {
+            d.ciLowMs = ci[0];
+            d.ciHighMs = ci[1];
+        }
+        d.ciLevel = value<double>(t, "median_ci_level", 0.0);
+        d.warmupRuns = value<int>(t, "warmup_runs", 0);
+        d.warmupSettled = value<bool>(t, "warmup_settled", false);
+        d.l2Flushed = value<bool>(t, "l2_flushed", false);
+        if (t.contains("sm_clock_mhz") && t["sm_clock_mhz"].is_object()) {
+            const json& c = t["sm_clock_mhz"];
+            d.smClockBeforeMhz = value<int>(c, "before", 0);
+            d.smClockAfterMhz = value<int>(c, "after", 0);
+            d.smClockMaxMhz = value<int>(c, "max", 0);
+        }
     }
     r.checks = checksFromJson(j.value("checks", json::array()));
     for (const auto& st : j.value("steps", json::array())) {

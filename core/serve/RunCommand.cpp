@@ -35,8 +35,13 @@ RunCommand::RunCommand(RunCommandOptions options, std::FILE* out, std::FILE* err
 int RunCommand::execute()
 {
     try {
-        const Document doc
-            = DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
+        Document doc = DocumentReader::readFile(options_.file, options_.trust ? Trust::Trusted : Trust::Untrusted);
+        if (!options_.l2Flush.empty()) { // --l2-flush: as if the document said so (it travels to a runner with it)
+            const auto flush = l2FlushFromString(options_.l2Flush);
+            if (!flush)
+                throw Error(ErrorCategory::Usage, "--l2-flush takes on, off or auto, not " + options_.l2Flush);
+            doc.run.l2Flush = *flush;
+        }
         source_ = doc.source;
         return options_.runner.empty() ? runHere(doc) : runOnRunner(doc);
     } catch (const std::exception& e) {

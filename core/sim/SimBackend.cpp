@@ -112,12 +112,11 @@ void reportFirstRun(LaunchSetup& launch, GridRun& first, const LaunchConfig& con
 // Timed repeats on the restored inputs, as many as fit the budget; the buffers end as
 // the first launch left them.
 std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& buffers,
-                                 const std::vector<std::vector<std::byte>>& inputs, double firstMs,
-                                 const LaunchConfig& config, double budgetSeconds, unsigned threads,
-                                 std::vector<std::string>& warnings)
+                                 const std::vector<HostBytes>& inputs, double firstMs, const LaunchConfig& config,
+                                 double budgetSeconds, unsigned threads, std::vector<std::string>& warnings)
 {
     std::vector<double> times;
-    std::vector<std::vector<std::byte>> outputs;
+    std::vector<HostBytes> outputs;
     for (auto& b : buffers)
         outputs.push_back(b.data.bytes());
     const double budgetMs = budgetSeconds * 1000.0;
@@ -145,6 +144,10 @@ void summariseTimes(std::vector<double> times, KernelTimings& t)
     t.minMs = stats.min;
     t.medianMs = stats.median;
     t.meanMs = stats.mean;
+    t.detail.method = "host clock"; // the simulator's wall time, not a GPU's
+    t.detail.ciLowMs = stats.ciLow;
+    t.detail.ciHighMs = stats.ciHigh;
+    t.detail.ciLevel = stats.ciLevel;
 }
 
 } // namespace
@@ -206,7 +209,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
                        report.warnings);
 
     const bool timed = config.repeats > 0 || config.warmup > 0;
-    std::vector<std::vector<std::byte>> inputs;
+    std::vector<HostBytes> inputs;
     if (timed)
         for (auto& b : buffers)
             inputs.push_back(b.data.bytes());

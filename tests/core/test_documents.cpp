@@ -163,7 +163,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"bad_init_file_count.kwb",
                 {"buffers[0].init.path: \"three_by_two.csv\" holds 6 elements, but the buffer has 400"}},
         BadCase{"bad_launch_block.kwb", {"launch.block[0]: \"0\" must be a positive integer (0)"}},
-        BadCase{"bad_launch_not_integer.kwb", {"launch.grid[0]: \"(n + block - 1) / block\" is not an integer (2.55859)"}},
+        BadCase{"bad_launch_not_integer.kwb",
+                {"launch.grid[0]: \"(n + block - 1) / block\" is not an integer (2.55859)"}},
         BadCase{"bad_launch_dims.kwb", {"launch.grid: needs 1 to 3 expressions, has 4"}},
         BadCase{"bad_unknown_variable.kwb", {"variables[2] (m): unknown name \"q\" in \"2*q\""}},
         BadCase{"bad_scalar_type.kwb", {"args[3] (n).type: i64 does not match parameter \"int n\" (i32)"}},
@@ -223,4 +224,34 @@ TEST(Documents, ParseChecksOnlyTheJsonShape)
     EXPECT_EQ(doc.kernel, "old");
     EXPECT_THROW(DocumentReader::readString(text), Error);
     EXPECT_THROW(DocumentReader::parse(R"({"format": "kernel-workbench", "version": 1, "kernel": 3})"), Error);
+}
+
+TEST(Documents, RunL2FlushIsAutoUnlessSetAndIsWrittenOnlyWhenSet)
+{
+    const auto withRun = [](const std::string& run) {
+        return R"({"format": "kernel-workbench", "version": 1, "source": "__global__ void k() {}", "kernel": "k",
+            "args": [], "launch": {"grid": 1, "block": 32})"
+            + (run.empty() ? std::string() : ", \"run\": " + run) + "}";
+    };
+    const Document plain = DocumentReader::readString(withRun(""));
+    EXPECT_EQ(plain.run.l2Flush, L2Flush::Auto);
+    EXPECT_EQ(DocumentWriter::toString(plain).find("l2_flush"), std::string::npos);
+    EXPECT_EQ(DocumentReader::readString(withRun(R"({"l2_flush": "auto"})")).run.l2Flush, L2Flush::Auto);
+
+    for (const bool on : {true, false}) {
+        const Document d
+            = DocumentReader::readString(withRun(std::string(R"({"l2_flush": )") + (on ? "true" : "false") + "}"));
+        EXPECT_EQ(d.run.l2Flush, on ? L2Flush::On : L2Flush::Off);
+        const std::string written = DocumentWriter::toString(d);
+        EXPECT_NE(written.find(std::string("\"l2_flush\": ") + (on ? "true" : "false")), std::string::npos) << written;
+        EXPECT_EQ(DocumentReader::readString(written).run.l2Flush, d.run.l2Flush);
+    }
+    for (const char* wrong : {R"({"l2_flush": "yes"})", R"({"l2_flush": 1})"}) {
+        try {
+            DocumentReader::readString(withRun(wrong));
+            ADD_FAILURE() << wrong << " was read";
+        } catch (const kw::Error& e) {
+            EXPECT_NE(std::string(e.what()).find("run.l2_flush"), std::string::npos) << e.what();
+        }
+    }
 }

@@ -153,7 +153,7 @@ TEST_F(Initialisers, NormalHasTheRequestedMoments)
     EXPECT_NEAR(std::sqrt(var), 2.0, 0.03);
     init.seed = 2;
     EXPECT_NE(factory.create(spec(DType::F64, "16", init), "b").data.bytes(),
-              std::vector<std::byte>(a.data.bytes().begin(), a.data.bytes().begin() + 16 * 8));
+              kw::HostBytes(a.data.bytes().begin(), a.data.bytes().begin() + 16 * 8));
 }
 
 TEST_F(Initialisers, ExpressionOverAShapeWithXFastest)

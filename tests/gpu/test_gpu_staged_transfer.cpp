@@ -46,7 +46,7 @@ TEST(GpuStagedTransfer, EveryByteGoesUpAndComesBackForSizesAroundSlotsAndTheRing
     kw::cuda::Context context(0);
     kw::cuda::Stream stream;
     StagedTransfer ring;
-    const std::size_t slot = StagedTransfer::kSlotBytes, wrap = StagedTransfer::kSlots * slot;
+    const std::size_t slot = ring.ring().slotBytes, wrap = ring.ring().slots * slot;
     for (std::size_t bytes : {std::size_t(1), std::size_t(4097), slot - 1, slot, slot + 1, wrap - 3, wrap, wrap + 1,
                               2 * wrap + slot / 2 + 7}) {
         SCOPED_TRACE("bytes " + std::to_string(bytes));

@@ -60,10 +60,10 @@ fs::path* RemoteSsh::dir_ = nullptr;
 LoopbackSshServer* RemoteSsh::server_ = nullptr;
 std::string* RemoteSsh::startError_ = nullptr;
 
-std::vector<std::byte> fileBytes(const fs::path& p)
+kw::HostBytes fileBytes(const fs::path& p)
 {
     const std::string s = kwtest::readFile(p);
-    std::vector<std::byte> b(s.size());
+    kw::HostBytes b(s.size());
     std::memcpy(b.data(), s.data(), s.size());
     return b;
 }

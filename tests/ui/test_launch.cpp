@@ -5,6 +5,7 @@
 #include "launch/Occupancy.hpp"
 #include "support/TextFile.hpp"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -125,6 +126,32 @@ TEST(Launch, RunSettingsRoundTrip)
     // Outside the fields' ranges, the nearest allowed value.
     repeats->setValue(0);
     EXPECT_EQ(panel.runSettings().repeats, 1) << "at least one timed launch";
+}
+
+TEST(Launch, TheL2FlushIsShownAndChosenAndFieldsWithoutAWidgetStay)
+{
+    LaunchPanel panel;
+    RunSettings r;
+    r.l2Flush = L2Flush::Off;
+    r.graph = false;
+    r.printfBufferBytes = 4096;
+    panel.setLaunch(launch("1", "1"), r);
+    QComboBox* flush = nullptr;
+    for (QComboBox* c : panel.findChildren<QComboBox*>())
+        if (c->currentText().startsWith("L2 flush"))
+            flush = c;
+    ASSERT_NE(flush, nullptr) << "no L2 flush choice in the run row";
+    EXPECT_EQ(flush->currentText(), "L2 flush: off");
+    EXPECT_EQ(panel.runSettings().l2Flush, L2Flush::Off);
+    EXPECT_FALSE(panel.runSettings().graph) << "a document's run.graph survives an edit of the run row";
+    EXPECT_EQ(panel.runSettings().printfBufferBytes, 4096u);
+
+    QSignalSpy changed(&panel, &LaunchPanel::changed);
+    flush->setCurrentIndex(flush->findText("L2 flush: on"));
+    EXPECT_EQ(changed.count(), 1);
+    EXPECT_EQ(panel.runSettings().l2Flush, L2Flush::On);
+    flush->setCurrentIndex(flush->findText("L2 flush: auto"));
+    EXPECT_EQ(panel.runSettings().l2Flush, L2Flush::Auto);
 }
 
 TEST(Launch, ShapeViewDescribesAThread)

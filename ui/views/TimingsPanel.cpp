@@ -1,6 +1,7 @@
 #include "views/TimingsPanel.hpp"
 
 #include "PlotTheme.hpp"
+#include "run/TimingDetailText.hpp"
 
 #include <qcustomplot.h>
 
@@ -150,6 +151,18 @@ void TimingsPanel::clear()
     bandwidthBar_->hide();
 }
 
+namespace {
+
+// How the times were taken (method, interval of the median, warm-up, L2, SM clock), as
+// kwb-run's summary says it.
+QString howTimed(const RunTimings& t)
+{
+    const std::string how = TimingDetailText::describe(t);
+    return how.empty() ? QString() : QStringLiteral("<br>") + QString::fromStdString(how).toHtmlEscaped();
+}
+
+} // namespace
+
 void TimingsPanel::showResult(const RunResult& r)
 {
     if (r.fault) {
@@ -190,7 +203,8 @@ void TimingsPanel::showResult(const RunResult& r)
                 .arg(formatMs(stats_.median), formatMs(stats_.min), formatMs(stats_.max), formatMs(stats_.mean),
                      formatMs(stats_.iqr()), formatMs(stats_.q1), formatMs(stats_.q3))
                 .arg(stats_.count)
-                .arg(QString::fromStdString(r.device.name.empty() ? r.device.id : r.device.name).toHtmlEscaped()));
+                .arg(QString::fromStdString(r.device.name.empty() ? r.device.id : r.device.name).toHtmlEscaped())
+            + howTimed(t));
     } else {
         summary_->setText(tr("No timed repeats in this run."));
     }

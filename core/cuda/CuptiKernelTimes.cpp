@@ -1,0 +1,164 @@
+#include "cuda/CuptiKernelTimes.hpp"
+
+#include "util/DynamicLibrary.hpp"
+
+#include <cupti.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <utility>
+
+namespace kw::cuda {
+
+struct CuptiKernelTimes::Api {
+    DynamicLibrary library;
+    decltype(&cuptiActivityEnable) enable = nullptr;
+    decltype(&cuptiActivityDisable) disable = nullptr;
+    decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
+    decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
+    decltype(&cuptiActivityFlushAll) flushAll = nullptr;
+    decltype(&cuptiGetResultString) resultString = nullptr;
+
+    std::string text(CUptiResult r) const
+    {
+        const char* s = nullptr;
+        if (resultString && resultString(r, &s) == CUPTI_SUCCESS && s)
+            return s;
+        return "CUPTI error " + std::to_string(int(r));
+    }
+};
+
+namespace {
+
+constexpr std::size_t kBufferBytes = 1u << 20;
+constexpr std::size_t kAlign = ACTIVITY_RECORD_ALIGNMENT;
+
+// What the callbacks collect: (start, end) in ns of each kernel record.
+std::mutex recordsMutex;
+std::vector<std::pair<std::uint64_t, std::uint64_t>> records;
+const CuptiKernelTimes::Api* callbackApi = nullptr;
+
+void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords)
+{
+    *buffer = static_cast<uint8_t*>(std::aligned_alloc(kAlign, kBufferBytes));
+    *size = *buffer ? kBufferBytes : 0;
+    *maxNumRecords = 0;
+}
+
+void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t validSize)
+{
+    CUpti_Activity* record = nullptr;
+    std::lock_guard lock(recordsMutex);
+    while (callbackApi && callbackApi->nextRecord(buffer, validSize, &record) == CUPTI_SUCCESS) {
+        if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL)
+            continue;
+        // start and end lie at the same place in every kernel record version since 4.
+        const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
+        records.emplace_back(k->start, k->end);
+    }
+    std::free(buffer);
+}
+
+std::vector<std::string> libraryNames()
+{
+    std::vector<std::string> names{"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
+    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+        if (const char* home = std::getenv(var); home && *home) {
+            names.push_back(std::string(home) + "/lib64/libcupti.so");
+            names.push_back(std::string(home) + "/extras/CUPTI/lib64/libcupti.so");
+        }
+    names.push_back("/usr/local/cuda/lib64/libcupti.so");
+    names.push_back("/usr/local/cuda/extras/CUPTI/lib64/libcupti.so");
+    return names;
+}
+
+struct Loaded {
+    std::unique_ptr<CuptiKernelTimes::Api> api;
+    std::unique_ptr<CuptiKernelTimes> times;
+    std::string reason;
+};
+
+Loaded& loaded()
+{
+    static Loaded l;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        if (const char* off = std::getenv("KWB_CUPTI"); off && std::strcmp(off, "0") == 0) {
+            l.reason = "KWB_CUPTI=0";
+            return;
+        }
+        auto api = std::make_unique<CuptiKernelTimes::Api>();
+        std::vector<std::string> tried;
+        api->library = DynamicLibrary::openFirst(libraryNames(), &tried);
+        if (!api->library.isLoaded()) {
+            l.reason = "libcupti not found";
+            return;
+        }
+        auto sym = [&](auto& fn, const char* name) {
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(api->library.symbol(name));
+            return fn != nullptr;
+        };
+        if (!sym(api->enable, "cuptiActivityEnable") || !sym(api->disable, "cuptiActivityDisable")
+            || !sym(api->registerCallbacks, "cuptiActivityRegisterCallbacks")
+            || !sym(api->nextRecord, "cuptiActivityGetNextRecord") || !sym(api->flushAll, "cuptiActivityFlushAll")) {
+            l.reason = api->library.name() + " lacks the activity API";
+            return;
+        }
+        sym(api->resultString, "cuptiGetResultString");
+        callbackApi = api.get();
+        if (const CUptiResult r = api->registerCallbacks(bufferRequested, bufferCompleted); r != CUPTI_SUCCESS) {
+            l.reason = "cuptiActivityRegisterCallbacks: " + api->text(r);
+            callbackApi = nullptr;
+            return;
+        }
+        l.times = std::make_unique<CuptiKernelTimes>(api.get());
+        l.api = std::move(api);
+    });
+    return l;
+}
+
+} // namespace
+
+CuptiKernelTimes* CuptiKernelTimes::get() { return loaded().times.get(); }
+
+std::string CuptiKernelTimes::unavailableReason() { return loaded().reason; }
+
+bool CuptiKernelTimes::begin()
+{
+    error_.clear();
+    api_->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); // nothing from before counts
+    {
+        std::lock_guard lock(recordsMutex);
+        records.clear();
+    }
+    if (const CUptiResult r = api_->enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); r != CUPTI_SUCCESS) {
+        error_ = "cuptiActivityEnable: " + api_->text(r);
+        return false;
+    }
+    return true;
+}
+
+std::vector<double> CuptiKernelTimes::end()
+{
+    api_->disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    if (const CUptiResult r = api_->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); r != CUPTI_SUCCESS)
+        error_ = "cuptiActivityFlushAll: " + api_->text(r);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> got;
+    {
+        std::lock_guard lock(recordsMutex);
+        got.swap(records);
+    }
+    std::sort(got.begin(), got.end());
+    std::vector<double> ms;
+    ms.reserve(got.size());
+    for (const auto& [start, end] : got)
+        ms.push_back(end > start ? double(end - start) * 1e-6 : 0.0);
+    return ms;
+}
+
+} // namespace kw::cuda

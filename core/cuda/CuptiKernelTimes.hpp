@@ -1,0 +1,37 @@
+#pragma once
+// Kernel durations as the GPU itself stamps them: CUPTI's activity records of kind
+// CONCURRENT_KERNEL (start and end in GPU time, the source of Nsight Compute's
+// gpu__time_duration). libcupti is opened at run time, so a machine without it still
+// runs and times kernels with CUDA events instead.
+#include <string>
+#include <vector>
+
+namespace kw::cuda {
+
+class CuptiKernelTimes {
+public:
+    // The one instance (CUPTI's buffer callbacks are process-wide), or null when CUPTI
+    // cannot be loaded or KWB_CUPTI=0; unavailableReason() says why.
+    static CuptiKernelTimes* get();
+    static std::string unavailableReason();
+
+    // Starts collecting kernel records; false (with lastError()) when CUPTI refuses,
+    // e.g. under a profiler that holds it.
+    bool begin();
+    // Stops, flushes, and returns the durations (ms) of the kernels launched since
+    // begin(), in the order they started on the GPU.
+    std::vector<double> end();
+    const std::string& lastError() const noexcept { return error_; }
+
+    struct Api; // the library's entry points, known only inside
+    explicit CuptiKernelTimes(const Api* api)
+        : api_(api)
+    {
+    }
+
+private:
+    const Api* api_;
+    std::string error_;
+};
+
+} // namespace kw::cuda

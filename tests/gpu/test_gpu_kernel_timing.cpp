@@ -1,0 +1,132 @@
+// Kernel times on a GPU (docs/benchmarks.md, "How kernels are timed"): CUPTI's records of
+// each timed launch where CUPTI is installed, CUDA events where it is not (KWB_CUPTI=0
+// stands for a machine without it) with the method named; the median's interval, the
+// warm-up, the L2 flush and the SM clock in the result, in kwb-run's JSON and summary.
+// How close the times come to Nsight Compute's is tests/bench/bench_kernel_time.py's
+// business.
+#include "compile/Compiler.hpp"
+#include "cuda/CudaBackend.hpp"
+#include "cuda/CuptiKernelTimes.hpp"
+#include "doc/DocumentReader.hpp"
+#include "gpu/GpuTestSupport.hpp"
+#include "run/RunEngine.hpp"
+#include "serve/ResultJson.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+using namespace kwtest;
+using nlohmann::json;
+
+namespace {
+
+// add_vectors on 2^24 floats: about 60 µs on an H100, well above the auto L2 flush's floor.
+json addDocument(const std::string& n, int repeats)
+{
+    json doc = loadSample("add_vectors.kwb");
+    doc["variables"] = json::array({json::array({"n", n}), json::array({"block", "256"})});
+    doc["run"] = {{"warmup", 2}, {"repeats", repeats}};
+    doc.erase("checks");
+    return doc;
+}
+
+kw::RunResult runHere(const json& doc)
+{
+    kw::Compiler compiler;
+    kw::cuda::CudaBackend backend(0);
+    kw::RunEngine engine(compiler, backend);
+    return engine.run(kw::DocumentReader::readString(doc.dump()));
+}
+
+bool cuptiInstalled()
+{
+    for (const char* p : {"/usr/local/cuda/lib64/libcupti.so", "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"})
+        if (std::filesystem::exists(p))
+            return true;
+    return false;
+}
+
+json kwbRunJson(const std::filesystem::path& doc, const std::string& extra)
+{
+    const std::string cmd = extra + " " KW_BIN_DIR "/kwb-run run " + doc.string() + " --device cuda:0 --json";
+    std::FILE* p = ::popen(cmd.c_str(), "r");
+    std::string out;
+    char buf[65536];
+    for (std::size_t n; p && (n = std::fread(buf, 1, sizeof buf, p)) > 0;)
+        out.append(buf, n);
+    if (p)
+        ::pclose(p);
+    return json::parse(out);
+}
+
+} // namespace
+
+TEST(GpuKernelTiming, CuptiTimesEachTimedLaunchAndTheResultSaysHow)
+{
+    KW_REQUIRE_GPU();
+    if (!cuptiInstalled())
+        GTEST_SKIP() << "no libcupti in /usr/local/cuda: the events fallback is tested below";
+    ASSERT_NE(kw::cuda::CuptiKernelTimes::get(), nullptr) << kw::cuda::CuptiKernelTimes::unavailableReason();
+    const kw::RunResult r = runHere(addDocument("1 << 24", 15));
+    ASSERT_TRUE(r.ok) << kw::toJson(r).dump(2);
+    const kw::RunTimings& t = r.timings;
+    const kw::TimingDetail& d = t.detail;
+    EXPECT_EQ(d.method, "cupti") << d.methodNote;
+    ASSERT_EQ(t.kernelMs.size(), 15u);
+    for (double ms : t.kernelMs)
+        EXPECT_GT(ms, 0.005) << "2^24 floats cannot be added in under 5 µs";
+    EXPECT_LE(t.minMs, t.medianMs);
+    EXPECT_LE(d.ciLowMs, t.medianMs);
+    EXPECT_GE(d.ciHighMs, t.medianMs);
+    EXPECT_GE(d.ciLevel, 0.95);
+    EXPECT_TRUE(d.l2Flushed) << "a kernel of " << t.medianMs << " ms is flushed for by default";
+    EXPECT_GE(d.warmupRuns, 2);
+    // NVML comes with the driver: the clock must be known on a GPU machine.
+    EXPECT_GT(d.smClockMaxMhz, 0);
+    EXPECT_GT(d.smClockBeforeMhz, 0);
+    EXPECT_GT(d.smClockAfterMhz, 0);
+    EXPECT_LE(d.smClockAfterMhz, d.smClockMaxMhz + 50);
+    // The result as kwb-run --json and the protocol carry it.
+    EXPECT_EQ(kw::toJson(r).at("timings").at("method"), "cupti");
+    EXPECT_EQ(kw::toJson(r).at("timings").at("runs"), 15);
+}
+
+TEST(GpuKernelTiming, TheFlushFollowsTheDocumentAndTinyKernelsAreNotFlushed)
+{
+    KW_REQUIRE_GPU();
+    json doc = addDocument("1 << 24", 5);
+    doc["run"]["l2_flush"] = false;
+    EXPECT_FALSE(runHere(doc).timings.detail.l2Flushed);
+    json tiny = addDocument("256", 5);
+    const kw::RunResult r = runHere(tiny);
+    ASSERT_TRUE(r.ok);
+    EXPECT_FALSE(r.timings.detail.l2Flushed) << "a kernel of " << r.timings.medianMs << " ms";
+    tiny["run"]["l2_flush"] = true;
+    EXPECT_TRUE(runHere(tiny).timings.detail.l2Flushed);
+}
+
+TEST(GpuKernelTiming, WithoutCuptiEventsTimeTheLaunchesAndTheResultSaysSo)
+{
+    KW_REQUIRE_GPU();
+    const auto folder = std::filesystem::temp_directory_path() / ("kw_kernel_timing_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    const auto path = folder / "add.kwb";
+    std::ofstream(path) << addDocument("1 << 22", 7).dump(1);
+
+    const json plain = kwbRunJson(path, "");
+    const json events = kwbRunJson(path, "KWB_CUPTI=0");
+    ASSERT_TRUE(events.at("ok").get<bool>()) << events.dump(2);
+    const json& t = events.at("timings");
+    EXPECT_EQ(t.at("method"), "cuda events");
+    EXPECT_NE(t.at("method_note").get<std::string>().find("KWB_CUPTI=0"), std::string::npos) << t.dump(2);
+    EXPECT_EQ(t.at("kernel_ms").size(), 7u);
+    EXPECT_EQ(t.at("runs"), 7);
+    ASSERT_EQ(t.at("median_ci_ms").size(), 2u);
+    EXPECT_TRUE(t.at("sm_clock_mhz").contains("before"));
+    if (cuptiInstalled())
+        EXPECT_EQ(plain.at("timings").at("method"), "cupti") << plain.at("timings").dump(2);
+    std::filesystem::remove_all(folder);
+}
