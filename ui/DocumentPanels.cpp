@@ -2,6 +2,7 @@
 
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
+#include "ChecksEditor.hpp"
 #include "CodeEditor.hpp"
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
@@ -142,6 +143,7 @@ DocumentPanels::DocumentPanels(WorkbenchDocument& document, Panels panels, QObje
         else
             edit(DocumentPart::Launch);
     });
+    connect(p_.checks, &ChecksEditor::changed, this, [this] { edit(DocumentPart::Checks); });
     connect(p_.steps, &StepListPanel::changed, this, &DocumentPanels::editSteps);
     connect(p_.steps, &StepListPanel::selectionChanged, this, &DocumentPanels::showSelectedStep);
     p_.steps->setLaunchFactory([this] { return newLaunchStep(); });
@@ -171,6 +173,7 @@ Document DocumentPanels::read(const Document& base) const
     Document d = base;
     d.source = p_.editor->text().toStdString();
     d.variables = p_.variables->variables();
+    d.checks = p_.checks->checks();
     if (base.isSequence()) {
         // The launch and arguments panels show one step; its edits are written as they come.
         d.run = p_.launch->runSettings();
@@ -253,6 +256,8 @@ void DocumentPanels::show(DocumentPart part)
             p_.steps->setDocument(doc); // the launches' evaluated grid and block
         }
     }
+    if (part != DocumentPart::Source && part != DocumentPart::Checks)
+        p_.checks->setContext(doc); // the names its checks may use, and their validation, follow
     if (doc.isSequence() && part != DocumentPart::Source)
         showStepProblems();
 }
@@ -287,7 +292,7 @@ void DocumentPanels::showPart(DocumentPart part)
         p_.steps->setDocument(doc); // its selection shows the selected step in the other panels
         showSelectedStep();
         break;
-    case DocumentPart::Checks:
+    case DocumentPart::Checks: p_.checks->setDocument(doc); break;
     case DocumentPart::Options:
     case DocumentPart::Whole: break; // no panel edits these; Whole is shown by showWhole
     }
@@ -334,6 +339,7 @@ void DocumentPanels::showWhole()
             emit launchTargetChanged(false, {});
         }
         p_.notes->setNotes(q(loaded.title), q(loaded.description), loaded.baseDir());
+        p_.checks->setDocument(loaded);
         p_.editor->setFaultLine(0);
     }
     // What the panels made of it (arguments matched to the signature) is the document.

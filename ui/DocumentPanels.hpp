@@ -18,6 +18,7 @@
 namespace kw {
 
 class ArgumentsPanel;
+class ChecksEditor;
 class CodeEditor;
 class KernelPicker;
 class LaunchPanel;
@@ -37,6 +38,7 @@ public:
         LaunchPanel* launch;
         NotesPanel* notes;
         StepListPanel* steps;
+        ChecksEditor* checks;
     };
     DocumentPanels(WorkbenchDocument& document, Panels panels, QObject* parent = nullptr);
 

@@ -3,6 +3,7 @@
 // without pushing an edit of its own. The panels are the window's, without the window.
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
+#include "ChecksEditor.hpp"
 #include "CodeEditor.hpp"
 #include "DocumentPanels.hpp"
 #include "KernelPicker.hpp"
@@ -54,7 +55,8 @@ struct Bound {
     LaunchPanel launch;
     NotesPanel notes;
     StepListPanel steps;
-    DocumentPanels panels{document, {&editor, &picker, &variables, &arguments, &launch, &notes, &steps}};
+    ChecksEditor checks;
+    DocumentPanels panels{document, {&editor, &picker, &variables, &arguments, &launch, &notes, &steps, &checks}};
 
     Bound() { document.reset(sample()); }
     QUndoStack* stack() { return document.undoStack(); }
