@@ -299,8 +299,8 @@ void ChecksEditor::showSelected(bool lineEdits)
 {
     const bool any = selected_ >= 0 && selected_ < int(checks_.size());
     remove_->setEnabled(any);
-    for (QWidget* w : std::initializer_list<QWidget*>{kind_, buffer_, aggregate_, reference_, of_, expect_, relTol_,
-                                                      absTol_})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{kind_, buffer_, aggregate_, reference_, of_, expect_, relTol_, absTol_})
         w->setEnabled(any);
     const CheckSpec c = any ? checks_[std::size_t(selected_)] : CheckSpec{};
     const Kind kind = any ? kinds_[std::size_t(selected_)] : Kind::Element;
@@ -316,7 +316,8 @@ void ChecksEditor::showSelected(bool lineEdits)
         aggregate_->setCurrentIndex(std::max(0, aggregate_->findData(q(c.aggregate))));
         reference_->clear();
         reference_->addItems(referenceChoices(c.buffer));
-        reference_->setCurrentIndex(kind == Kind::Reference ? reference_->findText(q(std::string(trim(c.expect)))) : -1);
+        reference_->setCurrentIndex(kind == Kind::Reference ? reference_->findText(q(std::string(trim(c.expect))))
+                                                            : -1);
     }
     // The lines are the check's source while it is typed in: only another check (or an
     // undo) replaces their text, so a half-typed tolerance stays as typed.

@@ -7,6 +7,7 @@
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
 #include "NotesPanel.hpp"
+#include "SetupProposalDialog.hpp"
 #include "StepListPanel.hpp"
 #include "StepProblems.hpp"
 #include "StepTree.hpp"
@@ -20,6 +21,7 @@
 #include "doc/Expression.hpp"
 #include "doc/VariableScope.hpp"
 
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QUndoStack>
 
@@ -143,6 +145,7 @@ DocumentPanels::DocumentPanels(WorkbenchDocument& document, Panels panels, QObje
         else
             edit(DocumentPart::Launch);
     });
+    connect(p_.arguments, &ArgumentsPanel::setupRequested, this, &DocumentPanels::proposeSetup);
     connect(p_.checks, &ChecksEditor::changed, this, [this] { edit(DocumentPart::Checks); });
     connect(p_.steps, &StepListPanel::changed, this, &DocumentPanels::editSteps);
     connect(p_.steps, &StepListPanel::selectionChanged, this, &DocumentPanels::showSelectedStep);
@@ -327,6 +330,7 @@ void DocumentPanels::showWhole()
         showSourceStructure(loaded.source);
         const bool sequence = loaded.isSequence();
         p_.launch->setRepeatsApply(!sequence);
+        p_.arguments->setupButton()->setEnabled(!sequence); // one launch's set-up, not a step's
         p_.steps->setDocument(loaded);
         if (sequence) {
             showSelectedStep();
@@ -369,6 +373,31 @@ void DocumentPanels::kernelChosen()
 {
     if (auto sig = p_.picker->currentSignature())
         p_.arguments->setSignature(*sig);
+}
+
+void DocumentPanels::proposeSetup()
+{
+    const Document& doc = document_.document();
+    const auto signature = p_.picker->currentSignature();
+    if (!signature || doc.isSequence())
+        return; // the button is off then
+    auto* dialog = new SetupProposalDialog(SignatureSetup::propose(*signature, doc.variables), q(signature->name),
+                                           p_.arguments->window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { takeSetup(dialog->proposal()); });
+    dialog->open();
+}
+
+// The variables, buffers, arguments and launch of the proposal: one undo step, shown
+// in the panels as any change of the document.
+void DocumentPanels::takeSetup(const SetupProposal& proposal)
+{
+    const Document after = SignatureSetup::apply(proposal, document_.document());
+    QUndoStack* stack = document_.undoStack();
+    stack->beginMacro(tr("set-up from the signature"));
+    for (DocumentPart part : {DocumentPart::Variables, DocumentPart::Buffers, DocumentPart::Args, DocumentPart::Launch})
+        document_.edit(part, after, false);
+    stack->endMacro();
 }
 
 // Edits of a document of steps.

@@ -4,10 +4,10 @@
 #include "MainWindow.hpp"
 
 #include "ArgumentsPanel.hpp"
+#include "ChecksEditor.hpp"
 #include "CodeEditor.hpp"
 #include "DefaultWindowSize.hpp"
 #include "DocumentController.hpp"
-#include "ChecksEditor.hpp"
 #include "DocumentPanels.hpp"
 #include "ErrorBanner.hpp"
 #include "GradeController.hpp"
@@ -103,8 +103,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     buildDocks();
     profileMargin_ = new ProfileMargin(editor_);
-    panels_ = new DocumentPanels(*document_, {editor_, picker_, variables_, arguments_, launch_, notes_, steps_, checksEditor_},
-                                 this);
+    panels_ = new DocumentPanels(
+        *document_, {editor_, picker_, variables_, arguments_, launch_, notes_, steps_, checksEditor_}, this);
     connect(panels_, &DocumentPanels::launchTargetChanged, this, &MainWindow::showLaunchTarget);
     documents_ = new DocumentController({this, document_, settings_, trustBar_, banner_}, options_.autosave, this);
     runs_ = new RunController({this, document_, settings_, editor_, banner_, diagLabel_, launch_, problems_, printf_,

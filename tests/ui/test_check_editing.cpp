@@ -55,7 +55,9 @@ Document addVectors()
     };
     d.buffers = {buffer("a", Direction::In), buffer("b", Direction::In), buffer("out", Direction::Out),
                  buffer("expected", Direction::In)}; // passed to no argument: a reference
-    d.args = {{"a", "a", DType::F32, ""}, {"b", "b", DType::F32, ""}, {"out", "out", DType::F32, ""},
+    d.args = {{"a", "a", DType::F32, ""},
+              {"b", "b", DType::F32, ""},
+              {"out", "out", DType::F32, ""},
               {"n", "", DType::I32, "n"}};
     d.launch.grid = {"cdiv(n, block)", "1", "1"};
     d.launch.block = {"block", "1", "1"};
