@@ -154,7 +154,7 @@ CheckNames checkNames(const Document& doc, const VariableScope& scope)
     return names;
 }
 
-void validateCheck(const Document& doc, const CheckSpec& check, const std::string& field, const CheckNames& names)
+void validateOneCheck(const Document& doc, const CheckSpec& check, const std::string& field, const CheckNames& names)
 {
     if (!doc.findBuffer(check.buffer))
         fail(field + ".buffer", "no buffer named \"" + check.buffer + "\"");
@@ -176,7 +176,7 @@ void validateChecks(const Document& doc, const VariableScope& scope)
              std::to_string(doc.checks.size()) + " checks; a document may have at most " + std::to_string(kMaxChecks));
     const CheckNames names = checkNames(doc, scope);
     for (std::size_t c = 0; c < doc.checks.size(); ++c)
-        validateCheck(doc, doc.checks[c], "checks[" + std::to_string(c) + "]", names);
+        validateOneCheck(doc, doc.checks[c], "checks[" + std::to_string(c) + "]", names);
 }
 
 } // namespace
@@ -322,7 +322,7 @@ void DocumentValidator::validateCheck(const Document& doc, std::size_t index)
             scope.set(name, 0.0);
     }
     try {
-        validateCheck(doc, doc.checks.at(index), "checks[" + std::to_string(index) + "]", checkNames(doc, scope));
+        validateOneCheck(doc, doc.checks.at(index), "checks[" + std::to_string(index) + "]", checkNames(doc, scope));
     } catch (const Error& e) {
         if (e.category() == ErrorCategory::Expression)
             throw Error(ErrorCategory::Document, e.what());

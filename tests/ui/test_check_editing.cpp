@@ -21,6 +21,7 @@
 #include "doc/DocumentWriter.hpp"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -273,10 +274,18 @@ TEST(CheckEditing, TheNextRunChecksWhatWasTyped)
     ASSERT_TRUE(w.openDocument(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb"));
     w.launchPanel()->setCurrentDevice("sim");
     ChecksEditor* checks = w.checksEditor();
+    auto* dock = w.findChild<QDockWidget*>("checksDock");
+    ASSERT_NE(dock, nullptr);
+    EXPECT_TRUE(dock->widget()->isAncestorOf(checks));
+    dock->raise();                         // its tab, beside the arguments
     ASSERT_EQ(checks->list()->count(), 1); // the sample's own: c = 5 + 2i
     QTest::mouseClick(checks->addButton(), Qt::LeftButton);
     QTest::keyClicks(checks->expectEdit(), "a + b");
     Bound::type(checks->absTolEdit(), "0");
+    if (qEnvironmentVariableIsSet("KW_SHOT_DIR")) { // the picture in docs/document-format.md (under xvfb-run)
+        QTest::qWait(200);
+        w.grab().save(qEnvironmentVariable("KW_SHOT_DIR") + "/screenshot-check-editing.png");
+    }
     QTest::mouseClick(checks->addButton(), Qt::LeftButton);
     QTest::keyClicks(checks->expectEdit(), "a - b"); // wrong on purpose: must fail
     ASSERT_EQ(w.document()->document().checks.size(), 3u);
