@@ -13,6 +13,7 @@
 #include "StepListPanel.hpp"
 #include "VariablesTable.hpp"
 #include "WorkbenchDocument.hpp"
+#include "qstring_printer.hpp"
 
 #include "doc/DocumentValidator.hpp"
 #include "doc/DocumentWriter.hpp"
