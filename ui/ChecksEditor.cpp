@@ -266,7 +266,7 @@ void ChecksEditor::addCheck()
     toleranceProblem_.clear();
     validate();
     showSelected(true);
-    emit changed();
+    emit changed(false);
     expect_->setFocus(); // what is left to say: what each element should be
 }
 
@@ -285,7 +285,7 @@ void ChecksEditor::removeCheck()
     toleranceProblem_.clear();
     validate();
     showSelected(true);
-    emit changed();
+    emit changed(false);
 }
 
 void ChecksEditor::select(int row)
@@ -390,7 +390,7 @@ void ChecksEditor::fieldEdited()
         toleranceProblem_ = tr("atol: \"%1\" is not a number of 0 or more").arg(absTol_->text());
     validate();
     showSelected(false);
-    emit changed();
+    emit changed(qobject_cast<QLineEdit*>(sender()) != nullptr);
 }
 
 } // namespace kw

@@ -58,7 +58,9 @@ public:
     QLabel* problemLabel() const { return problem_; }
 
 signals:
-    void changed();
+    // typed: a line typed in, which joins the edits typed just before; adding, removing
+    // and choosing are edits of their own.
+    void changed(bool typed);
 
 private:
     void addCheck();

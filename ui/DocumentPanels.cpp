@@ -146,7 +146,12 @@ DocumentPanels::DocumentPanels(WorkbenchDocument& document, Panels panels, QObje
             edit(DocumentPart::Launch);
     });
     connect(p_.arguments, &ArgumentsPanel::setupRequested, this, &DocumentPanels::proposeSetup);
-    connect(p_.checks, &ChecksEditor::changed, this, [this] { edit(DocumentPart::Checks); });
+    connect(p_.checks, &ChecksEditor::changed, this, [this](bool typed) {
+        if (showing_)
+            return;
+        const Raised writing(writing_);
+        document_.edit(DocumentPart::Checks, read(document_.document()), typed);
+    });
     connect(p_.steps, &StepListPanel::changed, this, &DocumentPanels::editSteps);
     connect(p_.steps, &StepListPanel::selectionChanged, this, &DocumentPanels::showSelectedStep);
     p_.steps->setLaunchFactory([this] { return newLaunchStep(); });
