@@ -3,9 +3,11 @@
 #include "BufferEditor.hpp"
 
 #include <QComboBox>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
@@ -75,8 +77,18 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent)
     // Room for a typical kernel's parameters without scrolling.
     table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height()
                              + 4 * table_->verticalHeader()->defaultSectionSize() + 4);
+    setup_ = new QPushButton(tr("Set up from the signature…"), this);
+    setup_->setObjectName("setupFromSignature");
+    setup_->setToolTip(tr("Propose buffers, sizes and a launch from the kernel's parameters, to look at before "
+                          "taking"));
+    connect(setup_, &QPushButton::clicked, this, &ArgumentsPanel::setupRequested);
+    auto* actions = new QHBoxLayout;
+    actions->setContentsMargins(0, 0, 0, 0);
+    actions->addWidget(setup_);
+    actions->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(actions);
     layout->addWidget(split);
     globals_ = new QLabel(this);
     globals_->setWordWrap(true);

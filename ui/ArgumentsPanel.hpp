@@ -12,6 +12,7 @@
 #include <vector>
 
 class QLabel;
+class QPushButton;
 class QTableWidget;
 
 namespace kw {
@@ -40,11 +41,14 @@ public:
     int rowCount() const { return int(rows_.size()); }
 
     BufferEditor* bufferEditor() const { return editor_; }
+    // "Set up from the signature...": buffers, sizes and a launch proposed from the parameters.
+    QPushButton* setupButton() const { return setup_; }
     // Whether the buffer editor is shown (only while a buffer row is selected).
     bool bufferEditorShown() const;
 
 signals:
     void changed();
+    void setupRequested();
 
 private:
     struct Row {
@@ -64,6 +68,7 @@ private:
     QStringList variables_;
     QTableWidget* table_;
     QLabel* globals_;
+    QPushButton* setup_;
     BufferEditor* editor_;
     QWidget* editorScroll_; // shown for buffer rows only
     int selected_ = -1;

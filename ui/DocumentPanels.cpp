@@ -2,10 +2,12 @@
 
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
+#include "ChecksEditor.hpp"
 #include "CodeEditor.hpp"
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
 #include "NotesPanel.hpp"
+#include "SetupProposalDialog.hpp"
 #include "StepListPanel.hpp"
 #include "StepProblems.hpp"
 #include "StepTree.hpp"
@@ -19,6 +21,7 @@
 #include "doc/Expression.hpp"
 #include "doc/VariableScope.hpp"
 
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QUndoStack>
 
@@ -142,6 +145,13 @@ DocumentPanels::DocumentPanels(WorkbenchDocument& document, Panels panels, QObje
         else
             edit(DocumentPart::Launch);
     });
+    connect(p_.arguments, &ArgumentsPanel::setupRequested, this, &DocumentPanels::proposeSetup);
+    connect(p_.checks, &ChecksEditor::changed, this, [this](bool typed) {
+        if (showing_)
+            return;
+        const Raised writing(writing_);
+        document_.edit(DocumentPart::Checks, read(document_.document()), typed);
+    });
     connect(p_.steps, &StepListPanel::changed, this, &DocumentPanels::editSteps);
     connect(p_.steps, &StepListPanel::selectionChanged, this, &DocumentPanels::showSelectedStep);
     p_.steps->setLaunchFactory([this] { return newLaunchStep(); });
@@ -171,6 +181,7 @@ Document DocumentPanels::read(const Document& base) const
     Document d = base;
     d.source = p_.editor->text().toStdString();
     d.variables = p_.variables->variables();
+    d.checks = p_.checks->checks();
     if (base.isSequence()) {
         // The launch and arguments panels show one step; its edits are written as they come.
         d.run = p_.launch->runSettings();
@@ -253,6 +264,8 @@ void DocumentPanels::show(DocumentPart part)
             p_.steps->setDocument(doc); // the launches' evaluated grid and block
         }
     }
+    if (part != DocumentPart::Source && part != DocumentPart::Checks)
+        p_.checks->setContext(doc); // the names its checks may use, and their validation, follow
     if (doc.isSequence() && part != DocumentPart::Source)
         showStepProblems();
 }
@@ -287,7 +300,7 @@ void DocumentPanels::showPart(DocumentPart part)
         p_.steps->setDocument(doc); // its selection shows the selected step in the other panels
         showSelectedStep();
         break;
-    case DocumentPart::Checks:
+    case DocumentPart::Checks: p_.checks->setDocument(doc); break;
     case DocumentPart::Options:
     case DocumentPart::Whole: break; // no panel edits these; Whole is shown by showWhole
     }
@@ -322,6 +335,7 @@ void DocumentPanels::showWhole()
         showSourceStructure(loaded.source);
         const bool sequence = loaded.isSequence();
         p_.launch->setRepeatsApply(!sequence);
+        p_.arguments->setupButton()->setEnabled(!sequence); // one launch's set-up, not a step's
         p_.steps->setDocument(loaded);
         if (sequence) {
             showSelectedStep();
@@ -334,6 +348,7 @@ void DocumentPanels::showWhole()
             emit launchTargetChanged(false, {});
         }
         p_.notes->setNotes(q(loaded.title), q(loaded.description), loaded.baseDir());
+        p_.checks->setDocument(loaded);
         p_.editor->setFaultLine(0);
     }
     // What the panels made of it (arguments matched to the signature) is the document.
@@ -363,6 +378,31 @@ void DocumentPanels::kernelChosen()
 {
     if (auto sig = p_.picker->currentSignature())
         p_.arguments->setSignature(*sig);
+}
+
+void DocumentPanels::proposeSetup()
+{
+    const Document& doc = document_.document();
+    const auto signature = p_.picker->currentSignature();
+    if (!signature || doc.isSequence())
+        return; // the button is off then
+    auto* dialog = new SetupProposalDialog(SignatureSetup::propose(*signature, doc.variables), q(signature->name),
+                                           p_.arguments->window());
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { takeSetup(dialog->proposal()); });
+    dialog->open();
+}
+
+// The variables, buffers, arguments and launch of the proposal: one undo step, shown
+// in the panels as any change of the document.
+void DocumentPanels::takeSetup(const SetupProposal& proposal)
+{
+    const Document after = SignatureSetup::apply(proposal, document_.document());
+    QUndoStack* stack = document_.undoStack();
+    stack->beginMacro(tr("set-up from the signature"));
+    for (DocumentPart part : {DocumentPart::Variables, DocumentPart::Buffers, DocumentPart::Args, DocumentPart::Launch})
+        document_.edit(part, after, false);
+    stack->endMacro();
 }
 
 // Edits of a document of steps.

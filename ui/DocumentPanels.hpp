@@ -11,6 +11,7 @@
 // selected they have nothing to edit and say so.
 #include "DocumentPart.hpp"
 #include "doc/Document.hpp"
+#include "doc/SignatureSetup.hpp"
 
 #include <QObject>
 #include <QTimer>
@@ -18,6 +19,7 @@
 namespace kw {
 
 class ArgumentsPanel;
+class ChecksEditor;
 class CodeEditor;
 class KernelPicker;
 class LaunchPanel;
@@ -37,6 +39,7 @@ public:
         LaunchPanel* launch;
         NotesPanel* notes;
         StepListPanel* steps;
+        ChecksEditor* checks;
     };
     DocumentPanels(WorkbenchDocument& document, Panels panels, QObject* parent = nullptr);
 
@@ -58,6 +61,9 @@ private:
     void updateKernels();
     void showSourceStructure(const std::string& source);
     void kernelChosen();
+    // The arguments' "Set up from the signature": the proposal shown, then taken as one edit.
+    void proposeSetup();
+    void takeSetup(const SetupProposal& proposal);
     // A document of steps.
     void editSteps(bool typed);
     void editStepLaunch();

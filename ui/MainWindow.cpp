@@ -4,6 +4,7 @@
 #include "MainWindow.hpp"
 
 #include "ArgumentsPanel.hpp"
+#include "ChecksEditor.hpp"
 #include "CodeEditor.hpp"
 #include "DefaultWindowSize.hpp"
 #include "DocumentController.hpp"
@@ -102,7 +103,8 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
 
     buildDocks();
     profileMargin_ = new ProfileMargin(editor_);
-    panels_ = new DocumentPanels(*document_, {editor_, picker_, variables_, arguments_, launch_, notes_, steps_}, this);
+    panels_ = new DocumentPanels(
+        *document_, {editor_, picker_, variables_, arguments_, launch_, notes_, steps_, checksEditor_}, this);
     connect(panels_, &DocumentPanels::launchTargetChanged, this, &MainWindow::showLaunchTarget);
     documents_ = new DocumentController({this, document_, settings_, trustBar_, banner_}, options_.autosave, this);
     runs_ = new RunController({this, document_, settings_, editor_, banner_, diagLabel_, launch_, problems_, printf_,
@@ -179,6 +181,7 @@ QDockWidget* MainWindow::addDock(QWidget* w, const QString& title, const QString
 void MainWindow::buildDocks()
 {
     arguments_ = new ArgumentsPanel;
+    checksEditor_ = new ChecksEditor;
     launch_ = new LaunchPanel;
     variables_ = new VariablesTable;
     problems_ = new ProblemsPanel;
@@ -208,6 +211,7 @@ void MainWindow::buildDocks()
     QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
     launchDock_ = launch;
     argumentsDock_ = args;
+    QDockWidget* checks = addDock(checksEditor_, tr("Checks"), "checksDock", Qt::RightDockWidgetArea);
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;
@@ -226,6 +230,8 @@ void MainWindow::buildDocks()
     notes->raise();
     stepsDock_->hide(); // until a document of steps is opened
     splitDockWidget(launch, args, Qt::Vertical);
+    tabifyDockWidget(args, checks); // the checks are written beside the arguments they compare
+    args->raise();
     for (QDockWidget* d : {pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history, grade})
         tabifyDockWidget(results, d);
     results->raise();

@@ -21,6 +21,7 @@ class QScrollArea;
 namespace kw {
 
 class ArgumentsPanel;
+class ChecksEditor;
 class BreakpointMargin;
 class CodeEditor;
 class DebugController;
@@ -104,6 +105,7 @@ public:
     RunnerClient* runner() const;
     LaunchPanel* launchPanel() const { return launch_; }
     ArgumentsPanel* argumentsPanel() const { return arguments_; }
+    ChecksEditor* checksEditor() const { return checksEditor_; }
     VariablesTable* variablesTable() const { return variables_; }
     KernelPicker* kernelPicker() const { return picker_; }
     StepListPanel* stepList() const { return steps_; }
@@ -193,6 +195,7 @@ private:
     QLabel* diagLabel_;
     QLabel* kernelLabel_;
     ArgumentsPanel* arguments_;
+    ChecksEditor* checksEditor_;
     LaunchPanel* launch_;
     QScrollArea* launchScroll_;
     VariablesTable* variables_;

@@ -539,9 +539,12 @@ void RunController::showFindings(const RunResult& r)
             marked << line;
     };
     for (const CheckFinding& f : r.findings) {
-        QString where = f.line > 0 ? tr("line %1: ").arg(f.line) : QString();
+        const QString where = f.line <= 0 ? QString()
+            : f.otherLine > 0             ? tr("lines %1 and %2: ").arg(f.otherLine).arg(f.line)
+                                          : tr("line %1: ").arg(f.line);
         lines << where + q(f.message) + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
         mark(f.file, f.line, f.kind);
+        mark(f.otherFile, f.otherLine, f.kind + " (the other access)");
     }
     v_.banner->showError(tr("%1 found %n problem(s)", nullptr, int(r.findings.size())).arg(q(toString(r.check))),
                          lines.join('\n'));

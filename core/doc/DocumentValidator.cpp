@@ -136,34 +136,47 @@ void validateRun(const RunSettings& run)
         fail("run.time_limit_s", "must be positive (" + formatNumber(run.timeLimitSeconds) + ")");
 }
 
+// What a check's expressions may name: the buffers, the variables and the scalar
+// arguments (by parameter name).
+struct CheckNames {
+    VariableScope scope;
+    std::vector<std::string> buffers;
+};
+
+CheckNames checkNames(const Document& doc, const VariableScope& scope)
+{
+    CheckNames names{scope, {}};
+    for (const auto& b : doc.buffers)
+        names.buffers.push_back(b.name);
+    for (const auto& a : doc.args)
+        if (!a.isBuffer() && !a.name.empty() && !names.scope.contains(a.name) && !doc.findBuffer(a.name))
+            names.scope.set(a.name, 0.0);
+    return names;
+}
+
+void validateOneCheck(const Document& doc, const CheckSpec& check, const std::string& field, const CheckNames& names)
+{
+    if (!doc.findBuffer(check.buffer))
+        fail(field + ".buffer", "no buffer named \"" + check.buffer + "\"");
+    if (trim(check.expect).empty())
+        fail(field + ".expect", "is empty");
+    if (!(check.absTol >= 0))
+        fail(field + ".abs_tol", "must not be negative");
+    if (!(check.relTol >= 0))
+        fail(field + ".rel_tol", "must not be negative");
+    CheckEvaluator::validate(check, field, names.scope, names.buffers);
+}
+
 void validateChecks(const Document& doc, const VariableScope& scope)
 {
-    std::vector<std::string> bufferNames;
-    for (const auto& b : doc.buffers)
-        bufferNames.push_back(b.name);
-    // Scalar arguments are known to checks by parameter name.
-    VariableScope checkScope = scope;
-    for (const auto& a : doc.args)
-        if (!a.isBuffer() && !a.name.empty() && !checkScope.contains(a.name) && !doc.findBuffer(a.name))
-            checkScope.set(a.name, 0.0);
     // Each check is a pass over its buffer after the launch: their number is bounded too.
     constexpr std::size_t kMaxChecks = 1000;
     if (doc.checks.size() > kMaxChecks)
         fail("checks",
              std::to_string(doc.checks.size()) + " checks; a document may have at most " + std::to_string(kMaxChecks));
-    for (std::size_t c = 0; c < doc.checks.size(); ++c) {
-        const CheckSpec& check = doc.checks[c];
-        const std::string field = "checks[" + std::to_string(c) + "]";
-        if (!doc.findBuffer(check.buffer))
-            fail(field + ".buffer", "no buffer named \"" + check.buffer + "\"");
-        if (trim(check.expect).empty())
-            fail(field + ".expect", "is empty");
-        if (!(check.absTol >= 0))
-            fail(field + ".abs_tol", "must not be negative");
-        if (!(check.relTol >= 0))
-            fail(field + ".rel_tol", "must not be negative");
-        CheckEvaluator::validate(check, field, checkScope, bufferNames);
-    }
+    const CheckNames names = checkNames(doc, scope);
+    for (std::size_t c = 0; c < doc.checks.size(); ++c)
+        validateOneCheck(doc, doc.checks[c], "checks[" + std::to_string(c) + "]", names);
 }
 
 } // namespace
@@ -294,6 +307,26 @@ void DocumentValidator::validateArgs(const Document& doc, const KernelSignature&
                 fail(field + ".value", "is empty");
             packScalar(arg.type, arg.value, scope.evaluate(arg.value, field + ".value"), field + ".value");
         }
+    }
+}
+
+void DocumentValidator::validateCheck(const Document& doc, std::size_t index)
+{
+    // The variables' own errors are theirs, not the check's: a variable that does not
+    // evaluate is still a name the check may use.
+    VariableScope scope;
+    try {
+        scope = documentScope(doc);
+    } catch (const Error&) {
+        for (const auto& [name, text] : doc.variables)
+            scope.set(name, 0.0);
+    }
+    try {
+        validateOneCheck(doc, doc.checks.at(index), "checks[" + std::to_string(index) + "]", checkNames(doc, scope));
+    } catch (const Error& e) {
+        if (e.category() == ErrorCategory::Expression)
+            throw Error(ErrorCategory::Document, e.what());
+        throw;
     }
 }
 

@@ -18,6 +18,11 @@ public:
     // Throws kw::Error(Document) with one message naming the field and why.
     static void validate(const Document& doc);
 
+    // The check `index` of `doc.checks` alone, as validate() checks it (its buffer, its
+    // tolerances, its expressions against the names a check has): live validation in
+    // the window. Throws kw::Error(Document) naming "checks[index]" and the field.
+    static void validateCheck(const Document& doc, std::size_t index);
+
     // The kernel's signature (template parameters substituted for an instantiation
     // such as "scale<float,128>"). Throws kw::Error(Document) naming `kernel`.
     static KernelSignature kernelSignature(const Document& doc);

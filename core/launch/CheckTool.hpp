@@ -22,6 +22,9 @@ struct CheckFinding {
     std::string message; // one line, complete
     std::string file;
     int line = 0;
+    // A race's other access (the earlier one; `line` is the later): both lines are at fault.
+    std::string otherFile;
+    int otherLine = 0;
     std::optional<Dim3> block, thread;
     std::optional<std::uint64_t> address;
     std::uint32_t count = 1; // identical findings folded into one

@@ -219,6 +219,8 @@ private:
         CheckFinding f = finding("shared-memory race", "");
         f.file = b.file;
         f.line = b.line;
+        f.otherFile = a.file;
+        f.otherLine = a.line;
         f.block = dim(what.first_element_by_path("common/blockIdx"));
         f.thread = dim(second.child("threadIdx"));
         f.address = number(text(what, "common/address"));
@@ -256,6 +258,8 @@ private:
         CheckFinding f = finding("shared-memory race", "");
         f.file = b.file;
         f.line = b.line;
+        f.otherFile = a.file;
+        f.otherLine = a.line;
         f.message
             = fmt::format("{} between a {} at {} and a {} at {}", t.empty() ? std::string("Race") : t,
                           accessWord(text(src, "direction")), a.str(), accessWord(text(dst, "direction")), b.str())

@@ -62,15 +62,21 @@ template <typename T> T value(const json& j, const char* key, T fallback)
 // A check's finding: {"tool","kind","message","file","line","block","thread","address","count"}.
 json findingJson(const CheckFinding& f)
 {
-    return {{"tool", toString(f.tool)},
-            {"kind", f.kind},
-            {"message", f.message},
-            {"file", f.file.empty() ? json(nullptr) : json(f.file)},
-            {"line", f.line ? json(f.line) : json(nullptr)},
-            {"block", f.block ? dimJson(*f.block) : json(nullptr)},
-            {"thread", f.thread ? dimJson(*f.thread) : json(nullptr)},
-            {"address", f.address ? json(*f.address) : json(nullptr)},
-            {"count", f.count}};
+    json j = {{"tool", toString(f.tool)},
+              {"kind", f.kind},
+              {"message", f.message},
+              {"file", f.file.empty() ? json(nullptr) : json(f.file)},
+              {"line", f.line ? json(f.line) : json(nullptr)},
+              {"block", f.block ? dimJson(*f.block) : json(nullptr)},
+              {"thread", f.thread ? dimJson(*f.thread) : json(nullptr)},
+              {"address", f.address ? json(*f.address) : json(nullptr)},
+              {"count", f.count}};
+    // A race's other access, only where there is one.
+    if (f.otherLine > 0) {
+        j["other_file"] = f.otherFile.empty() ? json(nullptr) : json(f.otherFile);
+        j["other_line"] = f.otherLine;
+    }
+    return j;
 }
 
 CheckFinding findingFromJson(const json& j)
@@ -81,6 +87,8 @@ CheckFinding findingFromJson(const json& j)
     f.message = value<std::string>(j, "message", "");
     f.file = value<std::string>(j, "file", "");
     f.line = value<int>(j, "line", 0);
+    f.otherFile = value<std::string>(j, "other_file", "");
+    f.otherLine = value<int>(j, "other_line", 0);
     if (j.contains("block") && !j["block"].is_null())
         f.block = dimFromJson(j["block"]);
     if (j.contains("thread") && !j["thread"].is_null())

@@ -286,6 +286,8 @@ void BlockChecks::race(Hazard hazard, std::uint32_t offset, std::uint32_t firstT
                         names[int(hazard)], offset, dimText(ctaid_), dimText(a), firstWrites ? "writes" : "reads",
                         lineText(L_, first), instrText(L_, first), dimText(b), secondWrites ? "writes" : "reads",
                         lineText(L_, second), instrText(L_, second)));
+        f.otherFile = L_.mod->fileName(first.file);
+        f.otherLine = int(first.line);
         f.thread = b;
         f.address = offset;
         return f;

@@ -202,6 +202,15 @@ TEST(RunEngineChecks, FindingsTravelInTheResultJson)
     bare.kind = "CUDA API error";
     bare.message = "a call failed";
     r.findings.push_back(bare);
+    CheckFinding race;
+    race.tool = CheckTool::Racecheck;
+    race.kind = "shared-memory race: read after write";
+    race.message = "RAW hazard";
+    race.file = "add.cu";
+    race.line = 9;
+    race.otherFile = "add.cu";
+    race.otherLine = 7;
+    r.findings.push_back(race);
 
     const json j = toJson(r);
     EXPECT_EQ(j["check"], "memcheck");
@@ -212,10 +221,12 @@ TEST(RunEngineChecks, FindingsTravelInTheResultJson)
     EXPECT_TRUE(j["findings"][1]["file"].is_null());
     EXPECT_TRUE(j["findings"][1]["thread"].is_null());
     EXPECT_TRUE(j["findings"][1]["address"].is_null());
+    EXPECT_EQ(j["findings"][2]["other_file"], "add.cu"); // a race's earlier access
+    EXPECT_EQ(j["findings"][2]["other_line"], 7);
 
     const RunResult back = runResultFromJson(json::parse(j.dump()));
     EXPECT_EQ(back.check, CheckTool::Memcheck);
-    ASSERT_EQ(back.findings.size(), 2u);
+    ASSERT_EQ(back.findings.size(), 3u);
     const CheckFinding& b = back.findings[0];
     EXPECT_EQ(b.tool, CheckTool::Memcheck);
     EXPECT_EQ(b.kind, f.kind);
@@ -229,4 +240,8 @@ TEST(RunEngineChecks, FindingsTravelInTheResultJson)
     EXPECT_FALSE(back.findings[1].thread);
     EXPECT_FALSE(back.findings[1].address);
     EXPECT_EQ(back.findings[1].count, 1u);
+    EXPECT_EQ(back.findings[1].otherLine, 0);
+    EXPECT_EQ(back.findings[2].otherFile, "add.cu");
+    EXPECT_EQ(back.findings[2].otherLine, 7);
+    EXPECT_EQ(back.findings[2].line, 9);
 }

@@ -298,6 +298,10 @@ TEST(SimChecks, RacecheckFindsTheMissingSyncthreadsOfAReduction)
     ASSERT_TRUE(f) << listed(rep.findings);
     EXPECT_EQ(f->tool, CheckTool::Racecheck);
     EXPECT_EQ(f->line, store);
+    // The earlier access's line travels with the finding: the window marks both.
+    EXPECT_EQ(f->otherLine, add);
+    EXPECT_EQ(f->otherFile, "kernel.cu");
+    EXPECT_EQ(f->file, "kernel.cu");
     EXPECT_TRUE(contains(f->message, "kernel.cu:" + std::to_string(add))) << f->message;
     EXPECT_TRUE(contains(f->message, "kernel.cu:" + std::to_string(store))) << f->message;
     EXPECT_TRUE(contains(f->message, "WAR hazard")) << f->message;
@@ -347,12 +351,16 @@ TEST(SimChecks, RacecheckOrdersTheLanesOfAWarpBySyncwarp)
         const auto* raw = findKind(rep.findings, "shared-memory race: read after write");
         ASSERT_TRUE(raw) << listed(rep.findings);
         EXPECT_EQ(raw->line, lineOf(src, "// READ"));
+        EXPECT_EQ(raw->otherLine, lineOf(src, "// WRITE"));
+        EXPECT_EQ(raw->otherFile, "kernel.cu");
+        EXPECT_NE(raw->otherLine, raw->line);
         EXPECT_TRUE(contains(raw->message, "kernel.cu:" + std::to_string(lineOf(src, "// WRITE")))) << raw->message;
         EXPECT_EQ(*raw->thread, (kw::Dim3{0, 0, 0})); // lane 0 reads lane 1's word
         EXPECT_EQ(*raw->address, 4u);
         const auto* war = findKind(rep.findings, "shared-memory race: write after read");
         ASSERT_TRUE(war) << listed(rep.findings);
         EXPECT_EQ(war->line, lineOf(src, "// OVERWRITE"));
+        EXPECT_EQ(war->otherLine, lineOf(src, "// READ")); // lane 0 overwrites the word lane 31 read
     }
     {
         auto img = compile(neighbours(true), "k");

@@ -3,18 +3,24 @@
 // without pushing an edit of its own. The panels are the window's, without the window.
 #include "ArgumentsPanel.hpp"
 #include "BufferEditor.hpp"
+#include "ChecksEditor.hpp"
 #include "CodeEditor.hpp"
 #include "DocumentPanels.hpp"
 #include "KernelPicker.hpp"
 #include "LaunchPanel.hpp"
 #include "NotesPanel.hpp"
+#include "SetupProposalDialog.hpp"
 #include "StepListPanel.hpp"
 #include "VariablesTable.hpp"
 #include "WorkbenchDocument.hpp"
+#include "qstring_printer.hpp"
 
+#include "doc/DocumentValidator.hpp"
 #include "doc/DocumentWriter.hpp"
 
+#include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
@@ -54,9 +60,10 @@ struct Bound {
     LaunchPanel launch;
     NotesPanel notes;
     StepListPanel steps;
-    DocumentPanels panels{document, {&editor, &picker, &variables, &arguments, &launch, &notes, &steps}};
+    ChecksEditor checks;
+    DocumentPanels panels{document, {&editor, &picker, &variables, &arguments, &launch, &notes, &steps, &checks}};
 
-    Bound() { document.reset(sample()); }
+    explicit Bound(const Document& d = sample()) { document.reset(d); }
     QUndoStack* stack() { return document.undoStack(); }
     QLineEdit* launchEdit(const QString& text)
     {
@@ -198,4 +205,102 @@ TEST(DocumentPanels, AKernelChosenInThePickerIsAnEditThatUndoes)
     EXPECT_EQ(b.document.document().kernel, "scale");
     EXPECT_EQ(b.document.document().args.size(), 3u) << "kernel and arguments are one step";
     EXPECT_EQ(b.arguments.rowCount(), 3);
+}
+
+// "Set up from the signature": the proposal is shown first, taken as one edit, undone as one.
+namespace {
+
+Document bare(const std::string& source, const std::string& kernel)
+{
+    Document d;
+    d.source = source;
+    d.kernel = kernel;
+    d.trust = Trust::Trusted;
+    return d;
+}
+
+SetupProposalDialog* proposalOf(Bound& b)
+{
+    QTest::mouseClick(b.arguments.setupButton(), Qt::LeftButton);
+    return b.arguments.findChild<SetupProposalDialog*>();
+}
+
+} // namespace
+
+TEST(DocumentPanels, SetUpFromTheSignatureOfALineOfElements)
+{
+    Bound b(bare("__global__ void add_vectors(float *a, float *b, float *c, int n)\n"
+                 "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = a[i] + b[i];\n}\n",
+                 "add_vectors"));
+    const std::string before = b.written();
+    ASSERT_TRUE(b.arguments.setupButton()->isEnabled());
+    SetupProposalDialog* dialog = proposalOf(b);
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_EQ(b.written(), before) << "nothing changes before the proposal is taken";
+    EXPECT_TRUE(dialog->heading()->text().contains("a line of elements")) << dialog->heading()->text();
+    ASSERT_EQ(dialog->sizes()->rowCount(), 1);
+    EXPECT_EQ(dialog->sizes()->item(0, 0)->text(), "n");
+    // What was inferred from what is listed.
+    bool said = false;
+    for (int r = 0; r < dialog->notes()->rowCount(); ++r)
+        said = said || dialog->notes()->item(r, 1)->text().contains("the last is taken as the output");
+    EXPECT_TRUE(said);
+    dialog->sizes()->item(0, 1)->setText("1000"); // the size edited in the proposal
+    ASSERT_NE(dialog->setUpButton(), nullptr);
+    QTest::mouseClick(dialog->setUpButton(), Qt::LeftButton);
+
+    const Document& d = b.document.document();
+    EXPECT_EQ(d.variables, (std::vector<std::pair<std::string, std::string>>{{"n", "1000"}}));
+    ASSERT_EQ(d.buffers.size(), 3u);
+    EXPECT_EQ(d.buffers[2].name, "c");
+    EXPECT_EQ(d.buffers[2].direction, Direction::Out);
+    EXPECT_EQ(d.buffers[0].count, "n");
+    ASSERT_EQ(d.args.size(), 4u);
+    EXPECT_EQ(d.args[3].value, "n");
+    EXPECT_EQ(d.launch.grid[0], "cdiv(n, 256)");
+    EXPECT_EQ(d.launch.block[0], "256");
+    // The panels show it.
+    EXPECT_EQ(b.arguments.rowCount(), 4);
+    EXPECT_EQ(b.launch.launch().grid[0], "cdiv(n, 256)");
+    EXPECT_EQ(b.variables.variables(), d.variables);
+    EXPECT_NO_THROW(DocumentValidator::validate(d));
+
+    EXPECT_EQ(b.stack()->undoText(), "set-up from the signature");
+    b.stack()->undo();
+    EXPECT_EQ(b.written(), before) << "one undo takes the whole set-up back";
+    EXPECT_TRUE(b.variables.variables().empty());
+}
+
+TEST(DocumentPanels, SetUpFromTheSignatureOfAnImage)
+{
+    Bound b(bare("__global__ void invert(const unsigned char* in, unsigned char* out, int width, int height)\n"
+                 "{\n    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                 "    if (x < width && y < height) out[y * width + x] = 255 - in[y * width + x];\n}\n",
+                 "invert"));
+    SetupProposalDialog* dialog = proposalOf(b);
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->heading()->text().contains("2-D")) << dialog->heading()->text();
+    QTest::mouseClick(dialog->setUpButton(), Qt::LeftButton);
+    const Document& d = b.document.document();
+    ASSERT_EQ(d.buffers.size(), 2u);
+    EXPECT_EQ(d.buffers[0].dtype, DType::U8);
+    EXPECT_EQ(d.buffers[1].shape, (std::vector<std::string>{"height", "width"}));
+    EXPECT_EQ(d.launch.grid, (std::vector<std::string>{"cdiv(width, 16)", "cdiv(height, 16)", "1"}));
+    EXPECT_EQ(d.launch.block, (std::vector<std::string>{"16", "16", "1"}));
+    EXPECT_NO_THROW(DocumentValidator::validate(d));
+}
+
+TEST(DocumentPanels, SetUpFromASignatureItCannotReadSaysSoAndChangesNothing)
+{
+    Bound b(bare("__global__ void k(float* data, int stride) { data[threadIdx.x * stride] = 0; }\n", "k"));
+    const std::string before = b.written();
+    const int edits = b.stack()->count();
+    SetupProposalDialog* dialog = proposalOf(b);
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->heading()->text().contains("cannot be read from its parameters")) << dialog->heading()->text();
+    EXPECT_TRUE(dialog->heading()->text().contains("no parameter gives the sizes")) << dialog->heading()->text();
+    EXPECT_EQ(dialog->setUpButton(), nullptr) << "nothing to take";
+    dialog->reject();
+    EXPECT_EQ(b.written(), before);
+    EXPECT_EQ(b.stack()->count(), edits);
 }

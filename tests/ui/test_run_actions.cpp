@@ -3,6 +3,7 @@
 // from there), a check that finds nothing says so, and a plain Run after either runs
 // plain. What is only worth knowing (the simulator's cap on timed repeats) is
 // information, not a warning.
+#include "CodeEditor.hpp"
 #include "ErrorBanner.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
@@ -23,6 +24,8 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 using namespace kw;
 
@@ -159,4 +162,30 @@ TEST(RunActions, ThePtxViewTakesTheLiveChecksCompileInsteadOfAnotherOne)
     QTest::qWait(300);
     EXPECT_EQ(compiles.count(), 0) << "no compile on the runner for the PTX view";
     EXPECT_TRUE(w.window.ptxPanel()->text()->toPlainText().contains(".entry")) << "the PTX view is empty";
+}
+
+// A race is two accesses: the editor marks both lines, and the banner names both.
+TEST(RunActions, ARaceMarksTheLinesOfBothItsAccesses)
+{
+    Window w;
+    ASSERT_TRUE(w.ready);
+    ASSERT_TRUE(w.window.openDocument(QString(KW_TEST_DATA_DIR) + "/docs/checks/sim/racecheck_warp_neighbours.kwb"));
+    w.window.launchPanel()->setCurrentDevice("sim");
+    const auto r = w.runBy(w.checkEntry("racecheck"));
+    ASSERT_TRUE(r);
+    // Line 5 stores s[t], line 6 reads the neighbour's word (RAW), line 7 overwrites it (WAR).
+    const auto raw = std::find_if(r->findings.begin(), r->findings.end(),
+                                  [](const CheckFinding& f) { return f.kind.ends_with("read after write"); });
+    ASSERT_NE(raw, r->findings.end());
+    EXPECT_EQ(raw->line, 6);
+    EXPECT_EQ(raw->otherLine, 5);
+    const QList<int>& marked = w.window.editor()->faultLines();
+    EXPECT_TRUE(marked.contains(5)) << "the write the read races with";
+    EXPECT_TRUE(marked.contains(6));
+    EXPECT_TRUE(marked.contains(7)) << "the overwrite after the read";
+    for (int line : {5, 6, 7})
+        EXPECT_NE(w.window.editor()->markersAtLine(line - 1), 0) << "a margin marker at line " << line;
+    EXPECT_EQ(w.window.editor()->markersAtLine(7), 0) << "line 8 is not at fault";
+    EXPECT_TRUE(w.banner()->text().contains("lines 5 and 6: ")) << w.banner()->text();
+    EXPECT_TRUE(w.banner()->text().contains("lines 6 and 7: ")) << w.banner()->text();
 }

@@ -1,0 +1,396 @@
+#include "ChecksEditor.hpp"
+
+#include "ThemeColours.hpp"
+
+#include "doc/DocumentValidator.hpp"
+#include "doc/Expression.hpp"
+#include "util/Error.hpp"
+#include "util/Text.hpp"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QStyle>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <optional>
+
+namespace kw {
+
+namespace {
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+constexpr const char* kAggregates[] = {"sum", "min", "max", "mean", "count", "any", "all"};
+
+bool passedByArgument(const Document& doc, const std::string& buffer)
+{
+    const auto passes = [&](const std::vector<ArgSpec>& args) {
+        return std::any_of(args.begin(), args.end(), [&](const ArgSpec& a) { return a.buffer == buffer; });
+    };
+    if (passes(doc.args))
+        return true;
+    return std::any_of(doc.steps.begin(), doc.steps.end(), [&](const StepSpec& s) { return passes(s.args); });
+}
+
+// The buffer a check's results are read from: an output of the launch where there is one.
+std::string firstOutput(const Document& doc)
+{
+    for (const BufferSpec& b : doc.buffers)
+        if (b.direction != Direction::In && !b.global && passedByArgument(doc, b.name))
+            return b.name;
+    return doc.buffers.empty() ? std::string() : doc.buffers.front().name;
+}
+
+// A tolerance as typed: a number of 0 or more, or nothing.
+std::optional<double> tolerance(const QString& text)
+{
+    bool ok = false;
+    const double v = text.trimmed().toDouble(&ok);
+    return ok && v >= 0 ? std::optional<double>(v) : std::nullopt;
+}
+} // namespace
+
+ChecksEditor::ChecksEditor(QWidget* parent)
+    : QWidget(parent)
+    , list_(new QListWidget(this))
+    , add_(new QPushButton(tr("Add check"), this))
+    , remove_(new QPushButton(tr("Remove"), this))
+    , kind_(new QComboBox(this))
+    , buffer_(new QComboBox(this))
+    , aggregate_(new QComboBox(this))
+    , reference_(new QComboBox(this))
+    , of_(new QLineEdit(this))
+    , expect_(new QLineEdit(this))
+    , relTol_(new QLineEdit(this))
+    , absTol_(new QLineEdit(this))
+    , problem_(new QLabel(this))
+    , hint_(new QLabel(this))
+    , fields_(new QFormLayout)
+{
+    list_->setObjectName("checksList");
+    add_->setObjectName("addCheck");
+    add_->setToolTip(tr("A check of the first output buffer: type what each element should be"));
+    kind_->setObjectName("checkKind");
+    kind_->addItem(tr("each element ≈ expression"), int(Kind::Element));
+    kind_->addItem(tr("each element ≈ reference buffer"), int(Kind::Reference));
+    kind_->addItem(tr("aggregate ≈ expression"), int(Kind::Aggregate));
+    buffer_->setObjectName("checkBuffer");
+    aggregate_->setObjectName("checkAggregate");
+    for (const char* a : kAggregates)
+        aggregate_->addItem(a, QString(a));
+    reference_->setObjectName("checkReference");
+    of_->setObjectName("checkOf");
+    of_->setPlaceholderText(tr("the buffer's element"));
+    expect_->setObjectName("checkExpect");
+    expect_->setPlaceholderText(tr("e.g. a + b"));
+    relTol_->setObjectName("checkRelTol");
+    absTol_->setObjectName("checkAbsTol");
+    problem_->setObjectName("checkProblem");
+    problem_->setWordWrap(true);
+    problem_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    hint_->setWordWrap(true);
+    hint_->setText(tr("Names: i, x, y, z, the variables, scalar arguments, every buffer by name (its element "
+                      "i after the run), a(j) for element j, a_in for a buffer before the run. An element "
+                      "passes when |got - expected| ≤ atol + rtol·|expected|."));
+    QFont small = hint_->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    hint_->setFont(small);
+
+    auto* tolerances = new QHBoxLayout;
+    tolerances->setContentsMargins(0, 0, 0, 0);
+    tolerances->addWidget(new QLabel(tr("rtol"), this));
+    tolerances->addWidget(relTol_, 1);
+    tolerances->addWidget(new QLabel(tr("atol"), this));
+    tolerances->addWidget(absTol_, 1);
+
+    fields_->setContentsMargins(0, 0, 0, 0);
+    fields_->addRow(tr("&Buffer"), buffer_);
+    fields_->addRow(tr("&Compare"), kind_);
+    fields_->addRow(tr("A&ggregate"), aggregate_);
+    fields_->addRow(tr("&Of"), of_);
+    fields_->addRow(tr("&Expected"), expect_);
+    fields_->addRow(tr("&Reference"), reference_);
+    fields_->addRow(tr("Tolerances"), tolerances);
+
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(add_);
+    buttons->addWidget(remove_);
+    buttons->addStretch();
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(list_, 1);
+    layout->addLayout(buttons);
+    layout->addLayout(fields_);
+    layout->addWidget(problem_);
+    layout->addWidget(hint_);
+    list_->setMinimumHeight(60);
+
+    connect(add_, &QPushButton::clicked, this, &ChecksEditor::addCheck);
+    connect(remove_, &QPushButton::clicked, this, &ChecksEditor::removeCheck);
+    connect(list_, &QListWidget::currentRowChanged, this, &ChecksEditor::select);
+    for (QComboBox* c : {kind_, buffer_, aggregate_, reference_})
+        connect(c, &QComboBox::currentIndexChanged, this, &ChecksEditor::fieldEdited);
+    for (QLineEdit* e : {of_, expect_, relTol_, absTol_})
+        connect(e, &QLineEdit::textEdited, this, &ChecksEditor::fieldEdited);
+    showSelected(true);
+}
+
+ChecksEditor::Kind ChecksEditor::kindOf(const CheckSpec& check, const Document& doc)
+{
+    if (!check.aggregate.empty())
+        return Kind::Aggregate;
+    const std::string expect(trim(check.expect));
+    if (expect != check.buffer && doc.findBuffer(expect) && !passedByArgument(doc, expect))
+        return Kind::Reference;
+    return Kind::Element;
+}
+
+void ChecksEditor::setDocument(const Document& doc)
+{
+    context_ = doc;
+    checks_ = doc.checks;
+    kinds_.clear();
+    for (const CheckSpec& c : checks_)
+        kinds_.push_back(kindOf(c, doc));
+    fillChoices();
+    {
+        const QSignalBlocker quiet(list_);
+        list_->clear();
+        for (std::size_t i = 0; i < checks_.size(); ++i)
+            list_->addItem(QString());
+        selected_ = std::min(std::max(selected_, 0), int(checks_.size()) - 1);
+        list_->setCurrentRow(selected_);
+    }
+    toleranceProblem_.clear();
+    validate();
+    showSelected(true);
+}
+
+void ChecksEditor::setContext(const Document& doc)
+{
+    context_ = doc;
+    context_.checks = checks_;
+    fillChoices();
+    validate();
+    showSelected(false);
+}
+
+// The buffers a check may name, in the document's order.
+void ChecksEditor::fillChoices()
+{
+    QStringList names;
+    for (const BufferSpec& b : context_.buffers)
+        names << q(b.name);
+    bufferNames_ = names;
+}
+
+QStringList ChecksEditor::referenceChoices(const std::string& checked) const
+{
+    // Reference buffers (passed to no argument: prepared for the checks) first.
+    QStringList first, then;
+    for (const BufferSpec& b : context_.buffers)
+        if (b.name != checked)
+            (passedByArgument(context_, b.name) ? then : first) << q(b.name);
+    return first + then;
+}
+
+QString ChecksEditor::problemOf(int row) const
+{
+    if (row < 0 || row >= int(problems_.size()))
+        return {};
+    if (row == selected_ && !toleranceProblem_.isEmpty())
+        return toleranceProblem_;
+    return problems_[std::size_t(row)];
+}
+
+void ChecksEditor::validate()
+{
+    Document doc = context_;
+    doc.checks = checks_;
+    problems_.assign(checks_.size(), QString());
+    for (std::size_t i = 0; i < checks_.size(); ++i) {
+        try {
+            DocumentValidator::validateCheck(doc, i);
+        } catch (const Error& e) {
+            // The row says which check: the message names the field within it.
+            problems_[i] = QString::fromUtf8(e.what()).remove(QStringLiteral("checks[%1].").arg(i));
+        }
+    }
+    for (int r = 0; r < list_->count(); ++r)
+        showRow(r);
+}
+
+QString ChecksEditor::summary(int row) const
+{
+    const CheckSpec& c = checks_[std::size_t(row)];
+    const QString buffer = c.buffer.empty() ? tr("(no buffer)") : q(c.buffer);
+    const QString expect = trim(c.expect).empty() ? tr("…") : q(c.expect);
+    QString what;
+    if (!c.aggregate.empty())
+        what = QStringLiteral("%1(%2) ≈ %3").arg(q(c.aggregate), c.of.empty() ? buffer : q(c.of), expect);
+    else
+        what = QStringLiteral("%1 ≈ %2").arg(buffer, expect);
+    return what + QStringLiteral("   rtol %1, atol %2").arg(q(formatNumber(c.relTol)), q(formatNumber(c.absTol)));
+}
+
+void ChecksEditor::showRow(int row)
+{
+    QListWidgetItem* item = list_->item(row);
+    if (!item || row >= int(checks_.size()))
+        return;
+    const QString problem = problemOf(row);
+    item->setText(summary(row));
+    item->setToolTip(problem);
+    item->setIcon(problem.isEmpty() ? QIcon() : style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    item->setForeground(problem.isEmpty() ? palette().text() : QBrush(ThemeColours::error(palette())));
+}
+
+void ChecksEditor::addCheck()
+{
+    CheckSpec c;
+    c.buffer = firstOutput(context_);
+    checks_.push_back(c);
+    kinds_.push_back(Kind::Element);
+    {
+        const QSignalBlocker quiet(list_);
+        list_->addItem(QString());
+        selected_ = int(checks_.size()) - 1;
+        list_->setCurrentRow(selected_);
+    }
+    toleranceProblem_.clear();
+    validate();
+    showSelected(true);
+    emit changed(false);
+    expect_->setFocus(); // what is left to say: what each element should be
+}
+
+void ChecksEditor::removeCheck()
+{
+    if (selected_ < 0 || selected_ >= int(checks_.size()))
+        return;
+    checks_.erase(checks_.begin() + selected_);
+    kinds_.erase(kinds_.begin() + selected_);
+    {
+        const QSignalBlocker quiet(list_);
+        delete list_->takeItem(selected_);
+        selected_ = std::min(selected_, int(checks_.size()) - 1);
+        list_->setCurrentRow(selected_);
+    }
+    toleranceProblem_.clear();
+    validate();
+    showSelected(true);
+    emit changed(false);
+}
+
+void ChecksEditor::select(int row)
+{
+    selected_ = row;
+    toleranceProblem_.clear();
+    showSelected(true);
+}
+
+void ChecksEditor::showSelected(bool lineEdits)
+{
+    const bool any = selected_ >= 0 && selected_ < int(checks_.size());
+    remove_->setEnabled(any);
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{kind_, buffer_, aggregate_, reference_, of_, expect_, relTol_, absTol_})
+        w->setEnabled(any);
+    const CheckSpec c = any ? checks_[std::size_t(selected_)] : CheckSpec{};
+    const Kind kind = any ? kinds_[std::size_t(selected_)] : Kind::Element;
+    showing_ = true;
+    {
+        const QSignalBlocker b1(kind_), b2(buffer_), b3(aggregate_), b4(reference_);
+        kind_->setCurrentIndex(kind_->findData(int(kind)));
+        buffer_->clear();
+        buffer_->addItems(bufferNames_);
+        if (!c.buffer.empty() && !bufferNames_.contains(q(c.buffer)))
+            buffer_->addItem(q(c.buffer)); // named by the check, missing from the document: marked below
+        buffer_->setCurrentIndex(buffer_->findText(q(c.buffer)));
+        aggregate_->setCurrentIndex(std::max(0, aggregate_->findData(q(c.aggregate))));
+        reference_->clear();
+        reference_->addItems(referenceChoices(c.buffer));
+        reference_->setCurrentIndex(kind == Kind::Reference ? reference_->findText(q(std::string(trim(c.expect))))
+                                                            : -1);
+    }
+    // The lines are the check's source while it is typed in: only another check (or an
+    // undo) replaces their text, so a half-typed tolerance stays as typed.
+    if (lineEdits) {
+        of_->setText(q(c.of));
+        expect_->setText(q(c.expect));
+        relTol_->setText(any ? q(numberText(c.relTol)) : QString());
+        absTol_->setText(any ? q(numberText(c.absTol)) : QString());
+    }
+    showing_ = false;
+    fields_->setRowVisible(aggregate_, kind == Kind::Aggregate);
+    fields_->setRowVisible(of_, kind == Kind::Aggregate);
+    fields_->setRowVisible(expect_, kind != Kind::Reference);
+    fields_->setRowVisible(reference_, kind == Kind::Reference);
+    const QString problem = any ? problemOf(selected_) : QString();
+    problem_->setText(problem);
+    problem_->setVisible(!problem.isEmpty());
+    QPalette p = problem_->palette();
+    p.setColor(QPalette::WindowText, ThemeColours::error(palette()));
+    problem_->setPalette(p);
+    if (list_->count() == 0)
+        hint_->setText(tr("No checks: Add check compares a buffer with what it should hold after the run, "
+                          "like np.allclose."));
+    else
+        hint_->setText(tr("Names: i, x, y, z, the variables, scalar arguments, every buffer by name (its "
+                          "element i after the run), a(j) for element j, a_in for a buffer before the run. An "
+                          "element passes when |got - expected| ≤ atol + rtol·|expected|."));
+}
+
+// A field of the selected check changed in its widget.
+void ChecksEditor::fieldEdited()
+{
+    if (showing_ || selected_ < 0 || selected_ >= int(checks_.size()))
+        return;
+    CheckSpec& c = checks_[std::size_t(selected_)];
+    Kind& kind = kinds_[std::size_t(selected_)];
+    const Kind chosen = Kind(kind_->currentData().toInt());
+    c.buffer = buffer_->currentText().toStdString();
+    if (chosen != kind && chosen == Kind::Reference) {
+        // The reference buffers first: the one most likely meant.
+        const QStringList choices = referenceChoices(c.buffer);
+        c.expect = choices.isEmpty() ? std::string() : choices.front().toStdString();
+    }
+    kind = chosen;
+    if (kind == Kind::Aggregate) {
+        c.aggregate = aggregate_->currentData().toString().toStdString();
+        c.of = of_->text().toStdString();
+        c.expect = expect_->text().toStdString();
+        if (trim(c.expect).empty() && (c.aggregate == "any" || c.aggregate == "all"))
+            c.expect = "1"; // as the file reads a missing expect of these two
+    } else {
+        c.aggregate.clear();
+        c.of.clear();
+        if (kind == Kind::Reference) {
+            if (sender() == reference_ && reference_->currentIndex() >= 0)
+                c.expect = reference_->currentText().toStdString();
+        } else {
+            c.expect = expect_->text().toStdString();
+        }
+    }
+    toleranceProblem_.clear();
+    const auto relTol = tolerance(relTol_->text()), absTol = tolerance(absTol_->text());
+    if (relTol)
+        c.relTol = *relTol;
+    else
+        toleranceProblem_ = tr("rtol: \"%1\" is not a number of 0 or more").arg(relTol_->text());
+    if (absTol)
+        c.absTol = *absTol;
+    else if (toleranceProblem_.isEmpty())
+        toleranceProblem_ = tr("atol: \"%1\" is not a number of 0 or more").arg(absTol_->text());
+    validate();
+    showSelected(false);
+    emit changed(qobject_cast<QLineEdit*>(sender()) != nullptr);
+}
+
+} // namespace kw
