@@ -20,6 +20,7 @@
 #include "RunController.hpp"
 #include "RunHistory.hpp"
 #include "RunHistoryPanel.hpp"
+#include "RunHistoryStore.hpp"
 #include "RunnerClient.hpp"
 #include "RunnerPicker.hpp"
 #include "Settings.hpp"
@@ -190,7 +191,7 @@ void MainWindow::buildDocks()
     profile_ = new ProfileView;
     sweep_ = new SweepPanel;
     steps_ = new StepListPanel;
-    history_ = new RunHistory(this);
+    history_ = new RunHistory(std::make_shared<RunHistoryStore>(), this);
     historyPanel_ = new RunHistoryPanel(history_);
 
     launchScroll_ = new QScrollArea;

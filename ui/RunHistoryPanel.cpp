@@ -75,7 +75,9 @@ void RunHistoryPanel::refresh()
         if (sim && !median.isEmpty() && !e.result->fault)
             median += tr(" (sim)");
         list_->setItem(row, 0, new QTableWidgetItem(QString::number(e.number)));
-        list_->setItem(row, 1, new QTableWidgetItem(e.when.toString("HH:mm:ss")));
+        // Runs kept from an earlier day say which day.
+        const bool today = e.when.date() == QDate::currentDate();
+        list_->setItem(row, 1, new QTableWidgetItem(e.when.toString(today ? "HH:mm:ss" : "d MMM HH:mm")));
         list_->setItem(row, 2, new QTableWidgetItem(e.device));
         list_->setItem(row, 3, new QTableWidgetItem(median));
         first_->addItem(tr("%1").arg(e.number), e.number);
