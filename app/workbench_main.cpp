@@ -1,5 +1,6 @@
 // kernel-workbench: the desktop workbench.
 #include "LaunchPanel.hpp"
+#include "HelpMenu.hpp"
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
 #include "StepListPanel.hpp"
@@ -99,6 +100,8 @@ int main(int argc, char** argv)
         window.openDocument(args.first());
     else if (!cli.isSet(shot))
         window.offerRecovery();
+    if (!cli.isSet(shot))
+        window.helpMenu()->showGettingStartedOnce();
     if (cli.isSet(device))
         window.launchPanel()->setCurrentDevice(cli.value(device));
     if (cli.isSet(present))

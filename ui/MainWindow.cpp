@@ -321,7 +321,8 @@ void MainWindow::buildActions()
         view->addAction(d->toggleViewAction());
 
     grades_->registerActions(menuBar()); // after the menus that were there before it
-    menuBar()->addMenu(new HelpMenu(this));
+    helpMenu_ = new HelpMenu(this);
+    menuBar()->addMenu(helpMenu_);
 
     auto* tb = addToolBar(tr("Main"));
     tb->setObjectName("mainToolBar");
