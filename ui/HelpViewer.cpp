@@ -12,6 +12,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace kw {
 
 HelpViewer::HelpViewer(QWidget* parent)
@@ -46,6 +48,10 @@ HelpViewer::HelpViewer(QWidget* parent)
         auto* item = new QListWidgetItem(HelpPages::title(page), contents_);
         item->setData(Qt::UserRole, page);
     }
+    int widest = 0;
+    for (int i = 0; i < contents_->count(); ++i)
+        widest = std::max(widest, contents_->fontMetrics().horizontalAdvance(contents_->item(i)->text()));
+    contents_->setMinimumWidth(std::min(widest + 32, 320));
     browser_->setOpenLinks(false); // every link goes through followLink
     browser_->document()->setDocumentMargin(12);
 
@@ -58,7 +64,6 @@ HelpViewer::HelpViewer(QWidget* parent)
     split->addWidget(contents_);
     split->addWidget(right);
     split->setStretchFactor(1, 3);
-    split->setSizes({200, 600});
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
@@ -66,7 +71,7 @@ HelpViewer::HelpViewer(QWidget* parent)
     connect(browser_, &QTextBrowser::anchorClicked, this, &HelpViewer::followLink);
     connect(browser_, &QTextBrowser::backwardAvailable, back_, &QWidget::setEnabled);
     connect(browser_, &QTextBrowser::forwardAvailable, forward_, &QWidget::setEnabled);
-    connect(browser_, &QTextBrowser::sourceChanged, this, &HelpViewer::pageShown);
+    connect(browser_, &QTextBrowser::historyChanged, this, &HelpViewer::pageShown); // Back and Forward too
     connect(back_, &QToolButton::clicked, browser_, &QTextBrowser::backward);
     connect(forward_, &QToolButton::clicked, browser_, &QTextBrowser::forward);
     connect(home, &QToolButton::clicked, this, [this] { openPage(HelpPages::contentsPage); });
@@ -87,6 +92,7 @@ bool HelpViewer::openPage(const QString& page)
     }
     error_->hide();
     browser_->setSource(HelpPages::url(page), QTextDocument::MarkdownResource);
+    pageShown();
     return true;
 }
 

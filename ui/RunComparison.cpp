@@ -53,6 +53,16 @@ QString diffHtml(const std::vector<DiffLine>& diff, const QPalette& pal)
 
 QString ms(double v) { return v >= 1 ? QString::number(v, 'f', 3) + " ms" : QString::number(v * 1000, 'f', 2) + " µs"; }
 
+// A difference is signed: blue below zero, red above, white where the runs agree.
+QCPColorGradient divergingGradient()
+{
+    QCPColorGradient g;
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setColorStops({{0.0, QColor(33, 102, 172)}, {0.5, QColor(247, 247, 247)}, {1.0, QColor(178, 24, 43)}});
+    g.setNanHandling(QCPColorGradient::nhTransparent);
+    return g;
+}
+
 const BufferResult* findBuffer(const RunResult* r, const QString& name)
 {
     if (r)
@@ -87,6 +97,7 @@ RunComparison::RunComparison(QWidget* parent)
     , map_(new HeatMap(this))
 {
     changesSummary_->setWordWrap(true);
+    changesSummary_->setTextFormat(Qt::RichText);
     changesSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     changes_->setColumnCount(3);
     changes_->setRootIsDecorated(false);
@@ -98,7 +109,6 @@ RunComparison::RunComparison(QWidget* parent)
     auto* changed = new QWidget(this);
     auto* cv = new QVBoxLayout(changed);
     cv->setContentsMargins(0, 0, 0, 0);
-    cv->addWidget(changesSummary_);
     auto* split = new QSplitter(Qt::Vertical, changed);
     split->addWidget(changes_);
     split->addWidget(source_);
@@ -127,11 +137,10 @@ RunComparison::RunComparison(QWidget* parent)
     plot_->graph(0)->setPen(QPen(QColor(214, 39, 40), 1.5));
     plot_->xAxis->setLabel(tr("index"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    // A difference is signed: blue below zero, red above, white where the runs agree.
-    map_->colorMap()->setGradient(QCPColorGradient(QCPColorGradient::gpPolar));
+    map_->colorMap()->setGradient(divergingGradient());
     connect(map_, &HeatMap::updated, this, [this] {
-        const double r = map_->property("kwLargest").toDouble();
-        map_->colorMap()->setDataRange(QCPRange(-(r > 0 ? r : 1), r > 0 ? r : 1));
+        const double r = mapLargest_ > 0 ? mapLargest_ : 1;
+        map_->colorMap()->setDataRange(QCPRange(-r, r));
         map_->plot()->replot();
     });
 
@@ -140,7 +149,8 @@ RunComparison::RunComparison(QWidget* parent)
     tabs_->addTab(output, tr("Output difference"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(tabs_);
+    layout->addWidget(changesSummary_);
+    layout->addWidget(tabs_, 1);
     connect(buffer_, &QComboBox::currentIndexChanged, this, &RunComparison::showDifference);
     clear();
     PlotTheme::follow(plot_);
@@ -201,16 +211,22 @@ void RunComparison::showChanges()
                             {tr("source"), tr("run %1").arg(a_->number), tr("run %1 (diff below)").arg(b_->number)});
     changes_->setVisible(changes_->topLevelItemCount() > 0);
 
-    QString words;
-    if (changes.empty() && !sourceChanged)
-        words = tr("Run %1 → run %2: nothing changed in the source or the settings.").arg(a_->number).arg(b_->number);
-    else
-        words = tr("Run %1 → run %2: %3")
-                    .arg(a_->number)
-                    .arg(b_->number)
-                    .arg(changes.size() == 1 ? tr("1 setting changed") : tr("%1 settings changed").arg(changes.size()))
-            + (sourceChanged ? tr("; the source changed (− run %1, + run %2).").arg(a_->number).arg(b_->number)
-                             : tr("; the source is the same."));
+    // One line above the tabs, seen from all of them: the first few changes by name.
+    constexpr std::size_t named = 3;
+    QStringList parts;
+    for (std::size_t i = 0; i < changes.size() && i < named; ++i)
+        parts << q(changes[i].text());
+    if (changes.size() > named)
+        parts << tr("%1 more settings (What changed)").arg(changes.size() - named);
+    if (sourceChanged)
+        parts << tr("the source changed (− run %1, + run %2)").arg(a_->number).arg(b_->number);
+    else if (!changes.empty())
+        parts << tr("the source is the same");
+    const QString words = tr("<b>Run %1 → run %2</b>: %3.")
+                              .arg(a_->number)
+                              .arg(b_->number)
+                              .arg(parts.isEmpty() ? tr("nothing changed in the source or the settings")
+                                                   : parts.join("; ").toHtmlEscaped());
     changesSummary_->setText(words);
     // The line diff only when there is one to read.
     source_->setVisible(sourceChanged);
@@ -270,10 +286,11 @@ void RunComparison::showDifference()
         return;
     }
     BufferDifference d = BufferDifference::of(x->data, y->data);
+    const double largest = d.differing ? d.values.at(d.largestAt) : 0.0; // signed: which run is larger
     const std::size_t n = x->data.count();
     const QString label = tr("%1: run %2 − run %3").arg(name).arg(b_->number).arg(a_->number);
     if (y->shape.size() >= 2 && y->shape.size() <= 3) {
-        map_->setProperty("kwLargest", d.largest);
+        mapLargest_ = d.largest;
         views_->setCurrentWidget(map_);
         map_->setBuffer(std::make_shared<const HostBuffer>(std::move(d.values)), y->shape, label);
     } else {
@@ -299,7 +316,7 @@ void RunComparison::showDifference()
         text = tr("%L1 of %L2 elements differ").arg(d.differing).arg(n);
         if (d.differing > d.notANumber)
             text += tr("; the largest difference is %1 at %2 (run %3: %4, run %5: %6)")
-                        .arg(d.largest, 0, 'g', 6)
+                        .arg(largest, 0, 'g', 6)
                         .arg(placeText(d.largestAt, y->shape))
                         .arg(a_->number)
                         .arg(x->data.at(d.largestAt), 0, 'g', 6)

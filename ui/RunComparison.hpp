@@ -32,9 +32,9 @@ public:
     void compare(const RunHistory::Entry& a, const RunHistory::Entry& b);
     void clear();
 
-    QLabel* changesSummary() const { return changesSummary_; }
-    QTreeWidget* changesList() const { return changes_; } // what, before, after
-    QTextBrowser* sourceView() const { return source_; }  // hidden when the source is the same
+    QLabel* changesSummary() const { return changesSummary_; } // above the tabs: the first changes by name
+    QTreeWidget* changesList() const { return changes_; }      // what, before, after
+    QTextBrowser* sourceView() const { return source_; }       // hidden when the source is the same
     QTableWidget* timingsTable() const { return timings_; }
     QComboBox* bufferSelector() const { return buffer_; }
     QLabel* differenceSummary() const { return summary_; }
@@ -59,6 +59,7 @@ private:
     QStackedWidget* views_;
     QCustomPlot* plot_;
     HeatMap* map_;
+    double mapLargest_ = 0; // the map's colour scale runs from -this to +this, zero in the middle
 };
 
 } // namespace kw

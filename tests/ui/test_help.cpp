@@ -76,6 +76,12 @@ TEST(Help, EveryPageRendersAsTextWithItsTitle)
     for (const QString& page : pages) {
         ASSERT_TRUE(viewer.openPage(page)) << page.toStdString();
         EXPECT_EQ(viewer.currentPage(), page);
+        // The contents follow the page on show.
+        if (page != HelpPages::contentsPage) {
+            ASSERT_NE(viewer.contentsList()->currentItem(), nullptr);
+            EXPECT_EQ(viewer.contentsList()->currentItem()->data(Qt::UserRole).toString(), page);
+            EXPECT_TRUE(viewer.contentsList()->currentItem()->isSelected());
+        }
         EXPECT_TRUE(viewer.error().isEmpty()) << viewer.error().toStdString();
         const QString text = viewer.browser()->toPlainText();
         const QString title = HelpPages::title(page);
@@ -132,6 +138,8 @@ TEST(Help, AMissingPageIsAnErrorTheUserSees)
     viewer.browser()->backward();
     EXPECT_EQ(viewer.currentPage(), "checks.md");
     EXPECT_FALSE(viewer.browser()->toPlainText().contains("**")) << "rendered again, not shown as Markdown";
+    ASSERT_NE(viewer.contentsList()->currentItem(), nullptr);
+    EXPECT_EQ(viewer.contentsList()->currentItem()->data(Qt::UserRole).toString(), "checks.md");
 }
 
 class HelpInTheWindow : public ::testing::Test {
