@@ -1,6 +1,6 @@
 // kernel-workbench: the desktop workbench.
-#include "LaunchPanel.hpp"
 #include "HelpMenu.hpp"
+#include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
 #include "StepListPanel.hpp"
