@@ -1,4 +1,5 @@
 // kernel-workbench: the desktop workbench.
+#include "HelpMenu.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
@@ -99,6 +100,8 @@ int main(int argc, char** argv)
         window.openDocument(args.first());
     else if (!cli.isSet(shot))
         window.offerRecovery();
+    if (!cli.isSet(shot))
+        window.helpMenu()->showGettingStartedOnce();
     if (cli.isSet(device))
         window.launchPanel()->setCurrentDevice(cli.value(device));
     if (cli.isSet(present))

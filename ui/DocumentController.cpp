@@ -65,6 +65,17 @@ Document DocumentController::starterDocument()
 {
     Document d;
     d.title = "New kernel";
+    // The Notes pane of a new document: what to do next.
+    d.description = "## Your first kernel\n\n"
+                    "`scale` multiplies every element of `in` by `factor` into `out`, one thread per element.\n\n"
+                    "1. Press **Run** (F5). With no GPU it runs on the CPU simulator; `out` appears under "
+                    "**Results** as a plot, a histogram and a table.\n"
+                    "2. Change the kernel (say `out[i] = factor * in[i] + 1.0f;`) and run again: the **Run "
+                    "history** panel compares the two runs.\n"
+                    "3. Change `n` or `block` under **Variables**: the launch follows.\n"
+                    "4. Keep your work with **File ▸ Save**; the **Samples** menu has complete examples to "
+                    "open.\n\n"
+                    "Help ▸ Getting started explains the rest.\n";
     d.source = "__global__ void scale(const float* in, float* out, float factor, int n)\n"
                "{\n"
                "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"

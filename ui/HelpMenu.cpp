@@ -1,17 +1,17 @@
 #include "HelpMenu.hpp"
 
+#include "HelpPages.hpp"
+#include "HelpViewer.hpp"
+#include "Settings.hpp"
+
 #include <QCoreApplication>
-#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
-#include <QDir>
-#include <QFileInfo>
 #include <QHeaderView>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QTableWidget>
-#include <QUrl>
 #include <QVBoxLayout>
 
 namespace kw {
@@ -36,35 +36,38 @@ HelpMenu::HelpMenu(QMainWindow* window)
     : QMenu(tr("&Help"), window)
     , window_(window)
 {
+    addAction(tr("&Getting started"), this, [this] { showHelp(HelpPages::gettingStartedPage); });
+    addAction(tr("&User guide"), this, [this] { showHelp(HelpPages::contentsPage); });
     QAction* keys = addAction(tr("&Keyboard shortcuts"), this, &HelpMenu::showShortcuts);
     keys->setShortcut(QKeySequence::HelpContents);
-    QMenu* docs = addMenu(tr("&Documentation"));
-    const QDir dir(docsDir());
-    const QStringList files = dir.entryList({"*.md"}, QDir::Files, QDir::Name);
-    if (files.isEmpty())
-        docs->addAction(tr("(documentation not installed)"))->setEnabled(false);
-    for (const QString& f : files) {
-        const QString path = dir.filePath(f);
-        docs->addAction(QFileInfo(f).completeBaseName().replace('-', ' '), this,
-                        [path] { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
-    }
     addSeparator();
     addAction(tr("&About Kernel Workbench"), this, [this] {
         QMessageBox::about(window_, tr("About Kernel Workbench"),
                            tr("<b>Kernel Workbench %1</b><p>Write, compile and run CUDA kernels on a GPU or on "
                               "the CPU simulator; see their output as plots, tables and timings.</p>"
-                              "<p>F5 runs the kernel, F11 switches presentation mode, F1 lists the keys.</p>")
+                              "<p>F5 runs the kernel, F11 switches presentation mode, F1 lists the keys; Help ▸ "
+                              "Getting started shows the way round.</p>")
                                .arg(QCoreApplication::applicationVersion()));
     });
 }
 
-QString HelpMenu::docsDir()
+void HelpMenu::showHelp(const QString& page)
 {
-    const QDir app(QCoreApplication::applicationDirPath());
-    for (const char* rel : {"../share/doc/kernel-workbench", "../share/kernel-workbench/docs"})
-        if (QDir d(app.filePath(rel)); d.exists())
-            return d.canonicalPath();
-    return QString(KW_SOURCE_DOCS_DIR);
+    if (!viewer_)
+        viewer_ = new HelpViewer(window_);
+    viewer_->openPage(page); // a missing page is shown as an error in the viewer
+    viewer_->show();
+    viewer_->raise();
+    viewer_->activateWindow();
+}
+
+void HelpMenu::showGettingStartedOnce()
+{
+    Settings settings;
+    if (settings.gettingStartedShown())
+        return;
+    settings.setGettingStartedShown(true);
+    showHelp(HelpPages::gettingStartedPage);
 }
 
 QStringList HelpMenu::shortcutLines(const QMainWindow* window)

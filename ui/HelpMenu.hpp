@@ -1,9 +1,14 @@
 #pragma once
-// The Help menu: the keyboard shortcuts of every action in the window's menus, the
-// documents of docs/ (opened with the desktop's viewer), and About.
+// The Help menu: the user guide (help/, shown in HelpViewer), the keyboard shortcuts of
+// every action in the window's menus, and About. The guide's getting-started page opens
+// by itself on the first start.
 #include <QMenu>
 
 class QMainWindow;
+
+namespace kw {
+class HelpViewer;
+}
 
 namespace kw {
 
@@ -14,12 +19,16 @@ public:
 
     // "Run\tF5, Ctrl+R" lines for the actions of the window's menu bar that have keys.
     static QStringList shortcutLines(const QMainWindow* window);
-    // Where the documentation lives: installed beside the program, else the source tree's docs/.
-    static QString docsDir();
     void showShortcuts();
+    // Opens the user guide at a page ("checks.md"); the viewer is made on first use.
+    void showHelp(const QString& page);
+    // The getting-started page, the first time the program starts (a setting remembers it).
+    void showGettingStartedOnce();
+    HelpViewer* viewer() const { return viewer_; } // null until the help was first opened
 
 private:
     QMainWindow* window_;
+    HelpViewer* viewer_ = nullptr;
 };
 
 } // namespace kw

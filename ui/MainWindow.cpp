@@ -21,6 +21,7 @@
 #include "RunController.hpp"
 #include "RunHistory.hpp"
 #include "RunHistoryPanel.hpp"
+#include "RunHistoryStore.hpp"
 #include "RunnerClient.hpp"
 #include "RunnerPicker.hpp"
 #include "Settings.hpp"
@@ -193,7 +194,7 @@ void MainWindow::buildDocks()
     profile_ = new ProfileView;
     sweep_ = new SweepPanel;
     steps_ = new StepListPanel;
-    history_ = new RunHistory(this);
+    history_ = new RunHistory(std::make_shared<RunHistoryStore>(), this);
     historyPanel_ = new RunHistoryPanel(history_);
 
     launchScroll_ = new QScrollArea;
@@ -326,7 +327,8 @@ void MainWindow::buildActions()
         view->addAction(d->toggleViewAction());
 
     grades_->registerActions(menuBar()); // after the menus that were there before it
-    menuBar()->addMenu(new HelpMenu(this));
+    helpMenu_ = new HelpMenu(this);
+    menuBar()->addMenu(helpMenu_);
 
     auto* tb = addToolBar(tr("Main"));
     tb->setObjectName("mainToolBar");

@@ -39,6 +39,7 @@ class ProfileMargin;
 class ProfileView;
 class PtxPanel;
 class ResultsPanel;
+class HelpMenu;
 class RunHistory;
 class RunHistoryPanel;
 class RunController;
@@ -127,6 +128,7 @@ public:
     ProblemsPanel* problemsPanel() const { return problems_; }
     RunHistory* runHistory() const { return history_; }
     RunHistoryPanel* runHistoryPanel() const { return historyPanel_; }
+    HelpMenu* helpMenu() const { return helpMenu_; }
     ProfileView* profileView() const { return profile_; }
     ProfileMargin* profileMargin() const { return profileMargin_; }
     QAction* profileAction() const;
@@ -211,6 +213,7 @@ private:
     StepListPanel* steps_;
     RunHistory* history_; // what the run history panel lists; RunController fills it
     RunHistoryPanel* historyPanel_;
+    HelpMenu* helpMenu_ = nullptr;
     DocumentPanels* panels_ = nullptr;
     DocumentController* documents_ = nullptr;
     RunController* runs_ = nullptr;

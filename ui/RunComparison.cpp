@@ -1,10 +1,12 @@
 #include "RunComparison.hpp"
 
+#include "views/HeatMap.hpp"
 #include "views/PlotTheme.hpp"
 
 #include "ThemeColours.hpp"
 
-#include "doc/DocumentWriter.hpp"
+#include "data/BufferDifference.hpp"
+#include "doc/DocumentChanges.hpp"
 #include "util/LineDiff.hpp"
 
 #include <qcustomplot.h>
@@ -14,9 +16,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -25,14 +30,6 @@ namespace kw {
 
 namespace {
 QString q(const std::string& s) { return QString::fromStdString(s); }
-
-// The document without its source: what the settings diff compares.
-std::string settingsText(Document d)
-{
-    d.source.clear();
-    d.description.clear();
-    return DocumentWriter::toString(d);
-}
 
 QString diffHtml(const std::vector<DiffLine>& diff, const QPalette& pal)
 {
@@ -55,19 +52,69 @@ QString diffHtml(const std::vector<DiffLine>& diff, const QPalette& pal)
 }
 
 QString ms(double v) { return v >= 1 ? QString::number(v, 'f', 3) + " ms" : QString::number(v * 1000, 'f', 2) + " µs"; }
+
+// A difference is signed: blue below zero, red above, white where the runs agree.
+QCPColorGradient divergingGradient()
+{
+    QCPColorGradient g;
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setColorStops({{0.0, QColor(33, 102, 172)}, {0.5, QColor(247, 247, 247)}, {1.0, QColor(178, 24, 43)}});
+    g.setNanHandling(QCPColorGradient::nhTransparent);
+    return g;
+}
+
+const BufferResult* findBuffer(const RunResult* r, const QString& name)
+{
+    if (r)
+        for (const BufferResult& b : r->buffers)
+            if (q(b.name) == name)
+                return &b;
+    return nullptr;
+}
+
+// "row 3, column 7" for a 2-D shape, "index 12" for 1-D, "slice 1, row 3, column 7" for 3-D.
+QString placeText(std::size_t index, const std::vector<std::size_t>& shape)
+{
+    if (shape.size() < 2 || shape.size() > 3)
+        return QObject::tr("index %L1").arg(index);
+    const auto p = BufferDifference::place(index, shape);
+    const QString rc = QObject::tr("row %L1, column %L2").arg(p[p.size() - 2]).arg(p.back());
+    return shape.size() == 3 ? QObject::tr("slice %L1, %2").arg(p[0]).arg(rc) : rc;
+}
 } // namespace
 
 RunComparison::RunComparison(QWidget* parent)
     : QWidget(parent)
     , tabs_(new QTabWidget(this))
+    , changesSummary_(new QLabel(this))
+    , changes_(new QTreeWidget(this))
     , source_(new QTextBrowser(this))
     , timings_(new QTableWidget(this))
     , buffer_(new QComboBox(this))
     , summary_(new QLabel(this))
+    , views_(new QStackedWidget(this))
     , plot_(new QCustomPlot(this))
+    , map_(new HeatMap(this))
 {
+    changesSummary_->setWordWrap(true);
+    changesSummary_->setTextFormat(Qt::RichText);
+    changesSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    changes_->setColumnCount(3);
+    changes_->setRootIsDecorated(false);
+    changes_->setHeaderLabels({tr("What changed"), tr("Before"), tr("After")});
+    changes_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    changes_->header()->setStretchLastSection(true);
     source_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     source_->setLineWrapMode(QTextEdit::NoWrap);
+    auto* changed = new QWidget(this);
+    auto* cv = new QVBoxLayout(changed);
+    cv->setContentsMargins(0, 0, 0, 0);
+    auto* split = new QSplitter(Qt::Vertical, changed);
+    split->addWidget(changes_);
+    split->addWidget(source_);
+    split->setStretchFactor(1, 2);
+    cv->addWidget(split, 1);
+
     timings_->setColumnCount(4);
     timings_->verticalHeader()->hide();
     timings_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -79,44 +126,60 @@ RunComparison::RunComparison(QWidget* parent)
     top->addWidget(buffer_);
     top->addWidget(summary_, 1);
     summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* v = new QVBoxLayout(output);
     v->setContentsMargins(0, 0, 0, 0);
     v->addLayout(top);
-    v->addWidget(plot_, 1);
+    v->addWidget(views_, 1);
+    views_->addWidget(plot_);
+    views_->addWidget(map_);
     plot_->addGraph();
     plot_->graph(0)->setPen(QPen(QColor(214, 39, 40), 1.5));
     plot_->xAxis->setLabel(tr("index"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    map_->colorMap()->setGradient(divergingGradient());
+    connect(map_, &HeatMap::updated, this, [this] {
+        const double r = mapLargest_ > 0 ? mapLargest_ : 1;
+        map_->colorMap()->setDataRange(QCPRange(-r, r));
+        map_->plot()->replot();
+    });
 
-    tabs_->addTab(source_, tr("Source and settings"));
+    tabs_->addTab(changed, tr("What changed"));
     tabs_->addTab(timings_, tr("Timings"));
     tabs_->addTab(output, tr("Output difference"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(tabs_);
+    layout->addWidget(changesSummary_);
+    layout->addWidget(tabs_, 1);
     connect(buffer_, &QComboBox::currentIndexChanged, this, &RunComparison::showDifference);
     clear();
     PlotTheme::follow(plot_);
 }
 
+bool RunComparison::showsHeatMap() const { return views_->currentWidget() == map_; }
+
 void RunComparison::clear()
 {
     a_.reset();
     b_.reset();
-    source_->setPlainText(tr("Pick two runs and press Compare."));
+    changesSummary_->setText(tr("Pick two runs and press Compare."));
+    changes_->clear();
+    source_->clear();
+    source_->hide();
     timings_->setRowCount(0);
     const QSignalBlocker quiet(buffer_);
     buffer_->clear();
     summary_->clear();
     plot_->graph(0)->data()->clear();
     plot_->replot();
+    views_->setCurrentWidget(plot_);
 }
 
 void RunComparison::compare(const RunHistory::Entry& a, const RunHistory::Entry& b)
 {
     a_ = a;
     b_ = b;
-    showSource();
+    showChanges();
     showTimings();
     // Output buffers both runs have, with the same element count.
     const QSignalBlocker quiet(buffer_);
@@ -132,24 +195,45 @@ void RunComparison::compare(const RunHistory::Entry& a, const RunHistory::Entry&
     showDifference();
 }
 
-void RunComparison::showSource()
+void RunComparison::showChanges()
 {
-    const auto code = LineDiff::compare(a_->document.source, b_->document.source);
-    const auto settings = LineDiff::compare(settingsText(a_->document), settingsText(b_->document));
-    QString html = tr("<p><b>Run %1 → run %2</b>: ").arg(a_->number).arg(b_->number);
-    html += LineDiff::identical(code) ? tr("the source is the same.")
-                                      : tr("the source changed (- run %1, + run %2).").arg(a_->number).arg(b_->number);
-    html += "</p>" + diffHtml(code, palette());
-    if (LineDiff::identical(settings)) {
-        html += tr("<p>Settings (variables, buffers, launch) are the same.</p>");
-    } else {
-        std::vector<DiffLine> changed;
-        for (const DiffLine& l : settings)
-            if (l.kind != DiffLine::Kind::Same)
-                changed.push_back(l);
-        html += tr("<p><b>Settings that changed</b>:</p>") + diffHtml(changed, palette());
+    const auto changes = DocumentChanges::between(a_->document, b_->document);
+    const bool sourceChanged = DocumentChanges::sourceChanged(a_->document, b_->document);
+    changes_->clear();
+    for (const DocumentChange& c : changes) {
+        auto* item = new QTreeWidgetItem(
+            changes_,
+            {q(c.what), c.before.empty() ? tr("(none)") : q(c.before), c.after.empty() ? tr("(none)") : q(c.after)});
+        item->setToolTip(0, q(c.text()));
     }
-    source_->setHtml(html);
+    if (sourceChanged)
+        new QTreeWidgetItem(changes_,
+                            {tr("source"), tr("run %1").arg(a_->number), tr("run %1 (diff below)").arg(b_->number)});
+    changes_->setVisible(changes_->topLevelItemCount() > 0);
+
+    // One line above the tabs, seen from all of them: the first few changes by name.
+    constexpr std::size_t named = 3;
+    QStringList parts;
+    for (std::size_t i = 0; i < changes.size() && i < named; ++i)
+        parts << q(changes[i].text());
+    if (changes.size() > named)
+        parts << tr("%1 more settings (What changed)").arg(changes.size() - named);
+    if (sourceChanged)
+        parts << tr("the source changed (− run %1, + run %2)").arg(a_->number).arg(b_->number);
+    else if (!changes.empty())
+        parts << tr("the source is the same");
+    const QString words = tr("<b>Run %1 → run %2</b>: %3.")
+                              .arg(a_->number)
+                              .arg(b_->number)
+                              .arg(parts.isEmpty() ? tr("nothing changed in the source or the settings")
+                                                   : parts.join("; ").toHtmlEscaped());
+    changesSummary_->setText(words);
+    // The line diff only when there is one to read.
+    source_->setVisible(sourceChanged);
+    if (sourceChanged)
+        source_->setHtml(diffHtml(LineDiff::compare(a_->document.source, b_->document.source), palette()));
+    else
+        source_->clear();
 }
 
 void RunComparison::showTimings()
@@ -193,51 +277,56 @@ void RunComparison::showDifference()
 {
     plot_->graph(0)->data()->clear();
     const QString name = buffer_->currentText();
-    const BufferResult *x = nullptr, *y = nullptr;
-    if (a_ && b_ && a_->result && b_->result)
-        for (const BufferResult& br : a_->result->buffers)
-            if (q(br.name) == name)
-                x = &br;
-    if (x)
-        for (const BufferResult& br : b_->result->buffers)
-            if (q(br.name) == name)
-                y = &br;
-    if (!x || !y) {
+    const BufferResult* x = a_ ? findBuffer(a_->result.get(), name) : nullptr;
+    const BufferResult* y = b_ ? findBuffer(b_->result.get(), name) : nullptr;
+    if (!x || !y || x->data.count() != y->data.count()) {
         summary_->setText(buffer_->count() ? QString() : tr("The two runs have no output buffer in common."));
+        views_->setCurrentWidget(plot_);
         plot_->replot();
         return;
     }
+    BufferDifference d = BufferDifference::of(x->data, y->data);
+    const double largest = d.differing ? d.values.at(d.largestAt) : 0.0; // signed: which run is larger
     const std::size_t n = x->data.count();
-    // At most about 100 000 points drawn; the summary still reads every element.
-    const std::size_t stride = std::max<std::size_t>(1, n / 100000);
-    QVector<double> keys, values;
-    double maxAbs = 0;
-    std::size_t where = 0, differ = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double d = y->data.at(i) - x->data.at(i);
-        if (d != 0 || std::isnan(d))
-            ++differ;
-        if (std::fabs(d) > maxAbs) {
-            maxAbs = std::fabs(d);
-            where = i;
-        }
-        if (i % stride == 0) {
+    const QString label = tr("%1: run %2 − run %3").arg(name).arg(b_->number).arg(a_->number);
+    if (y->shape.size() >= 2 && y->shape.size() <= 3) {
+        mapLargest_ = d.largest;
+        views_->setCurrentWidget(map_);
+        map_->setBuffer(std::make_shared<const HostBuffer>(std::move(d.values)), y->shape, label);
+    } else {
+        views_->setCurrentWidget(plot_);
+        // At most about 100 000 points drawn; the summary reads every element.
+        const std::size_t stride = std::max<std::size_t>(1, n / 100000);
+        QVector<double> keys, values;
+        for (std::size_t i = 0; i < n; i += stride) {
             keys << double(i);
-            values << d;
+            values << d.values.at(i);
         }
+        plot_->graph(0)->setData(keys, values, true);
+        plot_->yAxis->setLabel(label);
+        plot_->rescaleAxes();
+        if (d.largest == 0)
+            plot_->yAxis->setRange(-1, 1);
+        plot_->replot();
     }
-    plot_->graph(0)->setData(keys, values, true);
-    plot_->yAxis->setLabel(tr("%1: run %2 − run %3").arg(name).arg(b_->number).arg(a_->number));
-    plot_->rescaleAxes();
-    if (maxAbs == 0)
-        plot_->yAxis->setRange(-1, 1);
-    plot_->replot();
-    summary_->setText(differ == 0 ? tr("The outputs are identical (%L1 elements).").arg(n)
-                                  : tr("%L1 of %L2 elements differ; the largest difference is %3 at index %L4.")
-                                        .arg(differ)
-                                        .arg(n)
-                                        .arg(maxAbs, 0, 'g', 6)
-                                        .arg(where));
+    QString text;
+    if (d.differing == 0)
+        text = tr("The outputs are identical (%L1 elements).").arg(n);
+    else {
+        text = tr("%L1 of %L2 elements differ").arg(d.differing).arg(n);
+        if (d.differing > d.notANumber)
+            text += tr("; the largest difference is %1 at %2 (run %3: %4, run %5: %6)")
+                        .arg(largest, 0, 'g', 6)
+                        .arg(placeText(d.largestAt, y->shape))
+                        .arg(a_->number)
+                        .arg(x->data.at(d.largestAt), 0, 'g', 6)
+                        .arg(b_->number)
+                        .arg(y->data.at(d.largestAt), 0, 'g', 6);
+        if (d.notANumber)
+            text += tr("; %L1 are NaN in one run only").arg(d.notANumber);
+        text += '.';
+    }
+    summary_->setText(text);
 }
 
 } // namespace kw

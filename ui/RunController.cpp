@@ -157,7 +157,8 @@ void RunController::wireRunner()
     connect(runner_, &RunnerClient::runResultReady, this, [this](int id, const std::shared_ptr<const RunResult>& r) {
         if (id != runId_)
             return;
-        v_.history->add(runDocument_, q(r->device.name.empty() ? r->device.id : r->device.name), r);
+        v_.history->add(runDocument_, q(r->device.name.empty() ? r->device.id : r->device.name), r,
+                        QString::fromStdString(runDocument_.path.string()));
         showRun(r);
         emit runCompleted(*r);
     });
@@ -229,7 +230,7 @@ void RunController::documentReplaced()
     v_.profileMargin->clear();
     capture_.reset();
     v_.launch->shapeView()->setPrintf({});
-    v_.history->clear();
+    v_.history->open(QString::fromStdString(doc.path.string())); // its runs of earlier sessions
     v_.steps->clearResult();
     lastRun_.reset();
     lastLive_.reset();

@@ -47,7 +47,8 @@ RunHistoryPanel::RunHistoryPanel(RunHistory* history, QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(comparison_);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);
@@ -75,7 +76,9 @@ void RunHistoryPanel::refresh()
         if (sim && !median.isEmpty() && !e.result->fault)
             median += tr(" (sim)");
         list_->setItem(row, 0, new QTableWidgetItem(QString::number(e.number)));
-        list_->setItem(row, 1, new QTableWidgetItem(e.when.toString("HH:mm:ss")));
+        // Runs kept from an earlier day say which day.
+        const bool today = e.when.date() == QDate::currentDate();
+        list_->setItem(row, 1, new QTableWidgetItem(e.when.toString(today ? "HH:mm:ss" : "d MMM HH:mm")));
         list_->setItem(row, 2, new QTableWidgetItem(e.device));
         list_->setItem(row, 3, new QTableWidgetItem(median));
         first_->addItem(tr("%1").arg(e.number), e.number);

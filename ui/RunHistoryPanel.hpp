@@ -1,6 +1,7 @@
 #pragma once
 // The run history as a list, with two runs to pick and compare (the later one is
-// compared against the earlier): how a class sees what an optimisation did.
+// compared against the earlier): how a class sees what an optimisation did. A saved
+// document's runs are listed again when it is reopened.
 #include <QWidget>
 
 class QComboBox;

@@ -14,6 +14,7 @@ constexpr auto runners = "runners/saved";
 constexpr auto runnerName = "name";
 constexpr auto runnerCommand = "command";
 constexpr auto lastRunner = "runners/last";
+constexpr auto gettingStarted = "help/gettingStartedShown";
 } // namespace key
 
 Settings::Settings() = default;
@@ -28,6 +29,9 @@ void Settings::setEditorFontSize(int points) { s_.setValue(key::fontSize, points
 
 bool Settings::inlineAnnotations() const { return s_.value(key::annotations, true).toBool(); }
 void Settings::setInlineAnnotations(bool on) { s_.setValue(key::annotations, on); }
+
+bool Settings::gettingStartedShown() const { return s_.value(key::gettingStarted, false).toBool(); }
+void Settings::setGettingStartedShown(bool shown) { s_.setValue(key::gettingStarted, shown); }
 
 QString Settings::lastDevice() const { return s_.value(key::device).toString(); }
 void Settings::setLastDevice(const QString& id) { s_.setValue(key::device, id); }

@@ -24,6 +24,10 @@ public:
     bool inlineAnnotations() const;
     void setInlineAnnotations(bool on);
 
+    // The user guide's getting-started page opened by itself once.
+    bool gettingStartedShown() const;
+    void setGettingStartedShown(bool shown);
+
     QString lastDevice() const;
     void setLastDevice(const QString& id);
 

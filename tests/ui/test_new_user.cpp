@@ -253,8 +253,6 @@ TEST_F(NewUser, EditAndHelpMenusOfferTheUsualActionsAndTheKeys)
     const QStringList keys = HelpMenu::shortcutLines(window_.get());
     EXPECT_TRUE(keys.filter("Run › Run\t").value(0).contains("F5")) << keys.join('\n').toStdString();
     EXPECT_FALSE(keys.filter("Edit › Undo").isEmpty());
-    EXPECT_FALSE(HelpMenu::docsDir().isEmpty());
-    EXPECT_TRUE(QFile::exists(HelpMenu::docsDir() + "/document-format.md"));
 }
 
 TEST_F(NewUser, PresentationModeEnlargesPlotsPrintfAndTables)
