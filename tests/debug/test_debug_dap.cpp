@@ -3,7 +3,9 @@
 // (tests/data/dap/reduction_shared_session.json) replayed through DapServer in this
 // process and through a real `kwb-run debug --dap`, with the lanes' values against the
 // host's reduction; conditions, hit counts, data breakpoints and the Debug Console's
-// commands; malformed input answered with errors or a clean end, never a crash or a hang.
+// commands; malformed input answered with errors or a clean end, never a crash or a hang;
+// pause interrupting a running continue, the kernel's printf as output events, breakpoints
+// from the Debug Console told to the editor, packaging/vscode's manifest.
 #include "DebugTestSupport.hpp"
 #include "debug/DapCommand.hpp"
 #include "debug/DapFraming.hpp"
@@ -642,10 +644,12 @@ TEST(DapServer, PrintfIsSentAsOutputEvents)
     auto collect = [&](int seq, const std::string& command, const json& args) {
         json stopped;
         for (const json& m : t.send({{"seq", seq}, {"type", "request"}, {"command", command}, {"arguments", args}})) {
-            if (m["type"] == "event" && m["event"] == "output" && m["body"]["category"] == "stdout")
-                for (std::string_view l : kw::splitLines(m["body"]["output"].get<std::string>()))
+            if (m["type"] == "event" && m["event"] == "output" && m["body"]["category"] == "stdout") {
+                const std::string text = m["body"]["output"];
+                for (std::string_view l : kw::splitLines(text))
                     if (!l.empty())
                         lines.emplace_back(l);
+            }
             if (m["type"] == "event" && m["event"] == "stopped")
                 stopped = m["body"];
         }
@@ -659,7 +663,7 @@ TEST(DapServer, PrintfIsSentAsOutputEvents)
     ASSERT_EQ(lines.size(), 32u);
     // Thread 31 of the 3 x 4 x 5 block is x 1, y 2, z 2.
     EXPECT_EQ(lines[31], "block (0, 0, 0) thread (1, 2, 2): Hello World from the GPU!");
-    collect(6, "reverseContinue", {{"threadId", 1}}); // no hit before: the launch's start
+    collect(6, "reverseContinue", {{"threadId", 1}}); // back before warp 0 printed
     EXPECT_EQ(collect(7, "continue", {{"threadId", 1}})["reason"], "breakpoint");
     EXPECT_EQ(lines.size(), 32u) << "sent again after going back";
     request(t, 8, "setBreakpoints", {{"source", {{"name", "kernel.cu"}}}, {"breakpoints", json::array()}});
