@@ -4,11 +4,13 @@
 // reduction: block 0 holds 0..255, so in the first pass lane t adds t and t + 128),
 // Step and Reverse Step, the Shared memory dock after "to barrier", a watchpoint that
 // names who wrote, Stop. On a stopped line with a breakpoint the dot and the arrow are
-// both drawn, debug commands do not flash the progress bar, and Help lists the debug keys.
+// both drawn, debug commands do not flash the progress bar (a long continue shows it after
+// a delay), and Help lists the debug keys.
 #include "CodeEditor.hpp"
 #include "HelpMenu.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
+#include "RunController.hpp"
 #include "RunnerClient.hpp"
 #include "debugger/BreakpointMargin.hpp"
 #include "debugger/BreakpointsView.hpp"
@@ -21,7 +23,10 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCoreApplication>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -365,4 +370,44 @@ TEST(DebuggerWindow, DotAndArrowBothShowAndCommandsDoNotFlashProgress)
     }
     w.debug->stopAction()->trigger();
     EXPECT_EQ(e->marginWidth(BreakpointMargin::ArrowMargin), 0) << "the arrow's margin closes after debugging";
+}
+
+// A `continue` that runs long shows the run's progress bar and Stop, after the delay
+// (never at once); Stop ends the runner, and the debugger with it.
+TEST(DebuggerWindow, ALongContinueShowsProgressAfterADelay)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    const QString path
+        = QDir(QDir::tempPath()).filePath(QString("kwb-long-%1.kwb").arg(QCoreApplication::applicationPid()));
+    {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "kernel-workbench", "version": 1,
+ "source": "__global__ void spin(int *out, int n)\n{\n    int s = 0;\n    for (int i = 0; i < n; ++i)\n        s = s * 3 + i;\n    out[0] = s;\n}\n",
+ "kernel": "spin",
+ "buffers": [{"name": "out", "dtype": "i32", "count": "1", "init": {"kind": "zeros"}, "direction": "out"}],
+ "args": [{"name": "out", "buffer": "out"}, {"name": "n", "type": "i32", "value": "2000000000"}],
+ "launch": {"grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": "0"},
+ "run": {"warmup": 0, "repeats": 0, "time_limit_s": 600}})");
+    }
+    ASSERT_TRUE(w.window.openDocument(path));
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    QProgressBar* bar = w.window.statusBar()->findChild<QProgressBar*>();
+    ASSERT_TRUE(bar);
+    QAction* stop = w.window.runController()->stopAction();
+    w.window.debugToolBar()->action("continue")->trigger();
+    QTest::qWait(200);
+    EXPECT_FALSE(bar->isVisible()) << "shown before the delay";
+    EXPECT_FALSE(stop->isEnabled());
+    QTest::qWait(1000);
+    EXPECT_TRUE(bar->isVisible()) << "a long continue shows no progress";
+    EXPECT_TRUE(stop->isEnabled());
+    QSignalSpy ended(w.debug, &DebugController::ended);
+    stop->trigger();
+    EXPECT_TRUE(ended.count() > 0 || ended.wait(20000)) << "Stop did not end the debugger";
+    QFile::remove(path);
 }
