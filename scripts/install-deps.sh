@@ -11,6 +11,8 @@ PACKAGES=(
   xvfb xauth python3-numpy
   # Lints the exported Python programs (tests/export).
   pyflakes3
+  # A third-party Debug Adapter Protocol client for kwb-run debug --dap (tests/dap).
+  emacs-nox elpa-dap-mode
   # Real servers for the tests labelled `remote` (started by the tests, on loopback).
   openssh-server openssh-client munge slurmctld slurmd slurm-client
   # The sanitizer build and the fuzz targets (scripts/sanitize.sh).

@@ -12,7 +12,10 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QTableWidget>
+#include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace kw {
 
@@ -76,6 +79,18 @@ QStringList HelpMenu::shortcutLines(const QMainWindow* window)
     for (QAction* top : window->menuBar()->actions())
         if (top->menu())
             collect(top->menu(), QString(top->text()).remove('&') + " › ", actions);
+    // Keys of the window outside its menus (the debugger's motions): under the title of
+    // the toolbar that holds them, as the toolbar defines them.
+    for (QAction* a : window->actions()) {
+        if (a->shortcuts().isEmpty()
+            || std::any_of(actions.begin(), actions.end(), [a](const auto& listed) { return listed.second == a; }))
+            continue;
+        for (QObject* o : a->associatedObjects())
+            if (auto* bar = qobject_cast<const QToolBar*>(o)) {
+                actions.append({bar->windowTitle() + " › " + QString(a->text()).remove('&'), a});
+                break;
+            }
+    }
     QStringList lines;
     for (const auto& [path, a] : actions) {
         QStringList keys;

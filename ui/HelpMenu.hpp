@@ -1,7 +1,7 @@
 #pragma once
 // The Help menu: the user guide (help/, shown in HelpViewer), the keyboard shortcuts of
-// every action in the window's menus, and About. The guide's getting-started page opens
-// by itself on the first start.
+// every action in the window's menus and of the window's own keys on its toolbars (the
+// debugger's), and About. The guide's getting-started page opens by itself on the first start.
 #include <QMenu>
 
 class QMainWindow;
@@ -17,7 +17,8 @@ class HelpMenu : public QMenu {
 public:
     explicit HelpMenu(QMainWindow* window);
 
-    // "Run\tF5, Ctrl+R" lines for the actions of the window's menu bar that have keys.
+    // "Run\tF5, Ctrl+R" lines for the actions of the window's menu bar that have keys,
+    // then those of the window's toolbars that answer keys without a menu ("Debug › Step\tF7").
     static QStringList shortcutLines(const QMainWindow* window);
     void showShortcuts();
     // Opens the user guide at a page ("checks.md"); the viewer is made on first use.

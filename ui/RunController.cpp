@@ -60,6 +60,10 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
     progress_->setRange(0, 0);
     progress_->setMaximumWidth(120);
     progress_->hide();
+    progressDelay_ = new QTimer(this);
+    progressDelay_->setSingleShot(true);
+    progressDelay_->setInterval(600);
+    connect(progressDelay_, &QTimer::timeout, this, [this] { showRunning(runner_->busy()); });
     v_.window->statusBar()->addPermanentWidget(stageLabel_);
     v_.window->statusBar()->addPermanentWidget(progress_);
     wireRunner();
@@ -266,12 +270,23 @@ void RunController::updateLiveOptions()
 
 void RunController::setRunning(bool running)
 {
-    progress_->setVisible(running);
-    stopAct_->setEnabled(running);
+    // A debugger's commands are mostly answered at once: their progress (and Stop) shows
+    // only when one takes longer, a long `continue`, so that no command flashes it.
+    progressDelay_->stop();
+    if (running && runner_->onlySessionWork())
+        progressDelay_->start();
+    else
+        showRunning(running);
     if (!running) {
         stageLabel_->clear();
         v_.steps->setCurrentStep({});
     }
+}
+
+void RunController::showRunning(bool running)
+{
+    progress_->setVisible(running);
+    stopAct_->setEnabled(running);
 }
 
 void RunController::run() { runOn(v_.launch->currentDevice(), {}); }

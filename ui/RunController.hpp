@@ -19,6 +19,7 @@ class QLabel;
 class QMainWindow;
 class QMenuBar;
 class QProgressBar;
+class QTimer;
 
 namespace kw {
 
@@ -108,6 +109,7 @@ private:
     void applyTrust();
     void updateLiveOptions();
     void setRunning(bool running);
+    void showRunning(bool running);
     void nameCheck(CheckTool tool); // the check action's tool and text
     void runOn(const QString& device, const ProfileRequest& profile, CheckTool check = CheckTool::None);
     // The banner's word on a run that completed: problems first, then what to know.
@@ -131,6 +133,7 @@ private:
     SweepRunner* sweepRunner_;
     QLabel* stageLabel_;
     QProgressBar* progress_;
+    QTimer* progressDelay_; // a debugger's command shows progress only once it takes this long
     QAction* runAct_ = nullptr;
     QAction* compileAct_ = nullptr;
     QAction* stopAct_ = nullptr;

@@ -227,6 +227,12 @@ int RunnerClient::openDebugSession(const Document& doc, const QString& step)
     return enqueue(std::move(job));
 }
 
+bool RunnerClient::onlySessionWork() const
+{
+    const auto session = [](const Job& j) { return j.op == Op::Session; };
+    return (!current_ || session(*current_)) && std::all_of(queue_.begin(), queue_.end(), session);
+}
+
 int RunnerClient::enqueueSession(nlohmann::json header)
 {
     Job job;

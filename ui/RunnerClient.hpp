@@ -58,6 +58,9 @@ public:
     qint64 processId() const { return process_.processId(); }
     int restarts() const { return restarts_; }
     bool busy() const { return userJobs_ > 0; }
+    // What is under way is a session's messages only (a debugger's commands, most of
+    // them answered at once).
+    bool onlySessionWork() const;
     const std::vector<DeviceInfo>& devices() const { return devices_; }
 
     // Queue a job; the returned id comes back with its signals.

@@ -7,7 +7,11 @@
 #include "debug/DapFraming.hpp"
 #include "debug/DapServer.hpp"
 
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
+#include <mutex>
+#include <string>
 
 namespace kw::debug {
 
@@ -20,6 +24,17 @@ public:
     int execute();
 
 private:
+    // What the reading thread hands to the one that answers.
+    struct Inbox {
+        std::mutex mu;
+        std::condition_variable ready;
+        std::deque<std::string> bodies;
+        bool ended = false;    // nothing more comes
+        bool midFrame = false; // ... and the input ended inside a message
+        std::string broken;    // ... or at a frame that cannot be read
+    };
+    void read(Inbox& inbox, DapServer& server);
+
     DapLaunchDefaults defaults_;
     DapLimits limits_;
     std::FILE* in_;

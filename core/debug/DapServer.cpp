@@ -2,6 +2,7 @@
 
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
+#include "debug/DapOutput.hpp"
 #include "debug/DapSources.hpp"
 #include "debug/DapStops.hpp"
 #include "debug/DapVariables.hpp"
@@ -63,6 +64,12 @@ DapServer::DapServer(Send send, DapLaunchDefaults defaults)
 }
 
 DapServer::~DapServer() = default;
+
+void DapServer::interrupt()
+{
+    if (DebugSession* s = live_.load())
+        s->interrupt();
+}
 
 DebugSession& DapServer::session()
 {
@@ -140,10 +147,33 @@ void DapServer::handle(const nlohmann::json& message)
         respond(message, true, body);
     } catch (const std::exception& e) {
         events_.clear();
+        pending_.reset();
         respond(message, false, nullptr, e.what());
     }
     for (auto& e : std::exchange(events_, {}))
         event(e["event"], std::move(e["body"]));
+    if (pending_)
+        runPending();
+}
+
+void DapServer::runPending()
+{
+    const Motion motion = *std::exchange(pending_, std::nullopt);
+    try {
+        stopped(session_->resume(motion));
+    } catch (const std::exception& e) { // answered already: the client reads why, and the stop it stays at
+        events_.clear();
+        queueEvent("output", {{"category", "stderr"}, {"output", std::string(e.what()) + "\n"}});
+        stopped(session_->stop());
+    }
+    for (auto& e : std::exchange(events_, {}))
+        event(e["event"], std::move(e["body"]));
+}
+
+void DapServer::queueOutput()
+{
+    for (nlohmann::json& body : output_->take())
+        queueEvent("output", std::move(body));
 }
 
 nlohmann::json DapServer::dispatch(const std::string& command, const nlohmann::json& args)
@@ -187,10 +217,13 @@ nlohmann::json DapServer::dispatch(const std::string& command, const nlohmann::j
     if (command == "reverseContinue")
         return resume(args, Motion::ReverseContinue);
     if (command == "pause") {
-        // The launch runs while a request is answered, never between requests: it is stopped already.
-        Stop s = session().stop();
-        stopped(s);
-        events_.back()["body"]["reason"] = "pause";
+        // interrupt() came first (the reader saw the request): the motion it stopped has said
+        // so. Otherwise nothing ran, and the stop is repeated as the pause's.
+        DebugSession& s = session();
+        if (s.takeInterrupt() || s.stop().reason != StopReason::Paused) {
+            stopped(s.stop());
+            events_.back()["body"]["reason"] = "pause";
+        }
         return nullptr;
     }
     if (command == "terminate")
@@ -255,6 +288,17 @@ nlohmann::json DapServer::launch(const nlohmann::json& args)
     console_ = std::make_unique<DebugConsole>(*session_);
     sources_ = std::make_unique<DapSources>(doc.baseDir(), doc.sourceFile, doc.sourceName(), doc.source);
     variables_ = std::make_unique<DapVariables>(*session_);
+    output_ = std::make_unique<DapOutput>(*session_);
+    live_.store(session_.get());
+    // A long motion shows what the kernel prints as it runs, a few times a second.
+    session_->whileRunning([this] {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastOutput_ < std::chrono::milliseconds(100))
+            return;
+        lastOutput_ = now;
+        for (nlohmann::json& body : output_->take())
+            event("output", std::move(body));
+    });
     for (const std::string& w : session_->warnings())
         queueEvent("output", {{"category", "console"}, {"output", "warning: " + w + "\n"}});
     queueEvent("initialized", nullptr);
@@ -264,7 +308,10 @@ nlohmann::json DapServer::launch(const nlohmann::json& args)
 nlohmann::json DapServer::configurationDone()
 {
     DebugSession& s = session();
-    stopped(stopOnEntry_ ? s.stop() : s.resume(Motion::Continue));
+    if (stopOnEntry_)
+        stopped(s.stop());
+    else
+        pending_ = Motion::Continue;
     return nullptr;
 }
 
@@ -281,6 +328,7 @@ void DapServer::stopped(const Stop& s)
     headline = headline.substr(0, headline.find('\n'));
     if (headline.starts_with('['))
         headline = std::string(trim(headline.substr(headline.find(']') + 1)));
+    queueOutput();
     if (s.reason == StopReason::Finished)
         queueEvent("output",
                    {{"category", "console"},
@@ -328,6 +376,33 @@ nlohmann::json DapServer::setBreakpoints(const nlohmann::json& args)
         }
     }
     return {{"breakpoints", out}};
+}
+
+void DapServer::announceConsoleBreakpoints(const std::vector<BreakpointInfo>& before)
+{
+    const std::vector<BreakpointInfo> now = session_->breakpoints();
+    for (const BreakpointInfo& b : now) {
+        if (breakpointIds_.contains(b.id))
+            continue;
+        const int id = nextId_++;
+        breakpointIds_[b.id] = id;
+        const nlohmann::json source = sources_->source(b.file);
+        // The file's next setBreakpoints lists it (the editor shows it now) and replaces it.
+        fileBreakpoints_[sources_->key(source)].push_back(b.id);
+        queueEvent("breakpoint",
+                   {{"reason", "new"},
+                    {"breakpoint", {{"id", id}, {"verified", true}, {"line", line(b.line)}, {"source", source}}}});
+    }
+    for (const BreakpointInfo& b : before) {
+        const bool kept = std::any_of(now.begin(), now.end(), [&](const BreakpointInfo& n) { return n.id == b.id; });
+        const auto known = breakpointIds_.find(b.id);
+        if (kept || known == breakpointIds_.end())
+            continue;
+        queueEvent("breakpoint", {{"reason", "removed"}, {"breakpoint", {{"id", known->second}, {"verified", false}}}});
+        breakpointIds_.erase(known);
+        for (auto& [file, ids] : fileBreakpoints_)
+            std::erase(ids, b.id);
+    }
 }
 
 nlohmann::json DapServer::dataBreakpointInfo(const nlohmann::json& args)
@@ -468,9 +543,11 @@ nlohmann::json DapServer::evaluate(const nlohmann::json& args)
             refuse("quit: the client's stop button ends the session");
         const Stop before = s.stop();
         const Focus focus = s.focus();
+        const std::vector<BreakpointInfo> breakpoints = s.breakpoints();
         std::string text = console_->execute(expression);
         if (text.starts_with("error: "))
             refuse(std::string(trim(text.substr(7))));
+        announceConsoleBreakpoints(breakpoints);
         const Stop& after = s.stop();
         const Focus now = s.focus();
         // A motion or a change of focus from the console: the client shows the new place.
@@ -505,7 +582,12 @@ nlohmann::json DapServer::resume(const nlohmann::json& args, Motion motion)
     if (JsonField::get<std::string>(args, "granularity", "") == "instruction"
         && (motion == Motion::Next || motion == Motion::Step))
         motion = Motion::StepInstruction;
-    stopped(s.resume(motion));
+    if (motion == Motion::ReverseStep || motion == Motion::ReverseContinue)
+        stopped(s.resume(motion)); // bounded: it runs again from a checkpoint
+    else {
+        s.checkResumable(motion); // refused now, as an error response
+        pending_ = motion;
+    }
     if (motion == Motion::Continue || motion == Motion::ReverseContinue)
         return {{"allThreadsContinued", true}};
     return nullptr;

@@ -9,15 +9,19 @@
 // names a thread or a frame focuses its warp. The lane has no place in the protocol:
 // the focused lane is the one a stop names, and the Debug Console's commands (`lane N`,
 // `thread N`, `lanes EXPR...`, `shared TYPE`...) reach the rest. The launch runs on
-// this thread: a motion is done before its response is sent, so `pause` only repeats
-// the stop it finds.
+// the thread that calls handle(): a forward motion is answered first and then run, its
+// `stopped` event after it; interrupt(), from any thread (the one reading the client),
+// stops it, and `pause` then says so.
 #include "debug/DebugSession.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +33,7 @@ namespace kw::debug {
 
 class DebugConsole;
 class DapSources;
+class DapOutput;
 class DapVariables;
 
 // What `kwb-run debug` was given on its command line: the launch request's defaults.
@@ -56,6 +61,9 @@ public:
     void event(const std::string& name, nlohmann::json body);
     // `disconnect` was answered: nothing more is read.
     bool done() const { return done_; }
+    // From any thread, as a `pause` request arrives: the motion under way stops before its
+    // next instruction, with a `stopped` event of reason `pause`.
+    void interrupt();
 
 private:
     Send send_;
@@ -70,6 +78,10 @@ private:
     std::unique_ptr<DebugConsole> console_;
     std::unique_ptr<DapSources> sources_;
     std::unique_ptr<DapVariables> variables_;
+    std::unique_ptr<DapOutput> output_;
+    std::atomic<DebugSession*> live_{nullptr}; // session_, for interrupt() on another thread
+    std::optional<Motion> pending_;            // answered, run after its response
+    std::chrono::steady_clock::time_point lastOutput_;
     std::vector<nlohmann::json> events_; // sent after the response of the request that made them
     // setBreakpoints replaces one file's breakpoints: the session's ids by file.
     std::map<std::string, std::vector<int>> fileBreakpoints_;
@@ -101,8 +113,14 @@ private:
     // The warp a thread id or a frame id names, focused.
     void focusThread(const nlohmann::json& args);
     void focusFrame(const nlohmann::json& args);
-    // The stop just made: references reset, the `stopped` event queued.
+    // The stop just made: references reset, the output printed since, the `stopped` event queued.
     void stopped(const Stop& s);
+    // The motion answered already, run; its events (or its error as output) sent.
+    void runPending();
+    // Output events for what the kernel printed since the last ones.
+    void queueOutput();
+    // Breakpoints placed or deleted from the Debug Console, told to the client.
+    void announceConsoleBreakpoints(const std::vector<BreakpointInfo>& before);
     int line(std::uint32_t line) const { return int(line) - (linesStartAt1_ ? 0 : 1); }
 };
 

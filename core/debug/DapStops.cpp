@@ -13,6 +13,7 @@ const char* DapStops::reason(StopReason r)
     case StopReason::Fault:
     case StopReason::Finding: return "exception";
     case StopReason::Position: return "goto";
+    case StopReason::Paused: return "pause";
     case StopReason::Finished: return "finished"; // not a DAP word: the launch can still be run backwards
     case StopReason::Step:
     case StopReason::Barrier:

@@ -457,14 +457,15 @@ std::string DebugConsole::sharedCommand(const std::string& args) const
     return out;
 }
 
-// output: device printf text so far, under a line naming its block.
+// output: device printf text so far, under a line naming its block, each line with the
+// thread that printed it.
 std::string DebugConsole::outputCommand() const
 {
     std::string out;
     for (const DeviceOutput& o : session_.output()) {
-        out += fmt::format("block {}{}:\n{}", o.block, o.complete ? "" : " (under way)", o.text);
-        if (!o.text.empty() && o.text.back() != '\n')
-            out += "\n";
+        out += fmt::format("block {}{}:\n", o.block, o.complete ? "" : " (under way)");
+        for (const PrintedLine& line : o.lines)
+            out += fmt::format("thread {}: {}\n", line.thread, line.text);
     }
     if (out.empty())
         out = "no device output yet\n";

@@ -30,8 +30,8 @@ std::size_t Checkpoint::bytes() const
     std::size_t n = 0;
     for (const auto& r : regions)
         n += r.size();
-    for (const auto& [block, text] : output)
-        n += text.size();
+    for (const sim::BlockPrintf& o : output)
+        n += o.text.size() + o.records.size() * sizeof(sim::PrintfRecord);
     return n + registers.size() * sizeof(std::uint64_t) + local.size();
 }
 

@@ -22,11 +22,11 @@ namespace kw::debug {
 struct Checkpoint {
     std::uint64_t block = 0;
     std::uint64_t position = 0;
-    std::vector<std::vector<std::uint8_t>> regions;            // in the memory map's order
-    std::vector<std::uint64_t> registers;                      // warp after warp, as Warp::R holds them
-    std::vector<std::uint8_t> local;                           // warp after warp
-    std::vector<std::pair<std::uint64_t, std::string>> output; // device printf output of the blocks before
-    std::uint64_t printfBytes = 0; // what the launch's printf buffer had taken (LaunchState)
+    std::vector<std::vector<std::uint8_t>> regions; // in the memory map's order
+    std::vector<std::uint64_t> registers;           // warp after warp, as Warp::R holds them
+    std::vector<std::uint8_t> local;                // warp after warp
+    std::vector<sim::BlockPrintf> output;           // device printf output of the blocks before
+    std::uint64_t printfBytes = 0;                  // what the launch's printf buffer had taken (LaunchState)
     bool printfTruncated = false;
     std::size_t bytes() const;
 };

@@ -60,6 +60,7 @@ const char* toString(StopReason r)
     case StopReason::Fault: return "fault";
     case StopReason::Finding: return "finding";
     case StopReason::Position: return "position";
+    case StopReason::Paused: return "paused";
     }
     return "?";
 }
@@ -92,7 +93,8 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
     SimBackend sim;
     CompileRequest request = RunEngine::compileRequest(doc);
     request.options.arch = sim.archFor(doc.options.arch);
-    request.options.lineInfo = true; // the debugger's lines
+    request.options.lineInfo = true;   // the debugger's lines
+    request.options.tagPrintf = false; // the simulator says which thread printed (sim::BlockPrintf)
     const CompileResult compiled = compiler.compile(request);
     if (!compiled.ok) {
         std::string text = "the kernel does not compile:";
@@ -180,13 +182,22 @@ const Warp& DebugSession::focusedWarp() const { return launch_->runner().warps()
 
 Location DebugSession::locate(std::uint32_t pc) const { return observer_->locate(pc); }
 
-Stop DebugSession::runToStop()
+Stop DebugSession::runToStop(bool interruptible)
 {
     observer_->reattach(); // what it is told of follows what is armed now
     LaunchState& L = launch_->state();
     L.deadline = deadlineAfter(timeLimitSeconds_);
+    // In slices, so that an interrupt from another thread is seen within a few
+    // milliseconds; a pause keeps the schedule, so the run is the same run.
+    constexpr std::uint64_t kSlice = std::uint64_t(1) << 16;
     for (;;) {
-        const LaunchStatus st = launch_->advance();
+        if (interruptible && interrupt_.exchange(false)) {
+            observer_->pauseAtNextIssue(StopReason::Paused);
+            observer_->reattach(); // told of every instruction from here
+        }
+        const LaunchStatus st = launch_->advance(interruptible ? Budget{kSlice} : Budget{});
+        if (interruptible && whileRunning_)
+            whileRunning_();
         if (auto s = observer_->takeStop()) {
             observer_->clearMotions();
             return *s;
@@ -540,8 +551,6 @@ void DebugSession::armMotion(Motion motion)
     case Motion::Step:
     case Motion::Next:
     case Motion::Finish: {
-        if (motion == Motion::Finish && depth <= 1)
-            refuse("finish: the warp is in the kernel itself, not in an inlined device function");
         observer_->setMotion([=, &f](const Warp& w, const Instr& in, std::uint32_t) -> std::optional<StopReason> {
             if (!mine(w))
                 return gone() ? std::optional(StopReason::WarpExited) : std::nullopt;
@@ -577,12 +586,10 @@ void DebugSession::armMotion(Motion motion)
     }
 }
 
-Stop DebugSession::resume(Motion motion)
+void DebugSession::checkResumable(Motion motion) const
 {
-    if (motion == Motion::ReverseStep)
-        return reverseStep();
-    if (motion == Motion::ReverseContinue)
-        return reverseContinue();
+    if (motion == Motion::ReverseStep || motion == Motion::ReverseContinue)
+        return;
     if (ended())
         refuse(stop_.reason == StopReason::Fault
                    ? "the launch stopped at a fault; reverse-step, reverse-continue or goto go back"
@@ -590,9 +597,20 @@ Stop DebugSession::resume(Motion motion)
     if (focus_.block != launch_->runner().linear())
         refuse(fmt::format("block {} is not the block under way ({}): `block {}` goes there first", focus_.block,
                            launch_->runner().linear(), focus_.block));
+    if (motion == Motion::Finish && function().callStack(focusedWarp().pc).size() <= 1)
+        refuse("finish: the warp is in the kernel itself, not in an inlined device function");
+}
+
+Stop DebugSession::resume(Motion motion)
+{
+    if (motion == Motion::ReverseStep)
+        return reverseStep();
+    if (motion == Motion::ReverseContinue)
+        return reverseContinue();
+    checkResumable(motion);
     observer_->clearMotions();
     armMotion(motion);
-    return settle(runToStop());
+    return settle(runToStop(true));
 }
 
 // The focused warp's line beginnings before here, found by running again from the
@@ -806,16 +824,44 @@ SharedMemoryView DebugSession::sharedMemory(DType type) const
     return v;
 }
 
+namespace {
+
+// Each call's text split into lines, each line with the thread that printed it.
+DeviceOutput deviceOutput(const BlockPrintf& printed, bool complete)
+{
+    DeviceOutput o{printed.block, complete, printed.text, {}};
+    for (std::size_t r = 0; r < printed.records.size(); ++r) {
+        const std::size_t end = r + 1 < printed.records.size() ? printed.records[r + 1].begin : printed.text.size();
+        const std::string_view call
+            = std::string_view(printed.text).substr(printed.records[r].begin, end - printed.records[r].begin);
+        std::vector<std::string_view> lines = splitLines(call);
+        if (call.ends_with('\n'))
+            lines.pop_back(); // the empty rest after the last newline
+        for (const std::string_view line : lines)
+            o.lines.push_back({printed.records[r].thread, std::string(line)});
+    }
+    return o;
+}
+
+} // namespace
+
 std::vector<DeviceOutput> DebugSession::output() const
 {
     std::vector<DeviceOutput> out;
     const BlockRunner& runner = launch_->runner();
-    for (const auto& [block, text] : runner.printfOutput())
-        out.push_back({block, true, text});
+    for (const BlockPrintf& printed : runner.printfOutput())
+        out.push_back(deviceOutput(printed, true));
     if (!runner.block().printf.empty() && !(ended() && stop_.reason == StopReason::Finished))
-        out.push_back({runner.linear(), false, runner.block().printf});
+        out.push_back(deviceOutput(runner.block().printf, false));
     return out;
 }
+
+std::uint64_t DebugSession::printedBytes() const
+{
+    return launch_->state().printfBytes.load(std::memory_order_relaxed);
+}
+
+const LaunchConfig& DebugSession::launchConfig() const { return launch_->config(); }
 
 bool DebugSession::outputTruncated() const { return launch_->state().printfTruncated.load(std::memory_order_relaxed); }
 

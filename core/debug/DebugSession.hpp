@@ -18,7 +18,9 @@
 #include "launch/CheckTool.hpp"
 #include "launch/LaunchTypes.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,6 +91,18 @@ public:
     std::vector<WatchInfo> watches() const;
 
     Stop resume(Motion motion);
+    // Throws kw::Error(Usage) where resume(motion) would refuse before running (the
+    // launch has ended, the focused block is not the one under way).
+    void checkResumable(Motion motion) const;
+    // Called between slices of a forward motion (every 2^16 warp-level instructions), on
+    // the thread that runs it: a client's chance to show what the kernel printed so far.
+    void whileRunning(std::function<void()> f) { whileRunning_ = std::move(f); }
+    // From any thread: the forward motion under way stops before its next instruction
+    // (StopReason::Paused). Asked while none runs, the next one stops at once, unless
+    // takeInterrupt() takes it back first.
+    void interrupt() { interrupt_.store(true); }
+    // Whether an interrupt was asked and no motion has taken it yet; clears it.
+    bool takeInterrupt() { return interrupt_.exchange(false); }
     // The state at `position` (an earlier stop's), by running again from the start.
     Stop goTo(std::uint64_t position);
     // Checkpoints (the memory as a block begins) at most every `instructions` warp-level
@@ -122,6 +136,11 @@ public:
     // output was dropped, as a GPU drops it.
     std::vector<DeviceOutput> output() const;
     bool outputTruncated() const;
+    // What device printf has taken of the launch's buffer so far: a change says there is
+    // new output (cheaper than output()).
+    std::uint64_t printedBytes() const;
+    // The launch's grid and block, as the document gave them.
+    const LaunchConfig& launchConfig() const;
     // The buffers as they are now (the launch's memory).
     const std::vector<BufferArg>& buffers() const;
     const std::vector<std::string>& warnings() const;
@@ -133,6 +152,8 @@ private:
     std::unique_ptr<DebugObserver> observer_;
     std::string source_, sourceName_;
     double timeLimitSeconds_ = 10;
+    std::atomic<bool> interrupt_{false};
+    std::function<void()> whileRunning_;
     Stop stop_;
     Focus focus_;
     int nextBreakpoint_ = 1, nextWatch_ = 1;
@@ -153,8 +174,9 @@ private:
     void attachObserver();
 
     const sim::Warp& focusedWarp() const;
-    // Runs until the observer asks for a stop, the launch finishes or faults.
-    Stop runToStop();
+    // Runs until the observer asks for a stop, the launch finishes or faults (or, when
+    // interruptible, interrupt() is called).
+    Stop runToStop(bool interruptible = false);
     // Again from the start to `position`, stopping there for `why`.
     Stop land(const Stop& at);
     // The focus a stop moves to, and the stop kept.

@@ -33,6 +33,7 @@ enum class StopReason : std::uint8_t {
     Fault,       // the kernel faulted: the launch cannot go on
     Finding,     // a check (--check) found something here
     Position,    // a position reached by re-execution (reverse, goto)
+    Paused,      // a client interrupted a motion under way (DebugSession::interrupt)
 };
 
 const char* toString(StopReason r);
@@ -118,11 +119,19 @@ struct SharedWord {
     std::optional<SharedWriter> lastWriter; // none: not written since the block began
 };
 
+// A line of device printf output and the thread that printed it. A call whose text
+// does not end a line ends its line all the same (as the run's printf view splits it).
+struct PrintedLine {
+    std::uint32_t thread = 0; // linear in the block, x fastest
+    std::string text;         // without its newline
+};
+
 // What a block's threads printed (device printf), in the order they printed it.
 struct DeviceOutput {
     std::uint64_t block = 0;
     bool complete = true; // false: the block under way, as far as it has run
     std::string text;
+    std::vector<PrintedLine> lines;
 };
 
 // The focused block's whole shared memory as words of one type (a window's grid).

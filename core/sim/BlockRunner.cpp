@@ -109,6 +109,7 @@ void BlockRunner::begin(std::uint64_t linear)
                      std::uint32_t(linear / (std::uint64_t(L_.grid.x) * L_.grid.y))};
     blk_.ctaid = ctaid;
     blk_.printf.clear();
+    blk_.printf.block = linear;
     blk_.accesses.clear();
     if (L_.sharedSize)
         std::fill(shared_.begin(), shared_.end(), std::uint8_t(0));
@@ -209,7 +210,7 @@ BlockStatus BlockRunner::endBlock()
     if (L_.stop.load(std::memory_order_relaxed))
         return BlockStatus::Stopped;
     if (!blk_.printf.empty())
-        printf_.emplace_back(linear_, std::move(blk_.printf));
+        printf_.push_back(std::move(blk_.printf));
     blk_.observers.blockEnd(blk_, linear_);
     return BlockStatus::Done;
 }
@@ -576,7 +577,7 @@ void BlockRunner::printf(Warp& w, const Instr& in, std::uint32_t m)
             L_.printfTruncated.store(true, std::memory_order_relaxed);
             return;
         }
-        blk_.printf += *text;
+        blk_.printf.add(w.warpId * 32 + std::uint32_t(l), *text);
         if (in.d[0] != ~0u && in.d[0] + 4 <= w.localBytes)
             std::memcpy(w.local + std::size_t(l) * w.localBytes + in.d[0], &count, 4);
     });

@@ -66,10 +66,10 @@ public:
     const std::vector<Warp>& warps() const { return warps_; }
     const BlockState& block() const { return blk_; }
     std::uint64_t linear() const { return linear_; }
-    // The device printf output of the blocks run to their end (linear, text), in the
-    // order they ended; the block under way keeps its own in block().printf until then.
-    std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() { return printf_; }
-    const std::vector<std::pair<std::uint64_t, std::string>>& printfOutput() const { return printf_; }
+    // The device printf output of the blocks run to their end, in the order they ended;
+    // the block under way keeps its own in block().printf until then.
+    std::vector<BlockPrintf>& printfOutput() { return printf_; }
+    const std::vector<BlockPrintf>& printfOutput() const { return printf_; }
     std::uint64_t instructions() const;
 
 private:
@@ -80,7 +80,7 @@ private:
     std::vector<Warp> warps_;
     std::vector<std::uint8_t> shared_, local_;
     BlockState blk_;
-    std::vector<std::pair<std::uint64_t, std::string>> printf_;
+    std::vector<BlockPrintf> printf_;
     std::uint64_t linear_ = 0;
     // The schedule between advance() calls: the warp whose turn it is in this round,
     // whether any warp ran in it, and the instructions the budget has left.

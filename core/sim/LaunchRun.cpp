@@ -139,9 +139,9 @@ GridRun LaunchRun::finish(unsigned threads)
     for (auto& o : outputs)
         for (auto& e : o)
             all.push_back(std::move(e));
-    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.block < b.block; });
     for (auto& e : all)
-        r.printf += e.second;
+        r.printf += e.text;
     r.instructions = std::accumulate(counts.begin(), counts.end(), std::uint64_t(0));
     std::erase_if(profiles, [](const auto& p) { return !p; });
     r.profiles = std::move(profiles);

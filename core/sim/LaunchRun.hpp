@@ -60,7 +60,7 @@ public:
     GridRun finish(unsigned threads);
 
 private:
-    using Output = std::vector<std::pair<std::uint64_t, std::string>>;
+    using Output = std::vector<BlockPrintf>;
     LaunchState& L_;
     std::uint64_t blocks_ = 0;
     std::uint64_t next_ = 0; // the next block to begin

@@ -2,6 +2,7 @@
 // One warp of 32 lanes executing in lock step: registers (reg-major, 32 lanes per
 // register), reconvergence state and memory access with bounds checks.
 #include "sim/AccessLog.hpp"
+#include "sim/BlockPrintf.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/ObserverList.hpp"
 #include "sim/PtxModule.hpp"
@@ -15,7 +16,7 @@ struct BlockState {
     LaunchState* launch = nullptr;
     std::uint8_t* shared = nullptr;
     Dim3 ctaid;
-    std::string printf; // this block's device printf text
+    BlockPrintf printf; // this block's device printf text and who printed it
     ObserverList observers;
     AccessLog accesses; // the lanes' accesses of the last instruction, while observers want them
 };

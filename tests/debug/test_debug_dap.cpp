@@ -3,7 +3,9 @@
 // (tests/data/dap/reduction_shared_session.json) replayed through DapServer in this
 // process and through a real `kwb-run debug --dap`, with the lanes' values against the
 // host's reduction; conditions, hit counts, data breakpoints and the Debug Console's
-// commands; malformed input answered with errors or a clean end, never a crash or a hang.
+// commands; malformed input answered with errors or a clean end, never a crash or a hang;
+// pause interrupting a running continue, the kernel's printf as output events, breakpoints
+// from the Debug Console told to the editor, packaging/vscode's manifest.
 #include "DebugTestSupport.hpp"
 #include "debug/DapCommand.hpp"
 #include "debug/DapFraming.hpp"
@@ -11,6 +13,7 @@
 #include "doc/DocumentReader.hpp"
 #include "gpu/ChildProcess.hpp"
 #include "run/ExitCode.hpp"
+#include "util/Text.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,6 +21,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <thread>
+#include <unistd.h>
 
 namespace {
 
@@ -568,6 +574,235 @@ TEST(DapServer, TheDebugConsoleTakesTheCommandLanguage)
     const json pause = request(t, 11, "pause", {{"threadId", 1}}, &stopped);
     EXPECT_TRUE(pause["success"].get<bool>());
     EXPECT_EQ(stopped["reason"], "pause");
+}
+
+// A breakpoint placed from the Debug Console is told to the client (reason `new`, in the
+// kernel's source by reference), its hits name it, and `delete` takes it back (`removed`);
+// the file's next setBreakpoints replaces it like the editor's own.
+TEST(DapServer, BreakpointsFromTheConsoleReachTheEditor)
+{
+    KW_REQUIRE_NVRTC();
+    const int line = addLine();
+    InProcess t;
+    start(t, json::array());
+    request(t, 4, "configurationDone", {});
+    const auto placed = t.send({{"seq", 5},
+                                {"type", "request"},
+                                {"command", "evaluate"},
+                                {"arguments", {{"expression", fmt::format("break {}", line)}, {"context", "repl"}}}});
+    json added;
+    for (const json& m : placed)
+        if (m["type"] == "event" && m["event"] == "breakpoint")
+            added = m["body"];
+    ASSERT_FALSE(added.is_null()) << json(placed).dump();
+    EXPECT_EQ(added["reason"], "new");
+    EXPECT_TRUE(added["breakpoint"]["verified"].get<bool>());
+    EXPECT_EQ(added["breakpoint"]["line"], line);
+    EXPECT_EQ(added["breakpoint"]["source"]["sourceReference"], 1);
+    const int id = added["breakpoint"]["id"];
+
+    json stopped;
+    request(t, 6, "continue", {{"threadId", 1}}, &stopped);
+    EXPECT_EQ(stopped["reason"], "breakpoint");
+    EXPECT_EQ(stopped["hitBreakpointIds"], json::array({id}));
+
+    json removed;
+    for (const json& m : t.send({{"seq", 7},
+                                 {"type", "request"},
+                                 {"command", "evaluate"},
+                                 {"arguments", {{"expression", "delete 1"}, {"context", "repl"}}}}))
+        if (m["type"] == "event" && m["event"] == "breakpoint")
+            removed = m["body"];
+    EXPECT_EQ(removed["reason"], "removed") << removed.dump();
+    EXPECT_EQ(removed["breakpoint"]["id"], id);
+    EXPECT_EQ(request(t, 8, "evaluate", {{"expression", "info breakpoints"}, {"context", "repl"}})["body"]["result"],
+              "no breakpoints");
+
+    // Placed again from the console, then the editor sends the file's list (with it): one breakpoint.
+    request(t, 9, "evaluate", {{"expression", fmt::format("break {}", line)}, {"context", "repl"}});
+    request(t, 10, "setBreakpoints",
+            {{"source", {{"name", "kernel.cu"}, {"sourceReference", 1}}}, {"breakpoints", {{{"line", line}}}}});
+    const std::string listed
+        = request(t, 11, "evaluate", {{"expression", "info breakpoints"}, {"context", "repl"}})["body"]["result"];
+    EXPECT_EQ(std::count(listed.begin(), listed.end(), '\n'), 0) << listed;
+}
+
+// The kernel's printf reaches the client as `output` events (category stdout), each line
+// tagged with its block and thread as the printf view tags them; a line is sent once,
+// also when the launch goes back and runs past it again.
+TEST(DapServer, PrintfIsSentAsOutputEvents)
+{
+    KW_REQUIRE_NVRTC();
+    InProcess t;
+    t.send({{"seq", 1}, {"type", "request"}, {"command", "initialize"}, {"arguments", json::object()}});
+    t.send({{"seq", 2},
+            {"type", "request"},
+            {"command", "launch"},
+            {"arguments", {{"program", std::string(KW_SAMPLES_DIR) + "/hello_from_gpu.kwb"}, {"trust", true}}}});
+    request(t, 3, "setBreakpoints", {{"source", {{"name", "kernel.cu"}}}, {"breakpoints", {{{"line", 3}}}}});
+    std::vector<std::string> lines;
+    auto collect = [&](int seq, const std::string& command, const json& args) {
+        json stopped;
+        for (const json& m : t.send({{"seq", seq}, {"type", "request"}, {"command", command}, {"arguments", args}})) {
+            if (m["type"] == "event" && m["event"] == "output" && m["body"]["category"] == "stdout") {
+                const std::string text = m["body"]["output"];
+                for (std::string_view l : kw::splitLines(text))
+                    if (!l.empty())
+                        lines.emplace_back(l);
+            }
+            if (m["type"] == "event" && m["event"] == "stopped")
+                stopped = m["body"];
+        }
+        return stopped;
+    };
+    // The line is the kernel's first: warp 0 stands on it at the launch's start and runs
+    // on, warp 1 arrives after warp 0 has printed.
+    const json first = collect(4, "configurationDone", {});
+    EXPECT_EQ(first["reason"], "breakpoint");
+    EXPECT_EQ(first["threadId"], 2);
+    ASSERT_EQ(lines.size(), 32u);
+    // Thread 31 of the 3 x 4 x 5 block is x 1, y 2, z 2.
+    EXPECT_EQ(lines[31], "block (0, 0, 0) thread (1, 2, 2): Hello World from the GPU!");
+    collect(6, "reverseContinue", {{"threadId", 1}}); // back before warp 0 printed
+    EXPECT_EQ(collect(7, "continue", {{"threadId", 1}})["reason"], "breakpoint");
+    EXPECT_EQ(lines.size(), 32u) << "sent again after going back";
+    request(t, 8, "setBreakpoints", {{"source", {{"name", "kernel.cu"}}}, {"breakpoints", json::array()}});
+    EXPECT_EQ(collect(9, "continue", {{"threadId", 1}})["reason"], "finished");
+    ASSERT_EQ(lines.size(), 60u);
+    std::set<std::string> distinct(lines.begin(), lines.end());
+    EXPECT_EQ(distinct.size(), 60u);
+    for (unsigned t3 = 0; t3 < 60; ++t3)
+        EXPECT_TRUE(distinct.contains(
+            fmt::format("block (0, 0, 0) thread ({}, {}, {}): Hello World from the GPU!", t3 % 3, t3 / 3 % 4, t3 / 12)))
+            << t3;
+}
+
+// A document whose kernel runs for minutes on the simulator: one thread counting.
+std::string longDocument()
+{
+    const std::string path
+        = (std::filesystem::temp_directory_path() / fmt::format("kwb-dap-long-{}.kwb", static_cast<long>(::getpid())))
+              .string();
+    const json doc = {
+        {"format", "kernel-workbench"},
+        {"version", 1},
+        {"source",
+         "__global__ void spin(int *out, int n)\n{\n    int s = 0;\n    for (int i = 0; i < n; ++i)\n"
+         "        s = s * 3 + i;\n    out[0] = s;\n}\n"},
+        {"kernel", "spin"},
+        {"buffers",
+         {{{"name", "out"}, {"dtype", "i32"}, {"count", "1"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+        {"args", {{{"name", "out"}, {"buffer", "out"}}, {{"name", "n"}, {"type", "i32"}, {"value", "2000000000"}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}, {"shared_bytes", "0"}}},
+        {"run", {{"warmup", 0}, {"repeats", 0}, {"time_limit_s", 600}}},
+    };
+    std::ofstream(path) << doc.dump(2);
+    return path;
+}
+
+// `pause` interrupts a `continue` under way in `kwb-run debug --dap`: the launch stops
+// within moments with a `stopped` event of reason `pause`, at the loop, and goes on from there.
+TEST(DapServer, PauseInterruptsARunningContinue)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string doc = longDocument();
+    OverPipes t;
+    t.send({{"seq", 1}, {"type", "request"}, {"command", "initialize"}, {"arguments", json::object()}});
+    const auto launched
+        = t.send({{"seq", 2}, {"type", "request"}, {"command", "launch"}, {"arguments", {{"program", doc}}}});
+    ASSERT_TRUE(launched.back()["success"].get<bool>()) << launched.back().dump();
+    std::uint64_t position = 0;
+    for (int round = 0; round < 2; ++round) {
+        const int seq = 3 + 3 * round;
+        // Answered at once: the motion runs after its response.
+        const auto answered = t.send(
+            round == 0
+                ? json{{"seq", seq}, {"type", "request"}, {"command", "configurationDone"}}
+                : json{{"seq", seq}, {"type", "request"}, {"command", "continue"}, {"arguments", {{"threadId", 1}}}});
+        for (const json& m : answered)
+            EXPECT_NE(m.value("event", ""), "stopped") << m.dump();
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto paused
+            = t.send({{"seq", seq + 1}, {"type", "request"}, {"command", "pause"}, {"arguments", {{"threadId", 1}}}});
+        EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+        int stops = 0;
+        for (const json& m : paused)
+            if (m.value("event", "") == "stopped") {
+                ++stops;
+                EXPECT_EQ(m["body"]["reason"], "pause") << m.dump();
+            }
+        EXPECT_EQ(stops, 1) << json(paused).dump();
+        EXPECT_TRUE(paused.back()["success"].get<bool>());
+        const auto trace = t.send({{"seq", seq + 2},
+                                   {"type", "request"},
+                                   {"command", "evaluate"},
+                                   {"arguments", {{"expression", "where"}, {"context", "repl"}}}});
+        const std::string where = trace.back()["body"]["result"];
+        EXPECT_TRUE(contains(where, "paused")) << where;
+        const std::uint64_t now = std::stoull(where.substr(1, where.find(']') - 1));
+        EXPECT_GT(now, position) << "the second continue went on from the pause";
+        position = now;
+    }
+    t.child().write(framed(json{{"seq", 99}, {"type", "request"}, {"command", "disconnect"}}));
+    t.readFrame();
+    t.child().closeStdin();
+    EXPECT_EQ(t.child().wait(), 0);
+    std::filesystem::remove(doc);
+}
+
+// packaging/vscode's manifest against VS Code's debugger-extension guide and against what
+// the adapter reads: activated as debugging begins (no configuration provider is
+// registered, so the provider-bound events would not fire for it), a license that lies
+// in the package, and every launch attribute it declares taken by a real launch.
+TEST(VsCodeExtension, TheManifestDescribesWhatTheAdapterReads)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string folder = std::string(KW_SAMPLES_DIR) + "/../packaging/vscode";
+    const json manifest = json::parse(std::ifstream(folder + "/package.json"));
+    std::ifstream js(folder + "/extension.js");
+    const std::string extension((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
+    EXPECT_FALSE(contains(manifest.value("license", ""), "..")) << "the license names a file outside the package";
+    const bool providesConfigurations = contains(extension, "registerDebugConfigurationProvider");
+    for (const json& e : manifest["activationEvents"]) {
+        const std::string event = e;
+        EXPECT_TRUE(event == "onDebug" || (providesConfigurations && event.starts_with("onDebug")))
+            << event << ": fired only around a DebugConfigurationProvider's methods";
+    }
+    const json& debugger = manifest["contributes"]["debuggers"][0];
+    EXPECT_EQ(debugger["type"], "kernel-workbench");
+    EXPECT_TRUE(contains(extension, "registerDebugAdapterDescriptorFactory('kernel-workbench'"));
+    EXPECT_TRUE(contains(extension, "['debug', '--dap']"));
+    for (const json& c : debugger["initialConfigurations"])
+        EXPECT_EQ(c["type"], debugger["type"]);
+
+    // A launch with every declared attribute set as the schema allows, as VS Code sends it.
+    const json& properties = debugger["configurationAttributes"]["launch"]["properties"];
+    for (const std::string& check : properties["check"]["enum"])
+        EXPECT_TRUE(kw::parseCheckTool(check).has_value()) << check;
+    json args = {{"program", "reduction_shared.kwb"},
+                 {"cwd", KW_SAMPLES_DIR},
+                 {"trust", true},
+                 {"check", "memcheck"},
+                 {"stopOnEntry", true}};
+    for (const auto& [name, schema] : properties.items())
+        EXPECT_TRUE(args.contains(name) || name == "step") << name << " is declared but not tried here";
+    InProcess t;
+    t.send({{"seq", 1}, {"type", "request"}, {"command", "initialize"}, {"arguments", json::object()}});
+    const json launched = request(t, 2, "launch", args);
+    EXPECT_TRUE(launched["success"].get<bool>()) << launched.dump();
+    json stopped;
+    request(t, 3, "configurationDone", {}, &stopped);
+    EXPECT_EQ(stopped["reason"], "entry");
+    // `step` (a document of steps' launch step): a number or a path, as the schema says.
+    for (const json& step : {json(2), json("2")}) {
+        InProcess u;
+        u.send({{"seq", 1}, {"type", "request"}, {"command", "initialize"}, {"arguments", json::object()}});
+        const json r = request(
+            u, 2, "launch",
+            {{"program", std::string(KW_SAMPLES_DIR) + "/reduction_two_pass.kwb"}, {"trust", true}, {"step", step}});
+        EXPECT_TRUE(r["success"].get<bool>()) << step.dump() << " " << r.dump();
+    }
 }
 
 // kwb-run debug --dap on `input`, in this process (DapCommand over files) and as a process.

@@ -3,10 +3,14 @@
 // Debug, Continue; the arrow, the Lanes dock (each lane's values against the host's
 // reduction: block 0 holds 0..255, so in the first pass lane t adds t and t + 128),
 // Step and Reverse Step, the Shared memory dock after "to barrier", a watchpoint that
-// names who wrote, Stop.
+// names who wrote, Stop. On a stopped line with a breakpoint the dot and the arrow are
+// both drawn, debug commands do not flash the progress bar (a long continue shows it after
+// a delay), and Help lists the debug keys.
 #include "CodeEditor.hpp"
+#include "HelpMenu.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
+#include "RunController.hpp"
 #include "RunnerClient.hpp"
 #include "debugger/BreakpointMargin.hpp"
 #include "debugger/BreakpointsView.hpp"
@@ -19,13 +23,18 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCoreApplication>
+#include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
@@ -265,4 +274,140 @@ TEST(DebuggerWindow, ALaunchStepIsChosenAndAConditionStopsItsLane)
     for (int t = 0; t < 32; ++t)
         EXPECT_EQ(w.lane(t, 3), 1920) << "lane " << t;
     w.debug->stopAction()->trigger();
+}
+
+namespace {
+
+// Counts how often a widget is shown.
+class ShowCounter : public QObject {
+public:
+    int shows = 0;
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Show)
+            ++shows;
+        return QObject::eventFilter(o, e);
+    }
+};
+
+// Pixels of `image` in columns [x0, x1) and rows [y0, y1) close to `colour`.
+int pixelsLike(const QImage& image, int x0, int x1, int y0, int y1, QColor colour)
+{
+    int n = 0;
+    for (int y = std::max(0, y0); y < std::min(image.height(), y1); ++y)
+        for (int x = std::max(0, x0); x < std::min(image.width(), x1); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            n += std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green())
+                    + std::abs(c.blue() - colour.blue())
+                < 60;
+        }
+    return n;
+}
+
+} // namespace
+
+// Stopped at a breakpoint's line, the breakpoint's dot and the current line's arrow are
+// both drawn (each in its margin, as the editor shows them); debug commands answered at
+// once never flash the run's progress bar; Help › Keyboard shortcuts lists the debug
+// toolbar's keys as the toolbar defines them.
+TEST(DebuggerWindow, DotAndArrowBothShowAndCommandsDoNotFlashProgress)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    ASSERT_TRUE(w.window.openDocument(QString(KW_SAMPLES_DIR) + "/reduction_shared.kwb"));
+    const int addition = w.line("partial[tid] += partial[tid + stride]");
+    ASSERT_GT(addition, 0);
+    w.clickMargin(addition);
+    ASSERT_TRUE(w.window.breakpointMargin()->has(addition));
+
+    ShowCounter progressShown;
+    const QList<QProgressBar*> bars = w.window.statusBar()->findChildren<QProgressBar*>();
+    ASSERT_FALSE(bars.isEmpty());
+    for (QProgressBar* bar : bars)
+        bar->installEventFilter(&progressShown);
+
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    const int shownOpening = progressShown.shows; // opening compiles: it may take long enough to show
+    ASSERT_TRUE(w.press("continue"));
+    ASSERT_EQ(w.last().stop.reason, "breakpoint");
+    for (int i = 0; i < 4; ++i)
+        ASSERT_TRUE(w.press("stepi"));
+    ASSERT_TRUE(w.press("reverse-step"));
+    ASSERT_EQ(w.window.breakpointMargin()->currentLine(), addition);
+    QTest::qWait(50);
+    EXPECT_EQ(progressShown.shows, shownOpening) << "a debug command flashed the progress bar";
+
+    // The line's row in the editor: the dot in the markers' margin, the arrow in its own.
+    CodeEditor* e = w.window.editor();
+    int x = 0;
+    std::vector<int> left(5);
+    for (int m = 0; m < 5; ++m) {
+        left[m] = x;
+        x += int(e->SendScintilla(QsciScintilla::SCI_GETMARGINWIDTHN, static_cast<unsigned long>(m)));
+    }
+    const int arrowWidth = e->marginWidth(BreakpointMargin::ArrowMargin);
+    ASSERT_GT(arrowWidth, 0) << "the arrow's margin is open while debugging";
+    const long pos = e->positionFromLineIndex(addition - 1, 0);
+    const int y = int(e->SendScintilla(QsciScintilla::SCI_POINTYFROMPOSITION, 0UL, pos));
+    const int h = e->textHeight(addition - 1);
+    const QImage shot = e->viewport()->grab().toImage();
+    EXPECT_GT(pixelsLike(shot, left[1], left[1] + e->marginWidth(1), y, y + h, QColor("#d32f2f")), 10)
+        << "no breakpoint dot on the stopped line";
+    EXPECT_GT(pixelsLike(shot, left[4], left[4] + arrowWidth, y, y + h, QColor("#f9a825")), 10)
+        << "no arrow on the stopped line";
+    EXPECT_EQ(pixelsLike(shot, left[4], left[4] + arrowWidth, y + 2 * h, y + 3 * h, QColor("#f9a825")), 0)
+        << "an arrow on another line";
+
+    // Help › Keyboard shortcuts: every motion of the debug toolbar, with its key.
+    const QStringList keys = HelpMenu::shortcutLines(&w.window);
+    for (QAction* a : w.window.debugToolBar()->motionActions()) {
+        const QString line = w.window.debugToolBar()->windowTitle() + " › " + a->text() + '\t'
+            + a->shortcut().toString(QKeySequence::NativeText);
+        EXPECT_TRUE(keys.contains(line)) << line.toStdString() << " not in\n" << keys.join('\n').toStdString();
+    }
+    w.debug->stopAction()->trigger();
+    EXPECT_EQ(e->marginWidth(BreakpointMargin::ArrowMargin), 0) << "the arrow's margin closes after debugging";
+}
+
+// A `continue` that runs long shows the run's progress bar and Stop, after the delay
+// (never at once); Stop ends the runner, and the debugger with it.
+TEST(DebuggerWindow, ALongContinueShowsProgressAfterADelay)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    const QString path
+        = QDir(QDir::tempPath()).filePath(QString("kwb-long-%1.kwb").arg(QCoreApplication::applicationPid()));
+    {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "kernel-workbench", "version": 1,
+ "source": "__global__ void spin(int *out, int n)\n{\n    int s = 0;\n    for (int i = 0; i < n; ++i)\n        s = s * 3 + i;\n    out[0] = s;\n}\n",
+ "kernel": "spin",
+ "buffers": [{"name": "out", "dtype": "i32", "count": "1", "init": {"kind": "zeros"}, "direction": "out"}],
+ "args": [{"name": "out", "buffer": "out"}, {"name": "n", "type": "i32", "value": "2000000000"}],
+ "launch": {"grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": "0"},
+ "run": {"warmup": 0, "repeats": 0, "time_limit_s": 600}})");
+    }
+    ASSERT_TRUE(w.window.openDocument(path));
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    QProgressBar* bar = w.window.statusBar()->findChild<QProgressBar*>();
+    ASSERT_TRUE(bar);
+    QAction* stop = w.window.runController()->stopAction();
+    w.window.debugToolBar()->action("continue")->trigger();
+    QTest::qWait(200);
+    EXPECT_FALSE(bar->isVisible()) << "shown before the delay";
+    EXPECT_FALSE(stop->isEnabled());
+    QTest::qWait(1000);
+    EXPECT_TRUE(bar->isVisible()) << "a long continue shows no progress";
+    EXPECT_TRUE(stop->isEnabled());
+    QSignalSpy ended(w.debug, &DebugController::ended);
+    stop->trigger();
+    EXPECT_TRUE(ended.count() > 0 || ended.wait(20000)) << "Stop did not end the debugger";
+    QFile::remove(path);
 }

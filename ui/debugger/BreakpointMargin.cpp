@@ -26,17 +26,21 @@ BreakpointMargin::BreakpointMargin(CodeEditor* editor)
     editor_->setMarkerBackgroundColor(QColor("#f9a825"), CurrentLineMarker);
     editor_->setMarkerForegroundColor(QColor("#6d4c00"), CurrentLineMarker);
     editor_->markerDefine(QsciScintilla::Background, CurrentLineBackground);
-    editor_->setMarkerBackgroundColor(QColor("#fff1c1"), CurrentLineBackground);
+    editor_->setMarkerBackgroundColor(QColor("#ffe08a"), CurrentLineBackground);
     const int mask = editor_->marginMarkerMask(MarkerMargin);
-    editor_->setMarginMarkerMask(MarkerMargin,
-                                 mask | (1 << BreakpointMarker) | (1 << ConditionalMarker) | (1 << CurrentLineMarker));
+    editor_->setMarginMarkerMask(MarkerMargin, mask | (1 << BreakpointMarker) | (1 << ConditionalMarker));
     editor_->setMarginSensitivity(MarkerMargin, true);
+    // The arrow never shares the dots' margin, where one would hide the other.
+    editor_->setMarginType(ArrowMargin, QsciScintilla::SymbolMargin);
+    editor_->setMarginMarkerMask(ArrowMargin, 1 << CurrentLineMarker);
+    editor_->setMarginWidth(ArrowMargin, 0);
+    editor_->setMarginSensitivity(ArrowMargin, true);
     connect(editor_, &QsciScintilla::marginClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
-        if (margin == MarkerMargin)
+        if (margin == MarkerMargin || margin == ArrowMargin)
             toggle(line + 1);
     });
     connect(editor_, &QsciScintilla::marginRightClicked, this, [this](int margin, int line, Qt::KeyboardModifiers) {
-        if (margin == MarkerMargin)
+        if (margin == MarkerMargin || margin == ArrowMargin)
             editMenu(line + 1);
     });
 }
@@ -89,6 +93,11 @@ void BreakpointMargin::setCurrentLine(int line)
         editor_->markerAdd(line - 1, CurrentLineBackground);
         editor_->ensureLineVisible(line - 1);
     }
+}
+
+void BreakpointMargin::setDebugging(bool on)
+{
+    editor_->setMarginWidth(ArrowMargin, on ? editor_->marginWidth(MarkerMargin) : 0);
 }
 
 void BreakpointMargin::redraw(int line)

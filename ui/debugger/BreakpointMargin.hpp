@@ -1,8 +1,10 @@
 #pragma once
 // The editor's breakpoints: a click in the marker margin toggles one on that line, a
 // right click edits its condition, the hits it lets go by and whether it waits for all
-// of a warp's lanes; a red dot per breakpoint (hollow when it has a condition) and an
-// arrow at the line the focused warp executes next while the debugger is stopped.
+// of a warp's lanes; a red dot per breakpoint (hollow when it has a condition). While
+// the debugger is stopped, the line the focused warp executes next has an arrow in a
+// margin of its own, between the dots and the text, and a background: on a line with a
+// breakpoint both are seen, as in other debuggers.
 // The breakpoints are the window's, kept while no debugger runs; DebugController
 // sends them to the session as `break` commands (docs/debugger.md).
 #include <QObject>
@@ -23,6 +25,8 @@ public:
     static constexpr int ConditionalMarker = 5;
     static constexpr int CurrentLineMarker = 6;
     static constexpr int CurrentLineBackground = 7; // the whole line, behind the text
+    // The arrow's margin (0 line numbers, 1 markers, 2 folding, 3 the profile's figures).
+    static constexpr int ArrowMargin = 4;
 
     struct Breakpoint {
         QString condition;        // empty: every arrival
@@ -43,6 +47,9 @@ public:
 
     // The arrow at the focused warp's next line; 0 removes it.
     void setCurrentLine(int line);
+    // The arrow's margin takes its width while a debugger runs (the text does not move
+    // at each stop), none otherwise.
+    void setDebugging(bool on);
     int currentLine() const { return currentLine_; }
 
 signals:

@@ -128,6 +128,7 @@ void DebugController::endSession(const QString& why)
     pending_.clear();
     breakpointIds_.clear();
     v_.margin->setCurrentLine(0);
+    v_.margin->setDebugging(false);
     v_.toolBar->setDebugging(false);
     debugAct_->setEnabled(true);
     stopAct_->setEnabled(false);
@@ -186,6 +187,7 @@ void DebugController::onReply(int id, const nlohmann::json& result)
         runnerPid_ = runner_->processId();
         stopAct_->setEnabled(true);
         v_.toolBar->setDebugging(true);
+        v_.margin->setDebugging(true);
         setDocksVisible(true);
         for (const auto& [line, b] : v_.margin->breakpoints())
             send(v_.margin->command(line));
