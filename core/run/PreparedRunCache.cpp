@@ -27,7 +27,9 @@ std::string fileStamps(const Document& doc)
         if (doc.attachedFiles) {
             // Data sent with a job: its contents are its stamp.
             auto it = doc.attachedFiles->find(b.init.file);
-            const auto& bytes = it == doc.attachedFiles->end() ? HostBytes() : it->second.data.bytes();
+            // A reference, never a copy of the data.
+            static const HostBytes none;
+            const HostBytes& bytes = it == doc.attachedFiles->end() ? none : it->second.data.bytes();
             stamps += b.init.file + ":attached:" + std::to_string(bytes.size()) + ":"
                 + std::to_string(contentHash({reinterpret_cast<const char*>(bytes.data()), bytes.size()})) + ";";
             continue;

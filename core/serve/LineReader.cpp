@@ -2,6 +2,7 @@
 
 #include "util/FileDescriptor.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -109,6 +110,32 @@ bool LineReader::readBytes(std::size_t n, std::string& out)
             return true;
         if (!fill())
             return false;
+    }
+}
+
+std::size_t LineReader::readInto(std::byte* dst, std::size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (const std::size_t available = buffer_.size() - start_) {
+        const std::size_t take = std::min(available, n);
+        std::memcpy(dst, buffer_.data() + start_, take);
+        start_ += take;
+        scanned_ = 0;
+        compact();
+        return take;
+    }
+    if (eof_)
+        return 0;
+    for (;;) {
+        const long got = fd::read(fd_, reinterpret_cast<char*>(dst), n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            eof_ = true;
+            return 0;
+        }
+        return std::size_t(got);
     }
 }
 

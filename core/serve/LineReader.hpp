@@ -25,6 +25,11 @@ public:
     // (what was there is consumed).
     bool readBytes(std::size_t n, std::string& out);
 
+    // Up to `n` raw bytes following the last line, straight into `dst`: the bytes already
+    // read, else one read of the descriptor (large frames skip the line buffer). 0 at end
+    // of input.
+    std::size_t readInto(std::byte* dst, std::size_t n);
+
     // The bytes that come next, as many as are at hand (at least one, or one chunk read
     // from the descriptor); false at end of input.
     bool readSome(std::string& out);

@@ -4,10 +4,15 @@
 #include "util/FileDescriptor.hpp"
 #include "util/JsonDepth.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 namespace kw {
+
+namespace {
+constexpr std::uint64_t kFirstPayloadRoom = std::uint64_t(16) << 20;
+} // namespace
 
 MessageChannel::MessageChannel(int inFd, int outFd, std::string pending)
     : reader_(inFd, kMaxLine, std::move(pending))
@@ -60,15 +65,19 @@ std::optional<Message> MessageChannel::read(const HeaderCheck& beforePayload)
     const std::uint64_t n = payloadBytes(m.header);
     if (beforePayload)
         beforePayload(m.header, n);
-    if (m.header.contains("binary")) {
-        std::string bytes;
-        if (!reader_.readBytes(std::size_t(n), bytes))
+    // The payload is read straight into the message. Its memory grows with what arrives
+    // (a header's count alone never allocates more than twice what came).
+    std::size_t filled = 0;
+    while (filled < n) {
+        if (filled == m.binary.size())
+            m.binary.resize(
+                std::size_t(std::min<std::uint64_t>(n, std::max<std::uint64_t>(2 * filled, kFirstPayloadRoom))));
+        const std::size_t got = reader_.readInto(m.binary.data() + filled, m.binary.size() - filled);
+        if (got == 0)
             throw Error(ErrorCategory::Protocol,
                         "input ended inside a binary frame of " + std::to_string(n) + " bytes ("
-                            + std::to_string(bytes.size()) + " came)");
-        m.binary.resize(bytes.size());
-        if (!bytes.empty())
-            std::memcpy(m.binary.data(), bytes.data(), bytes.size());
+                            + std::to_string(filled) + " came)");
+        filled += got;
     }
     return m;
 }

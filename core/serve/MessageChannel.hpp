@@ -39,6 +39,9 @@ public:
     // The input's next bytes as they come, for a reader that parses them itself
     // (ClientProtocol); false at end of input.
     bool readSome(std::string& out) { return reader_.readSome(out); }
+    // Up to `n` of the input's next bytes straight into `dst` (a frame's own memory); 0 at
+    // end of input.
+    std::size_t readInto(std::byte* dst, std::size_t n) { return reader_.readInto(dst, n); }
 
     // One header line as a message header: a JSON object nested at most kMaxJsonDepth
     // levels. Throws kw::Error(Protocol).

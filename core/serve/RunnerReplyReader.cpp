@@ -39,6 +39,16 @@ std::optional<json> RunnerReplyReader::read(const json& id, ReturnedBuffers& ret
         }
         if (ended_)
             return std::nullopt;
+        // A frame's payload goes straight into its buffer, in reads as large as it is.
+        if (const std::span<std::byte> room = protocol_.frameRoom(); !room.empty()) {
+            if (const std::size_t got = channel_.readInto(room.data(), room.size()))
+                protocol_.wrote(got);
+            else {
+                ended_ = true;
+                protocol_.end();
+            }
+            continue;
+        }
         if (channel_.readSome(chunk))
             protocol_.receive(chunk.data(), chunk.size());
         else {

@@ -104,6 +104,24 @@ template <class T, class Op> struct FUn {
     }
 };
 
+// A whole warp's fma.rn.f32 with the host's fused multiply-add instruction, where it has one:
+// the same single rounding as std::fma's library call, without a call per lane.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+const bool kHostFma = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma") != 0;
+}();
+[[gnu::target("fma")]] void fmaWarpF32(std::uint64_t* d, const std::uint64_t* a, const std::uint64_t* b,
+                                       const std::uint64_t* c)
+{
+    for (int l = 0; l < 32; ++l)
+        d[l] = put<float>(nanResult<float, true>(__builtin_fmaf(get<float>(a[l]), get<float>(b[l]), get<float>(c[l]))));
+}
+#else
+constexpr bool kHostFma = false;
+void fmaWarpF32(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*) { }
+#endif
+
 template <class T> struct Fma {
     static void run(Warp& w, const Instr& in, std::uint32_t m)
     {
@@ -112,6 +130,12 @@ template <class T> struct Fma {
         const std::uint64_t* b = w.reg(in.a[1]);
         const std::uint64_t* c = w.reg(in.a[2]);
         constexpr bool canonical = std::is_same_v<T, float>;
+        if constexpr (std::is_same_v<T, float>) {
+            if (m == 0xffffffffu && kHostFma && plainRounding(in)) {
+                fmaWarpF32(d, a, b, c);
+                return;
+            }
+        }
         if (plainRounding(in)) {
             forLanes(m, [&](int l) {
                 d[l] = put<T>(nanResult<T, canonical>(std::fma(get<T>(a[l]), get<T>(b[l]), get<T>(c[l]))));

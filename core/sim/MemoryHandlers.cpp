@@ -43,6 +43,15 @@ template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, 
     std::uint64_t* D = w.reg(in.d[0]);
     const Space sp = in.space;
     const std::int64_t off = in.imm;
+    std::uint8_t* host[32];
+    if (m == 0xffffffffu && w.accessAll(sp, A, off, ES, false, host)) {
+        for (int l = 0; l < 32; ++l) {
+            U v;
+            std::memcpy(&v, host[l], ES);
+            D[l] = Sgn ? extend(v, ES, true) : std::uint64_t(v);
+        }
+        return;
+    }
     forLanes(m, [&](int l) {
         const std::uint8_t* p = w.access(sp, A[l] + off, ES, false, l, in);
         if (!p)
@@ -83,6 +92,15 @@ void hStore(Warp& w, const Instr& in, std::uint32_t m)
 {
     const std::uint32_t es = in.elemSize, total = es * in.vec;
     const std::uint64_t* A = w.reg(in.addr);
+    std::uint8_t* host[32];
+    if (m == 0xffffffffu && w.accessAll(in.space, A, in.imm, total, true, host)) {
+        for (int k = 0; k < in.vec; ++k) {
+            const std::uint64_t* V = w.reg(in.a[k]);
+            for (int l = 0; l < 32; ++l)
+                std::memcpy(host[l] + k * es, &V[l], es);
+        }
+        return;
+    }
     forLanes(m, [&](int l) {
         std::uint8_t* p = w.access(in.space, A[l] + in.imm, total, true, l, in);
         if (!p)

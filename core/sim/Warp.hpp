@@ -98,6 +98,76 @@ struct Warp {
         return outOfBounds(sp, addr, size, write, lane, in);
     }
 
+    // The whole warp's accesses at once: host[l] for lane l's `size` bytes at A[l] + off, for
+    // all 32 lanes, when nothing observes them and each is aligned and inside one space's
+    // bounds (one global region). False leaves it to access() lane by lane, which also finds
+    // and reports what this declines: the same checks, made for 32 lanes in one pass.
+    [[gnu::always_inline]] bool accessAll(Space sp, const std::uint64_t* A, std::int64_t off, std::uint32_t size,
+                                          bool write, std::uint8_t** host)
+    {
+        if (probe)
+            return false;
+        std::uint64_t addr[32];
+        std::uint64_t misalignedBits = 0;
+        for (int l = 0; l < 32; ++l) {
+            addr[l] = A[l] + std::uint64_t(off);
+            misalignedBits |= addr[l] & (size - 1);
+        }
+        if (misalignedBits)
+            return false;
+        if (sp == Space::Generic) {
+            // One window for all lanes, or the lanes go one by one.
+            const std::uint64_t first = addr[0];
+            const std::uint64_t window = first - kSharedWindow < kWindowSize ? kSharedWindow
+                : first - kLocalWindow < kWindowSize                         ? kLocalWindow
+                                                                             : 0;
+            bool same = true;
+            if (window) {
+                for (int l = 0; l < 32; ++l)
+                    same &= addr[l] - window < kWindowSize;
+                for (int l = 0; l < 32; ++l)
+                    addr[l] -= window;
+                sp = window == kSharedWindow ? Space::Shared : Space::Local;
+            } else {
+                for (int l = 0; l < 32; ++l)
+                    same &= addr[l] - kSharedWindow >= kWindowSize && addr[l] - kLocalWindow >= kWindowSize;
+                sp = Space::Global;
+            }
+            if (!same)
+                return false;
+        }
+        std::uint8_t* base = nullptr;
+        std::uint64_t from = 0, bytes = 0, laneStride = 0;
+        if (sp == Space::Global || sp == Space::Const) {
+            const MemRegion* r = cache;
+            if (!(r && addr[0] - r->base < r->size && size <= r->size - (addr[0] - r->base))) {
+                r = L->mem.find(addr[0], size);
+                if (!r)
+                    return false;
+                cache = r;
+            }
+            if (write && r->readOnly)
+                return false;
+            base = r->host, from = r->base, bytes = r->size;
+        } else if (sp == Space::Shared)
+            base = blk->shared, bytes = L->sharedSize;
+        else if (sp == Space::Local)
+            base = local, bytes = localBytes, laneStride = localBytes;
+        else
+            return false;
+        if (bytes < size)
+            return false;
+        const std::uint64_t last = bytes - size; // the highest offset an access may start at
+        bool inside = true;
+        for (int l = 0; l < 32; ++l)
+            inside &= addr[l] - from <= last;
+        if (!inside)
+            return false;
+        for (int l = 0; l < 32; ++l)
+            host[l] = base + std::size_t(l) * laneStride + (addr[l] - from);
+        return true;
+    }
+
     // Records a fault at lane (or the first active lane when lane < 0), tells the
     // observers and stops the launch.
     void fault(FaultKind kind, const std::string& what, int lane, const Instr& in);

@@ -3,16 +3,21 @@
 //   sim <kernel> threads=<T> wall_s=<s> threads_per_s=<r> check=<ok|FAILED>
 // Each kernel is launched once untimed, then timed; its whole output is then compared
 // with the host's (check=FAILED and exit 1 otherwise; a failed launch is FAILED too).
-// Usage: bench_sim [add_vectors|matmul|mandelbrot|all] [n]
+// `native` (also in `all`): tiled matmul 256 on one simulator thread against a naive
+// single-thread C++ loop of the same product, alternating rounds, best of each:
+//   sim matmul_256_vs_native sim_1thread_s=<s> native_s=<s> ratio=<r> target<=4 <met|missed> check=<ok|FAILED>
+// Usage: bench_sim [add_vectors|matmul|mandelbrot|native|all] [n]
 #include "SimBenchKernels.hpp"
 #include "SimCompile.hpp"
 #include "SimLaunch.hpp"
 #include "sim/SimBackend.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +44,38 @@ template <class R, class F> double warmedAndTimed(R&& reset, F&& f)
     const auto t0 = std::chrono::steady_clock::now();
     f();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double secondsOf(const std::function<void()>& f)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The naive product the simulator is held against: one thread, the kernel's order of sums.
+[[gnu::noinline]] void nativeMatmul(const float* A, const float* B, float* C, int n)
+{
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+            float s = 0;
+            for (int k = 0; k < n; ++k)
+                s += A[r * n + k] * B[k * n + c];
+            C[r * n + c] = s;
+        }
+}
+
+bool closeToProduct(const std::vector<float>& A, const std::vector<float>& B, const std::vector<float>& C, int n)
+{
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+            double e = 0;
+            for (int k = 0; k < n; ++k)
+                e += double(A[r * n + k]) * B[k * n + c];
+            if (!(std::fabs(C[r * n + c] - e) <= 1e-3 * std::max(1.0, std::fabs(e))))
+                return false;
+        }
+    return true;
 }
 
 } // namespace
@@ -98,16 +135,42 @@ int main(int argc, char** argv)
                 rep = sim.launch(*mm, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)},
                                  config({16, 16}, {16, 16}, 0, kTimeLimit));
             });
-        bool ok = rep.ok;
-        const auto C = values<float>(bufs[2]);
-        for (int r = 0; ok && r < n; ++r)
-            for (int c = 0; c < n; ++c) {
-                double e = 0;
-                for (int k = 0; k < n; ++k)
-                    e += double(A[r * n + k]) * B[k * n + c];
-                ok = ok && std::fabs(C[r * n + c] - e) <= 1e-3 * std::max(1.0, std::fabs(e));
-            }
+        const bool ok = rep.ok && closeToProduct(A, B, values<float>(bufs[2]), n);
         report("matmul_256", double(n) * n, s, ok);
+        allOk &= ok;
+    }
+    if (which == "all" || which == "native") {
+        const int n = 256, rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
+        std::vector<float> A(n * n), B(n * n), C(n * n);
+        for (int i = 0; i < n * n; ++i) {
+            A[i] = float(i % 7) - 3;
+            B[i] = float(i % 5) * 0.25f;
+        }
+        kw::SimBackend one;
+        one.setThreads(1);
+        std::vector<kw::BufferArg> bufs;
+        bool ok = true;
+        double simBest = 1e30, nativeBest = 1e30;
+        // Alternating rounds, so both sides see the same load; the best of each.
+        for (int round = 0; round <= rounds; ++round) {
+            bufs = {buffer("A", A), buffer("B", B), buffer("C", std::vector<float>(n * n))};
+            kw::LaunchReport rep;
+            const double s = secondsOf([&] {
+                rep = one.launch(*mm, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)},
+                                 config({16, 16}, {16, 16}, 0, kTimeLimit));
+            });
+            std::fill(C.begin(), C.end(), -1.0f);
+            const double c = secondsOf([&] { nativeMatmul(A.data(), B.data(), C.data(), n); });
+            ok = ok && rep.ok && closeToProduct(A, B, values<float>(bufs[2]), n) && closeToProduct(A, B, C, n);
+            if (round > 0) { // the first round warms both up
+                simBest = std::min(simBest, s);
+                nativeBest = std::min(nativeBest, c);
+            }
+        }
+        const double ratio = simBest / nativeBest;
+        std::printf("sim matmul_256_vs_native sim_1thread_s=%.4f native_s=%.4f ratio=%.2f target<=4 %s check=%s\n",
+                    simBest, nativeBest, ratio, ratio <= 4 ? "met" : "missed", ok ? "ok" : "FAILED");
+        std::fflush(stdout);
         allOk &= ok;
     }
     if (which == "all" || which == "mandelbrot") {

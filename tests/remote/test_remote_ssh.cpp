@@ -7,12 +7,18 @@
 
 #include "data/BinaryFile.hpp"
 #include "doc/BufferFactory.hpp"
+#include "doc/DocumentReader.hpp"
 #include "serve/ServeClient.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <atomic>
+#include <fstream>
+#include <map>
+#include <random>
 #include <thread>
 
 namespace fs = std::filesystem;
@@ -118,6 +124,55 @@ TEST_F(RemoteSsh, FileInitialisedBuffersArriveByteForByteAndOnlyHeadersReachTheR
             (e.path().extension() == ".cuh" ? headers : others)++;
     EXPECT_EQ(headers, 2);
     EXPECT_EQ(others, 0);
+}
+
+// Two raw files of random bytes travel to the runner in one payload and come back as two
+// frames; sizes around the reader's chunks and the payload's first allocation, odd ones
+// included, must arrive and return byte for byte.
+TEST_F(RemoteSsh, RandomBytesOfOddSizesMakeTheRoundTripByteForByte)
+{
+    const std::vector<std::pair<std::size_t, std::size_t>> sizes
+        = {{1, 3}, {65535, 65537}, {(1u << 20) + 7, 13}, {(16u << 20) + 1, (1u << 16) - 1}};
+    kw::ServeClient ssh(runner());
+    std::mt19937_64 gen(7);
+    for (const auto& [na, nb] : sizes) {
+        const fs::path folder = client() / ("odd-" + std::to_string(na) + "-" + std::to_string(nb));
+        fs::create_directories(folder);
+        std::map<std::string, std::vector<std::byte>> sent;
+        for (const auto& [name, n] : {std::pair{std::string("a"), na}, std::pair{std::string("b"), nb}}) {
+            std::vector<std::byte> bytes(n);
+            for (auto& b : bytes)
+                b = std::byte(gen());
+            kw::BinaryFile::writeAll(folder / (name + ".raw"), bytes);
+            sent[name] = std::move(bytes);
+        }
+        const nlohmann::json j = {{"format", "kernel-workbench"},
+                                  {"version", 1},
+                                  {"title", "odd sizes"},
+                                  {"source", "__global__ void keep(unsigned char* a, unsigned char* b) {}\n"},
+                                  {"kernel", "keep"},
+                                  {"buffers",
+                                   {{{"name", "a"},
+                                     {"dtype", "u8"},
+                                     {"count", std::to_string(na)},
+                                     {"init", {{"kind", "file"}, {"path", "a.raw"}}},
+                                     {"direction", "inout"}},
+                                    {{"name", "b"},
+                                     {"dtype", "u8"},
+                                     {"count", std::to_string(nb)},
+                                     {"init", {{"kind", "file"}, {"path", "b.raw"}}},
+                                     {"direction", "inout"}}}},
+                                  {"args", {{{"name", "a"}, {"buffer", "a"}}, {{"name", "b"}, {"buffer", "b"}}}},
+                                  {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}}},
+                                  {"run", {{"warmup", 0}, {"repeats", 0}}}};
+        std::ofstream(folder / "odd.kwb") << j.dump();
+        const kw::RunResult r = ssh.run(kw::DocumentReader::readFile(folder / "odd.kwb"), "sim");
+        ASSERT_TRUE(r.ok) << na << "+" << nb << ": " << (r.fault ? r.fault->message : r.compile.log);
+        EXPECT_EQ(bufferNamed(r, "a").data.bytes(), sent["a"]) << na << " bytes";
+        EXPECT_EQ(bufferNamed(r, "b").data.bytes(), sent["b"]) << nb << " bytes";
+        EXPECT_GE(ssh.lastJob().sent, na + nb);
+        EXPECT_GE(ssh.lastJob().received, na + nb);
+    }
 }
 
 TEST_F(RemoteSsh, CommandLineRunnerWritesOutputsAndSaysTheBytesMoved)
