@@ -13,7 +13,6 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -85,15 +84,14 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     timeLimit_->setRange(0.1, 3600);
     timeLimit_->setSuffix(" s");
     timeLimit_->setValue(10);
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(new QLabel(tr("warm-up")));
-    runRow->addWidget(warmup_);
-    runRow->addWidget(new QLabel(tr("repeats")));
-    runRow->addWidget(repeats_);
-    runRow->addWidget(new QLabel(tr("time limit")));
-    runRow->addWidget(timeLimit_);
-    runRow->addStretch();
-    g->addLayout(runRow, 8, 0, 1, 4);
+    // In the grid's columns, two to a row: one row of all three is wider than the dock
+    // column of a 1366x768 screen.
+    g->addWidget(new QLabel(tr("warm-up")), 8, 0);
+    g->addWidget(warmup_, 8, 1);
+    g->addWidget(new QLabel(tr("repeats")), 8, 2, Qt::AlignRight);
+    g->addWidget(repeats_, 8, 3);
+    g->addWidget(new QLabel(tr("time limit")), 9, 0);
+    g->addWidget(timeLimit_, 9, 1);
     timeLimit_->setToolTip(tr("The runner is stopped when a launch takes longer"));
 
     resources_ = new QLabel(this);
