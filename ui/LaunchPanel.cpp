@@ -137,6 +137,19 @@ void LaunchPanel::setLaunch(const LaunchSpecText& launch, const RunSettings& run
     evaluate();
 }
 
+void LaunchPanel::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fitWrappedLabels();
+}
+
+void LaunchPanel::fitWrappedLabels()
+{
+    for (QLabel* l : {issuesLabel_, resources_})
+        if (l->isVisible() && l->width() > 0)
+            l->setMinimumHeight(l->text().isEmpty() ? 0 : l->heightForWidth(l->width()));
+}
+
 void LaunchPanel::setLaunchTitle(const QString& title) { dims_->setTitle(title); }
 
 void LaunchPanel::setLaunchEditable(bool editable)
@@ -356,6 +369,7 @@ void LaunchPanel::evaluate()
         }
     }
     issuesLabel_->setText(issues_.join('\n'));
+    fitWrappedLabels();
     issuesLabel_->setVisible(!issues_.isEmpty());
     if (ok)
         shape_->setShape(g, b, lim.warpSize);
@@ -405,6 +419,7 @@ void LaunchPanel::updateResources()
     if (!registerProblem_.isEmpty() && dev.id == "sim")
         lines << tr("On a GPU: %1.").arg(registerProblem_);
     resources_->setText(lines.join('\n'));
+    fitWrappedLabels();
 }
 
 } // namespace kw

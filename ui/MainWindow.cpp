@@ -120,6 +120,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     buildDebugger();
     layouts_ = new WindowLayouts(this, layoutDocks_);
     layouts_->arrange();
+    connect(runs_, &RunController::runCompleted, layouts_, &WindowLayouts::showResults);
+    connect(runs_, &RunController::compileCompleted, layouts_, &WindowLayouts::showResults);
+    connect(runs_->runner(), &RunnerClient::jobFailed, layouts_, &WindowLayouts::showResults);
     connect(documents_, &DocumentController::exerciseOpened, this, [this] {
         QDockWidget* grade = findChild<QDockWidget*>("gradeDock");
         grade->show();

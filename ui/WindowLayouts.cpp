@@ -58,8 +58,24 @@ void WindowLayouts::arrange()
         window_->tabifyDockWidget(d_.results.front(), d_.results[i]);
     for (QDockWidget* d : d_.hiddenAtFirst)
         d->hide();
+    for (QDockWidget* d : d_.results)
+        d->hide();
+    resultsWaiting_ = true;
     d_.notes->raise();
+}
+
+void WindowLayouts::showResults()
+{
+    if (!std::exchange(resultsWaiting_, false) || presenting_ || debugging_)
+        return;
+    for (QDockWidget* d : d_.results)
+        if (!contains(d_.hiddenAtFirst, d))
+            d->show();
     d_.results.front()->raise();
+    QTimer::singleShot(0, this, [this] {
+        if (!presenting_ && !debugging_)
+            window_->resizeDocks({d_.results.front()}, {int(window_->height() * 0.36)}, Qt::Vertical);
+    });
 }
 
 void WindowLayouts::applyDefaultSizes(bool wideLeft)
@@ -76,10 +92,10 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
     window_->resizeDocks({d_.notes, d_.launch}, {left, right}, Qt::Horizontal);
     const int launchHeight = wantedHeight(d_.launch) + 24; // its title
     window_->resizeDocks({d_.launch, d_.arguments}, {launchHeight, std::max(200, h - launchHeight)}, Qt::Vertical);
-    // The run's views take a quarter of the height on a laptop (the editor then shows
-    // two dozen lines at 1366x768), a third on a larger screen.
-    window_->resizeDocks({d_.results.front()}, {int(h * (h < 900 ? 0.25 : 0.33))}, Qt::Vertical);
-    d_.results.front()->raise();
+    if (!d_.results.front()->isHidden()) {
+        window_->resizeDocks({d_.results.front()}, {int(h * 0.36)}, Qt::Vertical);
+        d_.results.front()->raise();
+    }
 }
 
 void WindowLayouts::setDebugging(bool on)

@@ -39,6 +39,10 @@ public:
     // for a document of steps (its list has columns).
     void applyDefaultSizes(bool wideLeft);
 
+    // The run's views come with the first run or compile: until then the editor has the
+    // window's height (a laptop's editor shows two dozen lines more).
+    void showResults();
+
     void setDebugging(bool on);
     // Docks and window state (full screen); the fonts are the caller's.
     void setPresenting(bool on);
@@ -71,6 +75,7 @@ private:
 
     QMainWindow* window_;
     Docks d_;
+    bool resultsWaiting_ = false; // hidden by arrange() until the first result
     bool presenting_ = false;
     bool debugging_ = false;
     QByteArray normal_;                  // the layout outside any mode, while one is on

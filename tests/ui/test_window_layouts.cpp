@@ -54,16 +54,19 @@ const bool laptopScreen = [] {
     return true;
 }();
 
-// What a user sees of a widget: its rectangle cut by every ancestor up to the window.
-QRect visibleRect(const QWidget* w)
+// What a user sees of a widget across: its width cut by every ancestor up to the window
+// (a row scrolled out of view in a scroll area is not clipped, a column cut at the side is).
+int visibleWidth(const QWidget* w)
 {
-    QRect r(QPoint(0, 0), w->size());
+    int left = 0, right = w->width();
     const QWidget* top = w->window();
     for (const QWidget* p = w; p && p != top; p = p->parentWidget()) {
-        r = r.intersected(QRect(QPoint(0, 0), p->size()));
-        r.translate(p->pos());
+        left = std::max(left, 0);
+        right = std::min(right, p->width());
+        left += p->x();
+        right += p->x();
     }
-    return r;
+    return std::max(0, right - left);
 }
 
 // Every visible label, field and table column under `panel` shown whole; the problems found.
@@ -78,13 +81,13 @@ QStringList clipped(const QWidget* panel)
             continue;
         const QSize want
             = l->wordWrap() ? QSize(l->minimumSizeHint().width(), l->heightForWidth(l->width())) : l->sizeHint();
-        if (visibleRect(l).width() < want.width() || visibleRect(l).height() < want.height())
+        if (visibleWidth(l) < want.width() || l->height() < want.height())
             found << name(l, l->text().left(40))
                     + QString(" wants %1x%2, shows %3x%4")
                           .arg(want.width())
                           .arg(want.height())
-                          .arg(visibleRect(l).width())
-                          .arg(visibleRect(l).height());
+                          .arg(visibleWidth(l))
+                          .arg(l->height());
     }
     for (const QWidget* f : panel->findChildren<QWidget*>()) {
         if (!f->isVisible() || f->parent() == nullptr || qobject_cast<const QTableWidget*>(f->parentWidget()))
@@ -105,13 +108,13 @@ QStringList clipped(const QWidget* panel)
         } else {
             continue;
         }
-        const QRect seen = visibleRect(f);
-        if (seen.width() < std::max(textWidth, f->minimumSizeHint().width()) || seen.height() < f->height())
+        const int wanted = std::max(textWidth, f->minimumSizeHint().width());
+        if (visibleWidth(f) < wanted || f->height() < f->minimumSizeHint().height())
             found << name(f, text)
-                    + QString(" wants %1 wide, shows %2x%3 of %4x%5")
-                          .arg(std::max(textWidth, f->minimumSizeHint().width()))
-                          .arg(seen.width())
-                          .arg(seen.height())
+                    + QString(" wants %1x%2, shows %3 of %4x%5")
+                          .arg(wanted)
+                          .arg(f->minimumSizeHint().height())
+                          .arg(visibleWidth(f))
                           .arg(f->width())
                           .arg(f->height());
     }
@@ -199,7 +202,13 @@ TEST_P(DefaultLayout, ClipsNoFieldColumnOrLabelAndLeavesTheEditorItsLines)
         EXPECT_EQ(clipped(window.argumentsPanel()), QStringList()) << sample.toStdString();
     }
     if (screen.height >= 768)
-        EXPECT_GE(linesOnScreen(window.editor()), 24);
+        EXPECT_GE(linesOnScreen(window.editor()), 24) << [&] {
+            QString docks;
+            for (QDockWidget* d : window.findChildren<QDockWidget*>())
+                if (window.dockWidgetArea(d) == Qt::BottomDockWidgetArea && !d->isHidden())
+                    docks += QString("%1 %2, ").arg(d->objectName()).arg(d->minimumSizeHint().height());
+            return docks.toStdString();
+        }();
     EXPECT_GE(window.editor()->width(), int(screen.width * 0.4));
 }
 
@@ -228,9 +237,16 @@ TEST_F(Presentation, LeavingRestoresTheLayoutAndGeometryByteForByte)
 {
     ASSERT_TRUE(locations_.ok());
     MainWindow window(test::windowOptions());
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
     show(window);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
     ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
-    QTest::qWait(100);
+    window.launchPanel()->setCurrentDevice("sim");
+    // A picture to show: the run's views come with it.
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.run();
+    ASSERT_TRUE(ran.wait(60000));
+    EXPECT_TRUE(inFront(window.findChild<QDockWidget*>("resultsDock")));
     // The state holds each dock's minimum size, which follows what the panels show: once
     // the live compile has filled them, it stays.
     QByteArray state = window.saveState();
