@@ -34,7 +34,7 @@ for size in "${sizes[@]}"; do
     --screenshot "$out/run-$size.png"
   shoot "$size" "$bin/kernel-workbench" "$root/samples/mandelbrot.kwb" --device sim --run --presentation \
     --screenshot "$out/presentation-$size.png"
-  shoot "$size" "$build_dir/tests/ui/debugger_demo" "$out/debug-$size.png"
-  shoot "$size" "$build_dir/tests/ui/debugger_demo" "$out/debug-presentation-$size.png" --presentation
+  shoot "$size" "$bin/debugger_demo" "$out/debug-$size.png"
+  shoot "$size" "$bin/debugger_demo" "$out/debug-presentation-$size.png" --presentation
 done
 ls -1 "$out"

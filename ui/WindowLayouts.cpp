@@ -200,17 +200,17 @@ void WindowLayouts::capMinimumWidths()
     for (QWidget* w : widgets) {
         const bool known = std::any_of(capped_.begin(), capped_.end(), [w](const auto& c) { return c.first == w; });
         if (!known) {
-            capped_.emplace_back(w, w->minimumWidth());
-            w->setMinimumWidth(1); // an explicit minimum wins over the one its contents ask
+            capped_.emplace_back(w, w->minimumSize());
+            w->setMinimumSize(1, 1); // an explicit minimum wins over the one its contents ask
         }
     }
 }
 
 void WindowLayouts::uncapMinimumWidths()
 {
-    for (auto& [w, width] : capped_)
+    for (auto& [w, size] : capped_)
         if (w)
-            w->setMinimumWidth(width);
+            w->setMinimumSize(size);
     capped_.clear();
 }
 

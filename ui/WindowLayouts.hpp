@@ -66,8 +66,8 @@ private:
     // restoreState now and once more when the window has its old size back (a window
     // manager answers showNormal later).
     void restoreLater(const QByteArray& state, const QByteArray& geometry = {});
-    // In presentation mode the large fonts would ask for more width than a projector
-    // has: the editor and the docks shown may be narrower than their fonts ask.
+    // In presentation mode the large fonts would ask for more room than a projector
+    // has: the editor and the docks shown may be smaller than their fonts ask.
     void capMinimumWidths();
     void putBack();
     void settle(); // lays the window out now // the window's state and geometry of before presentation mode
@@ -85,7 +85,7 @@ private:
     QRect rect_;                         // and its geometry
     QByteArray pendingState_;            // applied again at the next resize (restoreLater)
     bool debuggingWhenRestored_ = false; // a restore waiting is dropped when the debugger comes or goes
-    std::vector<std::pair<QPointer<QWidget>, int>> capped_; // and their own minimum widths
+    std::vector<std::pair<QPointer<QWidget>, QSize>> capped_; // and their own minimum sizes
 };
 
 } // namespace kw
