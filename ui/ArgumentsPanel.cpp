@@ -55,6 +55,8 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent)
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
+    // Asks for the width of its columns, so the window's layout can give it that.
+    table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);

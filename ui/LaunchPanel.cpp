@@ -13,7 +13,6 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
@@ -91,16 +90,15 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     l2Flush_->addItem(tr("L2 flush: off"), int(L2Flush::Off));
     l2Flush_->setToolTip(tr("Empty the GPU's L2 cache before each timed launch, as Nsight Compute does; auto: "
                             "unless the kernel takes under 10 \u00b5s"));
-    auto* runRow = new QHBoxLayout;
-    runRow->addWidget(new QLabel(tr("warm-up")));
-    runRow->addWidget(warmup_);
-    runRow->addWidget(new QLabel(tr("repeats")));
-    runRow->addWidget(repeats_);
-    runRow->addWidget(new QLabel(tr("time limit")));
-    runRow->addWidget(timeLimit_);
-    runRow->addWidget(l2Flush_);
-    runRow->addStretch();
-    g->addLayout(runRow, 8, 0, 1, 4);
+    // In the grid's columns, two to a row: one row of all three is wider than the dock
+    // column of a 1366x768 screen.
+    g->addWidget(new QLabel(tr("warm-up")), 8, 0);
+    g->addWidget(warmup_, 8, 1);
+    g->addWidget(new QLabel(tr("repeats")), 8, 2, Qt::AlignRight);
+    g->addWidget(repeats_, 8, 3);
+    g->addWidget(new QLabel(tr("time limit")), 9, 0);
+    g->addWidget(timeLimit_, 9, 1);
+    g->addWidget(l2Flush_, 9, 2, 1, 2);
     timeLimit_->setToolTip(tr("The runner is stopped when a launch takes longer"));
 
     resources_ = new QLabel(this);
@@ -146,6 +144,19 @@ void LaunchPanel::setLaunch(const LaunchSpecText& launch, const RunSettings& run
     l2Flush_->setCurrentIndex(l2Flush_->findData(int(run.l2Flush)));
     run_ = run;
     evaluate();
+}
+
+void LaunchPanel::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fitWrappedLabels();
+}
+
+void LaunchPanel::fitWrappedLabels()
+{
+    for (QLabel* l : {issuesLabel_, resources_})
+        if (l->isVisible() && l->width() > 0)
+            l->setMinimumHeight(l->text().isEmpty() ? 0 : l->heightForWidth(l->width()));
 }
 
 void LaunchPanel::setLaunchTitle(const QString& title) { dims_->setTitle(title); }
@@ -368,6 +379,7 @@ void LaunchPanel::evaluate()
         }
     }
     issuesLabel_->setText(issues_.join('\n'));
+    fitWrappedLabels();
     issuesLabel_->setVisible(!issues_.isEmpty());
     if (ok)
         shape_->setShape(g, b, lim.warpSize);
@@ -417,6 +429,7 @@ void LaunchPanel::updateResources()
     if (!registerProblem_.isEmpty() && dev.id == "sim")
         lines << tr("On a GPU: %1.").arg(registerProblem_);
     resources_->setText(lines.join('\n'));
+    fitWrappedLabels();
 }
 
 } // namespace kw

@@ -61,7 +61,13 @@ signals:
     void changed();
     void deviceChanged(const QString& id);
 
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+
 private:
+    // A wrapped label's layout gives it one line when the dock is short; it keeps the
+    // height its lines need at its width, and the dock's scroll area scrolls instead.
+    void fitWrappedLabels();
     void evaluate();
     void updateResources();
 

@@ -29,6 +29,7 @@
 #include "TrustBar.hpp"
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
+#include "WindowLayouts.hpp"
 #include "WorkbenchDocument.hpp"
 #include "debugger/BreakpointMargin.hpp"
 #include "debugger/BreakpointsView.hpp"
@@ -120,6 +121,16 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(runs_, &RunController::compileCompleted, this, &MainWindow::compileCompleted);
     top->addWidget(new RunnerPicker(runs_->runner(), settings_, central), 1);
     buildDebugger();
+    layouts_ = new WindowLayouts(this, layoutDocks_);
+    layouts_->arrange();
+    connect(runs_, &RunController::runCompleted, layouts_, &WindowLayouts::showResults);
+    connect(runs_, &RunController::compileCompleted, layouts_, &WindowLayouts::showResults);
+    connect(runs_->runner(), &RunnerClient::jobFailed, layouts_, &WindowLayouts::showResults);
+    connect(documents_, &DocumentController::exerciseOpened, this, [this] {
+        QDockWidget* grade = findChild<QDockWidget*>("gradeDock");
+        grade->show();
+        grade->raise();
+    });
     buildActions();
     wireViews();
 
@@ -201,9 +212,6 @@ void MainWindow::buildDocks()
     launchScroll_->setWidget(launch_);
     launchScroll_->setWidgetResizable(true);
 
-    // The right column runs the window's full height: the launch fields and the
-    // arguments need it more than the bottom tabs need the width.
-    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     QDockWidget* notes = addDock(notes_, tr("Notes"), "notesDock", Qt::LeftDockWidgetArea);
     QDockWidget* vars = addDock(variables_, tr("Variables"), "variablesDock", Qt::LeftDockWidgetArea);
     // A document of steps is read as its list of steps: beside the editor, in front of its notes.
@@ -226,28 +234,15 @@ void MainWindow::buildDocks()
     QDockWidget* history = addDock(historyPanel_, tr("Run history"), "runHistoryDock", Qt::BottomDockWidgetArea);
     gradeView_ = new GradeResultsView;
     QDockWidget* grade = addDock(gradeView_, tr("Grade"), "gradeDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(notes, vars);
-    tabifyDockWidget(notes, stepsDock_);
-    notes->raise();
-    stepsDock_->hide(); // until a document of steps is opened
-    splitDockWidget(launch, args, Qt::Vertical);
-    tabifyDockWidget(args, checks); // the checks are written beside the arguments they compare
-    args->raise();
-    for (QDockWidget* d : {pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history, grade})
-        tabifyDockWidget(results, d);
-    results->raise();
-    // Sizes only take once the window is shown at its size; a restored layout wins.
-    applyDefaultDockSizes_ = [=, this] {
-        // The editor keeps about half the width and most of the height; the launch
-        // fields get the height they need, the arguments the rest of the column.
-        const int w = width(), h = height();
-        resizeDocks({notes, launch}, {int(w * (showingSequence_.value_or(false) ? 0.25 : 0.2)), int(w * 0.3)},
-                    Qt::Horizontal);
-        const int launchHeight = launch_->sizeHint().height() + 40;
-        resizeDocks({launch, args}, {launchHeight, std::max(200, h - 120 - launchHeight)}, Qt::Vertical);
-        resizeDocks({results}, {int(h * 0.36)}, Qt::Vertical);
-    };
-    hiddenInPresentation_ = {vars, problems, ptx, sweep, timings};
+    layoutDocks_.notes = notes;
+    layoutDocks_.left = {vars, stepsDock_};
+    layoutDocks_.launch = launch;
+    layoutDocks_.arguments = args;
+    layoutDocks_.withArguments = {checks}; // the checks are written beside the arguments they compare
+    layoutDocks_.results = {results, pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history, grade};
+    // The steps for a document of steps, the grade for an exercise.
+    layoutDocks_.hiddenAtFirst = {stepsDock_, grade};
+    layoutDocks_.notPresented = {vars, problems, ptx, sweep, timings};
 }
 
 void MainWindow::buildDebugger()
@@ -259,48 +254,27 @@ void MainWindow::buildDebugger()
     auto* warps = new WarpsView;
     auto* stack = new CallStackView;
     auto* points = new BreakpointsView;
-    // Lanes, the call stack and the breakpoints take the right column's lower part (32
-    // rows want height), Shared memory and Warps the bottom tabs (rows of eight words
-    // want width), so Lanes and Shared memory show together beside the editor.
+    // Lanes, the call stack and the breakpoints take the right column (32 rows want
+    // height), Shared memory and Warps the bottom (rows of eight words want width):
+    // WindowLayouts arranges them while a session runs.
     QDockWidget* lanesDock = addDock(lanes, tr("Lanes"), "lanesDock", Qt::RightDockWidgetArea);
-    tabifyDockWidget(argumentsDock_, lanesDock);
     QDockWidget* stackDock = addDock(stack, tr("Call stack"), "callStackDock", Qt::RightDockWidgetArea);
-    tabifyDockWidget(argumentsDock_, stackDock);
     QDockWidget* pointsDock = addDock(points, tr("Breakpoints"), "breakpointsDock", Qt::RightDockWidgetArea);
-    tabifyDockWidget(argumentsDock_, pointsDock);
     QDockWidget* sharedDock = addDock(shared, tr("Shared memory"), "sharedDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(printfDock_, sharedDock);
     QDockWidget* warpsDock = addDock(warps, tr("Warps"), "warpsDock", Qt::BottomDockWidgetArea);
-    tabifyDockWidget(printfDock_, warpsDock);
     debugDocks_ = {lanesDock, stackDock, pointsDock, sharedDock, warpsDock};
+    layoutDocks_.debugRight = {lanesDock, stackDock, pointsDock};
+    layoutDocks_.debugBottom = {sharedDock, warpsDock};
     debug_ = new DebugController(
         runs_->runner(),
         {this, document_, editor_, banner_, breakpoints_, debugBar_, lanes, shared, warps, stack, points, debugDocks_},
         this);
     // The motions answer their keys while the toolbar is hidden (presentation mode).
     addActions(debugBar_->motionActions());
-    // While debugging the editor keeps its lines (about 20 at 1366x768): the run's views
-    // leave the bottom (Results alone wants 300 pixels) to the debugger's, which take a
-    // quarter of the height, the launch fields give up height, and the layout returns as
-    // it was after.
-    connect(debug_, &DebugController::started, this, [=, this] {
-        layoutBeforeDebugging_ = saveState();
-        for (QDockWidget* d : docks_)
-            if (dockWidgetArea(d) == Qt::BottomDockWidgetArea
-                && std::find(debugDocks_.begin(), debugDocks_.end(), d) == debugDocks_.end())
-                d->hide();
-        sharedDock->raise();
-        QTimer::singleShot(0, this, [=, this] { // once the docks shown are laid out
-            const int h = height();
-            resizeDocks({sharedDock}, {int(h * 0.25)}, Qt::Vertical);
-            resizeDocks({launchDock_, lanesDock}, {int(h * 0.2), int(h * 0.7)}, Qt::Vertical);
-        });
-    });
+    // While debugging the layout is the debugger's, and returns as it was after.
+    connect(debug_, &DebugController::started, this, [this] { layouts_->setDebugging(true); });
     connect(debug_, &DebugController::ended, this, [this] {
-        if (!layoutBeforeDebugging_.isEmpty() && !presentation_)
-            restoreState(std::exchange(layoutBeforeDebugging_, {}));
-        for (QDockWidget* d : debugDocks_) // saved as the debugger showed them
-            d->hide();
+        layouts_->setDebugging(false);
         debugBar_->hide();
     });
 }
@@ -419,7 +393,7 @@ void MainWindow::showLaunchTarget(bool sequence, const QString& step)
             stepsDock_->raise(); // in front of the notes, whose tab is beside it
         // The list's columns need more room than the notes alone, and less once it is gone.
         if (isVisible() && !layoutRestored_)
-            QTimer::singleShot(0, this, applyDefaultDockSizes_);
+            QTimer::singleShot(0, this, [this] { layouts_->applyDefaultSizes(showingSequence_.value_or(false)); });
     }
     // The label keeps its width: the row above the editor has none to spare at 1366x768.
     if (!sequence) {
@@ -478,25 +452,27 @@ void MainWindow::setPresentationMode(bool on)
         return;
     presentation_ = on;
     if (on) {
-        statePresentation_ = saveState();
+        layouts_->setPresenting(true); // first: the layout it keeps is the one before any change
         normalEditorFont_ = editor_->fontSize();
         scaler_.enlarge(this);
         editor_->setFontSize(int(normalEditorFont_ * 1.8));
         editor_->setWrapLongLines(true); // nothing cut off at the right edge of a projector
-        for (QDockWidget* d : hiddenInPresentation_)
-            d->hide();
-        for (QToolBar* tb : findChildren<QToolBar*>())
+        toolBarsShown_.clear();
+        for (QToolBar* tb : findChildren<QToolBar*>()) {
+            if (!tb->isHidden())
+                toolBarsShown_.push_back(tb);
             tb->setVisible(tb == debugBar_ && debug_->debugging()); // the debugger's buttons stay
+        }
         menuBar()->hide();
         statusBar()->showMessage(tr("Presentation mode: F5 runs, F11 leaves"), 6000);
-        showFullScreen();
     } else {
         scaler_.restore();
         editor_->setFontSize(normalEditorFont_);
         editor_->setWrapLongLines(false);
         menuBar()->show();
-        restoreState(statePresentation_);
-        showNormal();
+        for (QToolBar* tb : findChildren<QToolBar*>())
+            tb->setVisible(std::find(toolBarsShown_.begin(), toolBarsShown_.end(), tb) != toolBarsShown_.end());
+        layouts_->setPresenting(false);
     }
     // Actions whose widgets are hidden must still answer their keys.
     for (QAction* a : {runs_->runAction(), runs_->stopAction(), runs_->compileAction(), presentAct_,
@@ -508,7 +484,7 @@ void MainWindow::showEvent(QShowEvent* event)
 {
     QMainWindow::showEvent(event);
     if (std::exchange(firstShow_, false) && !layoutRestored_)
-        QTimer::singleShot(0, this, applyDefaultDockSizes_);
+        QTimer::singleShot(0, this, [this] { layouts_->applyDefaultSizes(showingSequence_.value_or(false)); });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -517,13 +493,15 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    // The layout kept for the next start is the normal one, never presentation mode's
+    // or the debugger's.
+    if (options_.restoreLayout) {
+        settings_->setWindowGeometry(layouts_->normalGeometry());
+        settings_->setWindowState(layouts_->normalState());
+    }
     if (presentation_)
         setPresentationMode(false);
-    debug_->stop(); // its docks are not part of the layout kept for the next start
-    if (options_.restoreLayout) {
-        settings_->setWindowGeometry(saveGeometry());
-        settings_->setWindowState(saveState());
-    }
+    debug_->stop();
     settings_->setEditorFontSize(editor_->fontSize());
     documents_->removeRecovery();
     event->accept();

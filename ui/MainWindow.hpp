@@ -4,11 +4,11 @@
 // two controllers: DocumentController (files, samples, recovery, trust) and
 // RunController (compile, run, stop, sweep, results). Each registers its own menu.
 #include "PresentationScaler.hpp"
+#include "WindowLayouts.hpp"
 #include "doc/Document.hpp"
 #include "launch/RunResult.hpp"
 
 #include <QMainWindow>
-#include <functional>
 #include <memory>
 #include <optional>
 
@@ -17,6 +17,7 @@ class QDockWidget;
 class QLabel;
 class QMenu;
 class QScrollArea;
+class QToolBar;
 
 namespace kw {
 
@@ -183,8 +184,6 @@ private:
     bool presentation_ = false;
     bool layoutRestored_ = false;
     bool firstShow_ = true;
-    std::function<void()> applyDefaultDockSizes_;
-    QByteArray statePresentation_;
     QFont normalFont_;
     PresentationScaler scaler_{1.6};
     int normalEditorFont_ = 11;
@@ -231,12 +230,13 @@ private:
     std::optional<bool> showingSequence_; // whether the Steps dock was last shown for a document of steps
     QDockWidget* profileDock_ = nullptr;
     QDockWidget* shapeDock_ = nullptr;
-    std::vector<QDockWidget*> hiddenInPresentation_;
     DebugController* debug_ = nullptr;
     BreakpointMargin* breakpoints_ = nullptr;
     DebugToolBar* debugBar_ = nullptr;
     std::vector<QDockWidget*> debugDocks_;
-    QByteArray layoutBeforeDebugging_;
+    WindowLayouts::Docks layoutDocks_; // filled as the docks are built
+    WindowLayouts* layouts_ = nullptr;
+    std::vector<QToolBar*> toolBarsShown_; // before presentation mode
 };
 
 } // namespace kw

@@ -1,0 +1,388 @@
+// The window's layouts on a laptop and a projector, with a real `kwb-run serve`: the
+// default layout at 1366x768 and 1280x720 clips no launch field, argument column or
+// label and leaves the editor its lines; presentation mode comes and goes leaving the
+// layout and geometry byte for byte as they were and the saved settings untouched, and
+// quitting while presenting keeps the normal layout; the debugger's layout gives the
+// lanes the right column while a session runs and goes with it.
+#include "ArgumentsPanel.hpp"
+#include "CodeEditor.hpp"
+#include "LaunchPanel.hpp"
+#include "MainWindow.hpp"
+#include "RunnerClient.hpp"
+#include "Settings.hpp"
+#include "debugger/BreakpointMargin.hpp"
+#include "debugger/DebugController.hpp"
+#include "debugger/LanesView.hpp"
+#include "qstring_printer.hpp"
+#include "test_locations.hpp"
+#include "test_window_options.hpp"
+
+#include <QAbstractSpinBox>
+#include <QAction>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace kw;
+
+namespace {
+
+// The offscreen platform's one screen is 800x600 unless told otherwise, and a window
+// larger than its screen is moved and shrunk: a laptop's screen, without window frames,
+// set before the shared main creates the application.
+const bool laptopScreen = [] {
+    if (!qgetenv("QT_QPA_PLATFORM").startsWith("offscreen"))
+        return false;
+    const QString file
+        = QDir::temp().filePath(QString("kw-layout-screen-%1.json").arg(QCoreApplication::applicationPid()));
+    QFile f(file);
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write(R"({"windowFrameMargins": false, "screens": [{"name": "laptop", "x": 0, "y": 0,
+        "width": 1366, "height": 768, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+    qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + file).toUtf8());
+    return true;
+}();
+
+// What a user sees of a widget across: its width cut by every ancestor up to the window
+// (a row scrolled out of view in a scroll area is not clipped, a column cut at the side is).
+int visibleWidth(const QWidget* w)
+{
+    int left = 0, right = w->width();
+    const QWidget* top = w->window();
+    for (const QWidget* p = w; p && p != top; p = p->parentWidget()) {
+        left = std::max(left, 0);
+        right = std::min(right, p->width());
+        left += p->x();
+        right += p->x();
+    }
+    return std::max(0, right - left);
+}
+
+// Every visible label, field and table column under `panel` shown whole; the problems found.
+QStringList clipped(const QWidget* panel)
+{
+    QStringList found;
+    auto name = [](const QWidget* w, const QString& what) {
+        return QString("%1 \"%2\"").arg(w->metaObject()->className(), what);
+    };
+    for (const QLabel* l : panel->findChildren<QLabel*>()) {
+        if (!l->isVisible() || l->text().isEmpty())
+            continue;
+        const QSize want
+            = l->wordWrap() ? QSize(l->minimumSizeHint().width(), l->heightForWidth(l->width())) : l->sizeHint();
+        if (visibleWidth(l) < want.width() || l->height() < want.height())
+            found << name(l, l->text().left(40))
+                    + QString(" wants %1x%2, shows %3x%4")
+                          .arg(want.width())
+                          .arg(want.height())
+                          .arg(visibleWidth(l))
+                          .arg(l->height());
+    }
+    for (const QWidget* f : panel->findChildren<QWidget*>()) {
+        if (!f->isVisible() || f->parent() == nullptr || qobject_cast<const QTableWidget*>(f->parentWidget()))
+            continue;
+        QString text;
+        int textWidth = 0;
+        if (const auto* e = qobject_cast<const QLineEdit*>(f)) {
+            if (qobject_cast<const QAbstractSpinBox*>(e->parentWidget()))
+                continue; // the spin box is checked as a whole
+            text = e->text();
+            textWidth = e->fontMetrics().horizontalAdvance(text) + 8;
+        } else if (const auto* s = qobject_cast<const QAbstractSpinBox*>(f)) {
+            text = s->text();
+            textWidth = s->minimumSizeHint().width();
+        } else if (const auto* c = qobject_cast<const QComboBox*>(f)) {
+            text = c->currentText();
+            textWidth = c->minimumSizeHint().width();
+        } else {
+            continue;
+        }
+        const int wanted = std::max(textWidth, f->minimumSizeHint().width());
+        if (visibleWidth(f) < wanted || f->height() < f->minimumSizeHint().height())
+            found << name(f, text)
+                    + QString(" wants %1x%2, shows %3 of %4x%5")
+                          .arg(wanted)
+                          .arg(f->minimumSizeHint().height())
+                          .arg(visibleWidth(f))
+                          .arg(f->width())
+                          .arg(f->height());
+    }
+    for (const QTableWidget* t : panel->findChildren<QTableWidget*>()) {
+        if (!t->isVisible())
+            continue;
+        if (t->horizontalScrollBar()->isVisible())
+            found << QString("a table scrolls sideways: %1 of %2 pixels shown")
+                         .arg(t->viewport()->width())
+                         .arg(t->horizontalHeader()->length());
+        for (int c = 0; c < t->columnCount(); ++c) {
+            int want = t->horizontalHeader()->sectionSizeHint(c);
+            for (int r = 0; r < t->rowCount(); ++r) {
+                if (const QWidget* cell = t->cellWidget(r, c))
+                    want = std::max(want, cell->minimumSizeHint().width());
+                else if (const QTableWidgetItem* item = t->item(r, c))
+                    want = std::max(want, t->fontMetrics().horizontalAdvance(item->text()) + 8);
+            }
+            if (t->columnWidth(c) < want)
+                found << QString("column \"%1\" wants %2, has %3")
+                             .arg(t->horizontalHeaderItem(c)->text())
+                             .arg(want)
+                             .arg(t->columnWidth(c));
+        }
+    }
+    return found;
+}
+
+int linesOnScreen(CodeEditor* editor) { return int(editor->SendScintilla(QsciScintilla::SCI_LINESONSCREEN)); }
+
+// The dock of `docks` in front of its tab group, seen.
+bool inFront(const QDockWidget* d) { return d->isVisible() && !d->visibleRegion().isEmpty(); }
+
+// Where each dock is, whether it is shown and which it is tabbed with: a layout as a user
+// reads it, without the minimum sizes a state also holds (they follow what the panels show).
+QStringList docksOf(const QMainWindow& window)
+{
+    QStringList out;
+    for (QDockWidget* d : window.findChildren<QDockWidget*>()) {
+        QStringList tabs;
+        for (QDockWidget* t : window.tabifiedDockWidgets(d))
+            tabs << t->objectName();
+        tabs.sort();
+        out << QString("%1 area %2 %3 tabbed with %4")
+                   .arg(d->objectName())
+                   .arg(int(window.dockWidgetArea(d)))
+                   .arg(d->isHidden() ? "hidden" : "shown")
+                   .arg(tabs.join(','));
+    }
+    out.sort();
+    return out;
+}
+
+struct Screen {
+    int width, height;
+};
+
+class DefaultLayout : public ::testing::TestWithParam<Screen> { };
+
+} // namespace
+
+TEST_P(DefaultLayout, ClipsNoFieldColumnOrLabelAndLeavesTheEditorItsLines)
+{
+    const Screen screen = GetParam();
+    MainWindow window(test::windowOptions());
+    window.resize(screen.width, screen.height);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    QTest::qWait(100); // the default sizes come in the next pass of the loop
+    EXPECT_EQ(window.width(), screen.width) << "the window is wider than the screen";
+    EXPECT_EQ(window.height(), screen.height) << "the window is taller than the screen";
+
+    // The starter document's launch and arguments, then a sample's with six arguments.
+    for (const QString& sample : {QString(), QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"}) {
+        if (!sample.isEmpty()) {
+            ASSERT_TRUE(window.openDocument(sample));
+            QTest::qWait(100);
+        }
+        auto* scroll = qobject_cast<QScrollArea*>(window.launchDock()->widget());
+        ASSERT_NE(scroll, nullptr);
+        EXPECT_FALSE(scroll->horizontalScrollBar()->isVisible()) << "the launch fields scroll sideways";
+        EXPECT_EQ(clipped(window.launchPanel()), QStringList()) << sample.toStdString();
+        EXPECT_EQ(clipped(window.argumentsPanel()), QStringList()) << sample.toStdString();
+    }
+    if (screen.height >= 768)
+        EXPECT_GE(linesOnScreen(window.editor()), 24) << [&] {
+            QString docks;
+            for (QDockWidget* d : window.findChildren<QDockWidget*>())
+                if (window.dockWidgetArea(d) == Qt::BottomDockWidgetArea && !d->isHidden())
+                    docks += QString("%1 %2, ").arg(d->objectName()).arg(d->minimumSizeHint().height());
+            return docks.toStdString();
+        }();
+    EXPECT_GE(window.editor()->width(), int(screen.width * 0.4));
+}
+
+INSTANTIATE_TEST_SUITE_P(Laptops, DefaultLayout, ::testing::Values(Screen{1366, 768}, Screen{1280, 720}),
+                         [](const auto& info) {
+                             return QString("%1x%2").arg(info.param.width).arg(info.param.height).toStdString();
+                         });
+
+namespace {
+
+class Presentation : public ::testing::Test {
+protected:
+    void show(MainWindow& window)
+    {
+        window.resize(1366, 768);
+        window.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(100);
+    }
+    test::TestLocations locations_{"window-layouts"};
+};
+
+} // namespace
+
+TEST_F(Presentation, LeavingRestoresTheLayoutAndGeometryByteForByte)
+{
+    ASSERT_TRUE(locations_.ok());
+    MainWindow window(test::windowOptions());
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    show(window);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    // A picture to show: the run's views come with it.
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.run();
+    ASSERT_TRUE(ran.wait(60000));
+    EXPECT_TRUE(inFront(window.findChild<QDockWidget*>("resultsDock")));
+    // The state holds each dock's minimum size, which follows what the panels show: once
+    // the live compile has filled them, it stays.
+    QByteArray state = window.saveState();
+    for (int i = 0; i < 40; ++i) {
+        QTest::qWait(250);
+        if (std::exchange(state, window.saveState()) == state && i >= 4)
+            break;
+    }
+    const QByteArray geometry = window.saveGeometry();
+    const int lines = linesOnScreen(window.editor());
+    for (int round = 0; round < 2; ++round) {
+        window.setPresentationMode(true);
+        QTest::qWait(100);
+        EXPECT_TRUE(window.isFullScreen());
+        EXPECT_LE(window.minimumSizeHint().width(), 1366)
+            << "central " << window.centralWidget()->minimumSizeHint().width() << " results "
+            << window.findChild<QDockWidget*>("resultsDock")->minimumSizeHint().width() << " launch "
+            << window.launchDock()->minimumSizeHint().width() << " args "
+            << window.argumentsDock()->minimumSizeHint().width() << " notes "
+            << window.findChild<QDockWidget*>("notesDock")->minimumSizeHint().width();
+        // The editor and the results beside it; the launch and arguments behind the results.
+        auto* results = window.findChild<QDockWidget*>("resultsDock");
+        EXPECT_TRUE(inFront(results));
+        EXPECT_EQ(window.dockWidgetArea(results), Qt::RightDockWidgetArea);
+        EXPECT_TRUE(window.tabifiedDockWidgets(results).contains(window.launchDock()));
+        for (const char* hidden : {"variablesDock", "ptxDock", "problemsDock", "timingsDock"})
+            EXPECT_FALSE(window.findChild<QDockWidget*>(hidden)->isVisible()) << hidden;
+        window.setPresentationMode(false);
+        QTest::qWait(100);
+        EXPECT_FALSE(window.isFullScreen());
+        EXPECT_EQ(window.saveState(), state) << "round " << round;
+        EXPECT_EQ(window.saveGeometry(), geometry) << "round " << round;
+        EXPECT_EQ(linesOnScreen(window.editor()), lines);
+    }
+}
+
+TEST_F(Presentation, NeverWritesItsLayoutAndQuittingWhilePresentingKeepsTheNormalOne)
+{
+    ASSERT_TRUE(locations_.ok());
+    MainWindow::Options options = test::windowOptions();
+    options.restoreLayout = true;
+    QByteArray state, geometry;
+    {
+        MainWindow window(options);
+        show(window);
+        state = window.saveState();
+        geometry = window.saveGeometry();
+        window.setPresentationMode(true);
+        QTest::qWait(100);
+        {
+            Settings settings;
+            EXPECT_TRUE(settings.windowState().isEmpty()) << "presentation mode wrote the layout";
+            EXPECT_TRUE(settings.windowGeometry().isEmpty());
+        }
+        ASSERT_NE(window.saveState(), state);
+        EXPECT_TRUE(window.close());
+    }
+    Settings settings;
+    EXPECT_EQ(settings.windowState(), state);
+    EXPECT_EQ(settings.windowGeometry(), geometry);
+    // The next start comes back in the normal layout.
+    MainWindow again(options);
+    again.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&again));
+    EXPECT_FALSE(again.isFullScreen());
+}
+
+namespace {
+
+struct Debugging {
+    MainWindow window{test::windowOptions()};
+    DebugController* debug = window.debugController();
+
+    bool start()
+    {
+        window.resize(1366, 768);
+        window.show();
+        QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+        if (!(devices.count() > 0 || devices.wait(20000)))
+            return false;
+        if (!window.openDocument(QString(KW_SAMPLES_DIR) + "/reduction_shared.kwb"))
+            return false;
+        QTest::qWait(100);
+        const QStringList lines = window.editor()->text().split('\n');
+        for (int i = 0; i < lines.size(); ++i)
+            if (lines[i].contains("partial[tid] += partial[tid + stride]"))
+                window.breakpointMargin()->toggle(i + 1);
+        before = docksOf(window);
+        QSignalSpy started(debug, &DebugController::started);
+        debug->debugAction()->trigger();
+        if (!started.wait(120000))
+            return false;
+        QTest::qWait(100);
+        return true;
+    }
+    QDockWidget* dock(const char* name) const { return window.findChild<QDockWidget*>(name); }
+
+    QStringList before;
+};
+
+} // namespace
+
+TEST(DebugLayout, GivesTheLanesTheRightColumnAndGoesWithTheSession)
+{
+    test::TestLocations locations("window-layouts");
+    Debugging d;
+    ASSERT_TRUE(d.start()) << "the debug session did not open";
+    QDockWidget* lanes = d.dock("lanesDock");
+    EXPECT_TRUE(inFront(lanes));
+    EXPECT_TRUE(inFront(d.dock("sharedDock")));
+    EXPECT_EQ(d.window.dockWidgetArea(lanes), Qt::RightDockWidgetArea);
+    // Launch and Arguments are tabs behind the lanes, not rows above them.
+    EXPECT_TRUE(d.window.tabifiedDockWidgets(lanes).contains(d.window.launchDock()));
+    EXPECT_TRUE(d.window.tabifiedDockWidgets(lanes).contains(d.window.argumentsDock()));
+    EXPECT_FALSE(d.dock("resultsDock")->isVisible());
+    auto* table = d.window.findChild<LanesView*>()->findChild<QTableWidget*>();
+    const int rows = table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
+    EXPECT_GE(rows, 24) << "rows of the lane table in view";
+    EXPECT_GE(linesOnScreen(d.window.editor()), 18);
+
+    // Presenting while debugging: the editor and the lanes, large.
+    const QStringList debugging = docksOf(d.window);
+    d.window.setPresentationMode(true);
+    QTest::qWait(100);
+    EXPECT_TRUE(inFront(lanes));
+    EXPECT_GE(lanes->width(), int(d.window.width() * 0.35));
+    EXPECT_FALSE(d.window.launchDock()->isVisible() && !d.window.launchDock()->visibleRegion().isEmpty());
+    d.window.setPresentationMode(false);
+    QTest::qWait(100);
+    EXPECT_EQ(docksOf(d.window), debugging);
+
+    QSignalSpy ended(d.debug, &DebugController::ended);
+    d.debug->stop();
+    ASSERT_TRUE(ended.count() > 0 || ended.wait(20000));
+    QTest::qWait(100);
+    EXPECT_EQ(docksOf(d.window), d.before) << "the layout after debugging is not the one before";
+    EXPECT_FALSE(lanes->isVisible());
+    EXPECT_TRUE(inFront(d.window.launchDock()));
+}

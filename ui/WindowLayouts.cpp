@@ -1,0 +1,320 @@
+#include "WindowLayouts.hpp"
+
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QEvent>
+#include <QLayout>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QStyle>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace kw {
+
+namespace {
+bool contains(const std::vector<QDockWidget*>& docks, const QDockWidget* d)
+{
+    return std::find(docks.begin(), docks.end(), d) != docks.end();
+}
+
+// The width a dock's panel asks for; a scrolled panel's, with room for its vertical bar.
+int wantedWidth(const QDockWidget* d)
+{
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(d->widget()); scroll && scroll->widget())
+        return scroll->widget()->sizeHint().width() + 2 * scroll->frameWidth()
+            + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
+    return d->widget()->sizeHint().width() + 4;
+}
+
+int wantedHeight(const QDockWidget* d)
+{
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(d->widget()); scroll && scroll->widget())
+        return scroll->widget()->sizeHint().height() + 2 * scroll->frameWidth() + 4;
+    return d->widget()->sizeHint().height() + 4;
+}
+} // namespace
+
+WindowLayouts::WindowLayouts(QMainWindow* window, Docks docks)
+    : QObject(window)
+    , window_(window)
+    , d_(std::move(docks))
+{
+}
+
+void WindowLayouts::arrange()
+{
+    // Left: the notes, with the variables and steps behind them. Right, the window's full
+    // height: the launch fields over the arguments. Bottom, under the editor and notes
+    // only: the run's views as tabs, low enough that the editor keeps its lines.
+    window_->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    window_->setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    for (QDockWidget* d : d_.left)
+        window_->tabifyDockWidget(d_.notes, d);
+    window_->splitDockWidget(d_.launch, d_.arguments, Qt::Vertical);
+    for (QDockWidget* d : d_.withArguments)
+        window_->tabifyDockWidget(d_.arguments, d);
+    d_.arguments->raise();
+    for (std::size_t i = 1; i < d_.results.size(); ++i)
+        window_->tabifyDockWidget(d_.results.front(), d_.results[i]);
+    for (QDockWidget* d : d_.hiddenAtFirst)
+        d->hide();
+    for (QDockWidget* d : d_.results)
+        d->hide();
+    resultsWaiting_ = true;
+    d_.notes->raise();
+}
+
+void WindowLayouts::showResults()
+{
+    if (!std::exchange(resultsWaiting_, false) || presenting_ || debugging_)
+        return;
+    for (QDockWidget* d : d_.results)
+        if (!contains(d_.hiddenAtFirst, d))
+            d->show();
+    d_.results.front()->raise();
+    QTimer::singleShot(0, this, [this] {
+        if (!presenting_ && !debugging_)
+            window_->resizeDocks({d_.results.front()}, {int(window_->height() * 0.36)}, Qt::Vertical);
+    });
+}
+
+void WindowLayouts::applyDefaultSizes(bool wideLeft)
+{
+    if (presenting_ || debugging_)
+        return;
+    const int w = window_->width(), h = window_->height();
+    // The right column is as wide as its fields and the arguments' columns ask, at least
+    // a third of a laptop's width; the notes take what is left beside an editor of about
+    // 80 columns, the editor keeps the rest.
+    const int right
+        = std::clamp(std::max({wantedWidth(d_.launch), wantedWidth(d_.arguments), int(w * 0.31)}), 0, int(w * 0.42));
+    const int left = std::clamp(int(w * (wideLeft ? 0.24 : 0.17)), 180, 420);
+    window_->resizeDocks({d_.notes, d_.launch}, {left, right}, Qt::Horizontal);
+    const int launchHeight = wantedHeight(d_.launch) + 24; // its title
+    window_->resizeDocks({d_.launch, d_.arguments}, {launchHeight, std::max(200, h - launchHeight)}, Qt::Vertical);
+    if (!d_.results.front()->isHidden()) {
+        window_->resizeDocks({d_.results.front()}, {int(h * 0.36)}, Qt::Vertical);
+        d_.results.front()->raise();
+    }
+}
+
+void WindowLayouts::setDebugging(bool on)
+{
+    if (on == debugging_)
+        return;
+    debugging_ = on;
+    if (presenting_) {
+        debugState_.clear(); // the debugger's layout of before presentation mode no longer applies
+        arrangePresentation();
+        return;
+    }
+    if (on) {
+        // The debugger has shown its docks; the layout kept is the one without them.
+        std::vector<QDockWidget*> shown;
+        for (QDockWidget* d : d_.debugRight)
+            if (!d->isHidden())
+                shown.push_back(d);
+        for (QDockWidget* d : d_.debugBottom)
+            if (!d->isHidden())
+                shown.push_back(d);
+        for (QDockWidget* d : shown)
+            d->hide();
+        normal_ = window_->saveState();
+        for (QDockWidget* d : shown)
+            d->show();
+        arrangeDebugging();
+    } else {
+        restoreLater(std::exchange(normal_, {}));
+    }
+}
+
+void WindowLayouts::arrangeDebugging()
+{
+    // Lanes has the right column's full height for its 32 rows, the launch and arguments
+    // tabbed behind it; Shared memory and Warps replace the run's views at the bottom.
+    QDockWidget* lanes = d_.debugRight.front();
+    for (QDockWidget* d : d_.results)
+        if (!contains(d_.debugBottom, d))
+            d->hide();
+    for (QDockWidget* d : {d_.launch, d_.arguments})
+        window_->tabifyDockWidget(lanes, d);
+    for (QDockWidget* d : d_.withArguments)
+        window_->tabifyDockWidget(lanes, d);
+    for (std::size_t i = 1; i < d_.debugRight.size(); ++i)
+        window_->tabifyDockWidget(lanes, d_.debugRight[i]);
+    QDockWidget* shared = d_.debugBottom.front();
+    if (window_->dockWidgetArea(shared) != Qt::BottomDockWidgetArea)
+        window_->addDockWidget(Qt::BottomDockWidgetArea, shared);
+    for (std::size_t i = 1; i < d_.debugBottom.size(); ++i)
+        window_->tabifyDockWidget(shared, d_.debugBottom[i]);
+    lanes->raise();
+    shared->raise();
+    QTimer::singleShot(0, this, [this, lanes, shared] { // once the docks shown are laid out
+        if (!debugging_ || presenting_)
+            return;
+        const int w = window_->width(), h = window_->height();
+        window_->resizeDocks({lanes}, {std::clamp(wantedWidth(lanes), int(w * 0.3), int(w * 0.45))}, Qt::Horizontal);
+        window_->resizeDocks({shared}, {int(h * 0.27)}, Qt::Vertical);
+    });
+}
+
+QDockWidget* WindowLayouts::frontResult() const
+{
+    // The tab in front is the one of its group that is seen.
+    for (QDockWidget* d : d_.results)
+        if (!d->isHidden() && !d->visibleRegion().isEmpty() && !contains(d_.notPresented, d))
+            return d;
+    return d_.results.front();
+}
+
+void WindowLayouts::arrangePresentation()
+{
+    // The editor and one group of tabs beside it: the lanes while debugging, else the
+    // result in front, the other results, the launch and arguments behind it.
+    QDockWidget* front = nullptr;
+    std::vector<QDockWidget*> others;
+    if (debugging_) {
+        front = d_.debugRight.front();
+        others.assign(d_.debugRight.begin() + 1, d_.debugRight.end());
+        others.insert(others.end(), d_.debugBottom.begin(), d_.debugBottom.end());
+    } else {
+        front = frontResult();
+        for (QDockWidget* d : d_.results)
+            if (d != front && !d->isHidden() && !contains(d_.notPresented, d) && !contains(d_.debugBottom, d))
+                others.push_back(d);
+        for (QDockWidget* d : {d_.launch, d_.arguments, d_.notes})
+            if (!d->isHidden())
+                others.push_back(d);
+        for (QDockWidget* d : d_.withArguments)
+            if (!d->isHidden())
+                others.push_back(d);
+    }
+    for (QDockWidget* d : window_->findChildren<QDockWidget*>())
+        if (d != front && !contains(others, d))
+            d->hide();
+    tabOnTheRight(front, others, 0.42);
+    capMinimumWidths();
+}
+
+void WindowLayouts::capMinimumWidths()
+{
+    std::vector<QWidget*> widgets = {window_->centralWidget()};
+    for (QDockWidget* d : window_->findChildren<QDockWidget*>())
+        if (!d->isHidden())
+            widgets.push_back(d->widget());
+    for (QWidget* w : widgets) {
+        const bool known = std::any_of(capped_.begin(), capped_.end(), [w](const auto& c) { return c.first == w; });
+        if (!known) {
+            capped_.emplace_back(w, w->minimumSize());
+            w->setMinimumSize(1, 1); // an explicit minimum wins over the one its contents ask
+        }
+    }
+}
+
+void WindowLayouts::uncapMinimumWidths()
+{
+    for (auto& [w, size] : capped_)
+        if (w)
+            w->setMinimumSize(size);
+    capped_.clear();
+}
+
+void WindowLayouts::tabOnTheRight(QDockWidget* front, const std::vector<QDockWidget*>& others, double share)
+{
+    window_->addDockWidget(Qt::RightDockWidgetArea, front);
+    front->show();
+    for (QDockWidget* d : others) {
+        window_->tabifyDockWidget(front, d);
+        d->show();
+    }
+    front->raise();
+    QTimer::singleShot(0, this, [this, front, share] { // at the window's new size
+        if (presenting_ && !front->isHidden())
+            window_->resizeDocks({front}, {int(window_->width() * share)}, Qt::Horizontal);
+    });
+}
+
+void WindowLayouts::setPresenting(bool on)
+{
+    if (on == presenting_)
+        return;
+    if (on) {
+        geometry_ = window_->saveGeometry();
+        windowState_ = window_->windowState();
+        rect_ = window_->geometry();
+        (debugging_ ? debugState_ : normal_) = window_->saveState();
+        presenting_ = true;
+        arrangePresentation();
+        window_->showFullScreen();
+        return;
+    }
+    presenting_ = false;
+    uncapMinimumWidths();
+    putBack();
+    if (!debugging_) {
+        restoreLater(std::exchange(normal_, {}), geometry_);
+    } else if (!debugState_.isEmpty()) {
+        restoreLater(std::exchange(debugState_, {}), geometry_);
+    } else { // the session began in presentation mode: the normal layout, then the debugger's
+        window_->restoreState(normal_);
+        arrangeDebugging();
+    }
+}
+
+void WindowLayouts::settle()
+{
+    // The menu bar shown again and the fonts put back take their room now, not at the
+    // next pass of the loop: a state is fitted to the room there is when it is restored.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    window_->layout()->invalidate();
+    window_->layout()->activate();
+}
+
+void WindowLayouts::putBack()
+{
+    // Where and how large it was: a platform may give back another place with the state.
+    window_->setWindowState(windowState_);
+    if (!(windowState_ & (Qt::WindowMaximized | Qt::WindowFullScreen)))
+        window_->setGeometry(rect_);
+}
+
+QByteArray WindowLayouts::normalState() const { return presenting_ || debugging_ ? normal_ : window_->saveState(); }
+
+QByteArray WindowLayouts::normalGeometry() const { return presenting_ ? geometry_ : window_->saveGeometry(); }
+
+void WindowLayouts::restoreLater(const QByteArray& state, const QByteArray& geometry)
+{
+    settle();
+    window_->restoreState(state);
+    // The minimum sizes of the fonts just put back, and a window manager's answer to
+    // leaving full screen, come later: the geometry and the same state again then, and
+    // at every resize of the next second.
+    pendingState_ = state;
+    window_->installEventFilter(this);
+    QTimer::singleShot(0, this, [this, geometry] {
+        if (pendingState_.isEmpty() || presenting_ || debugging_ != debuggingWhenRestored_)
+            return;
+        if (!geometry.isEmpty() && window_->saveGeometry() != geometry)
+            putBack();
+        settle();
+        window_->restoreState(pendingState_);
+    });
+    QTimer::singleShot(1000, this, [this] {
+        pendingState_.clear();
+        window_->removeEventFilter(this);
+    });
+    debuggingWhenRestored_ = debugging_;
+}
+
+bool WindowLayouts::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == window_ && event->type() == QEvent::Resize && !pendingState_.isEmpty() && !presenting_
+        && debugging_ == debuggingWhenRestored_)
+        window_->restoreState(pendingState_);
+    return QObject::eventFilter(watched, event);
+}
+
+} // namespace kw
