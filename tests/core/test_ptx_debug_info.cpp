@@ -83,7 +83,7 @@ TEST(DwarfCursor, Leb128)
 TEST(DwarfLocation, PackedRegisterNames)
 {
     EXPECT_EQ(packedRegisterName(0x257233), "%r3");
-    EXPECT_EQ(packedRegisterName(0x25723138), "%r15");
+    EXPECT_EQ(packedRegisterName(0x25723138), "%r18");
     EXPECT_EQ(packedRegisterName(0x25726431), "%rd1");
     EXPECT_EQ(packedRegisterName(5), ""); // a DWARF register number, not a name
     EXPECT_EQ(packedRegisterName(0x2572200a), "");
