@@ -14,6 +14,7 @@ struct DebugCommandOptions {
     std::string check;    // --check: memcheck, racecheck, initcheck or synccheck
     std::string step;     // --step: the launch step of a document of steps
     std::size_t pass = 0; // --pass: its launch in that pass of the repeat around it (0: the first)
+    bool optimized = false; // --optimized: without -G, the optimized code with PTX registers only
     bool dap = false;     // --dap: the Debug Adapter Protocol on stdin/stdout (DapCommand)
 };
 
