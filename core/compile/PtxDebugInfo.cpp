@@ -158,6 +158,11 @@ std::optional<PtxDebugInfo> PtxDebugInfo::read(std::string_view ptx)
         bool inFunction = false;
         for (const Die* p = tree.parent(d); p; p = tree.parent(*p)) {
             if (p->tag == tag::Subprogram) {
+                for (const std::size_t c : p->children)
+                    if (tree.dies()[c].tag == tag::LexicalBlock) {
+                        v.bodyBegin = label(tree.dies()[c], at::LowPc);
+                        break;
+                    }
                 const DwarfAttribute* linkage = p->find(at::MipsLinkageName);
                 if (!linkage)
                     linkage = p->find(at::LinkageName);

@@ -37,8 +37,11 @@ struct SourceVariable {
     SourceType type;
     std::uint32_t line = 0; // of its declaration
     bool parameter = false;
-    std::string function;                     // the PTX function (its mangled name); empty: a variable of the module
-    std::vector<LabelRange> scopes;           // the lexical blocks around it, innermost first
+    std::string function;           // the PTX function (its mangled name); empty: a variable of the module
+    std::vector<LabelRange> scopes; // the lexical blocks around it, innermost first
+    // Where its function's body begins (its first lexical block), when it is known:
+    // before it the prologue has not yet loaded the parameters into their registers.
+    std::string bodyBegin;
     std::optional<VariableLocation> location; // one place throughout its scope
     std::vector<LocationRange> ranges;        // ... or a place per range of code
     std::uint32_t addressClass = 0;           // NVIDIA's DW_AT_address_class (6 local, 8 shared...)

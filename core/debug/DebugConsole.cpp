@@ -417,8 +417,7 @@ std::string DebugConsole::variablesCommand() const
     std::vector<std::string> names;
     std::vector<std::vector<LaneValue>> columns;
     for (const auto& v : vars) {
-        out += fmt::format("{:<{}}  {}{}\n", v.name, width, v.type,
-                           v.available ? std::string() : "  (" + v.why + ")");
+        out += fmt::format("{:<{}}  {}{}\n", v.name, width, v.type, v.available ? std::string() : "  (" + v.why + ")");
         names.push_back(v.name);
         columns.push_back(v.available ? v.lanes : std::vector<LaneValue>(32, LaneValue{true, 0, "-"}));
     }

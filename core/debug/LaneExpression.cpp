@@ -23,7 +23,7 @@ bool nameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c 
 // the remainder operator.
 struct Rewritten {
     std::string text;
-    std::vector<std::pair<std::string, std::string>> registers; // (muparser name, PTX name)
+    std::vector<std::pair<std::string, std::string>> registers;   // (muparser name, PTX name)
     std::vector<std::pair<std::string, VisibleVariable>> sources; // (muparser name, the variable)
 };
 
@@ -33,8 +33,9 @@ bool isBuffer(const std::vector<BufferArg>& buffers, const std::string& name)
 }
 
 // A source variable's name at in[i..j) (NAME or NAME@LINE), its muparser name when it is one.
-std::optional<std::string> sourceName(const std::string& in, std::size_t i, std::size_t& j, const SourceVariables* sources,
-                                      std::uint32_t pc, const std::vector<BufferArg>& buffers, Rewritten& r)
+std::optional<std::string> sourceName(const std::string& in, std::size_t i, std::size_t& j,
+                                      const SourceVariables* sources, std::uint32_t pc,
+                                      const std::vector<BufferArg>& buffers, Rewritten& r)
 {
     std::string name = in.substr(i, j - i);
     std::size_t end = j;

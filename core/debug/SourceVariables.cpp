@@ -45,8 +45,7 @@ bool SourceVariables::inScope(const SourceVariable& v, std::uint32_t frame, std:
     return true;
 }
 
-VisibleVariable SourceVariables::resolve(const SourceVariable& v, const VariableLocation& at,
-                                         std::uint32_t frame) const
+VisibleVariable SourceVariables::resolve(const SourceVariable& v, const VariableLocation& at, std::uint32_t frame) const
 {
     VisibleVariable out;
     out.name = v.name;
@@ -85,6 +84,14 @@ VisibleVariable SourceVariables::place(const SourceVariable& v, std::uint32_t fr
     if (!v.unreadable.empty()) {
         out.why = v.unreadable;
         return out;
+    }
+    if (!v.bodyBegin.empty() && (v.location || !v.ranges.empty())) {
+        // The prologue: a register it names holds nothing of the variable's yet.
+        const auto body = labelPc(frame, v.bodyBegin);
+        if (body && pc < *body) {
+            out.why = "not available here (before the function's prologue loads it)";
+            return out;
+        }
     }
     if (v.location)
         return resolve(v, *v.location, frame);
