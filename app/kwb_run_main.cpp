@@ -102,6 +102,8 @@ int main(int argc, char** argv)
                       "\"3.1@4\": its launch in pass 4 of the repeat around it");
     debug->add_option("--pass", debugOptions.pass, "with --step: the pass of the repeat (1: the first)")
         ->check(CLI::PositiveNumber);
+    debug->add_flag("--optimized", debugOptions.optimized,
+                    "debug the optimized code (line information only, no -G): PTX registers, no source variables");
     debug->add_flag("--dap", debugOptions.dap,
                     "speak the Debug Adapter Protocol on stdin/stdout, for VS Code and other DAP clients "
                     "(docs/debugger.md)");

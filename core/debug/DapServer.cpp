@@ -281,6 +281,7 @@ nlohmann::json DapServer::launch(const nlohmann::json& args)
         : step->is_number_unsigned()                     ? std::to_string(step->get<std::uint64_t>())
                                                          : JsonField::as<std::string>(*step, "step");
     stopOnEntry_ = JsonField::get<bool>(args, "stopOnEntry", false);
+    options.optimized = JsonField::get<bool>(args, "optimized", false); // as kwb-run debug --optimized
 
     const Document doc = DocumentReader::readFile(path.string(), trust ? Trust::Trusted : Trust::Untrusted);
     compiler_ = std::make_unique<Compiler>(ProgramCache::openDefault());

@@ -41,11 +41,13 @@ int DebugCommand::execute()
         }
         o.step = options_.step;
         o.pass = options_.pass;
+        o.optimized = options_.optimized;
         Compiler compiler(ProgramCache::openDefault());
         const auto session = DebugSession::fromDocument(doc, compiler, o);
         DebugConsole console(*session);
         for (const std::string& w : session->warnings())
             fmt::print(out_, "warning: {}\n", w);
+        fmt::print(out_, "variables: {}\n", session->variablesMode());
         fmt::print(out_, "{}", console.stopText(session->stop()));
         std::fflush(out_);
         std::string line;

@@ -9,12 +9,13 @@
 namespace kw::debug {
 
 struct DebugCommandOptions {
-    std::string file;     // FILE.kwb
-    bool trust = false;   // --trust: the document's options and files as they are
-    std::string check;    // --check: memcheck, racecheck, initcheck or synccheck
-    std::string step;     // --step: the launch step of a document of steps
-    std::size_t pass = 0; // --pass: its launch in that pass of the repeat around it (0: the first)
-    bool dap = false;     // --dap: the Debug Adapter Protocol on stdin/stdout (DapCommand)
+    std::string file;       // FILE.kwb
+    bool trust = false;     // --trust: the document's options and files as they are
+    std::string check;      // --check: memcheck, racecheck, initcheck or synccheck
+    std::string step;       // --step: the launch step of a document of steps
+    std::size_t pass = 0;   // --pass: its launch in that pass of the repeat around it (0: the first)
+    bool optimized = false; // --optimized: without -G, the optimized code with PTX registers only
+    bool dap = false;       // --dap: the Debug Adapter Protocol on stdin/stdout (DapCommand)
 };
 
 class DebugCommand {

@@ -393,13 +393,45 @@ std::vector<std::string> DebugConsole::laneExpressions(const std::string& args)
 
 std::string DebugConsole::lanesCommand(const std::string& args) const
 {
+    if (trim(args).empty())
+        return variablesCommand();
     const std::vector<std::string> exprs = laneExpressions(args);
     std::vector<std::vector<LaneValue>> columns;
-    std::vector<std::size_t> widths;
-    for (const auto& e : exprs) {
+    for (const auto& e : exprs)
         columns.push_back(session_.lanes(e));
+    return laneTable(exprs, columns);
+}
+
+// lanes (no expression): the source's variables in scope, their types, then their lanes.
+std::string DebugConsole::variablesCommand() const
+{
+    if (!session_.hasSourceVariables())
+        usage(fmt::format("lanes EXPR... (no source variables: {})", session_.variablesMode()));
+    const std::vector<SourceVariableView> vars = session_.locals();
+    if (vars.empty())
+        return "no source variables in scope here\n";
+    std::size_t width = 0;
+    for (const auto& v : vars)
+        width = std::max(width, v.name.size());
+    std::string out;
+    std::vector<std::string> names;
+    std::vector<std::vector<LaneValue>> columns;
+    for (const auto& v : vars) {
+        out += fmt::format("{:<{}}  {}{}\n", v.name, width, v.type, v.available ? std::string() : "  (" + v.why + ")");
+        names.push_back(v.name);
+        columns.push_back(v.available ? v.lanes : std::vector<LaneValue>(32, LaneValue{true, 0, "-"}));
+    }
+    return out + laneTable(names, columns);
+}
+
+std::string DebugConsole::laneTable(const std::vector<std::string>& exprs,
+                                    const std::vector<std::vector<LaneValue>>& columns) const
+{
+    std::vector<std::size_t> widths;
+    for (std::size_t c = 0; c < exprs.size(); ++c) {
+        const std::string& e = exprs[c];
         std::size_t wdt = e.size();
-        for (const auto& v : columns.back())
+        for (const auto& v : columns[c])
             wdt = std::max(wdt, v.text.size());
         widths.push_back(wdt);
     }

@@ -42,6 +42,10 @@ private:
     std::string breakCommand(const std::string& args);
     std::string watchCommand(const std::string& args, bool reads);
     std::string lanesCommand(const std::string& args) const;
+    std::string variablesCommand() const;
+    // The focused warp's lanes, a column per expression (values as `columns` give them).
+    std::string laneTable(const std::vector<std::string>& exprs,
+                          const std::vector<std::vector<LaneValue>>& columns) const;
     std::string sharedCommand(const std::string& args) const;
     std::string outputCommand() const;
     std::string infoCommand(const std::string& args) const;

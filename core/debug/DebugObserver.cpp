@@ -225,7 +225,11 @@ int DebugObserver::breakpointLane(ArmedBreakpoint& b, const Warp& w, const Instr
         lanes = arrived & live;
         arrived = 0;
     }
-    const int lane = b.condition ? b.condition->firstTrue(w, lanes) : __builtin_ctz(lanes);
+    int lane = __builtin_ctz(lanes);
+    if (!b.conditions.empty()) {
+        const auto at = std::find(b.pcs.begin(), b.pcs.end(), w.pc);
+        lane = b.conditions[at == b.pcs.end() ? 0 : std::size_t(at - b.pcs.begin())]->firstTrue(w, lanes);
+    }
     if (lane < 0)
         return -1;
     if (recording_) // hit counts belong to the forward run

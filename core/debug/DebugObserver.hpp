@@ -20,10 +20,11 @@ namespace kw::debug {
 
 struct ArmedBreakpoint {
     BreakpointInfo info;
-    std::vector<std::uint32_t> pcs;            // where the line begins (its first instructions, jump targets)
-    std::unique_ptr<LaneExpression> condition; // null: none
-    std::vector<std::uint32_t> arrived;        // BreakMode::AllLanes: per warp, the lanes that arrived
-    std::vector<std::uint64_t> hitAt;          // the position of each hit counted (info.hits of them)
+    std::vector<std::uint32_t> pcs; // where the line begins (its first instructions, jump targets)
+    std::vector<std::unique_ptr<LaneExpression>> conditions; // per pc of `pcs` (a source name's place
+                                                             // differs between them); empty: none
+    std::vector<std::uint32_t> arrived;                      // BreakMode::AllLanes: per warp, the lanes that arrived
+    std::vector<std::uint64_t> hitAt;                        // the position of each hit counted (info.hits of them)
 };
 
 struct ArmedWatch {

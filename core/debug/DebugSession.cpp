@@ -1,5 +1,8 @@
 #include "debug/DebugSession.hpp"
 
+#include "compile/PtxDebugInfo.hpp"
+#include "debug/SourceValue.hpp"
+
 #include "compile/Compiler.hpp"
 #include "debug/RegisterValue.hpp"
 #include "doc/Document.hpp"
@@ -95,6 +98,9 @@ std::unique_ptr<DebugSession> DebugSession::fromDocument(const Document& doc, Co
     request.options.arch = sim.archFor(doc.options.arch);
     request.options.lineInfo = true;   // the debugger's lines
     request.options.tagPrintf = false; // the simulator says which thread printed (sim::BlockPrintf)
+    // -G by default: the source's variables by name, as a debugger's users expect; the
+    // optimized code (the one a run runs) on request, with PTX registers only.
+    request.options.deviceDebug = !options.optimized;
     const CompileResult compiled = compiler.compile(request);
     if (!compiled.ok) {
         std::string text = "the kernel does not compile:";
@@ -150,6 +156,15 @@ DebugSession::DebugSession(const KernelImage& kernel, std::vector<BufferArg> buf
     if (!function || !function->isEntry)
         throw Error(ErrorCategory::Simulator, fmt::format("kernel entry '{}' not found in the PTX module", entry));
     timeLimitSeconds_ = config.timeLimitSeconds;
+    variablesMode_ = "line information only (optimized code): PTX registers";
+    try {
+        if (auto info = dwarf::PtxDebugInfo::read(kernel.ptx)) {
+            sources_ = std::make_unique<SourceVariables>(std::move(*info), *module, *function);
+            variablesMode_ = "-G: the source's variables by name";
+        }
+    } catch (const Error& e) {
+        variablesMode_ = fmt::format("-G, but its debug information cannot be read ({}): PTX registers", e.what());
+    }
     launch_ = std::make_unique<DebugLaunch>(module, *function, kernel.name, std::move(buffers), std::move(args),
                                             std::move(config));
     observer_ = std::make_unique<DebugObserver>(*function);
@@ -434,7 +449,9 @@ BreakpointInfo DebugSession::addBreakpoint(const BreakpointSpec& spec)
     b.info.file = launch_->module().fileName(file);
     b.pcs = linePcs(file, line);
     if (!spec.condition.empty())
-        b.condition = std::make_unique<LaneExpression>(spec.condition, function(), b.pcs.front(), launch_->buffers());
+        for (const std::uint32_t pc : b.pcs)
+            b.conditions.push_back(
+                std::make_unique<LaneExpression>(spec.condition, function(), pc, launch_->buffers(), sources_.get()));
     ++nextBreakpoint_;
     observer_->breakpoints().push_back(std::move(b));
     observer_->rebuildBreakAt();
@@ -759,18 +776,53 @@ std::vector<Frame> DebugSession::backtrace() const
 std::vector<LaneValue> DebugSession::lanes(const std::string& expression) const
 {
     const Warp& w = focusedWarp();
-    const LaneExpression e(expression, function(), w.pc, launch_->buffers());
+    const LaneExpression e(expression, function(), w.pc, launch_->buffers(), sources_.get());
     std::vector<LaneValue> out(32);
     for (int l = 0; l < 32; ++l) {
         if (!((w.exists >> l) & 1))
             continue;
-        if (const auto reg = e.singleRegister())
+        if (e.singleSource())
+            out[l] = e.sourceValueOf(w, l);
+        else if (const auto reg = e.singleRegister())
             out[l] = registerValue(function().registerType(*reg), w.reg(*reg)[l]);
         else {
             out[l].exists = true;
             out[l].number = e.evaluate(w, l);
             out[l].text = fmt::format("{}", out[l].number);
         }
+    }
+    return out;
+}
+
+std::vector<SourceVariableView> DebugSession::locals() const
+{
+    std::vector<SourceVariableView> out;
+    if (!sources_)
+        return out;
+    const Warp& w = focusedWarp();
+    for (const VisibleVariable& v : sources_->at(w.pc)) {
+        SourceVariableView view;
+        view.name = v.name;
+        view.type = v.source->type.name;
+        view.line = v.source->line;
+        view.parameter = v.source->parameter;
+        view.available = v.where != VisibleVariable::Where::Nowhere;
+        view.why = v.why;
+        view.lanes.resize(32);
+        for (int l = 0; l < 32; ++l) {
+            if (!((w.exists >> l) & 1))
+                continue;
+            LaneValue& lv = view.lanes[std::size_t(l)];
+            lv.exists = true;
+            try {
+                lv = sourceValue(v, w, l);
+            } catch (const Error& e) {
+                // No single value (unavailable here, an array, a struct): the reason, never a number.
+                lv.number = 0;
+                lv.text = sourceText(v, w, l);
+            }
+        }
+        out.push_back(std::move(view));
     }
     return out;
 }

@@ -15,6 +15,7 @@
 #include "debug/DebugLaunch.hpp"
 #include "debug/DebugObserver.hpp"
 #include "debug/DebugTypes.hpp"
+#include "debug/SourceVariables.hpp"
 #include "launch/CheckTool.hpp"
 #include "launch/LaunchTypes.hpp"
 
@@ -50,11 +51,13 @@ struct DebugOptions {
     std::string step;                  // a document of steps: the launch step to debug (docs/debugger.md),
                                        // "3.1@4": its launch in pass 4 of the repeat around it
     std::size_t pass = 0;              // ... the pass, when `step` does not name one (0: the first)
+    bool optimized = false;            // compile without -G: the optimized code, PTX registers only
 };
 
 class DebugSession {
 public:
-    // Compiles a document of one launch (line info on) and sets its launch up, stopped
+    // Compiles a document of one launch (with -G, or line info only when `optimized`)
+    // and sets its launch up, stopped
     // before its first instruction. Throws kw::Error: a document that does not compile
     // (the diagnostics in the message), or whose launch cannot be set up.
     static std::unique_ptr<DebugSession> fromDocument(const Document& doc, Compiler& compiler,
@@ -122,6 +125,13 @@ public:
     std::vector<LaneValue> lanes(const std::string& expression) const;
     // ... for the focused lane.
     LaneValue evaluate(const std::string& expression) const;
+    // The source's variables in scope at the focused warp's next instruction, each with
+    // its 32 lanes' values (empty without -G).
+    std::vector<SourceVariableView> locals() const;
+    // Whether the kernel was compiled with -G and its variables can be read by name.
+    bool hasSourceVariables() const { return sources_ != nullptr; }
+    // "-G: source variables by name", or why registers only.
+    const std::string& variablesMode() const { return variablesMode_; }
     // The focused block's shared memory as `count` words of `type` from byte `offset`.
     // Each word with its bank and its last writer in the block.
     std::vector<SharedWord> shared(DType type, std::uint32_t offset, std::uint32_t count) const;
@@ -151,6 +161,8 @@ private:
     std::unique_ptr<DebugLaunch> launch_;
     std::unique_ptr<DebugObserver> observer_;
     std::string source_, sourceName_;
+    std::unique_ptr<SourceVariables> sources_; // from the DWARF of -G, null without
+    std::string variablesMode_;
     double timeLimitSeconds_ = 10;
     std::atomic<bool> interrupt_{false};
     std::function<void()> whileRunning_;

@@ -102,6 +102,17 @@ struct LaneValue {
     std::string text;
 };
 
+// A source variable in scope at the focused warp's pc (-G), with each lane's value.
+struct SourceVariableView {
+    std::string name; // NAME, or NAME@LINE for an outer one an inner one hides
+    std::string type; // as the source spells it
+    std::uint32_t line = 0;
+    bool parameter = false;
+    bool available = true; // false: no value here, `why` says so
+    std::string why;
+    std::vector<LaneValue> lanes; // 32; a lane that is no thread of the block does not exist
+};
+
 // The last instruction of the block that wrote (stored to or an atomic on) a word of
 // shared memory, and the thread that executed it.
 struct SharedWriter {

@@ -1,6 +1,7 @@
 #include "debug/LaneExpression.hpp"
 
 #include "debug/RegisterValue.hpp"
+#include "debug/SourceValue.hpp"
 #include "sim/Warp.hpp"
 #include "util/Error.hpp"
 
@@ -22,10 +23,55 @@ bool nameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c 
 // the remainder operator.
 struct Rewritten {
     std::string text;
-    std::vector<std::pair<std::string, std::string>> registers; // (muparser name, PTX name)
+    std::vector<std::pair<std::string, std::string>> registers;   // (muparser name, PTX name)
+    std::vector<std::pair<std::string, VisibleVariable>> sources; // (muparser name, the variable)
 };
 
-Rewritten rewrite(const std::string& in, const Function& fn, std::uint32_t pc)
+bool isBuffer(const std::vector<BufferArg>& buffers, const std::string& name)
+{
+    return std::any_of(buffers.begin(), buffers.end(), [&](const BufferArg& b) { return b.name == name; });
+}
+
+// A source variable's name at in[i..j) (NAME or NAME@LINE), its muparser name when it is one.
+std::optional<std::string> sourceName(const std::string& in, std::size_t i, std::size_t& j,
+                                      const SourceVariables* sources, std::uint32_t pc,
+                                      const std::vector<BufferArg>& buffers, Rewritten& r)
+{
+    std::string name = in.substr(i, j - i);
+    std::size_t end = j;
+    if (end + 1 < in.size() && in[end] == '@' && std::isdigit(static_cast<unsigned char>(in[end + 1]))) {
+        ++end;
+        while (end < in.size() && std::isdigit(static_cast<unsigned char>(in[end])))
+            ++end;
+        name = in.substr(i, end - i);
+    }
+    if (!sources || name == "lane" || name == "warp")
+        return std::nullopt;
+    std::size_t after = end;
+    while (after < in.size() && in[after] == ' ')
+        ++after;
+    const bool call = after < in.size() && in[after] == '(';
+    if (call && isBuffer(buffers, name))
+        return std::nullopt; // a document buffer's element
+    std::optional<VisibleVariable> v = sources->find(name, pc);
+    if (!v) {
+        if (end != j)
+            throw Error(ErrorCategory::Usage, fmt::format("no variable {} here", name));
+        return std::nullopt;
+    }
+    const bool array = v->source->type.kind == dwarf::SourceType::Kind::Array;
+    if (array != call)
+        return std::nullopt; // a function of the same name, or an array without its index: refused later
+    if (v->where == VisibleVariable::Where::Nowhere)
+        throw Error(ErrorCategory::Usage, fmt::format("{}: {}", name, v->why));
+    j = end;
+    const std::string var = fmt::format("{}_{}", array ? "A" : "S", r.sources.size());
+    r.sources.emplace_back(var, std::move(*v));
+    return var;
+}
+
+Rewritten rewrite(const std::string& in, const Function& fn, std::uint32_t pc, const SourceVariables* sources,
+                  const std::vector<BufferArg>& buffers)
 {
     Rewritten r;
     for (std::size_t i = 0; i < in.size();) {
@@ -67,6 +113,9 @@ Rewritten rewrite(const std::string& in, const Function& fn, std::uint32_t pc)
                 && (j + 2 >= in.size() || !nameChar(in[j + 2]))) {
                 r.text += word + "_" + in[j + 1];
                 i = j + 2;
+            } else if (const auto var = sourceName(in, i, j, sources, pc, buffers, r)) {
+                r.text += *var;
+                i = j;
             } else {
                 r.text += word;
                 i = j;
@@ -124,11 +173,11 @@ std::optional<std::uint32_t> LaneExpression::findRegister(const Function& fn, co
 }
 
 LaneExpression::LaneExpression(const std::string& text, const Function& fn, std::uint32_t pc,
-                               const std::vector<BufferArg>& buffers)
+                               const std::vector<BufferArg>& buffers, const SourceVariables* sources)
     : text_(text)
     , fn_(fn)
 {
-    const Rewritten r = rewrite(text, fn, pc);
+    const Rewritten r = rewrite(text, fn, pc, sources, buffers);
     expr_ = std::make_unique<Expression>(r.text, "expression");
     // Every name the text uses is bound; an unknown one is refused by compile() below.
     static const char* axes = "xyz";
@@ -154,6 +203,18 @@ LaneExpression::LaneExpression(const std::string& text, const Function& fn, std:
             && text.find_last_not_of(' ') + 1 == text.find(name) + name.size())
             single_ = index;
     }
+    for (const auto& [var, v] : r.sources) {
+        sources_.push_back({v, this});
+        if (v.source->type.kind == dwarf::SourceType::Kind::Array) {
+            expr_->bindFunction(var, &LaneExpression::readSourceElement, &sources_.back());
+            continue;
+        }
+        bound_.push_back({Bound::Kind::Source, std::uint32_t(sources_.size() - 1)});
+        expr_->bindVariable(var, bound_.back().values);
+        if (r.sources.size() == 1 && r.registers.empty() && text.find_first_not_of(' ') == text.find(v.name)
+            && text.find_last_not_of(' ') + 1 == text.find(v.name) + v.name.size())
+            singleSource_ = sources_.size() - 1;
+    }
     for (const BufferArg& b : buffers) {
         reads_.push_back({&b, b.name});
         expr_->bindFunction(b.name, &LaneExpression::readElement, &reads_.back());
@@ -170,11 +231,13 @@ LaneExpression::LaneExpression(const std::string& text, const Function& fn, std:
         bound_[k++].used = std::find(used.begin(), used.end(), "warp") != used.end();
     } catch (const Error& e) {
         throw Error(ErrorCategory::Usage,
-                    fmt::format("{} (names: threadIdx.x, blockIdx.x, lane, warp, PTX registers "
-                                "such as %r1, buffer elements such as out(i))",
+                    fmt::format("{} (names: the source's variables where the kernel is compiled with -G, "
+                                "threadIdx.x, blockIdx.x, lane, warp, PTX registers such as %r1, buffer "
+                                "elements such as out(i))",
                                 e.what()));
     }
-    predicate_ = LanePredicate::compile(text, fn, pc);
+    if (r.sources.empty()) // a source name is read as its DWARF type, which the predicate does not know
+        predicate_ = LanePredicate::compile(text, fn, pc);
 }
 
 LaneExpression::~LaneExpression() = default;
@@ -187,6 +250,17 @@ double LaneExpression::readElement(void* read, double index)
                     fmt::format("{}({}): outside the buffer of {} elements", r->name, formatNumber(index),
                                 r->buffer->data.count()));
     return r->buffer->data.at(std::size_t(index));
+}
+
+double LaneExpression::readSourceElement(void* read, double index)
+{
+    const auto* s = static_cast<const SourceRead*>(read);
+    return sourceElement(s->variable, *s->owner->warp_, s->owner->lane_, index).number;
+}
+
+LaneValue LaneExpression::sourceValueOf(const Warp& w, int lane) const
+{
+    return sourceValue(sources_.at(*singleSource_).variable, w, lane);
 }
 
 void LaneExpression::fill(const Warp& w, const int* lanes, int n) const
@@ -203,6 +277,7 @@ void LaneExpression::fill(const Warp& w, const int* lanes, int n) const
             case Bound::Kind::BlockIdx: v = double(w.R[(RegCtaidX + b.index) * 32 + lane]); break;
             case Bound::Kind::BlockDim: v = double(w.R[(RegNtidX + b.index) * 32 + lane]); break;
             case Bound::Kind::GridDim: v = double(w.R[(RegNctaidX + b.index) * 32 + lane]); break;
+            case Bound::Kind::Source: v = sourceValue(sources_[b.index].variable, w, lane).number; break;
             case Bound::Kind::Lane: v = lane; break;
             case Bound::Kind::Warp: v = w.warpId; break;
             }
@@ -212,6 +287,8 @@ void LaneExpression::fill(const Warp& w, const int* lanes, int n) const
 
 double LaneExpression::evaluate(const Warp& w, int lane) const
 {
+    warp_ = &w;
+    lane_ = lane;
     fill(w, &lane, 1);
     return expr_->evaluate();
 }

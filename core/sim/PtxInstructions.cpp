@@ -133,6 +133,15 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope)
         }
         pushInstr(in, st, lastWhy_);
     }
+    // The names as this frame knows them, for debug information (DWARF names labels,
+    // registers and the .local depot of the function as written).
+    for (const auto& [name, pc] : scope.labels)
+        fn_->labels.push_back(FrameName{name, frame_, pc});
+    for (const auto& [name, index] : scope.regs)
+        if (index >= RegFirstUser && name.starts_with('%'))
+            fn_->registers.push_back(FrameName{name, frame_, index});
+    for (const auto& [name, offset] : scope.locals)
+        fn_->locals.push_back(FrameName{name, frame_, offset});
     for (const auto& [index, name] : scope.fixups) {
         auto it = scope.labels.find(name);
         if (it == scope.labels.end())

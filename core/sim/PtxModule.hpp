@@ -24,6 +24,14 @@ struct CallFrame {
     std::uint32_t callLine = 0;
 };
 
+// A name of the PTX text in one call frame of a function (a device function inlined at
+// several calls has its names once per call): what debug information refers to.
+struct FrameName {
+    std::string name;
+    std::uint32_t frame = 0;
+    std::uint64_t value = 0; // a label: the pc it marks; a register: its index; a .local: its frame offset
+};
+
 struct Function {
     std::string name;
     bool isEntry = false;
@@ -38,7 +46,10 @@ struct Function {
     std::vector<std::pair<std::uint32_t, std::uint64_t>> constRegs; // immediates
     std::vector<ParamDecl> params;
     std::uint32_t paramBytes = 0;
-    std::uint32_t localBytes = 0; // per-thread .local frame
+    std::uint32_t localBytes = 0;     // per-thread .local frame
+    std::vector<FrameName> labels;    // code labels
+    std::vector<FrameName> registers; // the registers declared at each frame's function level
+    std::vector<FrameName> locals;    // .local variables (and call parameters), by frame offset
 
     // The PTX name of register `index`, empty when it has none (an immediate, the sink).
     const std::string& registerName(std::uint32_t index) const;

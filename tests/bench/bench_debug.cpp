@@ -5,7 +5,9 @@
 //   reverse: a kernel of about 10^7 warp-level instructions run to its end, then earlier
 //     stops reached by running again from the start (goto, reverse-continue,
 //     reverse-step); the goal is 1 s each.
-// Usage: bench_debug [condition|reverse|all]
+//   condition-g: the same with the kernel compiled with -G (the debugger's default build)
+//     and conditions on source names, against a plain run of the -G code.
+// Usage: bench_debug [condition|condition-g|reverse|all]
 #include "SimCompile.hpp"
 #include "SimLaunch.hpp"
 #include "debug/DebugSession.hpp"
@@ -67,10 +69,11 @@ int lineOf(const std::string& source, const std::string& marker)
     return 1 + int(std::count(source.begin(), source.begin() + std::ptrdiff_t(at), '\n'));
 }
 
-bool condition(int rounds)
+bool condition(int rounds, bool deviceDebug = false)
 {
     std::string log;
-    const auto img = compileCuda(kWork, "work", log);
+    const auto img = compileCuda(kWork, "work", log, false,
+                                 deviceDebug ? std::vector<std::string>{"-G"} : std::vector<std::string>{});
     if (!img) {
         std::fprintf(stderr, "bench_debug: %s\n", log.c_str());
         return false;
@@ -109,10 +112,13 @@ bool condition(int rounds)
         one = std::min(one, plainOnce(1));
         all = std::min(all, plainOnce(0));
         observed = std::min(observed, debuggedOnce("", ""));
-        once = std::min(once, debuggedOnce("// once", "threadIdx.x > 4096"));
-        loop = std::min(loop, debuggedOnce("// loop", "threadIdx.x > 4096 || %f1 < -1e30"));
+        once = std::min(once, debuggedOnce("// once", deviceDebug ? "i < 0" : "threadIdx.x > 4096"));
+        loop = std::min(
+            loop, debuggedOnce("// loop", deviceDebug ? "i < 0 || v < -1e30" : "threadIdx.x > 4096 || %f1 < -1e30"));
     }
     const bool fired = hits != 0; // a breakpoint that never fires did: the figures mean nothing
+    if (deviceDebug)
+        std::printf("debug condition (-G, conditions on source names)\n");
     std::printf("debug condition threads=%d plain_1thread_s=%.4f plain_allcores_s=%.4f\n", n, one, all);
     std::printf("debug condition no_breakpoint_s=%.4f ratio=%.2f\n", observed, observed / one);
     std::printf("debug condition line_once_s=%.4f ratio=%.2f (goal 1.5)\n", once, once / one);
@@ -179,6 +185,8 @@ int main(int argc, char** argv)
     bool ok = true;
     if (which == "all" || which == "condition")
         ok &= condition(9);
+    if (which == "all" || which == "condition-g")
+        ok &= condition(9, true);
     if (which == "all" || which == "reverse")
         ok &= reverse();
     return ok ? 0 : 1;

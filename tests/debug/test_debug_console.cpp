@@ -22,7 +22,9 @@ std::unique_ptr<DebugSession> sampleSession()
 {
     const kw::Document doc = kw::DocumentReader::readFile(kSample, kw::Trust::Trusted);
     kw::Compiler compiler;
-    return DebugSession::fromDocument(doc, compiler);
+    kw::debug::DebugOptions o;
+    o.optimized = true; // the optimized code's registers (the -G build: test_debug_source_variables)
+    return DebugSession::fromDocument(doc, compiler, o);
 }
 
 std::uint32_t addLine()

@@ -1,0 +1,243 @@
+// The source's variables by name (-G, the debugger's default build): the reduction
+// sample's partial sums for all 32 lanes at two steps of the tree, against the host's
+// reduction; nested scopes with a shadowed name; a call of a device function stepped
+// into and finished; a condition on a source name; a variable with no place here.
+#include "DebugTestSupport.hpp"
+#include "compile/Compiler.hpp"
+#include "debug/DebugConsole.hpp"
+#include "debug/DebugSession.hpp"
+#include "doc/DocumentReader.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace kw;
+using namespace kw::debug;
+using kwtest::contains;
+
+namespace {
+
+const std::string kReduction = std::string(KW_SAMPLES_DIR) + "/reduction_shared.kwb";
+
+// Lines: weigh's w2 at 5; the kernel's outer v at 17, the loop's v at 19, the call at 20.
+const char* kScopes = R"(__device__ float weigh(float x, int k)
+{
+    float w = x * k;
+    if (k > 2) {
+        float w2 = w + 1.0f;
+        w = w2 * 0.5f;
+    }
+    return w;
+}
+
+__global__ void scopes(const float *in, float *out, int n)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    bool inside = t < n;
+    double acc = 0.0;
+    unsigned int count = 0;
+    int v = t * 2;
+    for (int k = 0; k < 4; ++k) {
+        int v = t + k;
+        acc += weigh(in[v % n], k);
+        ++count;
+    }
+    if (inside)
+        out[t] = float(acc) + float(v) + float(count);
+}
+)";
+
+std::unique_ptr<DebugSession> session(const Document& doc, bool optimized = false)
+{
+    Compiler compiler;
+    DebugOptions o;
+    o.optimized = optimized;
+    return DebugSession::fromDocument(doc, compiler, o);
+}
+
+Document scopesDocument()
+{
+    nlohmann::json j = {{"format", "kernel-workbench"},
+                        {"version", 1},
+                        {"source", kScopes},
+                        {"kernel", "scopes"},
+                        {"variables", nlohmann::json::array({nlohmann::json::array({"n", "64"})})},
+                        {"buffers",
+                         {{{"name", "in"},
+                           {"dtype", "f32"},
+                           {"count", "n"},
+                           {"init", {{"kind", "arange"}, {"start", "0"}, {"step", "1"}}},
+                           {"direction", "in"}},
+                          {{"name", "out"}, {"dtype", "f32"}, {"count", "n"}, {"direction", "out"}}}},
+                        {"args",
+                         {{{"name", "in"}, {"buffer", "in"}},
+                          {{"name", "out"}, {"buffer", "out"}},
+                          {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+                        {"launch", {{"grid", {1, 1, 1}}, {"block", {"n", 1, 1}}}}};
+    return DocumentReader::readString(j.dump());
+}
+
+const SourceVariableView* variable(const std::vector<SourceVariableView>& vars, const std::string& name)
+{
+    for (const auto& v : vars)
+        if (v.name == name)
+            return &v;
+    return nullptr;
+}
+
+BreakpointSpec at(std::uint32_t line, std::string condition = {})
+{
+    BreakpointSpec b;
+    b.line = line;
+    b.condition = std::move(condition);
+    return b;
+}
+
+} // namespace
+
+TEST(SourceVariables, ReductionPartialSumsByNameForAllLanes)
+{
+    KW_REQUIRE_NVRTC();
+    const Document doc = DocumentReader::readFile(kReduction, Trust::Trusted);
+    auto s = session(doc);
+    ASSERT_TRUE(s->hasSourceVariables()) << s->variablesMode();
+    const auto line = std::uint32_t(kwtest::lineOf(doc.source, "partial[tid] += partial[tid + stride];"));
+    std::vector<double> host(256);
+    for (int t = 0; t < 256; ++t)
+        host[std::size_t(t)] = t; // block 0 holds 0..255
+    for (const std::uint32_t stride : {128u, 64u}) {
+        // The first warp to reach the addition at this step of the tree.
+        const BreakpointInfo b = s->addBreakpoint(at(line, fmt::format("stride == {}", stride)));
+        const Stop stop = s->resume(Motion::Continue);
+        ASSERT_EQ(stop.reason, StopReason::Breakpoint) << stop.message;
+        ASSERT_EQ(stop.warp, 0u);
+        const auto tid = s->lanes("tid");
+        const auto strides = s->lanes("stride");
+        const auto mine = s->lanes("partial(tid)");
+        const auto theirs = s->lanes("partial(tid + stride)");
+        for (std::uint32_t t = 0; t < 32; ++t) {
+            EXPECT_EQ(tid[t].number, t);
+            EXPECT_EQ(strides[t].number, stride);
+            EXPECT_EQ(mine[t].number, host[t]) << "stride " << stride << " lane " << t;
+            EXPECT_EQ(theirs[t].number, host[t + stride]) << "stride " << stride << " lane " << t;
+        }
+        // One line on, the warp's sums are stored.
+        s->removeBreakpoint(b.id);
+        s->resume(Motion::Step);
+        const auto sums = s->lanes("partial(tid)");
+        for (std::uint32_t t = 0; t < 32; ++t)
+            EXPECT_EQ(sums[t].number, host[t] + host[t + stride]) << "stride " << stride << " lane " << t;
+        for (std::uint32_t t = 0; t < stride; ++t)
+            host[t] += host[t + stride];
+    }
+    // The table of `lanes` alone: each variable with its type, then its lanes.
+    DebugConsole c(*s);
+    const std::string table = c.execute("lanes");
+    EXPECT_TRUE(contains(table, "stride      unsigned int\n")) << table;
+    EXPECT_TRUE(contains(table, "in          const float *\n")) << table;
+    EXPECT_TRUE(contains(c.execute("print stride"), "stride = 64  (block 0 warp 0 lane 0)"))
+        << c.execute("print stride");
+}
+
+TEST(SourceVariables, OptimizedBuildKeepsRegistersOnly)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session(DocumentReader::readFile(kReduction, Trust::Trusted), true);
+    EXPECT_FALSE(s->hasSourceVariables());
+    EXPECT_TRUE(contains(s->variablesMode(), "PTX registers")) << s->variablesMode();
+    DebugConsole c(*s);
+    EXPECT_TRUE(contains(c.execute("lanes"), "error: lanes EXPR... (no source variables")) << c.execute("lanes");
+    EXPECT_TRUE(contains(c.execute("print stride"), "error: ")) << c.execute("print stride");
+    EXPECT_TRUE(contains(c.execute("print %tid.x"), "%tid.x = 0"));
+}
+
+TEST(SourceVariables, InnermostNameWinsAndTheOuterIsQualified)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session(scopesDocument());
+    s->addBreakpoint(at(20));
+    ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
+    const auto vars = s->locals();
+    const SourceVariableView* inner = variable(vars, "v");
+    const SourceVariableView* outer = variable(vars, "v@17");
+    const SourceVariableView* k = variable(vars, "k");
+    ASSERT_TRUE(inner && outer && k);
+    EXPECT_EQ(inner->line, 19u);
+    EXPECT_EQ(inner->type, "int");
+    for (std::uint32_t t = 0; t < 32; ++t) {
+        EXPECT_EQ(k->lanes[t].number, 0);
+        EXPECT_EQ(inner->lanes[t].number, t);     // t + k
+        EXPECT_EQ(outer->lanes[t].number, 2 * t); // t * 2
+    }
+    EXPECT_EQ(s->lanes("v@17 - v")[5].number, 5);
+    // Parameters first.
+    ASSERT_GE(vars.size(), 3u);
+    EXPECT_EQ(vars[0].name, "in");
+    EXPECT_TRUE(vars[0].parameter);
+    EXPECT_EQ(variable(vars, "acc")->type, "double");
+    EXPECT_EQ(variable(vars, "count")->type, "unsigned int");
+    // `inside` has no place in NVRTC's -G code: said, never a value.
+    const SourceVariableView* inside = variable(vars, "inside");
+    ASSERT_NE(inside, nullptr);
+    EXPECT_FALSE(inside->available);
+    EXPECT_EQ(inside->why, "not available here");
+    EXPECT_EQ(inside->lanes[0].text, "not available here");
+    DebugConsole c(*s);
+    EXPECT_TRUE(contains(c.execute("print inside"), "error: inside: not available here")) << c.execute("print inside");
+    EXPECT_TRUE(contains(c.execute("print v@18"), "error: no variable v@18 here"));
+    // w2 lives in weigh's inner block only: not a name here.
+    EXPECT_TRUE(contains(c.execute("print w2"), "error: "));
+}
+
+TEST(SourceVariables, StepIntoADeviceFunctionAndFinish)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session(scopesDocument());
+    s->addBreakpoint(at(20));
+    ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
+    s->removeBreakpoint(1);
+    // Into weigh(in[v % n], k): its own frame, its own parameters.
+    for (int i = 0; i < 10 && s->backtrace().size() < 2; ++i)
+        s->resume(Motion::Step);
+    const auto frames = s->backtrace();
+    ASSERT_EQ(frames.size(), 2u) << s->warp().where.function;
+    EXPECT_TRUE(contains(frames[0].function, "weigh")) << frames[0].function;
+    EXPECT_EQ(frames[1].where.line, 20u);
+    // At the function's first instruction its prologue has not loaded x yet.
+    const auto entry = s->locals();
+    const SourceVariableView* early = variable(entry, "x");
+    ASSERT_NE(early, nullptr);
+    EXPECT_FALSE(early->available);
+    EXPECT_TRUE(contains(early->why, "not available here")) << early->why;
+    s->resume(Motion::Step); // to line 3
+    const auto x = s->lanes("x");
+    const auto k = s->lanes("k");
+    for (std::uint32_t t = 0; t < 32; ++t) {
+        EXPECT_EQ(x[t].number, double(t)); // in[t + 0]
+        EXPECT_EQ(k[t].number, 0);
+    }
+    const auto vars = s->locals();
+    EXPECT_NE(variable(vars, "x"), nullptr);
+    EXPECT_NE(variable(vars, "w"), nullptr);
+    EXPECT_EQ(variable(vars, "v"), nullptr) << "the caller's names are not the callee's";
+    // Out again: the kernel's frame, its names back.
+    s->resume(Motion::Finish);
+    EXPECT_EQ(s->backtrace().size(), 1u);
+    EXPECT_EQ(s->lanes("v")[3].number, 3);
+}
+
+TEST(SourceVariables, ConditionOnASourceName)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session(scopesDocument());
+    s->addBreakpoint(at(21, "v == 37"));
+    const Stop stop = s->resume(Motion::Continue);
+    ASSERT_EQ(stop.reason, StopReason::Breakpoint) << stop.message;
+    // v = t + k: thread 37 with k = 0 comes first (warp 1 lane 5).
+    EXPECT_EQ(stop.warp, 1u);
+    EXPECT_EQ(s->focus().lane, 5u);
+    EXPECT_EQ(s->evaluate("v").number, 37);
+    EXPECT_EQ(s->evaluate("k").number, 0);
+    // A condition on a name with no place at the line is refused when it is set.
+    EXPECT_THROW(s->addBreakpoint(at(21, "inside")), kw::Error);
+}
