@@ -176,10 +176,7 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
                          {"shape", a.shape},
                          {"offset", job.payload.size()},
                          {"bytes", a.data.byteSize()}});
-        if (job.payload.empty()) // the first file's bytes are the payload's start: taken, not copied
-            job.payload = std::move(a.data.bytes());
-        else
-            job.payload.insert(job.payload.end(), a.data.bytes().begin(), a.data.bytes().end());
+        job.payload.insert(job.payload.end(), a.data.bytes().begin(), a.data.bytes().end());
     }
 
     job.header = protocol::request(id, op);
