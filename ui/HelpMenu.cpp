@@ -1,5 +1,7 @@
 #include "HelpMenu.hpp"
 
+#include "run/VersionReport.hpp"
+
 #include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDialog>
@@ -53,8 +55,10 @@ HelpMenu::HelpMenu(QMainWindow* window)
         QMessageBox::about(window_, tr("About Kernel Workbench"),
                            tr("<b>Kernel Workbench %1</b><p>Write, compile and run CUDA kernels on a GPU or on "
                               "the CPU simulator; see their output as plots, tables and timings.</p>"
-                              "<p>F5 runs the kernel, F11 switches presentation mode, F1 lists the keys.</p>")
-                               .arg(QCoreApplication::applicationVersion()));
+                              "<p>F5 runs the kernel, F11 switches presentation mode, F1 lists the keys.</p>"
+                              "<p>Licence: %2.</p>")
+                               .arg(QCoreApplication::applicationVersion(),
+                                    QString::fromStdString(VersionReport::licence()).toHtmlEscaped()));
     });
 }
 
