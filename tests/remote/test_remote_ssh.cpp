@@ -138,9 +138,9 @@ TEST_F(RemoteSsh, RandomBytesOfOddSizesMakeTheRoundTripByteForByte)
     for (const auto& [na, nb] : sizes) {
         const fs::path folder = client() / ("odd-" + std::to_string(na) + "-" + std::to_string(nb));
         fs::create_directories(folder);
-        std::map<std::string, std::vector<std::byte>> sent;
+        std::map<std::string, kw::HostBytes> sent;
         for (const auto& [name, n] : {std::pair{std::string("a"), na}, std::pair{std::string("b"), nb}}) {
-            std::vector<std::byte> bytes(n);
+            kw::HostBytes bytes(n);
             for (auto& b : bytes)
                 b = std::byte(gen());
             kw::BinaryFile::writeAll(folder / (name + ".raw"), bytes);
