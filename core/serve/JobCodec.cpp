@@ -176,10 +176,8 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
                          {"shape", a.shape},
                          {"offset", job.payload.size()},
                          {"bytes", a.data.byteSize()}});
-        if (job.payload.empty()) // the first file's bytes are the payload's start: taken, not copied
-            job.payload = std::move(a.data.bytes());
-        else
-            job.payload.insert(job.payload.end(), a.data.bytes().begin(), a.data.bytes().end());
+        // The host's bytes are not zeroed as they grow (HostBytes), the payload is a plain vector: copied.
+        job.payload.insert(job.payload.end(), a.data.bytes().begin(), a.data.bytes().end());
     }
 
     job.header = protocol::request(id, op);
