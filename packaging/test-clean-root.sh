@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Proves the Linux packages on systems with nothing else installed.
 #
-# Builds the .deb (cpack -G DEB) and the portable archive (target portable-archive)
-# from the build tree, checks them (lintian, desktop-file-validate, appstreamcli),
-# creates minimal Debian 12 and Debian 13 roots with debootstrap (minbase, cached
-# between runs), and in each:
-#   Debian 12: apt-get install ./kernel-workbench_*.deb
+# Builds the two .debs (cpack -G DEB: kernel-workbench and kernel-workbench-nvrtc,
+# NVIDIA's files) and the portable archive (target portable-archive) from the build
+# tree, checks them (lintian, desktop-file-validate, appstreamcli, every licence text
+# in its place), creates minimal Debian 12 and Debian 13 roots with debootstrap
+# (minbase, cached between runs), and in each:
+#   Debian 12: apt-get install ./kernel-workbench_*.deb ./kernel-workbench-nvrtc_*.deb
+#              (one command), and afterwards without kernel-workbench-nvrtc
 #   both:      the archive unpacked under /opt
 # then runs kwb-run --version, kwb-run devices, kwb-run compile on every installed
 # sample, kwb-run run of hello_from_gpu (60 printf lines) and add_vectors (its
@@ -78,11 +80,14 @@ if [[ ${KWB_SKIP_BUILD:-0} != 1 ]]; then
 fi
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
 deb=$(ls -t "$build"/kernel-workbench_"$version"-*_amd64.deb 2>/dev/null | head -n1 || true)
+nvrtc_deb=$(ls -t "$build"/kernel-workbench-nvrtc_"$version"-*_amd64.deb 2>/dev/null | head -n1 || true)
 archive=$build/kernel-workbench-$version-linux-x86_64.tar.gz
 [[ -f $deb ]] || die "no .deb in $build (run without KWB_SKIP_BUILD)"
+[[ -f $nvrtc_deb ]] || die "no kernel-workbench-nvrtc .deb in $build (run without KWB_SKIP_BUILD)"
 [[ -f $archive ]] || die "no $archive (run without KWB_SKIP_BUILD)"
 step "artefacts"
 printf '   %-55s %s\n' "$(basename "$deb")" "$(human "$(stat -c %s "$deb")")"
+printf '   %-55s %s\n' "$(basename "$nvrtc_deb")" "$(human "$(stat -c %s "$nvrtc_deb")")"
 printf '   %-55s %s\n' "$(basename "$archive")" "$(human "$(stat -c %s "$archive")")"
 printf '   %-55s %s\n' "  unpacked" "$(human "$(tar -tvzf "$archive" | awk '{s += $3} END {print s}')")"
 
@@ -91,6 +96,46 @@ step "package checks"
 check_dir=$(mktemp -d)
 trap 'rm -rf "$check_dir"' EXIT
 dpkg-deb -x "$deb" "$check_dir/deb"
+dpkg-deb -x "$nvrtc_deb" "$check_dir/nvrtc"
+if [[ $(dpkg-deb -f "$deb" Recommends) == *kernel-workbench-nvrtc* ]]; then
+  ok "kernel-workbench recommends kernel-workbench-nvrtc"
+else
+  fail "kernel-workbench does not recommend kernel-workbench-nvrtc"
+fi
+# NVIDIA's files in their own package only.
+if [[ -z $(find "$check_dir/deb" -name 'libnvrtc*' -o -name 'cuda_fp16*' -o -name '*EULA*') ]] \
+   && [[ -f $check_dir/nvrtc/usr/lib/kernel-workbench/nvidia/libnvrtc.so.13 ]] \
+   && [[ -f $check_dir/nvrtc/usr/lib/kernel-workbench/nvidia/include/cuda_fp16.h ]]; then
+  ok "NVIDIA's files only in kernel-workbench-nvrtc (usr/lib/kernel-workbench/nvidia)"
+else
+  fail "NVIDIA's files are not (only) in kernel-workbench-nvrtc"
+fi
+
+# Every licence text where the packages say it is. licence_texts ROOT PREFIX LABEL
+licence_texts() {
+  local root=$1 p=$2 label=$3 f missing=""
+  grep -q 'Additional permission under GNU GPL version 3 section 7' "$root$p/share/doc/kernel-workbench/LICENSE" 2>/dev/null \
+    || missing+=" LICENSE(with the section 7 permission)"
+  grep -q '^License: GPL-3+ with NVIDIA CUDA exception' "$root$p/share/doc/kernel-workbench/copyright" 2>/dev/null \
+    || missing+=" copyright"
+  grep -q 'NVIDIA' "$root$p/share/doc/kernel-workbench-nvrtc/NVIDIA-CUDA-EULA.txt" 2>/dev/null \
+    || missing+=" NVIDIA-CUDA-EULA.txt"
+  grep -q 'Apache-2.0 WITH LLVM-exception' "$root$p/share/doc/kernel-workbench-nvrtc/copyright" 2>/dev/null \
+    || missing+=" kernel-workbench-nvrtc/copyright"
+  if [[ $p != /usr ]]; then
+    # The archive: Apache-2.0 in full for libcu++, and each bundled library's copyright.
+    [[ -s $root$p/share/doc/kernel-workbench-nvrtc/Apache-2.0.txt ]] || missing+=" Apache-2.0.txt"
+    local pkg
+    while read -r f pkg _; do
+      [[ $f == lib/kernel-workbench/* ]] || continue
+      [[ -s $root$p/share/doc/kernel-workbench/third-party/$pkg.copyright ]] || missing+=" third-party/$pkg.copyright"
+    done <"$root$p/share/doc/kernel-workbench/BUNDLED-LIBRARIES.txt"
+  fi
+  if [[ -z $missing ]]; then ok "$label: licence texts installed (LICENSE, copyright, NVIDIA's EULA$([[ $p != /usr ]] && echo ", Apache-2.0, every bundled library's copyright"))"
+  else fail "$label: licence texts missing:$missing"; fi
+}
+mkdir -p "$check_dir/both" && cp -a "$check_dir/deb/." "$check_dir/nvrtc/." "$check_dir/both/"
+licence_texts "$check_dir/both" /usr "the two .debs"
 if desktop-file-validate "$check_dir/deb/usr/share/applications/kernel-workbench.desktop"; then
   ok "desktop-file-validate"
 else
@@ -109,7 +154,7 @@ if XDG_DATA_DIRS=$check_dir update-mime-database "$check_dir/mime" 2>"$check_dir
 else
   cat "$check_dir/mime.log"; fail "MIME type"
 fi
-lintian --no-tag-display-limit "$deb" >"$check_dir/lintian.log" 2>&1 || true
+lintian --no-tag-display-limit "$deb" "$nvrtc_deb" >"$check_dir/lintian.log" 2>&1 || true
 errors=$(grep -c '^E:' "$check_dir/lintian.log" || true)
 warnings=$(grep -c '^W:' "$check_dir/lintian.log" || true)
 sed 's/^/   lintian: /' "$check_dir/lintian.log"
@@ -257,6 +302,30 @@ exercise() {
   fi
 }
 
+# kernel-workbench without kernel-workbench-nvrtc: what needs no compiler works, and
+# compiling says what to install.
+without_nvrtc() {
+  local label=$1 out
+  if ! in_root env DEBIAN_FRONTEND=noninteractive apt-get remove -y -q kernel-workbench-nvrtc >/dev/null 2>&1; then
+    fail "$label: apt-get remove kernel-workbench-nvrtc"; return
+  fi
+  out=$(in_root kwb-run --version 2>&1) || true
+  sed 's/^/   | /' <<<"$out"
+  if grep -q '^NVRTC: *not found.*kernel-workbench-nvrtc' <<<"$out"; then
+    ok "$label without kernel-workbench-nvrtc: --version says NVRTC is not found and names the package"
+  else
+    fail "$label without kernel-workbench-nvrtc: --version does not name the package to install"
+  fi
+  if in_root kwb-run devices >/dev/null 2>&1; then ok "$label without kernel-workbench-nvrtc: kwb-run devices"
+  else fail "$label without kernel-workbench-nvrtc: kwb-run devices"; fi
+  out=$(in_root kwb-run run /usr/share/kernel-workbench/samples/add_vectors.kwb --device sim 2>&1) && local rc=0 || local rc=$?
+  if ((rc != 0)) && grep -q 'kernel-workbench-nvrtc' <<<"$out"; then
+    ok "$label without kernel-workbench-nvrtc: kwb-run run fails, naming kernel-workbench-nvrtc"
+  else
+    sed 's/^/   | /' <<<"$out" | tail -n 5; fail "$label without kernel-workbench-nvrtc: kwb-run run (exit $rc) does not say what to install"
+  fi
+}
+
 # Libraries the loader cannot find in the root, for every ELF file of a tree.
 unresolved() {
   local prefix=$1
@@ -269,20 +338,22 @@ for suite in "${suites[@]}"; do
   tag=$(cat "$cache/$suite/etc/debian_version")
 
   if [[ $suite == bookworm ]]; then
-    step "Debian $suite ($tag): apt-get install ./$(basename "$deb")"
+    step "Debian $suite ($tag): apt-get install ./$(basename "$deb") ./$(basename "$nvrtc_deb")"
     enter_root "$suite"
-    cp "$deb" "$work/tmp/"
+    cp "$deb" "$nvrtc_deb" "$work/tmp/"
     t=$(now)
     in_root apt-get update -q >/dev/null 2>&1 || fail "apt-get update in $suite"
     ok "apt-get update: $(since "$t") s"
     t=$(now)
     if in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-            "/tmp/$(basename "$deb")" >"$cache/$suite.apt.log" 2>&1; then
+            "/tmp/$(basename "$deb")" "/tmp/$(basename "$nvrtc_deb")" >"$cache/$suite.apt.log" 2>&1; then
       installed_at=$(now)
       ok "apt-get install: $(since "$t") s ($(grep -c '^Setting up' "$cache/$suite.apt.log") packages set up, $(grep -c '^Get:' "$cache/$suite.apt.log") downloaded)"
       exercise /usr "$installed_at" "deb-$suite"
       left=$(unresolved /usr/lib/kernel-workbench)
       [[ -z $left ]] && ok "deb-$suite: every bundled library resolves" || { echo "$left"; fail "deb-$suite: unresolved libraries"; }
+      licence_texts "$work" /usr "deb-$suite"
+      without_nvrtc "deb-$suite"
     else
       tail -n 20 "$cache/$suite.apt.log" | sed 's/^/   apt: /'; fail "apt-get install of the .deb in $suite"
     fi
@@ -298,6 +369,7 @@ for suite in "${suites[@]}"; do
     prefix=/opt/$(basename "$archive" .tar.gz)
     ok "unpacked in $(since "$t") s to $prefix"
     exercise "$prefix" "$installed_at" "archive-$suite"
+    licence_texts "$work" "$prefix" "archive-$suite"
     left=$(unresolved "$prefix")
     [[ -z $left ]] && ok "archive-$suite: every library resolves inside the root" || { echo "$left"; fail "archive-$suite: unresolved libraries"; }
   else
@@ -307,6 +379,6 @@ for suite in "${suites[@]}"; do
 done
 
 step "summary"
-echo "   $(basename "$deb"): $(human "$(stat -c %s "$deb")"); $(basename "$archive"): $(human "$(stat -c %s "$archive")")"
+echo "   $(basename "$deb"): $(human "$(stat -c %s "$deb")"); $(basename "$nvrtc_deb"): $(human "$(stat -c %s "$nvrtc_deb")"); $(basename "$archive"): $(human "$(stat -c %s "$archive")")"
 echo "   total: $((SECONDS - script_start)) s; failures: $failures"
 ((failures == 0))

@@ -3,6 +3,7 @@
 #include "HelpPages.hpp"
 #include "HelpViewer.hpp"
 #include "Settings.hpp"
+#include "run/VersionReport.hpp"
 
 #include <QCoreApplication>
 #include <QDialog>
@@ -49,8 +50,10 @@ HelpMenu::HelpMenu(QMainWindow* window)
                            tr("<b>Kernel Workbench %1</b><p>Write, compile and run CUDA kernels on a GPU or on "
                               "the CPU simulator; see their output as plots, tables and timings.</p>"
                               "<p>F5 runs the kernel, F11 switches presentation mode, F1 lists the keys; Help ▸ "
-                              "Getting started shows the way round.</p>")
-                               .arg(QCoreApplication::applicationVersion()));
+                              "Getting started shows the way round.</p>"
+                              "<p>Licence: %2.</p>")
+                               .arg(QCoreApplication::applicationVersion(),
+                                    QString::fromStdString(VersionReport::licence()).toHtmlEscaped()));
     });
 }
 

@@ -90,7 +90,7 @@ NvrtcLibrary::NvrtcLibrary(const std::vector<std::string>& names)
         }
     }
     if (!impl_->lib.isLoaded()) {
-        std::string msg = "NVRTC could not be loaded (set KWB_NVRTC to its path); tried:";
+        std::string msg = "NVRTC could not be loaded. " + NvrtcSearchOrder::installHint() + ". Tried:";
         for (const auto& t : tried)
             msg += "\n  " + t;
         throw Error(ErrorCategory::Nvrtc, msg);

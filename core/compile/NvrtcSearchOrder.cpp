@@ -1,10 +1,16 @@
 #include "compile/NvrtcSearchOrder.hpp"
 
+#include "compile/WindowsNvrtcSearch.hpp"
+
 #include "util/Paths.hpp"
 
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
+
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 namespace kw {
 
@@ -34,19 +40,76 @@ void addFolder(std::vector<NvrtcCandidate>& out, const fs::path& dir, NvrtcCandi
     }
 }
 
+#ifdef _WIN32
+WindowsNvrtcPlaces windowsPlaces()
+{
+    WindowsNvrtcPlaces places;
+    if (char* block = GetEnvironmentStringsA()) {
+        for (const char* entry = block; *entry; entry += std::strlen(entry) + 1) {
+            const char* eq = std::strchr(entry + 1, '='); // names like "=C:" begin with '='
+            if (eq)
+                places.environment.emplace_back(std::string(entry, eq), std::string(eq + 1));
+        }
+        FreeEnvironmentStringsA(block);
+    }
+    HKEY key = nullptr;
+    if (RegOpenKeyExA(HKEY_LOCAL_MACHINE, "SOFTWARE\\NVIDIA Corporation\\GPU Computing Toolkit\\CUDA", 0,
+                      KEY_READ | KEY_WOW64_64KEY, &key)
+        == ERROR_SUCCESS) {
+        char name[256];
+        for (DWORD i = 0;; ++i) {
+            DWORD size = sizeof name;
+            if (RegEnumKeyExA(key, i, name, &size, nullptr, nullptr, nullptr, nullptr) != ERROR_SUCCESS)
+                break;
+            char dir[1024];
+            DWORD bytes = sizeof dir;
+            if (RegGetValueA(key, name, "InstallDir", RRF_RT_REG_SZ, nullptr, dir, &bytes) == ERROR_SUCCESS)
+                places.registryToolkits.emplace_back(dir);
+        }
+        RegCloseKey(key);
+    }
+    try {
+        places.executableDir = executableDir();
+    } catch (const std::exception&) {
+        // No executable path: the other places still apply.
+    }
+    return places;
+}
+
+void addWindowsFolders(std::vector<NvrtcCandidate>& out, bool bundled)
+{
+    const auto found = WindowsNvrtcSearch::find(windowsPlaces(), [](const fs::path& p) {
+        std::error_code ec;
+        return fs::is_regular_file(p, ec);
+    });
+    for (const auto& dll : found) {
+        const bool isBundled = NvrtcSearchOrder::originOf(dll.nvrtc.string()) == "bundled";
+        if (isBundled == bundled)
+            out.push_back(
+                {dll.nvrtc.string(), bundled ? NvrtcCandidate::Origin::Bundled : NvrtcCandidate::Origin::System});
+    }
+}
+#endif
+
+void addBundled(std::vector<NvrtcCandidate>& out)
+{
+#ifdef _WIN32
+    addWindowsFolders(out, true);
+#else
+    addFolder(out, NvrtcSearchOrder::nvidiaDir(), NvrtcCandidate::Origin::Bundled);
+#endif
+}
+
 void addSystem(std::vector<NvrtcCandidate>& out)
 {
+#ifdef _WIN32
+    addWindowsFolders(out, false);
+#endif
+    // The loader's own search last on Windows (it may find a DLL in a folder above), first elsewhere.
     for (const auto& n : NvrtcSearchOrder::libraryNames())
         out.push_back({n, NvrtcCandidate::Origin::System});
 #ifdef KW_CUDA_LIBRARY_DIR
     addFolder(out, KW_CUDA_LIBRARY_DIR, NvrtcCandidate::Origin::System);
-#endif
-#ifdef _WIN32
-    // The toolkit's installer sets CUDA_PATH; its DLLs are in bin\x64 since CUDA 13.
-    if (const char* cuda = std::getenv("CUDA_PATH"); cuda && *cuda) {
-        addFolder(out, fs::path(cuda) / "bin" / "x64", NvrtcCandidate::Origin::System);
-        addFolder(out, fs::path(cuda) / "bin", NvrtcCandidate::Origin::System);
-    }
 #endif
 }
 
@@ -63,17 +126,31 @@ std::vector<std::string> NvrtcSearchOrder::libraryNames()
 #endif
 }
 
-fs::path NvrtcSearchOrder::bundledDir()
+fs::path NvrtcSearchOrder::nvidiaDir()
 {
     try {
 #ifdef _WIN32
-        return executableDir();
+        return (executableDir() / ".." / "nvidia").lexically_normal();
 #else
-        return (executableDir() / ".." / "lib" / "kernel-workbench").lexically_normal();
+        return (executableDir() / ".." / "lib" / "kernel-workbench" / "nvidia").lexically_normal();
 #endif
     } catch (const std::exception&) {
         return {}; // no executable path (unusual embedding): the other places still apply
     }
+}
+
+std::vector<fs::path> NvrtcSearchOrder::bundledDirs()
+{
+    std::vector<fs::path> dirs;
+#ifdef _WIN32
+    try {
+        dirs.push_back(executableDir());
+    } catch (const std::exception&) {
+    }
+#endif
+    if (fs::path nvidia = nvidiaDir(); !nvidia.empty())
+        dirs.push_back(nvidia);
+    return dirs;
 }
 
 std::vector<std::string> NvrtcSearchOrder::companionsOf(const fs::path& path)
@@ -104,7 +181,7 @@ std::vector<NvrtcCandidate> NvrtcSearchOrder::candidates()
         out.push_back({env, NvrtcCandidate::Origin::Environment});
     if (systemFirst)
         addSystem(out);
-    addFolder(out, bundledDir(), NvrtcCandidate::Origin::Bundled);
+    addBundled(out);
     if (!systemFirst)
         addSystem(out);
     return out;
@@ -115,10 +192,22 @@ std::string NvrtcSearchOrder::originOf(const std::string& path)
     const std::string env = environmentChoice();
     if (!env.empty() && env != "system" && (env == path || sameFile(env, path)))
         return toString(NvrtcCandidate::Origin::Environment);
-    const fs::path dir = bundledDir();
-    if (!dir.empty() && sameFile(fs::path(path).parent_path(), dir))
-        return toString(NvrtcCandidate::Origin::Bundled);
+    for (const auto& dir : bundledDirs())
+        if (sameFile(fs::path(path).parent_path(), dir))
+            return toString(NvrtcCandidate::Origin::Bundled);
     return toString(NvrtcCandidate::Origin::System);
+}
+
+std::string NvrtcSearchOrder::installHint()
+{
+#ifdef _WIN32
+    return WindowsNvrtcSearch::installHint();
+#else
+    return "Kernels need NVIDIA's runtime compiler (NVRTC) to compile; everything else works without it. "
+           "Install the package kernel-workbench-nvrtc (apt-get install kernel-workbench-nvrtc; the portable "
+           "archive carries it in lib/kernel-workbench/nvidia), or NVIDIA's CUDA Toolkit, or set KWB_NVRTC to "
+           "the path of libnvrtc.so.13";
+#endif
 }
 
 const char* NvrtcSearchOrder::toString(NvrtcCandidate::Origin origin)

@@ -16,12 +16,19 @@ struct NvrtcCandidate {
 class NvrtcSearchOrder {
 public:
     // $KWB_NVRTC=<path> first; then the bundled copy, then the system's (the
-    // loader's search, then the toolkit found at build time). $KWB_NVRTC=system
+    // loader's search, then the toolkit found at build time; on Windows the
+    // toolkits, then PATH, in WindowsNvrtcSearch's order). $KWB_NVRTC=system
     // puts the system's before the bundled copy.
     static std::vector<NvrtcCandidate> candidates();
 
-    // The package's private library folder: <exe dir>/../lib/kernel-workbench.
-    static std::filesystem::path bundledDir();
+    // The folder of NVIDIA's files the packages carry (kernel-workbench-nvrtc: NVRTC,
+    // its builtins, include/ with the device headers):
+    // <exe dir>/../lib/kernel-workbench/nvidia, on Windows <exe dir>\..\nvidia.
+    static std::filesystem::path nvidiaDir();
+
+    // The folders whose NVRTC counts as bundled: nvidiaDir(), and on Windows the
+    // executable's own folder too.
+    static std::vector<std::filesystem::path> bundledDirs();
 
     // NVRTC's file names this build can use, newest first.
     static std::vector<std::string> libraryNames();
@@ -32,6 +39,8 @@ public:
 
     // How a loaded library at `path` was found: "bundled", "KWB_NVRTC" or "system".
     static std::string originOf(const std::string& path);
+    // What to install when no NVRTC was found.
+    static std::string installHint();
     static const char* toString(NvrtcCandidate::Origin origin);
 };
 

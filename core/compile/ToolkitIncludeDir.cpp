@@ -1,6 +1,6 @@
 #include "compile/ToolkitIncludeDir.hpp"
 
-#include "util/Paths.hpp"
+#include "compile/NvrtcSearchOrder.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -25,12 +25,10 @@ fs::path toolkitIncludeDir()
     }
 #endif
     toolkit.emplace_back("/usr/local/cuda/include");
-    fs::path bundled;
-    try {
-        bundled = executableDir() / ".." / "share" / "kernel-workbench" / "cuda-include";
-    } catch (const std::exception&) {
-        // No executable path: the other places still apply.
-    }
+    // The headers of the package that carries NVRTC, beside it.
+    fs::path bundled = NvrtcSearchOrder::nvidiaDir();
+    if (!bundled.empty())
+        bundled /= "include";
 
     // The headers follow NVRTC: the bundled ones match the bundled NVRTC, and a
     // user who picks another NVRTC (KWB_NVRTC) gets the toolkit's headers first.

@@ -241,7 +241,7 @@ bool ExerciseReader::isExercise(const std::string& text)
 
 Exercise ExerciseReader::readFile(const std::filesystem::path& path, Trust trust)
 {
-    const std::vector<std::byte> bytes = BinaryFile::readAll(path);
+    const HostBytes bytes = BinaryFile::readAll(path);
     return readString(std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()), path, trust);
 }
 

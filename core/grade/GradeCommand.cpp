@@ -22,7 +22,7 @@ namespace {
 
 std::string readText(const std::string& path)
 {
-    const std::vector<std::byte> bytes = BinaryFile::readAll(path);
+    const HostBytes bytes = BinaryFile::readAll(path);
     return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 

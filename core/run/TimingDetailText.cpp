@@ -15,6 +15,8 @@ std::string methodWords(const TimingDetail& d)
         return "CUPTI kernel records (the GPU's start and end of each launch)";
     if (d.method == "cuda events")
         return "CUDA events around each launch" + (d.methodNote.empty() ? std::string() : " (" + d.methodNote + ")");
+    if (d.method == "host clock")
+        return "the host's clock around the simulator's run (CPU time, not a GPU's)";
     return d.method;
 }
 

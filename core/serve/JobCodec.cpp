@@ -176,7 +176,6 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
                          {"shape", a.shape},
                          {"offset", job.payload.size()},
                          {"bytes", a.data.byteSize()}});
-        // The host's bytes are not zeroed as they grow (HostBytes), the payload is a plain vector: copied.
         job.payload.insert(job.payload.end(), a.data.bytes().begin(), a.data.bytes().end());
     }
 

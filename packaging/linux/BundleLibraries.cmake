@@ -81,8 +81,10 @@ foreach(dep ${deps})
          " share/doc/kernel-workbench/third-party/${pkg}.copyright.\n")
 endforeach()
 file(WRITE ${docdir}/BUNDLED-LIBRARIES.txt "${manifest}")
-if(EXISTS /usr/share/common-licenses/Apache-2.0)
-  file(COPY_FILE /usr/share/common-licenses/Apache-2.0 ${docdir}/Apache-2.0.txt)
+# libcu++ (Apache-2.0 WITH LLVM-exception) is in NVIDIA's folder; its licence text
+# goes with NVIDIA's other licences.
+if(EXISTS /usr/share/common-licenses/Apache-2.0 AND IS_DIRECTORY ${ROOT}/share/doc/kernel-workbench-nvrtc)
+  file(COPY_FILE /usr/share/common-licenses/Apache-2.0 ${ROOT}/share/doc/kernel-workbench-nvrtc/Apache-2.0.txt)
 endif()
 
 foreach(p ${modules})

@@ -1,17 +1,24 @@
 # Linux: what the .deb and the portable archive carry besides the programs.
 #
+# Two components, two Debian packages (packaging/CMakeLists.txt):
+#   workbench -> kernel-workbench        the programs, samples, docs, desktop files
+#   nvrtc     -> kernel-workbench-nvrtc  NVIDIA's files, in a folder of their own
 # Layout (relative to the prefix, /usr for the .deb, the unpacked folder for the archive):
 #   bin/                                   kernel-workbench, kwb-run
-#   lib/kernel-workbench/                  NVRTC and its builtins (and, in the archive,
-#                                          every other library the programs need)
-#   share/kernel-workbench/cuda-include/   cuda_fp16.h(pp), cccl/{cuda,nv}
+#   lib/kernel-workbench/                  (the archive: every other library the programs need)
+#   lib/kernel-workbench/nvidia/           NVRTC, its builtins, include/ (cuda_fp16.h(pp),
+#                                          cccl/{cuda,nv})                        [nvrtc]
 #   share/kernel-workbench/samples/        sample documents (read-only in the workbench)
-#   share/doc/kernel-workbench/            copyright, changelog, NVIDIA's EULA
+#   share/doc/kernel-workbench/            copyright, LICENSE, changelog
+#   share/doc/kernel-workbench-nvrtc/      copyright, NVIDIA's EULA, changelog     [nvrtc]
 # lib/kernel-workbench is spelled out rather than taken from GNUInstallDirs: the
-# programs look for it as <exe dir>/../lib/kernel-workbench.
+# programs look for NVIDIA's folder as <exe dir>/../lib/kernel-workbench/nvidia
+# (core/compile/NvrtcSearchOrder).
 
 set(KW_PRIVATE_LIBDIR lib/kernel-workbench)
+set(KW_NVIDIA_DIR ${KW_PRIVATE_LIBDIR}/nvidia)
 set(KW_DOCDIR ${CMAKE_INSTALL_DATADIR}/doc/kernel-workbench)
+set(KW_NVRTC_DOCDIR ${CMAKE_INSTALL_DATADIR}/doc/kernel-workbench-nvrtc)
 set(KW_PACKAGING_STAGE ${CMAKE_BINARY_DIR}/packaging-stage CACHE INTERNAL
     "NVRTC and the CUDA headers as the packages carry them")
 
@@ -24,30 +31,36 @@ if(KW_BUNDLE_NVRTC)
   set(CUDA_LIBDIR ${CUDAToolkit_LIBRARY_DIR})
   set(STAGE ${KW_PACKAGING_STAGE})
   include(${CMAKE_CURRENT_LIST_DIR}/StageCudaFiles.cmake)
+  if(KW_STAGED_NVRTC)
+    set(KW_NVRTC_COMPONENT ON)
+  endif()
   set(kw_nvrtc_files "")
   foreach(name ${KW_STAGED_NVRTC})
-    install(FILES ${KW_PACKAGING_STAGE}/lib/kernel-workbench/${name} DESTINATION ${KW_PRIVATE_LIBDIR})
+    install(FILES ${KW_PACKAGING_STAGE}/${KW_NVIDIA_DIR}/${name} DESTINATION ${KW_NVIDIA_DIR} COMPONENT nvrtc)
     if(kw_nvrtc_files)
       string(APPEND kw_nvrtc_files "\n      ")
     endif()
-    string(APPEND kw_nvrtc_files " ${KW_PRIVATE_LIBDIR}/${name}")
+    string(APPEND kw_nvrtc_files " ${KW_NVIDIA_DIR}/${name}")
   endforeach()
-  install(DIRECTORY ${KW_PACKAGING_STAGE}/share/kernel-workbench/cuda-include
-    DESTINATION ${CMAKE_INSTALL_DATADIR}/kernel-workbench)
+  install(DIRECTORY ${KW_PACKAGING_STAGE}/${KW_NVIDIA_DIR}/include DESTINATION ${KW_NVIDIA_DIR} COMPONENT nvrtc)
 
   # NVIDIA's licence, from wherever this toolkit keeps it.
   file(GLOB kw_eula ${kw_cuda_root}/EULA.txt ${kw_cuda_root}/doc/EULA.txt
        ${kw_cuda_root}/dist-info/nvidia_cuda_nvrtc*/licenses/License.txt)
   if(kw_eula)
     list(GET kw_eula 0 kw_eula)
-    install(FILES ${kw_eula} DESTINATION ${KW_DOCDIR} RENAME NVIDIA-CUDA-EULA.txt)
+    install(FILES ${kw_eula} DESTINATION ${KW_NVRTC_DOCDIR} RENAME NVIDIA-CUDA-EULA.txt COMPONENT nvrtc)
   else()
     message(WARNING "The CUDA EULA was not found under ${kw_cuda_root}; the packages must carry it with NVRTC")
   endif()
+  set(KW_NVRTC_FILES "${kw_nvrtc_files}")
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/copyright-nvrtc.in ${CMAKE_CURRENT_BINARY_DIR}/copyright-nvrtc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright-nvrtc DESTINATION ${KW_NVRTC_DOCDIR} RENAME copyright
+          COMPONENT nvrtc)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/changelog.Debian.gz DESTINATION ${KW_NVRTC_DOCDIR} COMPONENT nvrtc)
 endif()
 
-# The copyright file lists every third-party file the package carries.
-set(KW_NVRTC_FILES "${kw_nvrtc_files}")
+# The programs' copyright file, and the licence in full.
 configure_file(${CMAKE_CURRENT_LIST_DIR}/copyright.in ${CMAKE_CURRENT_BINARY_DIR}/copyright @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/copyright DESTINATION ${KW_DOCDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${KW_DOCDIR})

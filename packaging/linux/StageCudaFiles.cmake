@@ -15,10 +15,13 @@
 # CUB and Thrust are left out: their files mix BSD-3-Clause, Apache-2.0 and
 # Boost licences, and kernels compiled with NVRTC rarely use them.
 #
+# All of it goes in NVIDIA's folder, lib/kernel-workbench/nvidia (the package
+# kernel-workbench-nvrtc): NVRTC and its builtins, the headers under include/.
+#
 # In: CUDA_INCLUDE, CUDA_LIBDIR, STAGE. Sets KW_STAGED_NVRTC (file names) in the caller.
 
-set(stage_include ${STAGE}/share/kernel-workbench/cuda-include)
-set(stage_lib ${STAGE}/lib/kernel-workbench)
+set(stage_lib ${STAGE}/lib/kernel-workbench/nvidia)
+set(stage_include ${stage_lib}/include)
 file(MAKE_DIRECTORY ${stage_include} ${stage_lib})
 
 set(KW_STAGED_NVRTC "")

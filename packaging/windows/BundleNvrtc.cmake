@@ -1,6 +1,8 @@
-# Windows: NVRTC (nvrtc64_*.dll) and its builtins (nvrtc-builtins64_*.dll) go beside
-# kwb-run.exe, where NvrtcLibrary looks first. Both are on the CUDA Toolkit's list of
-# redistributable files (EULA, Attachment A). They come from KW_NVRTC_DLL_DIR, by
+# Windows: NVRTC (nvrtc64_*.dll) and its builtins (nvrtc-builtins64_*.dll) go in the
+# installer's NVIDIA folder, nvidia\ beside bin\ (the component "nvrtc", which can be
+# left out), with the half-precision headers in nvidia\include and NVIDIA's licence;
+# the programs look there right after their own folder (core/compile/WindowsNvrtcSearch).
+# Both DLLs are on the CUDA Toolkit's list of redistributable files (EULA, Attachment A). They come from KW_NVRTC_DLL_DIR, by
 # default the toolkit's bin folder (bin\x64 in CUDA 13, bin before). A cross build
 # from Linux has no Windows toolkit: its installer carries no NVRTC, and says so.
 set(kw_nvrtc_dirs "")
@@ -24,7 +26,18 @@ endforeach()
 
 if(kw_nvrtc_dlls)
   message(STATUS "Windows installer bundles NVRTC: ${kw_nvrtc_dlls}")
-  install(FILES ${kw_nvrtc_dlls} DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${kw_nvrtc_dlls} DESTINATION nvidia COMPONENT nvrtc)
+  list(GET CUDAToolkit_INCLUDE_DIRS 0 kw_cuda_include)
+  foreach(h cuda_fp16.h cuda_fp16.hpp)
+    if(EXISTS "${kw_cuda_include}/${h}")
+      install(FILES "${kw_cuda_include}/${h}" DESTINATION nvidia/include COMPONENT nvrtc)
+    endif()
+  endforeach()
+  file(GLOB kw_eula "${CUDAToolkit_BIN_DIR}/../EULA.txt")
+  if(kw_eula)
+    install(FILES ${kw_eula} DESTINATION nvidia RENAME NVIDIA-CUDA-EULA.txt COMPONENT nvrtc)
+  endif()
+  set(KW_NVRTC_COMPONENT ON)
   # Beside the built programs too, so the build tree compiles like the installed one.
   file(COPY ${kw_nvrtc_dlls} DESTINATION ${CMAKE_RUNTIME_OUTPUT_DIRECTORY})
 elseif(KW_NVRTC_DLL_DIR)

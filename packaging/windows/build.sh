@@ -7,13 +7,18 @@
 #   4. installs it silently under Wine, runs the installed kwb-run.exe --version and
 #      devices, uninstalls it and checks that nothing is left.
 # Exits non-zero when any step fails. Usage: packaging/windows/build.sh [BUILD_DIR]
-# (default build-windows). KW_JOBS sets the build's parallelism (default 2).
+# (default build-windows). KW_JOBS sets the build's parallelism (default 2);
+# KW_MINGW_DEPS the folder of the MinGW dependencies (default BUILD_DIR/prefix; CI keeps
+# it in /var/cache/kwb-windows/prefix, shared by every clone).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=$(mkdir -p "${1:-$root/build-windows}" && cd "${1:-$root/build-windows}" && pwd)
 jobs=${KW_JOBS:-2}
+deps=${KW_MINGW_DEPS:-$out/prefix}
+# ccache hashes paths relative to the tree, so another clone (CI's) reuses the objects.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root} CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 start=$SECONDS
 step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
 fail() { echo "build-windows: $*" >&2; exit 1; }
@@ -36,12 +41,13 @@ fi
 
 # --- 1. cross build -----------------------------------------------------------------
 step "MinGW dependencies"
-KW_JOBS=$jobs "$here/deps.sh" "$out/prefix" "$out/work"
+mkdir -p "$deps"
+KW_JOBS=$jobs "$here/deps.sh" "$deps" "$deps/../work"
 
 step "cross build"
 cmake -S "$root" -B "$out/cross" -G Ninja \
-  -DCMAKE_TOOLCHAIN_FILE="$here/mingw-w64-x86_64.cmake" -DKW_MINGW_PREFIX="$out/prefix" \
-  -DCMAKE_PREFIX_PATH="$out/prefix" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
+  -DCMAKE_TOOLCHAIN_FILE="$here/mingw-w64-x86_64.cmake" -DKW_MINGW_PREFIX="$deps" \
+  -DCMAKE_PREFIX_PATH="$deps" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER_LAUNCHER=ccache \
   -DKW_BUILD_GUI=OFF -DKW_BUILD_TESTS=ON -DKW_BUILD_BENCH=OFF -DKW_NSIS_TARGET=amd64-unicode \
   -DCMAKE_GTEST_DISCOVER_TESTS_DISCOVERY_MODE=PRE_TEST >"$out/configure.log" \
   || { cat "$out/configure.log"; fail "configure failed"; }

@@ -4,6 +4,7 @@
 #include "util/Error.hpp"
 #include "util/Paths.hpp"
 
+#include "support/ScopedEnvironment.hpp"
 #include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
@@ -263,15 +264,10 @@ TEST(Compile, QuotedIncludesBesideTheSourceAndInIncludeDirs)
 
 TEST(Compile, NvrtcCandidatesStartWithTheEnvironment)
 {
-#ifdef _WIN32
-    _putenv_s("KWB_NVRTC", "/nonexistent/libnvrtc-test.so");
-    auto names = NvrtcLibrary::candidateNames();
-    _putenv_s("KWB_NVRTC", "");
-#else
-    ::setenv("KWB_NVRTC", "/nonexistent/libnvrtc-test.so", 1);
-    auto names = NvrtcLibrary::candidateNames();
-    ::unsetenv("KWB_NVRTC");
-#endif
+    const auto names = [] {
+        const kw::test::ScopedEnvironment nvrtc("KWB_NVRTC", "/nonexistent/libnvrtc-test.so");
+        return NvrtcLibrary::candidateNames();
+    }();
     ASSERT_FALSE(names.empty());
     EXPECT_EQ(names[0], "/nonexistent/libnvrtc-test.so");
 #ifdef _WIN32

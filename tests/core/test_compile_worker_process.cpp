@@ -4,6 +4,7 @@
 // installed headers, however the source names it.
 #include "compile/CompileWorkerProcess.hpp"
 #include "compile/Compiler.hpp"
+#include "support/ScopedEnvironment.hpp"
 #include "support/TempDir.hpp"
 #include "util/Error.hpp"
 
@@ -151,13 +152,11 @@ TEST(CompileWorkerProcess, AFailureOfTheMachineryIsAnError)
 
 TEST(CompileWorkerProcess, AWallThatCannotBeRaisedRefusesTheCompile)
 {
-    ::setenv("KWB_TEST_NO_LANDLOCK", "1", 1);
+    const kw::test::ScopedEnvironment noLandlock("KWB_TEST_NO_LANDLOCK", "1");
     try {
         realWorker().run(job("__global__ void k() {}\n"));
-        ::unsetenv("KWB_TEST_NO_LANDLOCK");
         FAIL() << "a confined compile ran without Landlock";
     } catch (const kw::Error& e) {
-        ::unsetenv("KWB_TEST_NO_LANDLOCK");
         EXPECT_EQ(e.category(), kw::ErrorCategory::Untrusted) << e.what();
         EXPECT_NE(std::string(e.what()).find("sandbox could not be raised"), std::string::npos) << e.what();
     }

@@ -1,6 +1,7 @@
 // Finding compute-sanitizer and the command line that runs a program under it.
 #include "run/ComputeSanitizerCommand.hpp"
 #include "run/ComputeSanitizerLocator.hpp"
+#include "support/ScopedEnvironment.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
@@ -116,15 +117,12 @@ TEST(ComputeSanitizerLocator, CandidatesInOrderWithoutDuplicatesOrTheWorkingFold
 
 TEST(ComputeSanitizerLocator, ReadsTheEnvironment)
 {
-    const char* oldPath = std::getenv("PATH");
-    const std::string savedPath = oldPath ? oldPath : "";
-    setenv("KWB_COMPUTE_SANITIZER", "/somewhere/compute-sanitizer", 1);
-    setenv("CUDA_HOME", "/my/cuda", 1);
-    setenv("PATH", "/only/here", 1);
-    const SanitizerSearch s = SanitizerSearch::fromEnvironment();
-    unsetenv("KWB_COMPUTE_SANITIZER");
-    unsetenv("CUDA_HOME");
-    setenv("PATH", savedPath.c_str(), 1);
+    const SanitizerSearch s = [] {
+        const kw::test::ScopedEnvironment tool("KWB_COMPUTE_SANITIZER", "/somewhere/compute-sanitizer");
+        const kw::test::ScopedEnvironment home("CUDA_HOME", "/my/cuda");
+        const kw::test::ScopedEnvironment path("PATH", "/only/here");
+        return SanitizerSearch::fromEnvironment();
+    }();
     EXPECT_EQ(s.explicitPath, "/somewhere/compute-sanitizer");
     EXPECT_EQ(s.pathVariable, "/only/here");
     ASSERT_FALSE(s.toolkits.empty());

@@ -1,11 +1,12 @@
 // LineReader: lines in order, a capped line skipped to its end, raw bytes after a line.
 #include "serve/LineReader.hpp"
+#include "util/FileDescriptor.hpp"
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 namespace {
 
@@ -13,23 +14,23 @@ namespace {
 struct Pipe {
     explicit Pipe(std::string data)
     {
-        if (pipe(fds) != 0)
+        if (kw::fd::makePipe(fds) != 0)
             throw std::runtime_error("pipe");
         feeder = std::thread([this, data = std::move(data)] {
             std::size_t done = 0;
             while (done < data.size()) {
-                const ssize_t n = write(fds[1], data.data() + done, data.size() - done);
+                const long n = kw::fd::write(fds[1], data.data() + done, data.size() - done);
                 if (n <= 0)
                     break;
                 done += std::size_t(n);
             }
-            close(fds[1]);
+            kw::fd::close(fds[1]);
         });
     }
     ~Pipe()
     {
         feeder.join();
-        close(fds[0]);
+        kw::fd::close(fds[0]);
     }
     int fds[2];
     std::thread feeder;

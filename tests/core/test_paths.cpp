@@ -4,6 +4,7 @@
 #include "util/Paths.hpp"
 
 #include "gpu/ChildProcess.hpp"
+#include "support/ScopedEnvironment.hpp"
 #include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
@@ -17,32 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Sets (or, with nullopt, removes) an environment variable for one test and puts
-// the old value back afterwards.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, std::optional<std::string> value)
-        : name_(name)
-    {
-        if (const char* old = std::getenv(name))
-            old_ = old;
-        if (value)
-            setenv(name, value->c_str(), 1);
-        else
-            unsetenv(name);
-    }
-    ~ScopedEnv()
-    {
-        if (old_)
-            setenv(name_, old_->c_str(), 1);
-        else
-            unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
+using ScopedEnv = kw::test::ScopedEnvironment;
 
 } // namespace
 

@@ -2,6 +2,7 @@
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/ProgramCache.hpp"
 
+#include "support/ScopedEnvironment.hpp"
 #include "support/TempDir.hpp"
 
 #include <gtest/gtest.h>
@@ -367,11 +368,7 @@ TEST(ProgramCache, DiskStaysUnderItsLimitAndKeepsTheEntriesUsedLast)
 namespace {
 void setEnvironment(const char* name, const std::string& value)
 {
-#ifdef _WIN32
-    _putenv_s(name, value.c_str()); // "" removes it
-#else
-    ::setenv(name, value.c_str(), 1);
-#endif
+    kw::test::ScopedEnvironment::assign(name, value); // "" removes it on Windows
 }
 } // namespace
 

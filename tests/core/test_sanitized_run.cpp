@@ -11,6 +11,7 @@
 #include "run/RunEngine.hpp"
 #include "serve/CheckJobFolder.hpp"
 #include "serve/SanitizedRun.hpp"
+#include "support/ScopedEnvironment.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
@@ -73,11 +74,11 @@ public:
     ~Environment()
     {
         for (const auto& n : names_)
-            unsetenv(n.c_str());
+            kw::test::ScopedEnvironment::assign(n, std::nullopt);
     }
     void set(const std::string& name, const std::string& value)
     {
-        setenv(name.c_str(), value.c_str(), 1);
+        kw::test::ScopedEnvironment::assign(name, value);
         names_.push_back(name);
     }
 
@@ -392,6 +393,8 @@ TEST_F(SanitizedRunTest, TheChildsRefusalKeepsItsCategoryAndMessage)
         EXPECT_STREQ(e.what(), "buffers[0].count: \"n/3\" is not an integer (21.33)");
     }
 }
+#else
+} // namespace
 #endif
 
 TEST(SanitizedRunLimits, TheToolsGetTenTimesTheDocumentsTime)

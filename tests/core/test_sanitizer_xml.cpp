@@ -113,6 +113,8 @@ TEST(SanitizerXml, RaceHazardsAndTheirAnalysisAreOneFindingWithBothAccesses)
     EXPECT_EQ(f.kind, "shared-memory race");
     EXPECT_EQ(f.file, "kernel.cu");
     EXPECT_EQ(f.line, 14) << "the read that races with the write before it";
+    EXPECT_EQ(f.otherFile, "kernel.cu");
+    EXPECT_EQ(f.otherLine, 13) << "the write it races with";
     EXPECT_EQ(f.count, 256u);
     EXPECT_EQ(*f.block, (Dim3{0, 0, 0}));
     EXPECT_EQ(*f.thread, (Dim3{32, 0, 0}));
@@ -139,6 +141,8 @@ TEST(SanitizerXml, RaceAnalysisAloneGivesTheLinesAndTheCount)
     EXPECT_EQ(f.kind, "shared-memory race");
     EXPECT_EQ(f.file, "/tmp/x/k.cu");
     EXPECT_EQ(f.line, 15);
+    EXPECT_EQ(f.otherFile, "/tmp/x/k.cu");
+    EXPECT_EQ(f.otherLine, 14);
     EXPECT_EQ(f.count, 256u);
     EXPECT_FALSE(f.thread);
     EXPECT_EQ(f.message, "Race condition between a write at /tmp/x/k.cu:14 and a read at /tmp/x/k.cu:15");

@@ -1,6 +1,6 @@
 // `kwb-run --version`, from the build tree and from a relocated tree laid out as
-// the packages install it (bin/, lib/kernel-workbench/ with NVRTC,
-// share/kernel-workbench/cuda-include/): the bundled NVRTC is found relative to
+// the packages install it (bin/, lib/kernel-workbench/nvidia/ with NVRTC and
+// include/): the bundled NVRTC is found relative to
 // the executable and named as such, and KWB_NVRTC=system prefers the system's.
 #include "run/VersionReport.hpp"
 
@@ -49,11 +49,8 @@ fs::path relocatedTree()
     const fs::path stage = KW_PACKAGING_STAGE;
     fs::create_directories(root / "bin");
     fs::create_directories(root / "lib");
-    fs::create_directories(root / "share" / "kernel-workbench");
     fs::copy_file(fs::path(KW_BIN_DIR) / "kwb-run", root / "bin" / "kwb-run");
     fs::create_directory_symlink(stage / "lib" / "kernel-workbench", root / "lib" / "kernel-workbench");
-    fs::create_directory_symlink(stage / "share" / "kernel-workbench" / "cuda-include",
-                                 root / "share" / "kernel-workbench" / "cuda-include");
     return root;
 }
 #endif
@@ -92,9 +89,9 @@ TEST(Version, RelocatedTreeUsesItsBundledNvrtcAndHeaders)
     int status = -1;
     const std::string out = run("env -u KWB_NVRTC -u KWB_CUDA_INCLUDE " + exe + " --version", status);
     ASSERT_EQ(status, 0) << out;
-    const fs::path lib = root / "lib" / "kernel-workbench" / "libnvrtc.so.13";
+    const fs::path lib = root / "lib" / "kernel-workbench" / "nvidia" / "libnvrtc.so.13";
     EXPECT_NE(line(out, "NVRTC").find("(bundled, " + lib.string() + ")"), std::string::npos) << out;
-    EXPECT_NE(line(out, "CUDA headers").find("cuda-include"), std::string::npos) << out;
+    EXPECT_NE(line(out, "CUDA headers").find("nvidia/include"), std::string::npos) << out;
 
     const std::string system = run("env -u KWB_CUDA_INCLUDE KWB_NVRTC=system " + exe + " --version", status);
     ASSERT_EQ(status, 0) << system;

@@ -300,8 +300,8 @@ TEST(SimChecks, RacecheckFindsTheMissingSyncthreadsOfAReduction)
     EXPECT_EQ(f->line, store);
     // The earlier access's line travels with the finding: the window marks both.
     EXPECT_EQ(f->otherLine, add);
-    EXPECT_EQ(f->otherFile, "kernel.cu");
-    EXPECT_EQ(f->file, "kernel.cu");
+    EXPECT_EQ(f->otherFile, f->file); // the same kernel.cu, however the compile names it
+    EXPECT_TRUE(f->file.ends_with("kernel.cu")) << f->file;
     EXPECT_TRUE(contains(f->message, "kernel.cu:" + std::to_string(add))) << f->message;
     EXPECT_TRUE(contains(f->message, "kernel.cu:" + std::to_string(store))) << f->message;
     EXPECT_TRUE(contains(f->message, "WAR hazard")) << f->message;
@@ -352,7 +352,7 @@ TEST(SimChecks, RacecheckOrdersTheLanesOfAWarpBySyncwarp)
         ASSERT_TRUE(raw) << listed(rep.findings);
         EXPECT_EQ(raw->line, lineOf(src, "// READ"));
         EXPECT_EQ(raw->otherLine, lineOf(src, "// WRITE"));
-        EXPECT_EQ(raw->otherFile, "kernel.cu");
+        EXPECT_EQ(raw->otherFile, raw->file);
         EXPECT_NE(raw->otherLine, raw->line);
         EXPECT_TRUE(contains(raw->message, "kernel.cu:" + std::to_string(lineOf(src, "// WRITE")))) << raw->message;
         EXPECT_EQ(*raw->thread, (kw::Dim3{0, 0, 0})); // lane 0 reads lane 1's word

@@ -170,9 +170,10 @@ TEST(RunActions, ARaceMarksTheLinesOfBothItsAccesses)
     Window w;
     ASSERT_TRUE(w.ready);
     ASSERT_TRUE(w.window.openDocument(QString(KW_TEST_DATA_DIR) + "/docs/checks/sim/racecheck_warp_neighbours.kwb"));
+    w.window.trustCurrentDocument(); // a document from elsewhere runs once trusted
     w.window.launchPanel()->setCurrentDevice("sim");
     const auto r = w.runBy(w.checkEntry("racecheck"));
-    ASSERT_TRUE(r);
+    ASSERT_TRUE(r) << w.banner()->text();
     // Line 5 stores s[t], line 6 reads the neighbour's word (RAW), line 7 overwrites it (WAR).
     const auto raw = std::find_if(r->findings.begin(), r->findings.end(),
                                   [](const CheckFinding& f) { return f.kind.ends_with("read after write"); });

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Builds, for MinGW-w64, the Qt the window needs, from Debian 12's source packages
+# (apt-get source, as deps.sh does): qtbase (Windows platform plugin, widgets, print
+# support, test library; no network, SQL, D-Bus or OpenGL), qtsvg, QScintilla and
+# QCustomPlot. Qt's tools (moc, rcc, uic...) are the host's, Debian's Qt 6.4.2, named
+# through QT_HOST_PATH; the sources are the same version.
+#
+# Usage: packaging/windows/build-qt.sh [CACHE_DIR]   (default /var/cache/kwb-mingw-qt)
+# The result is CACHE_DIR/prefix; each part that is already there is skipped, so a run
+# that stopped goes on where it was. KW_JOBS sets the parallelism (default 2). It takes
+# hours on a busy 2-core machine; run it in the background, e.g.
+#   nice -n 19 packaging/windows/build-qt.sh >/dev/null 2>&1 &
+# and follow CACHE_DIR/build.log.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cache=${1:-/var/cache/kwb-mingw-qt}
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+prefix=$cache/prefix
+work=$cache/work
+jobs=${KW_JOBS:-2}
+log=$cache/build.log
+mkdir -p "$prefix" "$work"
+exec > >(tee -a "$log") 2>&1
+start=$SECONDS
+step() { printf '\n== %s: %s (%ds)\n' "$(date -u +%H:%M:%S)" "$*" $((SECONDS - start)); }
+fail() { echo "build-qt: $*" >&2; exit 1; }
+
+step "build-qt.sh into $prefix, $jobs jobs"
+
+# --- tools --------------------------------------------------------------------------
+PACKAGES=(cmake ninja-build perl g++-mingw-w64-x86-64-posix dpkg-dev qt6-base-dev qt6-base-dev-tools
+          qt6-svg-dev)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true) == "install ok installed" ]] || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+  step "installing ${missing[*]}"
+  sudo=(); ((EUID == 0)) || sudo=(sudo)
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+host_cmake=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/cmake
+[[ -d $host_cmake/Qt6HostInfo ]] || fail "the host's Qt 6 CMake files are not in $host_cmake"
+host_version=$(dpkg-query -W -f='${source:Version}' qt6-base-dev)
+
+# --- sources, from Debian ---------------------------------------------------------------
+apt_dir=$work/apt
+apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/deb-src.sources" -o "Dir::Etc::SourceParts=-"
+          -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "Debug::NoLocking=1")
+apt_ready=0
+# source PACKAGE [VERSION]: unpacks Debian's source into $work/src/PACKAGE (patches applied).
+source_of() {
+  local pkg=$1 version=${2:-}
+  [[ -d $work/src/$pkg ]] && return 0
+  if ((!apt_ready)); then
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$work/src"
+    cat >"$apt_dir/deb-src.sources" <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    apt-get "${apt_opts[@]}" update -qq
+    apt_ready=1
+  fi
+  step "source of $pkg${version:+ $version}"
+  (cd "$work/src" && apt-get "${apt_opts[@]}" source --download-only "$pkg${version:+=$version}")
+  (cd "$work/src" && dpkg-source -x ./"${pkg}"_*.dsc "$pkg.tmp" && mv "$pkg.tmp" "$pkg")
+}
+
+# A toolchain file for the Qt build: the project's, with the prefix as its root.
+toolchain=$here/mingw-w64-x86_64.cmake
+common=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DKW_MINGW_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release
+        -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix")
+command -v ccache >/dev/null && common+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+qt_host=(-DQT_HOST_PATH=/usr -DQT_HOST_PATH_CMAKE_DIR="$host_cmake")
+
+# --- qtbase ---------------------------------------------------------------------------
+if [[ ! -f $prefix/lib/cmake/Qt6Widgets/Qt6WidgetsConfig.cmake ]]; then
+  source_of qt6-base "$host_version"
+  step "configure qtbase"
+  # Only what the window uses: Core, Gui (Windows platform plugin), Widgets, PrintSupport
+  # (QCustomPlot, QScintilla), Test; the third-party libraries Qt carries, built in.
+  # Static, with the MinGW runtime linked in as the programs link it: one
+  # kernel-workbench.exe with its plugins inside, nothing to deploy beside it.
+  cmake -S "$work/src/qt6-base" -B "$work/qtbase-build" "${common[@]}" "${qt_host[@]}" \
+    -DQT_QMAKE_TARGET_MKSPEC=win32-g++ -DBUILD_SHARED_LIBS=OFF \
+    -DQT_BUILD_EXAMPLES=OFF -DQT_BUILD_TESTS=OFF -DQT_BUILD_BENCHMARKS=OFF \
+    -DFEATURE_static_runtime=ON \
+    -DFEATURE_network=OFF -DFEATURE_sql=OFF -DFEATURE_dbus=OFF -DFEATURE_concurrent=OFF -DFEATURE_xml=OFF \
+    -DINPUT_opengl=no -DFEATURE_opengl=OFF -DFEATURE_vulkan=OFF -DFEATURE_icu=OFF -DFEATURE_openssl=OFF \
+    -DFEATURE_direct2d=OFF \
+    -DFEATURE_system_zlib=OFF -DFEATURE_system_pcre2=OFF -DFEATURE_system_harfbuzz=OFF \
+    -DFEATURE_system_freetype=OFF -DFEATURE_system_png=OFF -DFEATURE_system_jpeg=OFF \
+    -DFEATURE_system_doubleconversion=OFF -DFEATURE_system_md4c=OFF \
+    -DFEATURE_widgets=ON -DFEATURE_printsupport=ON -DFEATURE_testlib=ON
+  step "build qtbase"
+  cmake --build "$work/qtbase-build" -j"$jobs"
+  step "install qtbase"
+  cmake --install "$work/qtbase-build"
+fi
+
+# --- qtsvg ----------------------------------------------------------------------------
+if [[ ! -f $prefix/lib/cmake/Qt6Svg/Qt6SvgConfig.cmake ]]; then
+  source_of qt6-svg
+  step "configure qtsvg"
+  cmake -S "$work/src/qt6-svg" -B "$work/qtsvg-build" "${common[@]}" "${qt_host[@]}" \
+    -DQT_BUILD_EXAMPLES=OFF -DQT_BUILD_TESTS=OFF
+  step "build qtsvg"
+  cmake --build "$work/qtsvg-build" -j"$jobs"
+  cmake --install "$work/qtsvg-build"
+fi
+
+# --- QScintilla (static, packaging/windows/qscintilla) ----------------------------------
+if [[ ! -f $prefix/lib/libqscintilla2_qt6.a ]]; then
+  source_of qscintilla2
+  step "QScintilla"
+  cmake -S "$here/qscintilla" -B "$work/qscintilla-build" "${common[@]}" "${qt_host[@]}" \
+    -DQSCINTILLA_SOURCE_DIR="$work/src/qscintilla2"
+  cmake --build "$work/qscintilla-build" -j"$jobs"
+  cmake --install "$work/qscintilla-build"
+fi
+
+# --- QCustomPlot (static, packaging/windows/qcustomplot) ---------------------------------
+if [[ ! -f $prefix/lib/cmake/QCustomPlotQt6/QCustomPlotQt6Config.cmake ]]; then
+  source_of qcustomplot
+  qcp=$(dirname "$(find "$work/src/qcustomplot" -name qcustomplot.cpp | head -1)")
+  [[ -f $qcp/qcustomplot.cpp ]] || fail "qcustomplot.cpp not found in Debian's qcustomplot source"
+  step "QCustomPlot"
+  cmake -S "$here/qcustomplot" -B "$work/qcustomplot-build" "${common[@]}" "${qt_host[@]}" \
+    -DQCUSTOMPLOT_SOURCE_DIR="$qcp"
+  cmake --build "$work/qcustomplot-build" -j"$jobs"
+  cmake --install "$work/qcustomplot-build"
+fi
+
+step "done: Qt for MinGW in $prefix"
+touch "$cache/done"
