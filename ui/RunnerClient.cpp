@@ -203,7 +203,7 @@ int RunnerClient::requestDevices()
     return enqueue(std::move(job));
 }
 
-int RunnerClient::openDebugSession(const Document& doc, const QString& step)
+int RunnerClient::openDebugSession(const Document& doc, const QString& step, bool sourceVariables)
 {
     EncodedJob encoded;
     try {
@@ -217,6 +217,7 @@ int RunnerClient::openDebugSession(const Document& doc, const QString& step)
     encoded.header["kind"] = "debug";
     if (!step.isEmpty())
         encoded.header["step"] = step.toStdString();
+    encoded.header["source_variables"] = sourceVariables;
     Job job;
     job.op = Op::Session;
     job.header = std::move(encoded.header);

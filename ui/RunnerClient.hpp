@@ -69,8 +69,9 @@ public:
     int requestDevices();
     // A debug session (docs/protocol.md, "Sessions"): the document's launch held in the
     // runner on the simulator, `step` naming a document of steps' launch step (empty: the
-    // first). Its reply's result carries the session's id ("session").
-    int openDebugSession(const Document& doc, const QString& step);
+    // first), `sourceVariables` compiling it with -G so that the replies carry the
+    // source's variables. Its reply's result carries the session's id ("session").
+    int openDebugSession(const Document& doc, const QString& step, bool sourceVariables);
     // A message to an open session; its reply's result is the session's answer.
     int sessionMessage(const QString& session, const nlohmann::json& body);
     int closeSession(const QString& session);

@@ -25,8 +25,9 @@ DebugProtocolSession::DebugProtocolSession(const Message& open)
             throw Error(ErrorCategory::Protocol, "check \"" + check + "\" is not a check");
         options.check = *tool;
     }
-    // The window's replies carry registers, not yet the source's variables: -G only when
-    // the client asks for it ("source_variables": true; its lanes then take the names).
+    // -G only when the client asks for it ("source_variables": true): its replies then carry
+    // the variables in scope ("locals") and its expressions take their names. Without it,
+    // the optimized code a run runs, read by its PTX registers.
     options.optimized = !JsonField::get<bool>(open.header, "source_variables", false);
     session_ = debug::DebugSession::fromDocument(doc, *compiler_, options);
     console_ = std::make_unique<debug::DebugConsole>(*session_);

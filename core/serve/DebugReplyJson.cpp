@@ -83,6 +83,26 @@ nlohmann::json DebugReplyJson::lanes(const std::vector<std::string>& expressions
     return {{"expressions", expressions}, {"values", values}};
 }
 
+nlohmann::json DebugReplyJson::locals() const
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const debug::SourceVariableView& v : session_.locals()) {
+        // A variable without a place here carries no value, only why: never a stale number.
+        nlohmann::json values = nlohmann::json::array();
+        for (const debug::LaneValue& l : v.lanes)
+            values.push_back(l.exists && v.available ? nlohmann::json{{"number", l.number}, {"text", l.text}}
+                                                     : nlohmann::json());
+        out.push_back({{"name", v.name},
+                       {"type", v.type},
+                       {"line", v.line},
+                       {"parameter", v.parameter},
+                       {"available", v.available},
+                       {"why", v.why},
+                       {"values", std::move(values)}});
+    }
+    return out;
+}
+
 nlohmann::json DebugReplyJson::shared(const debug::DebugConsole::SharedRange& range) const
 {
     nlohmann::json words = nlohmann::json::array();
@@ -100,7 +120,9 @@ nlohmann::json DebugReplyJson::reply(const std::string& command, const std::stri
                         {"focus", {{"block", f.block}, {"warp", f.warp}, {"lane", f.lane}}},
                         {"blocks", session_.blocks()},
                         {"warps_per_block", session_.warpsPerBlock()},
-                        {"shared_bytes", session_.sharedBytes()}};
+                        {"shared_bytes", session_.sharedBytes()},
+                        {"source_variables", session_.hasSourceVariables()},
+                        {"variables", session_.variablesMode()}};
     // Once every block has run there is no warp to show.
     if (session_.stop().reason != debug::StopReason::Finished) {
         r["warp"] = warp(session_.warp());
@@ -112,6 +134,8 @@ nlohmann::json DebugReplyJson::reply(const std::string& command, const std::stri
         for (const debug::Frame& fr : session_.backtrace())
             frames.push_back({{"function", fr.function}, {"where", location(fr.where)}});
         r["frames"] = std::move(frames);
+        if (session_.hasSourceVariables())
+            r["locals"] = locals();
     }
     nlohmann::json breakpoints = nlohmann::json::array();
     for (const debug::BreakpointInfo& b : session_.breakpoints())

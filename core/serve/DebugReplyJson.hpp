@@ -15,13 +15,16 @@ public:
     DebugReplyJson(const debug::DebugSession& session, const debug::DebugConsole& console);
 
     // Every reply's members besides "text": stop, ended, focus, warp, warps, frames,
-    // breakpoints, watches, blocks, warps_per_block, shared_bytes; and "lanes" or
+    // breakpoints, watches, blocks, warps_per_block, shared_bytes, source_variables,
+    // variables, locals (-G, while a warp is shown); and "lanes" or
     // "shared" after a `lanes` or `shared` command that was not refused.
     nlohmann::json reply(const std::string& command, const std::string& text) const;
 
     nlohmann::json stop(const debug::Stop& s) const;
     nlohmann::json warp(const debug::WarpView& w) const;
     nlohmann::json lanes(const std::vector<std::string>& expressions) const;
+    // The source's variables in scope at the focused warp's pc, each with its lanes' values.
+    nlohmann::json locals() const;
     nlohmann::json shared(const debug::DebugConsole::SharedRange& range) const;
 
 private:

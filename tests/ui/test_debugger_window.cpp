@@ -15,6 +15,7 @@
 #include "debugger/BreakpointMargin.hpp"
 #include "debugger/BreakpointsView.hpp"
 #include "debugger/DebugController.hpp"
+#include "debugger/DebugReply.hpp"
 #include "debugger/DebugToolBar.hpp"
 #include "debugger/LanesView.hpp"
 #include "debugger/SharedMemoryView.hpp"
@@ -32,6 +33,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -154,12 +156,16 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     EXPECT_TRUE(w.window.editor()->markersAtLine(addition - 1) & (1 << BreakpointMargin::CurrentLineMarker));
     QTableWidget* lanes = w.lanes()->table();
     ASSERT_EQ(lanes->rowCount(), 32);
-    ASSERT_EQ(lanes->columnCount(), 5);
+    const int thread = w.lanes()->expressionColumn("threadIdx.x");
+    const int pair = w.lanes()->expressionColumn("in(threadIdx.x) + in(threadIdx.x + 128)");
+    ASSERT_GT(thread, 2);
+    ASSERT_EQ(pair, thread + 1);
+    ASSERT_EQ(lanes->columnCount(), pair + 1);
     for (int t = 0; t < 32; ++t) {
         EXPECT_EQ(lanes->item(t, 1)->text(), "active");
         EXPECT_EQ(lanes->item(t, 2)->text().toInt(), t);
-        EXPECT_EQ(w.lane(t, 3), t);
-        EXPECT_EQ(w.lane(t, 4), t + (t + 128)) << "lane " << t;
+        EXPECT_EQ(w.lane(t, thread), t);
+        EXPECT_EQ(w.lane(t, pair), t + (t + 128)) << "lane " << t;
     }
 
     ASSERT_TRUE(w.press("step"));
@@ -170,19 +176,25 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     EXPECT_EQ(w.last().stop.position, atBreak) << "Reverse Step came back elsewhere";
     EXPECT_EQ(w.window.breakpointMargin()->currentLine(), addition);
 
-    // To the store: the registers the addition read and wrote, per lane.
+    // Instruction by instruction to the store: the words the addition reads, by the source's
+    // names, per lane; nothing is stored yet.
     w.lanes()->removeExpression(1);
-    for (const char* e : {"%f4", "%f5", "%f6"})
+    for (const char* e : {"partial(tid)", "partial(tid + stride)"})
         w.type(w.lanes()->expressionField(), e);
     ASSERT_TRUE(w.settle());
-    for (int i = 0; i < 6; ++i)
+    // -G stores through a generic address (st.f32), the optimized code to shared memory.
+    const QRegularExpression store(R"(\bst\.(shared\.)?f32\b)");
+    for (int i = 0; i < 64 && !w.last().warp->where.instruction.contains(store); ++i)
         ASSERT_TRUE(w.press("stepi"));
-    EXPECT_NE(w.last().warp->where.instruction.indexOf("st.shared.f32"), -1)
-        << w.last().warp->where.instruction.toStdString();
+    EXPECT_TRUE(w.last().warp->where.instruction.contains(store)) << w.last().warp->where.instruction.toStdString();
+    EXPECT_EQ(w.window.breakpointMargin()->currentLine(), addition);
+    const int left = w.lanes()->expressionColumn("partial(tid)");
+    const int right = w.lanes()->expressionColumn("partial(tid + stride)");
+    ASSERT_GT(left, 2);
     for (int t = 0; t < 32; ++t) {
-        EXPECT_EQ(w.lane(t, 4), t);
-        EXPECT_EQ(w.lane(t, 5), t + 128);
-        EXPECT_EQ(w.lane(t, 6), 2 * t + 128);
+        EXPECT_EQ(w.lane(t, w.lanes()->expressionColumn("threadIdx.x")), t);
+        EXPECT_EQ(w.lane(t, left), t);
+        EXPECT_EQ(w.lane(t, right), t + 128);
     }
 
     // Every warp adds its pair before the barrier releases: partial[t] = 2t + 128 below 128.
@@ -217,7 +229,8 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     ASSERT_TRUE(w.press("continue"));
     EXPECT_EQ(w.last().stop.reason, "finished");
     EXPECT_EQ(lanes->item(0, 1)->text(), "finished");
-    EXPECT_TRUE(lanes->item(0, 4)->text().isEmpty());
+    EXPECT_EQ(w.lanes()->variableColumn("tid"), -1) << "no variable is in scope once the launch has finished";
+    EXPECT_TRUE(lanes->item(0, w.lanes()->expressionColumn("partial(tid)"))->text().isEmpty());
     EXPECT_EQ(w.window.breakpointMargin()->currentLine(), 0);
     EXPECT_FALSE(w.window.debugToolBar()->action("continue")->isEnabled());
     EXPECT_TRUE(w.window.debugToolBar()->action("reverse-continue")->isEnabled());
@@ -231,6 +244,81 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     EXPECT_FALSE(w.window.debugToolBar()->isVisible());
     EXPECT_EQ(results->isVisible(), resultsShown) << "the layout returns as it was";
     EXPECT_TRUE(w.window.launchDock()->isVisible());
+}
+
+// The Lanes dock shows the source's variables in scope by name, with their types, each
+// lane's value equal to the host's: in block B, warp W, lane l is tid = 32W + l, its
+// element i = 256B + tid, and the loop's stride halves from 128 while tid < stride holds
+// at the addition. A variable without a place at the pc shows so, with no value.
+TEST(DebuggerWindow, TheLanesDockShowsTheSourceVariablesByName)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    ASSERT_TRUE(w.window.openDocument(QString(KW_SAMPLES_DIR) + "/reduction_shared.kwb"));
+    const int addition = w.line("partial[tid] += partial[tid + stride]");
+    ASSERT_GT(addition, 0);
+    w.clickMargin(addition);
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    QTableWidget* lanes = w.lanes()->table();
+
+    // Whatever has no place at a pc shows why in every thread's cell, never a number.
+    const auto unavailableShownSo = [&] {
+        int unavailable = 0;
+        for (const DebugLocal& v : w.last().locals) {
+            const int column = w.lanes()->variableColumn(v.name);
+            EXPECT_GT(column, 2) << v.name.toStdString();
+            if (v.available || column < 0)
+                continue;
+            ++unavailable;
+            for (int l = 0; l < 32; ++l) {
+                EXPECT_FALSE(v.texts[std::size_t(l)]) << v.name.toStdString() << " lane " << l;
+                EXPECT_EQ(lanes->item(l, column)->text(), v.why) << v.name.toStdString() << " lane " << l;
+                EXPECT_FALSE(v.why.isEmpty());
+            }
+        }
+        return unavailable;
+    };
+    ASSERT_FALSE(w.last().locals.empty()) << "the window's session is compiled without -G";
+    EXPECT_GT(unavailableShownSo(), 0) << "at the first instruction the parameters are not loaded yet";
+
+    std::uint32_t lastStride = 256;
+    for (int hit = 0; hit < 6; ++hit) {
+        ASSERT_TRUE(w.press("continue"));
+        ASSERT_EQ(w.last().stop.reason, "breakpoint");
+        const std::uint64_t block = w.last().focusBlock;
+        const int warp = w.last().focusWarp;
+        const int tid = w.lanes()->variableColumn("tid");
+        const int stride = w.lanes()->variableColumn("stride");
+        const int n = w.lanes()->variableColumn("n");
+        ASSERT_GT(tid, 2);
+        ASSERT_GT(stride, 2);
+        ASSERT_GT(n, 2);
+        EXPECT_EQ(lanes->horizontalHeaderItem(tid)->text(), "unsigned int tid");
+        EXPECT_EQ(lanes->horizontalHeaderItem(n)->text(), "int n");
+        const std::uint32_t s = std::uint32_t(w.lane(0, stride));
+        EXPECT_TRUE(s > 0 && (s & (s - 1)) == 0 && s <= 128) << "stride " << s;
+        if (hit == 0) {
+            EXPECT_EQ(block, 0u);
+            EXPECT_EQ(warp, 0);
+            EXPECT_EQ(s, 128u);
+        }
+        EXPECT_LE(s, lastStride) << "within block 0 the stride only halves";
+        lastStride = s;
+        for (int l = 0; l < 32; ++l) {
+            const std::uint32_t t = std::uint32_t(32 * warp + l);
+            EXPECT_EQ(w.lane(l, tid), t) << "lane " << l;
+            EXPECT_EQ(w.lane(l, stride), s) << "lane " << l;
+            EXPECT_EQ(w.lane(l, n), 1 << 16) << "lane " << l;
+            EXPECT_LT(t, s) << "only the lanes below the stride add";
+            if (const int i = w.lanes()->variableColumn("i"); i > 0 && w.last().locals[std::size_t(i - 3)].available)
+                EXPECT_EQ(w.lane(l, i), 256.0 * double(block) + t) << "lane " << l;
+        }
+        unavailableShownSo();
+    }
+    w.debug->stopAction()->trigger();
 }
 
 // A document of steps asks which launch step; the second launch of the two-pass reduction
@@ -274,8 +362,10 @@ TEST(DebuggerWindow, ALaunchStepIsChosenAndAConditionStopsItsLane)
     EXPECT_EQ(w.last().stop.lane, 5);
     EXPECT_EQ(w.last().focusLane, 5);
     EXPECT_EQ(w.window.debugToolBar()->threadBox()->value(), 5);
+    const int partial = w.lanes()->expressionColumn("partial(threadIdx.x)");
+    ASSERT_GT(partial, 2);
     for (int t = 0; t < 32; ++t)
-        EXPECT_EQ(w.lane(t, 3), 1920) << "lane " << t;
+        EXPECT_EQ(w.lane(t, partial), 1920) << "lane " << t;
     w.debug->stopAction()->trigger();
 }
 

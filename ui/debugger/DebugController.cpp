@@ -105,7 +105,8 @@ void DebugController::startAt(const QString& step)
         return;
     breakpointIds_.clear();
     pending_.clear();
-    openId_ = runner_->openDebugSession(v_.document->document(), step);
+    // -G, as kwb-run debug: the Lanes dock shows the source's variables by name.
+    openId_ = runner_->openDebugSession(v_.document->document(), step, true);
     debugAct_->setEnabled(false);
     v_.window->statusBar()->showMessage(tr("Starting the debugger…"));
 }

@@ -88,6 +88,25 @@ DebugReply DebugReply::fromJson(const json& r)
     for (const json& w : r.at("watches"))
         d.watches.push_back({w.at("id").get<int>(), str(w, "buffer"), w.at("index").get<std::uint64_t>(),
                              str(w, "type"), w.at("reads").get<bool>(), w.at("hits").get<std::uint64_t>()});
+    if (r.contains("locals"))
+        for (const json& v : r.at("locals")) {
+            DebugLocal local;
+            local.name = str(v, "name");
+            local.type = str(v, "type");
+            local.line = v.at("line").get<int>();
+            local.parameter = v.at("parameter").get<bool>();
+            local.available = v.at("available").get<bool>();
+            local.why = str(v, "why");
+            local.texts.resize(32);
+            local.numbers.assign(32, 0.0);
+            const json& values = v.at("values");
+            for (std::size_t lane = 0; lane < 32 && lane < values.size(); ++lane)
+                if (!values[lane].is_null()) {
+                    local.texts[lane] = str(values[lane], "text");
+                    local.numbers[lane] = values[lane].at("number").get<double>();
+                }
+            d.locals.push_back(std::move(local));
+        }
     if (r.contains("lanes")) {
         const json& l = r.at("lanes");
         DebugLanes lanes;

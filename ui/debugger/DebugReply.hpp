@@ -65,6 +65,18 @@ struct DebugLanes {
     std::vector<std::vector<double>> numbers;
 };
 
+// A source variable in scope at the focused warp's pc (-G): its values per lane, or why it
+// has none here.
+struct DebugLocal {
+    QString name, type;
+    int line = 0;
+    bool parameter = false;
+    bool available = true;
+    QString why;                               // why no value, where not available
+    std::vector<std::optional<QString>> texts; // 32: none where the lane is no thread or no value
+    std::vector<double> numbers;               // 32
+};
+
 struct DebugSharedWord {
     std::uint32_t offset = 0, bank = 0;
     double value = 0;
@@ -91,6 +103,7 @@ struct DebugReply {
     std::vector<DebugBreakpoint> breakpoints;
     std::vector<DebugWatch> watches;
     std::optional<DebugLanes> lanes;
+    std::vector<DebugLocal> locals; // empty without -G
     std::optional<QString> sharedType;
     std::vector<DebugSharedWord> shared;
 

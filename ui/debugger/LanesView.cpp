@@ -2,6 +2,7 @@
 
 #include "debugger/CompactTable.hpp"
 
+#include <QFont>
 #include <QHeaderView>
 
 #include <QLabel>
@@ -47,12 +48,13 @@ LanesView::LanesView(QWidget* parent)
     table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
         const int column = table_->horizontalHeader()->logicalIndexAt(p);
-        if (column < kFixedColumns)
+        const int expression = column - kFixedColumns - int(variables_.size());
+        if (expression < 0) // the fixed columns and the source's variables stay
             return;
         QMenu menu(this);
-        QAction* remove = menu.addAction(tr("Remove %1").arg(expressions_.value(column - kFixedColumns)));
+        QAction* remove = menu.addAction(tr("Remove %1").arg(expressions_.value(expression)));
         if (menu.exec(table_->horizontalHeader()->mapToGlobal(p)) == remove)
-            removeExpression(column - kFixedColumns);
+            removeExpression(expression);
     });
     for (int l = 0; l < 32; ++l) {
         auto* item = new QTableWidgetItem(QString::number(l));
@@ -85,14 +87,36 @@ void LanesView::removeExpression(int index)
     emit expressionsChanged();
 }
 
+int LanesView::variableColumn(const QString& name) const
+{
+    const auto at = variables_.indexOf(name);
+    return at < 0 ? -1 : kFixedColumns + int(at);
+}
+
+int LanesView::expressionColumn(const QString& expression) const
+{
+    const auto at = expressions_.indexOf(expression);
+    return at < 0 ? -1 : kFixedColumns + int(variables_.size() + at);
+}
+
 void LanesView::rebuildColumns()
 {
-    table_->setColumnCount(kFixedColumns + int(expressions_.size()));
+    const int variables = int(variables_.size());
+    table_->setColumnCount(kFixedColumns + variables + int(expressions_.size()));
     QStringList headers = {tr("Lane"), tr("State"), tr("Thread")};
+    for (int v = 0; v < variables; ++v)
+        headers << variableTypes_[v] + " " + variables_[v];
     headers << expressions_;
     table_->setHorizontalHeaderLabels(headers);
+    for (int v = 0; v < variables; ++v)
+        table_->horizontalHeaderItem(kFixedColumns + v)
+            ->setToolTip(tr("%1 %2: a variable of the source in scope here").arg(variableTypes_[v], variables_[v]));
     for (int c = 0; c < expressions_.size(); ++c)
-        table_->horizontalHeaderItem(kFixedColumns + c)->setToolTip(expressions_[c]);
+        table_->horizontalHeaderItem(kFixedColumns + variables + c)->setToolTip(expressions_[c]);
+    // A column that moved keeps no cell of the one before it: empty until the next answer.
+    for (int c = kFixedColumns; c < table_->columnCount(); ++c)
+        for (int l = 0; l < 32; ++l)
+            table_->setItem(l, c, new QTableWidgetItem);
     fitColumns();
 }
 
@@ -140,8 +164,43 @@ void LanesView::resizeEvent(QResizeEvent* e)
     fitColumns();
 }
 
+// The variables in scope change with the pc: the columns follow the reply's, each cell the
+// reply's value or why there is none, so no column keeps a value from another pc.
+void LanesView::fillVariables(const DebugReply& reply)
+{
+    QStringList names, types;
+    for (const DebugLocal& v : reply.locals) {
+        names << v.name;
+        types << v.type;
+    }
+    if (names != variables_ || types != variableTypes_) {
+        variables_ = names;
+        variableTypes_ = types;
+        rebuildColumns();
+    }
+    for (int c = 0; c < int(reply.locals.size()); ++c) {
+        const DebugLocal& v = reply.locals[std::size_t(c)];
+        for (int l = 0; l < 32; ++l) {
+            const bool thread = reply.warp && !reply.warp->laneState(l).isEmpty();
+            auto* item = new QTableWidgetItem;
+            if (v.texts[std::size_t(l)]) {
+                item->setText(*v.texts[std::size_t(l)]);
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            } else if (thread) {
+                item->setText(v.why.isEmpty() ? tr("not available here") : v.why);
+                item->setForeground(QColor("#808080"));
+                QFont italic = item->font();
+                italic.setItalic(true);
+                item->setFont(italic);
+            }
+            table_->setItem(l, kFixedColumns + c, item);
+        }
+    }
+}
+
 void LanesView::fill(const DebugReply& reply)
 {
+    fillVariables(reply);
     if (!reply.warp) { // every block has run: no lane to show, and no value that could be taken for one
         for (int l = 0; l < 32; ++l)
             for (int c = 1; c < table_->columnCount(); ++c)
@@ -161,15 +220,24 @@ void LanesView::fill(const DebugReply& reply)
         t->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         table_->setItem(l, 2, t);
     }
-    if (!reply.lanes)
+    const int first = kFixedColumns + int(variables_.size());
+    const std::tuple state{reply.stop.position, reply.focusBlock, reply.focusWarp};
+    if (!reply.lanes) {
+        // The launch moved or the focus changed: the expressions' values are of another state.
+        if (state != valuesOf_)
+            for (int c = first; c < table_->columnCount(); ++c)
+                for (int l = 0; l < 32; ++l)
+                    table_->setItem(l, c, new QTableWidgetItem);
         return;
+    }
+    valuesOf_ = state;
     // The answer's own columns, matched by expression: the user may have changed the list since.
     for (int c = 0; c < expressions_.size(); ++c) {
         const auto at = reply.lanes->expressions.indexOf(expressions_[c]);
         for (int l = 0; l < 32; ++l) {
             auto* v = new QTableWidgetItem(at < 0 ? QString() : reply.lanes->texts[std::size_t(at)][std::size_t(l)]);
             v->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            table_->setItem(l, kFixedColumns + c, v);
+            table_->setItem(l, first + c, v);
         }
     }
 }

@@ -1,12 +1,17 @@
 #pragma once
 // The focused warp's 32 lanes at a stop: each lane's state (running, waiting elsewhere
 // after a divergent branch, at a barrier, exited) in colour, its thread of the block,
-// and a column per expression the user adds (`%f4`, `threadIdx.x`, `in(i)`), as the
-// session's `lanes` command evaluates them (docs/debugger.md, "Expressions").
+// a column per source variable in scope (-G: `tid`, `stride`, with their types; "not
+// available here" where a variable has no place at this pc), then a column per expression
+// the user adds (`%f4`, `threadIdx.x`, `in(i)`), as the session's `lanes` command
+// evaluates them (docs/debugger.md, "Expressions").
 #include "debugger/CompactTable.hpp"
 #include "debugger/DebugReply.hpp"
 
 #include <QWidget>
+
+#include <cstdint>
+#include <tuple>
 
 class QLineEdit;
 
@@ -25,6 +30,9 @@ public:
     using QWidget::show;
 
     QTableWidget* table() const { return table_; }
+    // The table's column of a source variable in scope, or of the user's expression; -1: none.
+    int variableColumn(const QString& name) const;
+    int expressionColumn(const QString& expression) const;
     QLineEdit* expressionField() const { return field_; }
     static QColor stateColour(const QString& state);
 
@@ -37,9 +45,12 @@ protected:
 private:
     void rebuildColumns();
     void fill(const DebugReply& reply);
+    void fillVariables(const DebugReply& reply);
     void fitColumns();
 
     QStringList expressions_;
+    QStringList variables_, variableTypes_;                    // the source's variables shown, before the expressions
+    std::tuple<std::uint64_t, std::uint64_t, int> valuesOf_{}; // the stop and focus the expressions' values are of
     QLineEdit* field_;
     CompactTable* table_;
 };
