@@ -62,6 +62,12 @@ void WindowLayouts::arrange()
     d_.arguments->raise();
     for (std::size_t i = 1; i < d_.results.size(); ++i)
         window_->tabifyDockWidget(d_.results.front(), d_.results[i]);
+    // The debugger's docks are tabs from the start: shown at once as rows, their
+    // heights would add up past a laptop's screen and the window would grow to hold them.
+    for (std::size_t i = 1; i < d_.debugRight.size(); ++i)
+        window_->tabifyDockWidget(d_.debugRight.front(), d_.debugRight[i]);
+    for (std::size_t i = 1; i < d_.debugBottom.size(); ++i)
+        window_->tabifyDockWidget(d_.debugBottom.front(), d_.debugBottom[i]);
     for (QDockWidget* d : d_.hiddenAtFirst)
         d->hide();
     for (QDockWidget* d : d_.results)
