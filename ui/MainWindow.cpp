@@ -180,6 +180,19 @@ void MainWindow::wireViews()
     });
 }
 
+namespace {
+// A panel taller than a laptop's bottom tabs scrolls in them rather than taking the
+// editor's lines.
+QScrollArea* scrolled(QWidget* panel)
+{
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(panel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    return scroll;
+}
+} // namespace
+
 QDockWidget* MainWindow::addDock(QWidget* w, const QString& title, const QString& objectName, Qt::DockWidgetArea area)
 {
     auto* dock = new QDockWidget(title, this);
@@ -224,14 +237,15 @@ void MainWindow::buildDocks()
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;
-    QDockWidget* timings = addDock(timings_, tr("Timings"), "timingsDock", Qt::BottomDockWidgetArea);
-    profileDock_ = addDock(profile_, tr("Profile"), "profileDock", Qt::BottomDockWidgetArea);
+    QDockWidget* timings = addDock(scrolled(timings_), tr("Timings"), "timingsDock", Qt::BottomDockWidgetArea);
+    profileDock_ = addDock(scrolled(profile_), tr("Profile"), "profileDock", Qt::BottomDockWidgetArea);
     QDockWidget* problems = addDock(problems_, tr("Problems"), "problemsDock", Qt::BottomDockWidgetArea);
     QDockWidget* ptx = addDock(ptx_, tr("PTX"), "ptxDock", Qt::BottomDockWidgetArea);
     QDockWidget* sweep = addDock(sweep_, tr("Sweep"), "sweepDock", Qt::BottomDockWidgetArea);
     // The launch drawing is taken out of the launch panel, which stays short.
     shapeDock_ = addDock(launch_->shapeView(), tr("Launch shape"), "launchShapeDock", Qt::BottomDockWidgetArea);
-    QDockWidget* history = addDock(historyPanel_, tr("Run history"), "runHistoryDock", Qt::BottomDockWidgetArea);
+    QDockWidget* history
+        = addDock(scrolled(historyPanel_), tr("Run history"), "runHistoryDock", Qt::BottomDockWidgetArea);
     gradeView_ = new GradeResultsView;
     QDockWidget* grade = addDock(gradeView_, tr("Grade"), "gradeDock", Qt::BottomDockWidgetArea);
     layoutDocks_.notes = notes;

@@ -29,6 +29,9 @@ int wantedWidth(const QDockWidget* d)
     return d->widget()->sizeHint().width() + 4;
 }
 
+// The run's views under the editor: low enough that a laptop's editor keeps two dozen lines.
+int resultsHeight(int windowHeight) { return int(windowHeight * 0.26); }
+
 int wantedHeight(const QDockWidget* d)
 {
     if (const auto* scroll = qobject_cast<const QScrollArea*>(d->widget()); scroll && scroll->widget())
@@ -59,6 +62,12 @@ void WindowLayouts::arrange()
     d_.arguments->raise();
     for (std::size_t i = 1; i < d_.results.size(); ++i)
         window_->tabifyDockWidget(d_.results.front(), d_.results[i]);
+    // The debugger's docks are tabs from the start: shown at once as rows, their
+    // heights would add up past a laptop's screen and the window would grow to hold them.
+    for (std::size_t i = 1; i < d_.debugRight.size(); ++i)
+        window_->tabifyDockWidget(d_.debugRight.front(), d_.debugRight[i]);
+    for (std::size_t i = 1; i < d_.debugBottom.size(); ++i)
+        window_->tabifyDockWidget(d_.debugBottom.front(), d_.debugBottom[i]);
     for (QDockWidget* d : d_.hiddenAtFirst)
         d->hide();
     for (QDockWidget* d : d_.results)
@@ -77,7 +86,7 @@ void WindowLayouts::showResults()
     d_.results.front()->raise();
     QTimer::singleShot(0, this, [this] {
         if (!presenting_ && !debugging_)
-            window_->resizeDocks({d_.results.front()}, {int(window_->height() * 0.36)}, Qt::Vertical);
+            window_->resizeDocks({d_.results.front()}, {resultsHeight(window_->height())}, Qt::Vertical);
     });
 }
 
@@ -96,7 +105,7 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
     const int launchHeight = wantedHeight(d_.launch) + 24; // its title
     window_->resizeDocks({d_.launch, d_.arguments}, {launchHeight, std::max(200, h - launchHeight)}, Qt::Vertical);
     if (!d_.results.front()->isHidden()) {
-        window_->resizeDocks({d_.results.front()}, {int(h * 0.36)}, Qt::Vertical);
+        window_->resizeDocks({d_.results.front()}, {resultsHeight(h)}, Qt::Vertical);
         d_.results.front()->raise();
     }
 }

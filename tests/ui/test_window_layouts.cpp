@@ -17,6 +17,7 @@
 #include "test_locations.hpp"
 #include "test_window_options.hpp"
 
+#include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QComboBox>
@@ -29,9 +30,12 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 using namespace kw;
 
@@ -212,10 +216,93 @@ TEST_P(DefaultLayout, ClipsNoFieldColumnOrLabelAndLeavesTheEditorItsLines)
     EXPECT_GE(window.editor()->width(), int(screen.width * 0.4));
 }
 
+namespace {
+
+bool inScrollArea(const QWidget* w, const QWidget* top)
+{
+    for (const QWidget* p = w->parentWidget(); p && p != top; p = p->parentWidget())
+        if (qobject_cast<const QAbstractScrollArea*>(p))
+            return true;
+    return false;
+}
+
+// Every visible widget under `dock` that is shorter than it asks for and does not scroll:
+// a scroll area scrolls, what is inside one is seen by scrolling.
+QStringList cutShort(const QDockWidget* dock)
+{
+    QStringList found;
+    for (const QWidget* w : dock->widget()->findChildren<QWidget*>()) {
+        if (!w->isVisible() || inScrollArea(w, dock) || qobject_cast<const QAbstractScrollArea*>(w)
+            || qobject_cast<const QAbstractSpinBox*>(w->parentWidget()))
+            continue; // a spin box is checked as a whole
+        const bool text = qobject_cast<const QLabel*>(w) || qobject_cast<const QAbstractButton*>(w)
+            || qobject_cast<const QComboBox*>(w) || qobject_cast<const QLineEdit*>(w);
+        const int want = text ? w->sizeHint().height() : w->minimumSizeHint().height();
+        if (w->height() < want)
+            found << QString("%1 %2 wants %3 high, has %4")
+                         .arg(w->metaObject()->className(), w->objectName())
+                         .arg(want)
+                         .arg(w->height());
+    }
+    if (dock->height() < dock->minimumSizeHint().height())
+        found << QString("the dock wants %1, has %2").arg(dock->minimumSizeHint().height()).arg(dock->height());
+    return found;
+}
+
+// What asks for the most height under `w`: its minimum size hints, the tallest first.
+QString tallestMinimums(const QWidget* w)
+{
+    QList<std::pair<int, QString>> all;
+    for (const QWidget* c : w->findChildren<QWidget*>())
+        if (c->isVisible())
+            all.append({std::max(c->minimumHeight(), c->minimumSizeHint().height()),
+                        QString("%1/%2 min %3 hint %4")
+                            .arg(c->parentWidget()->metaObject()->className(), c->metaObject()->className())
+                            .arg(c->minimumHeight())
+                            .arg(c->minimumSizeHint().height())});
+    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    QStringList out;
+    for (int i = 0; i < std::min<int>(8, all.size()); ++i)
+        out << all[i].second;
+    return out.join("; ");
+}
+
+} // namespace
+
 INSTANTIATE_TEST_SUITE_P(Laptops, DefaultLayout, ::testing::Values(Screen{1366, 768}, Screen{1280, 720}),
                          [](const auto& info) {
                              return QString("%1x%2").arg(info.param.width).arg(info.param.height).toStdString();
                          });
+TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
+{
+    const Screen screen = GetParam();
+    MainWindow window(test::windowOptions());
+    window.resize(screen.width, screen.height);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.run();
+    ASSERT_TRUE(ran.wait(60000));
+    QTest::qWait(300); // the run's views are sized in the next pass of the loop
+    auto* results = window.findChild<QDockWidget*>("resultsDock");
+    ASSERT_TRUE(inFront(results));
+    EXPECT_LE(window.frameGeometry().height(), screen.height) << "the window grew taller than the screen";
+    if (screen.height >= 768)
+        EXPECT_GE(linesOnScreen(window.editor()), 24)
+            << "results dock " << results->height() << " wants " << results->minimumSizeHint().height() << ": "
+            << tallestMinimums(results).toStdString();
+    // Each of the results' tabs, shown in turn, fits or scrolls.
+    for (QTabWidget* tabs : results->widget()->findChildren<QTabWidget*>())
+        for (int i = 0; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            QTest::qWait(50);
+            EXPECT_EQ(cutShort(results), QStringList()) << tabs->tabText(i).toStdString();
+        }
+}
 
 namespace {
 
@@ -320,9 +407,9 @@ struct Debugging {
     MainWindow window{test::windowOptions()};
     DebugController* debug = window.debugController();
 
-    bool start()
+    bool start(QSize size = {1366, 768})
     {
-        window.resize(1366, 768);
+        window.resize(size);
         window.show();
         QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
         if (!(devices.count() > 0 || devices.wait(20000)))
@@ -386,3 +473,30 @@ TEST(DebugLayout, GivesTheLanesTheRightColumnAndGoesWithTheSession)
     EXPECT_FALSE(lanes->isVisible());
     EXPECT_TRUE(inFront(d.window.launchDock()));
 }
+
+class DebugOnALaptop : public ::testing::TestWithParam<Screen> { };
+
+// The window given the laptop's size keeps it while a session stops: the debugger's docks
+// ask for modest heights and the lanes scroll.
+TEST_P(DebugOnALaptop, TheWindowStaysWithinTheScreenAndTheLanesScroll)
+{
+    const Screen screen = GetParam();
+    test::TestLocations locations("window-layouts");
+    Debugging d;
+    ASSERT_TRUE(d.start({screen.width, screen.height})) << "the debug session did not open";
+    QTest::qWait(200);
+    EXPECT_LE(d.window.frameGeometry().height(), screen.height)
+        << "window minimum " << d.window.minimumSizeHint().height() << "; lanes dock wants "
+        << d.dock("lanesDock")->minimumSizeHint().height() << ": " << tallestMinimums(d.dock("lanesDock")).toStdString()
+        << "; shared dock wants " << d.dock("sharedDock")->minimumSizeHint().height() << ": "
+        << tallestMinimums(d.dock("sharedDock")).toStdString();
+    EXPECT_LE(d.window.frameGeometry().width(), screen.width);
+    auto* table = d.window.findChild<LanesView*>()->findChild<QTableWidget*>();
+    EXPECT_TRUE(table->verticalScrollBar()->isVisible()) << "the lanes' 32 rows are not scrolled";
+    EXPECT_GT(table->verticalScrollBar()->maximum(), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Laptops, DebugOnALaptop, ::testing::Values(Screen{1366, 768}, Screen{1280, 720}),
+                         [](const auto& info) {
+                             return QString("%1x%2").arg(info.param.width).arg(info.param.height).toStdString();
+                         });

@@ -6,6 +6,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -68,10 +69,17 @@ ChecksView::ChecksView(QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 2);
     split->setStretchFactor(2, 2);
+    // The three parts scroll when the dock is lower than they need: the results dock
+    // then asks for little height and the editor above it keeps its lines.
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(split);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(headline_);
-    layout->addWidget(split, 1);
+    layout->addWidget(scroll, 1);
 
     connect(mismatches_, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
         emit mismatchActivated(mismatches_->item(row, 0)->text(), mismatches_->item(row, 1)->text().toULongLong());

@@ -14,6 +14,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -75,12 +76,25 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     plotStack_->addWidget(line_);
     plotStack_->addWidget(heat_);
     plotStack_->addWidget(bars_);
-    tabs_->addTab(plotStack_, tr("Plot"));
-    tabs_->addTab(histogram_, tr("Histogram"));
+    // The plots scroll when the dock is lower than their axes need: the dock then asks
+    // for little height and the editor above keeps its lines.
+    auto scrolled = [this](QWidget* page) {
+        auto* scroll = new QScrollArea(this);
+        scroll->setWidget(page);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        return scroll;
+    };
+    plotPage_ = scrolled(plotStack_);
+    histogramPage_ = scrolled(histogram_);
+    tabs_->addTab(plotPage_, tr("Plot"));
+    tabs_->addTab(histogramPage_, tr("Histogram"));
     tabs_->addTab(table_, tr("Table"));
     tabs_->addTab(checks_, tr("Checks"));
 
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2); // the dock is short on a laptop: its room goes to the views
+    layout->setSpacing(2);
     layout->addLayout(top);
     layout->addWidget(tabs_, 1);
     heat_->plot()->replot();
@@ -177,7 +191,7 @@ void ResultsPanel::clear()
     line_->clear();
     empty_->setText(tr("Run the kernel to see its buffers here."));
     plotStack_->setCurrentWidget(empty_);
-    tabs_->setCurrentWidget(plotStack_);
+    tabs_->setCurrentWidget(plotPage_);
     tabs_->setTabVisible(tabs_->indexOf(checks_), false);
     setBuffersEnabled(false);
 }
@@ -187,7 +201,7 @@ void ResultsPanel::setBuffersEnabled(bool on)
     buffers_->setEnabled(on);
     exportBuffer_->setEnabled(on);
     exportPlot_->setEnabled(on);
-    for (QWidget* w : {static_cast<QWidget*>(histogram_), static_cast<QWidget*>(table_)})
+    for (QWidget* w : {histogramPage_, static_cast<QWidget*>(table_)})
         tabs_->setTabEnabled(tabs_->indexOf(w), on);
 }
 
@@ -247,9 +261,9 @@ void ResultsPanel::updateCurrentTab()
     if (!shown_ || !result_)
         return;
     QWidget* current = tabs_->currentWidget();
-    if (current == plotStack_) {
+    if (current == plotPage_) {
         fillPlot();
-    } else if (current == histogram_ && histogramStale_) {
+    } else if (current == histogramPage_ && histogramStale_) {
         histogramStale_ = false;
         histogram_->setBuffer(shown_, buffers_->currentText());
     }
@@ -272,7 +286,7 @@ void ResultsPanel::fillPlot()
 void ResultsPanel::exportPlot()
 {
     QCustomPlot* plot = nullptr;
-    if (tabs_->currentWidget() == histogram_)
+    if (tabs_->currentWidget() == histogramPage_)
         plot = histogram_->plot();
     else if (tabs_->currentWidget() == checks_)
         plot = checks_->errorPlot();

@@ -74,6 +74,8 @@ private:
     HeatMap* heat_;
     BarChart* bars_;
     HistogramView* histogram_;
+    QWidget* plotPage_ = nullptr; // the tabs' pages: the plots in their scroll areas
+    QWidget* histogramPage_ = nullptr;
     BufferTableView* table_;
     ChecksView* checks_;
     QLabel* empty_;
