@@ -62,10 +62,10 @@ int GradeCommand::execute()
         solutions.push_back({"starter", exercise.document.source, exercise.document.sourceName()});
 
     const DeviceSpec spec = DeviceSelector::parse(options_.device);
+    const std::unique_ptr<Backend> backend = DeviceSelector::open(spec, nullptr);
     Compiler compiler(ProgramCache::openDefault());
-    Grader grader(
-        exercise, [&spec] { return DeviceSelector::open(spec, nullptr); }, compiler, spec.kind == DeviceSpec::Kind::Sim,
-        options_.seed ? *options_.seed : Grader::randomSeed());
+    Grader grader(exercise, *backend, compiler, spec.kind == DeviceSpec::Kind::Sim,
+                  options_.seed ? *options_.seed : Grader::randomSeed());
     const GradeReport report = grader.grade(solutions);
     if (options_.json)
         fmt::print(out_, "{}\n", GradeReportJson::toJson(report).dump(2));

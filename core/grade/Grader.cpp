@@ -44,44 +44,11 @@ std::string compileText(const CompileResult& c, const std::string& sourceName)
 
 Grader::Grader(const Exercise& exercise, Backend& backend, Compiler& compiler, bool simulator, std::uint64_t secretSeed)
     : exercise_(exercise)
-    , backend_(&backend)
+    , backend_(backend)
     , compiler_(compiler)
     , simulator_(simulator)
     , secret_(secretSeed)
 {
-}
-
-Grader::Grader(const Exercise& exercise, BackendOpener open, Compiler& compiler, bool simulator,
-               std::uint64_t secretSeed)
-    : exercise_(exercise)
-    , open_(std::move(open))
-    , owned_(open_())
-    , backend_(owned_.get())
-    , compiler_(compiler)
-    , simulator_(simulator)
-    , secret_(secretSeed)
-{
-}
-
-Grader::~Grader() = default;
-
-Backend& Grader::usableBackend()
-{
-    if (backend_->usable())
-        return *backend_;
-    if (!open_)
-        throw Error(ErrorCategory::Driver, "the device is unusable after an earlier fault");
-    if (backend_->stillRunning())
-        throw Error(ErrorCategory::Driver,
-                    "the GPU still runs an earlier kernel that passed its time limit; grade the rest again");
-    // The old backend holds the last reference to the device's context: it goes first, so
-    // the context is reset before the new one is made.
-    owned_.reset();
-    backend_ = nullptr;
-    owned_ = open_();
-    backend_ = owned_.get();
-    ++reopened_;
-    return *backend_;
 }
 
 std::uint64_t Grader::randomSeed()
@@ -133,7 +100,7 @@ Document Grader::caseDocument(const GradeCase& gradeCase, const std::string& sou
 
 RunResult Grader::runDocument(const Document& doc, bool profile)
 {
-    RunEngine engine(compiler_, usableBackend());
+    RunEngine engine(compiler_, backend_);
     RunOverrides overrides;
     overrides.repeats = 0;
     overrides.warmup = 0;
@@ -359,7 +326,7 @@ GradeReport Grader::grade(const std::vector<Solution>& solutions)
     GradeReport report;
     report.exercise = exercise_.title;
     report.exercisePath = exercise_.path.string();
-    report.device = backend_->device().name;
+    report.device = backend_.device().name;
     report.secretSeed = secret_;
     report.goalsGraded = simulator_;
     for (std::size_t i = 0; i < solutions.size(); ++i) {

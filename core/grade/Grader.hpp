@@ -6,9 +6,6 @@
 // the inputs are read back and must be unchanged. On the simulator the solution's run is
 // counted (docs/profile.md) for the goals and the instruction limit, and the first wrong
 // element of a failed case is traced to the lane, block and line that wrote it.
-// Given a way to open its backend, a Grader opens a fresh one when a fault left the old
-// one unusable (a GPU's context after an illegal address), so one solution's fault never
-// fails the cases and solutions after it.
 #include "grade/Exercise.hpp"
 #include "grade/GradeReport.hpp"
 #include "launch/RunResult.hpp"
@@ -16,7 +13,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,12 +34,6 @@ class Grader {
 public:
     // `simulator`: the backend counts (goals, instruction limit, writers).
     Grader(const Exercise& exercise, Backend& backend, Compiler& compiler, bool simulator, std::uint64_t secretSeed);
-    using BackendOpener = std::function<std::unique_ptr<Backend>()>;
-    Grader(const Exercise& exercise, BackendOpener open, Compiler& compiler, bool simulator, std::uint64_t secretSeed);
-    ~Grader();
-
-    // How many times a fresh backend was opened after a fault.
-    int backendsReopened() const { return reopened_; }
 
     // Told of each case as it finishes (solution index, the outcome).
     void onCase(std::function<void(std::size_t, const CaseOutcome&)> callback) { onCase_ = std::move(callback); }
@@ -63,17 +53,13 @@ private:
     CaseOutcome gradeCase(const GradeCase& gradeCase, const Solution& solution);
     const RunResult& reference(const GradeCase& gradeCase);
     RunResult runDocument(const Document& doc, bool profile);
-    Backend& usableBackend();
     static std::uint64_t threadsLaunched(const Document& doc, const RunResult& r);
     // `expected` null: an expression reference, evaluated as the run's checks.
     std::optional<WrongElement> firstWrong(const Document& doc, const RunResult& got, const RunResult* expected) const;
     std::vector<std::string> inputsChanged(const Document& doc, const RunResult& got, const RunResult* expected) const;
 
     const Exercise& exercise_;
-    BackendOpener open_;
-    std::unique_ptr<Backend> owned_;
-    Backend* backend_;
-    int reopened_ = 0;
+    Backend& backend_;
     Compiler& compiler_;
     bool simulator_;
     std::uint64_t secret_;
