@@ -233,7 +233,7 @@ void MainWindow::buildDocks()
     QDockWidget* args = addDock(arguments_, tr("Arguments"), "argumentsDock", Qt::RightDockWidgetArea);
     launchDock_ = launch;
     argumentsDock_ = args;
-    QDockWidget* checks = addDock(checksEditor_, tr("Checks"), "checksDock", Qt::RightDockWidgetArea);
+    QDockWidget* checks = addDock(scrolled(checksEditor_), tr("Checks"), "checksDock", Qt::BottomDockWidgetArea);
     QDockWidget* results = addDock(results_, tr("Results"), "resultsDock", Qt::BottomDockWidgetArea);
     QDockWidget* pf = addDock(printf_, tr("printf"), "printfDock", Qt::BottomDockWidgetArea);
     printfDock_ = pf;
@@ -252,8 +252,9 @@ void MainWindow::buildDocks()
     layoutDocks_.left = {vars, stepsDock_};
     layoutDocks_.launch = launch;
     layoutDocks_.arguments = args;
-    layoutDocks_.withArguments = {checks}; // the checks are written beside the arguments they compare
-    layoutDocks_.results = {results, pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history, grade};
+    // The checks are written among the run's views, where their results show.
+    layoutDocks_.results
+        = {results, checks, pf, timings, profileDock_, problems, ptx, sweep, shapeDock_, history, grade};
     // The steps for a document of steps, the grade for an exercise.
     layoutDocks_.hiddenAtFirst = {stepsDock_, grade};
     layoutDocks_.notPresented = {vars, problems, ptx, sweep, timings};

@@ -100,8 +100,20 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
     // 80 columns, the editor keeps the rest.
     const int right
         = std::clamp(std::max({wantedWidth(d_.launch), wantedWidth(d_.arguments), int(w * 0.31)}), 0, int(w * 0.42));
-    const int left = std::clamp(int(w * (wideLeft ? 0.24 : 0.17)), 180, 420);
-    window_->resizeDocks({d_.notes, d_.launch}, {left, right}, Qt::Horizontal);
+    if (w < 1300) {
+        // No room for a notes column beside the editor and the arguments: the notes,
+        // variables and steps become tabs behind the launch fields.
+        if (window_->dockWidgetArea(d_.notes) != window_->dockWidgetArea(d_.launch)) {
+            window_->tabifyDockWidget(d_.launch, d_.notes);
+            for (QDockWidget* d : d_.left)
+                window_->tabifyDockWidget(d_.launch, d);
+            d_.launch->raise();
+        }
+        window_->resizeDocks({d_.launch}, {right}, Qt::Horizontal);
+    } else {
+        const int left = std::clamp(int(w * (wideLeft ? 0.24 : 0.17)), 180, 420);
+        window_->resizeDocks({d_.notes, d_.launch}, {left, right}, Qt::Horizontal);
+    }
     const int launchHeight = wantedHeight(d_.launch) + 24; // its title
     window_->resizeDocks({d_.launch, d_.arguments}, {launchHeight, std::max(200, h - launchHeight)}, Qt::Vertical);
     if (!d_.results.front()->isHidden()) {
@@ -195,9 +207,6 @@ void WindowLayouts::arrangePresentation()
             if (d != front && !d->isHidden() && !contains(d_.notPresented, d) && !contains(d_.debugBottom, d))
                 others.push_back(d);
         for (QDockWidget* d : {d_.launch, d_.arguments, d_.notes})
-            if (!d->isHidden())
-                others.push_back(d);
-        for (QDockWidget* d : d_.withArguments)
             if (!d->isHidden())
                 others.push_back(d);
     }
