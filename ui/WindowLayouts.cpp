@@ -57,9 +57,6 @@ void WindowLayouts::arrange()
     for (QDockWidget* d : d_.left)
         window_->tabifyDockWidget(d_.notes, d);
     window_->splitDockWidget(d_.launch, d_.arguments, Qt::Vertical);
-    for (QDockWidget* d : d_.withArguments)
-        window_->tabifyDockWidget(d_.arguments, d);
-    d_.arguments->raise();
     for (std::size_t i = 1; i < d_.results.size(); ++i)
         window_->tabifyDockWidget(d_.results.front(), d_.results[i]);
     // The debugger's docks are tabs from the start: shown at once as rows, their
@@ -161,8 +158,6 @@ void WindowLayouts::arrangeDebugging()
         if (!contains(d_.debugBottom, d))
             d->hide();
     for (QDockWidget* d : {d_.launch, d_.arguments})
-        window_->tabifyDockWidget(lanes, d);
-    for (QDockWidget* d : d_.withArguments)
         window_->tabifyDockWidget(lanes, d);
     for (std::size_t i = 1; i < d_.debugRight.size(); ++i)
         window_->tabifyDockWidget(lanes, d_.debugRight[i]);

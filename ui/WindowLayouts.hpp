@@ -25,7 +25,6 @@ public:
         std::vector<QDockWidget*> left; // tabbed behind the notes (variables, steps)
         QDockWidget* launch = nullptr;
         QDockWidget* arguments = nullptr;
-        std::vector<QDockWidget*> withArguments; // tabbed behind the arguments (the checks)
         std::vector<QDockWidget*> results;       // the bottom tabs, Results first
         std::vector<QDockWidget*> hiddenAtFirst; // docks shown only when they have something
         std::vector<QDockWidget*> debugRight;    // Lanes first, then the call stack and breakpoints
