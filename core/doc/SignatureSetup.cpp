@@ -235,12 +235,13 @@ SetupProposal SignatureSetup::propose(const KernelSignature& kernel, const Varia
 Document SignatureSetup::apply(const SetupProposal& proposal, const Document& doc)
 {
     Document d = doc;
-    for (const auto& [name, value] : proposal.variables) {
-        auto it = std::find_if(d.variables.begin(), d.variables.end(), [&](const auto& v) { return v.first == name; });
+    for (const auto& variable : proposal.variables) {
+        auto it = std::find_if(d.variables.begin(), d.variables.end(),
+                               [&](const auto& v) { return v.first == variable.first; });
         if (it == d.variables.end())
-            d.variables.emplace_back(name, value);
+            d.variables.push_back(variable);
         else
-            it->second = value;
+            it->second = variable.second;
     }
     for (const BufferSpec& b : proposal.buffers) {
         auto it
