@@ -14,6 +14,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/common.sh"
 cache=${1:-/var/cache/kwb-mingw-qt}
 mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
@@ -30,53 +31,25 @@ fail() { echo "build-qt: $*" >&2; exit 1; }
 step "build-qt.sh into $prefix, $jobs jobs"
 
 # --- tools --------------------------------------------------------------------------
-PACKAGES=(cmake ninja-build perl g++-mingw-w64-x86-64-posix dpkg-dev qt6-base-dev qt6-base-dev-tools
-          qt6-svg-dev)
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true) == "install ok installed" ]] || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  step "installing ${missing[*]}"
-  sudo=(); ((EUID == 0)) || sudo=(sudo)
-  "${sudo[@]}" apt-get update
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+step "tools"
+require_packages cmake ninja-build perl g++-mingw-w64-x86-64-posix dpkg-dev qt6-base-dev qt6-base-dev-tools qt6-svg-dev
 host_cmake=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/cmake
 [[ -d $host_cmake/Qt6HostInfo ]] || fail "the host's Qt 6 CMake files are not in $host_cmake"
 host_version=$(dpkg-query -W -f='${source:Version}' qt6-base-dev)
 
 # --- sources, from Debian ---------------------------------------------------------------
-apt_dir=$work/apt
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/deb-src.sources" -o "Dir::Etc::SourceParts=-"
-          -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "Debug::NoLocking=1")
-apt_ready=0
 # source PACKAGE [VERSION]: unpacks Debian's source into $work/src/PACKAGE (patches applied).
 source_of() {
-  local pkg=$1 version=${2:-}
-  [[ -d $work/src/$pkg ]] && return 0
-  if ((!apt_ready)); then
-    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$work/src"
-    cat >"$apt_dir/deb-src.sources" <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-    apt-get "${apt_opts[@]}" update -qq
-    apt_ready=1
-  fi
-  step "source of $pkg${version:+ $version}"
-  (cd "$work/src" && apt-get "${apt_opts[@]}" source --download-only "$pkg${version:+=$version}")
-  (cd "$work/src" && dpkg-source -x ./"${pkg}"_*.dsc "$pkg.tmp" && mv "$pkg.tmp" "$pkg")
+  [[ -d $work/src/$1 ]] && return 0
+  step "source of $1${2:+ $2}"
+  fetch_debian_source "$work/apt" "$work/src/$1" "$@"
 }
 
 # A toolchain file for the Qt build: the project's, with the prefix as its root.
 toolchain=$here/mingw-w64-x86_64.cmake
 common=(-G Ninja -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DKW_MINGW_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release
         -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_PREFIX_PATH="$prefix")
-command -v ccache >/dev/null && common+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+common+=("${ccache_launcher[@]}")
 qt_host=(-DQT_HOST_PATH=/usr -DQT_HOST_PATH_CMAKE_DIR="$host_cmake")
 
 # --- qtbase ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$here/common.sh"
 root=$(cd "$here/../.." && pwd)
 out=$(mkdir -p "${1:-$root/build-windows}" && cd "${1:-$root/build-windows}" && pwd)
 jobs=${KW_JOBS:-2}
@@ -24,18 +25,9 @@ step() { printf '\n== %s (%ds)\n' "$*" $((SECONDS - start)); }
 fail() { echo "build-windows: $*" >&2; exit 1; }
 
 # --- tools, from Debian ------------------------------------------------------------
-PACKAGES=(cmake ninja-build ccache g++-mingw-w64-x86-64-posix wine wine64 nsis dpkg-dev python3
-          nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libmuparser-dev libpugixml-dev)
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  [[ $(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true) == "install ok installed" ]] || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  step "installing ${missing[*]}"
-  sudo=(); ((EUID == 0)) || sudo=(sudo)
-  "${sudo[@]}" apt-get update
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+step "tools"
+require_packages cmake ninja-build ccache g++-mingw-w64-x86-64-posix wine wine64 nsis dpkg-dev python3 \
+  nlohmann-json3-dev libfmt-dev libcli11-dev libgtest-dev libmuparser-dev libpugixml-dev
 [[ -f /usr/local/cuda/include/cuda.h && -f /usr/local/cuda/include/nvrtc.h ]] \
   || fail "the CUDA headers (cuda.h, nvrtc.h) are not in /usr/local/cuda/include"
 

@@ -15,8 +15,7 @@ toolchain=$here/mingw-w64-x86_64.cmake
 mkdir -p "$prefix/include" "$work"
 prefix=$(cd "$prefix" && pwd)
 work=$(cd "$work" && pwd)
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+source "$here/common.sh"
 
 # --- header-only libraries -------------------------------------------------------
 # Only these folders: /usr/include as a whole would hide MinGW's C library headers.
@@ -47,34 +46,15 @@ CFG
 
 # --- muparser and pugixml from their Debian source packages ----------------------
 apt_dir=$work/apt
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/deb-src.sources" -o "Dir::Etc::SourceParts=-"
-          -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache"
-          -o "Debug::NoLocking=1")
-apt_ready=0
 # debian_source PACKAGE DEV_PACKAGE: unpacks the source of the version installed here
 # into $apt_dir/src/PACKAGE-src.
 debian_source() {
-  local pkg=$1 dev=$2 version
-  if ((!apt_ready)); then
-    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/src"
-    cat >"$apt_dir/deb-src.sources" <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-    apt-get "${apt_opts[@]}" update -qq
-    apt_ready=1
-  fi
-  version=$(dpkg-query -W -f='${source:Version}' "$dev" 2>/dev/null || true)
-  (cd "$apt_dir/src" && apt-get "${apt_opts[@]}" source --download-only "$pkg${version:+=$version}")
-  (cd "$apt_dir/src" && rm -rf "$pkg-src" && dpkg-source -x ./"${pkg}"_*.dsc "$pkg-src")
+  fetch_debian_source "$apt_dir" "$apt_dir/src/$1-src" "$1" "$(dpkg-query -W -f='${source:Version}' "$2" 2>/dev/null || true)"
 }
 
 if [[ ! -f $prefix/lib/libmuparser.a ]]; then
   debian_source muparser libmuparser-dev
-  cmake -S "$apt_dir/src/muparser-src" -B "$work/muparser-build" -G Ninja "${launcher[@]}" \
+  cmake -S "$apt_dir/src/muparser-src" -B "$work/muparser-build" -G Ninja "${ccache_launcher[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DKW_MINGW_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF -DENABLE_OPENMP=OFF -DENABLE_SAMPLES=OFF \
     -DBUILD_TESTING=OFF
@@ -84,7 +64,7 @@ fi
 
 if [[ ! -f $prefix/lib/libpugixml.a ]]; then
   debian_source pugixml libpugixml-dev
-  cmake -S "$apt_dir/src/pugixml-src" -B "$work/pugixml-build" -G Ninja "${launcher[@]}" \
+  cmake -S "$apt_dir/src/pugixml-src" -B "$work/pugixml-build" -G Ninja "${ccache_launcher[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DKW_MINGW_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF -DPUGIXML_BUILD_TESTS=OFF
   cmake --build "$work/pugixml-build" -j"${KW_JOBS:-2}"
@@ -94,7 +74,7 @@ fi
 # --- GoogleTest from libgtest-dev's sources --------------------------------------
 if [[ ! -f $prefix/lib/libgtest.a ]]; then
   [[ -f /usr/src/googletest/CMakeLists.txt ]] || { echo "deps: /usr/src/googletest is missing (libgtest-dev)" >&2; exit 1; }
-  cmake -S /usr/src/googletest -B "$work/gtest-build" -G Ninja "${launcher[@]}" \
+  cmake -S /usr/src/googletest -B "$work/gtest-build" -G Ninja "${ccache_launcher[@]}" \
     -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DKW_MINGW_PREFIX="$prefix" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DBUILD_SHARED_LIBS=OFF -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON
   cmake --build "$work/gtest-build" -j"${KW_JOBS:-2}"
