@@ -2,11 +2,13 @@
 
 #include "debug/LaneExpression.hpp"
 #include "debug/RegisterValue.hpp"
+#include "debug/SourceValue.hpp"
 #include "sim/Warp.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
 
 namespace kw::debug {
 
@@ -16,10 +18,13 @@ using namespace kw::sim;
 // the caller falls back to the general evaluator.
 class LanePredicateParser {
 public:
-    LanePredicateParser(const std::string& text, const Function& fn, std::uint32_t pc)
+    LanePredicateParser(const std::string& text, const Function& fn, std::uint32_t pc, const SourceVariables* sources,
+                        std::vector<VisibleVariable>& places)
         : s_(text)
         , fn_(fn)
         , pc_(pc)
+        , sources_(sources)
+        , places_(places)
     {
     }
 
@@ -35,6 +40,8 @@ private:
     const std::string& s_;
     const Function& fn_;
     std::uint32_t pc_;
+    const SourceVariables* sources_;
+    std::vector<VisibleVariable>& places_;
     std::size_t i_ = 0;
     using Op = LanePredicate::Op;
     using Operand = LanePredicate::Operand;
@@ -172,14 +179,51 @@ private:
             i_ = j + 2;
             return true;
         }
-        return false; // a buffer's element, a function, a constant of muparser's
+        return source(name, o);
+    }
+    // A source variable's scalar by NAME or NAME@LINE, placed at the pc as LaneExpression
+    // places it; anything else (a buffer's element, a function, a constant of muparser's,
+    // an array, a struct) is left to the general evaluator.
+    bool source(std::string name, Operand& o)
+    {
+        if (!sources_)
+            return false;
+        std::size_t j = i_ + name.size();
+        if (j + 1 < s_.size() && s_[j] == '@' && std::isdigit(static_cast<unsigned char>(s_[j + 1]))) {
+            ++j;
+            while (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j])))
+                ++j;
+            name = s_.substr(i_, j - i_);
+        }
+        std::optional<VisibleVariable> v = sources_->find(name, pc_);
+        if (!v || !isSourceNumber(v->source->type.kind, v->source->type.size))
+            return false;
+        o.sourceKind = v->source->type.kind;
+        o.sourceSize = v->source->type.size;
+        switch (v->where) {
+        case VisibleVariable::Where::Register:
+            o.kind = Operand::Kind::SourceRegister;
+            o.index = v->reg;
+            break;
+        case VisibleVariable::Where::Local:
+        case VisibleVariable::Where::Shared:
+        case VisibleVariable::Where::Global:
+            o.kind = Operand::Kind::SourceMemory;
+            o.index = std::uint32_t(places_.size());
+            places_.push_back(std::move(*v));
+            break;
+        default: return false;
+        }
+        i_ = j;
+        return true;
     }
 };
 
-std::optional<LanePredicate> LanePredicate::compile(const std::string& text, const Function& fn, std::uint32_t pc)
+std::optional<LanePredicate> LanePredicate::compile(const std::string& text, const Function& fn, std::uint32_t pc,
+                                                    const SourceVariables* sources)
 {
     LanePredicate p;
-    LanePredicateParser parser(text, fn, pc);
+    LanePredicateParser parser(text, fn, pc, sources, p.places_);
     if (!parser.parse(p.program_))
         return std::nullopt;
     std::size_t depth = 0, deepest = 0;
@@ -192,7 +236,7 @@ std::optional<LanePredicate> LanePredicate::compile(const std::string& text, con
     return p;
 }
 
-void LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, double* out) const
+bool LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, double* out) const
 {
     auto each = [lanes, out](auto value) {
         for (std::uint32_t m = lanes; m; m &= m - 1) {
@@ -207,14 +251,29 @@ void LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, d
     case Operand::Kind::Register: each([&](int l) { return registerNumber(o.type, r[l]); }); break;
     case Operand::Kind::Lane: each([](int l) { return double(l); }); break;
     case Operand::Kind::Warp: each([&](int) { return double(w.warpId); }); break;
+    case Operand::Kind::SourceRegister:
+        each([&](int l) { return sourceNumber(o.sourceKind, o.sourceSize, r[l]); });
+        break;
+    case Operand::Kind::SourceMemory:
+        for (std::uint32_t m = lanes; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            const std::uint8_t* at = sourceBytes(places_[o.index], w, l, 0, o.sourceSize);
+            if (!at)
+                return false;
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, at, o.sourceSize);
+            out[l] = sourceNumber(o.sourceKind, o.sourceSize, bits);
+        }
+        break;
     }
+    return true;
 }
 
-std::uint32_t LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t lanes) const
+std::optional<std::uint32_t> LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t lanes) const
 {
     double a[32], b[32];
-    load(n.a, w, lanes, a);
-    load(n.b, w, lanes, b);
+    if (!load(n.a, w, lanes, a) || !load(n.b, w, lanes, b))
+        return std::nullopt;
     std::uint32_t out = 0;
     auto each = [&](auto holds) {
         for (std::uint32_t m = lanes; m; m &= m - 1) {
@@ -234,7 +293,7 @@ std::uint32_t LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t
     return out;
 }
 
-std::uint32_t LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
+std::optional<std::uint32_t> LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
 {
     std::uint32_t stack[kDepth];
     std::size_t top = 0;
@@ -242,8 +301,10 @@ std::uint32_t LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
         if (n.op == Op::And || n.op == Op::Or) {
             const std::uint32_t b = stack[--top], a = stack[--top];
             stack[top++] = n.op == Op::And ? a & b : a | b;
-        } else
-            stack[top++] = compare(n, w, lanes);
+        } else if (const auto held = compare(n, w, lanes))
+            stack[top++] = *held;
+        else
+            return std::nullopt;
     }
     return top ? stack[top - 1] & lanes : 0;
 }
