@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace kw::debug {
 
@@ -236,25 +237,54 @@ std::optional<LanePredicate> LanePredicate::compile(const std::string& text, con
     return p;
 }
 
+namespace {
+
+// Every lane's value, whether `lanes` holds it or not: a loop without branches, which the
+// compiler vectorizes; the lanes outside are masked out after the comparison. (Each lane
+// has its registers, so reading them all is safe.)
+template <class F> void allLanes(double* out, F value)
+{
+    for (int l = 0; l < 32; ++l)
+        out[l] = value(l);
+}
+
+// A source variable's register in all lanes, read as its DWARF type (sourceNumber); the
+// common shapes with their kind and size known to the compiler.
+void sourceLanes(dwarf::SourceType::Kind kind, std::uint32_t size, const std::uint64_t* r, double* out)
+{
+    using K = dwarf::SourceType::Kind;
+    auto as = [r, out](auto k, auto bytes) {
+        allLanes(out, [r](int l) { return sourceNumber(decltype(k)::value, decltype(bytes)::value, r[l]); });
+    };
+    if (kind == K::Signed && size == 4)
+        as(std::integral_constant<K, K::Signed>{}, std::integral_constant<std::uint32_t, 4>{});
+    else if (kind == K::Unsigned && size == 4)
+        as(std::integral_constant<K, K::Unsigned>{}, std::integral_constant<std::uint32_t, 4>{});
+    else if (kind == K::Float && size == 4)
+        as(std::integral_constant<K, K::Float>{}, std::integral_constant<std::uint32_t, 4>{});
+    else if (kind == K::Float && size == 8)
+        as(std::integral_constant<K, K::Float>{}, std::integral_constant<std::uint32_t, 8>{});
+    else if (kind == K::Signed && size == 8)
+        as(std::integral_constant<K, K::Signed>{}, std::integral_constant<std::uint32_t, 8>{});
+    else
+        allLanes(out, [&](int l) { return sourceNumber(kind, size, r[l]); });
+}
+
+} // namespace
+
 bool LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, double* out) const
 {
-    auto each = [lanes, out](auto value) {
-        for (std::uint32_t m = lanes; m; m &= m - 1) {
-            const int l = __builtin_ctz(m);
-            out[l] = value(l);
-        }
-    };
-    const std::uint64_t* r = w.reg(o.index);
+    const std::uint64_t* r = o.kind == Operand::Kind::SourceMemory ? nullptr : w.reg(o.index);
     switch (o.kind) {
-    case Operand::Kind::Number: each([&](int) { return o.number; }); break;
-    case Operand::Kind::Special: each([r](int l) { return double(r[l]); }); break;
-    case Operand::Kind::Register: each([&](int l) { return registerNumber(o.type, r[l]); }); break;
-    case Operand::Kind::Lane: each([](int l) { return double(l); }); break;
-    case Operand::Kind::Warp: each([&](int) { return double(w.warpId); }); break;
-    case Operand::Kind::SourceRegister:
-        each([&](int l) { return sourceNumber(o.sourceKind, o.sourceSize, r[l]); });
-        break;
+    case Operand::Kind::Number: allLanes(out, [&](int) { return o.number; }); break;
+    case Operand::Kind::Special: allLanes(out, [r](int l) { return double(r[l]); }); break;
+    case Operand::Kind::Register: allLanes(out, [&](int l) { return registerNumber(o.type, r[l]); }); break;
+    case Operand::Kind::Lane: allLanes(out, [](int l) { return double(l); }); break;
+    case Operand::Kind::Warp: allLanes(out, [&](int) { return double(w.warpId); }); break;
+    case Operand::Kind::SourceRegister: sourceLanes(o.sourceKind, o.sourceSize, r, out); break;
     case Operand::Kind::SourceMemory:
+        // Memory only of the lanes asked for: another lane's may lie outside it.
+        allLanes(out, [](int) { return 0.0; });
         for (std::uint32_t m = lanes; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
             const std::uint8_t* at = sourceBytes(places_[o.index], w, l, 0, o.sourceSize);
@@ -276,10 +306,8 @@ std::optional<std::uint32_t> LanePredicate::compare(const Node& n, const Warp& w
         return std::nullopt;
     std::uint32_t out = 0;
     auto each = [&](auto holds) {
-        for (std::uint32_t m = lanes; m; m &= m - 1) {
-            const int l = __builtin_ctz(m);
+        for (int l = 0; l < 32; ++l)
             out |= std::uint32_t(holds(a[l], b[l])) << l;
-        }
     };
     switch (n.op) {
     case Op::Eq: each([](double x, double y) { return x == y; }); break;
@@ -290,7 +318,7 @@ std::optional<std::uint32_t> LanePredicate::compare(const Node& n, const Warp& w
     case Op::Ge: each([](double x, double y) { return x >= y; }); break;
     default: break;
     }
-    return out;
+    return out & lanes;
 }
 
 std::optional<std::uint32_t> LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
