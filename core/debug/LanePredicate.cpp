@@ -302,12 +302,21 @@ bool LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, d
 std::optional<std::uint32_t> LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t lanes) const
 {
     double a[32], b[32];
-    if (!load(n.a, w, lanes, a) || !load(n.b, w, lanes, b))
+    if (!load(n.a, w, lanes, a))
         return std::nullopt;
+    // A number on the right (the common `i > 1000`) is compared as it is, not spread over 32 lanes.
+    const bool constant = n.b.kind == Operand::Kind::Number;
+    if (!constant && !load(n.b, w, lanes, b))
+        return std::nullopt;
+    const double k = n.b.number;
     std::uint32_t out = 0;
     auto each = [&](auto holds) {
-        for (int l = 0; l < 32; ++l)
-            out |= std::uint32_t(holds(a[l], b[l])) << l;
+        if (constant)
+            for (int l = 0; l < 32; ++l)
+                out |= std::uint32_t(holds(a[l], k)) << l;
+        else
+            for (int l = 0; l < 32; ++l)
+                out |= std::uint32_t(holds(a[l], b[l])) << l;
     };
     switch (n.op) {
     case Op::Eq: each([](double x, double y) { return x == y; }); break;
