@@ -286,6 +286,7 @@ void MainWindow::buildDebugger()
         this);
     // The motions answer their keys while the toolbar is hidden (presentation mode).
     addActions(debugBar_->motionActions());
+    addAction(debugBar_->pauseAction());
     // While debugging the layout is the debugger's, and returns as it was after.
     connect(debug_, &DebugController::started, this, [this] { layouts_->setDebugging(true); });
     connect(debug_, &DebugController::ended, this, [this] {

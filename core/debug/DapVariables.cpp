@@ -90,14 +90,21 @@ nlohmann::json DapVariables::scopes()
 {
     const Focus f = session_.focus();
     nlohmann::json out = nlohmann::json::array();
+    // The source's names first (a client opens its first scope); the registers are labelled
+    // as what they are, also where they are all there is (the optimized build).
+    if (session_.hasSourceVariables())
+        out.push_back({{"name", "Locals"},
+                       {"presentationHint", "locals"},
+                       {"variablesReference", refer(Kind::Locals)},
+                       {"expensive", false}});
     out.push_back({{"name", fmt::format("Lane {} (thread {})", f.lane, std::uint64_t(f.warp) * 32 + f.lane)},
-                   {"presentationHint", "locals"},
                    {"variablesReference", refer(Kind::Lane)},
                    {"expensive", false}});
-    out.push_back({{"name", "Lanes"},
+    out.push_back({{"name", "PTX registers"},
                    {"presentationHint", "registers"},
-                   {"variablesReference", refer(Kind::Lanes)},
+                   {"variablesReference", refer(Kind::Registers)},
                    {"expensive", false}});
+    out.push_back({{"name", "Lanes"}, {"variablesReference", refer(Kind::Lanes)}, {"expensive", false}});
     out.push_back({{"name", "Shared memory"},
                    {"variablesReference", refer(Kind::Shared)},
                    {"indexedVariables", session_.sharedBytes() / 4},
@@ -123,7 +130,9 @@ nlohmann::json DapVariables::variables(int reference, std::size_t start, std::si
         count = kMostChildren;
     nlohmann::json out;
     switch (r.kind) {
+    case Kind::Locals: out = localVariables(); break;
     case Kind::Lane: out = laneVariables(); break;
+    case Kind::Registers: out = registerVariables(); break;
     case Kind::Lanes: out = lanesVariables(); break;
     case Kind::ExpressionLanes: out = expressionLanes(r.name); break;
     case Kind::Shared: out = sharedVariables(start, count); break;
@@ -134,22 +143,51 @@ nlohmann::json DapVariables::variables(int reference, std::size_t start, std::si
     return out;
 }
 
-nlohmann::json DapVariables::laneVariables()
+nlohmann::json DapVariables::localVariables()
 {
     const std::uint32_t lane = session_.focus().lane;
     nlohmann::json out = nlohmann::json::array();
-    auto add = [&](const std::string& expression) {
-        const LaneValue v = session_.lanes(expression).at(lane);
-        nlohmann::json var = variable(expression, v.exists ? v.text : "(not a thread of the block)",
-                                      refer(Kind::ExpressionLanes, expression));
-        var["evaluateName"] = expression;
+    for (const SourceVariableView& v : session_.locals()) {
+        const LaneValue& value = v.lanes.at(lane);
+        // `lane` and `warp` keep their meaning in expressions: a variable of such a name is not one.
+        const bool expands = v.available && v.scalar && v.name != "lane" && v.name != "warp";
+        nlohmann::json var = variable(v.name,
+                                      !v.available       ? v.why
+                                          : value.exists ? value.text
+                                                         : "(not a thread of the block)",
+                                      expands ? refer(Kind::ExpressionLanes, v.name) : 0);
+        var["type"] = v.type;
+        if (expands)
+            var["evaluateName"] = v.name;
         out.push_back(std::move(var));
-    };
-    for (const char* e : kIndices)
-        add(e);
-    for (const std::string& r : registers())
-        add(r);
+    }
     return out;
+}
+
+nlohmann::json DapVariables::laneVariables()
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const char* e : kIndices)
+        out.push_back(laneValue(e));
+    return out;
+}
+
+nlohmann::json DapVariables::registerVariables()
+{
+    nlohmann::json out = nlohmann::json::array();
+    for (const std::string& r : registers())
+        out.push_back(laneValue(r));
+    return out;
+}
+
+// An expression's value in the focused lane, expandable to the warp's 32 lanes.
+nlohmann::json DapVariables::laneValue(const std::string& expression)
+{
+    const LaneValue v = session_.lanes(expression).at(session_.focus().lane);
+    nlohmann::json var = variable(expression, v.exists ? v.text : "(not a thread of the block)",
+                                  refer(Kind::ExpressionLanes, expression));
+    var["evaluateName"] = expression;
+    return var;
 }
 
 nlohmann::json DapVariables::lanesVariables()

@@ -1,10 +1,12 @@
 #pragma once
 // What a Debug Adapter Protocol client reads at a stop, as scopes and variables over a
-// DebugSession: "Lane L" (the focused lane's thread indices and PTX registers), "Lanes"
-// (each register, expandable to its value in all 32 lanes of the warp), "Shared memory"
-// (the block's shared words, with their banks) and "Buffers" (the document's buffers
-// as they are in the launch's memory, element by element). An evaluated expression is
-// the focused lane's value, expandable to all 32 lanes.
+// DebugSession: "Locals" (the source's variables in scope, by name, for the focused
+// lane; only where the kernel was compiled with -G), "Lane L" (the focused lane's thread
+// indices), "PTX registers" (the focused lane's registers), "Lanes" (each register,
+// with its first lanes' values), "Shared memory" (the block's shared words, with their
+// banks) and "Buffers" (the document's buffers as they are in the launch's memory,
+// element by element). A variable with one number per lane, and an evaluated
+// expression, expands to its value in all 32 lanes of the warp.
 //
 // A variablesReference names a warp and what to read of it, and means something only
 // until the launch moves: reset() at every stop, as the protocol has it.
@@ -37,7 +39,7 @@ public:
     static constexpr std::size_t kMostChildren = 4096;
 
 private:
-    enum class Kind : std::uint8_t { Lane, Lanes, Shared, Buffers, ExpressionLanes, Buffer };
+    enum class Kind : std::uint8_t { Locals, Lane, Registers, Lanes, Shared, Buffers, ExpressionLanes, Buffer };
     struct Ref {
         Kind kind;
         std::uint32_t warp = 0;
@@ -49,7 +51,10 @@ private:
     int refer(Kind kind, std::string name = {});
     const Ref* find(int reference) const;
     std::vector<std::string> registers() const;
+    nlohmann::json localVariables();
     nlohmann::json laneVariables();
+    nlohmann::json registerVariables();
+    nlohmann::json laneValue(const std::string& expression);
     nlohmann::json lanesVariables();
     nlohmann::json expressionLanes(const std::string& expression);
     nlohmann::json sharedVariables(std::size_t start, std::size_t count);

@@ -208,7 +208,8 @@ void DebugObserver::fault(const Warp& w, const FaultEvent& f)
 
 int DebugObserver::breakpointLane(ArmedBreakpoint& b, const Warp& w, const Instr& in, std::uint32_t active)
 {
-    if (std::find(b.pcs.begin(), b.pcs.end(), w.pc) == b.pcs.end())
+    const auto at = std::find(b.pcs.begin(), b.pcs.end(), w.pc);
+    if (at == b.pcs.end())
         return -1;
     // A branch's guard says which lanes jump, not which lanes reach the line.
     std::uint32_t lanes = in.ctrl == Ctrl::Bra ? w.mask : active;
@@ -226,10 +227,8 @@ int DebugObserver::breakpointLane(ArmedBreakpoint& b, const Warp& w, const Instr
         arrived = 0;
     }
     int lane = __builtin_ctz(lanes);
-    if (!b.conditions.empty()) {
-        const auto at = std::find(b.pcs.begin(), b.pcs.end(), w.pc);
-        lane = b.conditions[at == b.pcs.end() ? 0 : std::size_t(at - b.pcs.begin())]->firstTrue(w, lanes);
-    }
+    if (!b.conditions.empty())
+        lane = b.conditions[std::size_t(at - b.pcs.begin())]->firstTrue(w, lanes);
     if (lane < 0)
         return -1;
     if (recording_) // hit counts belong to the forward run

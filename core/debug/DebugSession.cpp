@@ -807,6 +807,7 @@ std::vector<SourceVariableView> DebugSession::locals() const
         view.line = v.source->line;
         view.parameter = v.source->parameter;
         view.available = v.where != VisibleVariable::Where::Nowhere;
+        view.scalar = isSourceNumber(v.source->type.kind, v.source->type.size);
         view.why = v.why;
         view.lanes.resize(32);
         for (int l = 0; l < 32; ++l) {

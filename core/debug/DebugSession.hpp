@@ -130,6 +130,8 @@ public:
     std::vector<SourceVariableView> locals() const;
     // Whether the kernel was compiled with -G and its variables can be read by name.
     bool hasSourceVariables() const { return sources_ != nullptr; }
+    // Those variables' places at each pc (null without -G).
+    const SourceVariables* sourceVariables() const { return sources_.get(); }
     // "-G: source variables by name", or why registers only.
     const std::string& variablesMode() const { return variablesMode_; }
     // The focused block's shared memory as `count` words of `type` from byte `offset`.

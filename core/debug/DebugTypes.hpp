@@ -109,6 +109,7 @@ struct SourceVariableView {
     std::uint32_t line = 0;
     bool parameter = false;
     bool available = true; // false: no value here, `why` says so
+    bool scalar = false;   // one number per lane (not an array or a struct): an expression by its name
     std::string why;
     std::vector<LaneValue> lanes; // 32; a lane that is no thread of the block does not exist
 };

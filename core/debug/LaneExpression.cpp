@@ -236,8 +236,7 @@ LaneExpression::LaneExpression(const std::string& text, const Function& fn, std:
                                 "elements such as out(i))",
                                 e.what()));
     }
-    if (r.sources.empty()) // a source name is read as its DWARF type, which the predicate does not know
-        predicate_ = LanePredicate::compile(text, fn, pc);
+    predicate_ = LanePredicate::compile(text, fn, pc, sources);
 }
 
 LaneExpression::~LaneExpression() = default;
@@ -295,10 +294,9 @@ double LaneExpression::evaluate(const Warp& w, int lane) const
 
 int LaneExpression::firstTrue(const Warp& w, std::uint32_t lanes) const
 {
-    if (predicate_) {
-        const std::uint32_t held = predicate_->holds(w, lanes);
-        return held ? __builtin_ctz(held) : -1;
-    }
+    if (predicate_)
+        if (const auto held = predicate_->holds(w, lanes))
+            return *held ? __builtin_ctz(*held) : -1;
     // Lane by lane: muparser's bulk mode hands each call to OpenMP threads, which costs
     // more than the 32 evaluations it saves.
     for (std::uint32_t m = lanes; m; m &= m - 1) {

@@ -45,6 +45,8 @@ public:
     // breakpoint's condition).
     int firstTrue(const sim::Warp& w, std::uint32_t lanes) const;
     const std::string& text() const { return text_; }
+    // Whether firstTrue compares all lanes at once (LanePredicate) rather than lane by lane.
+    bool compiled() const { return predicate_.has_value(); }
     // When the text is a register's name alone: its index (so it prints as its type does).
     std::optional<std::uint32_t> singleRegister() const { return single_; }
     // When the text is a source variable's name alone (so it prints as its type does).

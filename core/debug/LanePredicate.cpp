@@ -2,11 +2,14 @@
 
 #include "debug/LaneExpression.hpp"
 #include "debug/RegisterValue.hpp"
+#include "debug/SourceValue.hpp"
 #include "sim/Warp.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
+#include <type_traits>
 
 namespace kw::debug {
 
@@ -16,10 +19,13 @@ using namespace kw::sim;
 // the caller falls back to the general evaluator.
 class LanePredicateParser {
 public:
-    LanePredicateParser(const std::string& text, const Function& fn, std::uint32_t pc)
+    LanePredicateParser(const std::string& text, const Function& fn, std::uint32_t pc, const SourceVariables* sources,
+                        std::vector<VisibleVariable>& places)
         : s_(text)
         , fn_(fn)
         , pc_(pc)
+        , sources_(sources)
+        , places_(places)
     {
     }
 
@@ -35,6 +41,8 @@ private:
     const std::string& s_;
     const Function& fn_;
     std::uint32_t pc_;
+    const SourceVariables* sources_;
+    std::vector<VisibleVariable>& places_;
     std::size_t i_ = 0;
     using Op = LanePredicate::Op;
     using Operand = LanePredicate::Operand;
@@ -172,14 +180,51 @@ private:
             i_ = j + 2;
             return true;
         }
-        return false; // a buffer's element, a function, a constant of muparser's
+        return source(name, o);
+    }
+    // A source variable's scalar by NAME or NAME@LINE, placed at the pc as LaneExpression
+    // places it; anything else (a buffer's element, a function, a constant of muparser's,
+    // an array, a struct) is left to the general evaluator.
+    bool source(std::string name, Operand& o)
+    {
+        if (!sources_)
+            return false;
+        std::size_t j = i_ + name.size();
+        if (j + 1 < s_.size() && s_[j] == '@' && std::isdigit(static_cast<unsigned char>(s_[j + 1]))) {
+            ++j;
+            while (j < s_.size() && std::isdigit(static_cast<unsigned char>(s_[j])))
+                ++j;
+            name = s_.substr(i_, j - i_);
+        }
+        std::optional<VisibleVariable> v = sources_->find(name, pc_);
+        if (!v || !isSourceNumber(v->source->type.kind, v->source->type.size))
+            return false;
+        o.sourceKind = v->source->type.kind;
+        o.sourceSize = v->source->type.size;
+        switch (v->where) {
+        case VisibleVariable::Where::Register:
+            o.kind = Operand::Kind::SourceRegister;
+            o.index = v->reg;
+            break;
+        case VisibleVariable::Where::Local:
+        case VisibleVariable::Where::Shared:
+        case VisibleVariable::Where::Global:
+            o.kind = Operand::Kind::SourceMemory;
+            o.index = std::uint32_t(places_.size());
+            places_.push_back(std::move(*v));
+            break;
+        default: return false;
+        }
+        i_ = j;
+        return true;
     }
 };
 
-std::optional<LanePredicate> LanePredicate::compile(const std::string& text, const Function& fn, std::uint32_t pc)
+std::optional<LanePredicate> LanePredicate::compile(const std::string& text, const Function& fn, std::uint32_t pc,
+                                                    const SourceVariables* sources)
 {
     LanePredicate p;
-    LanePredicateParser parser(text, fn, pc);
+    LanePredicateParser parser(text, fn, pc, sources, p.places_);
     if (!parser.parse(p.program_))
         return std::nullopt;
     std::size_t depth = 0, deepest = 0;
@@ -192,35 +237,86 @@ std::optional<LanePredicate> LanePredicate::compile(const std::string& text, con
     return p;
 }
 
-void LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, double* out) const
+namespace {
+
+// Every lane's value, whether `lanes` holds it or not: a loop without branches, which the
+// compiler vectorizes; the lanes outside are masked out after the comparison. (Each lane
+// has its registers, so reading them all is safe.)
+template <class F> void allLanes(double* out, F value)
 {
-    auto each = [lanes, out](auto value) {
-        for (std::uint32_t m = lanes; m; m &= m - 1) {
-            const int l = __builtin_ctz(m);
-            out[l] = value(l);
-        }
-    };
-    const std::uint64_t* r = w.reg(o.index);
-    switch (o.kind) {
-    case Operand::Kind::Number: each([&](int) { return o.number; }); break;
-    case Operand::Kind::Special: each([r](int l) { return double(r[l]); }); break;
-    case Operand::Kind::Register: each([&](int l) { return registerNumber(o.type, r[l]); }); break;
-    case Operand::Kind::Lane: each([](int l) { return double(l); }); break;
-    case Operand::Kind::Warp: each([&](int) { return double(w.warpId); }); break;
-    }
+    for (int l = 0; l < 32; ++l)
+        out[l] = value(l);
 }
 
-std::uint32_t LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t lanes) const
+// A source variable's register in all lanes, read as its DWARF type (sourceNumber); the
+// common shapes with their kind and size known to the compiler.
+void sourceLanes(dwarf::SourceType::Kind kind, std::uint32_t size, const std::uint64_t* r, double* out)
 {
-    double a[32], b[32];
-    load(n.a, w, lanes, a);
-    load(n.b, w, lanes, b);
-    std::uint32_t out = 0;
-    auto each = [&](auto holds) {
+    using K = dwarf::SourceType::Kind;
+    auto as = [r, out](auto k, auto bytes) {
+        allLanes(out, [r](int l) { return sourceNumber(decltype(k)::value, decltype(bytes)::value, r[l]); });
+    };
+    if (kind == K::Signed && size == 4)
+        as(std::integral_constant<K, K::Signed>{}, std::integral_constant<std::uint32_t, 4>{});
+    else if (kind == K::Unsigned && size == 4)
+        as(std::integral_constant<K, K::Unsigned>{}, std::integral_constant<std::uint32_t, 4>{});
+    else if (kind == K::Float && size == 4)
+        as(std::integral_constant<K, K::Float>{}, std::integral_constant<std::uint32_t, 4>{});
+    else if (kind == K::Float && size == 8)
+        as(std::integral_constant<K, K::Float>{}, std::integral_constant<std::uint32_t, 8>{});
+    else if (kind == K::Signed && size == 8)
+        as(std::integral_constant<K, K::Signed>{}, std::integral_constant<std::uint32_t, 8>{});
+    else
+        allLanes(out, [&](int l) { return sourceNumber(kind, size, r[l]); });
+}
+
+} // namespace
+
+bool LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, double* out) const
+{
+    const std::uint64_t* r = o.kind == Operand::Kind::SourceMemory ? nullptr : w.reg(o.index);
+    switch (o.kind) {
+    case Operand::Kind::Number: allLanes(out, [&](int) { return o.number; }); break;
+    case Operand::Kind::Special: allLanes(out, [r](int l) { return double(r[l]); }); break;
+    case Operand::Kind::Register: allLanes(out, [&](int l) { return registerNumber(o.type, r[l]); }); break;
+    case Operand::Kind::Lane: allLanes(out, [](int l) { return double(l); }); break;
+    case Operand::Kind::Warp: allLanes(out, [&](int) { return double(w.warpId); }); break;
+    case Operand::Kind::SourceRegister: sourceLanes(o.sourceKind, o.sourceSize, r, out); break;
+    case Operand::Kind::SourceMemory:
+        // Memory only of the lanes asked for: another lane's may lie outside it.
+        allLanes(out, [](int) { return 0.0; });
         for (std::uint32_t m = lanes; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
-            out |= std::uint32_t(holds(a[l], b[l])) << l;
+            const std::uint8_t* at = sourceBytes(places_[o.index], w, l, 0, o.sourceSize);
+            if (!at)
+                return false;
+            std::uint64_t bits = 0;
+            std::memcpy(&bits, at, o.sourceSize);
+            out[l] = sourceNumber(o.sourceKind, o.sourceSize, bits);
         }
+        break;
+    }
+    return true;
+}
+
+std::optional<std::uint32_t> LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t lanes) const
+{
+    double a[32], b[32];
+    if (!load(n.a, w, lanes, a))
+        return std::nullopt;
+    // A number on the right (the common `i > 1000`) is compared as it is, not spread over 32 lanes.
+    const bool constant = n.b.kind == Operand::Kind::Number;
+    if (!constant && !load(n.b, w, lanes, b))
+        return std::nullopt;
+    const double k = n.b.number;
+    std::uint32_t out = 0;
+    auto each = [&](auto holds) {
+        if (constant)
+            for (int l = 0; l < 32; ++l)
+                out |= std::uint32_t(holds(a[l], k)) << l;
+        else
+            for (int l = 0; l < 32; ++l)
+                out |= std::uint32_t(holds(a[l], b[l])) << l;
     };
     switch (n.op) {
     case Op::Eq: each([](double x, double y) { return x == y; }); break;
@@ -231,10 +327,10 @@ std::uint32_t LanePredicate::compare(const Node& n, const Warp& w, std::uint32_t
     case Op::Ge: each([](double x, double y) { return x >= y; }); break;
     default: break;
     }
-    return out;
+    return out & lanes;
 }
 
-std::uint32_t LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
+std::optional<std::uint32_t> LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
 {
     std::uint32_t stack[kDepth];
     std::size_t top = 0;
@@ -242,8 +338,10 @@ std::uint32_t LanePredicate::holds(const Warp& w, std::uint32_t lanes) const
         if (n.op == Op::And || n.op == Op::Or) {
             const std::uint32_t b = stack[--top], a = stack[--top];
             stack[top++] = n.op == Op::And ? a & b : a | b;
-        } else
-            stack[top++] = compare(n, w, lanes);
+        } else if (const auto held = compare(n, w, lanes))
+            stack[top++] = *held;
+        else
+            return std::nullopt;
     }
     return top ? stack[top - 1] & lanes : 0;
 }

@@ -19,77 +19,41 @@ namespace {
 
 LaneValue shown(SourceType::Kind kind, std::uint32_t size, std::uint64_t bits)
 {
+    if (!isSourceNumber(kind, size))
+        refuse(fmt::format("a value of {} bytes that is not a number", size));
     LaneValue v;
     v.exists = true;
+    v.number = sourceNumber(kind, size, bits);
     if (size < 8)
         bits &= (std::uint64_t(1) << (8 * size)) - 1;
     switch (kind) {
     case SourceType::Kind::Signed: {
         const int shift = 64 - 8 * int(size);
-        const std::int64_t s = std::int64_t(bits << shift) >> shift;
-        v.number = double(s);
-        v.text = fmt::format("{}", s);
-        return v;
-    }
-    case SourceType::Kind::Unsigned:
-        v.number = double(bits);
-        v.text = fmt::format("{}", bits);
-        return v;
-    case SourceType::Kind::Bool:
-        v.number = bits != 0 ? 1 : 0;
-        v.text = bits != 0 ? "true" : "false";
-        return v;
-    case SourceType::Kind::Pointer:
-        v.number = double(bits);
-        v.text = fmt::format("0x{:x}", bits);
-        return v;
-    case SourceType::Kind::Float:
-        if (size == 4) {
-            const float f = std::bit_cast<float>(std::uint32_t(bits));
-            v.number = f;
-            v.text = fmt::format("{}", f);
-            return v;
-        }
-        if (size == 8) {
-            v.number = std::bit_cast<double>(bits);
-            v.text = fmt::format("{}", v.number);
-            return v;
-        }
-        if (size == 2) {
-            v.number = halfToDouble(std::uint16_t(bits));
-            v.text = fmt::format("{}", v.number);
-            return v;
-        }
+        v.text = fmt::format("{}", std::int64_t(bits << shift) >> shift);
         break;
-    default: break;
     }
-    refuse(fmt::format("a value of {} bytes that is not a number", size));
+    case SourceType::Kind::Unsigned: v.text = fmt::format("{}", bits); break;
+    case SourceType::Kind::Bool: v.text = bits != 0 ? "true" : "false"; break;
+    case SourceType::Kind::Pointer: v.text = fmt::format("0x{:x}", bits); break;
+    default: v.text = size == 4 ? fmt::format("{}", float(v.number)) : fmt::format("{}", v.number); break;
+    }
+    return v;
 }
 
-// The bytes of `size` at the variable's place plus `offset`, for one lane.
+// The bits of `size` at the variable's place plus `offset`, for one lane.
 std::uint64_t load(const VisibleVariable& v, const sim::Warp& w, int lane, std::uint64_t offset, std::uint32_t size)
 {
-    const std::uint8_t* at = nullptr;
-    const std::uint64_t address = v.address + offset;
-    switch (v.where) {
-    case VisibleVariable::Where::Local:
-        if (address + size > w.localBytes)
-            refuse(fmt::format("{}: outside the thread's local memory", v.name));
-        at = w.local + std::size_t(lane) * w.localBytes + address;
-        break;
-    case VisibleVariable::Where::Shared:
-        if (!w.blk || address + size > w.L->sharedSize)
+    if (size > 8)
+        refuse(fmt::format("{}: a value of {} bytes that is not a number", v.name, size));
+    const std::uint8_t* at = sourceBytes(v, w, lane, offset, size);
+    if (!at) {
+        switch (v.where) {
+        case VisibleVariable::Where::Local: refuse(fmt::format("{}: outside the thread's local memory", v.name));
+        case VisibleVariable::Where::Shared:
             refuse(fmt::format("{}: outside the block's {} bytes of shared memory", v.name, w.L ? w.L->sharedSize : 0));
-        at = w.blk->shared + address;
-        break;
-    case VisibleVariable::Where::Global: {
-        const sim::MemRegion* r = w.L ? w.L->mem.find(address, size) : nullptr;
-        if (!r)
-            refuse(fmt::format("{}: outside the launch's memory", v.name));
-        at = r->host + (address - r->base);
-        break;
-    }
-    default: refuse(fmt::format("{}: {}", v.name, v.why));
+        case VisibleVariable::Where::Global: refuse(fmt::format("{}: outside the launch's memory", v.name));
+        default: refuse(fmt::format("{}: {}", v.name, v.why));
+        }
     }
     std::uint64_t bits = 0;
     std::memcpy(&bits, at, size);
@@ -97,6 +61,41 @@ std::uint64_t load(const VisibleVariable& v, const sim::Warp& w, int lane, std::
 }
 
 } // namespace
+
+double halfNumber(std::uint16_t bits) { return halfToDouble(bits); }
+
+bool isSourceNumber(SourceType::Kind kind, std::uint32_t size)
+{
+    switch (kind) {
+    case SourceType::Kind::Signed:
+    case SourceType::Kind::Unsigned:
+    case SourceType::Kind::Bool:
+    case SourceType::Kind::Pointer: return size >= 1 && size <= 8;
+    case SourceType::Kind::Float: return size == 2 || size == 4 || size == 8;
+    default: return false;
+    }
+}
+
+const std::uint8_t* sourceBytes(const VisibleVariable& v, const sim::Warp& w, int lane, std::uint64_t offset,
+                                std::uint32_t size)
+{
+    const std::uint64_t address = v.address + offset;
+    switch (v.where) {
+    case VisibleVariable::Where::Local:
+        if (address + size > w.localBytes)
+            return nullptr;
+        return w.local + std::size_t(lane) * w.localBytes + address;
+    case VisibleVariable::Where::Shared:
+        if (!w.blk || address + size > w.L->sharedSize)
+            return nullptr;
+        return w.blk->shared + address;
+    case VisibleVariable::Where::Global: {
+        const sim::MemRegion* r = w.L ? w.L->mem.find(address, size) : nullptr;
+        return r ? r->host + (address - r->base) : nullptr;
+    }
+    default: return nullptr;
+    }
+}
 
 LaneValue sourceValue(const VisibleVariable& v, const sim::Warp& w, int lane)
 {

@@ -10,6 +10,8 @@
 #include "util/JsonField.hpp"
 #include "util/Paths.hpp"
 
+#include <chrono>
+
 namespace kw {
 
 DebugProtocolSession::DebugProtocolSession(const Message& open)
@@ -42,6 +44,30 @@ nlohmann::json DebugProtocolSession::handle(const Message& message, Events& /*ev
         || !(*body)["command"].is_string())
         throw Error(ErrorCategory::Protocol, "a debug session's message is {\"command\": \"...\"}");
     const std::string command = (*body)["command"].get<std::string>();
+    // "slice_ms": a forward motion still running after that long stops there (a pause), so
+    // that the client, between one slice and its next, can pause the launch: it sends the
+    // motion again, or stops sending it. The schedule is kept, so the run is the same run.
+    const int slice = JsonField::get<int>(*body, "slice_ms", 0);
+    if (slice < 0 || slice > 3'600'000)
+        throw Error(ErrorCategory::Protocol, "slice_ms is a number of milliseconds up to an hour");
+    if (slice > 0) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(slice);
+        session_->whileRunning([this, until] {
+            if (std::chrono::steady_clock::now() >= until)
+                session_->interrupt();
+        });
+    }
+    struct Unslice {
+        debug::DebugSession& s;
+        bool on;
+        ~Unslice()
+        {
+            if (!on)
+                return;
+            s.whileRunning({});
+            s.takeInterrupt(); // asked after the motion's last slice: not the next motion's
+        }
+    } unslice{*session_, slice > 0};
     const std::string text = command == "where" ? console_->stopText(session_->stop()) : console_->execute(command);
     return DebugReplyJson(*session_, *console_).reply(command, text);
 }

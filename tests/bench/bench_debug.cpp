@@ -6,7 +6,11 @@
 //     stops reached by running again from the start (goto, reverse-continue,
 //     reverse-step); the goal is 1 s each.
 //   condition-g: the same with the kernel compiled with -G (the debugger's default build)
-//     and conditions on source names, against a plain run of the -G code.
+//     and conditions on source names, against a plain run of the -G code; and the loop
+//     line's condition written so that it is not compiled, evaluated lane by lane.
+// Each figure is the fastest of interleaved rounds, in wall-clock seconds and in the
+// process's CPU seconds (all the runs here use one thread, so on a loaded machine the
+// CPU time says what the work costs, and the wall time what another load made of it).
 // Usage: bench_debug [condition|condition-g|reverse|all]
 #include "SimCompile.hpp"
 #include "SimLaunch.hpp"
@@ -17,6 +21,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -63,6 +68,33 @@ double since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+double cpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+// One timed stretch: wall-clock and the process's CPU seconds from the same point.
+struct Took {
+    double wall = 0, cpu = 0;
+};
+struct Clock {
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+    double c0 = cpuSeconds();
+    Took took() const { return {since(t0), cpuSeconds() - c0}; }
+};
+
+// The fastest of a kind's runs, in each measure.
+struct Best {
+    double wall = 1e30, cpu = 1e30;
+    void add(Took t)
+    {
+        wall = std::min(wall, t.wall);
+        cpu = std::min(cpu, t.cpu);
+    }
+};
+
 int lineOf(const std::string& source, const std::string& marker)
 {
     const auto at = source.find(marker);
@@ -88,9 +120,9 @@ bool condition(int rounds, bool deviceDebug = false)
         kw::SimBackend sim;
         sim.setThreads(threads);
         std::vector<kw::BufferArg> bufs{floats("x", x), floats("y", std::vector<float>(n))};
-        const auto t0 = std::chrono::steady_clock::now();
+        const Clock c;
         sim.launch(*img, bufs, args, cfg);
-        return since(t0);
+        return c.took();
     };
     // The debugger to the end of the launch: set up untimed, the run to the end timed.
     std::uint64_t hits = 0;
@@ -101,28 +133,37 @@ bool condition(int rounds, bool deviceDebug = false)
             b.condition = cond;
             s.addBreakpoint(b);
         }
-        const auto t0 = std::chrono::steady_clock::now();
+        const Clock c;
         const Stop end = s.resume(Motion::Continue);
+        const Took t = c.took();
         hits += end.reason == StopReason::Finished ? 0 : 1;
-        return since(t0);
+        return t;
     };
     // Interleaved rounds, the fastest of each kind: the machine's other load weighs on all alike.
-    double one = 1e30, all = 1e30, observed = 1e30, once = 1e30, loop = 1e30;
+    Best one, all, observed, once, loop, slow;
     for (int r = 0; r < rounds; ++r) {
-        one = std::min(one, plainOnce(1));
-        all = std::min(all, plainOnce(0));
-        observed = std::min(observed, debuggedOnce("", ""));
-        once = std::min(once, debuggedOnce("// once", deviceDebug ? "i < 0" : "threadIdx.x > 4096"));
-        loop = std::min(
-            loop, debuggedOnce("// loop", deviceDebug ? "i < 0 || v < -1e30" : "threadIdx.x > 4096 || %f1 < -1e30"));
+        one.add(plainOnce(1));
+        all.add(plainOnce(0));
+        observed.add(debuggedOnce("", ""));
+        once.add(debuggedOnce("// once", deviceDebug ? "i < 0" : "threadIdx.x > 4096"));
+        loop.add(debuggedOnce("// loop", deviceDebug ? "i < 0 || v < -1e30" : "threadIdx.x > 4096 || %f1 < -1e30"));
+        if (deviceDebug) // arithmetic keeps it from LanePredicate: muparser, lane by lane
+            slow.add(debuggedOnce("// loop", "(i + 0) < 0 || (v + 0) < -1e30"));
     }
     const bool fired = hits != 0; // a breakpoint that never fires did: the figures mean nothing
     if (deviceDebug)
         std::printf("debug condition (-G, conditions on source names)\n");
-    std::printf("debug condition threads=%d plain_1thread_s=%.4f plain_allcores_s=%.4f\n", n, one, all);
-    std::printf("debug condition no_breakpoint_s=%.4f ratio=%.2f\n", observed, observed / one);
-    std::printf("debug condition line_once_s=%.4f ratio=%.2f (goal 1.5)\n", once, once / one);
-    std::printf("debug condition line_in_loop16_s=%.4f ratio=%.2f\n", loop, loop / one);
+    std::printf("debug condition threads=%d plain_1thread_s=%.4f cpu_s=%.4f plain_allcores_s=%.4f\n", n, one.wall,
+                one.cpu, all.wall);
+    auto row = [&](const char* name, const Best& b, const char* note) {
+        std::printf("debug condition %s_s=%.4f ratio=%.2f cpu_s=%.4f cpu_ratio=%.2f%s\n", name, b.wall,
+                    b.wall / one.wall, b.cpu, b.cpu / one.cpu, note);
+    };
+    row("no_breakpoint", observed, "");
+    row("line_once", once, " (goal 1.5)");
+    row("line_in_loop16", loop, "");
+    if (deviceDebug)
+        row("line_in_loop16_lane_by_lane", slow, "");
     std::printf("debug condition check=%s\n", fired ? "FAILED" : "ok");
     std::fflush(stdout);
     return !fired;

@@ -164,6 +164,55 @@ TEST(ServeSessions, ADebugSessionHoldsALaunchBetweenMessages)
     EXPECT_TRUE(serve.replyFor(9)["ok"].get<bool>());
 }
 
+// "slice_ms" (the window's Pause): a continue still running after that long stops where
+// it is, reason "paused", and sending it again goes on as one continue would have: the
+// same stop at the same position, the breakpoint counted once.
+TEST(ServeSessions, ASlicedContinueStopsWhereAWholeOneDoes)
+{
+    ChildProcess serve({"serve"});
+    json doc = kw::test::sampleDocument("reduction_shared.kwb");
+    auto open = [&](int id) {
+        serve.send(
+            request(id, "open", {{"kind", "debug"}, {"document", doc}, {"base_dir", KW_SAMPLES_DIR}, {"trust", true}}));
+        const json opened = serve.replyFor(id);
+        EXPECT_TRUE(opened["ok"].get<bool>()) << opened.dump();
+        return opened["result"]["session"].get<std::string>();
+    };
+    int id = 1;
+    auto command = [&](const std::string& s, const std::string& text, int sliceMs = 0) {
+        json body = {{"command", text}};
+        if (sliceMs)
+            body["slice_ms"] = sliceMs;
+        serve.send(request(id, "message", {{"session", s}, {"body", body}}));
+        const json reply = serve.replyFor(id++);
+        EXPECT_TRUE(reply["ok"].get<bool>()) << reply.dump();
+        return reply["result"];
+    };
+    const std::string whole = open(id++), sliced = open(id++);
+    for (const std::string& s : {whole, sliced})
+        command(s, "break 18 if blockIdx.x == 250");
+    const json once = command(whole, "continue");
+    ASSERT_EQ(once["stop"]["reason"], "breakpoint") << once.dump();
+    int pauses = 0;
+    json last;
+    for (int i = 0; i < 100000; ++i) {
+        last = command(sliced, "continue", 1);
+        if (last["stop"]["reason"] != "paused")
+            break;
+        EXPECT_LT(last["stop"]["position"].get<std::uint64_t>(), once["stop"]["position"].get<std::uint64_t>());
+        ++pauses;
+    }
+    EXPECT_GT(pauses, 0) << "no slice ended before the breakpoint: the test says nothing";
+    EXPECT_EQ(last["stop"]["reason"], "breakpoint") << last.dump();
+    EXPECT_EQ(last["stop"]["position"], once["stop"]["position"]);
+    EXPECT_EQ(last["focus"], once["focus"]);
+    EXPECT_EQ(last["breakpoints"][0]["hits"], 1);
+    // No pause is left over for a motion sent without slices.
+    EXPECT_EQ(command(sliced, "step")["stop"]["reason"], command(whole, "step")["stop"]["reason"]);
+    serve.send(request(id, "message", {{"session", sliced}, {"body", {{"command", "continue"}, {"slice_ms", -1}}}}));
+    EXPECT_FALSE(serve.replyFor(id++)["ok"].get<bool>());
+}
+
 // The reply's values (docs/protocol.md, "Sessions"): what a window shows without reading
 // the console's text, compared with the host's reduction (block 0 holds 0..255).
 TEST(ServeSessions, ADebugReplyCarriesTheStateAsValues)

@@ -189,6 +189,26 @@ const Exchange& nth(const std::vector<Exchange>& xs, const std::string& command,
 
 int frameLine(const Exchange& trace) { return trace.response["body"]["stackFrames"][0]["line"].get<int>(); }
 
+// A scope by its name, or by the name's first word ("Lane" for "Lane 8 (thread 40)"):
+// clients find them so, and their order is not part of the protocol.
+json scopeNamed(const json& scopesResponse, const std::string& name)
+{
+    const json& scopes = scopesResponse.contains("body") ? scopesResponse["body"]["scopes"] : scopesResponse;
+    for (const json& s : scopes)
+        if (s["name"] == name || s["name"].get<std::string>().starts_with(name + " "))
+            return s;
+    ADD_FAILURE() << "no scope " << name << " in " << scopes.dump();
+    return json::object({{"name", ""}, {"variablesReference", 0}});
+}
+
+const json* variableNamed(const json& variablesResponse, const std::string& name)
+{
+    for (const json& v : variablesResponse["body"]["variables"])
+        if (v["name"] == name)
+            return &v;
+    return nullptr;
+}
+
 // The values of a variable's 32 lanes ("lane t" -> its number).
 std::vector<double> laneNumbers(const json& answer)
 {
@@ -247,13 +267,18 @@ void checkRecordedSession(const std::vector<Exchange>& xs)
     EXPECT_EQ(trace.response["body"]["stackFrames"][0]["source"]["sourceReference"], 1);
     EXPECT_EQ(nth(xs, "source").response["body"]["content"], sampleSource());
 
+    // The scopes by name: the source's variables (-G, the default build) first, then the
+    // lane's indices, its PTX registers (labelled so), all lanes, shared memory, buffers.
     const json& scopes = nth(xs, "scopes").response["body"]["scopes"];
-    ASSERT_EQ(scopes.size(), 4u);
-    EXPECT_EQ(scopes[0]["name"], "Lane 0 (thread 0)");
-    EXPECT_EQ(scopes[1]["name"], "Lanes");
-    EXPECT_EQ(scopes[2]["name"], "Shared memory");
-    EXPECT_EQ(scopes[2]["indexedVariables"], 256);
-    EXPECT_EQ(scopes[3]["name"], "Buffers");
+    std::vector<std::string> names;
+    for (const json& s : scopes)
+        names.push_back(s["name"]);
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"Locals", "Lane 0 (thread 0)", "PTX registers", "Lanes", "Shared memory",
+                                        "Buffers"}));
+    EXPECT_EQ(scopeNamed(scopes, "Locals")["presentationHint"], "locals");
+    EXPECT_EQ(scopeNamed(scopes, "PTX registers")["presentationHint"], "registers");
+    EXPECT_EQ(scopeNamed(scopes, "Shared memory")["indexedVariables"], 256);
     bool sawThread = false;
     for (const json& v : nth(xs, "variables").response["body"]["variables"])
         if (v["name"] == "threadIdx.x") {
@@ -298,6 +323,42 @@ void checkRecordedSession(const std::vector<Exchange>& xs)
         std::memcpy(&bits, &expected, 4);
         EXPECT_EQ(words[t]["name"], fmt::format("byte {} · bank {}", 4 * t, t));
         EXPECT_EQ(words[t]["value"], fmt::format("f32 {} · 0x{:08x}", expected, bits));
+    }
+
+    // Locals at the barrier after the first step, by name with their types, in lane 0 and
+    // expanded to all 32 lanes: tid = t, stride = 128; the array says how it is read.
+    const Exchange& locals = nth(xs, "variables", 3);
+    const json* tid = variableNamed(locals.response, "tid");
+    const json* stride = variableNamed(locals.response, "stride");
+    const json* partial = variableNamed(locals.response, "partial");
+    ASSERT_TRUE(tid && stride) << locals.response.dump();
+    EXPECT_EQ((*tid)["value"], "0");
+    EXPECT_EQ((*tid)["type"], "unsigned int");
+    EXPECT_EQ((*tid)["evaluateName"], "tid");
+    EXPECT_EQ((*stride)["value"], "128");
+    EXPECT_TRUE(variableNamed(locals.response, "in") != nullptr) << "parameters are locals too";
+    if (partial) // a module variable, listed where the compiler places it in the kernel's scope
+        EXPECT_EQ((*partial)["variablesReference"], 0);
+    bool sawTid = false, sawStride = false;
+    for (const json& child : locals.children) {
+        const std::vector<double> v = laneNumbers(child);
+        ASSERT_EQ(v.size(), 32u) << child["name"];
+        for (std::size_t t = 0; t < 32; ++t) {
+            if (child["name"] == "tid")
+                EXPECT_EQ(v[t], double(t));
+            if (child["name"] == "stride")
+                EXPECT_EQ(v[t], 128);
+        }
+        sawTid |= child["name"] == "tid";
+        sawStride |= child["name"] == "stride";
+    }
+    EXPECT_TRUE(sawTid && sawStride);
+    // The PTX registers of lane 0, each named as PTX names it and expandable to its lanes.
+    const json& registers = nth(xs, "variables", 4).response["body"]["variables"];
+    ASSERT_FALSE(registers.empty());
+    for (const json& r : registers) {
+        EXPECT_TRUE(r["name"].get<std::string>().starts_with("%")) << r.dump();
+        EXPECT_GT(r["variablesReference"].get<int>(), 0) << r.dump();
     }
 
     // The Debug Console: the command language's 32-lane table; an expression for the lane.
@@ -481,7 +542,7 @@ TEST(DapServer, ConditionsAndHitCountsChooseTheStop)
         EXPECT_EQ(stopped["threadId"], 2);
         EXPECT_TRUE(contains(stopped["description"], "hit by lane 8")) << stopped.dump();
         const json scopes = request(t, 6, "scopes", {{"frameId", 1 + (1 << 8)}});
-        EXPECT_EQ(scopes["body"]["scopes"][0]["name"], "Lane 8 (thread 40)");
+        EXPECT_EQ(scopeNamed(scopes, "Lane")["name"], "Lane 8 (thread 40)");
     }
     {
         // A hit count of 3: the first two warps to arrive go by.
@@ -513,7 +574,7 @@ TEST(DapServer, DataBreakpointsWatchBufferElementsAndSharedWords)
     // A shared word, from the Shared memory scope's variables.
     request(t, 6, "stackTrace", {{"threadId", 1}});
     const json scopes = request(t, 7, "scopes", {{"frameId", 1}});
-    const int shared = scopes["body"]["scopes"][2]["variablesReference"];
+    const int shared = scopeNamed(scopes, "Shared memory")["variablesReference"];
     const json words = request(t, 8, "variables", {{"variablesReference", shared}, {"start", 2}, {"count", 1}});
     EXPECT_EQ(words["body"]["variables"][0]["name"], "byte 8 · bank 2");
     const json wordInfo
@@ -538,7 +599,7 @@ TEST(DapServer, DataBreakpointsWatchBufferElementsAndSharedWords)
     // The element as the Buffers scope shows it now.
     const json s2 = request(t, 13, "scopes", {{"frameId", 1}});
     const json buffers
-        = request(t, 14, "variables", {{"variablesReference", s2["body"]["scopes"][3]["variablesReference"]}});
+        = request(t, 14, "variables", {{"variablesReference", scopeNamed(s2, "Buffers")["variablesReference"]}});
     const json& sums = buffers["body"]["variables"][1];
     EXPECT_EQ(sums["name"], "block_sums");
     EXPECT_EQ(sums["indexedVariables"], 256);
@@ -784,6 +845,7 @@ TEST(VsCodeExtension, TheManifestDescribesWhatTheAdapterReads)
                  {"cwd", KW_SAMPLES_DIR},
                  {"trust", true},
                  {"check", "memcheck"},
+                 {"optimized", true},
                  {"stopOnEntry", true}};
     for (const auto& [name, schema] : properties.items())
         EXPECT_TRUE(args.contains(name) || name == "step") << name << " is declared but not tried here";
@@ -794,6 +856,29 @@ TEST(VsCodeExtension, TheManifestDescribesWhatTheAdapterReads)
     json stopped;
     request(t, 3, "configurationDone", {}, &stopped);
     EXPECT_EQ(stopped["reason"], "entry");
+    // `optimized`: the build without -G, so no source names, only the PTX registers; the
+    // default build has both.
+    EXPECT_EQ(properties["optimized"]["type"], "boolean");
+    request(t, 4, "stackTrace", {{"threadId", 1}});
+    const json optimizedScopes = request(t, 5, "scopes", {{"frameId", 1}});
+    EXPECT_FALSE(contains(optimizedScopes.dump(), "\"Locals\"")) << optimizedScopes.dump();
+    EXPECT_GT(scopeNamed(optimizedScopes, "PTX registers")["variablesReference"].get<int>(), 0);
+    const json optimizedLane = request(t, 6, "evaluate", {{"expression", "tid"}, {"context", "watch"}, {"frameId", 1}});
+    EXPECT_FALSE(optimizedLane["success"].get<bool>())
+        << "a source name in the optimized build: " << optimizedLane.dump();
+    {
+        InProcess g;
+        g.send({{"seq", 1}, {"type", "request"}, {"command", "initialize"}, {"arguments", json::object()}});
+        json debugBuild = args;
+        debugBuild["optimized"] = false;
+        debugBuild.erase("check");
+        EXPECT_TRUE(request(g, 2, "launch", debugBuild)["success"].get<bool>());
+        request(g, 3, "configurationDone", {});
+        request(g, 4, "stackTrace", {{"threadId", 1}});
+        const json scopes = request(g, 5, "scopes", {{"frameId", 1}});
+        EXPECT_GT(scopeNamed(scopes, "Locals")["variablesReference"].get<int>(), 0) << scopes.dump();
+        EXPECT_GT(scopeNamed(scopes, "PTX registers")["variablesReference"].get<int>(), 0);
+    }
     // `step` (a document of steps' launch step): a number or a path, as the schema says.
     for (const json& step : {json(2), json("2")}) {
         InProcess u;

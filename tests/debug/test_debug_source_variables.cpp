@@ -6,10 +6,13 @@
 #include "compile/Compiler.hpp"
 #include "debug/DebugConsole.hpp"
 #include "debug/DebugSession.hpp"
+#include "debug/LaneExpression.hpp"
 #include "doc/DocumentReader.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include <set>
 
 using namespace kw;
 using namespace kw::debug;
@@ -240,4 +243,151 @@ TEST(SourceVariables, ConditionOnASourceName)
     EXPECT_EQ(s->evaluate("k").number, 0);
     // A condition on a name with no place at the line is refused when it is set.
     EXPECT_THROW(s->addBreakpoint(at(21, "inside")), kw::Error);
+}
+
+namespace {
+
+// A loop whose variables NVRTC's -G code moves between registers (their location lists);
+// `limit` is a __device__ scalar in global memory (never written: 0).
+const char* kLoop = R"(__device__ int limit;
+
+__global__ void loop(const int *in, int *out, int n)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    int sum = 0;
+    for (int k = 0; k < 4; ++k) {
+        sum += in[t] * k; // loop
+    }
+    out[t] = sum + limit;
+}
+)";
+
+Document loopDocument()
+{
+    nlohmann::json j = {{"format", "kernel-workbench"},
+                        {"version", 1},
+                        {"source", kLoop},
+                        {"kernel", "loop"},
+                        {"variables", nlohmann::json::array({nlohmann::json::array({"n", "64"})})},
+                        {"buffers",
+                         {{{"name", "in"},
+                           {"dtype", "i32"},
+                           {"count", "n"},
+                           {"init", {{"kind", "arange"}, {"start", "0"}, {"step", "1"}}},
+                           {"direction", "in"}},
+                          {{"name", "out"}, {"dtype", "i32"}, {"count", "n"}, {"direction", "out"}}}},
+                        {"args",
+                         {{{"name", "in"}, {"buffer", "in"}},
+                          {{"name", "out"}, {"buffer", "out"}},
+                          {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
+                        {"launch", {{"grid", {1, 1, 1}}, {"block", {"n", 1, 1}}}}};
+    return DocumentReader::readString(j.dump());
+}
+
+struct Hit {
+    std::uint64_t position = 0;
+    std::uint32_t warp = 0;
+    int lane = -1;
+    double k = 0, sum = 0;
+    int firstByValues = -1; // the first active lane whose sum and k, read after the stop, satisfy it
+    bool operator==(const Hit&) const = default;
+};
+
+// Every stop of a breakpoint at `line` with `condition`, to the launch's end.
+std::vector<Hit> hits(std::uint32_t line, const std::string& condition)
+{
+    auto s = session(loopDocument());
+    s->addBreakpoint(at(line, condition));
+    std::vector<Hit> out;
+    for (Stop stop = s->resume(Motion::Continue); stop.reason == StopReason::Breakpoint;
+         stop = s->resume(Motion::Continue)) {
+        const auto sums = s->lanes("sum"), ks = s->lanes("k");
+        const std::uint32_t active = s->warp().active;
+        int first = -1;
+        for (int l = 0; l < 32 && first < 0; ++l)
+            if ((active >> l & 1) && sums[l].number > 20 && ks[l].number >= 2)
+                first = l;
+        out.push_back({stop.position, stop.warp, stop.lane, s->evaluate("k").number, s->evaluate("sum").number, first});
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(SourceVariables, AConditionOnSourceNamesIsCompiledWithTheirPlacesAtEachPc)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session(loopDocument());
+    ASSERT_TRUE(s->hasSourceVariables()) << s->variablesMode();
+    const SourceVariables& vars = *s->sourceVariables();
+    const sim::Function& fn = s->function();
+    const auto line = std::uint32_t(kwtest::lineOf(kLoop, "// loop"));
+    // The loop's variables change registers along the code: the case a condition must
+    // resolve at its own pc, not once for the line or the function.
+    std::set<std::uint32_t> sumRegisters;
+    std::vector<std::uint32_t> linePcs;
+    for (std::uint32_t pc = 0; pc < fn.code.size(); ++pc) {
+        if (const auto v = vars.find("sum", pc); v && v->where == VisibleVariable::Where::Register)
+            sumRegisters.insert(v->reg);
+        if (fn.code[pc].line == line)
+            linePcs.push_back(pc);
+    }
+    EXPECT_GT(sumRegisters.size(), 1u) << "sum stays in one register: the location list is not exercised";
+    ASSERT_FALSE(linePcs.empty());
+    for (const std::uint32_t pc : linePcs) {
+        for (const char* fast : {"sum > 20 && k >= 2", "k == 3 || limit != 0 || lane < 0"}) {
+            if (!vars.find("sum", pc) || vars.find("sum", pc)->where == VisibleVariable::Where::Nowhere)
+                continue;
+            try {
+                EXPECT_TRUE(LaneExpression(fast, fn, pc, s->buffers(), &vars).compiled()) << fast << " at pc " << pc;
+            } catch (const kw::Error& e) {
+                EXPECT_TRUE(contains(e.what(), "not available here") || contains(e.what(), "no variable"))
+                    << fast << " at pc " << pc << ": " << e.what();
+            }
+        }
+        // Arithmetic, a buffer's element: lane by lane.
+        if (vars.find("sum", pc) && vars.find("sum", pc)->where == VisibleVariable::Where::Register) {
+            EXPECT_FALSE(LaneExpression("(sum + 0) > 20", fn, pc, s->buffers(), &vars).compiled());
+            EXPECT_FALSE(LaneExpression("in(t) > 20", fn, pc, s->buffers(), &vars).compiled());
+        }
+    }
+}
+
+TEST(SourceVariables, ACompiledConditionOnALoopLineStopsWhereTheGeneralOneDoes)
+{
+    KW_REQUIRE_NVRTC();
+    const auto line = std::uint32_t(kwtest::lineOf(kLoop, "// loop"));
+    // sum before the line's pass k: t * (0 + ... + k-1); `(x + 0)` is not compiled.
+    const std::vector<Hit> compiled = hits(line, "sum > 20 && k >= 2 && limit == 0");
+    const std::vector<Hit> general = hits(line, "(sum + 0) > 20 && (k + 0) >= 2 && (limit + 0) == 0");
+    EXPECT_EQ(compiled, general);
+    std::set<std::pair<std::uint32_t, double>> passes;
+    for (const Hit& h : compiled) {
+        EXPECT_EQ(h.lane, h.firstByValues) << "warp " << h.warp << " k " << h.k;
+        const double t = 32 * h.warp + std::uint32_t(h.lane);
+        EXPECT_EQ(h.sum, t * h.k * (h.k - 1) / 2) << "warp " << h.warp << " lane " << h.lane << " k " << h.k;
+        passes.insert({h.warp, h.k});
+    }
+    // Pass 2 stops warp 0 at lane 21 (sum 21) and warp 1 at lane 0 (32); pass 3 at lanes 7 and 0.
+    EXPECT_EQ(passes, (std::set<std::pair<std::uint32_t, double>>{{0, 2}, {0, 3}, {1, 2}, {1, 3}}));
+}
+
+TEST(SourceVariables, AnOuterNameHiddenByAnInnerOneIsCompiledToo)
+{
+    KW_REQUIRE_NVRTC();
+    // At line 21 the loop's v (t + k) hides the kernel's v@17 (t * 2): both conditions
+    // first hold for thread 8 at k = 0, the first by muparser, the second compiled.
+    for (const char* condition : {"v@17 > v + 7", "v@17 > 15 && v < v@17 && k == 0"}) {
+        auto s = session(scopesDocument());
+        s->addBreakpoint(at(21, condition));
+        const Stop stop = s->resume(Motion::Continue);
+        ASSERT_EQ(stop.reason, StopReason::Breakpoint) << condition << ": " << stop.message;
+        EXPECT_EQ(stop.warp, 0u) << condition;
+        EXPECT_EQ(stop.lane, 8) << condition;
+    }
+    auto s = session(scopesDocument());
+    s->addBreakpoint(at(21));
+    s->resume(Motion::Continue);
+    const std::uint32_t pc = s->warp().where.pc;
+    EXPECT_TRUE(LaneExpression("v@17 > 16 && v < 3", s->function(), pc, s->buffers(), s->sourceVariables()).compiled());
 }

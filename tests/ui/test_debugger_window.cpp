@@ -5,7 +5,7 @@
 // Step and Reverse Step, the Shared memory dock after "to barrier", a watchpoint that
 // names who wrote, Stop. On a stopped line with a breakpoint the dot and the arrow are
 // both drawn, debug commands do not flash the progress bar (a long continue shows it after
-// a delay), and Help lists the debug keys.
+// a delay), Pause stops a running continue and shows where, and Help lists the debug keys.
 #include "CodeEditor.hpp"
 #include "HelpMenu.hpp"
 #include "LaunchPanel.hpp"
@@ -465,25 +465,36 @@ TEST(DebuggerWindow, DotAndArrowBothShowAndCommandsDoNotFlashProgress)
     EXPECT_EQ(e->marginWidth(BreakpointMargin::ArrowMargin), 0) << "the arrow's margin closes after debugging";
 }
 
-// A `continue` that runs long shows the run's progress bar and Stop, after the delay
-// (never at once); Stop ends the runner, and the debugger with it.
-TEST(DebuggerWindow, ALongContinueShowsProgressAfterADelay)
+namespace {
+
+// A kernel that spins for minutes on the simulator, as a document in the temporary folder.
+QString longKernel(const QString& name)
 {
-    Window w;
-    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
     const QString path
-        = QDir(QDir::tempPath()).filePath(QString("kwb-long-%1.kwb").arg(QCoreApplication::applicationPid()));
-    {
-        QFile f(path);
-        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
-        f.write(R"({"format": "kernel-workbench", "version": 1,
+        = QDir(QDir::tempPath()).filePath(QString("%1-%2.kwb").arg(name).arg(QCoreApplication::applicationPid()));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(R"({"format": "kernel-workbench", "version": 1,
  "source": "__global__ void spin(int *out, int n)\n{\n    int s = 0;\n    for (int i = 0; i < n; ++i)\n        s = s * 3 + i;\n    out[0] = s;\n}\n",
  "kernel": "spin",
  "buffers": [{"name": "out", "dtype": "i32", "count": "1", "init": {"kind": "zeros"}, "direction": "out"}],
  "args": [{"name": "out", "buffer": "out"}, {"name": "n", "type": "i32", "value": "2000000000"}],
  "launch": {"grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": "0"},
  "run": {"warmup": 0, "repeats": 0, "time_limit_s": 600}})");
-    }
+    return path;
+}
+
+} // namespace
+
+// A `continue` that runs long shows the run's progress bar and Stop, after the delay
+// (never at once); Stop ends the runner, and the debugger with it.
+TEST(DebuggerWindow, ALongContinueShowsProgressAfterADelay)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    const QString path = longKernel("kwb-long");
+    ASSERT_FALSE(path.isEmpty());
     ASSERT_TRUE(w.window.openDocument(path));
     QSignalSpy started(w.debug, &DebugController::started);
     w.debug->debugAction()->trigger();
@@ -502,5 +513,51 @@ TEST(DebuggerWindow, ALongContinueShowsProgressAfterADelay)
     QSignalSpy ended(w.debug, &DebugController::ended);
     stop->trigger();
     EXPECT_TRUE(ended.count() > 0 || ended.wait(20000)) << "Stop did not end the debugger";
+    QFile::remove(path);
+}
+
+// Pause on the debug toolbar stops a running continue where the launch is: the stop is
+// shown (the toolbar's line, the arrow on the loop's line, the Lanes dock's values), the
+// debugger stays open, and Continue goes on from there to the next pause.
+TEST(DebuggerWindow, PauseStopsARunningContinueAndShowsTheStop)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    const QString path = longKernel("kwb-pause");
+    ASSERT_FALSE(path.isEmpty());
+    ASSERT_TRUE(w.window.openDocument(path));
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    DebugToolBar* bar = w.window.debugToolBar();
+    QAction* pause = bar->pauseAction();
+    EXPECT_FALSE(pause->isEnabled()) << "nothing runs at the entry";
+    const int loop = w.line("s = s * 3 + i;");
+    std::uint64_t before = w.last().stop.position;
+    for (int round = 0; round < 2; ++round) {
+        bar->action("continue")->trigger();
+        QTest::qWait(1500); // several of the runner's slices
+        EXPECT_FALSE(w.debug->idle()) << "the continue ended by itself";
+        ASSERT_TRUE(pause->isEnabled()) << "no Pause while a continue runs";
+        QSignalSpy replied(w.debug, &DebugController::replied);
+        pause->trigger();
+        ASSERT_TRUE(w.settle()) << "Pause did not stop the continue";
+        EXPECT_TRUE(w.debug->debugging());
+        EXPECT_FALSE(pause->isEnabled());
+        EXPECT_GT(replied.count(), 0);
+        EXPECT_EQ(w.last().stop.reason, "paused") << w.last().text.toStdString();
+        EXPECT_GT(w.last().stop.position, before) << "round " << round;
+        before = w.last().stop.position;
+        EXPECT_TRUE(bar->stopLabel()->text().contains("paused")) << bar->stopLabel()->text().toStdString();
+        ASSERT_TRUE(w.last().warp.has_value());
+        const int line = int(w.last().warp->where.line);
+        EXPECT_GE(line, loop - 1) << "paused outside the loop";
+        EXPECT_LE(line, loop);
+        EXPECT_EQ(w.window.breakpointMargin()->currentLine(), line) << "the arrow is not at the stop";
+    }
+    QSignalSpy ended(w.debug, &DebugController::ended);
+    w.debug->stopAction()->trigger();
+    EXPECT_TRUE(ended.count() > 0 || ended.wait(20000));
     QFile::remove(path);
 }

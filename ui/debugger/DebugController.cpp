@@ -19,6 +19,8 @@
 #include <QMainWindow>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace kw {
 
 namespace {
@@ -60,6 +62,7 @@ DebugController::DebugController(RunnerClient* runner, const Views& views, QObje
     connect(v_.margin, &BreakpointMargin::changed, this, &DebugController::breakpointChanged);
     connect(v_.toolBar, &DebugToolBar::commandRequested, this, &DebugController::send);
     connect(v_.toolBar, &DebugToolBar::stopRequested, this, &DebugController::stop);
+    connect(v_.toolBar, &DebugToolBar::pauseRequested, this, &DebugController::pause);
     connect(v_.lanes, &LanesView::expressionsChanged, this, &DebugController::refreshViews);
     connect(v_.shared, &SharedMemoryView::typeChanged, this, &DebugController::refreshViews);
     connect(v_.warps, &WarpsView::warpChosen, this, [this](int warp) { send(QString("warp %1").arg(warp)); });
@@ -127,6 +130,7 @@ void DebugController::endSession(const QString& why)
     session_.clear();
     openId_ = 0;
     pending_.clear();
+    pauseAsked_ = false;
     breakpointIds_.clear();
     v_.margin->setCurrentLine(0);
     v_.margin->setDebugging(false);
@@ -144,8 +148,35 @@ void DebugController::send(const QString& command)
 {
     if (!debugging() || command.trimmed().isEmpty())
         return;
-    const int id = runner_->sessionMessage(session_, {{"command", command.trimmed().toStdString()}});
-    pending_[id] = movesOrFocuses(command.trimmed()) ? Purpose::Refresh : Purpose::Plain;
+    const QString c = command.trimmed();
+    sendMessage(c,
+                c == "continue" || c == "c" ? Purpose::Running
+                    : movesOrFocuses(c)     ? Purpose::Refresh
+                                            : Purpose::Plain);
+}
+
+int DebugController::sendMessage(const QString& command, Purpose purpose)
+{
+    nlohmann::json body = {{"command", command.toStdString()}};
+    if (purpose == Purpose::Running) {
+        body["slice_ms"] = kSliceMs;
+        pauseAsked_ = false;
+        v_.toolBar->setRunning(true);
+    }
+    const int id = runner_->sessionMessage(session_, body);
+    pending_[id] = purpose;
+    return id;
+}
+
+void DebugController::pause()
+{
+    const bool running
+        = std::any_of(pending_.begin(), pending_.end(), [](const auto& p) { return p.second == Purpose::Running; });
+    if (!debugging() || !running)
+        return;
+    pauseAsked_ = true; // the slice under way ends within kSliceMs, and is not sent again
+    v_.toolBar->setRunning(false);
+    v_.window->statusBar()->showMessage(tr("Pausing…"));
 }
 
 void DebugController::refreshViews()
@@ -209,8 +240,18 @@ void DebugController::onReply(int id, const nlohmann::json& result)
         endSession(tr("The runner's debug answer could not be read: %1").arg(QString::fromUtf8(e.what())));
         return;
     }
+    if (purpose == Purpose::Running) {
+        // A slice ended with the launch still running: on, unless Pause was pressed or
+        // another command was sent meanwhile (it runs from this stop, which is shown).
+        if (reply.stop.reason == "paused" && !pauseAsked_ && pending_.empty()) {
+            sendMessage("continue", Purpose::Running);
+            return;
+        }
+        pauseAsked_ = false;
+        v_.toolBar->setRunning(false);
+    }
     show(reply);
-    if (purpose == Purpose::Refresh && !reply.text.startsWith("error: "))
+    if (purpose != Purpose::Plain && !reply.text.startsWith("error: "))
         refreshViews();
     emit replied(last_);
 }

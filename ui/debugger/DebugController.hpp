@@ -64,6 +64,8 @@ public slots:
     void start();
     void startAt(const QString& step);
     void stop();
+    // A continue under way stops where the launch is now, and the stop is shown.
+    void pause();
     // A command of docs/debugger.md; ignored while no session is open.
     void send(const QString& command);
 
@@ -74,7 +76,11 @@ signals:
     void replied(const kw::DebugReply& reply);
 
 private:
-    enum class Purpose { Plain, Refresh };
+    // Running: a continue sent in slices (the runner pauses it after kSliceMs), sent again
+    // after each slice until it stops by itself or Pause is pressed.
+    enum class Purpose { Plain, Refresh, Running };
+    static constexpr int kSliceMs = 250;
+    int sendMessage(const QString& command, Purpose purpose);
     void onReply(int id, const nlohmann::json& result);
     void onFailed(int id, const QString& why);
     void endSession(const QString& why);
@@ -93,6 +99,7 @@ private:
     std::map<int, Purpose> pending_;   // messages in flight
     std::map<int, int> breakpointIds_; // line asked -> the session's id
     DebugReply last_;
+    bool pauseAsked_ = false;
 };
 
 } // namespace kw

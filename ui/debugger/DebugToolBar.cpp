@@ -39,6 +39,12 @@ DebugToolBar::DebugToolBar(QWidget* parent)
         connect(a, &QAction::triggered, this, [this, c = m.command] { emit commandRequested(c); });
         motions_ << a;
     }
+    pause_ = addAction(tr("Pause"));
+    pause_->setShortcut(QKeySequence(Qt::Key_Pause));
+    pause_->setToolTip(tr("Stop a running continue where the launch is now (%1)")
+                           .arg(pause_->shortcut().toString(QKeySequence::NativeText)));
+    pause_->setEnabled(false);
+    connect(pause_, &QAction::triggered, this, &DebugToolBar::pauseRequested);
     stop_ = addAction(tr("Stop"));
     stop_->setToolTip(tr("End the debugger (Ctrl+Shift+F5)"));
     connect(stop_, &QAction::triggered, this, &DebugToolBar::stopRequested);
@@ -87,6 +93,7 @@ void DebugToolBar::setDebugging(bool on)
     for (QAction* a : motions_)
         a->setEnabled(on);
     stop_->setEnabled(on);
+    pause_->setEnabled(false);
     block_->setEnabled(on);
     warp_->setEnabled(on);
     thread_->setEnabled(on);
@@ -94,6 +101,8 @@ void DebugToolBar::setDebugging(bool on)
         stopLabel_->clear();
     setVisible(on);
 }
+
+void DebugToolBar::setRunning(bool running) { pause_->setEnabled(running); }
 
 void DebugToolBar::show(const DebugReply& reply)
 {

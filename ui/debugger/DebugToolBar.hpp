@@ -1,6 +1,7 @@
 #pragma once
 // The debugger's toolbar: the motions of docs/debugger.md (continue, step, next, finish,
-// stepi, barrier, reconverge, reverse-step, reverse-continue), Stop, the focus (block,
+// stepi, barrier, reconverge, reverse-step, reverse-continue), Pause (a continue under
+// way stops where it is), Stop, the focus (block,
 // warp, and a thread of the block as its warp and lane) and where the launch stopped.
 // It only asks: each button becomes a command for DebugController.
 #include "debugger/DebugReply.hpp"
@@ -26,6 +27,9 @@ public:
     const QList<QAction*>& motionActions() const { return motions_; }
     // The action that sends `command` ("continue", "step"...), or none.
     QAction* action(const QString& command) const;
+    QAction* pauseAction() const { return pause_; }
+    // A continue is under way: Pause can stop it.
+    void setRunning(bool running);
     QSpinBox* blockBox() const { return block_; }
     QSpinBox* warpBox() const { return warp_; }
     QSpinBox* threadBox() const { return thread_; }
@@ -34,9 +38,11 @@ public:
 signals:
     void commandRequested(const QString& command);
     void stopRequested();
+    void pauseRequested();
 
 private:
     QList<QAction*> motions_;
+    QAction* pause_;
     QAction* stop_;
     QSpinBox* block_;
     QSpinBox* warp_;
