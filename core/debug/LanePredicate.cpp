@@ -10,6 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace kw::debug {
 
@@ -248,13 +251,15 @@ template <class F> void allLanes(double* out, F value)
         out[l] = value(l);
 }
 
-// A source variable's register in all lanes, read as its DWARF type (sourceNumber); the
-// common shapes with their kind and size known to the compiler.
-void sourceLanes(dwarf::SourceType::Kind kind, std::uint32_t size, const std::uint64_t* r, double* out)
+// A source variable's bits in all lanes (`bits(lane, size)`), read as its DWARF type
+// (sourceNumber); the common shapes with their kind and size known to the compiler.
+template <class Bits> void sourceLanes(dwarf::SourceType::Kind kind, std::uint32_t size, Bits bits, double* out)
 {
     using K = dwarf::SourceType::Kind;
-    auto as = [r, out](auto k, auto bytes) {
-        allLanes(out, [r](int l) { return sourceNumber(decltype(k)::value, decltype(bytes)::value, r[l]); });
+    auto as = [&bits, out](auto k, auto bytes) {
+        allLanes(out, [&bits, bytes](int l) {
+            return sourceNumber(decltype(k)::value, decltype(bytes)::value, bits(l, bytes));
+        });
     };
     if (kind == K::Signed && size == 4)
         as(std::integral_constant<K, K::Signed>{}, std::integral_constant<std::uint32_t, 4>{});
@@ -267,7 +272,7 @@ void sourceLanes(dwarf::SourceType::Kind kind, std::uint32_t size, const std::ui
     else if (kind == K::Signed && size == 8)
         as(std::integral_constant<K, K::Signed>{}, std::integral_constant<std::uint32_t, 8>{});
     else
-        allLanes(out, [&](int l) { return sourceNumber(kind, size, r[l]); });
+        allLanes(out, [&](int l) { return sourceNumber(kind, size, bits(l, size)); });
 }
 
 } // namespace
@@ -281,8 +286,27 @@ bool LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, d
     case Operand::Kind::Register: allLanes(out, [&](int l) { return registerNumber(o.type, r[l]); }); break;
     case Operand::Kind::Lane: allLanes(out, [](int l) { return double(l); }); break;
     case Operand::Kind::Warp: allLanes(out, [&](int) { return double(w.warpId); }); break;
-    case Operand::Kind::SourceRegister: sourceLanes(o.sourceKind, o.sourceSize, r, out); break;
-    case Operand::Kind::SourceMemory:
+    case Operand::Kind::SourceRegister:
+        sourceLanes(
+            o.sourceKind, o.sourceSize, [r](int l, std::uint32_t) { return r[l]; }, out);
+        break;
+    case Operand::Kind::SourceMemory: {
+        const VisibleVariable& v = places_[o.index];
+        // -G keeps variables in each lane's local frame: the same offset in all 32 frames
+        // (each lane has one), so all lanes are read at once, as registers are.
+        if (v.where == VisibleVariable::Where::Local && v.address + o.sourceSize <= w.localBytes) {
+            const std::uint8_t* at = w.local + v.address;
+            const std::size_t stride = w.localBytes;
+            sourceLanes(
+                o.sourceKind, o.sourceSize,
+                [at, stride](int l, auto bytes) { // bytes: a constant in the common shapes
+                    std::uint64_t bits = 0;
+                    std::memcpy(&bits, at + std::size_t(l) * stride, std::size_t(bytes));
+                    return bits;
+                },
+                out);
+            break;
+        }
         // Memory only of the lanes asked for: another lane's may lie outside it.
         allLanes(out, [](int) { return 0.0; });
         for (std::uint32_t m = lanes; m; m &= m - 1) {
@@ -295,6 +319,7 @@ bool LanePredicate::load(const Operand& o, const Warp& w, std::uint32_t lanes, d
             out[l] = sourceNumber(o.sourceKind, o.sourceSize, bits);
         }
         break;
+    }
     }
     return true;
 }
@@ -311,20 +336,27 @@ std::optional<std::uint32_t> LanePredicate::compare(const Node& n, const Warp& w
     const double k = n.b.number;
     std::uint32_t out = 0;
     auto each = [&](auto holds) {
-        if (constant)
-            for (int l = 0; l < 32; ++l)
-                out |= std::uint32_t(holds(a[l], k)) << l;
-        else
-            for (int l = 0; l < 32; ++l)
-                out |= std::uint32_t(holds(a[l], b[l])) << l;
+#if defined(__SSE2__)
+        // Two lanes per comparison (GCC's and Clang's vector operators, with C++'s answers
+        // for NaN) and their bits by movemask: a scalar loop shifting each lane's bit into
+        // place is one long chain of dependent steps, several times slower.
+        const __m128d kk = _mm_set1_pd(k);
+        for (int l = 0; l < 32; l += 2) {
+            const __m128d y = constant ? kk : _mm_loadu_pd(b + l);
+            out |= std::uint32_t(_mm_movemask_pd((__m128d)holds(_mm_loadu_pd(a + l), y))) << l;
+        }
+#else
+        for (int l = 0; l < 32; ++l)
+            out |= std::uint32_t(holds(a[l], constant ? k : b[l])) << l;
+#endif
     };
     switch (n.op) {
-    case Op::Eq: each([](double x, double y) { return x == y; }); break;
-    case Op::Ne: each([](double x, double y) { return x != y; }); break;
-    case Op::Lt: each([](double x, double y) { return x < y; }); break;
-    case Op::Le: each([](double x, double y) { return x <= y; }); break;
-    case Op::Gt: each([](double x, double y) { return x > y; }); break;
-    case Op::Ge: each([](double x, double y) { return x >= y; }); break;
+    case Op::Eq: each([](auto x, auto y) { return x == y; }); break;
+    case Op::Ne: each([](auto x, auto y) { return x != y; }); break;
+    case Op::Lt: each([](auto x, auto y) { return x < y; }); break;
+    case Op::Le: each([](auto x, auto y) { return x <= y; }); break;
+    case Op::Gt: each([](auto x, auto y) { return x > y; }); break;
+    case Op::Ge: each([](auto x, auto y) { return x >= y; }); break;
     default: break;
     }
     return out & lanes;
