@@ -57,6 +57,7 @@ HeatMap::HeatMap(QWidget* parent)
     top->addWidget(readout_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0); // the room of a low panel goes to the image
     layout->addLayout(top);
     layout->addWidget(plot_, 1);
 
