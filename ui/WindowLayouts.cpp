@@ -94,23 +94,34 @@ void WindowLayouts::fitLaunchHeight()
     const int missing = scroll->widget()->minimumSizeHint().height() - scroll->viewport()->height();
     const int room = window_->height() / 2 - d_.launch->height();
     const int grow = std::min(missing, room);
-    if (grow <= 0)
+    if (grow <= 0) {
+        launchRetries_ = 0;
         return;
+    }
     window_->resizeDocks({d_.launch, d_.arguments}, {d_.launch->height() + grow, d_.arguments->height() - grow},
                          Qt::Vertical);
+    // A resize asked for while the window is still settling may be undone by it: look again.
+    if (++launchRetries_ <= 5)
+        QTimer::singleShot(100, this, &WindowLayouts::fitLaunchHeight);
 }
 
 void WindowLayouts::showResults()
 {
     if (!std::exchange(resultsWaiting_, false) || presenting_ || debugging_)
         return;
+    // A view the run asked for (the Profile of a profiled first run) stays in front.
+    QDockWidget* front = d_.results.front();
+    for (QDockWidget* d : d_.results)
+        if (!d->isHidden())
+            front = d;
     for (QDockWidget* d : d_.results)
         if (!contains(d_.hiddenAtFirst, d))
             d->show();
-    d_.results.front()->raise();
+    front->raise();
     QTimer::singleShot(0, this, [this] {
         if (!presenting_ && !debugging_)
             window_->resizeDocks({d_.results.front()}, {resultsHeight(window_->height())}, Qt::Vertical);
+        fitLaunchHeight();
     });
 }
 
@@ -144,6 +155,7 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
         window_->resizeDocks({d_.results.front()}, {resultsHeight(h)}, Qt::Vertical);
         d_.results.front()->raise();
     }
+    fitLaunchHeight();
 }
 
 void WindowLayouts::setDebugging(bool on)

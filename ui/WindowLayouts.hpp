@@ -79,6 +79,7 @@ private:
     Docks d_;
     bool resultsWaiting_ = false; // hidden by arrange() until the first result
     bool presenting_ = false;
+    int launchRetries_ = 0; // fitLaunchHeight's looks again since it last fitted
     bool debugging_ = false;
     QByteArray normal_;                  // the layout outside any mode, while one is on
     QByteArray debugState_;              // the debugger's layout, while presentation mode covers it

@@ -296,18 +296,21 @@ TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
             << "results dock " << results->height() << " wants " << results->minimumSizeHint().height() << ": "
             << tallestMinimums(results).toStdString();
     // The launch panel's last lines (registers, occupancy), there since the compile, are
-    // shown whole: the launch dock grew rather than hide them below a scroll bar.
+    // shown whole: the launch dock grew rather than hide them below a scroll bar (at
+    // 1280x720 the arguments below may leave it no room: there it may scroll).
     auto* launchScroll = qobject_cast<QScrollArea*>(window.launchDock()->widget());
     ASSERT_NE(launchScroll, nullptr);
     ASSERT_FALSE(window.launchPanel()->resourcesText().isEmpty());
-    EXPECT_FALSE(launchScroll->verticalScrollBar()->isVisible())
-        << "launch panel wants " << launchScroll->widget()->minimumSizeHint().height() << ", its view is "
-        << launchScroll->viewport()->height();
-    for (const QLabel* l : window.launchPanel()->findChildren<QLabel*>()) {
-        if (!l->isVisible() || l->text().isEmpty())
-            continue;
-        const QRect inView(l->mapTo(launchScroll->viewport(), QPoint(0, 0)), l->size());
-        EXPECT_TRUE(launchScroll->viewport()->rect().contains(inView)) << l->text().left(40).toStdString();
+    if (screen.height >= 768) {
+        EXPECT_FALSE(launchScroll->verticalScrollBar()->isVisible())
+            << "launch panel wants " << launchScroll->widget()->minimumSizeHint().height() << ", its view is "
+            << launchScroll->viewport()->height();
+        for (const QLabel* l : window.launchPanel()->findChildren<QLabel*>()) {
+            if (!l->isVisible() || l->text().isEmpty())
+                continue;
+            const QRect inView(l->mapTo(launchScroll->viewport(), QPoint(0, 0)), l->size());
+            EXPECT_TRUE(launchScroll->viewport()->rect().contains(inView)) << l->text().left(40).toStdString();
+        }
     }
     // Each of the results' tabs, shown in turn, fits or scrolls.
     for (QTabWidget* tabs : results->widget()->findChildren<QTabWidget*>())
@@ -316,6 +319,26 @@ TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
             QTest::qWait(50);
             EXPECT_EQ(cutShort(results), QStringList()) << tabs->tabText(i).toStdString();
         }
+}
+
+TEST(FirstRun, AProfiledFirstRunShowsTheProfileInFront)
+{
+    test::TestLocations locations("window-layouts");
+    ASSERT_TRUE(locations.ok());
+    MainWindow window(test::windowOptions());
+    window.resize(1366, 768);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/matmul.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.profileAction()->trigger();
+    ASSERT_TRUE(ran.wait(60000));
+    QTest::qWait(300);
+    EXPECT_TRUE(inFront(window.findChild<QDockWidget*>("profileDock")));
+    EXPECT_TRUE(window.findChild<QDockWidget*>("resultsDock")->isVisibleTo(&window)) << "the other views are tabs";
 }
 
 namespace {
