@@ -125,8 +125,8 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     // The list beside the selected check's fields: the Checks tab sits among the run's
     // views, wide and low under the editor, where fields below the list were out of view.
     auto* listColumn = new QVBoxLayout;
+    listColumn->addLayout(buttons); // above the list: in view however low the tab
     listColumn->addWidget(list_, 1);
-    listColumn->addLayout(buttons);
     auto* fieldColumn = new QVBoxLayout;
     fieldColumn->addLayout(fields_);
     fieldColumn->addWidget(problem_);
