@@ -9,6 +9,7 @@
 #include "run/VersionReport.hpp"
 #include "util/Paths.hpp"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -73,9 +74,10 @@ int main(int argc, char** argv)
     QCommandLineOption size("size", "Window size WxH, e.g. 1600x1000.", "size");
     QCommandLineOption step("step", "After --run, a document of steps: choose step PATH (e.g. 1.2) in the Steps list.",
                             "path");
+    QCommandLineOption profile("profile", "With --run: a profiled run on the simulator (Run > Profile).");
     QCommandLineOption present("presentation", "Start in presentation mode.");
     QCommandLineOption report("report-startup", "Print the milliseconds from start to the window shown.");
-    cli.addOptions({device, runOpt, shot, size, present, report, step});
+    cli.addOptions({device, runOpt, shot, size, present, report, step, profile});
     cli.process(app);
 
     kw::MainWindow::Options options;
@@ -133,13 +135,16 @@ int main(int argc, char** argv)
     if (cli.isSet(runOpt)) {
         // Once the runner has listed its devices, so the chosen one exists.
         auto started = std::make_shared<bool>(false);
-        auto go = [&window, &cli, &device, started] {
+        auto go = [&window, &cli, &device, &profile, started] {
             if (*started)
                 return;
             *started = true;
             if (cli.isSet(device))
                 window.launchPanel()->setCurrentDevice(cli.value(device));
-            window.run();
+            if (cli.isSet(profile))
+                window.profileAction()->trigger();
+            else
+                window.run();
         };
         QObject::connect(window.runner(), &kw::RunnerClient::devicesChanged, &window, go);
         QTimer::singleShot(5000, &window, go);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Pictures of the window at the screen sizes it is laid out for, each from a real run on
 # the simulator under Xvfb with settings of its own (a first start):
-#   the first start (the starter document), a sample run, presentation mode after a run,
-#   and the debugger stopped at a breakpoint, normal and in presentation mode.
+#   the first start (the starter document), a sample run, the profile of matmul (the
+#   README's picture), a check being written, presentation mode after a run, and the
+#   debugger stopped at a breakpoint, normal and in presentation mode.
 #   scripts/screenshots.sh OUTDIR [WxH...]      (default sizes: 1366x768 1280x720 1920x1080)
-# Needs kernel-workbench, kwb-run and debugger_demo built in KW_BUILD_DIR (default: build).
+# Needs kernel-workbench, kwb-run, debugger_demo and check_editing_demo built in
+# KW_BUILD_DIR (default: build).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -32,6 +34,9 @@ for size in "${sizes[@]}"; do
   shoot "$size" "$bin/kernel-workbench" --screenshot "$out/first-start-$size.png"
   shoot "$size" "$bin/kernel-workbench" "$root/samples/mandelbrot.kwb" --device sim --run \
     --screenshot "$out/run-$size.png"
+  shoot "$size" "$bin/kernel-workbench" "$root/samples/matmul.kwb" --device sim --run --profile \
+    --screenshot "$out/profile-$size.png"
+  shoot "$size" "$bin/check_editing_demo" "$out/check-editing-$size.png"
   shoot "$size" "$bin/kernel-workbench" "$root/samples/mandelbrot.kwb" --device sim --run --presentation \
     --screenshot "$out/presentation-$size.png"
   shoot "$size" "$bin/debugger_demo" "$out/debug-$size.png"

@@ -122,14 +122,22 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     buttons->addWidget(add_);
     buttons->addWidget(remove_);
     buttons->addStretch();
-    auto* layout = new QVBoxLayout(this);
+    // The list beside the selected check's fields: the Checks tab sits among the run's
+    // views, wide and low under the editor, where fields below the list were out of view.
+    auto* listColumn = new QVBoxLayout;
+    listColumn->addLayout(buttons); // above the list: in view however low the tab
+    listColumn->addWidget(list_, 1);
+    auto* fieldColumn = new QVBoxLayout;
+    fieldColumn->addLayout(fields_);
+    fieldColumn->addWidget(problem_);
+    fieldColumn->addWidget(hint_);
+    fieldColumn->addStretch();
+    auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(list_, 1);
-    layout->addLayout(buttons);
-    layout->addLayout(fields_);
-    layout->addWidget(problem_);
-    layout->addWidget(hint_);
-    list_->setMinimumHeight(60);
+    layout->addLayout(listColumn, 2);
+    layout->addLayout(fieldColumn, 3);
+    fields_->setVerticalSpacing(2);
+    list_->setMinimumHeight(40);
 
     connect(add_, &QPushButton::clicked, this, &ChecksEditor::addCheck);
     connect(remove_, &QPushButton::clicked, this, &ChecksEditor::removeCheck);

@@ -340,7 +340,7 @@ void DocumentPanels::showWhole()
         if (sequence) {
             showSelectedStep();
         } else {
-            p_.launch->setLaunchTitle(tr("Launch"));
+            p_.launch->setLaunchTitle({}); // the dock's title says it: its line goes to the fields
             p_.launch->setLaunchEditable(true);
             p_.picker->setEnabled(true);
             p_.arguments->setEnabled(true);

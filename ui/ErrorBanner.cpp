@@ -5,10 +5,12 @@
 #include "ThemeColours.hpp"
 
 #include <QEvent>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
 #include <QPushButton>
+#include <QSizePolicy>
 #include <QStyle>
 #include <QToolButton>
 
@@ -66,10 +68,42 @@ void ErrorBanner::showStyled(Level level, const QString& title, const QString& d
     level_ = level;
     title_ = title;
     applyColours();
-    label_->setText("<b>" + title.toHtmlEscaped() + "</b><br>" + detail.toHtmlEscaped().replace('\n', "<br>"));
+    full_ = "<b>" + title.toHtmlEscaped() + "</b><br>" + detail.toHtmlEscaped().replace('\n', "<br>");
+    detail_ = detail;
+    // Information is one line over the editor, elided, whole in its tooltip: an error or a
+    // warning may take the editor's lines, what only informs may not.
+    const bool oneLine = level == Level::Information;
+    label_->setWordWrap(!oneLine);
+    label_->setSizePolicy(oneLine ? QSizePolicy::Ignored : QSizePolicy::Preferred, QSizePolicy::Preferred);
+    label_->setToolTip(oneLine ? title + "\n" + detail : QString());
+    if (oneLine)
+        fitInformation();
+    else
+        label_->setText(full_);
     action_->hide();
     onAction_ = nullptr;
     show();
+}
+
+void ErrorBanner::resizeEvent(QResizeEvent* e)
+{
+    QFrame::resizeEvent(e);
+    if (level_ == Level::Information)
+        fitInformation();
+}
+
+void ErrorBanner::fitInformation()
+{
+    const QString title = "<b>" + title_.toHtmlEscaped() + "</b>";
+    QFont bold = label_->font();
+    bold.setBold(true);
+    const QString sep = QStringLiteral(" \u2014 ");
+    const int room = label_->width() - QFontMetrics(bold).horizontalAdvance(title_)
+        - label_->fontMetrics().horizontalAdvance(sep) - 4;
+    QString detail = detail_;
+    detail.replace('\n', "; ");
+    detail = label_->fontMetrics().elidedText(detail, Qt::ElideRight, std::max(room, 0));
+    label_->setText(detail.isEmpty() ? title : title + sep.toHtmlEscaped() + detail.toHtmlEscaped());
 }
 
 void ErrorBanner::showError(const QString& title, const QString& detail)
@@ -97,6 +131,6 @@ void ErrorBanner::setAction(const QString& text, std::function<void()> action)
     action_->setVisible(!text.isEmpty());
 }
 
-QString ErrorBanner::text() const { return isHidden() ? QString() : label_->text(); }
+QString ErrorBanner::text() const { return isHidden() ? QString() : full_; }
 
 } // namespace kw

@@ -34,7 +34,8 @@ public:
     RunSettings runSettings() const;
     void setVariables(const std::vector<std::pair<std::string, std::string>>& variables);
     // What the launch fields are of ("Launch of step 2.1"), and whether there is one to
-    // edit: in a document of steps, only while a launch step is selected.
+    // edit: in a document of steps, only while a launch step is selected. Empty for a
+    // document of one launch (the dock is titled Launch).
     void setLaunchTitle(const QString& title);
     void setLaunchEditable(bool editable);
     // Warm-up and repeats: a document of steps runs each launch once, so they do not apply.

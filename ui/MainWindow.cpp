@@ -119,7 +119,9 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(gradeView_, &GradeResultsView::lineActivated, editor_, [this](int line) { editor_->goTo(line, 1); });
     connect(runs_, &RunController::runCompleted, this, &MainWindow::runCompleted);
     connect(runs_, &RunController::compileCompleted, this, &MainWindow::compileCompleted);
-    top->addWidget(new RunnerPicker(runs_->runner(), settings_, central), 1);
+    runnerPicker_ = new RunnerPicker(runs_->runner(), settings_, central);
+    runnerPicker_->setObjectName("runnerPicker");
+    top->addWidget(runnerPicker_, 1);
     buildDebugger();
     layouts_ = new WindowLayouts(this, layoutDocks_);
     layouts_->arrange();
@@ -480,12 +482,16 @@ void MainWindow::setPresentationMode(bool on)
             tb->setVisible(tb == debugBar_ && debug_->debugging()); // the debugger's buttons stay
         }
         menuBar()->hide();
+        // The runner's choice and status would cut the kernel's row on a projector: where
+        // it ran stays in the status bar.
+        runnerPicker_->hide();
         statusBar()->showMessage(tr("Presentation mode: F5 runs, F11 leaves"), 6000);
     } else {
         scaler_.restore();
         editor_->setFontSize(normalEditorFont_);
         editor_->setWrapLongLines(false);
         menuBar()->show();
+        runnerPicker_->show();
         for (QToolBar* tb : findChildren<QToolBar*>())
             tb->setVisible(std::find(toolBarsShown_.begin(), toolBarsShown_.end(), tb) != toolBarsShown_.end());
         layouts_->setPresenting(false);

@@ -23,6 +23,7 @@ namespace kw {
 
 class ArgumentsPanel;
 class ChecksEditor;
+class RunnerPicker;
 class BreakpointMargin;
 class CodeEditor;
 class DebugController;
@@ -195,6 +196,7 @@ private:
     TrustBar* trustBar_;
     QLabel* diagLabel_;
     QLabel* kernelLabel_;
+    RunnerPicker* runnerPicker_ = nullptr;
     ArgumentsPanel* arguments_;
     ChecksEditor* checksEditor_;
     LaunchPanel* launch_;

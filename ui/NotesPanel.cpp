@@ -4,11 +4,15 @@
 #include "util/TimedFileRead.hpp"
 
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QImage>
+#include <QResizeEvent>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
 #include <QUrl>
+
+#include <algorithm>
 
 namespace kw {
 
@@ -60,6 +64,50 @@ void NotesPanel::changeEvent(QEvent* e)
         render();
 }
 
+void NotesPanel::resizeEvent(QResizeEvent* e)
+{
+    QTextBrowser::resizeEvent(e);
+    if (e->size().width() != e->oldSize().width())
+        fitHeadings();
+}
+
+void NotesPanel::fitHeadings()
+{
+    // Markdown's headings are up to twice the text's size: in a laptop's notes column a
+    // title's long word broke in the middle ("Mandelbro" over "t set"). A heading is at
+    // most kHeadingScale times the text, and smaller where its longest word would not fit
+    // (never smaller than the text).
+    const qreal base = font().pointSizeF();
+    if (base <= 0)
+        return;
+    const qreal room = viewport()->width() - 2 * document()->documentMargin() - 12; // with slack for hinting
+    QTextCursor cursor(document());
+    for (QTextBlock b = document()->begin(); b.isValid(); b = b.next()) {
+        const int level = b.blockFormat().headingLevel();
+        if (level <= 0)
+            continue;
+        qreal size = base * kHeadingScale[std::min(level, 3) - 1];
+        QFont bold = font();
+        bold.setBold(true);
+        bold.setPointSizeF(size);
+        qreal longest = 0;
+        for (const QString& word : b.text().split(' ', Qt::SkipEmptyParts))
+            longest = std::max(longest, QFontMetricsF(bold).horizontalAdvance(word));
+        if (room > 0 && longest > room)
+            size = std::max(base, size * room / longest);
+        // The size replaces Markdown's relative size (an adjustment of the document's font).
+        for (auto it = b.begin(); !it.atEnd(); ++it) {
+            const QTextFragment frag = it.fragment();
+            QTextCharFormat f = frag.charFormat();
+            f.clearProperty(QTextFormat::FontSizeAdjustment);
+            f.setFontPointSize(size);
+            cursor.setPosition(frag.position());
+            cursor.setPosition(frag.position() + frag.length(), QTextCursor::KeepAnchor);
+            cursor.setCharFormat(f);
+        }
+    }
+}
+
 void NotesPanel::render()
 {
     stalled_ = false;
@@ -83,6 +131,7 @@ void NotesPanel::render()
             cursor.mergeCharFormat(f);
         }
     }
+    fitHeadings();
 }
 
 } // namespace kw

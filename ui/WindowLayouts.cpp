@@ -30,7 +30,7 @@ int wantedWidth(const QDockWidget* d)
 }
 
 // The run's views under the editor: low enough that a laptop's editor keeps two dozen lines.
-int resultsHeight(int windowHeight) { return int(windowHeight * 0.26); }
+int resultsHeight(int windowHeight) { return int(windowHeight * 0.22); }
 
 int wantedHeight(const QDockWidget* d)
 {
@@ -71,19 +71,57 @@ void WindowLayouts::arrange()
         d->hide();
     resultsWaiting_ = true;
     d_.notes->raise();
+    // fitLaunchHeight: when the panel grows, or its view shrinks.
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(d_.launch->widget()); scroll && scroll->widget()) {
+        scroll->widget()->installEventFilter(this);
+        scroll->viewport()->installEventFilter(this);
+    }
+}
+
+void WindowLayouts::fitLaunchHeight()
+{
+    // The launch fields over the arguments: when what the launch panel shows grows (the
+    // registers and occupancy after a compile, a problem with the launch), the launch dock
+    // grows with it rather than hiding its last lines below a scroll bar. Never past half
+    // the window, and never smaller: a height the user gave it stays. Not while a mode's
+    // layout comes or goes: a layout restored is restored exactly.
+    if (presenting_ || debugging_ || !pendingState_.isEmpty() || d_.launch->isHidden() || d_.arguments->isHidden()
+        || window_->tabifiedDockWidgets(d_.launch).contains(d_.arguments))
+        return;
+    const auto* scroll = qobject_cast<const QScrollArea*>(d_.launch->widget());
+    if (!scroll || !scroll->widget())
+        return;
+    const int missing = scroll->widget()->minimumSizeHint().height() - scroll->viewport()->height();
+    const int room = window_->height() / 2 - d_.launch->height();
+    const int grow = std::min(missing, room);
+    if (grow <= 0) {
+        launchRetries_ = 0;
+        return;
+    }
+    window_->resizeDocks({d_.launch, d_.arguments}, {d_.launch->height() + grow, d_.arguments->height() - grow},
+                         Qt::Vertical);
+    // A resize asked for while the window is still settling may be undone by it: look again.
+    if (++launchRetries_ <= 5)
+        QTimer::singleShot(100, this, &WindowLayouts::fitLaunchHeight);
 }
 
 void WindowLayouts::showResults()
 {
     if (!std::exchange(resultsWaiting_, false) || presenting_ || debugging_)
         return;
+    // A view the run asked for (the Profile of a profiled first run) stays in front.
+    QDockWidget* front = d_.results.front();
+    for (QDockWidget* d : d_.results)
+        if (!d->isHidden())
+            front = d;
     for (QDockWidget* d : d_.results)
         if (!contains(d_.hiddenAtFirst, d))
             d->show();
-    d_.results.front()->raise();
+    front->raise();
     QTimer::singleShot(0, this, [this] {
         if (!presenting_ && !debugging_)
             window_->resizeDocks({d_.results.front()}, {resultsHeight(window_->height())}, Qt::Vertical);
+        fitLaunchHeight();
     });
 }
 
@@ -117,6 +155,7 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
         window_->resizeDocks({d_.results.front()}, {resultsHeight(h)}, Qt::Vertical);
         d_.results.front()->raise();
     }
+    fitLaunchHeight();
 }
 
 void WindowLayouts::setDebugging(bool on)
@@ -324,6 +363,11 @@ void WindowLayouts::restoreLater(const QByteArray& state, const QByteArray& geom
 
 bool WindowLayouts::eventFilter(QObject* watched, QEvent* event)
 {
+    if (watched != window_) {
+        if (event->type() == QEvent::LayoutRequest || event->type() == QEvent::Resize)
+            QTimer::singleShot(0, this, &WindowLayouts::fitLaunchHeight); // once laid out
+        return QObject::eventFilter(watched, event);
+    }
     if (watched == window_ && event->type() == QEvent::Resize && !pendingState_.isEmpty() && !presenting_
         && debugging_ == debuggingWhenRestored_)
         window_->restoreState(pendingState_);

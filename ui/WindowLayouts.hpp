@@ -33,7 +33,8 @@ public:
     };
     WindowLayouts(QMainWindow* window, Docks docks);
 
-    // The docks' sides and tabs; before the window is first shown.
+    // The docks' sides and tabs; before the window is first shown. From then on the launch
+    // dock grows when its panel does (fitLaunchHeight).
     void arrange();
     // The docks' sizes for the window's size; once it is shown at it. A wide left column
     // for a document of steps (its list has columns).
@@ -59,6 +60,7 @@ protected:
 
 private:
     void arrangeDebugging();
+    void fitLaunchHeight();
     void arrangePresentation();
     // One group of tabs on the right at `share` of the window's width, `front` in front.
     void tabOnTheRight(QDockWidget* front, const std::vector<QDockWidget*>& others, double share);
@@ -77,6 +79,7 @@ private:
     Docks d_;
     bool resultsWaiting_ = false; // hidden by arrange() until the first result
     bool presenting_ = false;
+    int launchRetries_ = 0; // fitLaunchHeight's looks again since it last fitted
     bool debugging_ = false;
     QByteArray normal_;                  // the layout outside any mode, while one is on
     QByteArray debugState_;              // the debugger's layout, while presentation mode covers it

@@ -302,3 +302,28 @@ TEST(CheckEditing, TheNextRunChecksWhatWasTyped)
     EXPECT_FALSE(r.checks[2].passed);
     EXPECT_EQ(r.checks[2].mismatches, 3u);
 }
+
+TEST(CheckEditing, TheFieldsShowBesideTheListInTheLowChecksTab)
+{
+    // The Checks tab under the editor at 1366x768: wide and low. The selected check's
+    // fields are in view without scrolling.
+    ChecksEditor editor;
+    Document doc;
+    doc.buffers.push_back({});
+    doc.buffers.back().name = "out";
+    editor.setDocument(doc);
+    editor.resize(880, 170);
+    editor.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+    editor.addButton()->click();
+    QCoreApplication::processEvents();
+    EXPECT_LE(editor.minimumSizeHint().height(), 170);
+    for (QWidget* w : std::initializer_list<QWidget*>{editor.bufferBox(), editor.kindBox(), editor.expectEdit(),
+                                                      editor.relTolEdit(), editor.list(), editor.addButton()}) {
+        if (!w->isVisible())
+            continue;
+        const QRect r(w->mapTo(&editor, QPoint(0, 0)), w->size());
+        EXPECT_TRUE(editor.rect().contains(r)) << w->metaObject()->className();
+        EXPECT_GE(w->height(), w->minimumSizeHint().height()) << w->metaObject()->className();
+    }
+}

@@ -1,5 +1,7 @@
-// The heat map keeps square cells: a non-square image in a non-square panel is
-// neither stretched nor cut off, and stays square after resizes, zooms and drags.
+// The heat map fills its view with the image by default (a low panel under the editor
+// would otherwise stay mostly empty); with Square cells on, a non-square image in a
+// non-square panel is neither stretched nor cut off, and stays square after resizes,
+// zooms and drags.
 #include "data/HostBuffer.hpp"
 #include "views/HeatMap.hpp"
 
@@ -7,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -30,8 +33,9 @@ std::shared_ptr<HostBuffer> image()
 
 struct Shown {
     HeatMap map;
-    explicit Shown(QSize size)
+    explicit Shown(QSize size, bool square = true)
     {
+        map.squareCellsBox()->setChecked(square);
         map.resize(size);
         map.show();
         EXPECT_TRUE(QTest::qWaitForWindowExposed(&map));
@@ -69,6 +73,33 @@ struct Shown {
 };
 
 } // namespace
+
+TEST(HeatMapAspect, ByDefaultTheImageFillsTheWholeViewInALowPanel)
+{
+    HeatMap fresh;
+    EXPECT_FALSE(fresh.squareCellsBox()->isChecked());
+    // The Results panel under the editor at 1366x768: wide and low.
+    Shown s({880, 150}, false);
+    EXPECT_TRUE(s.showsWholeImage());
+    // Each axis shows the image's extent and nothing more: the image covers the axis rect.
+    EXPECT_NEAR(s.x()->range().size(), s.imageX().size(), 1e-6);
+    EXPECT_NEAR(s.y()->range().size(), s.imageY().size(), 1e-6);
+    EXPECT_GT(s.cellWidth(), 2.0 * s.cellHeight()) << "the cells are stretched to fill the width";
+}
+
+TEST(HeatMapAspect, SquareCellsComeAndGoWithTheirBox)
+{
+    Shown s({880, 150}, false);
+    s.map.squareCellsBox()->setChecked(true);
+    s.settle();
+    s.expectSquare("square cells on");
+    EXPECT_TRUE(s.showsWholeImage());
+    EXPECT_GT(s.x()->range().size(), s.imageX().size() + 1.0);
+    s.map.squareCellsBox()->setChecked(false);
+    s.settle();
+    EXPECT_NEAR(s.x()->range().size(), s.imageX().size(), 1e-6) << "the image fills the width again";
+    EXPECT_NEAR(s.y()->range().size(), s.imageY().size(), 1e-6);
+}
 
 TEST(HeatMapAspect, AWideImageInAWidePanelHasSquareCells)
 {

@@ -1,13 +1,17 @@
 // NotesPanel: a document's Markdown description under its title, rendered (headings,
 // emphasis, lists, code, links that open outside), and a note when there is none.
 #include "NotesPanel.hpp"
+#include "qstring_printer.hpp"
 
 #include "doc/DocumentReader.hpp"
 
 #include <QCoreApplication>
+#include <QFontMetricsF>
 #include <QImage>
+#include <QStringList>
 #include <QTextBlock>
 #include <QTextDocument>
+#include <QTextLayout>
 #include <QUrl>
 #include <gtest/gtest.h>
 
@@ -71,6 +75,53 @@ TEST(NotesPanel, EverySamplesDescriptionRenders)
         ++samples;
     }
     EXPECT_GE(samples, 13);
+}
+
+namespace {
+
+// The words of `b` that its lines break in the middle of.
+QStringList wordsBroken(const QTextBlock& b)
+{
+    QStringList broken;
+    const QString text = b.text();
+    const QTextLayout* layout = b.layout();
+    for (int i = 1; i < layout->lineCount(); ++i) {
+        const int at = layout->lineAt(i).textStart();
+        const QChar before = at > 0 ? text[at - 1] : QChar(' ');
+        if (at < text.size() && !before.isSpace() && before != '-' && before != '/' && !text[at].isSpace())
+            broken << text.left(at).section(' ', -1) + "|" + text.mid(at).section(' ', 0, 0);
+    }
+    return broken;
+}
+
+} // namespace
+
+TEST(NotesPanel, HeadingsBreakBetweenWordsInALaptopsNotesColumn)
+{
+    // The notes column of the default layout at 1366x768 and at its narrowest.
+    for (int width : {232, 180}) {
+        for (const auto& e : std::filesystem::directory_iterator(KW_SAMPLES_DIR)) {
+            if (e.path().extension() != ".kwb")
+                continue;
+            SCOPED_TRACE(e.path().filename().string() + " at " + std::to_string(width));
+            const auto doc = kw::DocumentReader::readFile(e.path());
+            NotesPanel notes;
+            notes.resize(width, 600);
+            notes.show();
+            notes.setNotes(QString::fromStdString(doc.title), QString::fromStdString(doc.description));
+            QCoreApplication::processEvents();
+            notes.document()->setTextWidth(notes.viewport()->width());
+            const qreal textLine = QFontMetricsF(notes.font()).height();
+            for (QTextBlock b = notes.document()->begin(); b.isValid(); b = b.next()) {
+                if (b.blockFormat().headingLevel() == 0)
+                    continue;
+                EXPECT_EQ(wordsBroken(b), QStringList()) << b.text().toStdString();
+                EXPECT_GT(b.layout()->lineAt(0).height(), 1.1 * textLine)
+                    << "still a heading: " << b.text().toStdString();
+                EXPECT_LE(b.layout()->boundingRect().width(), notes.viewport()->width()) << b.text().toStdString();
+            }
+        }
+    }
 }
 
 namespace {

@@ -295,6 +295,23 @@ TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
         EXPECT_GE(linesOnScreen(window.editor()), 24)
             << "results dock " << results->height() << " wants " << results->minimumSizeHint().height() << ": "
             << tallestMinimums(results).toStdString();
+    // The launch panel's last lines (registers, occupancy), there since the compile, are
+    // shown whole: the launch dock grew rather than hide them below a scroll bar (at
+    // 1280x720 the arguments below may leave it no room: there it may scroll).
+    auto* launchScroll = qobject_cast<QScrollArea*>(window.launchDock()->widget());
+    ASSERT_NE(launchScroll, nullptr);
+    ASSERT_FALSE(window.launchPanel()->resourcesText().isEmpty());
+    if (screen.height >= 768) {
+        EXPECT_FALSE(launchScroll->verticalScrollBar()->isVisible())
+            << "launch panel wants " << launchScroll->widget()->minimumSizeHint().height() << ", its view is "
+            << launchScroll->viewport()->height();
+        for (const QLabel* l : window.launchPanel()->findChildren<QLabel*>()) {
+            if (!l->isVisible() || l->text().isEmpty())
+                continue;
+            const QRect inView(l->mapTo(launchScroll->viewport(), QPoint(0, 0)), l->size());
+            EXPECT_TRUE(launchScroll->viewport()->rect().contains(inView)) << l->text().left(40).toStdString();
+        }
+    }
     // Each of the results' tabs, shown in turn, fits or scrolls.
     for (QTabWidget* tabs : results->widget()->findChildren<QTabWidget*>())
         for (int i = 0; i < tabs->count(); ++i) {
@@ -302,6 +319,26 @@ TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
             QTest::qWait(50);
             EXPECT_EQ(cutShort(results), QStringList()) << tabs->tabText(i).toStdString();
         }
+}
+
+TEST(FirstRun, AProfiledFirstRunShowsTheProfileInFront)
+{
+    test::TestLocations locations("window-layouts");
+    ASSERT_TRUE(locations.ok());
+    MainWindow window(test::windowOptions());
+    window.resize(1366, 768);
+    window.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/matmul.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.profileAction()->trigger();
+    ASSERT_TRUE(ran.wait(60000));
+    QTest::qWait(300);
+    EXPECT_TRUE(inFront(window.findChild<QDockWidget*>("profileDock")));
+    EXPECT_TRUE(window.findChild<QDockWidget*>("resultsDock")->isVisibleTo(&window)) << "the other views are tabs";
 }
 
 namespace {
@@ -319,6 +356,38 @@ protected:
 };
 
 } // namespace
+
+TEST_F(Presentation, TheKernelsRowFitsAProjector)
+{
+    MainWindow window(test::windowOptions());
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    show(window);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+    QWidget* runner = window.findChild<QWidget*>("runnerPicker");
+    ASSERT_NE(runner, nullptr);
+    window.setPresentationMode(true);
+    QTest::qWait(300);
+    // Every widget of the row above the editor is as wide as its text asks: no "This co"
+    // or "last resul" on a 1366x768 projector.
+    QWidget* row = window.editor()->parentWidget();
+    QStringList cut;
+    for (QWidget* w : row->findChildren<QWidget*>()) {
+        if (!w->isVisible() || w->y() > window.editor()->y()
+            || !(qobject_cast<QLabel*>(w) || qobject_cast<QComboBox*>(w) || qobject_cast<QAbstractButton*>(w)))
+            continue;
+        if (qobject_cast<QLabel*>(w) && static_cast<QLabel*>(w)->text().isEmpty())
+            continue;
+        const int want = qobject_cast<QComboBox*>(w) ? w->minimumSizeHint().width() : w->sizeHint().width();
+        if (visibleWidth(w) < want)
+            cut << QString("%1 wants %2, shows %3").arg(w->metaObject()->className()).arg(want).arg(visibleWidth(w));
+    }
+    EXPECT_EQ(cut, QStringList());
+    EXPECT_FALSE(runner->isVisible()) << "where it ran is in the status bar";
+    window.setPresentationMode(false);
+    QTest::qWait(100);
+    EXPECT_TRUE(runner->isVisible());
+}
 
 TEST_F(Presentation, LeavingRestoresTheLayoutAndGeometryByteForByte)
 {

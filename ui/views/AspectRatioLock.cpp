@@ -17,6 +17,21 @@ AspectRatioLock::AspectRatioLock(QCustomPlot* plot)
     connect(plot_, &QCustomPlot::afterLayout, this, &AspectRatioLock::afterLayout);
 }
 
+void AspectRatioLock::setActive(bool on)
+{
+    if (on == active_)
+        return;
+    active_ = on;
+    dirty_ = true;
+    if (!on) { // the ranges asked for, without the margins that kept the cells square
+        adjusting_ = true;
+        plot_->xAxis->setRange(wantX_[0], wantX_[1]);
+        plot_->yAxis->setRange(wantY_[0], wantY_[1]);
+        adjusting_ = false;
+    }
+    plot_->replot();
+}
+
 void AspectRatioLock::rangesSet()
 {
     if (adjusting_)
@@ -31,6 +46,8 @@ void AspectRatioLock::rangesSet()
 
 void AspectRatioLock::afterLayout()
 {
+    if (!active_)
+        return;
     QCPAxisRect* rect = plot_->axisRect();
     const QSize size = rect->size();
     if (size.width() <= 0 || size.height() <= 0 || (!dirty_ && size == fittedTo_))

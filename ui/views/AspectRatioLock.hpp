@@ -4,6 +4,7 @@
 // data, zooming or dragging) are what must stay visible; whenever those ranges or
 // the axis rect's size change, the axis that would be stretched gets a wider range.
 // Zoom and drag scale both axes alike, so they keep the ratio by themselves.
+// Switched off, the ranges last set are shown as they are, each filling its axis.
 #include <QObject>
 #include <QSize>
 
@@ -16,6 +17,9 @@ class AspectRatioLock : public QObject {
 public:
     explicit AspectRatioLock(QCustomPlot* plot);
 
+    void setActive(bool on);
+    bool active() const { return active_; }
+
 private:
     void rangesSet();
     void afterLayout();
@@ -25,6 +29,7 @@ private:
     QSize fittedTo_;                               // axis rect size of the last fit
     bool dirty_ = true;                            // ranges changed since the last fit
     bool adjusting_ = false;                       // our own range change, not one to remember
+    bool active_ = true;
 };
 
 } // namespace kw

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPointer>
@@ -43,16 +44,20 @@ HeatMap::HeatMap(QWidget* parent)
     , slice_(new QSpinBox(this))
     , sliceLabel_(new QLabel(tr("Slice (z):"), this))
     , readout_(new QLabel(this))
+    , squareCells_(new QCheckBox(tr("Square cells"), this))
 {
     auto* top = new QHBoxLayout;
     top->addWidget(sliceLabel_);
     top->addWidget(slice_);
+    squareCells_->setToolTip(tr("Keep the image's shape: a cell as wide as it is high. Off, the image fills the view"));
+    top->addWidget(squareCells_);
     top->addStretch();
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     readout_->setText(pointPrompt());
     top->addWidget(readout_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0); // the room of a low panel goes to the image
     layout->addLayout(top);
     layout->addWidget(plot_, 1);
 
@@ -71,7 +76,11 @@ HeatMap::HeatMap(QWidget* parent)
     plot_->xAxis->setLabel(tr("x (column)"));
     plot_->yAxis->setLabel(tr("y (row)"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    new AspectRatioLock(plot_); // square cells: an image keeps its shape in any panel
+    // The image fills the view (in a low panel under the editor, square cells would
+    // leave most of it empty); square cells on request.
+    auto* lock = new AspectRatioLock(plot_);
+    lock->setActive(false);
+    connect(squareCells_, &QCheckBox::toggled, lock, &AspectRatioLock::setActive);
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
         plot_->rescaleAxes();
         plot_->replot();

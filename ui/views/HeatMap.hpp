@@ -1,6 +1,7 @@
 #pragma once
 // A buffer with a 2-D (or 3-D, one slice at a time) shape as a colour map with a
-// colour scale. Row 0 is at the top, as in an image, and cells are square. Large
+// colour scale. Row 0 is at the top, as in an image; the image fills the view, or keeps
+// its shape with square cells (the Square cells box). Large
 // images are reduced to at most maxCells per side by averaging blocks of cells; that
 // pass reads every element, so for large planes it runs on a worker thread and the
 // map fills in when it is done.
@@ -13,6 +14,7 @@
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCheckBox;
 class QSpinBox;
 class QLabel;
 
@@ -34,6 +36,7 @@ public:
     QString describeElement(long long x, long long y) const;
     // The value under the mouse, as describeElement words it.
     QLabel* readout() const { return readout_; }
+    QCheckBox* squareCellsBox() const { return squareCells_; }
     static QString pointPrompt(); // the readout's words with no cell under the mouse
 
     QCustomPlot* plot() const { return plot_; }
@@ -57,6 +60,7 @@ private:
     QSpinBox* slice_;
     QLabel* sliceLabel_;
     QLabel* readout_;
+    QCheckBox* squareCells_;
     std::shared_ptr<const HostBuffer> buffer_;
     std::vector<std::size_t> shape_;
     quint64 generation_ = 0;   // which fill a finished average belongs to
