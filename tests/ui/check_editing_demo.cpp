@@ -2,20 +2,18 @@
 // the Checks tab among the run's views the way a user does (Add check, the buffer, the
 // expected expression typed key by key) and saves the window (run under Xvfb at the
 // screen size wanted):   check_editing_demo PICTURE.png
-// Settings go to Qt's test locations, never the user's.
+// Settings go to Qt's test locations, never the user's (DemoWindow.hpp).
 #include "ChecksEditor.hpp"
+#include "DemoWindow.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
-#include "RunnerClient.hpp"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScreen>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTest>
 
 #include <cstdio>
@@ -29,18 +27,10 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: check_editing_demo PICTURE.png\n");
         return 2;
     }
-    QStandardPaths::setTestModeEnabled(true);
-    QApplication::setOrganizationName("KernelWorkbenchDemo");
-    MainWindow::Options options;
-    options.restoreLayout = false;
-    options.autosave = false;
-    options.runnerProgram = QString(KW_DEMO_BIN_DIR) + "/kwb-run";
-    MainWindow window(options);
-    window.setGeometry(app.primaryScreen()->availableGeometry());
-    window.showMaximized();
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    if (!devices.wait(30000) || !window.openDocument(QString(KW_DEMO_SAMPLES) + "/matmul.kwb"))
+    const auto opened = demo::openWindow();
+    if (!opened || !opened->openDocument(QString(KW_DEMO_SAMPLES) + "/matmul.kwb"))
         return 1;
+    MainWindow& window = *opened;
     window.launchPanel()->setCurrentDevice("sim");
     QSignalSpy done(&window, &MainWindow::runCompleted);
     window.run();

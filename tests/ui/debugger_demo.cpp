@@ -3,8 +3,8 @@
 // breakpoint, runs its warp to the line's store (six instructions) and saves a screenshot with the Lanes and Shared
 // memory docks (run under Xvfb at the screen size wanted): debugger_demo OUT.png [--presentation]
 #include "CodeEditor.hpp"
+#include "DemoWindow.hpp"
 #include "MainWindow.hpp"
-#include "RunnerClient.hpp"
 #include "debugger/BreakpointMargin.hpp"
 #include "debugger/DebugController.hpp"
 #include "debugger/DebugToolBar.hpp"
@@ -12,7 +12,6 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QScreen>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -27,16 +26,10 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: debugger_demo OUT.png [--presentation]\n");
         return 2;
     }
-    MainWindow::Options options;
-    options.restoreLayout = false;
-    options.autosave = false;
-    options.runnerProgram = QString(KW_DEMO_BIN_DIR) + "/kwb-run";
-    MainWindow window(options);
-    window.setGeometry(app.primaryScreen()->availableGeometry());
-    window.showMaximized();
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    if (!devices.wait(30000))
+    const auto opened = demo::openWindow();
+    if (!opened)
         return 1;
+    MainWindow& window = *opened;
     if (!window.openDocument(QString(KW_DEMO_SAMPLES) + "/reduction_shared.kwb"))
         return 1;
     const QStringList lines = window.editor()->text().split('\n');

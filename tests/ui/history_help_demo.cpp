@@ -3,13 +3,13 @@
 // over it and saves the screen (run under Xvfb at the screen size wanted):
 //   history_help_demo COMPARE.png HELP.png
 // Settings and run history go to Qt's test locations, never the user's.
+#include "DemoWindow.hpp"
 #include "HelpMenu.hpp"
 #include "HelpViewer.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
 #include "RunComparison.hpp"
 #include "RunHistoryPanel.hpp"
-#include "RunnerClient.hpp"
 #include "WorkbenchDocument.hpp"
 #include "views/HeatMap.hpp"
 
@@ -19,7 +19,6 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -35,23 +34,15 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: history_help_demo COMPARE.png HELP.png\n");
         return 2;
     }
-    QStandardPaths::setTestModeEnabled(true);
-    QApplication::setOrganizationName("KernelWorkbenchDemo");
+    const auto opened = demo::openWindow();
     QTemporaryDir dir;
     const QString doc = dir.filePath("mandelbrot.kwb");
     if (!QFile::copy(QString(KW_DEMO_SAMPLES) + "/mandelbrot.kwb", doc))
         return 1;
 
-    MainWindow::Options options;
-    options.restoreLayout = false;
-    options.autosave = false;
-    options.runnerProgram = QString(KW_DEMO_BIN_DIR) + "/kwb-run";
-    MainWindow window(options);
-    window.setGeometry(app.primaryScreen()->availableGeometry());
-    window.showMaximized();
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    if (!devices.wait(30000) || !window.openDocument(doc))
+    if (!opened || !opened->openDocument(doc))
         return 1;
+    MainWindow& window = *opened;
     window.trustCurrentDocument(); // the sample's copy, outside the samples' folder
     window.launchPanel()->setCurrentDevice("sim");
     auto run = [&] {
