@@ -3,6 +3,7 @@
 #include "doc/CheckAggregate.hpp"
 #include "doc/ElementIndex.hpp"
 #include "util/Error.hpp"
+#include "util/Text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +54,12 @@ bool CheckEvaluator::usesInitialData(const std::vector<CheckSpec>& checks)
 void CheckEvaluator::validate(const CheckSpec& check, const std::string& field, const VariableScope& scope,
                               const std::vector<std::string>& bufferNames)
 {
+    if (trim(check.expect).empty())
+        throw Error(ErrorCategory::Document, field + ".expect: is empty");
+    if (!(check.absTol >= 0))
+        throw Error(ErrorCategory::Document, field + ".abs_tol: must not be negative");
+    if (!(check.relTol >= 0))
+        throw Error(ErrorCategory::Document, field + ".rel_tol: must not be negative");
     std::vector<std::pair<std::string, std::string>> texts{{check.expect, field + ".expect"}};
     if (!check.of.empty())
         texts.emplace_back(check.of, field + ".of");

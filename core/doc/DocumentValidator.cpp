@@ -158,12 +158,6 @@ void validateOneCheck(const Document& doc, const CheckSpec& check, const std::st
 {
     if (!doc.findBuffer(check.buffer))
         fail(field + ".buffer", "no buffer named \"" + check.buffer + "\"");
-    if (trim(check.expect).empty())
-        fail(field + ".expect", "is empty");
-    if (!(check.absTol >= 0))
-        fail(field + ".abs_tol", "must not be negative");
-    if (!(check.relTol >= 0))
-        fail(field + ".rel_tol", "must not be negative");
     CheckEvaluator::validate(check, field, names.scope, names.buffers);
 }
 
@@ -310,7 +304,7 @@ void DocumentValidator::validateArgs(const Document& doc, const KernelSignature&
     }
 }
 
-void DocumentValidator::validateCheck(const Document& doc, std::size_t index)
+void DocumentValidator::validateCheck(const Document& doc, std::size_t index, const std::string& step)
 {
     // The variables' own errors are theirs, not the check's: a variable that does not
     // evaluate is still a name the check may use.
@@ -322,7 +316,11 @@ void DocumentValidator::validateCheck(const Document& doc, std::size_t index)
             scope.set(name, 0.0);
     }
     try {
-        validateOneCheck(doc, doc.checks.at(index), "checks[" + std::to_string(index) + "]", checkNames(doc, scope));
+        if (step.empty())
+            validateOneCheck(doc, doc.checks.at(index), "checks[" + std::to_string(index) + "]",
+                             checkNames(doc, scope));
+        else
+            StepValidator::validateCheck(doc, step, index, scope);
     } catch (const Error& e) {
         if (e.category() == ErrorCategory::Expression)
             throw Error(ErrorCategory::Document, e.what());

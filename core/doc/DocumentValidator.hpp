@@ -21,7 +21,9 @@ public:
     // The check `index` of `doc.checks` alone, as validate() checks it (its buffer, its
     // tolerances, its expressions against the names a check has): live validation in
     // the window. Throws kw::Error(Document) naming "checks[index]" and the field.
-    static void validateCheck(const Document& doc, std::size_t index);
+    // With `step` (a path, "3.1"): the check `index` of that step's checks, with the
+    // names in scope there (a repeat's index), named "steps[2].steps[0].checks[index]".
+    static void validateCheck(const Document& doc, std::size_t index, const std::string& step = {});
 
     // The kernel's signature (template parameters substituted for an instantiation
     // such as "scale<float,128>"). Throws kw::Error(Document) naming `kernel`.

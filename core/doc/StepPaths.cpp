@@ -1,5 +1,8 @@
 #include "doc/StepPaths.hpp"
 
+#include <algorithm>
+#include <utility>
+
 namespace kw {
 
 namespace {
@@ -26,6 +29,43 @@ std::vector<std::pair<std::string, const StepSpec*>> StepPaths::list(const std::
     std::vector<std::pair<std::string, const StepSpec*>> out;
     listInto(steps, "", out);
     return out;
+}
+
+std::optional<std::vector<std::size_t>> StepPaths::places(const std::string& path)
+{
+    std::vector<std::size_t> out;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('.', start), path.size());
+        const std::string part = path.substr(start, end - start);
+        if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string::npos
+            || std::stoul(part) == 0)
+            return std::nullopt;
+        out.push_back(std::stoul(part) - 1);
+        start = end + 1;
+    }
+    return out;
+}
+
+const StepSpec* StepPaths::find(const std::vector<StepSpec>& steps, const std::string& path)
+{
+    const auto places = StepPaths::places(path);
+    if (!places)
+        return nullptr;
+    const std::vector<StepSpec>* level = &steps;
+    const StepSpec* step = nullptr;
+    for (std::size_t i : *places) {
+        if (i >= level->size())
+            return nullptr;
+        step = &(*level)[i];
+        level = &step->steps;
+    }
+    return step;
+}
+
+StepSpec* StepPaths::find(std::vector<StepSpec>& steps, const std::string& path)
+{
+    return const_cast<StepSpec*>(find(std::as_const(steps), path));
 }
 
 } // namespace kw

@@ -4,6 +4,7 @@
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DocumentValidator.hpp"
 #include "doc/Expression.hpp"
+#include "doc/StepPaths.hpp"
 #include "util/Error.hpp"
 #include "util/Text.hpp"
 
@@ -24,6 +25,23 @@ namespace {
 // Buffer reads are not evaluated while validating: any element reads as 0.
 double noElement(void*, double) { return 0; }
 
+std::vector<std::string> bufferNames(const Document& doc)
+{
+    std::vector<std::string> names;
+    for (const BufferSpec& b : doc.buffers)
+        names.push_back(b.name);
+    return names;
+}
+
+// The one rule for a step's check: its buffer exists, its expressions use the names in `scope`.
+void validateStepCheck(const Document& doc, const CheckSpec& check, const std::string& field,
+                       const VariableScope& scope)
+{
+    if (!doc.findBuffer(check.buffer))
+        fail(field + ".buffer", "no buffer named \"" + check.buffer + "\"");
+    CheckEvaluator::validate(check, field, scope, bufferNames(doc));
+}
+
 class Steps {
 public:
     Steps(const Document& doc, const VariableScope& scope)
@@ -37,8 +55,6 @@ public:
                 fail(field, "\"" + name + "\" is listed twice");
             signatures_.emplace(name, DocumentValidator::kernelSignature(doc, name, field));
         }
-        for (const BufferSpec& b : doc.buffers)
-            bufferNames_.push_back(b.name);
     }
 
     void list(const std::vector<StepSpec>& steps, const std::string& field, VariableScope scope, int depth) const
@@ -168,17 +184,13 @@ private:
 
     void checks(const std::vector<CheckSpec>& list, const std::string& field, const VariableScope& scope) const
     {
-        for (std::size_t c = 0; c < list.size(); ++c) {
-            const std::string f = fmt::format("{}[{}]", field, c);
-            buffer(list[c].buffer, f + ".buffer");
-            CheckEvaluator::validate(list[c], f, scope, bufferNames_);
-        }
+        for (std::size_t c = 0; c < list.size(); ++c)
+            validateStepCheck(doc_, list[c], fmt::format("{}[{}]", field, c), scope);
     }
 
     const Document& doc_;
     const BufferFactory factory_;
     std::map<std::string, KernelSignature> signatures_;
-    std::vector<std::string> bufferNames_;
 };
 
 } // namespace
@@ -188,6 +200,30 @@ void StepValidator::validate(const Document& doc, const VariableScope& scope)
     if (doc.kernels.empty())
         fail("kernels", "is empty (list the kernels the steps launch)");
     Steps(doc, scope).list(doc.steps, "steps", scope, 0);
+}
+
+void StepValidator::validateCheck(const Document& doc, const std::string& path, std::size_t index,
+                                  const VariableScope& scope)
+{
+    const auto places = StepPaths::places(path);
+    if (!places)
+        throw Error(ErrorCategory::Usage, "\"" + path + "\" is not a step's path");
+    VariableScope inner = scope;
+    std::string field;
+    const std::vector<StepSpec>* level = &doc.steps;
+    const StepSpec* step = nullptr;
+    for (std::size_t i : *places) {
+        if (i >= level->size())
+            throw Error(ErrorCategory::Usage, "the document has no step " + path);
+        step = &(*level)[i];
+        field = fmt::format("{}steps[{}]", field.empty() ? "" : field + ".", i);
+        // A repeat's index is a name inside it; a wrong one is the repeat's error, not the check's.
+        if (!step->index.empty() && isIdentifier(step->index) && !inner.contains(step->index)
+            && !doc.findBuffer(step->index))
+            inner.set(step->index, 0);
+        level = &step->steps;
+    }
+    validateStepCheck(doc, step->checks.at(index), fmt::format("{}.checks[{}]", field, index), inner);
 }
 
 } // namespace kw

@@ -8,12 +8,19 @@
 #include "doc/Document.hpp"
 #include "doc/VariableScope.hpp"
 
+#include <string>
+
 namespace kw {
 
 class StepValidator {
 public:
     // `scope`: the document's variables. Throws kw::Error(Document) naming the field.
     static void validate(const Document& doc, const VariableScope& scope);
+    // The check `index` of the step at `path` ("3.1") alone, as validate() checks it, with
+    // the names in scope after that step: `scope` and the index of each repeat around it
+    // (its own, for a repeat's check). Throws kw::Error(Document) naming the field.
+    static void validateCheck(const Document& doc, const std::string& path, std::size_t index,
+                              const VariableScope& scope);
 };
 
 } // namespace kw

@@ -1,7 +1,10 @@
 // Version-2 documents: the steps are read and written back unchanged, a version-1
 // document stays one launch written as version 1, and a bad step is refused at its field.
 #include "doc/DocumentReader.hpp"
+#include "doc/DocumentValidator.hpp"
 #include "doc/DocumentWriter.hpp"
+#include "doc/PlacedChecks.hpp"
+#include "doc/StepPaths.hpp"
 #include "util/Error.hpp"
 
 #include <gtest/gtest.h>
@@ -210,4 +213,62 @@ TEST(DocumentSteps, RunGraphIsOnUnlessTheDocumentTurnsItOffAndIsWrittenOnlyWhenO
     std::string wrong = v2(steps);
     wrong.insert(wrong.size() - 1, R"(, "run": {"graph": 0})");
     EXPECT_NE(errorOf(wrong).find("run.graph"), std::string::npos) << errorOf(wrong);
+}
+
+TEST(DocumentSteps, EveryCheckIsListedWithItsStepAndPlacedBackThere)
+{
+    Document doc = DocumentReader::readString(v2(kEveryKind));
+    EXPECT_EQ(StepPaths::find(doc.steps, "5.1"), &doc.steps[4].steps[0]);
+    EXPECT_EQ(StepPaths::find(doc.steps, "6"), &doc.steps[5]);
+    for (const char* none : {"", "0", "7", "5.2", "1.1", "5.", "x", "5.1.1"})
+        EXPECT_EQ(StepPaths::find(doc.steps, none), nullptr) << none;
+
+    std::vector<PlacedCheck> checks = PlacedChecks::list(doc);
+    ASSERT_EQ(checks.size(), 1u);
+    EXPECT_EQ(checks[0].step, "1");
+    checks.push_back({"", {"a", "a + 1"}});
+    checks.push_back({"5.1", {"b", "b + d"}}); // the repeat's index is a name inside it
+    checks.push_back({"6", {"f", "level"}});   // and after the repeat itself
+    PlacedChecks::place(doc, checks);
+    ASSERT_EQ(doc.checks.size(), 1u);
+    EXPECT_EQ(doc.checks[0].expect, "a + 1");
+    ASSERT_EQ(doc.steps[4].steps[0].checks.size(), 1u);
+    EXPECT_EQ(doc.steps[4].steps[0].checks[0].expect, "b + d");
+    ASSERT_EQ(doc.steps[5].checks.size(), 1u);
+
+    // Written and read back (and validated by the reader), listed in the steps' order.
+    const Document back = DocumentReader::readString(DocumentWriter::toString(doc));
+    const std::vector<PlacedCheck> listed = PlacedChecks::list(back);
+    ASSERT_EQ(listed.size(), 4u);
+    EXPECT_EQ(listed[0].step, "1");
+    EXPECT_EQ(listed[1].step, "5.1");
+    EXPECT_EQ(listed[2].step, "6");
+    EXPECT_EQ(listed[3].step, "");
+    EXPECT_EQ(listed[3].check.expect, "a + 1");
+    EXPECT_NO_THROW(DocumentValidator::validateCheck(back, 0, "5.1"));
+    EXPECT_NO_THROW(DocumentValidator::validateCheck(back, 0, "6"));
+    EXPECT_NO_THROW(DocumentValidator::validateCheck(back, 0));
+
+    // Out of the repeat its index is no name: refused at the check's field, live and on reading.
+    Document moved = back;
+    PlacedChecks::place(moved, {{"4", {"b", "b + d"}}});
+    EXPECT_TRUE(moved.checks.empty());
+    EXPECT_TRUE(moved.steps[0].checks.empty());
+    try {
+        DocumentValidator::validateCheck(moved, 0, "4");
+        ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("steps[3].checks[0].expect"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("\"d\""), std::string::npos) << e.what();
+    }
+    EXPECT_NE(errorOf(DocumentWriter::toString(moved)).find("steps[3].checks[0].expect"), std::string::npos)
+        << errorOf(DocumentWriter::toString(moved));
+    // An empty expectation is one for a step's check too.
+    PlacedChecks::place(moved, {{"5.1", {"b", " "}}});
+    EXPECT_THROW(DocumentValidator::validateCheck(moved, 0, "5.1"), Error);
+
+    // A path that names no step changes nothing.
+    Document kept = back;
+    EXPECT_THROW(PlacedChecks::place(kept, {{"7", {"a", "a"}}}), Error);
+    EXPECT_EQ(DocumentWriter::toString(kept), DocumentWriter::toString(back));
 }
