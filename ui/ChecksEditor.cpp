@@ -4,6 +4,7 @@
 
 #include "doc/DocumentValidator.hpp"
 #include "doc/Expression.hpp"
+#include "doc/StepPaths.hpp"
 #include "util/Error.hpp"
 #include "util/Text.hpp"
 
@@ -14,11 +15,14 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QStyle>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 #include <optional>
 
 namespace kw {
@@ -54,6 +58,15 @@ std::optional<double> tolerance(const QString& text)
     const double v = text.trimmed().toDouble(&ok);
     return ok && v >= 0 ? std::optional<double>(v) : std::nullopt;
 }
+
+bool sameChecks(const std::vector<PlacedCheck>& a, const std::vector<PlacedCheck>& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const PlacedCheck& x, const PlacedCheck& y) {
+        const CheckSpec &c = x.check, &d = y.check;
+        return x.step == y.step && c.buffer == d.buffer && c.expect == d.expect && c.aggregate == d.aggregate
+            && c.of == d.of && c.absTol == d.absTol && c.relTol == d.relTol;
+    });
+}
 } // namespace
 
 ChecksEditor::ChecksEditor(QWidget* parent)
@@ -61,6 +74,7 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     , list_(new QListWidget(this))
     , add_(new QPushButton(tr("Add check"), this))
     , remove_(new QPushButton(tr("Remove"), this))
+    , step_(new QComboBox(this))
     , kind_(new QComboBox(this))
     , buffer_(new QComboBox(this))
     , aggregate_(new QComboBox(this))
@@ -76,6 +90,8 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     list_->setObjectName("checksList");
     add_->setObjectName("addCheck");
     add_->setToolTip(tr("A check of the first output buffer: type what each element should be"));
+    step_->setObjectName("checkStep");
+    step_->setToolTip(tr("The step after which the check is evaluated, with the names in scope there"));
     kind_->setObjectName("checkKind");
     kind_->addItem(tr("each element ≈ expression"), int(Kind::Element));
     kind_->addItem(tr("each element ≈ reference buffer"), int(Kind::Reference));
@@ -110,6 +126,7 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     tolerances->addWidget(absTol_, 1);
 
     fields_->setContentsMargins(0, 0, 0, 0);
+    fields_->addRow(tr("After &step"), step_);
     fields_->addRow(tr("&Buffer"), buffer_);
     fields_->addRow(tr("&Compare"), kind_);
     fields_->addRow(tr("A&ggregate"), aggregate_);
@@ -142,7 +159,7 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     connect(add_, &QPushButton::clicked, this, &ChecksEditor::addCheck);
     connect(remove_, &QPushButton::clicked, this, &ChecksEditor::removeCheck);
     connect(list_, &QListWidget::currentRowChanged, this, &ChecksEditor::select);
-    for (QComboBox* c : {kind_, buffer_, aggregate_, reference_})
+    for (QComboBox* c : {step_, kind_, buffer_, aggregate_, reference_})
         connect(c, &QComboBox::currentIndexChanged, this, &ChecksEditor::fieldEdited);
     for (QLineEdit* e : {of_, expect_, relTol_, absTol_})
         connect(e, &QLineEdit::textEdited, this, &ChecksEditor::fieldEdited);
@@ -162,10 +179,10 @@ ChecksEditor::Kind ChecksEditor::kindOf(const CheckSpec& check, const Document& 
 void ChecksEditor::setDocument(const Document& doc)
 {
     context_ = doc;
-    checks_ = doc.checks;
+    checks_ = PlacedChecks::list(doc);
     kinds_.clear();
-    for (const CheckSpec& c : checks_)
-        kinds_.push_back(kindOf(c, doc));
+    for (const PlacedCheck& c : checks_)
+        kinds_.push_back(kindOf(c.check, doc));
     fillChoices();
     {
         const QSignalBlocker quiet(list_);
@@ -182,8 +199,12 @@ void ChecksEditor::setDocument(const Document& doc)
 
 void ChecksEditor::setContext(const Document& doc)
 {
+    if (!sameChecks(PlacedChecks::list(doc), checks_)) {
+        // The steps changed under their checks (moved, removed, undone): shown anew.
+        setDocument(doc);
+        return;
+    }
     context_ = doc;
-    context_.checks = checks_;
     fillChoices();
     validate();
     showSelected(false);
@@ -220,14 +241,22 @@ QString ChecksEditor::problemOf(int row) const
 void ChecksEditor::validate()
 {
     Document doc = context_;
-    doc.checks = checks_;
     problems_.assign(checks_.size(), QString());
-    for (std::size_t i = 0; i < checks_.size(); ++i) {
+    bool placed = true;
+    try {
+        PlacedChecks::place(doc, checks_);
+    } catch (const Error& e) {
+        problems_.assign(checks_.size(), QString::fromUtf8(e.what()));
+        placed = false;
+    }
+    // The row says which check: the message names the field within it.
+    static const QRegularExpression where(QStringLiteral(R"((steps\[\d+\]\.)*checks\[\d+\]\.)"));
+    std::map<std::string, std::size_t> atStep; // a check's index among its step's
+    for (std::size_t i = 0; placed && i < checks_.size(); ++i) {
         try {
-            DocumentValidator::validateCheck(doc, i);
+            DocumentValidator::validateCheck(doc, atStep[checks_[i].step]++, checks_[i].step);
         } catch (const Error& e) {
-            // The row says which check: the message names the field within it.
-            problems_[i] = QString::fromUtf8(e.what()).remove(QStringLiteral("checks[%1].").arg(i));
+            problems_[i] = QString::fromUtf8(e.what()).remove(where);
         }
     }
     for (int r = 0; r < list_->count(); ++r)
@@ -236,7 +265,7 @@ void ChecksEditor::validate()
 
 QString ChecksEditor::summary(int row) const
 {
-    const CheckSpec& c = checks_[std::size_t(row)];
+    const CheckSpec& c = checks_[std::size_t(row)].check;
     const QString buffer = c.buffer.empty() ? tr("(no buffer)") : q(c.buffer);
     const QString expect = trim(c.expect).empty() ? tr("…") : q(c.expect);
     QString what;
@@ -244,7 +273,48 @@ QString ChecksEditor::summary(int row) const
         what = QStringLiteral("%1(%2) ≈ %3").arg(q(c.aggregate), c.of.empty() ? buffer : q(c.of), expect);
     else
         what = QStringLiteral("%1 ≈ %2").arg(buffer, expect);
-    return what + QStringLiteral("   rtol %1, atol %2").arg(q(formatNumber(c.relTol)), q(formatNumber(c.absTol)));
+    what += QStringLiteral("   rtol %1, atol %2").arg(q(formatNumber(c.relTol)), q(formatNumber(c.absTol)));
+    return context_.isSequence() ? stepLabel(checks_[std::size_t(row)].step) + QStringLiteral(": ") + what : what;
+}
+
+QString ChecksEditor::stepLabel(const std::string& path) const
+{
+    if (path.empty())
+        return tr("after the last step");
+    const StepSpec* step = StepPaths::find(context_.steps, path);
+    if (!step)
+        return tr("after step %1 (missing)").arg(q(path));
+    QString what = q(step->name);
+    if (what.isEmpty())
+        what = q(toString(step->kind)) + (step->kind == StepSpec::Kind::Launch ? " " + q(step->kernel) : QString());
+    return tr("after step %1 (%2)").arg(q(path), what);
+}
+
+void ChecksEditor::sortByStep()
+{
+    std::map<std::string, std::size_t> order;
+    for (const auto& [path, step] : StepPaths::list(context_.steps))
+        order.emplace(path, order.size());
+    const auto place = [&](std::size_t i) {
+        const auto at = order.find(checks_[i].step);
+        return at == order.end() ? order.size() : at->second; // the document's last
+    };
+    std::vector<std::size_t> rows(checks_.size());
+    std::iota(rows.begin(), rows.end(), 0);
+    std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) { return place(a) < place(b); });
+    std::vector<PlacedCheck> checks;
+    std::vector<Kind> kinds;
+    const int selected = selected_;
+    for (std::size_t i : rows) {
+        if (int(i) == selected)
+            selected_ = int(checks.size());
+        checks.push_back(checks_[i]);
+        kinds.push_back(kinds_[i]);
+    }
+    checks_ = std::move(checks);
+    kinds_ = std::move(kinds);
+    const QSignalBlocker quiet(list_);
+    list_->setCurrentRow(selected_);
 }
 
 void ChecksEditor::showRow(int row)
@@ -261,16 +331,19 @@ void ChecksEditor::showRow(int row)
 
 void ChecksEditor::addCheck()
 {
-    CheckSpec c;
-    c.buffer = firstOutput(context_);
+    PlacedCheck c;
+    c.check.buffer = firstOutput(context_);
+    // At the selected check's step: the step is chosen in its field.
+    if (selected_ >= 0 && selected_ < int(checks_.size()))
+        c.step = checks_[std::size_t(selected_)].step;
     checks_.push_back(c);
     kinds_.push_back(Kind::Element);
     {
         const QSignalBlocker quiet(list_);
         list_->addItem(QString());
         selected_ = int(checks_.size()) - 1;
-        list_->setCurrentRow(selected_);
     }
+    sortByStep();
     toleranceProblem_.clear();
     validate();
     showSelected(true);
@@ -308,13 +381,21 @@ void ChecksEditor::showSelected(bool lineEdits)
     const bool any = selected_ >= 0 && selected_ < int(checks_.size());
     remove_->setEnabled(any);
     for (QWidget* w :
-         std::initializer_list<QWidget*>{kind_, buffer_, aggregate_, reference_, of_, expect_, relTol_, absTol_})
+         std::initializer_list<QWidget*>{step_, kind_, buffer_, aggregate_, reference_, of_, expect_, relTol_, absTol_})
         w->setEnabled(any);
-    const CheckSpec c = any ? checks_[std::size_t(selected_)] : CheckSpec{};
+    const PlacedCheck placed = any ? checks_[std::size_t(selected_)] : PlacedCheck{};
+    const CheckSpec& c = placed.check;
     const Kind kind = any ? kinds_[std::size_t(selected_)] : Kind::Element;
     showing_ = true;
     {
-        const QSignalBlocker b1(kind_), b2(buffer_), b3(aggregate_), b4(reference_);
+        const QSignalBlocker b0(step_), b1(kind_), b2(buffer_), b3(aggregate_), b4(reference_);
+        step_->clear();
+        if (context_.isSequence()) {
+            for (const auto& [path, step] : StepPaths::list(context_.steps))
+                step_->addItem(stepLabel(path), q(path));
+            step_->addItem(stepLabel({}), q(std::string()));
+        }
+        step_->setCurrentIndex(step_->findData(q(placed.step)));
         kind_->setCurrentIndex(kind_->findData(int(kind)));
         buffer_->clear();
         buffer_->addItems(bufferNames_);
@@ -336,6 +417,7 @@ void ChecksEditor::showSelected(bool lineEdits)
         absTol_->setText(any ? q(numberText(c.absTol)) : QString());
     }
     showing_ = false;
+    fields_->setRowVisible(step_, context_.isSequence());
     fields_->setRowVisible(aggregate_, kind == Kind::Aggregate);
     fields_->setRowVisible(of_, kind == Kind::Aggregate);
     fields_->setRowVisible(expect_, kind != Kind::Reference);
@@ -360,7 +442,9 @@ void ChecksEditor::fieldEdited()
 {
     if (showing_ || selected_ < 0 || selected_ >= int(checks_.size()))
         return;
-    CheckSpec& c = checks_[std::size_t(selected_)];
+    if (step_->currentIndex() >= 0)
+        checks_[std::size_t(selected_)].step = step_->currentData().toString().toStdString();
+    CheckSpec& c = checks_[std::size_t(selected_)].check;
     Kind& kind = kinds_[std::size_t(selected_)];
     const Kind chosen = Kind(kind_->currentData().toInt());
     c.buffer = buffer_->currentText().toStdString();
@@ -396,6 +480,7 @@ void ChecksEditor::fieldEdited()
         c.absTol = *absTol;
     else if (toleranceProblem_.isEmpty())
         toleranceProblem_ = tr("atol: \"%1\" is not a number of 0 or more").arg(absTol_->text());
+    sortByStep(); // a check moved to another step goes to its rows
     validate();
     showSelected(false);
     emit changed(qobject_cast<QLineEdit*>(sender()) != nullptr);

@@ -1,13 +1,15 @@
 #pragma once
 // The document's checks, written in the window: one row per check (what it compares,
-// marked where it is wrong) and the selected check's fields below it: the buffer, how it
+// marked where it is wrong; in a document of steps, the step it is evaluated after) and
+// the selected check's fields beside it: the step (where the document has steps), the buffer, how it
 // is compared (each element with an expression, an aggregate of the buffer, or each
 // element with a reference buffer), the expected expression and the tolerances. Each
-// check is validated as it is typed (DocumentValidator::validateCheck), so an expression
-// that does not parse or names what the document does not have is marked at once, with
-// the validator's message. Edits are reported through `changed`; DocumentPanels makes
-// them edits of the document.
+// check is validated as it is typed (DocumentValidator::validateCheck, with the names in
+// scope at its step), so an expression that does not parse or names what the document
+// does not have is marked at once, with the validator's message. Edits are reported through `changed`; DocumentPanels
+// makes them edits of the document.
 #include "doc/Document.hpp"
+#include "doc/PlacedChecks.hpp"
 
 #include <QStringList>
 #include <QWidget>
@@ -38,7 +40,8 @@ public:
     // the validation follow; the checks shown stay.
     void setContext(const Document& doc);
 
-    const std::vector<CheckSpec>& checks() const { return checks_; }
+    // Every check with its step ("" for the document's own), as PlacedChecks lists them.
+    const std::vector<PlacedCheck>& checks() const { return checks_; }
     // The validator's message for check `row`, empty when it is right.
     QString problemOf(int row) const;
     // How `check` reads in `doc`: Reference when it expects another buffer that no argument passes.
@@ -47,6 +50,7 @@ public:
     QListWidget* list() const { return list_; }
     QPushButton* addButton() const { return add_; }
     QPushButton* removeButton() const { return remove_; }
+    QComboBox* stepBox() const { return step_; }
     QComboBox* kindBox() const { return kind_; }
     QComboBox* bufferBox() const { return buffer_; }
     QComboBox* aggregateBox() const { return aggregate_; }
@@ -70,13 +74,16 @@ private:
     void showSelected(bool lineEdits);
     void fieldEdited();
     void fillChoices();
+    // The rows in the order PlacedChecks lists them (by step), the selection following its check.
+    void sortByStep();
+    QString stepLabel(const std::string& path) const;
     void validate();
     void showRow(int row);
     QString summary(int row) const;
     QStringList referenceChoices(const std::string& checked) const;
 
     Document context_; // the document the checks are validated in
-    std::vector<CheckSpec> checks_;
+    std::vector<PlacedCheck> checks_;
     std::vector<Kind> kinds_;
     std::vector<QString> problems_;
     QString toleranceProblem_; // a tolerance typed that is no number: the check keeps its last one
@@ -87,6 +94,7 @@ private:
     QListWidget* list_;
     QPushButton* add_;
     QPushButton* remove_;
+    QComboBox* step_;
     QComboBox* kind_;
     QComboBox* buffer_;
     QComboBox* aggregate_;

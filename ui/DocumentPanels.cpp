@@ -19,6 +19,7 @@
 #include "doc/BufferFactory.hpp"
 #include "doc/DocumentValidator.hpp"
 #include "doc/Expression.hpp"
+#include "doc/PlacedChecks.hpp"
 #include "doc/VariableScope.hpp"
 
 #include <QPushButton>
@@ -150,7 +151,9 @@ DocumentPanels::DocumentPanels(WorkbenchDocument& document, Panels panels, QObje
         if (showing_)
             return;
         const Raised writing(writing_);
-        document_.edit(DocumentPart::Checks, read(document_.document()), typed);
+        Document d = read(document_.document());
+        PlacedChecks::place(d, p_.checks->checks());
+        document_.edit(DocumentPart::Checks, d, typed);
     });
     connect(p_.steps, &StepListPanel::changed, this, &DocumentPanels::editSteps);
     connect(p_.steps, &StepListPanel::selectionChanged, this, &DocumentPanels::showSelectedStep);
@@ -181,7 +184,6 @@ Document DocumentPanels::read(const Document& base) const
     Document d = base;
     d.source = p_.editor->text().toStdString();
     d.variables = p_.variables->variables();
-    d.checks = p_.checks->checks();
     if (base.isSequence()) {
         // The launch and arguments panels show one step; its edits are written as they come.
         d.run = p_.launch->runSettings();
@@ -249,8 +251,9 @@ void DocumentPanels::show(DocumentPart part)
     if (!writing_) { // else the panel that made the edit shows it already
         const Raised showing(showing_);
         showPart(part);
-    } else if (part == DocumentPart::Steps && !stepsWriting_) {
-        // A launch step edited in the launch, arguments or kernel panels: its row follows.
+    } else if ((part == DocumentPart::Steps && !stepsWriting_) || (part == DocumentPart::Checks && doc.isSequence())) {
+        // A launch step edited in the launch, arguments or kernel panels, or a step's checks
+        // in the Checks tab: the Steps list's copy of the steps follows.
         const Raised showing(showing_);
         p_.steps->setDocument(doc);
     }
@@ -300,7 +303,11 @@ void DocumentPanels::showPart(DocumentPart part)
         p_.steps->setDocument(doc); // its selection shows the selected step in the other panels
         showSelectedStep();
         break;
-    case DocumentPart::Checks: p_.checks->setDocument(doc); break;
+    case DocumentPart::Checks:
+        p_.checks->setDocument(doc);
+        if (doc.isSequence())
+            p_.steps->setDocument(doc); // its copy of the steps holds their checks
+        break;
     case DocumentPart::Options:
     case DocumentPart::Whole: break; // no panel edits these; Whole is shown by showWhole
     }

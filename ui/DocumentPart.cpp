@@ -1,6 +1,7 @@
 #include "DocumentPart.hpp"
 
 #include "doc/DocumentWriter.hpp"
+#include "doc/PlacedChecks.hpp"
 
 namespace kw {
 
@@ -19,7 +20,7 @@ void copyPart(DocumentPart part, const Document& from, Document& to)
         break;
     case DocumentPart::Buffers: to.buffers = from.buffers; break;
     case DocumentPart::Variables: to.variables = from.variables; break;
-    case DocumentPart::Checks: to.checks = from.checks; break;
+    case DocumentPart::Checks: PlacedChecks::place(to, PlacedChecks::list(from)); break; // the steps' too
     case DocumentPart::Options: to.options = from.options; break;
     case DocumentPart::Steps:
         to.steps = from.steps;

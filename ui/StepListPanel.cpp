@@ -5,6 +5,7 @@
 #include "ThemeColours.hpp"
 
 #include "doc/Expression.hpp"
+#include "doc/PlacedChecks.hpp"
 #include "doc/VariableScope.hpp"
 
 #include <QHBoxLayout>
@@ -186,9 +187,12 @@ StepListPanel::StepListPanel(QWidget* parent)
 
 void StepListPanel::setDocument(const Document& doc)
 {
-    Document before = doc;
+    Document before = doc, after = doc;
     before.steps = steps_;
-    if (!samePart(DocumentPart::Steps, before, doc))
+    // A step's checks, edited in the Checks tab, leave the figures of the steps' last run.
+    PlacedChecks::place(before, {});
+    PlacedChecks::place(after, {});
+    if (!samePart(DocumentPart::Steps, before, after))
         clearResult(); // the last run's figures were of other steps
     steps_ = doc.steps;
     buffers_.clear();

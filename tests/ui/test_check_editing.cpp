@@ -18,6 +18,7 @@
 #include "views_test_app.hpp"
 
 #include "doc/DocumentReader.hpp"
+#include "doc/DocumentValidator.hpp"
 #include "doc/DocumentWriter.hpp"
 
 #include <QComboBox>
@@ -326,4 +327,125 @@ TEST(CheckEditing, TheFieldsShowBesideTheListInTheLowChecksTab)
         EXPECT_TRUE(editor.rect().contains(r)) << w->metaObject()->className();
         EXPECT_GE(w->height(), w->minimumSizeHint().height()) << w->metaObject()->className();
     }
+}
+
+namespace {
+// The row of the editor whose text starts with `start`, or -1.
+int rowStarting(const ChecksEditor& checks, const QString& start)
+{
+    for (int r = 0; r < checks.list()->count(); ++r)
+        if (checks.list()->item(r)->text().startsWith(start))
+            return r;
+    return -1;
+}
+} // namespace
+
+// A document of steps: each check is shown with its step, and a step's check is added,
+// moved, edited, undone and removed as the document's are, saved under its step.
+TEST(CheckEditing, AStepsChecksAreEditedAtTheirStep)
+{
+    const Document sample = DocumentReader::readFile(KW_SAMPLES_DIR "/heat_diffusion.kwb", Trust::Trusted);
+    // Step 1 is a repeat (index t) of 1.1, a launch, and 1.2, a swap; two checks after
+    // step 1, one after the last step.
+    ASSERT_EQ(sample.steps.size(), 1u);
+    ASSERT_EQ(sample.steps[0].steps.size(), 2u);
+    ASSERT_EQ(sample.steps[0].checks.size(), 2u);
+    ASSERT_EQ(sample.checks.size(), 1u);
+    Bound b(sample);
+    QUndoStack* stack = b.document.undoStack();
+    ChecksEditor& checks = b.checks;
+    ASSERT_EQ(checks.list()->count(), 3);
+    EXPECT_TRUE(checks.list()->item(0)->text().startsWith("after step 1 (time steps): sum(u) ≈ 16 * 16 * 100"))
+        << checks.list()->item(0)->text();
+    EXPECT_TRUE(checks.list()->item(2)->text().startsWith("after the last step: any("))
+        << checks.list()->item(2)->text();
+    EXPECT_FALSE(checks.stepBox()->isHidden());
+    EXPECT_EQ(checks.stepBox()->currentText(), "after step 1 (time steps)");
+    for (int r = 0; r < 3; ++r)
+        EXPECT_TRUE(checks.problemOf(r).isEmpty()) << r << checks.problemOf(r);
+
+    // Added beside the selected one (the document's), then moved after the launch.
+    checks.list()->setCurrentRow(2);
+    QTest::mouseClick(checks.addButton(), Qt::LeftButton);
+    ASSERT_EQ(b.saved().size(), 2u);
+    EXPECT_EQ(b.saved()[1].buffer, "u");
+    Bound::choose(checks.stepBox(), "after step 1.1 (launch heat_step)");
+    EXPECT_EQ(b.saved().size(), 1u);
+    ASSERT_EQ(b.document.document().steps[0].steps[0].checks.size(), 1u);
+    EXPECT_EQ(b.document.document().steps[0].steps[0].checks[0].buffer, "u");
+    EXPECT_EQ(checks.stepBox()->currentText(), "after step 1.1 (launch heat_step)");
+    const int added = rowStarting(checks, "after step 1.1 (launch heat_step): u ≈");
+    ASSERT_EQ(added, 2) << "in the order of the steps: after step 1's, before the last step's";
+    EXPECT_EQ(checks.list()->currentRow(), added) << "the moved check stays selected";
+
+    // The repeat's index is a name after its inner steps, not after the last step.
+    QTest::keyClicks(checks.expectEdit(), "u + 0 * t");
+    EXPECT_TRUE(checks.problemOf(added).isEmpty()) << checks.problemOf(added);
+    EXPECT_EQ(b.document.document().steps[0].steps[0].checks[0].expect, "u + 0 * t");
+    Bound::choose(checks.stepBox(), "after the last step");
+    const int atEnd = rowStarting(checks, "after the last step: u ≈");
+    ASSERT_GE(atEnd, 0);
+    EXPECT_TRUE(checks.problemOf(atEnd).contains("\"t\"")) << checks.problemOf(atEnd);
+    EXPECT_FALSE(checks.problemLabel()->isHidden());
+    Bound::choose(checks.stepBox(), "after step 1.1 (launch heat_step)");
+    EXPECT_TRUE(checks.problemOf(checks.list()->currentRow()).isEmpty())
+        << checks.problemOf(checks.list()->currentRow());
+    Bound::type(checks.relTolEdit(), "0.001");
+    EXPECT_DOUBLE_EQ(b.document.document().steps[0].steps[0].checks[0].relTol, 1e-3);
+    EXPECT_EQ(b.steps.steps()[0].steps[0].checks.size(), 1u) << "the Steps list's copy of the steps follows";
+
+    // Saved under its step: read back by the core reader.
+    const Document back = reloaded(b.document.document());
+    ASSERT_EQ(back.steps[0].steps[0].checks.size(), 1u);
+    EXPECT_EQ(back.steps[0].steps[0].checks[0].expect, "u + 0 * t");
+    EXPECT_EQ(back.steps[0].steps[0].checks[0].relTol, 1e-3);
+    EXPECT_TRUE(back.steps[0].steps[1].checks.empty());
+    EXPECT_EQ(back.steps[0].checks.size(), 2u);
+    ASSERT_EQ(back.checks.size(), 1u);
+    EXPECT_EQ(back.checks[0].aggregate, "any");
+    DocumentValidator::validate(back);
+
+    // An existing step's check edited in place.
+    checks.list()->setCurrentRow(0);
+    EXPECT_EQ(checks.expectEdit()->text(), "16 * 16 * 100");
+    Bound::type(checks.expectEdit(), "64 * 64 * 100");
+    EXPECT_EQ(b.document.document().steps[0].checks[0].expect, "64 * 64 * 100");
+    EXPECT_EQ(b.document.document().steps[0].checks.size(), 2u);
+
+    // Undone to the sample, and redone.
+    const std::string edited = DocumentWriter::toString(b.document.document());
+    EXPECT_EQ(stack->undoText(), "edit of the checks");
+    while (stack->canUndo())
+        stack->undo();
+    EXPECT_EQ(DocumentWriter::toString(b.document.document()), DocumentWriter::toString(sample));
+    EXPECT_EQ(checks.list()->count(), 3) << "the panel shows the undone document";
+    EXPECT_TRUE(b.steps.steps()[0].steps[0].checks.empty());
+    while (stack->canRedo())
+        stack->redo();
+    EXPECT_EQ(DocumentWriter::toString(b.document.document()), edited);
+    ASSERT_EQ(checks.list()->count(), 4);
+
+    // Removed, and back with an undo.
+    const int row = rowStarting(checks, "after step 1.1");
+    ASSERT_GE(row, 0);
+    checks.list()->setCurrentRow(row);
+    EXPECT_EQ(checks.expectEdit()->text(), "u + 0 * t");
+    QTest::mouseClick(checks.removeButton(), Qt::LeftButton);
+    EXPECT_TRUE(b.document.document().steps[0].steps[0].checks.empty());
+    EXPECT_EQ(b.document.document().steps[0].checks.size(), 2u);
+    EXPECT_EQ(b.saved().size(), 1u);
+    EXPECT_EQ(checks.list()->count(), 3);
+    EXPECT_TRUE(reloaded(b.document.document()).steps[0].steps[0].checks.empty());
+    stack->undo();
+    ASSERT_EQ(b.document.document().steps[0].steps[0].checks.size(), 1u);
+    EXPECT_EQ(b.document.document().steps[0].steps[0].checks[0].expect, "u + 0 * t");
+}
+
+// A document of one launch has no steps to choose.
+TEST(CheckEditing, ADocumentOfOneLaunchHasNoStepField)
+{
+    Bound b;
+    QTest::mouseClick(b.checks.addButton(), Qt::LeftButton);
+    EXPECT_TRUE(b.checks.stepBox()->isHidden());
+    EXPECT_EQ(b.checks.stepBox()->count(), 0);
 }
