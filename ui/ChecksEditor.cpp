@@ -75,6 +75,7 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     , add_(new QPushButton(tr("Add check"), this))
     , remove_(new QPushButton(tr("Remove"), this))
     , step_(new QComboBox(this))
+    , stepLabel_(new QLabel(tr("e&valuated"), this))
     , kind_(new QComboBox(this))
     , buffer_(new QComboBox(this))
     , aggregate_(new QComboBox(this))
@@ -126,8 +127,16 @@ ChecksEditor::ChecksEditor(QWidget* parent)
     tolerances->addWidget(absTol_, 1);
 
     fields_->setContentsMargins(0, 0, 0, 0);
-    fields_->addRow(tr("After &step"), step_);
-    fields_->addRow(tr("&Buffer"), buffer_);
+    // The step beside the buffer: a row more would not fit the low tab.
+    auto* bufferAndStep = new QHBoxLayout;
+    bufferAndStep->setContentsMargins(0, 0, 0, 0);
+    bufferAndStep->addWidget(buffer_, 2);
+    stepLabel_->setBuddy(step_);
+    bufferAndStep->addWidget(stepLabel_);
+    bufferAndStep->addWidget(step_, 3);
+    auto* bufferLabel = new QLabel(tr("&Buffer"), this);
+    bufferLabel->setBuddy(buffer_);
+    fields_->addRow(bufferLabel, bufferAndStep);
     fields_->addRow(tr("&Compare"), kind_);
     fields_->addRow(tr("A&ggregate"), aggregate_);
     fields_->addRow(tr("&Of"), of_);
@@ -417,7 +426,8 @@ void ChecksEditor::showSelected(bool lineEdits)
         absTol_->setText(any ? q(numberText(c.absTol)) : QString());
     }
     showing_ = false;
-    fields_->setRowVisible(step_, context_.isSequence());
+    step_->setVisible(context_.isSequence());
+    stepLabel_->setVisible(context_.isSequence());
     fields_->setRowVisible(aggregate_, kind == Kind::Aggregate);
     fields_->setRowVisible(of_, kind == Kind::Aggregate);
     fields_->setRowVisible(expect_, kind != Kind::Reference);

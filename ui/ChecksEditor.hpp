@@ -95,6 +95,7 @@ private:
     QPushButton* add_;
     QPushButton* remove_;
     QComboBox* step_;
+    QLabel* stepLabel_;
     QComboBox* kind_;
     QComboBox* buffer_;
     QComboBox* aggregate_;

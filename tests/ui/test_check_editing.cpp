@@ -307,25 +307,33 @@ TEST(CheckEditing, TheNextRunChecksWhatWasTyped)
 TEST(CheckEditing, TheFieldsShowBesideTheListInTheLowChecksTab)
 {
     // The Checks tab under the editor at 1366x768: wide and low. The selected check's
-    // fields are in view without scrolling.
-    ChecksEditor editor;
-    Document doc;
-    doc.buffers.push_back({});
-    doc.buffers.back().name = "out";
-    editor.setDocument(doc);
-    editor.resize(880, 170);
-    editor.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
-    editor.addButton()->click();
-    QCoreApplication::processEvents();
-    EXPECT_LE(editor.minimumSizeHint().height(), 170);
-    for (QWidget* w : std::initializer_list<QWidget*>{editor.bufferBox(), editor.kindBox(), editor.expectEdit(),
-                                                      editor.relTolEdit(), editor.list(), editor.addButton()}) {
-        if (!w->isVisible())
-            continue;
-        const QRect r(w->mapTo(&editor, QPoint(0, 0)), w->size());
-        EXPECT_TRUE(editor.rect().contains(r)) << w->metaObject()->className();
-        EXPECT_GE(w->height(), w->minimumSizeHint().height()) << w->metaObject()->className();
+    // fields are in view without scrolling, the step's too in a document of steps.
+    for (const bool steps : {false, true}) {
+        ChecksEditor editor;
+        Document doc;
+        doc.buffers.push_back({});
+        doc.buffers.back().name = "out";
+        if (steps) {
+            doc.steps.push_back({});
+            doc.steps.back().name = "first";
+        }
+        editor.setDocument(doc);
+        editor.resize(880, 170);
+        editor.show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(&editor));
+        editor.addButton()->click();
+        QCoreApplication::processEvents();
+        EXPECT_EQ(editor.stepBox()->isVisible(), steps);
+        EXPECT_LE(editor.minimumSizeHint().height(), 170) << steps;
+        for (QWidget* w : std::initializer_list<QWidget*>{editor.stepBox(), editor.bufferBox(), editor.kindBox(),
+                                                          editor.expectEdit(), editor.relTolEdit(), editor.list(),
+                                                          editor.addButton()}) {
+            if (!w->isVisible())
+                continue;
+            const QRect r(w->mapTo(&editor, QPoint(0, 0)), w->size());
+            EXPECT_TRUE(editor.rect().contains(r)) << w->metaObject()->className() << " steps " << steps;
+            EXPECT_GE(w->height(), w->minimumSizeHint().height()) << w->metaObject()->className();
+        }
     }
 }
 
