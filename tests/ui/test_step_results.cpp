@@ -3,6 +3,7 @@
 // its limit and a failed check shown at their step, and the buffers after a chosen step in
 // the results, checked against the same algorithm computed here.
 #include "ArgumentsPanel.hpp"
+#include "ChecksEditor.hpp"
 #include "ErrorBanner.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
@@ -14,7 +15,10 @@
 #include "test_window_options.hpp"
 #include "views/ResultsPanel.hpp"
 
+#include <QComboBox>
+#include <QDockWidget>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -139,6 +143,19 @@ TEST(StepResults, AFailedCheckOfAStepSelectsItAndTheTimingsAreThoseOfEachStep)
     EXPECT_TRUE(w.cell({0, 1}, StepListPanel::ColTime).isEmpty()) << "a swap runs no kernel";
     EXPECT_EQ(w.list.tree()->headerItem()->text(StepListPanel::ColTime), "sim ms (CPU)")
         << "the simulator's times are the CPU's, and the column says so";
+
+    // A step's check edited in the Checks tab: the steps' figures of the run stay.
+    auto* dock = w.window.findChild<QDockWidget*>("checksDock");
+    ASSERT_NE(dock, nullptr);
+    dock->show();
+    dock->raise();
+    ChecksEditor* checks = w.window.checksEditor();
+    checks->list()->setCurrentRow(0);
+    ASSERT_EQ(checks->stepBox()->currentText(), "after step 1 (time steps)");
+    retype(checks->relTolEdit(), "0.01");
+    EXPECT_DOUBLE_EQ(w.window.currentDocument().steps[0].checks[0].relTol, 0.01);
+    EXPECT_EQ(w.cell({0}, StepListPanel::ColRuns), "200");
+    EXPECT_FALSE(w.cell({0, 0}, StepListPanel::ColTime).isEmpty());
 }
 
 namespace {
