@@ -110,9 +110,11 @@ void reportFirstRun(LaunchSetup& launch, GridRun& first, const LaunchConfig& con
 }
 
 // Timed repeats on the restored inputs, as many as fit the budget; the buffers end as
-// the first launch left them.
+// the first launch left them. The budget is a deadline on the repeats' wall time, not
+// only a count from the first launch's time: restoring the inputs costs time too, and a
+// loaded machine slows the later launches.
 std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& buffers,
-                                 const std::vector<HostBytes>& inputs, double firstMs, const LaunchConfig& config,
+                                 const std::vector<HostBytes>& inputs, const LaunchConfig& config,
                                  double budgetSeconds, unsigned threads, std::vector<std::string>& warnings)
 {
     std::vector<double> times;
@@ -120,11 +122,8 @@ std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& bu
     for (auto& b : buffers)
         outputs.push_back(b.data.bytes());
     const double budgetMs = budgetSeconds * 1000.0;
-    const int fit = firstMs > 0 ? int(std::min(budgetMs / firstMs, 1e6)) : config.repeats;
-    const int n = std::max(1, std::min(config.repeats, fit));
-    if (n < config.repeats)
-        warnings.push_back(repeatCapNote(n, config.repeats, firstMs, budgetSeconds)); // a note (RunNotes)
-    for (int r = 0; r < n; ++r) {
+    const auto start = SteadyClock::now();
+    for (int r = 0; r < config.repeats && (r == 0 || msSince(start) < budgetMs); ++r) {
         for (std::size_t i = 0; i < buffers.size(); ++i)
             buffers[i].data.bytes() = inputs[i];
         launch.restoreVariables();
@@ -132,6 +131,9 @@ std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& bu
         if (launch.state().fault)
             break;
     }
+    const int ran = int(times.size());
+    if (ran < config.repeats && !launch.state().fault) // a note (RunNotes)
+        warnings.push_back(repeatCapNote(ran, config.repeats, msSince(start) / ran, budgetSeconds));
     for (std::size_t i = 0; i < buffers.size(); ++i)
         buffers[i].data.bytes() = std::move(outputs[i]);
     return times;
@@ -220,7 +222,7 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
 
     std::vector<double> times;
     if (report.ok && timed && config.repeats > 0)
-        times = timedRepeats(launch, buffers, inputs, first.ms, config, repeatBudgetSeconds_, threadCount(),
+        times = timedRepeats(launch, buffers, inputs, config, repeatBudgetSeconds_, threadCount(),
                              report.warnings);
     if (times.empty())
         times.push_back(first.ms);

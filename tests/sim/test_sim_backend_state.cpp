@@ -3,6 +3,8 @@
 // and any device printf buffer size may follow any other.
 #include "SimTestSupport.hpp"
 
+#include <chrono>
+
 using namespace kwtest;
 
 namespace {
@@ -59,4 +61,31 @@ TEST(SimBackendState, EveryPrintfBufferSizeIsAvailableAfterALaunch)
     ASSERT_TRUE(sim.launch(*img, bufs, {bufArg(0)}, c).ok);
     EXPECT_TRUE(asBackend(sim).canUsePrintfBuffer(4096));
     EXPECT_TRUE(asBackend(sim).canUsePrintfBuffer(8u << 20));
+}
+
+// The repeats' budget is a deadline: a kernel that takes microseconds on a buffer that
+// takes milliseconds to restore would otherwise be repeated (budget / kernel time) times,
+// hours here. The note names how many ran, which are the times reported.
+TEST(SimBackendState, TimedRepeatsStopAtTheirBudgetEvenWhenRestoringCostsMore)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(extern "C" __global__ void k(int* a) { a[0] += 1; })", "k");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs{buffer("a", std::vector<int>(16 << 20, 0))}; // 64 MiB
+    kw::SimBackend sim;
+    sim.setRepeatBudgetSeconds(0.2);
+    kw::LaunchConfig c = config({1}, {1});
+    c.repeats = 1000000;
+    const auto start = std::chrono::steady_clock::now();
+    const auto rep = sim.launch(*img, bufs, {bufArg(0)}, c);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+    EXPECT_LT(seconds, 10.0) << "a 0.2 s budget; without the deadline this takes minutes";
+    const std::size_t ran = rep.timings.repeatMs.size();
+    EXPECT_GE(ran, 1u);
+    EXPECT_LT(ran, 100000u) << "the repeats ran past their budget";
+    ASSERT_EQ(rep.warnings.size(), 1u);
+    EXPECT_NE(rep.warnings[0].find(std::to_string(ran) + " of 1000000 timed repeats"), std::string::npos)
+        << rep.warnings[0];
+    EXPECT_EQ(values<int>(bufs[0])[0], 1) << "the buffers end as the first launch left them";
 }

@@ -138,7 +138,7 @@ TEST(RunActions, TheSimulatorsCapOnRepeatsIsInformationNotAWarning)
     w.window.document()->edit(DocumentPart::Launch, d);
     const auto r = w.runBy(w.window.runAction());
     ASSERT_TRUE(r);
-    EXPECT_TRUE(r->ok);
+    EXPECT_TRUE(r->ok) << (r->fault ? r->fault->message : "no fault") << "; " << r->stopped;
     ASSERT_EQ(r->warnings.size(), 1u);
     EXPECT_NE(r->warnings[0].find("timed repeats"), std::string::npos) << r->warnings[0];
     EXPECT_TRUE(isNote(r->warnings[0])) << "the cap is information";
