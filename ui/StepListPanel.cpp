@@ -115,8 +115,10 @@ StepListPanel::StepListPanel(QWidget* parent)
     down_->setArrowType(Qt::DownArrow);
     into_->setArrowType(Qt::RightArrow);
     out_->setArrowType(Qt::LeftArrow);
-    into_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    out_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    // Arrows alone, like Up and Down (their names in the tooltips): with their text the row
+    // asked for a left column that left the editor and the launch fields too little room.
+    for (QToolButton* b : {up_, down_, into_, out_})
+        b->setAccessibleName(b->text());
     connect(remove_, &QToolButton::clicked, this, [this] { apply(&StepTree::remove); });
     connect(up_, &QToolButton::clicked, this, [this] { apply(&StepTree::moveUp); });
     connect(down_, &QToolButton::clicked, this, [this] { apply(&StepTree::moveDown); });
