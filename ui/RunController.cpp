@@ -1,5 +1,7 @@
 #include "RunController.hpp"
 
+#include "CountedNoun.hpp"
+
 #include "CodeEditor.hpp"
 #include "ErrorBanner.hpp"
 #include "FaultDescription.hpp"
@@ -152,6 +154,8 @@ void RunController::wireRunner()
         if (id != compileId_)
             return;
         showCompile(r);
+        if (!r.ok)
+            showCompileFailure();
         v_.window->statusBar()->showMessage(
             r.ok ? tr("Compiled for %1 in %2 ms").arg(q(r.arch)).arg(r.compileMs, 0, 'f', 1) : tr("Compile failed"),
             8000);
@@ -194,7 +198,7 @@ void RunController::wireLive()
         if (r.ok && v_.banner->title() == compileFailedTitle())
             v_.banner->hide();
         v_.liveLabel->setText(r.ok ? tr("✓ compiles (%1 ms)").arg(r.compileMs, 0, 'f', 0)
-                                   : tr("%n error(s)", nullptr, v_.problems->errorCount()));
+                                   : errorsText(v_.problems->errorCount()));
     });
     connect(live_, &LiveDiagnostics::unavailable, this, [this](const QString& why) {
         v_.liveLabel->setText(tr("live checking unavailable"));
@@ -394,6 +398,17 @@ std::string RunController::loweredNameFor(const CompileResult& r) const
 
 QString RunController::compileFailedTitle() { return tr("Compile failed"); }
 
+QString RunController::errorsText(int n) { return countedNoun(n, tr("1 error"), tr("%1 errors")); }
+
+void RunController::showCompileFailure()
+{
+    // The banner sends the user to the Problems list: it is put in front, whichever view was.
+    v_.banner->showError(compileFailedTitle(),
+                         tr("%1; see the Problems list.").arg(errorsText(v_.problems->errorCount())));
+    v_.problemsDock->show();
+    v_.problemsDock->raise();
+}
+
 void RunController::showCompile(const CompileResult& r)
 {
     v_.editor->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
@@ -411,8 +426,7 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     const RunResult& r = *shared;
     showCompile(r.compile);
     if (!r.compile.ok) {
-        v_.banner->showError(compileFailedTitle(),
-                             tr("%n error(s); see the Problems list.", nullptr, v_.problems->errorCount()));
+        showCompileFailure();
         return;
     }
     if (!r.findings.empty())
@@ -562,8 +576,10 @@ void RunController::showFindings(const RunResult& r)
         mark(f.file, f.line, f.kind);
         mark(f.otherFile, f.otherLine, f.kind + " (the other access)");
     }
-    v_.banner->showError(tr("%1 found %n problem(s)", nullptr, int(r.findings.size())).arg(q(toString(r.check))),
-                         lines.join('\n'));
+    v_.banner->showError(
+        tr("%1 found %2")
+            .arg(q(toString(r.check)), countedNoun(int(r.findings.size()), tr("1 problem"), tr("%1 problems"))),
+        lines.join('\n'));
     v_.problems->setDiagnostics(all);
     v_.editor->setFaultLines(marked);
     const int first = r.findings.front().line;
