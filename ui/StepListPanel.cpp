@@ -531,7 +531,9 @@ void StepListPanel::showResult(const RunResult& r)
     }
     faultStep_ = r.faultStep;
     stopped_ = r.stopped;
-    tree_->headerItem()->setText(ColTime, r.device.id == "sim" ? tr("sim ms (CPU)") : tr("ms"));
+    // On two lines: in the left column at 1366x768 every pixel of this column is one fewer
+    // for what the step does.
+    tree_->headerItem()->setText(ColTime, r.device.id == "sim" ? tr("sim ms\n(CPU)") : tr("ms"));
     // The runner names the step it stopped at in its message ("step 2 (...): ...").
     const QRegularExpressionMatch m
         = QRegularExpression(QStringLiteral("\\bstep (\\d+(?:\\.\\d+)*)")).match(q(r.stopped));
