@@ -149,9 +149,6 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
 {
     if (presenting_ || debugging_)
         return;
-    // A dock just shown (the list of steps) has its minimum size from now, not from the
-    // next pass of the loop: sizes given before it would be undone then.
-    settle();
     const int w = window_->width(), h = window_->height();
     // The right column is as wide as its fields and the arguments' columns ask, at least
     // a third of a laptop's width; the notes take what is left beside an editor of about

@@ -211,6 +211,9 @@ TEST_P(DefaultLayout, ClipsNoFieldColumnOrLabelAndLeavesTheEditorItsLines)
         }
         auto* scroll = qobject_cast<QScrollArea*>(window.launchDock()->widget());
         ASSERT_NE(scroll, nullptr);
+        // The launch dock grows with its panel in looks 100 ms apart (a narrow column wraps
+        // its text on more lines): what is judged is the layout once settled, within a second.
+        QTest::qWaitFor([&] { return clipped(window.launchPanel()).isEmpty(); }, 1000);
         EXPECT_FALSE(scroll->horizontalScrollBar()->isVisible()) << "the launch fields scroll sideways";
         EXPECT_EQ(clipped(window.launchPanel()), QStringList()) << sample.toStdString();
         EXPECT_EQ(clipped(window.argumentsPanel()), QStringList()) << sample.toStdString();
