@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -54,7 +55,10 @@ ArgumentsPanel::ArgumentsPanel(QWidget* parent)
         {tr("Parameter"), tr("C type"), tr("dtype"), tr("Direction / value"), tr("Count")});
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    // The last column takes the room left (a stretched last section would keep a default
+    // width even where there is none, and scroll the table sideways); fitColumns makes
+    // sure that room holds its text.
+    table_->horizontalHeader()->setSectionResizeMode(ColCount, QHeaderView::Stretch);
     // Asks for the width of its columns, so the window's layout can give it that.
     table_->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -254,11 +258,25 @@ void ArgumentsPanel::rebuildTable()
         }
     }
     rebuilding_ = false;
+    fitColumns();
     const int sel = keep >= 0 && keep < int(rows_.size()) ? keep : (rows_.empty() ? -1 : 0);
     selected_ = -1;
     if (sel >= 0)
         table_->setCurrentCell(sel, ColName);
     selectRow(sel);
+}
+
+void ArgumentsPanel::fitColumns()
+{
+    // The table is at least as wide as its columns whole, with room for its vertical scroll
+    // bar: the window's layout then gives the right column that much rather than scrolling
+    // sideways. (Its size hint alone would not do: it counts the stretched last column as
+    // wide as it happens to be.)
+    const QAbstractItemView* view = table_;
+    int width = 2 * table_->frameWidth() + table_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+    for (int c = 0; c < table_->columnCount(); ++c)
+        width += std::max(table_->horizontalHeader()->sectionSizeHint(c), view->sizeHintForColumn(c));
+    table_->setMinimumWidth(width);
 }
 
 void ArgumentsPanel::rowEdited(int i)

@@ -60,6 +60,7 @@ private:
     };
     Row defaultRow(const KernelParam& p) const;
     void rebuildTable();
+    void fitColumns();
     void selectRow(int row);
     void rowEdited(int row);
 

@@ -12,6 +12,8 @@
 #include <QEvent>
 #include <QFile>
 #include <QFontDatabase>
+#include <QImage>
+#include <QPainter>
 #include <QShortcut>
 #include <QTextStream>
 #include <QToolTip>
@@ -64,7 +66,7 @@ CodeEditor::CodeEditor(QWidget* parent)
     setMarginType(MarkerMargin, SymbolMargin);
     setMarginWidth(MarkerMargin, 16);
     setMarginMarkerMask(MarkerMargin, (1 << ErrorMarker) | (1 << WarningMarker) | (1 << FaultMarker));
-    markerDefine(Circle, ErrorMarker);
+    defineErrorMarker(ThemeColours::error(palette()));
     markerDefine(RightTriangle, WarningMarker);
     markerDefine(RightArrow, FaultMarker);
     indicatorDefine(SquiggleIndicator, ErrorIndicator);
@@ -139,8 +141,7 @@ void CodeEditor::applyPalette()
     setFoldMarginColors(pal.color(QPalette::Window), pal.color(QPalette::Window));
     setSelectionBackgroundColor(pal.color(QPalette::Highlight));
     setSelectionForegroundColor(pal.color(QPalette::HighlightedText));
-    setMarkerBackgroundColor(err, ErrorMarker);
-    setMarkerForegroundColor(err, ErrorMarker);
+    defineErrorMarker(err);
     setMarkerBackgroundColor(warn, WarningMarker);
     setMarkerForegroundColor(warn, WarningMarker);
     setMarkerBackgroundColor(err, FaultMarker);
@@ -168,6 +169,24 @@ void CodeEditor::setWrapLongLines(bool on)
 {
     setWrapMode(on ? WrapWord : WrapNone);
     setWrapVisualFlags(on ? WrapFlagByBorder : WrapFlagNone);
+}
+
+void CodeEditor::defineErrorMarker(const QColor& colour)
+{
+    // A cross on a square, not a dot: the debugger marks a breakpoint with a red dot in
+    // the same margin, and an error must not be taken for one.
+    QImage image(12, 12, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    QPainter p(&image);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(Qt::NoPen);
+    p.setBrush(colour);
+    p.drawRoundedRect(QRectF(0, 0, 12, 12), 2, 2);
+    p.setPen(QPen(Qt::white, 2, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(3.5, 3.5), QPointF(8.5, 8.5));
+    p.drawLine(QPointF(8.5, 3.5), QPointF(3.5, 8.5));
+    p.end();
+    markerDefine(image, ErrorMarker);
 }
 
 CodeEditor::~CodeEditor()

@@ -70,6 +70,7 @@ protected:
 private:
     // Paper, text and state colours from the palette: light and dark desktops alike.
     void applyPalette();
+    void defineErrorMarker(const QColor& colour);
     void updateMarginWidth();
     void redrawAnnotations();
     void showTooltipAt(int position, int x, int y);

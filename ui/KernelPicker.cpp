@@ -19,7 +19,9 @@ KernelPicker::KernelPicker(QWidget* parent)
 {
     setEditable(true);
     setInsertPolicy(QComboBox::NoInsert);
-    setMinimumContentsLength(16);
+    // A dozen characters at least (a longer name scrolls in the field): the row it is in
+    // is the editor's, whose width the docks need at 1366x768.
+    setMinimumContentsLength(12);
     setToolTip(tr("The __global__ function to launch; type an instantiation such as scale<float,128> for a template"));
     auto changed = [this] {
         const QString now = currentKernel();

@@ -109,9 +109,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
         *document_, {editor_, picker_, variables_, arguments_, launch_, notes_, steps_, checksEditor_}, this);
     connect(panels_, &DocumentPanels::launchTargetChanged, this, &MainWindow::showLaunchTarget);
     documents_ = new DocumentController({this, document_, settings_, trustBar_, banner_}, options_.autosave, this);
-    runs_ = new RunController({this, document_, settings_, editor_, banner_, diagLabel_, launch_, problems_, printf_,
-                               results_, timings_, ptx_, profile_, profileMargin_, sweep_, steps_, history_,
-                               printfDock_, profileDock_},
+    auto* problemsDock = findChild<QDockWidget*>("problemsDock");
+    runs_ = new RunController({this,      document_, settings_, editor_,     banner_,      diagLabel_,  launch_,
+                               problems_, printf_,   results_,  timings_,    ptx_,         profile_,    profileMargin_,
+                               sweep_,    steps_,    history_,  printfDock_, profileDock_, problemsDock},
                               options_.runnerProgram, this);
     grades_ = new GradeController({document_, gradeView_, findChild<QDockWidget*>("gradeDock"), banner_},
                                   options_.runnerProgram, this);

@@ -1,5 +1,7 @@
 #include "RunController.hpp"
 
+#include "CountedNoun.hpp"
+
 #include "CodeEditor.hpp"
 #include "ErrorBanner.hpp"
 #include "FaultDescription.hpp"
@@ -36,6 +38,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTimer>
 
@@ -152,6 +155,8 @@ void RunController::wireRunner()
         if (id != compileId_)
             return;
         showCompile(r);
+        if (!r.ok)
+            showCompileFailure();
         v_.window->statusBar()->showMessage(
             r.ok ? tr("Compiled for %1 in %2 ms").arg(q(r.arch)).arg(r.compileMs, 0, 'f', 1) : tr("Compile failed"),
             8000);
@@ -194,7 +199,7 @@ void RunController::wireLive()
         if (r.ok && v_.banner->title() == compileFailedTitle())
             v_.banner->hide();
         v_.liveLabel->setText(r.ok ? tr("✓ compiles (%1 ms)").arg(r.compileMs, 0, 'f', 0)
-                                   : tr("%n error(s)", nullptr, v_.problems->errorCount()));
+                                   : errorsText(v_.problems->errorCount()));
     });
     connect(live_, &LiveDiagnostics::unavailable, this, [this](const QString& why) {
         v_.liveLabel->setText(tr("live checking unavailable"));
@@ -394,6 +399,17 @@ std::string RunController::loweredNameFor(const CompileResult& r) const
 
 QString RunController::compileFailedTitle() { return tr("Compile failed"); }
 
+QString RunController::errorsText(int n) { return countedNoun(n, tr("1 error"), tr("%1 errors")); }
+
+void RunController::showCompileFailure()
+{
+    // The banner sends the user to the Problems list: it is put in front, whichever view was.
+    v_.banner->showError(compileFailedTitle(),
+                         tr("%1; see the Problems list.").arg(errorsText(v_.problems->errorCount())));
+    v_.problemsDock->show();
+    v_.problemsDock->raise();
+}
+
 void RunController::showCompile(const CompileResult& r)
 {
     v_.editor->setDiagnostics(r.diagnostics, LiveDiagnostics::sourceName);
@@ -411,8 +427,7 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     const RunResult& r = *shared;
     showCompile(r.compile);
     if (!r.compile.ok) {
-        v_.banner->showError(compileFailedTitle(),
-                             tr("%n error(s); see the Problems list.", nullptr, v_.problems->errorCount()));
+        showCompileFailure();
         return;
     }
     if (!r.findings.empty())
@@ -554,16 +569,26 @@ void RunController::showFindings(const RunResult& r)
         if (name == compiledName || q(name).endsWith('/' + q(compiledName)))
             marked << line;
     };
+    // The message names a place as the compiler was told the source's name, a path in the
+    // runner's working folder that the user has no file at: in the banner, "line 9".
+    const QRegularExpression ownSource("(?:\\S*/)?" + QRegularExpression::escape(q(compiledName)) + ":(\\d+)");
     for (const CheckFinding& f : r.findings) {
         const QString where = f.line <= 0 ? QString()
             : f.otherLine > 0             ? tr("lines %1 and %2: ").arg(f.otherLine).arg(f.line)
                                           : tr("line %1: ").arg(f.line);
-        lines << where + q(f.message) + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
+        // The kind in words first, unless the message starts with it: "write after read"
+        // says what the sanitizer's "WAR" in the message means.
+        QString message = q(f.message).replace(ownSource, tr("line \\1"));
+        if (!f.kind.empty() && !message.startsWith(q(f.kind)))
+            message = q(f.kind) + " — " + message;
+        lines << where + message + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
         mark(f.file, f.line, f.kind);
         mark(f.otherFile, f.otherLine, f.kind + " (the other access)");
     }
-    v_.banner->showError(tr("%1 found %n problem(s)", nullptr, int(r.findings.size())).arg(q(toString(r.check))),
-                         lines.join('\n'));
+    v_.banner->showError(
+        tr("%1 found %2")
+            .arg(q(toString(r.check)), countedNoun(int(r.findings.size()), tr("1 problem"), tr("%1 problems"))),
+        lines.join('\n'));
     v_.problems->setDiagnostics(all);
     v_.editor->setFaultLines(marked);
     const int first = r.findings.front().line;

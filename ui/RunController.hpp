@@ -66,6 +66,7 @@ public:
         RunHistory* history;
         QDockWidget* printfDock;
         QDockWidget* profileDock;
+        QDockWidget* problemsDock; // put in front when a compile fails
     };
     // `runnerProgram`: empty for kwb-run beside the executable.
     RunController(Views views, const QString& runnerProgram, QObject* parent = nullptr);
@@ -126,6 +127,8 @@ private:
     // The name the compiler gives the editor's text, as diagnostics and -lineinfo use it.
     std::string compiledSourceName() const;
     static QString compileFailedTitle();
+    static QString errorsText(int n); // "1 error", "2 errors"
+    void showCompileFailure();        // the banner, and the Problems list in front
 
     Views v_;
     RunnerClient* runner_;

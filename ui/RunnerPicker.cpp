@@ -52,7 +52,9 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     // A long status must not widen the editor's row and squeeze the docks: it is
     // clipped, and its tooltip has all of it.
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    status_->setMinimumWidth(120);
+    // Wide enough for what it is ("connected…"), no wider: the row beside it is the
+    // editor's, and its width is taken from the docks at 1366x768.
+    status_->setMinimumWidth(status_->fontMetrics().horizontalAdvance(tr("connected") + QChar(0x2026)) + 4);
 
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);

@@ -29,6 +29,26 @@ int wantedWidth(const QDockWidget* d)
     return d->widget()->sizeHint().width() + 4;
 }
 
+// The least a dock's panel takes without scrolling sideways: a scrolled panel's minimum
+// (its fields at their least), any other's wish (the arguments' columns, whole).
+int neededWidth(const QDockWidget* d)
+{
+    if (const auto* scroll = qobject_cast<const QScrollArea*>(d->widget()); scroll && scroll->widget())
+        return scroll->widget()->minimumSizeHint().width() + 2 * scroll->frameWidth()
+            + scroll->style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 4;
+    return wantedWidth(d);
+}
+
+// The width of the left column's widest minimum (a document's list of steps has columns).
+int leftMinimum(const std::vector<QDockWidget*>& docks)
+{
+    int least = 0;
+    for (const QDockWidget* d : docks)
+        if (!d->isHidden())
+            least = std::max(least, d->minimumSizeHint().width());
+    return least;
+}
+
 // The run's views under the editor: low enough that a laptop's editor keeps two dozen lines.
 int resultsHeight(int windowHeight) { return int(windowHeight * 0.22); }
 
@@ -133,7 +153,7 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
     // The right column is as wide as its fields and the arguments' columns ask, at least
     // a third of a laptop's width; the notes take what is left beside an editor of about
     // 80 columns, the editor keeps the rest.
-    const int right
+    int right
         = std::clamp(std::max({wantedWidth(d_.launch), wantedWidth(d_.arguments), int(w * 0.31)}), 0, int(w * 0.42));
     if (w < 1300) {
         // No room for a notes column beside the editor and the arguments: the notes,
@@ -146,7 +166,21 @@ void WindowLayouts::applyDefaultSizes(bool wideLeft)
         }
         window_->resizeDocks({d_.launch}, {right}, Qt::Horizontal);
     } else {
-        const int left = std::clamp(int(w * (wideLeft ? 0.24 : 0.17)), 180, 420);
+        std::vector<QDockWidget*> leftDocks = d_.left;
+        leftDocks.push_back(d_.notes);
+        const int leftLeast = leftMinimum(leftDocks);
+        int left = std::max(std::clamp(int(w * (wideLeft ? 0.24 : 0.17)), 180, 420), leftLeast);
+        // Where both columns as wished leave the editor less than two fifths of the window
+        // (or than its row above asks), each gives up what it can spare: the right column
+        // down to what its fields and the arguments' columns need whole, then the left down
+        // to its least.
+        const int editor = std::max(int(w * 0.4), window_->centralWidget()->minimumSizeHint().width());
+        const int room = w - editor - 3 * window_->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+        const int rightLeast = std::max(neededWidth(d_.launch), neededWidth(d_.arguments));
+        if (left + right > room)
+            right = std::max(rightLeast, room - left);
+        if (left + right > room)
+            left = std::max(leftLeast, room - right);
         window_->resizeDocks({d_.notes, d_.launch}, {left, right}, Qt::Horizontal);
     }
     const int launchHeight = wantedHeight(d_.launch) + 24; // its title

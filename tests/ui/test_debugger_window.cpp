@@ -496,6 +496,7 @@ TEST(DebuggerWindow, ALongContinueShowsProgressAfterADelay)
     const QString path = longKernel("kwb-long");
     ASSERT_FALSE(path.isEmpty());
     ASSERT_TRUE(w.window.openDocument(path));
+    w.window.trustCurrentDocument(); // written here, so from elsewhere: debugged once trusted
     QSignalSpy started(w.debug, &DebugController::started);
     w.debug->debugAction()->trigger();
     ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
@@ -526,6 +527,7 @@ TEST(DebuggerWindow, PauseStopsARunningContinueAndShowsTheStop)
     const QString path = longKernel("kwb-pause");
     ASSERT_FALSE(path.isEmpty());
     ASSERT_TRUE(w.window.openDocument(path));
+    w.window.trustCurrentDocument(); // written here, so from elsewhere: debugged once trusted
     QSignalSpy started(w.debug, &DebugController::started);
     w.debug->debugAction()->trigger();
     ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";

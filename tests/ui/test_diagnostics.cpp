@@ -3,6 +3,7 @@
 #include "CodeEditor.hpp"
 #include "LiveDiagnostics.hpp"
 #include "ProblemsPanel.hpp"
+#include "debugger/BreakpointMargin.hpp"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -132,4 +133,16 @@ TEST(Diagnostics, StaleResultsAreDropped)
     ASSERT_EQ(done.count(), 2) << "a stale result arrived";
     EXPECT_TRUE(done.at(0).at(0).value<CompileResult>().ok);
     EXPECT_TRUE(done.at(1).at(0).value<CompileResult>().ok);
+}
+
+// An error's mark in the margin is not the debugger's breakpoint dot, drawn in the same
+// margin: a new user must not take a compile error for a breakpoint.
+TEST(Diagnostics, AnErrorsMarkIsNotABreakpointsDot)
+{
+    CodeEditor editor;
+    new BreakpointMargin(&editor); // owned by the editor
+    auto symbol = [&](int marker) { return editor.SendScintilla(QsciScintilla::SCI_MARKERSYMBOLDEFINED, marker); };
+    EXPECT_NE(symbol(CodeEditor::ErrorMarker), symbol(BreakpointMargin::BreakpointMarker));
+    EXPECT_NE(symbol(CodeEditor::ErrorMarker), symbol(BreakpointMargin::ConditionalMarker));
+    EXPECT_NE(symbol(CodeEditor::ErrorMarker), long(QsciScintilla::Circle));
 }

@@ -160,6 +160,40 @@ TEST_F(NewUser, CompileFailedBannerGoesWhenTheErrorIsFixed)
         << window_->banner()->text().toStdString();
 }
 
+// The banner sends the user to the Problems list, so that list is in front whichever view
+// was (the empty Results at the first run), after a Run and after Compile alike; and the
+// count reads as English ("1 error", not "1 error(s)").
+TEST_F(NewUser, AFailedCompileShowsTheProblemsListInFront)
+{
+    window_->resize(1366, 768);
+    window_->show(); // which tab is in front is seen only in a window shown
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
+    const QString good = window_->editor()->text();
+    setSource(QString(good).replace("factor * in[i]", "factor * in[i] + undefined_name"));
+    ASSERT_TRUE(runAndWait());
+    QTest::qWait(50);
+    auto* problems = window_->findChild<QDockWidget*>("problemsDock");
+    ASSERT_NE(problems, nullptr);
+    EXPECT_TRUE(problems->isVisible() && !problems->visibleRegion().isEmpty()) << "Problems is not in front";
+    EXPECT_TRUE(window_->banner()->text().contains("1 error; see the Problems list"))
+        << window_->banner()->text().toStdString();
+    EXPECT_FALSE(window_->banner()->text().contains("(s)")) << window_->banner()->text().toStdString();
+
+    // Another view in front, the banner closed: Compile alone brings both back.
+    auto* results = window_->findChild<QDockWidget*>("resultsDock");
+    results->raise();
+    window_->banner()->hide();
+    QTest::qWait(50);
+    ASSERT_TRUE(problems->visibleRegion().isEmpty());
+    QSignalSpy compiled(window_.get(), &MainWindow::compileCompleted);
+    window_->compile();
+    ASSERT_TRUE(compiled.wait(60000));
+    QTest::qWait(50);
+    EXPECT_FALSE(problems->visibleRegion().isEmpty()) << "Problems is not in front after Compile";
+    EXPECT_EQ(window_->banner()->title(), "Compile failed");
+    EXPECT_FALSE(window_->banner()->isHidden());
+}
+
 TEST_F(NewUser, PtxViewIsFilledAfterARun)
 {
     ASSERT_TRUE(runAndWait());

@@ -189,4 +189,9 @@ TEST(RunActions, ARaceMarksTheLinesOfBothItsAccesses)
     EXPECT_EQ(w.window.editor()->markersAtLine(7), 0) << "line 8 is not at fault";
     EXPECT_TRUE(w.banner()->text().contains("lines 5 and 6: ")) << w.banner()->text();
     EXPECT_TRUE(w.banner()->text().contains("lines 6 and 7: ")) << w.banner()->text();
+    // Each race says what it is in words beside the sanitizer's RAW or WAR, and names its
+    // accesses by line, not by the name the source was compiled under (no such file exists).
+    EXPECT_TRUE(w.banner()->text().contains("shared-memory race: read after write — RAW hazard")) << w.banner()->text();
+    EXPECT_TRUE(w.banner()->text().contains("writes at line 5 (")) << w.banner()->text();
+    EXPECT_FALSE(w.banner()->text().contains("kernel.cu")) << w.banner()->text();
 }

@@ -3,10 +3,12 @@
 // remembered by content, and a changed copy is a stranger again. Shipped samples,
 // new documents and what the user saves are trusted.
 #include "CodeEditor.hpp"
+#include "ErrorBanner.hpp"
 #include "LiveDiagnostics.hpp"
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
 #include "TrustBar.hpp"
+#include "debugger/DebugController.hpp"
 #include "test_locations.hpp"
 #include "test_window_options.hpp"
 
@@ -50,10 +52,12 @@ protected:
         ASSERT_TRUE(out.open(QIODevice::WriteOnly));
         out.write(bytes);
     }
+    // Nothing that compiles or runs is offered: Run, Compile, Debug (which runs the kernel
+    // on the simulator), nor the live check.
     bool restricted() const
     {
         return w_->trustBar()->isVisible() && !w_->runAction()->isEnabled() && !w_->compileAction()->isEnabled()
-            && w_->liveDiagnostics()->trust() == Trust::Untrusted;
+            && !w_->debugController()->debugAction()->isEnabled() && w_->liveDiagnostics()->trust() == Trust::Untrusted;
     }
 
     test::TestLocations locations_{"trust"};
@@ -78,6 +82,10 @@ TEST_F(Trusting, ADocumentFromElsewhereOpensRestrictedAndSaysWhatItAsksFor)
     EXPECT_FALSE(w_->liveDiagnostics()->scheduled()) << "an edit of a restricted document schedules a check";
     w_->run();
     EXPECT_FALSE(w_->runner()->busy()) << "Run sent a job";
+    w_->debugController()->start(); // as its shortcut would, were the action enabled
+    EXPECT_FALSE(w_->debugController()->debugging());
+    EXPECT_FALSE(w_->runner()->busy()) << "Debug opened a session";
+    EXPECT_EQ(w_->banner()->title(), "Cannot debug this document");
     EXPECT_EQ(started.count(), 0);
     EXPECT_FALSE(QFile::exists(timeFile_)) << "the option reached NVRTC";
 }
@@ -91,6 +99,7 @@ TEST_F(Trusting, TrustingItEnablesItAndIsRememberedForTheSameBytesOnly)
     EXPECT_FALSE(restricted());
     EXPECT_FALSE(w_->trustBar()->isVisible());
     EXPECT_TRUE(w_->runAction()->isEnabled());
+    EXPECT_TRUE(w_->debugController()->debugAction()->isEnabled());
     EXPECT_GE(started.count(), 1) << "the live check runs once trusted";
 
     // Opened again: still trusted.

@@ -10,6 +10,8 @@
 #include "MainWindow.hpp"
 #include "RunnerClient.hpp"
 #include "Settings.hpp"
+#include "StepListPanel.hpp"
+#include "StepTree.hpp"
 #include "debugger/BreakpointMargin.hpp"
 #include "debugger/DebugController.hpp"
 #include "debugger/LanesView.hpp"
@@ -193,14 +195,25 @@ TEST_P(DefaultLayout, ClipsNoFieldColumnOrLabelAndLeavesTheEditorItsLines)
     EXPECT_EQ(window.width(), screen.width) << "the window is wider than the screen";
     EXPECT_EQ(window.height(), screen.height) << "the window is taller than the screen";
 
-    // The starter document's launch and arguments, then a sample's with six arguments.
-    for (const QString& sample : {QString(), QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"}) {
+    // The starter document's launch and arguments, then samples' with six arguments, and a
+    // document of steps (whose list widens the left column and narrows the right one).
+    for (const QString& sample :
+         {QString(), QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb", QString(KW_SAMPLES_DIR) + "/matmul.kwb",
+          QString(KW_SAMPLES_DIR) + "/heat_diffusion.kwb"}) {
         if (!sample.isEmpty()) {
             ASSERT_TRUE(window.openDocument(sample));
             QTest::qWait(100);
         }
+        if (sample.endsWith("heat_diffusion.kwb")) { // its launch step's fields and arguments
+            window.stepList()->selectPath(*StepTree::parse("1.1"));
+            QTest::qWait(100);
+            ASSERT_EQ(window.argumentsPanel()->args().size(), 5u);
+        }
         auto* scroll = qobject_cast<QScrollArea*>(window.launchDock()->widget());
         ASSERT_NE(scroll, nullptr);
+        // The launch dock grows with its panel in looks 100 ms apart (a narrow column wraps
+        // its text on more lines): what is judged is the layout once settled, within a second.
+        QTest::qWaitFor([&] { return clipped(window.launchPanel()).isEmpty(); }, 1000);
         EXPECT_FALSE(scroll->horizontalScrollBar()->isVisible()) << "the launch fields scroll sideways";
         EXPECT_EQ(clipped(window.launchPanel()), QStringList()) << sample.toStdString();
         EXPECT_EQ(clipped(window.argumentsPanel()), QStringList()) << sample.toStdString();

@@ -51,6 +51,13 @@ DebugController::DebugController(RunnerClient* runner, const Views& views, QObje
     stopAct_->setEnabled(false);
     connect(debugAct_, &QAction::triggered, this, &DebugController::start);
     connect(stopAct_, &QAction::triggered, this, &DebugController::stop);
+    // A debug session compiles and runs the kernel: like Run, not before the document is trusted.
+    connect(v_.document, &WorkbenchDocument::trustChanged, this, &DebugController::offerDebugging);
+    connect(v_.document, &WorkbenchDocument::changed, this, [this](DocumentPart part) {
+        if (part == DocumentPart::Whole)
+            offerDebugging();
+    });
+    offerDebugging();
 
     connect(runner_, &RunnerClient::sessionReplied, this, &DebugController::onReply);
     connect(runner_, &RunnerClient::jobFailed, this, &DebugController::onFailed);
@@ -73,9 +80,19 @@ DebugController::DebugController(RunnerClient* runner, const Views& views, QObje
     setDocksVisible(false);
 }
 
+void DebugController::offerDebugging()
+{
+    debugAct_->setEnabled(!debugging() && !openId_ && v_.document->document().trust == Trust::Trusted);
+}
+
 void DebugController::start()
 {
     const Document& doc = v_.document->document();
+    if (doc.trust != Trust::Trusted) {
+        v_.banner->showError(tr("Cannot debug this document"),
+                             tr("Trust the document first (the bar above the editor)."));
+        return;
+    }
     if (!doc.isSequence()) {
         startAt({});
         return;
@@ -135,7 +152,7 @@ void DebugController::endSession(const QString& why)
     v_.margin->setCurrentLine(0);
     v_.margin->setDebugging(false);
     v_.toolBar->setDebugging(false);
-    debugAct_->setEnabled(true);
+    offerDebugging();
     stopAct_->setEnabled(false);
     setDocksVisible(false);
     if (!why.isEmpty())
@@ -260,7 +277,7 @@ void DebugController::onFailed(int id, const QString& why)
 {
     if (id == openId_) {
         openId_ = 0;
-        debugAct_->setEnabled(true);
+        offerDebugging();
         v_.window->statusBar()->clearMessage();
         v_.banner->showError(tr("Cannot debug this document"), why);
         return;

@@ -84,6 +84,8 @@ private:
     void onReply(int id, const nlohmann::json& result);
     void onFailed(int id, const QString& why);
     void endSession(const QString& why);
+    // The Debug action: enabled unless a session is on or starting, or the document is untrusted.
+    void offerDebugging();
     void show(const DebugReply& reply);
     void refreshViews();
     void breakpointChanged(int line);
