@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 using kw::TimingStats;
@@ -68,6 +69,34 @@ TEST(TimingStats, FewSamplesGiveMinToMaxAndSayHowSureThatIs)
     EXPECT_DOUBLE_EQ(one.ciHigh, 7);
     EXPECT_EQ(one.ciLevel, 0.0);
     EXPECT_EQ(TimingStats::compute({}).count, 0u);
+}
+
+// The interval's ranks by their definition (the narrowest r whose coverage is at least the
+// level), for every count up to 400 and for the tens of thousands of repeats a simulator
+// run times in its budget.
+TEST(TimingStats, TheIntervalsRanksAreTheNarrowestThatCoverEnough)
+{
+    for (std::size_t n : {1, 2, 3, 5, 6, 7, 10, 17, 64, 99, 100, 101, 255, 400, 20000}) {
+        std::vector<double> ranks(n);
+        for (std::size_t i = 0; i < n; ++i)
+            ranks[i] = double(i + 1);
+        std::size_t r = 1;
+        if (n <= 400) // the definition, summed afresh for each r
+            while (2 * (r + 1) <= n && TimingStats::medianCoverage(n, r + 1) >= TimingStats::kCiLevel)
+                ++r;
+        else // normal approximation of the binomial's quantile, within a rank
+            r = std::size_t(double(n) / 2 - 1.959964 * std::sqrt(double(n)) / 2);
+        const TimingStats s = TimingStats::compute(ranks);
+        if (n <= 400) {
+            EXPECT_EQ(s.ciLow, double(r)) << "n = " << n;
+            EXPECT_EQ(s.ciHigh, double(n + 1 - r)) << "n = " << n;
+            if (n > 1)
+                EXPECT_NEAR(s.ciLevel, TimingStats::medianCoverage(n, r), 1e-9) << "n = " << n;
+        } else {
+            EXPECT_NEAR(s.ciLow, double(r), 1.0) << "n = " << n;
+            EXPECT_NEAR(s.ciLevel, 0.95, 0.002) << "n = " << n;
+        }
+    }
 }
 
 TEST(WarmupRule, RunsTheMinimumThenUntilTheLastThreeAgree)
