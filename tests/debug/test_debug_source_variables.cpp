@@ -58,20 +58,21 @@ std::unique_ptr<DebugSession> session(const Document& doc, bool optimized = fals
     return DebugSession::fromDocument(doc, compiler, o);
 }
 
-Document scopesDocument()
+// A kernel (in, out, n) over one block of 64 threads, `in` counting up from 0.
+Document inOutDocument(const char* source, const char* kernel, const char* dtype)
 {
     nlohmann::json j = {{"format", "kernel-workbench"},
                         {"version", 1},
-                        {"source", kScopes},
-                        {"kernel", "scopes"},
+                        {"source", source},
+                        {"kernel", kernel},
                         {"variables", nlohmann::json::array({nlohmann::json::array({"n", "64"})})},
                         {"buffers",
                          {{{"name", "in"},
-                           {"dtype", "f32"},
+                           {"dtype", dtype},
                            {"count", "n"},
                            {"init", {{"kind", "arange"}, {"start", "0"}, {"step", "1"}}},
                            {"direction", "in"}},
-                          {{"name", "out"}, {"dtype", "f32"}, {"count", "n"}, {"direction", "out"}}}},
+                          {{"name", "out"}, {"dtype", dtype}, {"count", "n"}, {"direction", "out"}}}},
                         {"args",
                          {{{"name", "in"}, {"buffer", "in"}},
                           {{"name", "out"}, {"buffer", "out"}},
@@ -79,6 +80,8 @@ Document scopesDocument()
                         {"launch", {{"grid", {1, 1, 1}}, {"block", {"n", 1, 1}}}}};
     return DocumentReader::readString(j.dump());
 }
+
+Document scopesDocument() { return inOutDocument(kScopes, "scopes", "f32"); }
 
 const SourceVariableView* variable(const std::vector<SourceVariableView>& vars, const std::string& name)
 {
@@ -262,27 +265,7 @@ __global__ void loop(const int *in, int *out, int n)
 }
 )";
 
-Document loopDocument()
-{
-    nlohmann::json j = {{"format", "kernel-workbench"},
-                        {"version", 1},
-                        {"source", kLoop},
-                        {"kernel", "loop"},
-                        {"variables", nlohmann::json::array({nlohmann::json::array({"n", "64"})})},
-                        {"buffers",
-                         {{{"name", "in"},
-                           {"dtype", "i32"},
-                           {"count", "n"},
-                           {"init", {{"kind", "arange"}, {"start", "0"}, {"step", "1"}}},
-                           {"direction", "in"}},
-                          {{"name", "out"}, {"dtype", "i32"}, {"count", "n"}, {"direction", "out"}}}},
-                        {"args",
-                         {{{"name", "in"}, {"buffer", "in"}},
-                          {{"name", "out"}, {"buffer", "out"}},
-                          {{"name", "n"}, {"type", "i32"}, {"value", "n"}}}},
-                        {"launch", {{"grid", {1, 1, 1}}, {"block", {"n", 1, 1}}}}};
-    return DocumentReader::readString(j.dump());
-}
+Document loopDocument() { return inOutDocument(kLoop, "loop", "i32"); }
 
 struct Hit {
     std::uint64_t position = 0;
