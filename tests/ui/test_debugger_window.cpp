@@ -67,6 +67,17 @@ struct Window {
                 return false;
         return true;
     }
+    // Opens a document written by the test (so from elsewhere: trusted first, as a user
+    // would) and starts debugging it.
+    bool debugWritten(const QString& path)
+    {
+        if (!window.openDocument(path))
+            return false;
+        window.trustCurrentDocument();
+        QSignalSpy started(debug, &DebugController::started);
+        debug->debugAction()->trigger();
+        return started.wait(120000) && settle();
+    }
     bool press(const QString& command)
     {
         QAction* a = window.debugToolBar()->action(command);
@@ -495,12 +506,7 @@ TEST(DebuggerWindow, ALongContinueShowsProgressAfterADelay)
     ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
     const QString path = longKernel("kwb-long");
     ASSERT_FALSE(path.isEmpty());
-    ASSERT_TRUE(w.window.openDocument(path));
-    w.window.trustCurrentDocument(); // written here, so from elsewhere: debugged once trusted
-    QSignalSpy started(w.debug, &DebugController::started);
-    w.debug->debugAction()->trigger();
-    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
-    ASSERT_TRUE(w.settle());
+    ASSERT_TRUE(w.debugWritten(path)) << "the debug session did not open";
     QProgressBar* bar = w.window.statusBar()->findChild<QProgressBar*>();
     ASSERT_TRUE(bar);
     QAction* stop = w.window.runController()->stopAction();
@@ -526,12 +532,7 @@ TEST(DebuggerWindow, PauseStopsARunningContinueAndShowsTheStop)
     ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
     const QString path = longKernel("kwb-pause");
     ASSERT_FALSE(path.isEmpty());
-    ASSERT_TRUE(w.window.openDocument(path));
-    w.window.trustCurrentDocument(); // written here, so from elsewhere: debugged once trusted
-    QSignalSpy started(w.debug, &DebugController::started);
-    w.debug->debugAction()->trigger();
-    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
-    ASSERT_TRUE(w.settle());
+    ASSERT_TRUE(w.debugWritten(path)) << "the debug session did not open";
     DebugToolBar* bar = w.window.debugToolBar();
     QAction* pause = bar->pauseAction();
     EXPECT_FALSE(pause->isEnabled()) << "nothing runs at the entry";
