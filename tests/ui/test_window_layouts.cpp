@@ -180,17 +180,24 @@ struct Screen {
 
 class DefaultLayout : public ::testing::TestWithParam<Screen> { };
 
+// The window at a screen's size, shown, with its runner's devices listed.
+bool showAt(MainWindow& window, const Screen& screen)
+{
+    window.resize(screen.width, screen.height);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    return devices.count() > 0 || devices.wait(20000);
+}
+
 } // namespace
 
 TEST_P(DefaultLayout, ClipsNoFieldColumnOrLabelAndLeavesTheEditorItsLines)
 {
     const Screen screen = GetParam();
     MainWindow window(test::windowOptions());
-    window.resize(screen.width, screen.height);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(showAt(window, screen));
     QTest::qWait(100); // the default sizes come in the next pass of the loop
     EXPECT_EQ(window.width(), screen.width) << "the window is wider than the screen";
     EXPECT_EQ(window.height(), screen.height) << "the window is taller than the screen";
@@ -290,11 +297,7 @@ TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
 {
     const Screen screen = GetParam();
     MainWindow window(test::windowOptions());
-    window.resize(screen.width, screen.height);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(showAt(window, screen));
     ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
     window.launchPanel()->setCurrentDevice("sim");
     QSignalSpy ran(&window, &MainWindow::runCompleted);
@@ -339,11 +342,7 @@ TEST(FirstRun, AProfiledFirstRunShowsTheProfileInFront)
     test::TestLocations locations("window-layouts");
     ASSERT_TRUE(locations.ok());
     MainWindow window(test::windowOptions());
-    window.resize(1366, 768);
-    window.show();
-    ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(showAt(window, {1366, 768}));
     ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/matmul.kwb"));
     window.launchPanel()->setCurrentDevice("sim");
     QSignalSpy ran(&window, &MainWindow::runCompleted);
