@@ -136,7 +136,7 @@ bool CuptiKernelTimes::begin()
         std::lock_guard lock(recordsMutex);
         records.clear();
     }
-    if (const CUptiResult r = api_->enable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL); r != CUPTI_SUCCESS) {
+    if (const CUptiResult r = api_->enable(CUPTI_ACTIVITY_KIND_KERNEL); r != CUPTI_SUCCESS) {
         error_ = "cuptiActivityEnable: " + api_->text(r);
         return false;
     }
@@ -145,7 +145,7 @@ bool CuptiKernelTimes::begin()
 
 std::vector<double> CuptiKernelTimes::end()
 {
-    api_->disable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+    api_->disable(CUPTI_ACTIVITY_KIND_KERNEL);
     if (const CUptiResult r = api_->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); r != CUPTI_SUCCESS)
         error_ = "cuptiActivityFlushAll: " + api_->text(r);
     std::vector<std::pair<std::uint64_t, std::uint64_t>> got;

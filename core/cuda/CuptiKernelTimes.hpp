@@ -1,7 +1,9 @@
 #pragma once
 // Kernel durations as the GPU itself stamps them: CUPTI's activity records of kind
-// CONCURRENT_KERNEL (start and end in GPU time, the source of Nsight Compute's
-// gpu__time_duration). libcupti is opened at run time, so a machine without it still
+// KERNEL (start and end in GPU time, as Nsight Compute's gpu__time_duration). Not
+// CONCURRENT_KERNEL: CUPTI instruments the kernel's code to trace concurrent kernels,
+// which made memory-bound kernels up to 11 % slower; KERNEL serialises launches instead,
+// and the timed runs are serial anyway. libcupti is opened at run time, so a machine without it still
 // runs and times kernels with CUDA events instead.
 #include <string>
 #include <vector>

@@ -130,3 +130,36 @@ TEST(GpuKernelTiming, WithoutCuptiEventsTimeTheLaunchesAndTheResultSaysSo)
         EXPECT_EQ(plain.at("timings").at("method"), "cupti") << plain.at("timings").dump(2);
     std::filesystem::remove_all(folder);
 }
+
+// CUPTI's timestamps must not cost the kernel anything: CONCURRENT_KERNEL tracing
+// instruments the kernel and made this reduction about 10 % slower on an H100. The GPU's
+// own times of the kernel can only be shorter than events taken around the same launches
+// (those add the launch's front end); 1 % is left for noise.
+TEST(GpuKernelTiming, CuptiDoesNotSlowAMemoryBoundKernel)
+{
+    KW_REQUIRE_GPU();
+    if (!cuptiInstalled())
+        GTEST_SKIP() << "no libcupti in /usr/local/cuda: nothing to compare";
+    const auto folder = std::filesystem::temp_directory_path() / ("kw_cupti_cost_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    const auto path = folder / "reduce.kwb";
+    json doc = loadSample("reduction_shuffle.kwb");
+    doc["variables"] = json::array(
+        {json::array({"n", "1 << 25"}), json::array({"block", "512"}), json::array({"blocks", "n / block"})});
+    doc["buffers"][0]["init"] = {{"kind", "uniform"}, {"low", 0}, {"high", 200}, {"seed", 1}};
+    doc["run"] = {{"warmup", 3}, {"repeats", 20}, {"l2_flush", true}};
+    doc.erase("checks");
+    std::ofstream(path) << doc.dump(1);
+
+    for (int round = 0; round < 2; ++round) {
+        const json cupti = kwbRunJson(path, "");
+        const json events = kwbRunJson(path, "KWB_CUPTI=0");
+        ASSERT_EQ(cupti.at("timings").at("method"), "cupti") << cupti.at("timings").dump(2);
+        ASSERT_EQ(events.at("timings").at("method"), "cuda events");
+        const double withCupti = cupti.at("timings").at("median_ms").get<double>();
+        const double withEvents = events.at("timings").at("median_ms").get<double>();
+        EXPECT_LE(withCupti, withEvents * 1.01)
+            << "CUPTI " << withCupti * 1e3 << " µs, events " << withEvents * 1e3 << " µs (round " << round << ")";
+    }
+    std::filesystem::remove_all(folder);
+}
