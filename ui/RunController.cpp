@@ -1,4 +1,5 @@
 #include "RunController.hpp"
+#include "RunAsYouType.hpp"
 
 #include "CountedNoun.hpp"
 
@@ -55,6 +56,7 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
     , v_(views)
     , runner_(new RunnerClient(this))
     , live_(new LiveDiagnostics(this))
+    , typing_(new RunAsYouType(this))
 {
     if (!runnerProgram.isEmpty())
         runner_->setProgram(runnerProgram);
@@ -77,6 +79,11 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
     connect(v_.steps, &StepListPanel::selectionChanged, this, [this] {
         if (lastLive_ && v_.document->document().isSequence())
             v_.launch->setCompileResult(*lastLive_, loweredNameFor(*lastLive_));
+    });
+    connect(runner_, &RunnerClient::busyChanged, typing_, &RunAsYouType::setBusy);
+    connect(typing_, &RunAsYouType::runDue, this, [this] {
+        runOn(v_.launch->currentDevice(), {});
+        typingRunId_ = runId_;
     });
     connect(v_.document, &WorkbenchDocument::trustChanged, this, [this] {
         applyTrust();
@@ -104,6 +111,14 @@ void RunController::registerActions(QMenuBar* menus)
     runMenu->addAction(runAct_);
     runMenu->addAction(compileAct_);
     runMenu->addAction(stopAct_);
+    typingAct_ = runMenu->addAction(tr("Run as You &Type"));
+    typingAct_->setCheckable(true);
+    typingAct_->setToolTip(tr("Run the document again after each pause in editing, as a live preview"));
+    connect(typingAct_, &QAction::toggled, this, [this](bool on) {
+        typing_->setEnabled(on);
+        v_.settings->setRunAsYouType(on);
+    });
+    typingAct_->setChecked(v_.settings->runAsYouType());
     runMenu->addSeparator();
     profileAct_ = runMenu->addAction(QIcon(":/kw/icons/profile.svg"), tr("&Profile per line (simulator)"));
     profileAct_->setToolTip(tr("Run once on the CPU simulator, counting per source line what Nsight Compute counts "
@@ -221,6 +236,8 @@ void RunController::documentChanged(DocumentPart part)
         live_->sourceEdited(v_.editor->text());
     } else if (part == DocumentPart::Options)
         updateLiveOptions();
+    if (part != DocumentPart::Whole)
+        typing_->edited();
 }
 
 // Nothing of the previous document stays on screen.
@@ -427,7 +444,9 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     const RunResult& r = *shared;
     showCompile(r.compile);
     if (!r.compile.ok) {
-        showCompileFailure();
+        // While typing, half-written code is normal: the squiggles say it, not the banner.
+        if (runId_ != typingRunId_)
+            showCompileFailure();
         return;
     }
     if (!r.findings.empty())

@@ -27,6 +27,7 @@ class CodeEditor;
 class ErrorBanner;
 class LaunchPanel;
 class LiveDiagnostics;
+class RunAsYouType;
 class PrintfPanel;
 class ProblemsPanel;
 class ProfileMargin;
@@ -80,6 +81,9 @@ public:
     QAction* profileAction() const { return profileAct_; }
     // Runs with the check it names ("Check: memcheck"), the one last chosen from its menu.
     QAction* checkAction() const { return checkAct_; }
+    // Run > Run as You Type: a pause after an edit runs the document (a live preview).
+    QAction* runAsYouTypeAction() const { return typingAct_; }
+    RunAsYouType* runAsYouType() const { return typing_; }
 
     RunnerClient* runner() const { return runner_; }
     LiveDiagnostics* liveDiagnostics() const { return live_; }
@@ -133,6 +137,7 @@ private:
     Views v_;
     RunnerClient* runner_;
     LiveDiagnostics* live_;
+    RunAsYouType* typing_;
     SweepRunner* sweepRunner_;
     QLabel* stageLabel_;
     QProgressBar* progress_;
@@ -142,6 +147,7 @@ private:
     QAction* stopAct_ = nullptr;
     QAction* profileAct_ = nullptr;
     QAction* checkAct_ = nullptr;
+    QAction* typingAct_ = nullptr;
     std::optional<AccessCaptureRequest> capture_; // the lanes "Record lanes" asked for
     CheckTool checkTool_ = CheckTool::Memcheck;   // the tool the check action runs
     ProfileRequest runProfile_;                   // what the run in flight was asked to count
@@ -150,6 +156,7 @@ private:
     std::optional<CompileResult> lastLive_;       // the live check's last compile
     bool liveStale_ = true;                       // the source changed since lastLive_
     int runId_ = -1;
+    int typingRunId_ = -1; // the run a pause in typing started: its compile errors stay quiet
     int compileId_ = -1;
     int ptxCompileId_ = -1; // the compile that fills the PTX view after a run
 };

@@ -7,6 +7,7 @@ constexpr auto geometry = "window/geometry";
 constexpr auto state = "window/state";
 constexpr auto fontSize = "editor/fontSize";
 constexpr auto annotations = "editor/inlineAnnotations";
+constexpr auto runAsYouType = "run/asYouType";
 constexpr auto device = "run/device";
 constexpr auto recent = "files/recent";
 constexpr auto trusted = "files/trusted";
@@ -29,6 +30,9 @@ void Settings::setEditorFontSize(int points) { s_.setValue(key::fontSize, points
 
 bool Settings::inlineAnnotations() const { return s_.value(key::annotations, true).toBool(); }
 void Settings::setInlineAnnotations(bool on) { s_.setValue(key::annotations, on); }
+
+bool Settings::runAsYouType() const { return s_.value(key::runAsYouType, false).toBool(); }
+void Settings::setRunAsYouType(bool on) { s_.setValue(key::runAsYouType, on); }
 
 bool Settings::gettingStartedShown() const { return s_.value(key::gettingStarted, false).toBool(); }
 void Settings::setGettingStartedShown(bool shown) { s_.setValue(key::gettingStarted, shown); }

@@ -24,6 +24,10 @@ public:
     bool inlineAnnotations() const;
     void setInlineAnnotations(bool on);
 
+    // Run > Run as You Type.
+    bool runAsYouType() const;
+    void setRunAsYouType(bool on);
+
     // The user guide's getting-started page opened by itself once.
     bool gettingStartedShown() const;
     void setGettingStartedShown(bool shown);

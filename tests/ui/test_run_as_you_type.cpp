@@ -1,0 +1,151 @@
+// Run > Run as You Type: a pause after an edit runs the document by itself, runs never
+// overlap (an edit made during a run asks for one more run when it ends), and a compile
+// error met while typing stays in the editor's squiggles instead of the banner.
+#include "CodeEditor.hpp"
+#include "ErrorBanner.hpp"
+#include "LaunchPanel.hpp"
+#include "MainWindow.hpp"
+#include "RunAsYouType.hpp"
+#include "RunnerClient.hpp"
+#include "qstring_printer.hpp"
+#include "test_window_options.hpp"
+#include "views_test_app.hpp"
+
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QTest>
+#include <gtest/gtest.h>
+
+using namespace kw;
+
+TEST(RunAsYouType, APauseAfterTheLastEditAsksForOneRun)
+{
+    test::app();
+    RunAsYouType typing;
+    typing.setDelay(30);
+    QSignalSpy due(&typing, &RunAsYouType::runDue);
+    typing.edited(); // off: nothing
+    QTest::qWait(80);
+    EXPECT_EQ(due.count(), 0);
+
+    typing.setEnabled(true);
+    for (int i = 0; i < 5; ++i) {
+        typing.edited();
+        QTest::qWait(5);
+    }
+    EXPECT_EQ(due.count(), 0) << "still typing";
+    ASSERT_TRUE(due.wait(1000));
+    QTest::qWait(80);
+    EXPECT_EQ(due.count(), 1) << "five edits, one pause, one run";
+}
+
+TEST(RunAsYouType, AnEditDuringARunAsksForOneMoreRunWhenItEnds)
+{
+    test::app();
+    RunAsYouType typing;
+    typing.setDelay(20);
+    typing.setEnabled(true);
+    QSignalSpy due(&typing, &RunAsYouType::runDue);
+    typing.setBusy(true);
+    typing.edited();
+    QTest::qWait(80);
+    EXPECT_EQ(due.count(), 0) << "runs never overlap";
+    EXPECT_TRUE(typing.waiting());
+    typing.setBusy(false);
+    EXPECT_EQ(due.count(), 1) << "the run that ended makes room for the one asked for";
+    typing.setBusy(true);
+    typing.setBusy(false);
+    EXPECT_EQ(due.count(), 1) << "no edit since: no run";
+
+    typing.setBusy(true);
+    typing.edited();
+    typing.setEnabled(false);
+    QTest::qWait(80);
+    typing.setBusy(false);
+    EXPECT_EQ(due.count(), 1) << "turned off: what was asked for is dropped";
+}
+
+namespace {
+
+struct Window {
+    MainWindow window{test::windowOptions()};
+    bool ready = false;
+    Window()
+    {
+        test::app();
+        window.resize(1366, 768);
+        window.show();
+        QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+        ready = (devices.count() > 0 || devices.wait(20000))
+            && window.openDocument(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb");
+        window.launchPanel()->setCurrentDevice("sim");
+    }
+    QAction* runAsYouType() const
+    {
+        for (QAction* top : window.menuBar()->actions())
+            if (top->menu() && QString(top->text()).remove('&') == "Run")
+                for (QAction* a : top->menu()->actions())
+                    if (QString(a->text()).remove('&') == "Run as You Type")
+                        return a;
+        return nullptr;
+    }
+    std::vector<float> out(const RunResult& r) const
+    {
+        for (const BufferResult& b : r.buffers)
+            if (b.name == "c") {
+                const auto* f = reinterpret_cast<const float*>(b.data.data());
+                return std::vector<float>(f, f + b.data.count());
+            }
+        return {};
+    }
+};
+
+} // namespace
+
+TEST(RunAsYouType, EditingTheKernelShowsItsNewResultWithoutPressingRun)
+{
+    Window w;
+    ASSERT_TRUE(w.ready);
+    QAction* toggle = w.runAsYouType();
+    ASSERT_NE(toggle, nullptr) << "Run > Run as You Type";
+    ASSERT_TRUE(toggle->isCheckable());
+    toggle->setChecked(true);
+    auto* typing = w.window.findChild<RunAsYouType*>();
+    ASSERT_NE(typing, nullptr);
+    ASSERT_TRUE(typing->isEnabled());
+    typing->setDelay(50);
+
+    QSignalSpy ran(&w.window, &MainWindow::runCompleted);
+    QString source = w.window.editor()->text();
+    source.replace("a[idx] + b[idx]", "a[idx] * b[idx]");
+    w.window.editor()->setText(source);
+    ASSERT_TRUE(ran.wait(120000)) << "no run followed the edit";
+    const RunResult product = ran.at(0).at(0).value<RunResult>();
+    ASSERT_TRUE(product.compile.ok);
+    ASSERT_FALSE(product.fault);
+    EXPECT_EQ(w.out(product), (std::vector<float>{4, 10, 18})) << "[1,2,3] * [4,5,6]";
+
+    // Half-written code: the run's compile fails, quietly.
+    ran.clear();
+    source.replace("a[idx] * b[idx]", "a[idx] * ");
+    w.window.editor()->setText(source);
+    ASSERT_TRUE(ran.wait(120000));
+    EXPECT_FALSE(ran.at(0).at(0).value<RunResult>().compile.ok);
+    auto* banner = w.window.findChild<ErrorBanner*>();
+    EXPECT_NE(banner->title(), "Compile failed") << "the squiggles say it while typing";
+
+    // Pressing Run on the same text says it loud.
+    ran.clear();
+    w.window.run();
+    ASSERT_TRUE(ran.wait(120000));
+    EXPECT_EQ(banner->title(), "Compile failed");
+
+    // Turned off, an edit runs nothing.
+    toggle->setChecked(false);
+    ran.clear();
+    source.replace("a[idx] * ", "a[idx] - b[idx]");
+    w.window.editor()->setText(source);
+    EXPECT_FALSE(ran.wait(1500));
+    toggle->setChecked(false);
+}
