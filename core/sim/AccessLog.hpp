@@ -25,6 +25,17 @@ struct AccessLog {
         size[lane] = bytes;
         addr[lane] = a;
     }
+    // All 32 lanes at once: lane l at A[l] + delta.
+    void noteWarp(Space sp, const std::uint64_t* A, std::uint64_t delta, std::uint32_t bytes, bool wr)
+    {
+        lanes = 0xffffffffu;
+        inSpace[static_cast<int>(sp)] |= 0xffffffffu;
+        write = wr;
+        for (int l = 0; l < 32; ++l) {
+            size[l] = bytes;
+            addr[l] = A[l] + delta;
+        }
+    }
     void clear()
     {
         lanes = 0;
