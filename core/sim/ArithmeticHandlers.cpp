@@ -114,8 +114,18 @@ const bool kHostFma = [] {
 [[gnu::target("fma")]] void fmaWarpF32(std::uint64_t* d, const std::uint64_t* a, const std::uint64_t* b,
                                        const std::uint64_t* c)
 {
+    // Through arrays of its own: d may be a, b or c, and so the loop over them would not be vectorised.
+    float x[32], y[32], z[32];
+    for (int l = 0; l < 32; ++l) {
+        x[l] = get<float>(a[l]);
+        y[l] = get<float>(b[l]);
+        z[l] = get<float>(c[l]);
+    }
+    std::uint32_t r[32];
     for (int l = 0; l < 32; ++l)
-        d[l] = put<float>(nanResult<float, true>(__builtin_fmaf(get<float>(a[l]), get<float>(b[l]), get<float>(c[l]))));
+        r[l] = std::bit_cast<std::uint32_t>(nanResult<float, true>(__builtin_fmaf(x[l], y[l], z[l])));
+    for (int l = 0; l < 32; ++l)
+        d[l] = r[l];
 }
 #else
 constexpr bool kHostFma = false;
@@ -337,20 +347,56 @@ template <bool Left, bool Clamp> struct Shf {
 };
 
 // setp.cmp[.bool].type p[|q], a, b[, {!}c].
+// Calls f with the comparison as a constant (std::integral_constant), so that the lane
+// loop it runs has no switch in it.
+template <class F> void withCmp(CmpOp c, F&& f)
+{
+    using enum CmpOp;
+    switch (c) {
+    case Eq: return f(std::integral_constant<CmpOp, Eq>{});
+    case Ne: return f(std::integral_constant<CmpOp, Ne>{});
+    case Lt: return f(std::integral_constant<CmpOp, Lt>{});
+    case Le: return f(std::integral_constant<CmpOp, Le>{});
+    case Gt: return f(std::integral_constant<CmpOp, Gt>{});
+    case Ge: return f(std::integral_constant<CmpOp, Ge>{});
+    case Lo: return f(std::integral_constant<CmpOp, Lo>{});
+    case Ls: return f(std::integral_constant<CmpOp, Ls>{});
+    case Hi: return f(std::integral_constant<CmpOp, Hi>{});
+    case Hs: return f(std::integral_constant<CmpOp, Hs>{});
+    case Equ: return f(std::integral_constant<CmpOp, Equ>{});
+    case Neu: return f(std::integral_constant<CmpOp, Neu>{});
+    case Ltu: return f(std::integral_constant<CmpOp, Ltu>{});
+    case Leu: return f(std::integral_constant<CmpOp, Leu>{});
+    case Gtu: return f(std::integral_constant<CmpOp, Gtu>{});
+    case Geu: return f(std::integral_constant<CmpOp, Geu>{});
+    case Num: return f(std::integral_constant<CmpOp, Num>{});
+    case Nan: return f(std::integral_constant<CmpOp, Nan>{});
+    }
+}
+
 template <class T> struct Setp {
     static void run(Warp& w, const Instr& in, std::uint32_t m)
     {
         std::uint64_t* p = w.reg(in.d[0]);
         std::uint64_t* q = w.reg(in.d[1]);
         const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]), *c = w.reg(in.a[2]);
-        const CmpOp cmp = in.cmp;
         const BoolOp bop = in.boolOp;
         const bool negC = in.negMask & 4;
-        forLanes(m, [&](int l) {
-            const bool r = compare<T>(cmp, ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l])));
-            const bool cv = (c[l] != 0) != negC;
-            p[l] = combine(bop, r, cv);
-            q[l] = combine(bop, !r, cv);
+        withCmp(in.cmp, [&](auto cmp) {
+            if (bop == BoolOp::None && !in.ftz) { // the usual setp: p = a cmp b, q = !p
+                forLanes(m, [&](int l) {
+                    const bool r = compare<T>(cmp(), get<T>(a[l]), get<T>(b[l]));
+                    p[l] = r;
+                    q[l] = !r;
+                });
+                return;
+            }
+            forLanes(m, [&](int l) {
+                const bool r = compare<T>(cmp(), ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l])));
+                const bool cv = (c[l] != 0) != negC;
+                p[l] = combine(bop, r, cv);
+                q[l] = combine(bop, !r, cv);
+            });
         });
     }
 };
