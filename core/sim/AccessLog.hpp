@@ -1,8 +1,9 @@
 #pragma once
 // The lanes' memory accesses of the instruction executing now, collected by
-// Warp::access() while a launch is profiled and counted once the handler has returned
-// (sim/ProfileCollector). Indexed by lane: a lane that accesses twice in one
-// instruction (printf reading a string) keeps its last access.
+// Warp::access() lane by lane, or by Warp::accessAll() for a whole warp at once, while
+// observers want them, and delivered once the handler has returned (sim/ProfileCollector).
+// Indexed by lane: a lane that accesses twice in one instruction (printf reading a
+// string) keeps its last access.
 #include "sim/PtxTypes.hpp"
 
 #include <cstdint>
