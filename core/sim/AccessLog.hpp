@@ -1,8 +1,9 @@
 #pragma once
 // The lanes' memory accesses of the instruction executing now, collected by
-// Warp::access() while a launch is profiled and counted once the handler has returned
-// (sim/ProfileCollector). Indexed by lane: a lane that accesses twice in one
-// instruction (printf reading a string) keeps its last access.
+// Warp::access() lane by lane, or by Warp::accessAll() for a whole warp at once, while
+// observers want them, and delivered once the handler has returned (sim/ProfileCollector).
+// Indexed by lane: a lane that accesses twice in one instruction (printf reading a
+// string) keeps its last access.
 #include "sim/PtxTypes.hpp"
 
 #include <cstdint>
@@ -24,6 +25,17 @@ struct AccessLog {
         write = wr;
         size[lane] = bytes;
         addr[lane] = a;
+    }
+    // All 32 lanes at once: lane l at A[l] + delta.
+    void noteWarp(Space sp, const std::uint64_t* A, std::uint64_t delta, std::uint32_t bytes, bool wr)
+    {
+        lanes = 0xffffffffu;
+        inSpace[static_cast<int>(sp)] |= 0xffffffffu;
+        write = wr;
+        for (int l = 0; l < 32; ++l) {
+            size[l] = bytes;
+            addr[l] = A[l] + delta;
+        }
     }
     void clear()
     {

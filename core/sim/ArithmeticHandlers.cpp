@@ -13,6 +13,10 @@
 #include <cmath>
 #include <type_traits>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 namespace kw::sim {
 
 namespace {
@@ -104,18 +108,34 @@ template <class T, class Op> struct FUn {
     }
 };
 
-// A whole warp's fma.rn.f32 with the host's fused multiply-add instruction, where it has one:
-// the same single rounding as std::fma's library call, without a call per lane.
+// A whole warp's fma.rn.f32 with the host's fused multiply-add instruction, eight lanes at a
+// time, where it has one (and AVX2, to move the lanes' low halves): the same single rounding
+// as std::fma's library call, without a call per lane.
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 const bool kHostFma = [] {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("fma") != 0;
+    return __builtin_cpu_supports("fma") != 0 && __builtin_cpu_supports("avx2") != 0;
 }();
-[[gnu::target("fma")]] void fmaWarpF32(std::uint64_t* d, const std::uint64_t* a, const std::uint64_t* b,
-                                       const std::uint64_t* c)
+// Eight lanes' f32 operands: the low halves of eight 64-bit registers.
+[[gnu::target("avx2,fma")]] inline __m256 lowHalves(const std::uint64_t* p)
 {
-    for (int l = 0; l < 32; ++l)
-        d[l] = put<float>(nanResult<float, true>(__builtin_fmaf(get<float>(a[l]), get<float>(b[l]), get<float>(c[l]))));
+    const __m256i low = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i x = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), low);
+    const __m256i y = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4)), low);
+    return _mm256_castsi256_ps(_mm256_permute2x128_si256(x, y, 0x20));
+}
+[[gnu::target("avx2,fma")]] void fmaWarpF32(std::uint64_t* d, const std::uint64_t* a, const std::uint64_t* b,
+                                            const std::uint64_t* c)
+{
+    // Each group's operands are read before its results are written: d may be a, b or c.
+    const __m256 canonicalNan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    for (int l = 0; l < 32; l += 8) {
+        const __m256 r = _mm256_fmadd_ps(lowHalves(a + l), lowHalves(b + l), lowHalves(c + l));
+        const __m256i bits = _mm256_castps_si256(_mm256_blendv_ps(r, canonicalNan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(bits)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l + 4),
+                            _mm256_cvtepu32_epi64(_mm256_extracti128_si256(bits, 1)));
+    }
 }
 #else
 constexpr bool kHostFma = false;
@@ -337,20 +357,56 @@ template <bool Left, bool Clamp> struct Shf {
 };
 
 // setp.cmp[.bool].type p[|q], a, b[, {!}c].
+// Calls f with the comparison as a constant (std::integral_constant), so that the lane
+// loop it runs has no switch in it.
+template <class F> void withCmp(CmpOp c, F&& f)
+{
+    using enum CmpOp;
+    switch (c) {
+    case Eq: return f(std::integral_constant<CmpOp, Eq>{});
+    case Ne: return f(std::integral_constant<CmpOp, Ne>{});
+    case Lt: return f(std::integral_constant<CmpOp, Lt>{});
+    case Le: return f(std::integral_constant<CmpOp, Le>{});
+    case Gt: return f(std::integral_constant<CmpOp, Gt>{});
+    case Ge: return f(std::integral_constant<CmpOp, Ge>{});
+    case Lo: return f(std::integral_constant<CmpOp, Lo>{});
+    case Ls: return f(std::integral_constant<CmpOp, Ls>{});
+    case Hi: return f(std::integral_constant<CmpOp, Hi>{});
+    case Hs: return f(std::integral_constant<CmpOp, Hs>{});
+    case Equ: return f(std::integral_constant<CmpOp, Equ>{});
+    case Neu: return f(std::integral_constant<CmpOp, Neu>{});
+    case Ltu: return f(std::integral_constant<CmpOp, Ltu>{});
+    case Leu: return f(std::integral_constant<CmpOp, Leu>{});
+    case Gtu: return f(std::integral_constant<CmpOp, Gtu>{});
+    case Geu: return f(std::integral_constant<CmpOp, Geu>{});
+    case Num: return f(std::integral_constant<CmpOp, Num>{});
+    case Nan: return f(std::integral_constant<CmpOp, Nan>{});
+    }
+}
+
 template <class T> struct Setp {
     static void run(Warp& w, const Instr& in, std::uint32_t m)
     {
         std::uint64_t* p = w.reg(in.d[0]);
         std::uint64_t* q = w.reg(in.d[1]);
         const std::uint64_t *a = w.reg(in.a[0]), *b = w.reg(in.a[1]), *c = w.reg(in.a[2]);
-        const CmpOp cmp = in.cmp;
         const BoolOp bop = in.boolOp;
         const bool negC = in.negMask & 4;
-        forLanes(m, [&](int l) {
-            const bool r = compare<T>(cmp, ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l])));
-            const bool cv = (c[l] != 0) != negC;
-            p[l] = combine(bop, r, cv);
-            q[l] = combine(bop, !r, cv);
+        withCmp(in.cmp, [&](auto cmp) {
+            if (bop == BoolOp::None && !in.ftz) { // the usual setp: p = a cmp b, q = !p
+                forLanes(m, [&](int l) {
+                    const bool r = compare<T>(cmp(), get<T>(a[l]), get<T>(b[l]));
+                    p[l] = r;
+                    q[l] = !r;
+                });
+                return;
+            }
+            forLanes(m, [&](int l) {
+                const bool r = compare<T>(cmp(), ftzIn(in, get<T>(a[l])), ftzIn(in, get<T>(b[l])));
+                const bool cv = (c[l] != 0) != negC;
+                p[l] = combine(bop, r, cv);
+                q[l] = combine(bop, !r, cv);
+            });
         });
     }
 };

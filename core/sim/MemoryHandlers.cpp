@@ -43,11 +43,12 @@ template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, 
     std::uint64_t* D = w.reg(in.d[0]);
     const Space sp = in.space;
     const std::int64_t off = in.imm;
-    std::uint8_t* host[32];
-    if (m == 0xffffffffu && w.accessAll(sp, A, off, ES, false, host)) {
+    Warp::Span span;
+    if (m == 0xffffffffu && w.accessAll(sp, A, off, ES, false, span)) {
+        // D may be A: lane l's address is read before its value is written.
         for (int l = 0; l < 32; ++l) {
             U v;
-            std::memcpy(&v, host[l], ES);
+            std::memcpy(&v, span.lane(l, A[l]), ES);
             D[l] = Sgn ? extend(v, ES, true) : std::uint64_t(v);
         }
         return;
@@ -92,12 +93,12 @@ void hStore(Warp& w, const Instr& in, std::uint32_t m)
 {
     const std::uint32_t es = in.elemSize, total = es * in.vec;
     const std::uint64_t* A = w.reg(in.addr);
-    std::uint8_t* host[32];
-    if (m == 0xffffffffu && w.accessAll(in.space, A, in.imm, total, true, host)) {
+    Warp::Span span;
+    if (m == 0xffffffffu && w.accessAll(in.space, A, in.imm, total, true, span)) {
         for (int k = 0; k < in.vec; ++k) {
             const std::uint64_t* V = w.reg(in.a[k]);
             for (int l = 0; l < 32; ++l)
-                std::memcpy(host[l] + k * es, &V[l], es);
+                std::memcpy(span.lane(l, A[l]) + k * es, &V[l], es);
         }
         return;
     }

@@ -216,11 +216,20 @@ WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, 
             continue;
         r.ideal += 1;
         // Within 32 consecutive words every bank holds at most one of them: one wavefront.
+        // Shared offsets are below 4 GiB. A whole phase takes a loop the compiler vectorises.
         std::uint32_t lo = ~0u, hi = 0;
-        for (std::uint32_t m = pm; m; m &= m - 1) {
-            const auto w = std::uint32_t(offset[__builtin_ctz(m)] >> 2); // shared offsets are below 4 GiB
-            lo = std::min(lo, w);
-            hi = std::max(hi, w);
+        if (pm == phaseMask << first) {
+            for (std::uint32_t l = first; l < first + lanesPerPhase; ++l) {
+                const auto w = std::uint32_t(offset[l] >> 2);
+                lo = std::min(lo, w);
+                hi = std::max(hi, w);
+            }
+        } else {
+            for (std::uint32_t m = pm; m; m &= m - 1) {
+                const auto w = std::uint32_t(offset[__builtin_ctz(m)] >> 2);
+                lo = std::min(lo, w);
+                hi = std::max(hi, w);
+            }
         }
         std::uint32_t busiest = 1;
         if (hi + wordsPerLane - 1 - lo >= 32) {

@@ -98,73 +98,81 @@ struct Warp {
         return outOfBounds(sp, addr, size, write, lane, in);
     }
 
-    // The whole warp's accesses at once: host[l] for lane l's `size` bytes at A[l] + off, for
-    // all 32 lanes, when nothing observes them and each is aligned and inside one space's
-    // bounds (one global region). False leaves it to access() lane by lane, which also finds
-    // and reports what this declines: the same checks, made for 32 lanes in one pass.
-    [[gnu::always_inline]] bool accessAll(Space sp, const std::uint64_t* A, std::int64_t off, std::uint32_t size,
-                                          bool write, std::uint8_t** host)
-    {
-        if (probe)
-            return false;
-        std::uint64_t addr[32];
-        std::uint64_t misalignedBits = 0;
-        for (int l = 0; l < 32; ++l) {
-            addr[l] = A[l] + std::uint64_t(off);
-            misalignedBits |= addr[l] & (size - 1);
-        }
-        if (misalignedBits)
-            return false;
-        if (sp == Space::Generic) {
-            // One window for all lanes, or the lanes go one by one.
-            const std::uint64_t first = addr[0];
-            const std::uint64_t window = first - kSharedWindow < kWindowSize ? kSharedWindow
-                : first - kLocalWindow < kWindowSize                         ? kLocalWindow
-                                                                             : 0;
-            bool same = true;
-            if (window) {
-                for (int l = 0; l < 32; ++l)
-                    same &= addr[l] - window < kWindowSize;
-                for (int l = 0; l < 32; ++l)
-                    addr[l] -= window;
-                sp = window == kSharedWindow ? Space::Shared : Space::Local;
-            } else {
-                for (int l = 0; l < 32; ++l)
-                    same &= addr[l] - kSharedWindow >= kWindowSize && addr[l] - kLocalWindow >= kWindowSize;
-                sp = Space::Global;
-            }
-            if (!same)
-                return false;
-        }
+    // Where a whole warp's accesses lie: lane l's bytes at lane(l, A[l]) for the address
+    // register A the access was checked with.
+    struct Span {
         std::uint8_t* base = nullptr;
-        std::uint64_t from = 0, bytes = 0, laneStride = 0;
+        std::uint64_t laneStride = 0; // local memory: each lane's own frame
+        std::uint64_t delta = 0;      // added to A[l]: the offset, less the window and the region's base
+        std::uint8_t* lane(int l, std::uint64_t a) const { return base + std::size_t(l) * laneStride + (a + delta); }
+    };
+
+    // The whole warp's accesses at once: lane l's `size` bytes at A[l] + off, for all 32
+    // lanes, when each is aligned and inside one space's bounds (one global region). False
+    // leaves it to access() lane by lane, which also finds and reports what this declines:
+    // the same checks, made for 32 lanes in one pass. An observed warp has all 32 accesses
+    // noted here, as access() would note them one by one.
+    [[gnu::always_inline]] bool accessAll(Space sp, const std::uint64_t* A, std::int64_t off, std::uint32_t size,
+                                          bool write, Span& span)
+    {
+        const std::uint64_t first = A[0] + std::uint64_t(off);
+        // Generic addresses: the window of lane 0 for all lanes, or the lanes go one by one.
+        std::uint64_t window = 0;
+        bool genericGlobal = false;
+        if (sp == Space::Generic) {
+            window = first - kSharedWindow < kWindowSize ? kSharedWindow
+                : first - kLocalWindow < kWindowSize     ? kLocalWindow
+                                                         : 0;
+            sp = window == kSharedWindow ? Space::Shared : window == kLocalWindow ? Space::Local : Space::Global;
+            genericGlobal = window == 0;
+        }
+        std::uint64_t from = 0, bytes = 0;
+        span.laneStride = 0;
         if (sp == Space::Global || sp == Space::Const) {
-            const MemRegion* r = cache;
-            if (!(r && addr[0] - r->base < r->size && size <= r->size - (addr[0] - r->base))) {
-                r = L->mem.find(addr[0], size);
+            // An observed warp keeps `cache` empty, so that access() notes every global access.
+            const MemRegion*& cached = probe ? probeCache_ : cache;
+            const MemRegion* r = cached;
+            if (!(r && first - r->base < r->size && size <= r->size - (first - r->base))) {
+                r = L->mem.find(first, size);
                 if (!r)
                     return false;
-                cache = r;
+                cached = r;
             }
             if (write && r->readOnly)
                 return false;
-            base = r->host, from = r->base, bytes = r->size;
+            span.base = r->host, from = r->base, bytes = r->size;
         } else if (sp == Space::Shared)
-            base = blk->shared, bytes = L->sharedSize;
+            span.base = blk->shared, bytes = L->sharedSize;
         else if (sp == Space::Local)
-            base = local, bytes = localBytes, laneStride = localBytes;
+            span.base = local, bytes = localBytes, span.laneStride = localBytes;
         else
             return false;
         if (bytes < size)
             return false;
-        const std::uint64_t last = bytes - size; // the highest offset an access may start at
-        bool inside = true;
-        for (int l = 0; l < 32; ++l)
-            inside &= addr[l] - from <= last;
-        if (!inside)
+        // One pass over the lanes, of ORs the compiler vectorises: aligned, and at most `last`
+        // past the span's start (which also keeps a shared or local lane inside lane 0's
+        // window). With last < 2^63, x > last exactly when x or last - x has its top bit set.
+        const std::uint64_t last = bytes - size, skew = window + from;
+        std::uint64_t low = 0, outside = 0;
+        for (int l = 0; l < 32; ++l) {
+            const std::uint64_t a = A[l] + std::uint64_t(off), x = a - skew;
+            low |= a;
+            outside |= x | (last - x);
+        }
+        if ((low & (size - 1)) || (outside >> 63))
             return false;
-        for (int l = 0; l < 32; ++l)
-            host[l] = base + std::size_t(l) * laneStride + (addr[l] - from);
+        if (genericGlobal) { // a generic address in a window is not global, whatever region is there
+            bool inWindow = false;
+            for (int l = 0; l < 32; ++l) {
+                const std::uint64_t a = A[l] + std::uint64_t(off);
+                inWindow |= (a - kSharedWindow < kWindowSize) | (a - kLocalWindow < kWindowSize);
+            }
+            if (inWindow)
+                return false;
+        }
+        span.delta = std::uint64_t(off) - skew;
+        if (probe) [[unlikely]]
+            probe->noteWarp(sp, A, std::uint64_t(off) - window, size, write);
         return true;
     }
 

@@ -162,3 +162,55 @@ TEST(SectorCount, AgreesWithTheSlowCountOnRandomRequests)
 }
 
 } // namespace
+
+namespace {
+
+// Shared-memory wavefronts counted the obvious way: per phase of lanes, the distinct words
+// each bank is asked for; the busiest bank's count is the phase's wavefronts.
+kw::sim::WavefrontCount wavefrontsByHand(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes)
+{
+    const std::uint32_t words = size > 4 ? size / 4 : 1, perPhase = 32 / words;
+    kw::sim::WavefrontCount r;
+    for (std::uint32_t first = 0; first < 32; first += perPhase) {
+        std::set<std::uint32_t> bank[32];
+        for (std::uint32_t l = first; l < first + perPhase; ++l)
+            if (lanes >> l & 1)
+                for (std::uint32_t k = 0; k < words; ++k) {
+                    const auto w = std::uint32_t(offset[l] / 4) + k;
+                    bank[w % 32].insert(w);
+                }
+        std::uint32_t busiest = 0;
+        for (const auto& b : bank)
+            busiest = std::max(busiest, std::uint32_t(b.size()));
+        if (busiest == 0)
+            continue;
+        r.ideal += 1;
+        r.wavefronts += busiest;
+        r.worst = std::max(r.worst, busiest);
+    }
+    return r;
+}
+
+} // namespace
+
+// Whole phases (a loop over every lane) and partial ones (the active lanes only), words
+// close together and scattered, 4-, 8- and 16-byte accesses: as counted by hand.
+TEST(SectorCount, WavefrontsOfWholeAndPartialWarpsAsCountedByHand)
+{
+    std::mt19937 rng(11);
+    for (std::uint32_t size : {4u, 8u, 16u})
+        for (int round = 0; round < 300; ++round) {
+            std::uint64_t offset[32];
+            const std::uint32_t spread = round % 3 == 0 ? 32 : round % 3 == 1 ? 128 : 4096;
+            const bool strided = round % 5 == 0;
+            for (std::uint32_t l = 0; l < 32; ++l)
+                offset[l] = size * (strided ? l * (1 + round % 4) : rng() % spread);
+            const std::uint32_t lanes = round % 2 ? 0xffffffffu : std::uint32_t(rng());
+            const auto mine = kw::sim::countWavefronts(offset, size, lanes);
+            const auto hand = wavefrontsByHand(offset, size, lanes);
+            SCOPED_TRACE("size " + std::to_string(size) + " round " + std::to_string(round));
+            EXPECT_EQ(mine.wavefronts, hand.wavefronts);
+            EXPECT_EQ(mine.ideal, hand.ideal);
+            EXPECT_EQ(mine.worst, hand.worst);
+        }
+}

@@ -678,3 +678,123 @@ TEST(SimInstructions, IntToFloatConversionsHonourTheRoundingMode)
     EXPECT_EQ(convert("rm"), 16777218.0f);
     EXPECT_EQ(convert("rp"), 16777220.0f);
 }
+
+namespace {
+
+// Operand pairs for every lane of a warp: NaNs, signed zeros, infinities, subnormals,
+// equal values, and bit patterns that order differently as signed and unsigned integers.
+std::vector<std::pair<float, float>> warpOfOperands()
+{
+    const float inf = std::numeric_limits<float>::infinity(), tiny = std::numeric_limits<float>::denorm_min();
+    std::vector<std::pair<float, float>> v{{kNaN, 1.0f},  {1.0f, kNaN},   {kNaN, kNaN},   {0.0f, -0.0f},
+                                           {-1.0f, 1.0f}, {1.0f, -1.0f},  {2.0f, 2.0f},   {inf, -inf},
+                                           {-inf, inf},   {tiny, 0.0f},   {-tiny, 0.0f},  {tiny, -tiny},
+                                           {3.5f, -2.0f}, {-2.5f, -2.5f}, {1e30f, 1e-30f}};
+    for (int l = int(v.size()); l < 32; ++l)
+        v.emplace_back(float(l % 7) - 3.0f, float(l % 5) * 0.75f - 1.0f);
+    return v;
+}
+
+float flushed(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+
+} // namespace
+
+// setp over a whole warp (each comparison one loop, chosen before it) and over part of one
+// (31 threads: lane by lane) gives each lane what the comparison gives on the host.
+TEST(SimInstructions, EveryComparisonOverAWholeWarpAndPartOfOne)
+{
+    const std::vector<std::string> f32{"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "equ",
+                                       "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+    const std::vector<std::string> s32{"eq", "ne", "lt", "le", "gt", "ge"}, u32{"lo", "ls", "hi", "hs"};
+    std::string body = "    ld.global.v2.f32 {%f1, %f2}, [%rd27];\n    mov.b32 %r1, %f1;\n    mov.b32 %r2, %f2;\n"
+                       "    mov.u64 %rd1, 0;\n";
+    int bit = 0;
+    auto test = [&](const std::string& setp) {
+        body += "    " + setp + "\n    selp.u64 %rd2, " + std::to_string(1ull << bit++)
+            + ", 0, %p1;\n    or.b64 %rd1, %rd1, %rd2;\n";
+    };
+    for (const auto& c : f32)
+        test("setp." + c + ".f32 %p1, %f1, %f2;");
+    for (const auto& c : s32)
+        test("setp." + c + ".s32 %p1, %r1, %r2;");
+    for (const auto& c : u32)
+        test("setp." + c + ".u32 %p1, %r1, %r2;");
+    test("setp.lt.ftz.f32 %p1, %f1, %f2;");
+    test("setp.gt.f32 %p3, %f1, %f2;\n    setp.lt.and.s32 %p1|%p2, %r1, %r2, !%p3;");
+    test("setp.lt.and.s32 %p2|%p1, %r1, %r2, !%p3;");
+    body += "    st.global.u64 [%rd28], %rd1;\n";
+
+    const auto ops = warpOfOperands();
+    std::vector<std::uint64_t> in;
+    for (auto [a, b] : ops)
+        in.push_back(pack(std::uint32_t(f32bits(a)), std::uint32_t(f32bits(b))));
+    auto expected = [](float a, float b) {
+        const bool un = std::isnan(a) || std::isnan(b);
+        const auto ia = std::int32_t(f32bits(a)), ib = std::int32_t(f32bits(b));
+        const auto ua = std::uint32_t(ia), ub = std::uint32_t(ib);
+        const bool fa = flushed(a) < flushed(b);
+        const bool r[] = {!un && a == b,
+                          !un && a != b,
+                          !un && a < b,
+                          !un && a <= b,
+                          !un && a > b,
+                          !un && a >= b,
+                          un || a == b,
+                          un || a != b,
+                          un || a < b,
+                          un || a <= b,
+                          un || a > b,
+                          un || a >= b,
+                          !un,
+                          un,
+                          ia == ib,
+                          ia != ib,
+                          ia<ib, ia <= ib, ia>
+                              ib,
+                          ia >= ib,
+                          ua<ub, ua <= ub, ua>
+                              ub,
+                          ua >= ub,
+                          !un && fa,
+                          ia < ib && !(!un && a > b),
+                          !(ia < ib) && !(!un && a > b)};
+        std::uint64_t v = 0;
+        for (std::size_t k = 0; k < std::size(r); ++k)
+            v |= std::uint64_t(r[k]) << k;
+        return v;
+    };
+    for (unsigned threads : {32u, 31u}) {
+        SCOPED_TRACE(threads);
+        auto r = runPtx(body, in, threads);
+        ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
+        for (unsigned l = 0; l < threads; ++l)
+            EXPECT_EQ(r.out[l], expected(ops[l].first, ops[l].second)) << "lane " << l;
+    }
+}
+
+// fma.rn.f32 over a whole warp (the host's FMA instruction, vectorised) and over part of one
+// gives each lane std::fma's result, a NaN as the canonical one, also where the destination
+// is one of the sources.
+TEST(SimInstructions, FmaOverAWholeWarpAndPartOfOne)
+{
+    const auto ops = warpOfOperands();
+    std::vector<std::uint64_t> in;
+    for (auto [a, b] : ops)
+        in.push_back(pack(std::uint32_t(f32bits(a)), std::uint32_t(f32bits(b))));
+    for (unsigned threads : {32u, 31u}) {
+        SCOPED_TRACE(threads);
+        auto r = runPtx(R"(
+    ld.global.v2.f32 {%f1, %f2}, [%rd27];
+    fma.rn.f32 %f2, %f1, %f2, %f1;
+    mov.b32 %r1, %f2;
+    cvt.u64.u32 %rd1, %r1;
+    st.global.u64 [%rd28], %rd1;
+)",
+                        in, threads);
+        ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
+        for (unsigned l = 0; l < threads; ++l) {
+            const float a = ops[l].first, b = ops[l].second, e = std::fma(a, b, a);
+            EXPECT_EQ(r.out[l], std::isnan(e) ? 0x7fffffffu : f32bits(e)) << "lane " << l;
+        }
+    }
+}

@@ -2,6 +2,7 @@
 // the same instructions per line, global loads and stores, shared accesses, atomics
 // and barriers, on kernels run through the simulator's own launch pieces.
 #include "MixedKernel.hpp"
+#include "PtxHarness.hpp"
 #include "SimBenchKernels.hpp"
 #include "SimTestSupport.hpp"
 #include "SteppedLaunch.hpp"
@@ -206,4 +207,96 @@ TEST(SimObserver, AnIssueFilterAnnouncesOnlyItsPcsAndEveryAccess)
     EXPECT_GT(announced, 0u);
     EXPECT_EQ(some.accesses, all.accesses);
     EXPECT_FALSE(all.accesses.empty());
+}
+
+namespace {
+
+// Every memory event's log, in order.
+class AccessRecorder : public Observer {
+public:
+    std::vector<AccessLog> logs;
+    std::uint8_t wants() const override { return Accesses; }
+    void memory(const Warp&, const Instr&, const AccessLog& lanes) override { logs.push_back(lanes); }
+};
+
+struct Recorded {
+    std::vector<AccessLog> logs;
+    std::vector<std::uint64_t> out;
+};
+
+// A global load, a shared store and a generic load from shared by `threads` threads of one warp.
+Recorded recordAccesses(unsigned threads)
+{
+    kw::KernelImage img;
+    img.name = img.loweredName = "t";
+    img.ptx = ptxModule(R"(
+    ld.global.u64 %rd1, [%rd27];
+    shl.b32 %r2, %r31, 2;
+    st.shared.u32 [%r2+8], %r31;
+    mov.u64 %rd3, sh;
+    cvta.shared.u64 %rd4, %rd3;
+    add.s64 %rd5, %rd4, %rd29;
+    ld.u32 %r3, [%rd5+4];
+    cvt.u64.u32 %rd6, %r3;
+    add.s64 %rd1, %rd1, %rd6;
+    st.global.u64 [%rd28], %rd1;
+)",
+                        ".shared .align 8 .b8 sh[256];\n");
+    std::vector<std::uint64_t> in(threads);
+    for (unsigned l = 0; l < threads; ++l)
+        in[l] = 1000 * (l + 1);
+    std::vector<kw::BufferArg> bufs{buffer("out", std::vector<std::uint64_t>(threads)), buffer("in", in)};
+    SteppedLaunch s(img, bufs, {bufArg(0), bufArg(1)}, config({1}, {threads}));
+    AccessRecorder rec;
+    s.run->makeStepper().observe(rec);
+    LaunchStatus st;
+    while ((st = s.run->advance()) == LaunchStatus::BlockDone) { }
+    EXPECT_EQ(st, LaunchStatus::Finished);
+    return {rec.logs, values<std::uint64_t>(bufs[0])};
+}
+
+} // namespace
+
+// A whole warp's accesses, checked and noted in one pass, are noted as a part of a warp's
+// are, lane by lane: each lane's space, address and size, and the values are the same.
+TEST(SimObserver, AWholeWarpsAccessesAreNotedAsEachLanesAre)
+{
+    const Recorded whole = recordAccesses(32), part = recordAccesses(31);
+    ASSERT_EQ(whole.logs.size(), 4u);
+    ASSERT_EQ(part.logs.size(), 4u);
+    const Space spaces[] = {Space::Global, Space::Shared, Space::Shared, Space::Global};
+    const bool writes[] = {false, true, false, true};
+    const std::uint32_t sizes[] = {8, 4, 4, 8};
+    for (int e = 0; e < 4; ++e) {
+        SCOPED_TRACE("access " + std::to_string(e));
+        const AccessLog& w = whole.logs[e];
+        const AccessLog& p = part.logs[e];
+        EXPECT_EQ(w.lanes, 0xffffffffu);
+        EXPECT_EQ(p.lanes, 0x7fffffffu);
+        for (int s = 0; s < 6; ++s) {
+            EXPECT_EQ(w.inSpace[s], s == int(spaces[e]) ? 0xffffffffu : 0u) << "space " << s;
+            EXPECT_EQ(p.inSpace[s], s == int(spaces[e]) ? 0x7fffffffu : 0u) << "space " << s;
+        }
+        EXPECT_EQ(w.write, writes[e]);
+        EXPECT_EQ(p.write, writes[e]);
+        for (int l = 0; l < 31; ++l) {
+            EXPECT_EQ(w.size[l], sizes[e]) << "lane " << l;
+            EXPECT_EQ(w.addr[l], p.addr[l]) << "lane " << l;
+            EXPECT_EQ(p.size[l], sizes[e]) << "lane " << l;
+        }
+        EXPECT_EQ(w.size[31], sizes[e]);
+        EXPECT_EQ(w.addr[31] - w.addr[0], (e == 1 ? 4u : 8u) * 31);
+    }
+    for (int l = 0; l < 32; ++l) {
+        EXPECT_EQ(whole.logs[1].addr[l], 8u + 4 * l); // shared offsets
+        EXPECT_EQ(whole.logs[2].addr[l], 8u * l + 4); // generic addresses in the shared window, as offsets
+    }
+    // Lane l reads the word lane 2l - 1 stored (its tid), or a zero no lane wrote.
+    for (const Recorded* r : {&whole, &part}) {
+        const unsigned threads = unsigned(r->out.size());
+        for (unsigned l = 0; l < threads; ++l) {
+            const std::uint64_t word = l >= 1 && 2 * l - 1 < threads ? 2 * l - 1 : 0;
+            EXPECT_EQ(r->out[l], 1000 * (l + 1) + word) << "lane " << l << " of " << threads;
+        }
+    }
 }
