@@ -1,8 +1,8 @@
 #include "run/PreparedRunCache.hpp"
 
-#include "compile/ContentHash.hpp"
 #include "doc/DocumentWriter.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace kw {
@@ -17,6 +17,15 @@ std::size_t totalBytes(const PreparedRun& run)
     return bytes;
 }
 
+// A buffer whose data came with the job (a remote job's file): that data arrives again with
+// every job, so a kept copy would save no work and cost a copy of every byte.
+bool usesAttachedData(const Document& doc)
+{
+    return doc.attachedFiles && std::any_of(doc.buffers.begin(), doc.buffers.end(), [](const BufferSpec& b) {
+               return b.init.kind == Initialiser::Kind::File;
+           });
+}
+
 // Size and modification time of each input file, so an edited file is read again.
 std::string fileStamps(const Document& doc)
 {
@@ -24,16 +33,6 @@ std::string fileStamps(const Document& doc)
     for (const auto& b : doc.buffers) {
         if (b.init.kind != Initialiser::Kind::File)
             continue;
-        if (doc.attachedFiles) {
-            // Data sent with a job: its contents are its stamp.
-            auto it = doc.attachedFiles->find(b.init.file);
-            // A reference, never a copy of the data.
-            static const HostBytes none;
-            const HostBytes& bytes = it == doc.attachedFiles->end() ? none : it->second.data.bytes();
-            stamps += b.init.file + ":attached:" + std::to_string(bytes.size()) + ":"
-                + std::to_string(contentHash({reinterpret_cast<const char*>(bytes.data()), bytes.size()})) + ";";
-            continue;
-        }
         const auto path = doc.baseDir() / b.init.file;
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
@@ -62,6 +61,13 @@ std::string PreparedRunCache::keyOf(const Document& doc)
 
 PreparedRun PreparedRunCache::prepare(const Document& doc)
 {
+    if (usesAttachedData(doc)) {
+        {
+            std::lock_guard lock(mutex_);
+            lastHit_ = false;
+        }
+        return PreparedRun::fromDocument(doc);
+    }
     const std::string key = keyOf(doc);
     {
         std::lock_guard lock(mutex_);
