@@ -282,11 +282,10 @@ void BufferFactory::checkFile(const BufferSpec& spec, const std::string& field) 
         checkCount(spec.init, a->data.count(), count, pathField);
         return;
     }
-    checkCount(spec.init, readLocal(spec.init.file, spec.dtype, count, pathField).data.count(), count, pathField);
+    checkCount(spec.init, countLocal(spec.init.file, spec.dtype, count, pathField), count, pathField);
 }
 
-NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size_t count,
-                                 const std::string& field) const
+std::filesystem::path BufferFactory::localFile(const std::string& file, const std::string& field) const
 {
     const std::filesystem::path path = resolve(file, field);
     std::error_code ec;
@@ -295,8 +294,29 @@ NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size
         fail(field, "\"" + file + "\" is not a regular file");
     if (!std::filesystem::is_regular_file(status))
         fail(field, "file \"" + file + "\" not found (looked for " + path.string() + ")");
+    return path;
+}
+
+NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size_t count,
+                                 const std::string& field) const
+{
+    const std::filesystem::path path = localFile(file, field);
     try {
         return readFile(path, dtype, count);
+    } catch (const Error& e) {
+        fail(field, e.what());
+    }
+}
+
+std::size_t BufferFactory::countLocal(const std::string& file, DType dtype, std::size_t count,
+                                      const std::string& field) const
+{
+    const std::filesystem::path path = localFile(file, field);
+    if (lowerExtension(path) == ".npy" || lowerExtension(path) == ".csv" || lowerExtension(path) == ".txt")
+        return readLocal(file, dtype, count, field).data.count(); // their elements are known once parsed
+    try {
+        // A raw file's count is its size: judged without reading it (the cap of readFile's).
+        return BinaryFile::elementCount(path, dtype, std::uintmax_t(count) * sizeOf(dtype));
     } catch (const Error& e) {
         fail(field, e.what());
     }

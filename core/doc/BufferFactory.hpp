@@ -49,6 +49,9 @@ private:
     const NdArray* attachment(const Initialiser& init, const std::string& field) const;
     static void checkCount(const Initialiser& init, std::size_t held, std::size_t count, const std::string& field);
     NdArray readLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const;
+    // The element count of a file on this disk; a raw file's from its size, unread.
+    std::size_t countLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const;
+    std::filesystem::path localFile(const std::string& file, const std::string& field) const;
 
     const VariableScope& scope_;
     std::filesystem::path baseDir_;
