@@ -1,5 +1,6 @@
 #include "run/PreparedRunCache.hpp"
 
+#include "compile/ContentHash.hpp"
 #include "doc/DocumentWriter.hpp"
 
 #include <algorithm>
@@ -17,13 +18,16 @@ std::size_t totalBytes(const PreparedRun& run)
     return bytes;
 }
 
-// A buffer whose data came with the job (a remote job's file): that data arrives again with
-// every job, so a kept copy would save no work and cost a copy of every byte.
-bool usesAttachedData(const Document& doc)
+// Worth keeping: a run with a buffer generated from its initialiser (random numbers, an
+// expression, a fill). A job whose data all came with it (attached files, besides zeros
+// and copies) is prepared from its attachments again: they arrive with every job, so a
+// kept copy would save no work and cost a copy and a hash of every byte.
+bool worthKeeping(const Document& doc)
 {
-    return doc.attachedFiles && std::any_of(doc.buffers.begin(), doc.buffers.end(), [](const BufferSpec& b) {
-               return b.init.kind == Initialiser::Kind::File;
-           });
+    return !doc.attachedFiles || std::any_of(doc.buffers.begin(), doc.buffers.end(), [](const BufferSpec& b) {
+        return b.init.kind != Initialiser::Kind::File && b.init.kind != Initialiser::Kind::Zeros
+            && b.init.kind != Initialiser::Kind::Copy;
+    });
 }
 
 // Size and modification time of each input file, so an edited file is read again.
@@ -33,6 +37,16 @@ std::string fileStamps(const Document& doc)
     for (const auto& b : doc.buffers) {
         if (b.init.kind != Initialiser::Kind::File)
             continue;
+        if (doc.attachedFiles) {
+            // Data sent with a job: its contents are its stamp.
+            auto it = doc.attachedFiles->find(b.init.file);
+            // A reference, never a copy of the data.
+            static const HostBytes none;
+            const HostBytes& bytes = it == doc.attachedFiles->end() ? none : it->second.data.bytes();
+            stamps += b.init.file + ":attached:" + std::to_string(bytes.size()) + ":"
+                + std::to_string(contentHash({reinterpret_cast<const char*>(bytes.data()), bytes.size()})) + ";";
+            continue;
+        }
         const auto path = doc.baseDir() / b.init.file;
         std::error_code ec;
         const auto size = std::filesystem::file_size(path, ec);
@@ -61,7 +75,7 @@ std::string PreparedRunCache::keyOf(const Document& doc)
 
 PreparedRun PreparedRunCache::prepare(const Document& doc)
 {
-    if (usesAttachedData(doc)) {
+    if (!worthKeeping(doc)) {
         {
             std::lock_guard lock(mutex_);
             lastHit_ = false;

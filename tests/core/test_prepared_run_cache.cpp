@@ -75,13 +75,14 @@ TEST(PreparedRunCache, AJobsAttachedDataIsPreparedFromItEachTimeAndNeverKept)
         data.data.set(i, double(i) * 0.25 - 3);
     data.shape = {64};
     (*attached)["a.raw"] = data;
-    auto remote = [&](const std::string& source) {
+    auto remote = [&](const std::string& source, const std::string& more = "") {
         // Parsed, then attached and validated, as the runner decodes a job.
         kw::Document doc = kw::DocumentReader::parse(R"({
           "format": "kernel-workbench", "version": 1,
           "source": ")" + source + R"(",
           "kernel": "k",
-          "buffers": [{"name": "a", "dtype": "f32", "count": "64", "init": {"kind": "file", "path": "a.raw"}, "direction": "inout"}],
+          "buffers": [{"name": "a", "dtype": "f32", "count": "64", "init": {"kind": "file", "path": "a.raw"}, "direction": "inout"})"
+                                                     + more + R"(],
           "args": [{"name": "a", "buffer": "a"}, {"name": "n", "type": "i32", "value": "64"}],
           "launch": {"grid": [1], "block": [32]}
         })");
@@ -98,4 +99,17 @@ TEST(PreparedRunCache, AJobsAttachedDataIsPreparedFromItEachTimeAndNeverKept)
     EXPECT_FALSE(cache.lastWasHit()) << "the data arrives with every job: nothing to reuse";
     EXPECT_EQ(second.buffers[0].data.bytes(), data.data.bytes()) << "byte for byte the attached data";
     EXPECT_EQ(attached->at("a.raw").data.bytes(), data.data.bytes()) << "the attachment is never written";
+
+    // Beside a generated buffer the run is kept, and new attached data is prepared again.
+    const std::string random
+        = R"(, {"name": "r", "dtype": "f32", "count": "64", "init": {"kind": "uniform", "seed": 3}, "direction": "in"})";
+    cache.prepare(remote(kSourceA, random));
+    EXPECT_FALSE(cache.lastWasHit());
+    kw::PreparedRun kept = cache.prepare(remote(kSourceB, random));
+    EXPECT_TRUE(cache.lastWasHit()) << "the random buffer is reused";
+    EXPECT_EQ(kept.buffers[0].data.bytes(), data.data.bytes());
+    (*attached)["a.raw"].data.set(5, 99.0);
+    kw::PreparedRun changed = cache.prepare(remote(kSourceB, random));
+    EXPECT_FALSE(cache.lastWasHit()) << "other attached bytes, another key";
+    EXPECT_EQ(changed.buffers[0].data.at(5), 99.0);
 }
