@@ -323,7 +323,7 @@ Document JobCodec::decode(const json& h, const HostBytes& binary, HostBytes* tak
         (*attached)[first->value("file", std::string())] = std::move(a);
     }
 
-    // Validated with the attachments in place: the validator reads initialisers.
+    // Validated with the attachments in place: the validator checks file initialisers against them.
     Document doc = DocumentReader::parse(text, folder / "document.kwb", trust);
     doc.attachedFiles = std::move(attached);
     DocumentValidator::validate(doc);
