@@ -108,9 +108,9 @@ private:
     struct Job {
         int id = 0;
         Op op = Op::Hello;
-        nlohmann::json header;          // the request
-        std::vector<std::byte> payload; // its binary payload
-        std::string kernel;             // for reports
+        nlohmann::json header; // the request
+        HostBytes payload;     // its binary payload
+        std::string kernel;    // for reports
         QString launchText;
         double timeLimitS = 10;
         ReturnedBuffers returned; // the frames this job lets the runner send

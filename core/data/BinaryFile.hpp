@@ -18,6 +18,10 @@ public:
 
     // A raw little-endian array: the file size must be a multiple of the element size.
     static HostBuffer read(const std::filesystem::path& path, DType dtype, std::uintmax_t maxBytes = UINTMAX_MAX);
+    // The element count read() would give, from the file's size: the same checks and
+    // messages (the file is opened, not read), for judging a file without holding it.
+    static std::size_t elementCount(const std::filesystem::path& path, DType dtype,
+                                    std::uintmax_t maxBytes = UINTMAX_MAX);
     static void write(const std::filesystem::path& path, const HostBuffer& data);
 };
 

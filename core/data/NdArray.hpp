@@ -21,5 +21,7 @@ struct NdArray {
 // The data converted to dtype: bytes are copied when the element types match
 // (u16 bits stand for bf16, as .npy stores bf16), otherwise element by element.
 HostBuffer convertTo(const HostBuffer& data, DType dtype);
+// The same, taking the data: when the element types match its bytes are moved, not copied.
+HostBuffer convertTo(HostBuffer&& data, DType dtype);
 
 } // namespace kw

@@ -128,8 +128,12 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
     array.shape = shape(spec, field);
     const std::size_t count = NdArray::elementCount(array.shape);
     const Initialiser& init = spec.init;
+    if (init.kind == Initialiser::Kind::File) { // the file's data becomes the buffer: nothing allocated before
+        array.data = fromFile(spec.dtype, count, init, field + ".init.path");
+        return array;
+    }
     // The kinds below that write every element start unwritten; the others (zeros, a
-    // file, a copy) start zeroed, as the zeros kind and a short read rely on.
+    // copy) start zeroed, as the zeros kind relies on.
     const bool writesAll = init.kind == Initialiser::Kind::Fill || init.kind == Initialiser::Kind::Arange
         || init.kind == Initialiser::Kind::Linspace || init.kind == Initialiser::Kind::Uniform
         || init.kind == Initialiser::Kind::Normal || init.kind == Initialiser::Kind::Expression;
@@ -169,7 +173,7 @@ NdArray BufferFactory::create(const BufferSpec& spec, const std::string& field) 
         break;
     }
     case Initialiser::Kind::Expression: fillExpression(array, init, initField + ".expr"); break;
-    case Initialiser::Kind::File: fillFromFile(array, init, initField + ".path"); break;
+    case Initialiser::Kind::File: break; // above
     case Initialiser::Kind::Copy: break; // PreparedRun copies the other buffer's initial contents in
     }
     return array;
@@ -204,7 +208,7 @@ NdArray readWithCaps(const std::filesystem::path& path, DType dtype, const SizeC
     const std::string ext = lowerExtension(path);
     if (ext == ".npy") {
         NdArray a = NpyFile::read(path, caps.npy);
-        a.data = convertTo(a.data, dtype);
+        a.data = convertTo(std::move(a.data), dtype);
         return a;
     }
     if (ext == ".csv" || ext == ".txt")
@@ -233,33 +237,55 @@ NdArray BufferFactory::readFile(const std::filesystem::path& path, DType dtype)
     return readWithCaps(path, dtype, {UINTMAX_MAX, UINTMAX_MAX, UINTMAX_MAX});
 }
 
-void BufferFactory::fillFromFile(NdArray& array, const Initialiser& init, const std::string& field) const
+const NdArray* BufferFactory::attachment(const Initialiser& init, const std::string& field) const
 {
     if (init.file.empty())
         fail(field, "no file given");
-    NdArray loaded;
-    if (attached_) {
-        // A remote job: the client read the file; this machine's disk is not its disk.
-        if (trust_ != Trust::Trusted && !ConfinedFolder::staysInside(init.file))
-            throw Error(ErrorCategory::Untrusted,
-                        field + ": \"" + init.file + "\" " + ConfinedFolder::explain(ConfinedFolder::Status::Outside));
-        auto it = attached_->find(init.file);
-        if (it == attached_->end())
-            fail(field, "file \"" + init.file + "\" did not come with the job (the client could not read it)");
-        loaded.data = convertTo(it->second.data, array.data.dtype());
-        loaded.shape = it->second.shape;
-    } else {
-        loaded = readLocal(init.file, array.data.dtype(), array.data.count(), field);
-    }
-    if (loaded.data.count() != array.data.count())
-        fail(field,
-             "\"" + init.file + "\" holds " + std::to_string(loaded.data.count()) + " elements, but the buffer has "
-                 + std::to_string(array.data.count()));
-    array.data = std::move(loaded.data);
+    if (!attached_)
+        return nullptr;
+    // A remote job: the client read the file; this machine's disk is not its disk.
+    if (trust_ != Trust::Trusted && !ConfinedFolder::staysInside(init.file))
+        throw Error(ErrorCategory::Untrusted,
+                    field + ": \"" + init.file + "\" " + ConfinedFolder::explain(ConfinedFolder::Status::Outside));
+    auto it = attached_->find(init.file);
+    if (it == attached_->end())
+        fail(field, "file \"" + init.file + "\" did not come with the job (the client could not read it)");
+    return &it->second;
 }
 
-NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size_t count,
-                                 const std::string& field) const
+void BufferFactory::checkCount(const Initialiser& init, std::size_t held, std::size_t count, const std::string& field)
+{
+    if (held != count)
+        fail(field,
+             "\"" + init.file + "\" holds " + std::to_string(held) + " elements, but the buffer has "
+                 + std::to_string(count));
+}
+
+HostBuffer BufferFactory::fromFile(DType dtype, std::size_t count, const Initialiser& init,
+                                   const std::string& field) const
+{
+    if (const NdArray* a = attachment(init, field)) {
+        checkCount(init, a->data.count(), count, field);
+        return convertTo(a->data, dtype);
+    }
+    HostBuffer loaded = readLocal(init.file, dtype, count, field).data;
+    checkCount(init, loaded.count(), count, field);
+    return loaded;
+}
+
+void BufferFactory::checkFile(const BufferSpec& spec, const std::string& field) const
+{
+    const std::size_t count = NdArray::elementCount(shape(spec, field));
+    const std::string pathField = field + ".init.path";
+    if (const NdArray* a = attachment(spec.init, pathField)) {
+        // Conversion keeps the count: the attached data is judged where it lies.
+        checkCount(spec.init, a->data.count(), count, pathField);
+        return;
+    }
+    checkCount(spec.init, countLocal(spec.init.file, spec.dtype, count, pathField), count, pathField);
+}
+
+std::filesystem::path BufferFactory::localFile(const std::string& file, const std::string& field) const
 {
     const std::filesystem::path path = resolve(file, field);
     std::error_code ec;
@@ -268,8 +294,29 @@ NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size
         fail(field, "\"" + file + "\" is not a regular file");
     if (!std::filesystem::is_regular_file(status))
         fail(field, "file \"" + file + "\" not found (looked for " + path.string() + ")");
+    return path;
+}
+
+NdArray BufferFactory::readLocal(const std::string& file, DType dtype, std::size_t count,
+                                 const std::string& field) const
+{
+    const std::filesystem::path path = localFile(file, field);
     try {
         return readFile(path, dtype, count);
+    } catch (const Error& e) {
+        fail(field, e.what());
+    }
+}
+
+std::size_t BufferFactory::countLocal(const std::string& file, DType dtype, std::size_t count,
+                                      const std::string& field) const
+{
+    const std::filesystem::path path = localFile(file, field);
+    if (lowerExtension(path) == ".npy" || lowerExtension(path) == ".csv" || lowerExtension(path) == ".txt")
+        return readLocal(file, dtype, count, field).data.count(); // their elements are known once parsed
+    try {
+        // A raw file's count is its size: judged without reading it (the cap of readFile's).
+        return BinaryFile::elementCount(path, dtype, std::uintmax_t(count) * sizeOf(dtype));
     } catch (const Error& e) {
         fail(field, e.what());
     }

@@ -27,6 +27,10 @@ public:
     NdArray create(const BufferSpec& spec, const std::string& field) const;
     void setDeadline(Deadline deadline) { deadline_ = deadline; }
 
+    // What create() checks of a file initialiser (the file is there, readable, and holds
+    // the buffer's element count), without building the buffer from an attached file.
+    void checkFile(const BufferSpec& spec, const std::string& field) const;
+
     // The path an initialiser file resolves to; `field` names it in errors
     // (kw::Error(Untrusted) for a file outside the folder of an untrusted document).
     std::filesystem::path resolve(const std::string& file, const std::string& field) const;
@@ -40,8 +44,14 @@ public:
 private:
     Deadline deadline_ = Deadline::none();
     void fillExpression(NdArray& array, const Initialiser& init, const std::string& field) const;
-    void fillFromFile(NdArray& array, const Initialiser& init, const std::string& field) const;
+    HostBuffer fromFile(DType dtype, std::size_t count, const Initialiser& init, const std::string& field) const;
+    // The job's copy of the file (nullptr without attachments: the file is on this disk).
+    const NdArray* attachment(const Initialiser& init, const std::string& field) const;
+    static void checkCount(const Initialiser& init, std::size_t held, std::size_t count, const std::string& field);
     NdArray readLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const;
+    // The element count of a file on this disk; a raw file's from its size, unread.
+    std::size_t countLocal(const std::string& file, DType dtype, std::size_t count, const std::string& field) const;
+    std::filesystem::path localFile(const std::string& file, const std::string& field) const;
 
     const VariableScope& scope_;
     std::filesystem::path baseDir_;

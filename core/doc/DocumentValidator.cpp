@@ -101,7 +101,7 @@ void validateBuffers(const Document& doc, const VariableScope& scope)
             break;
         }
         case Initialiser::Kind::File:
-            factory.create(spec, field); // reads the file: existence, format and element count
+            factory.checkFile(spec, field); // existence, format and element count
             break;
         case Initialiser::Kind::Copy: {
             const BufferSpec* source = doc.findBuffer(init.from);

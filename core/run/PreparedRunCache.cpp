@@ -3,6 +3,7 @@
 #include "compile/ContentHash.hpp"
 #include "doc/DocumentWriter.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace kw {
@@ -15,6 +16,18 @@ std::size_t totalBytes(const PreparedRun& run)
     for (const auto& b : run.buffers)
         bytes += b.data.byteSize();
     return bytes;
+}
+
+// Worth keeping: a run with a buffer generated from its initialiser (random numbers, an
+// expression, a fill). A job whose data all came with it (attached files, besides zeros
+// and copies) is prepared from its attachments again: they arrive with every job, so a
+// kept copy would save no work and cost a copy and a hash of every byte.
+bool worthKeeping(const Document& doc)
+{
+    return !doc.attachedFiles || std::any_of(doc.buffers.begin(), doc.buffers.end(), [](const BufferSpec& b) {
+        return b.init.kind != Initialiser::Kind::File && b.init.kind != Initialiser::Kind::Zeros
+            && b.init.kind != Initialiser::Kind::Copy;
+    });
 }
 
 // Size and modification time of each input file, so an edited file is read again.
@@ -62,6 +75,13 @@ std::string PreparedRunCache::keyOf(const Document& doc)
 
 PreparedRun PreparedRunCache::prepare(const Document& doc)
 {
+    if (!worthKeeping(doc)) {
+        {
+            std::lock_guard lock(mutex_);
+            lastHit_ = false;
+        }
+        return PreparedRun::fromDocument(doc);
+    }
     const std::string key = keyOf(doc);
     {
         std::lock_guard lock(mutex_);

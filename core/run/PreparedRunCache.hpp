@@ -18,7 +18,8 @@ public:
 
     // A copy of the prepared run for `doc`: from the cache when everything it is
     // built from (variables, buffers, arguments, launch, run settings, checks,
-    // the stamps of input files) is unchanged, else freshly prepared.
+    // the stamps of input files) is unchanged, else freshly prepared. A job whose data all
+    // came with it (a remote job's attached files, zeros, copies) is prepared and not kept.
     PreparedRun prepare(const Document& doc);
     bool lastWasHit() const;
 

@@ -15,6 +15,7 @@
 #include "util/ConfinedFolder.hpp"
 #include "util/Error.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -176,7 +177,10 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
                          {"shape", a.shape},
                          {"offset", job.payload.size()},
                          {"bytes", a.data.byteSize()}});
-        job.payload.insert(job.payload.end(), a.data.bytes().begin(), a.data.bytes().end());
+        if (job.payload.empty()) // the first file's bytes are the payload: moved, not copied
+            job.payload = std::move(a.data.bytes());
+        else
+            job.payload.insert(job.payload.end(), a.data.bytes().begin(), a.data.bytes().end());
     }
 
     job.header = protocol::request(id, op);
@@ -193,7 +197,40 @@ EncodedJob JobCodec::encode(const Document& doc, std::string_view op, const json
 
 Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
 {
-    const json& h = request.header;
+    return decode(request.header, request.binary, nullptr, jobsRoot);
+}
+
+Document JobCodec::decodeTakingPayload(Message& request, const fs::path& jobsRoot)
+{
+    return decode(request.header, request.binary, &request.binary, jobsRoot);
+}
+
+HostBytes JobCodec::payloadOf(const json& header, const Document& doc)
+{
+    // As long as the request said ("binary", once on the wire), else up to its last file's end.
+    const json files = header.value("files", json::array());
+    std::size_t size = std::size_t(MessageChannel::payloadBytes(header));
+    if (files.is_array())
+        for (const json& f : files)
+            if (f.is_object())
+                size = std::max(size, f.value("offset", std::size_t(0)) + f.value("bytes", std::size_t(0)));
+    HostBytes payload(size, std::byte{0});
+    if (!doc.attachedFiles || !files.is_array())
+        return payload;
+    for (const json& f : files) {
+        if (!f.is_object())
+            continue;
+        const auto it = doc.attachedFiles->find(f.value("file", std::string()));
+        const std::size_t offset = f.value("offset", std::size_t(0));
+        if (it != doc.attachedFiles->end() && it->second.data.byteSize() <= payload.size() - offset
+            && it->second.data.byteSize())
+            std::memcpy(payload.data() + offset, it->second.data.data(), it->second.data.byteSize());
+    }
+    return payload;
+}
+
+Document JobCodec::decode(const json& h, const HostBytes& binary, HostBytes* takeable, const fs::path& jobsRoot)
+{
     auto it = h.find("document");
     if (it == h.end())
         throw Error(ErrorCategory::Protocol, "request has no \"document\"");
@@ -245,6 +282,8 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
     const json files = h.value("files", json::array());
     if (!files.is_array())
         throw Error(ErrorCategory::Protocol, "\"files\" must be an array");
+    // The file that begins the payload takes it whole once the others are copied out of it.
+    const json* first = nullptr;
     for (const json& f : files) {
         const std::string name = f.value("file", std::string());
         const auto dtype = parseDType(f.value("dtype", std::string()));
@@ -253,21 +292,38 @@ Document JobCodec::decode(const Message& request, const fs::path& jobsRoot)
         const std::size_t bytes = f.value("bytes", std::size_t(0));
         if (name.empty() || !dtype)
             throw Error(ErrorCategory::Protocol, "each of \"files\" needs \"file\" and a known \"dtype\"");
-        if (count > SIZE_MAX / sizeOf(*dtype) || bytes != count * sizeOf(*dtype) || offset > request.binary.size()
-            || bytes > request.binary.size() - offset)
+        if (count > SIZE_MAX / sizeOf(*dtype) || bytes != count * sizeOf(*dtype) || offset > binary.size()
+            || bytes > binary.size() - offset)
             throw Error(ErrorCategory::Protocol,
                         "file \"" + name + "\": its " + std::to_string(bytes)
-                            + " bytes do not fit the job's binary payload of " + std::to_string(request.binary.size())
+                            + " bytes do not fit the job's binary payload of " + std::to_string(binary.size())
                             + " bytes");
+        const bool unique
+            = std::count_if(files.begin(), files.end(),
+                            [&](const json& o) { return o.is_object() && o.value("file", std::string()) == name; })
+            == 1;
+        if (takeable && offset == 0 && bytes > 0 && !first && unique) {
+            first = &f;
+            continue;
+        }
         NdArray a;
         a.data = HostBuffer::uninitialised(*dtype, count); // bytes == count * size: written whole below
         if (bytes)
-            std::memcpy(a.data.data(), request.binary.data() + offset, bytes);
+            std::memcpy(a.data.data(), binary.data() + offset, bytes);
         a.shape = f.value("shape", std::vector<std::size_t>{count});
         (*attached)[name] = std::move(a);
     }
+    if (first) {
+        HostBytes bytes = std::move(*takeable);
+        bytes.resize(first->value("bytes", std::size_t(0))); // shorter: never reallocates
+        const DType dtype = *parseDType(first->value("dtype", std::string()));
+        NdArray a;
+        a.shape = first->value("shape", std::vector<std::size_t>{bytes.size() / sizeOf(dtype)});
+        a.data = HostBuffer(dtype, std::move(bytes));
+        (*attached)[first->value("file", std::string())] = std::move(a);
+    }
 
-    // Validated with the attachments in place: the validator reads initialisers.
+    // Validated with the attachments in place: the validator checks file initialisers against them.
     Document doc = DocumentReader::parse(text, folder / "document.kwb", trust);
     doc.attachedFiles = std::move(attached);
     DocumentValidator::validate(doc);

@@ -18,8 +18,8 @@
 namespace kw {
 
 struct EncodedJob {
-    nlohmann::json header;          // the request; "binary" is added on the wire
-    std::vector<std::byte> payload; // initialiser data, in the order of header["files"]
+    nlohmann::json header; // the request; "binary" is added on the wire
+    HostBytes payload;     // initialiser data, in the order of header["files"]
 };
 
 class JobCodec {
@@ -34,12 +34,23 @@ public:
     // initialisers come from the payload, never from this disk. A request without
     // them (a local client) is resolved against its "base_dir" as in version 1.
     static Document decode(const Message& request, const std::filesystem::path& jobsRoot);
+    // The same, taking the request's payload: the file that begins it becomes its buffer's
+    // data without a copy (the others are copied out first); request.binary is left empty.
+    static Document decodeTakingPayload(Message& request, const std::filesystem::path& jobsRoot);
+    // The payload a decoded request brought, from its header and the document's
+    // attached files (for a request served again after decode took its payload).
+    static HostBytes payloadOf(const nlohmann::json& header, const Document& doc);
 
     // Paths inside a job folder, as the client knows them (relative to its document).
     static void relativize(CompileResult& result, const std::filesystem::path& jobFolder);
 
     // The folder for jobs under a cache folder: <cache>/jobs.
     static std::filesystem::path jobsRootIn(const std::filesystem::path& cacheDir);
+
+private:
+    // `takeable` is the request's own payload when decode may take it, else null.
+    static Document decode(const nlohmann::json& header, const HostBytes& payload, HostBytes* takeable,
+                           const std::filesystem::path& jobsRoot);
 };
 
 } // namespace kw

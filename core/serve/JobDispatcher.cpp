@@ -140,15 +140,17 @@ json JobDispatcher::compile(const Message& message)
     return toJson(result, true);
 }
 
-JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
+JobDispatcher::Next JobDispatcher::run(Message& message, const json& id)
 {
     const json& request = message.header;
-    const Document doc = JobCodec::decode(message, JobCodec::jobsRootIn(userCacheDir()));
+    // The payload's first file becomes its buffer's data: taken, not copied.
+    const Document doc = JobCodec::decodeTakingPayload(message, JobCodec::jobsRootIn(userCacheDir()));
     Backend& be = backend(deviceOf(request));
     if (!be.canUsePrintfBuffer(doc.run.printfBufferBytes)) {
         // The FIFO size is fixed after the first launch of a context: serve this
         // request again in a fresh process.
-        replay_ = protocol::encode(request, message.binary.data(), message.binary.size());
+        const HostBytes payload = JobCodec::payloadOf(request, doc);
+        replay_ = protocol::encode(request, payload.data(), payload.size());
         return Next::Restart;
     }
     const std::string returnBuffers = request.value("return_buffers", std::string("outputs"));
@@ -216,7 +218,7 @@ JobDispatcher::Next JobDispatcher::run(const Message& message, const json& id)
     return be.usable() ? Next::Continue : Next::Restart;
 }
 
-JobDispatcher::Next JobDispatcher::handle(const Message& request)
+JobDispatcher::Next JobDispatcher::handle(Message& request)
 {
     const json& h = request.header;
     const json id = h.value("id", json(nullptr));

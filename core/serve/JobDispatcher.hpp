@@ -26,7 +26,7 @@ public:
 
     // Handles one request. Restart: the process must be replaced before the next
     // request; replay() is a request to serve first in the new process (or empty).
-    Next handle(const Message& request);
+    Next handle(Message& request); // a run takes the request's payload
     const std::string& replay() const noexcept { return replay_; }
 
     // Replies with an error for a request that could not be parsed.
@@ -37,7 +37,7 @@ private:
     nlohmann::json hello();
     nlohmann::json devices();
     nlohmann::json compile(const Message& request);
-    Next run(const Message& request, const nlohmann::json& id);
+    Next run(Message& request, const nlohmann::json& id);
     Backend& backend(const std::string& device);
     void stage(const nlohmann::json& id, const std::string& name);
 

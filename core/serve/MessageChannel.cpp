@@ -10,10 +10,6 @@
 
 namespace kw {
 
-namespace {
-constexpr std::uint64_t kFirstPayloadRoom = std::uint64_t(16) << 20;
-} // namespace
-
 MessageChannel::MessageChannel(int inFd, int outFd, std::string pending)
     : reader_(inFd, kMaxLine, std::move(pending))
     , outFd_(outFd)
@@ -65,13 +61,27 @@ std::optional<Message> MessageChannel::read(const HeaderCheck& beforePayload)
     const std::uint64_t n = payloadBytes(m.header);
     if (beforePayload)
         beforePayload(m.header, n);
-    // The payload is read straight into the message. Its memory grows with what arrives
-    // (a header's count alone never allocates more than twice what came).
+    // The payload is read straight into the message, in reads as large as what is left.
+    // Its memory is taken whole and never zeroed, so no byte is copied as it grows and a
+    // page is first touched by the read that fills it: a header's count alone reserves
+    // address space, and memory only as the bytes arrive.
+    try {
+        m.binary.resize(std::size_t(n));
+    } catch (const std::exception&) { // bad_alloc, length_error
+        // Skipped to its end, so the next message is read in step.
+        std::vector<std::byte> scratch(std::size_t(1) << 20);
+        for (std::uint64_t left = n; left > 0;) {
+            const std::size_t got
+                = reader_.readInto(scratch.data(), std::size_t(std::min<std::uint64_t>(left, scratch.size())));
+            if (got == 0)
+                break;
+            left -= got;
+        }
+        throw Error(ErrorCategory::Protocol,
+                    "a binary frame of " + std::to_string(n) + " bytes is more than this machine can hold");
+    }
     std::size_t filled = 0;
     while (filled < n) {
-        if (filled == m.binary.size())
-            m.binary.resize(
-                std::size_t(std::min<std::uint64_t>(n, std::max<std::uint64_t>(2 * filled, kFirstPayloadRoom))));
         const std::size_t got = reader_.readInto(m.binary.data() + filled, m.binary.size() - filled);
         if (got == 0)
             throw Error(ErrorCategory::Protocol,

@@ -1,6 +1,7 @@
 #pragma once
 // The serve protocol's framing (docs/protocol.md): one JSON object per line; a
 // message with "binary": N is followed by exactly N raw bytes.
+#include "data/HostBytes.hpp"
 #include "serve/LineReader.hpp"
 
 #include <nlohmann/json.hpp>
@@ -18,7 +19,7 @@ namespace kw {
 
 struct Message {
     nlohmann::json header;
-    std::vector<std::byte> binary;
+    HostBytes binary; // the payload, as read: never zeroed first
 };
 
 class MessageChannel {

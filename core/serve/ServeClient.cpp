@@ -65,7 +65,7 @@ void ServeClient::lost(const std::string& during)
                 RunnerFailure::describe(process_.commandLine(), how, process_.stderrTail()) + "; " + during);
 }
 
-json ServeClient::roundTrip(const json& header, const std::vector<std::byte>& payload, const StageCallback& onStage,
+json ServeClient::roundTrip(const json& header, const HostBytes& payload, const StageCallback& onStage,
                             ReturnedBuffers& returned, std::map<std::string, HostBuffer>& frames)
 {
     const json id = header["id"];

@@ -59,9 +59,8 @@ public:
 
 private:
     // Sends a request and reads up to its final reply; frames `returned` admits land in `frames`.
-    nlohmann::json roundTrip(const nlohmann::json& header, const std::vector<std::byte>& payload,
-                             const StageCallback& onStage, ReturnedBuffers& returned,
-                             std::map<std::string, HostBuffer>& frames);
+    nlohmann::json roundTrip(const nlohmann::json& header, const HostBytes& payload, const StageCallback& onStage,
+                             ReturnedBuffers& returned, std::map<std::string, HostBuffer>& frames);
     [[noreturn]] void lost(const std::string& during);
 
     RunnerProcess process_;

@@ -114,8 +114,8 @@ void reportFirstRun(LaunchSetup& launch, GridRun& first, const LaunchConfig& con
 // only a count from the first launch's time: restoring the inputs costs time too, and a
 // loaded machine slows the later launches.
 std::vector<double> timedRepeats(LaunchSetup& launch, std::vector<BufferArg>& buffers,
-                                 const std::vector<HostBytes>& inputs, const LaunchConfig& config,
-                                 double budgetSeconds, unsigned threads, std::vector<std::string>& warnings)
+                                 const std::vector<HostBytes>& inputs, const LaunchConfig& config, double budgetSeconds,
+                                 unsigned threads, std::vector<std::string>& warnings)
 {
     std::vector<double> times;
     std::vector<HostBytes> outputs;
@@ -210,7 +210,9 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     LaunchSetup launch(mod, fn, buffers, args, config, {kernel.name, raceCheck_, threadCount(), std::move(written)},
                        report.warnings);
 
-    const bool timed = config.repeats > 0 || config.warmup > 0;
+    // Only timed repeats restore the inputs (the simulator runs no warm-up launches): a
+    // copy of every buffer is taken for them alone.
+    const bool timed = config.repeats > 0;
     std::vector<HostBytes> inputs;
     if (timed)
         for (auto& b : buffers)
@@ -221,9 +223,8 @@ LaunchReport SimBackend::launch(const KernelImage& kernel, std::vector<BufferArg
     launch.plainFromNowOn();
 
     std::vector<double> times;
-    if (report.ok && timed && config.repeats > 0)
-        times = timedRepeats(launch, buffers, inputs, config, repeatBudgetSeconds_, threadCount(),
-                             report.warnings);
+    if (report.ok && timed)
+        times = timedRepeats(launch, buffers, inputs, config, repeatBudgetSeconds_, threadCount(), report.warnings);
     if (times.empty())
         times.push_back(first.ms);
     summariseTimes(std::move(times), report.timings);

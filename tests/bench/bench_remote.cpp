@@ -210,8 +210,12 @@ int main(int argc, char** argv)
             for (const auto& [label, command] :
                  {std::pair{"local runner (pipe)", local}, std::pair{"loopback ssh", ssh}}) {
                 kw::ServeClient client(command);
+                // Where the time goes: the request until the runner's first stage (sending
+                // and decoding it), the runner's work, and the buffer's way back.
+                std::map<std::string, double> stageAt;
                 const auto t0 = Clock::now();
-                const kw::RunResult r = client.run(big, "sim");
+                const kw::RunResult r = client.run(
+                    big, "sim", "outputs", [&](const std::string& stage) { stageAt.try_emplace(stage, msSince(t0)); });
                 const double ms = msSince(t0);
                 const double moved = double(client.lastJob().sent + client.lastJob().received) / (1 << 20);
                 if (!succeeded(r, std::string("round trip, ") + label))
@@ -220,6 +224,9 @@ int main(int argc, char** argv)
                 fmt::print("{} MiB round trip, {}: {:.0f} ms, sent {:.1f} MiB, received {:.1f} MiB, {:.0f} MiB/s\n",
                            mib, label, ms, double(client.lastJob().sent) / (1 << 20),
                            double(client.lastJob().received) / (1 << 20), moved / (ms / 1000));
+                if (stageAt.count("compile") && stageAt.count("download"))
+                    fmt::print("  request sent and decoded {:.0f} ms, runner's work {:.0f} ms, buffer back {:.0f} ms\n",
+                               stageAt["compile"], stageAt["download"] - stageAt["compile"], ms - stageAt["download"]);
             }
             for (const auto& [label, options] :
                  {std::pair{"ssh cat", ""}, std::pair{"ssh -C cat", " -o Compression=yes"}}) {

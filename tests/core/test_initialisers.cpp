@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 
 using namespace kw;
 
@@ -191,6 +192,41 @@ TEST_F(Initialisers, ExpressionErrorsNameTheField)
     init.expression = "i * k";
     EXPECT_EQ(errorOf([&] { factory.create(spec(DType::F32, "n", init), "buffers[2]"); }),
               "buffers[2].init.expr: unknown name \"k\" in \"i * k\"");
+}
+
+TEST_F(Initialisers, AFileIsCheckedAsItIsReadARawOneFromItsSizeAlone)
+{
+    // checkFile (the validator's) says what create says of each file, in the same words.
+    HostBuffer v(DType::F32, 12);
+    for (std::size_t i = 0; i < 12; ++i)
+        v.set(i, double(i) - 5);
+    BinaryFile::write(dir / "w.bin", v);
+    NpyFile::write(dir / "w.npy", v);
+    std::ofstream(dir / "odd.bin", std::ios::binary) << std::string(47, 'x');
+    std::filesystem::create_directories(dir / "folder.bin");
+    for (const char* file : {"w.bin", "w.npy", "odd.bin", "missing.bin", "folder.bin", "../outside.bin"})
+        for (const char* count : {"12", "13", "11"}) {
+            Initialiser init = kind(Initialiser::Kind::File);
+            init.file = file;
+            const BufferSpec s = spec(DType::F32, count, init);
+            const bool fits = std::string(count) == "12" && std::string(file).rfind("w.", 0) == 0;
+            if (fits) {
+                EXPECT_NO_THROW(factory.checkFile(s, "buffers[1]")) << file;
+                EXPECT_EQ(factory.create(s, "buffers[1]").data.bytes(), v.bytes()) << file;
+                continue;
+            }
+            const std::string created = errorOf([&] { factory.create(s, "buffers[1]"); });
+            EXPECT_EQ(errorOf([&] { factory.checkFile(s, "buffers[1]"); }), created) << file << ", count " << count;
+        }
+    Initialiser raw = kind(Initialiser::Kind::File);
+    raw.file = "w.bin";
+    EXPECT_EQ(errorOf([&] { factory.checkFile(spec(DType::F32, "13", raw), "buffers[1]"); }),
+              "buffers[1].init.path: \"w.bin\" holds 12 elements, but the buffer has 13");
+    raw.file = "odd.bin";
+    EXPECT_NE(errorOf([&] {
+                  factory.checkFile(spec(DType::F32, "12", raw), "buffers[1]");
+              }).find("47 bytes is not a whole number of f32 elements"),
+              std::string::npos);
 }
 
 TEST_F(Initialisers, FromNpyCsvAndRawFiles)

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <thread>
+
 using namespace kw;
 
 namespace {
@@ -47,6 +50,38 @@ TEST(MessageChannel, JsonLinesWithBinaryFramesRoundTrip)
     ASSERT_TRUE(b);
     EXPECT_EQ(b->header["text"], "line\nbreak");
     EXPECT_FALSE(reader.read());
+}
+
+TEST(MessageChannel, AFrameTooLargeToHoldIsAProtocolErrorAndALargeOneComesWhole)
+{
+    Pipe p;
+    // 256 KiB of a pattern no zeroed or shifted byte could pass for, after a frame no machine can hold.
+    std::string payload(std::size_t(256) << 10, '\0');
+    for (std::size_t i = 0; i < payload.size(); ++i)
+        payload[i] = char((i * 131 + i / 251) & 0xff);
+    const std::string wire = "{\"id\": 1, \"binary\": 4611686018427387904}\n";
+    ASSERT_EQ(kw::fd::write(p.fd[1], wire.data(), wire.size()), long(wire.size()));
+    p.closeWrite();
+    MessageChannel reader(p.fd[0], -1);
+    try {
+        reader.read();
+        ADD_FAILURE() << "a frame of 2^62 bytes was taken";
+    } catch (const Error& e) {
+        EXPECT_EQ(e.category(), ErrorCategory::Protocol);
+        EXPECT_NE(std::string(e.what()).find("more than this machine can hold"), std::string::npos) << e.what();
+    }
+
+    Pipe q;
+    std::thread writer([&] {
+        MessageChannel(-1, q.fd[1]).write({{"id", 2}}, payload.data(), payload.size());
+        q.closeWrite();
+    });
+    MessageChannel second(q.fd[0], -1);
+    const auto m = second.read();
+    writer.join();
+    ASSERT_TRUE(m);
+    ASSERT_EQ(m->binary.size(), payload.size());
+    EXPECT_EQ(std::memcmp(m->binary.data(), payload.data(), payload.size()), 0);
 }
 
 TEST(MessageChannel, PendingBytesComeFirstAndALastLineNeedsNoNewline)

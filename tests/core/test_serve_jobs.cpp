@@ -12,6 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -62,6 +65,69 @@ TEST(ServeJobs, TheRunnerUnpacksAJobIntoItsOwnFolderAndNeverReadsInitialisersFro
     kw::Message cut = m;
     cut.binary.resize(10);
     EXPECT_THROW(kw::JobCodec::decode(cut, dir / "jobs"), kw::Error);
+}
+
+TEST(ServeJobs, TakingThePayloadGivesTheSameFilesAndKeepsWhatARequestServedAgainSends)
+{
+    const fs::path dir = kw::test::freshDir("kwjobs", "take");
+    const kw::Document doc = kwtest::writeRoundTripDocument(dir / "client", 1001);
+    const kw::EncodedJob job = kw::JobCodec::encode(doc, kw::protocol::op::kRun, 1, "sim");
+    ASSERT_EQ(job.header["files"].size(), 3u);
+
+    kw::Message copied{job.header, job.payload}, taken{job.header, job.payload};
+    const kw::Document a = kw::JobCodec::decode(copied, dir / "jobs");
+    const kw::Document b = kw::JobCodec::decodeTakingPayload(taken, dir / "jobs");
+    EXPECT_EQ(copied.binary, job.payload) << "decode of a const request leaves its payload";
+    EXPECT_TRUE(taken.binary.empty()) << "the payload became the first file's data";
+    ASSERT_TRUE(a.attachedFiles && b.attachedFiles);
+    ASSERT_EQ(b.attachedFiles->size(), a.attachedFiles->size());
+    for (const auto& [name, array] : *a.attachedFiles) {
+        ASSERT_TRUE(b.attachedFiles->count(name)) << name;
+        const kw::NdArray& other = b.attachedFiles->at(name);
+        EXPECT_EQ(other.data.dtype(), array.data.dtype()) << name;
+        EXPECT_EQ(other.data.count(), array.data.count()) << name;
+        EXPECT_EQ(other.data.bytes(), array.data.bytes()) << name;
+        EXPECT_EQ(other.shape, array.shape) << name;
+    }
+    EXPECT_EQ(b.attachedFiles->at("bytes.raw").data.byteSize(), 1001u) << "taken, then cut to its own bytes";
+    EXPECT_EQ(kw::JobCodec::payloadOf(taken.header, b), job.payload) << "byte for byte";
+}
+
+TEST(ServeJobs, AnAttachedFileShorterOrLongerThanItsBufferIsRefusedAsFromDisk)
+{
+    const fs::path dir = kw::test::freshDir("kwjobs", "count");
+    const kw::Document doc = kwtest::writeRoundTripDocument(dir / "client", 64);
+    const kw::EncodedJob job = kw::JobCodec::encode(doc, kw::protocol::op::kRun, 1, "sim");
+    ASSERT_EQ(job.header["files"][0]["file"], "bytes.raw");
+    ASSERT_EQ(job.header["files"][0]["offset"], 0);
+    for (const std::size_t held : {63u, 65u}) {
+        // bytes.raw (buffers[0], u8) comes with one byte fewer or more than n = 64 elements.
+        kw::Message m{job.header, {}};
+        m.header["files"][0]["count"] = held;
+        m.header["files"][0]["bytes"] = held;
+        m.binary.resize(held);
+        std::memcpy(m.binary.data(), job.payload.data(), std::min<std::size_t>(held, 64));
+        for (std::size_t f = 1; f < m.header["files"].size(); ++f) { // the others after it, as they came
+            json& file = m.header["files"][f];
+            const std::size_t from = file["offset"].get<std::size_t>(), bytes = file["bytes"].get<std::size_t>();
+            file["offset"] = m.binary.size();
+            m.binary.insert(m.binary.end(), job.payload.begin() + std::ptrdiff_t(from),
+                            job.payload.begin() + std::ptrdiff_t(from + bytes));
+        }
+        const std::string expected
+            = "buffers[0].init.path: \"bytes.raw\" holds " + std::to_string(held) + " elements, but the buffer has 64";
+        for (const bool take : {false, true}) {
+            kw::Message request = m;
+            try {
+                take ? kw::JobCodec::decodeTakingPayload(request, dir / "jobs")
+                     : kw::JobCodec::decode(request, dir / "jobs");
+                ADD_FAILURE() << held << " elements were accepted for 64";
+            } catch (const kw::Error& e) {
+                EXPECT_EQ(e.category(), kw::ErrorCategory::Document);
+                EXPECT_EQ(std::string(e.what()), expected) << (take ? "taken" : "copied");
+            }
+        }
+    }
 }
 
 TEST(ServeJobs, ALocalRunnerRunsAJobThroughTheClient)

@@ -3,7 +3,9 @@
 // and any device printf buffer size may follow any other.
 #include "SimTestSupport.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <utility>
 
 using namespace kwtest;
 
@@ -88,4 +90,27 @@ TEST(SimBackendState, TimedRepeatsStopAtTheirBudgetEvenWhenRestoringCostsMore)
     EXPECT_NE(rep.warnings[0].find(std::to_string(ran) + " of 1000000 timed repeats"), std::string::npos)
         << rep.warnings[0];
     EXPECT_EQ(values<int>(bufs[0])[0], 1) << "the buffers end as the first launch left them";
+}
+
+// The simulator runs no warm-up launches, so warm-up alone copies nothing and runs once;
+// with timed repeats the buffers still end as the first launch left them.
+TEST(SimBackendState, WarmUpAloneRunsOnceAndRepeatsLeaveTheFirstLaunchsBuffers)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(R"(extern "C" __global__ void k(int* a) { a[threadIdx.x] += threadIdx.x + 1; })", "k");
+    ASSERT_TRUE(img);
+    kw::SimBackend sim;
+    for (const auto& [warmup, repeats] : {std::pair{5, 0}, std::pair{2, 3}}) {
+        std::vector<kw::BufferArg> bufs{buffer("a", std::vector<int>(32, 10))};
+        kw::LaunchConfig c = config({1}, {32});
+        c.warmup = warmup;
+        c.repeats = repeats;
+        const auto rep = sim.launch(*img, bufs, {bufArg(0)}, c);
+        ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+        EXPECT_EQ(rep.timings.repeatMs.size(), std::size_t(std::max(repeats, 1))) << warmup << " warm-up";
+        const std::vector<int> got = values<int>(bufs[0]);
+        for (int i = 0; i < 32; ++i)
+            ASSERT_EQ(got[std::size_t(i)], 10 + i + 1)
+                << "element " << i << ", " << warmup << " warm-up, " << repeats << " repeats";
+    }
 }
