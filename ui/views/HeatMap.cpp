@@ -49,7 +49,9 @@ HeatMap::HeatMap(QWidget* parent)
     auto* top = new QHBoxLayout;
     top->addWidget(sliceLabel_);
     top->addWidget(slice_);
-    squareCells_->setToolTip(tr("Keep the image's shape: a cell as wide as it is high. Off, the image fills the view"));
+    squareCells_->setToolTip(
+        tr("Keep the image's shape: a cell as wide as it is high. Off, the image is stretched to fill the view"));
+    squareCells_->setChecked(true);
     top->addWidget(squareCells_);
     top->addStretch();
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -76,10 +78,9 @@ HeatMap::HeatMap(QWidget* parent)
     plot_->xAxis->setLabel(tr("x (column)"));
     plot_->yAxis->setLabel(tr("y (row)"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    // The image fills the view (in a low panel under the editor, square cells would
-    // leave most of it empty); square cells on request.
+    // The image keeps its shape (a stretched picture misleads more than an empty margin
+    // around it); stretched to fill the view on request.
     auto* lock = new AspectRatioLock(plot_);
-    lock->setActive(false);
     connect(squareCells_, &QCheckBox::toggled, lock, &AspectRatioLock::setActive);
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
         plot_->rescaleAxes();

@@ -1,7 +1,7 @@
 #pragma once
 // A buffer with a 2-D (or 3-D, one slice at a time) shape as a colour map with a
-// colour scale. Row 0 is at the top, as in an image; the image fills the view, or keeps
-// its shape with square cells (the Square cells box). Large
+// colour scale. Row 0 is at the top, as in an image; the image keeps its shape with
+// square cells, centred, or fills the view with the Square cells box off. Large
 // images are reduced to at most maxCells per side by averaging blocks of cells; that
 // pass reads every element, so for large planes it runs on a worker thread and the
 // map fills in when it is done.
