@@ -482,17 +482,17 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     const QString cleanCheck = !r.fault && r.check != CheckTool::None && r.findings.empty()
         ? tr(", %1: no problems found").arg(q(toString(r.check)))
         : QString();
-    v_.window->statusBar()->showMessage(r.fault ? tr("Run failed")
-                                                : (r.device.id == "sim"
-                                                       ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
-                                                       : tr("Ran on %1: median %2 ms%3"))
-                                                      .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
-                                                      .arg(r.timings.medianMs, 0, 'g', 4)
-                                                      .arg((r.checks.empty() ? QString()
-                                                                : failed     ? tr(", %1 check(s) FAILED").arg(failed)
-                                                                             : tr(", checks passed"))
-                                                           + cleanCheck),
-                                        15000);
+    v_.window->statusBar()->showMessage(
+        r.fault ? tr("Run failed")
+                : (r.device.id == "sim" ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
+                                        : tr("Ran on %1: median %2 ms%3"))
+                      .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
+                      .arg(r.timings.medianMs, 0, 'g', 4)
+                      .arg((r.checks.empty() ? QString()
+                                : failed     ? countedNoun(failed, tr(", 1 check FAILED"), tr(", %1 checks FAILED"))
+                                             : tr(", checks passed"))
+                           + cleanCheck),
+        15000);
 }
 
 // A run that completed: its warnings in orange; a check that found nothing and what is

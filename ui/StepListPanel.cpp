@@ -1,5 +1,6 @@
 #include "StepListPanel.hpp"
 
+#include "CountedNoun.hpp"
 #include "DocumentPart.hpp"
 #include "StepForm.hpp"
 #include "ThemeColours.hpp"
@@ -369,7 +370,7 @@ void StepListPanel::markRows()
             for (const CheckResult& c : sr.checks)
                 failed += c.passed ? 0 : 1;
             if (failed > 0) {
-                notes << tr("%n check(s) failed", nullptr, failed);
+                notes << countedNoun(failed, tr("1 check failed"), tr("%1 checks failed"));
                 background = ThemeColours::tint(pal, ThemeColours::error(pal));
             }
             if (sr.runs == 0)
@@ -428,7 +429,8 @@ void StepListPanel::showSelected()
     if (text.isEmpty() && !problems_.document.empty())
         text = q(problems_.document);
     else if (!problems_.atStep.empty() && text.isEmpty())
-        text = tr("%n step(s) have problems (marked ⚠; hover for the message)", nullptr, int(problems_.atStep.size()));
+        text = countedNoun(int(problems_.atStep.size()), tr("1 step has problems (marked ⚠; hover for the message)"),
+                           tr("%1 steps have problems (marked ⚠; hover for the message)"));
     problem_->setText(text);
     problem_->setVisible(!text.isEmpty());
 }
