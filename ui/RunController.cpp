@@ -38,7 +38,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTimer>
 
@@ -566,22 +565,19 @@ void RunController::showFindings(const RunResult& r)
             return;
         const std::string name = file.empty() ? compiledName : file;
         all.push_back(Diagnostic{name, line, 0, Severity::Error, toString(r.check) + std::string(": ") + what, {}, {}});
-        if (name == compiledName || q(name).endsWith('/' + q(compiledName)))
+        if (name == compiledName)
             marked << line;
     };
-    // The message names a place as the compiler was told the source's name, a path in the
-    // runner's working folder that the user has no file at: in the banner, "line 9".
-    const QRegularExpression ownSource("(?:\\S*/)?" + QRegularExpression::escape(q(compiledName)) + ":(\\d+)");
     for (const CheckFinding& f : r.findings) {
         const QString where = f.line <= 0 ? QString()
             : f.otherLine > 0             ? tr("lines %1 and %2: ").arg(f.otherLine).arg(f.line)
                                           : tr("line %1: ").arg(f.line);
         // The kind in words first, unless the message starts with it: "write after read"
         // says what the sanitizer's "WAR" in the message means.
-        QString message = q(f.message).replace(ownSource, tr("line \\1"));
+        QString message = q(f.message);
         if (!f.kind.empty() && !message.startsWith(q(f.kind)))
             message = q(f.kind) + " — " + message;
-        lines << where + message + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
+        lines << where + message + (f.count > 1 ? tr(" (%1 times)").arg(f.count) : QString());
         mark(f.file, f.line, f.kind);
         mark(f.otherFile, f.otherLine, f.kind + " (the other access)");
     }
