@@ -2,6 +2,7 @@
 
 #include "CountedNoun.hpp"
 #include "DocumentPart.hpp"
+#include "MenuButton.hpp"
 #include "StepForm.hpp"
 #include "ThemeColours.hpp"
 
@@ -82,9 +83,7 @@ StepListPanel::StepListPanel(QWidget* parent)
                                        "inner steps')"));
     tree_->headerItem()->setToolTip(ColShare, tr("Share of the run's kernel time"));
 
-    add_ = new QToolButton(this);
-    add_->setText(tr("Add"));
-    add_->setPopupMode(QToolButton::InstantPopup);
+    add_ = new MenuButton(tr("Add"), this);
     add_->setToolTip(tr("A new step after the selected one"));
     auto* menu = new QMenu(add_);
     const std::pair<StepSpec::Kind, QString> kinds[]
