@@ -46,7 +46,9 @@ HeatMap::HeatMap(QWidget* parent)
     , readout_(new QLabel(this))
     , squareCells_(new QCheckBox(tr("Square cells"), this))
 {
-    auto* top = new QHBoxLayout;
+    controls_ = new QWidget(this);
+    auto* top = new QHBoxLayout(controls_);
+    top->setContentsMargins(0, 0, 0, 0);
     top->addWidget(sliceLabel_);
     top->addWidget(slice_);
     squareCells_->setToolTip(
@@ -55,12 +57,15 @@ HeatMap::HeatMap(QWidget* parent)
     top->addWidget(squareCells_);
     top->addStretch();
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Its words must not widen the panel (beside the Results' tabs they would narrow the
+    // docks at 1366x768): shown whole where there is room, cut short where not.
+    readout_->setMinimumWidth(1);
     readout_->setText(pointPrompt());
     top->addWidget(readout_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0); // the room of a low panel goes to the image
-    layout->addLayout(top);
+    layout->addWidget(controls_);
     layout->addWidget(plot_, 1);
 
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);

@@ -37,6 +37,9 @@ public:
     // The value under the mouse, as describeElement words it.
     QLabel* readout() const { return readout_; }
     QCheckBox* squareCellsBox() const { return squareCells_; }
+    // The slice, Square cells and readout row, above the plot unless a panel puts it
+    // elsewhere (a row it already has, where a low panel has no row to spare).
+    QWidget* controls() const { return controls_; }
     static QString pointPrompt(); // the readout's words with no cell under the mouse
 
     QCustomPlot* plot() const { return plot_; }
@@ -61,6 +64,7 @@ private:
     QLabel* sliceLabel_;
     QLabel* readout_;
     QCheckBox* squareCells_;
+    QWidget* controls_;
     std::shared_ptr<const HostBuffer> buffer_;
     std::vector<std::size_t> shape_;
     quint64 generation_ = 0;   // which fill a finished average belongs to

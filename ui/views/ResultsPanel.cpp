@@ -91,6 +91,10 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     tabs_->addTab(histogramPage_, tr("Histogram"));
     tabs_->addTab(table_, tr("Table"));
     tabs_->addTab(checks_, tr("Checks"));
+    // The heat map's row (Square cells, the value under the mouse) goes beside the tabs,
+    // shown with the map: under the editor the panel is low, and a row of its own would
+    // take a fifth of the image's height.
+    tabs_->setCornerWidget(heat_->controls(), Qt::TopRightCorner);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2); // the dock is short on a laptop: its room goes to the views
@@ -103,6 +107,11 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     connect(buffers_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int i) { showBuffer(i < 0 ? -1 : buffers_->itemData(i).toInt()); });
     connect(tabs_, &QTabWidget::currentChanged, this, &ResultsPanel::updateCurrentTab);
+    const auto showHeatMapControls
+        = [this] { heat_->controls()->setVisible(tabs_->currentWidget() == plotPage_ && showsHeatMap()); };
+    connect(tabs_, &QTabWidget::currentChanged, this, showHeatMapControls);
+    connect(plotStack_, &QStackedWidget::currentChanged, this, showHeatMapControls);
+    showHeatMapControls();
     fillTimer_.setSingleShot(true);
     fillTimer_.setInterval(0);
     connect(&fillTimer_, &QTimer::timeout, this, &ResultsPanel::updateCurrentTab);
