@@ -3,8 +3,9 @@
 //   walk_demo DOCUMENT PICTURE.png open|compile|run|racecheck [STEP]
 // open: as opened (a document from elsewhere shows the trust bar); compile: a compile
 // (an error shows on its line and in the banner); run: a run; racecheck: Run > Check >
-// racecheck; STEP (1.1) is chosen in a document's list of steps first. Settings go to Qt's test locations, never the
-// user's (DemoWindow.hpp).
+// racecheck; STEP (1.1) is chosen in a document's list of steps first, and after a run
+// again, so that the results show the buffers after it. Settings go to Qt's test
+// locations, never the user's (DemoWindow.hpp).
 #include "DemoWindow.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
@@ -21,6 +22,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 using namespace kw;
 
@@ -38,9 +40,9 @@ int main(int argc, char** argv)
     window.launchPanel()->setCurrentDevice("sim");
     QTest::qWait(300);
     const char* what = argv[3];
-    if (argc > 4)
-        if (const auto path = StepTree::parse(argv[4]))
-            window.stepList()->selectPath(*path);
+    const auto step = argc > 4 ? StepTree::parse(argv[4]) : std::nullopt;
+    if (step)
+        window.stepList()->selectPath(*step);
     // Anything but looking at it needs the document trusted, as a user does with the bar.
     if (std::strcmp(what, "open") != 0 && window.trustBar()->isVisible()) {
         window.trustBar()->trustButton()->click();
@@ -83,6 +85,9 @@ int main(int argc, char** argv)
                      qPrintable(failed.first().at(1).toString()));
         return 1;
     }
+    // Chosen again after a run, the step's results are shown: the buffers as it left them.
+    if (step && ran.count() > 0)
+        window.stepList()->selectPath(*step);
     QTest::qWait(800);
     if (!window.grab().save(argv[2])) {
         std::fprintf(stderr, "walk_demo: could not save %s\n", argv[2]);
