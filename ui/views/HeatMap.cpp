@@ -93,6 +93,7 @@ HeatMap::HeatMap(QWidget* parent)
     });
 
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showValueUnder(e->pos()); });
+    plot_->setToolTip(pointPrompt());
     // A low panel's y axis gets fewer ticks: five labels in 60 pixels ran into each other.
     connect(plot_, &QCustomPlot::beforeReplot, this,
             [this] { plot_->yAxis->ticker()->setTickCount(std::clamp(plot_->axisRect()->height() / 30, 2, 5)); });
@@ -115,6 +116,7 @@ void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<st
     sliceLabel_->setVisible(slices > 1);
     scale_->axis()->setLabel(name);
     readout_->setText(pointPrompt()); // the value under the mouse was the previous buffer's
+    emit pointedAt({});
     rescaleAxes_ = true;
     fill();
 }
@@ -142,6 +144,7 @@ void HeatMap::showValueUnder(const QPoint& pixel)
     const double y = plot_->yAxis->pixelToCoord(pixel.y());
     const QString text = describeElement(std::llround(x), std::llround(y));
     readout_->setText(text.isEmpty() ? pointPrompt() : text);
+    emit pointedAt(text);
 }
 
 QString HeatMap::pointPrompt() { return tr("Point at a cell to read its value"); }

@@ -38,7 +38,8 @@ public:
     QLabel* readout() const { return readout_; }
     QCheckBox* squareCellsBox() const { return squareCells_; }
     // The slice, Square cells and readout row, above the plot unless a panel puts it
-    // elsewhere (a row it already has, where a low panel has no row to spare).
+    // elsewhere (a row it already has, where a low panel has no row to spare; such a
+    // panel may hide the readout and show pointedAt's words itself).
     QWidget* controls() const { return controls_; }
     static QString pointPrompt(); // the readout's words with no cell under the mouse
 
@@ -51,6 +52,8 @@ public:
 
 signals:
     void updated();
+    // The readout's words for the element under the mouse, empty when none is.
+    void pointedAt(const QString& element);
 
 private:
     void fill();
