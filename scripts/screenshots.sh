@@ -3,9 +3,11 @@
 # the simulator under Xvfb with settings of its own (a first start):
 #   the first start (the starter document), a sample run, the profile of matmul (the
 #   README's picture), a check being written, presentation mode after a run, and the
-#   debugger stopped at a breakpoint, normal and in presentation mode.
+#   debugger stopped at a breakpoint, normal and in presentation mode; walk_demo's: heat
+#   diffusion's steps after a run, a document from elsewhere before it is trusted, and a
+#   race found by Run > Check > racecheck.
 #   scripts/screenshots.sh OUTDIR [WxH...]      (default sizes: 1366x768 1280x720 1920x1080)
-# Needs kernel-workbench, kwb-run, debugger_demo and check_editing_demo built in
+# Needs kernel-workbench, kwb-run, debugger_demo, check_editing_demo and walk_demo built in
 # KW_BUILD_DIR (default: build).
 set -euo pipefail
 
@@ -41,5 +43,9 @@ for size in "${sizes[@]}"; do
     --screenshot "$out/presentation-$size.png"
   shoot "$size" "$bin/debugger_demo" "$out/debug-$size.png"
   shoot "$size" "$bin/debugger_demo" "$out/debug-presentation-$size.png" --presentation
+  shoot "$size" "$bin/walk_demo" "$root/samples/heat_diffusion.kwb" "$out/steps-$size.png" run 1.1
+  race=$root/tests/data/docs/checks/sim/racecheck_warp_neighbours.kwb # from elsewhere: not a sample
+  shoot "$size" "$bin/walk_demo" "$race" "$out/trust-$size.png" open
+  shoot "$size" "$bin/walk_demo" "$race" "$out/racecheck-$size.png" racecheck
 done
 ls -1 "$out"

@@ -20,6 +20,7 @@
 #include "doc/DocumentValidator.hpp"
 #include "doc/Expression.hpp"
 #include "doc/PlacedChecks.hpp"
+#include "doc/StepPaths.hpp"
 #include "doc/VariableScope.hpp"
 
 #include <QPushButton>
@@ -342,7 +343,8 @@ void DocumentPanels::showWhole()
         showSourceStructure(loaded.source);
         const bool sequence = loaded.isSequence();
         p_.launch->setRepeatsApply(!sequence);
-        p_.arguments->setupButton()->setEnabled(!sequence); // one launch's set-up, not a step's
+        if (!sequence)
+            showSetupTarget(true, {});
         p_.steps->setDocument(loaded);
         if (sequence) {
             showSelectedStep();
@@ -387,27 +389,56 @@ void DocumentPanels::kernelChosen()
         p_.arguments->setSignature(*sig);
 }
 
+// The set-up from the signature is of the document's launch, or of the launch step
+// selected in a document of steps; with none selected there is nothing to set up.
+void DocumentPanels::showSetupTarget(bool launch, const QString& step)
+{
+    QPushButton* button = p_.arguments->setupButton();
+    button->setEnabled(launch);
+    button->setToolTip(!launch ? tr("Select a launch step in the Steps list to set it up from its kernel's parameters")
+                           : step.isEmpty()
+                           ? tr("Propose buffers, sizes and a launch from the kernel's parameters, to look at before "
+                                "taking them")
+                           : tr("Propose buffers, sizes and the launch of step %1 from its kernel's parameters, to "
+                                "look at before taking them")
+                                 .arg(step));
+}
+
 void DocumentPanels::proposeSetup()
 {
     const Document& doc = document_.document();
     const auto signature = p_.picker->currentSignature();
-    if (!signature || doc.isSequence())
+    const auto path = p_.steps->selectedPath();
+    const StepSpec* step = p_.steps->selectedStep();
+    if (!signature || (doc.isSequence() && (!path || !step || step->kind != StepSpec::Kind::Launch)))
         return; // the button is off then
-    auto* dialog = new SetupProposalDialog(SignatureSetup::propose(*signature, doc.variables), q(signature->name),
-                                           p_.arguments->window());
+    const std::optional<std::string> stepPath
+        = doc.isSequence() ? std::optional<std::string>(StepTree::text(*path)) : std::nullopt;
+    const QString title = stepPath ? tr("%1 (step %2)").arg(q(signature->name), q(*stepPath)) : q(signature->name);
+    auto* dialog
+        = new SetupProposalDialog(SignatureSetup::propose(*signature, doc.variables), title, p_.arguments->window());
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog] { takeSetup(dialog->proposal()); });
+    connect(dialog, &QDialog::accepted, this, [this, dialog, stepPath] { takeSetup(dialog->proposal(), stepPath); });
     dialog->open();
 }
 
-// The variables, buffers, arguments and launch of the proposal: one undo step, shown
-// in the panels as any change of the document.
-void DocumentPanels::takeSetup(const SetupProposal& proposal)
+// The variables, buffers, arguments and launch of the proposal (of a document of steps:
+// the step's arguments and launch): one undo step, shown in the panels as any change of
+// the document.
+void DocumentPanels::takeSetup(const SetupProposal& proposal, const std::optional<std::string>& step)
 {
-    const Document after = SignatureSetup::apply(proposal, document_.document());
+    const Document& now = document_.document();
+    if (step && !StepPaths::find(now.steps, *step))
+        return; // the step went while the dialog was open
+    const Document after
+        = step ? SignatureSetup::applyToStep(proposal, now, *step) : SignatureSetup::apply(proposal, now);
     QUndoStack* stack = document_.undoStack();
     stack->beginMacro(tr("set-up from the signature"));
-    for (DocumentPart part : {DocumentPart::Variables, DocumentPart::Buffers, DocumentPart::Args, DocumentPart::Launch})
+    const auto parts = step
+        ? std::vector<DocumentPart>{DocumentPart::Variables, DocumentPart::Buffers, DocumentPart::Steps}
+        : std::vector<DocumentPart>{DocumentPart::Variables, DocumentPart::Buffers, DocumentPart::Args,
+                                    DocumentPart::Launch};
+    for (DocumentPart part : parts)
         document_.edit(part, after, false);
     stack->endMacro();
 }
@@ -525,6 +556,7 @@ void DocumentPanels::showSelectedStep()
     p_.picker->setEnabled(launch);
     p_.picker->setCurrentKernel(launch ? q(s->kernel) : QString());
     p_.arguments->setEnabled(launch);
+    showSetupTarget(launch, where);
     std::vector<ArgSpec> args = launch ? s->args : std::vector<ArgSpec>{};
     if (launch) {
         // Rows are matched by parameter name: a document may leave the names out.

@@ -16,6 +16,9 @@
 #include <QObject>
 #include <QTimer>
 
+#include <optional>
+#include <string>
+
 namespace kw {
 
 class ArgumentsPanel;
@@ -63,7 +66,8 @@ private:
     void kernelChosen();
     // The arguments' "Set up from the signature": the proposal shown, then taken as one edit.
     void proposeSetup();
-    void takeSetup(const SetupProposal& proposal);
+    void takeSetup(const SetupProposal& proposal, const std::optional<std::string>& step);
+    void showSetupTarget(bool launch, const QString& step);
     // A document of steps.
     void editSteps(bool typed);
     void editStepLaunch();

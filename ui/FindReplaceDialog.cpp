@@ -1,5 +1,7 @@
 #include "FindReplaceDialog.hpp"
 
+#include "CountedNoun.hpp"
+
 #include <Qsci/qsciscintilla.h>
 
 #include <QCheckBox>
@@ -135,7 +137,7 @@ int FindReplaceDialog::replaceAll()
         }
     }
     editor_->endUndoAction();
-    status_->setText(tr("%n replacement(s)", nullptr, count));
+    status_->setText(countedNoun(count, tr("1 replacement"), tr("%1 replacements")));
     return count;
 }
 

@@ -129,6 +129,10 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(runs_, &RunController::runCompleted, layouts_, &WindowLayouts::showResults);
     connect(runs_, &RunController::compileCompleted, layouts_, &WindowLayouts::showResults);
     connect(runs_->runner(), &RunnerClient::jobFailed, layouts_, &WindowLayouts::showResults);
+    connect(runs_, &RunController::runCompleted, layouts_, [this] {
+        if (results_->showsHeatMap())
+            layouts_->makeRoomForImage();
+    });
     connect(documents_, &DocumentController::exerciseOpened, this, [this] {
         QDockWidget* grade = findChild<QDockWidget*>("gradeDock");
         grade->show();

@@ -39,7 +39,6 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QProgressBar>
-#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTimer>
 
@@ -501,17 +500,17 @@ void RunController::showRun(const std::shared_ptr<const RunResult>& shared)
     const QString cleanCheck = !r.fault && r.check != CheckTool::None && r.findings.empty()
         ? tr(", %1: no problems found").arg(q(toString(r.check)))
         : QString();
-    v_.window->statusBar()->showMessage(r.fault ? tr("Run failed")
-                                                : (r.device.id == "sim"
-                                                       ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
-                                                       : tr("Ran on %1: median %2 ms%3"))
-                                                      .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
-                                                      .arg(r.timings.medianMs, 0, 'g', 4)
-                                                      .arg((r.checks.empty() ? QString()
-                                                                : failed     ? tr(", %1 check(s) FAILED").arg(failed)
-                                                                             : tr(", checks passed"))
-                                                           + cleanCheck),
-                                        15000);
+    v_.window->statusBar()->showMessage(
+        r.fault ? tr("Run failed")
+                : (r.device.id == "sim" ? tr("Ran on %1: median simulator time %2 ms (CPU)%3")
+                                        : tr("Ran on %1: median %2 ms%3"))
+                      .arg(q(r.device.name.empty() ? r.device.id : r.device.name))
+                      .arg(r.timings.medianMs, 0, 'g', 4)
+                      .arg((r.checks.empty() ? QString()
+                                : failed     ? countedNoun(failed, tr(", 1 check FAILED"), tr(", %1 checks FAILED"))
+                                             : tr(", checks passed"))
+                           + cleanCheck),
+        15000);
 }
 
 // A run that completed: its warnings in orange; a check that found nothing and what is
@@ -585,22 +584,19 @@ void RunController::showFindings(const RunResult& r)
             return;
         const std::string name = file.empty() ? compiledName : file;
         all.push_back(Diagnostic{name, line, 0, Severity::Error, toString(r.check) + std::string(": ") + what, {}, {}});
-        if (name == compiledName || q(name).endsWith('/' + q(compiledName)))
+        if (name == compiledName)
             marked << line;
     };
-    // The message names a place as the compiler was told the source's name, a path in the
-    // runner's working folder that the user has no file at: in the banner, "line 9".
-    const QRegularExpression ownSource("(?:\\S*/)?" + QRegularExpression::escape(q(compiledName)) + ":(\\d+)");
     for (const CheckFinding& f : r.findings) {
         const QString where = f.line <= 0 ? QString()
             : f.otherLine > 0             ? tr("lines %1 and %2: ").arg(f.otherLine).arg(f.line)
                                           : tr("line %1: ").arg(f.line);
         // The kind in words first, unless the message starts with it: "write after read"
         // says what the sanitizer's "WAR" in the message means.
-        QString message = q(f.message).replace(ownSource, tr("line \\1"));
+        QString message = q(f.message);
         if (!f.kind.empty() && !message.startsWith(q(f.kind)))
             message = q(f.kind) + " — " + message;
-        lines << where + message + (f.count > 1 ? tr(" (%n times)", nullptr, int(f.count)) : QString());
+        lines << where + message + (f.count > 1 ? tr(" (%1 times)").arg(f.count) : QString());
         mark(f.file, f.line, f.kind);
         mark(f.otherFile, f.otherLine, f.kind + " (the other access)");
     }

@@ -1,5 +1,6 @@
 #include "RunnerPicker.hpp"
 
+#include "MenuButton.hpp"
 #include "RunnerClient.hpp"
 #include "RunnerEditDialog.hpp"
 #include "Settings.hpp"
@@ -35,9 +36,7 @@ RunnerPicker::RunnerPicker(RunnerClient* client, Settings* settings, QWidget* pa
     combo_ = new QComboBox(this);
     combo_->setToolTip(tr("Where jobs run: this computer, or a saved runner reached by ssh or srun"));
     combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    manage_ = new QToolButton(this);
-    manage_->setText(tr("Runners"));
-    manage_->setPopupMode(QToolButton::InstantPopup);
+    manage_ = new MenuButton(tr("Runners"), this);
     auto* menu = new QMenu(manage_);
     menu->addAction(tr("Add a runner..."), this, &RunnerPicker::addFromDialog);
     menu->addAction(tr("Remove this runner"), this, [this] { removeRunner(currentRunner()); });

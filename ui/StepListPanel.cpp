@@ -1,6 +1,8 @@
 #include "StepListPanel.hpp"
 
+#include "CountedNoun.hpp"
 #include "DocumentPart.hpp"
+#include "MenuButton.hpp"
 #include "StepForm.hpp"
 #include "ThemeColours.hpp"
 
@@ -81,9 +83,7 @@ StepListPanel::StepListPanel(QWidget* parent)
                                        "inner steps')"));
     tree_->headerItem()->setToolTip(ColShare, tr("Share of the run's kernel time"));
 
-    add_ = new QToolButton(this);
-    add_->setText(tr("Add"));
-    add_->setPopupMode(QToolButton::InstantPopup);
+    add_ = new MenuButton(tr("Add"), this);
     add_->setToolTip(tr("A new step after the selected one"));
     auto* menu = new QMenu(add_);
     const std::pair<StepSpec::Kind, QString> kinds[]
@@ -369,7 +369,7 @@ void StepListPanel::markRows()
             for (const CheckResult& c : sr.checks)
                 failed += c.passed ? 0 : 1;
             if (failed > 0) {
-                notes << tr("%n check(s) failed", nullptr, failed);
+                notes << countedNoun(failed, tr("1 check failed"), tr("%1 checks failed"));
                 background = ThemeColours::tint(pal, ThemeColours::error(pal));
             }
             if (sr.runs == 0)
@@ -428,7 +428,8 @@ void StepListPanel::showSelected()
     if (text.isEmpty() && !problems_.document.empty())
         text = q(problems_.document);
     else if (!problems_.atStep.empty() && text.isEmpty())
-        text = tr("%n step(s) have problems (marked ⚠; hover for the message)", nullptr, int(problems_.atStep.size()));
+        text = countedNoun(int(problems_.atStep.size()), tr("1 step has problems (marked ⚠; hover for the message)"),
+                           tr("%1 steps have problems (marked ⚠; hover for the message)"));
     problem_->setText(text);
     problem_->setVisible(!text.isEmpty());
 }

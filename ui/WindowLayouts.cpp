@@ -52,6 +52,12 @@ int leftMinimum(const std::vector<QDockWidget*>& docks)
 // The run's views under the editor: low enough that a laptop's editor keeps two dozen lines.
 int resultsHeight(int windowHeight) { return int(windowHeight * 0.22); }
 
+// The run's views when they show an image, in a window taller than a laptop's: two
+// fifths of it (at 1080 lines the editor keeps about 30 lines). A laptop's keeps
+// resultsHeight: its editor has no lines to spare.
+constexpr int imageRoomFromHeight = 900;
+int imageResultsHeight(int windowHeight) { return int(windowHeight * 0.4); }
+
 int wantedHeight(const QDockWidget* d)
 {
     if (const auto* scroll = qobject_cast<const QScrollArea*>(d->widget()); scroll && scroll->widget())
@@ -142,6 +148,23 @@ void WindowLayouts::showResults()
         if (!presenting_ && !debugging_)
             window_->resizeDocks({d_.results.front()}, {resultsHeight(window_->height())}, Qt::Vertical);
         fitLaunchHeight();
+    });
+}
+
+void WindowLayouts::makeRoomForImage()
+{
+    if (imageRoomMade_)
+        return;
+    // After showResults' own sizing, which the same run asked for in the same pass.
+    QTimer::singleShot(0, this, [this] {
+        QDockWidget* results = d_.results.front();
+        if (imageRoomMade_ || presenting_ || debugging_ || !results->isVisible()
+            || window_->height() < imageRoomFromHeight)
+            return;
+        imageRoomMade_ = true;
+        const int want = imageResultsHeight(window_->height());
+        if (results->height() < want)
+            window_->resizeDocks({results}, {want}, Qt::Vertical);
     });
 }
 

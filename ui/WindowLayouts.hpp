@@ -43,6 +43,10 @@ public:
     // The run's views come with the first run or compile: until then the editor has the
     // window's height (a laptop's editor shows two dozen lines more).
     void showResults();
+    // The first run whose Results show an image (a heat map) gives the Results dock more
+    // height, once, where the screen has it to spare (the image keeps its shape, so its
+    // size is the dock's height); on a laptop the editor keeps its lines.
+    void makeRoomForImage();
 
     void setDebugging(bool on);
     // Docks and window state (full screen); the fonts are the caller's.
@@ -78,6 +82,7 @@ private:
     QMainWindow* window_;
     Docks d_;
     bool resultsWaiting_ = false; // hidden by arrange() until the first result
+    bool imageRoomMade_ = false;  // makeRoomForImage acts once
     bool presenting_ = false;
     int launchRetries_ = 0; // fitLaunchHeight's looks again since it last fitted
     bool debugging_ = false;

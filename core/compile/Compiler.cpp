@@ -142,7 +142,7 @@ std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, c
                      const TaggedSource& tagged, const std::vector<std::string>& args,
                      const std::vector<std::string>& names, const std::vector<IncludedFile>& includes)
 {
-    std::string k = "kwb program v3\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName + "\nargs";
+    std::string k = "kwb program v4\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName + "\nargs";
     for (const auto& a : args)
         k += ' ' + a + '\0';
     k += "\nnames";

@@ -2,9 +2,11 @@
 
 #include "compile/BuiltinHeaders.hpp"
 #include "compile/NvrtcLibrary.hpp"
+#include "compile/PtxSourceName.hpp"
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kw {
@@ -112,6 +114,7 @@ CompileResult runNvrtcInProcess(const NvrtcLibrary& nv, const NvrtcJob& job)
     r.ptx = output<std::string>(nv, prog.get(), nv.getPTXSize, nv.getPTX, "nvrtcGetPTX");
     while (!r.ptx.empty() && r.ptx.back() == '\0')
         r.ptx.pop_back();
+    r.ptx = PtxSourceName::restore(std::move(r.ptx), PtxSourceName::compiledPath(job.sourceName), job.sourceName);
     if (job.wantCubin)
         r.cubin = output<std::vector<char>>(nv, prog.get(), nv.getCUBINSize, nv.getCUBIN, "nvrtcGetCUBIN");
     for (const auto& n : job.names) {

@@ -1,5 +1,8 @@
 #include "doc/SignatureSetup.hpp"
 
+#include "doc/StepPaths.hpp"
+#include "util/Error.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -232,9 +235,11 @@ SetupProposal SignatureSetup::propose(const KernelSignature& kernel, const Varia
     return out;
 }
 
-Document SignatureSetup::apply(const SetupProposal& proposal, const Document& doc)
+namespace {
+
+// The proposal's sizes and buffers in `d`: the part a single launch and a step share.
+void takeVariablesAndBuffers(const SetupProposal& proposal, Document& d)
 {
-    Document d = doc;
     for (const auto& variable : proposal.variables) {
         auto it = std::find_if(d.variables.begin(), d.variables.end(),
                                [&](const auto& v) { return v.first == variable.first; });
@@ -251,9 +256,30 @@ Document SignatureSetup::apply(const SetupProposal& proposal, const Document& do
         else
             *it = b;
     }
+}
+
+} // namespace
+
+Document SignatureSetup::apply(const SetupProposal& proposal, const Document& doc)
+{
+    Document d = doc;
+    takeVariablesAndBuffers(proposal, d);
     d.args = proposal.args;
     d.argsAuto = false;
     d.launch = proposal.launch;
+    return d;
+}
+
+Document SignatureSetup::applyToStep(const SetupProposal& proposal, const Document& doc, const std::string& stepPath)
+{
+    Document d = doc;
+    StepSpec* step = StepPaths::find(d.steps, stepPath);
+    if (!step || step->kind != StepSpec::Kind::Launch)
+        throw Error(ErrorCategory::Usage, "step " + stepPath + " is no launch step to set up from a signature");
+    takeVariablesAndBuffers(proposal, d);
+    step->args = proposal.args;
+    step->argsAuto = false;
+    step->launch = proposal.launch;
     return d;
 }
 

@@ -40,6 +40,11 @@ public:
     // stay), the arguments and the launch are its, a size already a variable takes the
     // proposal's value in place, a new one comes last.
     static Document apply(const SetupProposal& proposal, const Document& doc);
+    // `doc`, a document of steps, with the proposal taken for its launch step at `stepPath`
+    // ("2", "3.1"): the variables and buffers as above, the step's arguments and launch the
+    // proposal's; the other steps keep theirs. Throws kw::Error(Usage) where the path names
+    // no launch step.
+    static Document applyToStep(const SetupProposal& proposal, const Document& doc, const std::string& stepPath);
 };
 
 } // namespace kw

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -146,6 +147,102 @@ TEST(RunCommand, OnARunnerTheSummarySaysWhatTheConnectionCarried)
     EXPECT_EQ(j["runner"]["command"], runner());
     EXPECT_GT(j["runner"]["bytes_sent"].get<int>(), 0);
     EXPECT_GT(j["runner"]["bytes_received"].get<int>(), 0);
+}
+
+// A document whose source is a file of its own: each check's findings name that file and
+// the planted line, not the path NVRTC compiled it under (its working folder joined to the
+// name), here and on a runner (which compiles in a job folder of its own).
+namespace {
+
+const char* const kPlanted = R"(extern "C" __global__ void race(int* p) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x; // RACE-WRITE
+    p[threadIdx.x] = s[(threadIdx.x + 1) % 64]; // RACE-READ
+}
+extern "C" __global__ void overrun(int* p) {
+    p[threadIdx.x + 64] = 1; // MEMCHECK
+}
+extern "C" __global__ void uninitialised(int* p) {
+    __shared__ int s[64];
+    p[threadIdx.x] = s[threadIdx.x]; // INITCHECK
+}
+extern "C" __global__ void divergent(int* p) {
+    if (threadIdx.x < 16)
+        __syncthreads(); // SYNCCHECK
+    p[threadIdx.x] = 1;
+}
+)";
+
+int plantedLine(const std::string& mark)
+{
+    const std::string text(kPlanted);
+    const std::size_t at = text.find("// " + mark);
+    return at == std::string::npos ? 0 : int(std::count(text.begin(), text.begin() + long(at), '\n')) + 1;
+}
+
+fs::path documentOfItsOwnFile(const std::string& kernel)
+{
+    const fs::path dir = kw::test::freshDir("kw_test_run_command", "own_file_" + kernel);
+    std::ofstream(dir / "planted.cu") << kPlanted;
+    std::ofstream(dir / (kernel + ".kwb")) << R"({"format": "kernel-workbench", "version": 1,
+      "source_file": "planted.cu", "kernel": ")"
+                                           << kernel << R"(",
+      "buffers": [{"name": "p", "dtype": "i32", "count": "64", "init": {"kind": "zeros"}, "direction": "out"}],
+      "args": [{"name": "p", "buffer": "p"}], "launch": {"grid": [1, 1, 1], "block": [64, 1, 1]},
+      "run": {"warmup": 0, "repeats": 1}})";
+    return dir / (kernel + ".kwb");
+}
+
+} // namespace
+
+TEST(RunCommand, AFindingNamesTheDocumentsSourceFileAndLineUnderEveryCheck)
+{
+    struct Case {
+        const char* kernel;
+        const char* tool;
+        const char* mark;
+        const char* otherMark; // racecheck: the earlier access
+    };
+    const Case cases[] = {{"race", "racecheck", "RACE-READ", "RACE-WRITE"},
+                          {"overrun", "memcheck", "MEMCHECK", nullptr},
+                          {"uninitialised", "initcheck", "INITCHECK", nullptr},
+                          {"divergent", "synccheck", "SYNCCHECK", nullptr}};
+    for (const bool onRunner : {false, true})
+        for (const Case& c : cases) {
+            SCOPED_TRACE(std::string(c.tool) + (onRunner ? " on a runner" : " here"));
+            RunCommandOptions o;
+            o.file = documentOfItsOwnFile(c.kernel).string();
+            o.device = "sim";
+            o.trust = true;
+            o.check = c.tool;
+            o.json = true;
+            if (onRunner)
+                o.runner = runner();
+            const Outcome r = run(o);
+            ASSERT_FALSE(r.out.empty()) << r.err;
+            const nlohmann::json j = nlohmann::json::parse(r.out);
+            ASSERT_TRUE(j.contains("findings")) << r.out;
+            const nlohmann::json* found = nullptr;
+            for (const auto& f : j["findings"])
+                if (f["line"] == plantedLine(c.mark))
+                    found = &f;
+            ASSERT_TRUE(found) << "no finding at line " << plantedLine(c.mark) << ": " << j["findings"].dump(1);
+            const nlohmann::json& f = *found;
+            EXPECT_EQ(f["file"], "planted.cu");
+            const std::string message = f["message"];
+            EXPECT_NE(message.find("planted.cu:" + std::to_string(plantedLine(c.mark))), std::string::npos) << message;
+            EXPECT_EQ(message.find("/planted.cu"), std::string::npos) << "a folder's path in: " << message;
+            if (c.otherMark) {
+                EXPECT_EQ(f["other_file"], "planted.cu");
+                EXPECT_EQ(f["other_line"], plantedLine(c.otherMark));
+            }
+            // The summary printed without --json says the same.
+            o.json = false;
+            const Outcome text = run(o);
+            EXPECT_NE(text.out.find("planted.cu:" + std::to_string(plantedLine(c.mark))), std::string::npos)
+                << text.out;
+            EXPECT_EQ(text.out.find("/planted.cu"), std::string::npos) << text.out;
+        }
 }
 
 TEST(RunCommand, RepeatIsNotAvailableOnARunner)

@@ -6,6 +6,7 @@
 #include "doc/DocumentValidator.hpp"
 #include "doc/DocumentWriter.hpp"
 #include "doc/SignatureSetup.hpp"
+#include "util/Error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -188,4 +189,41 @@ TEST(SignatureSetup, AScalarWithoutARuleIsProposedAsOneAndSaid)
     EXPECT_EQ(p.args[1].type, DType::F32);
     EXPECT_TRUE(noted(p, "alpha = 1", "no rule for this name")) << notes(p);
     applied(src, p);
+}
+
+TEST(SignatureSetup, AProposalTakenForAStepSetsThatStepsArgumentsAndLaunchOnly)
+{
+    const std::string src = "__global__ void add_vectors(const float* a, const float* b, float* c, int n) {}";
+    const SetupProposal p = SignatureSetup::propose(kernelOf(src), {{"n", "100"}});
+    ASSERT_TRUE(p.understood()) << p.reason;
+    Document d;
+    d.version = 2;
+    d.source = src;
+    d.kernels = {"add_vectors"};
+    d.variables = {{"n", "100"}};
+    d.trust = Trust::Trusted;
+    StepSpec outer;
+    outer.kind = StepSpec::Kind::Repeat;
+    outer.times = "2";
+    StepSpec launch;
+    launch.kind = StepSpec::Kind::Launch;
+    launch.kernel = "add_vectors";
+    launch.launch.block = {"32", "1", "1"};
+    outer.steps = {launch, launch};
+    d.steps = {outer};
+
+    const Document out = SignatureSetup::applyToStep(p, d, "1.2");
+    const StepSpec& set = out.steps[0].steps[1];
+    ASSERT_EQ(set.args.size(), 4u);
+    EXPECT_EQ(set.args[2].buffer, "c");
+    EXPECT_EQ(set.launch.block[0], "256");
+    EXPECT_FALSE(set.argsAuto);
+    EXPECT_TRUE(out.steps[0].steps[0].args.empty()) << "step 1.1 is not touched";
+    EXPECT_EQ(out.steps[0].steps[0].launch.block[0], "32");
+    EXPECT_TRUE(out.args.empty()) << "a document of steps has no single launch to set";
+    EXPECT_EQ(out.buffers.size(), 3u);
+    EXPECT_EQ(out.variables, d.variables);
+
+    EXPECT_THROW(SignatureSetup::applyToStep(p, d, "1"), Error) << "a repeat is no launch";
+    EXPECT_THROW(SignatureSetup::applyToStep(p, d, "4"), Error) << "no such step";
 }

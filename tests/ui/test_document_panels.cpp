@@ -304,3 +304,88 @@ TEST(DocumentPanels, SetUpFromASignatureItCannotReadSaysSoAndChangesNothing)
     EXPECT_EQ(b.written(), before);
     EXPECT_EQ(b.stack()->count(), edits);
 }
+
+// A document of steps: the set-up is of the launch step selected in the Steps list, its
+// arguments and launch; the other steps and the document's single launch stay as they were.
+namespace {
+
+Document ofSteps()
+{
+    Document d = bare("__global__ void zero(float* x, int n)\n"
+                      "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) x[i] = 0;\n}\n"
+                      "__global__ void add_vectors(float *a, float *b, float *c, int n)\n"
+                      "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) c[i] = a[i] + b[i];\n}\n",
+                      "");
+    d.version = 2;
+    d.kernels = {"zero", "add_vectors"};
+    d.variables = {{"n", "64"}};
+    d.buffers = {BufferSpec{"c", DType::F32, "n", {}, {}, Direction::Out, true}};
+    StepSpec zero;
+    zero.kind = StepSpec::Kind::Launch;
+    zero.kernel = "zero";
+    zero.args = {{"x", "c", DType::F32, ""}, {"n", "", DType::I32, "n"}};
+    zero.launch.grid = {"1", "1", "1"};
+    zero.launch.block = {"64", "1", "1"};
+    StepSpec add = zero;
+    add.kernel = "add_vectors";
+    add.args.clear();
+    StepSpec fill;
+    fill.kind = StepSpec::Kind::Fill;
+    fill.to = "c";
+    fill.value = "1";
+    d.steps = {zero, add, fill};
+    return d;
+}
+
+} // namespace
+
+TEST(DocumentPanels, SetUpFromTheSignatureOfTheSelectedLaunchStep)
+{
+    Bound b(ofSteps());
+    const std::string before = b.written();
+    b.steps.selectPath({1});
+    ASSERT_TRUE(QTest::qWaitFor([&] { return b.picker.currentKernel() == "add_vectors"; }, 3000))
+        << b.picker.currentKernel();
+    ASSERT_TRUE(b.arguments.setupButton()->isEnabled());
+    EXPECT_TRUE(b.arguments.setupButton()->toolTip().contains("step 2")) << b.arguments.setupButton()->toolTip();
+    SetupProposalDialog* dialog = proposalOf(b);
+    ASSERT_NE(dialog, nullptr);
+    EXPECT_TRUE(dialog->heading()->text().contains("add_vectors (step 2)")) << dialog->heading()->text();
+    EXPECT_TRUE(dialog->heading()->text().contains("a line of elements")) << dialog->heading()->text();
+    QTest::mouseClick(dialog->setUpButton(), Qt::LeftButton);
+
+    const Document& d = b.document.document();
+    ASSERT_EQ(d.steps.size(), 3u);
+    const StepSpec& add = d.steps[1];
+    ASSERT_EQ(add.args.size(), 4u);
+    EXPECT_EQ(add.args[0].buffer, "a");
+    EXPECT_EQ(add.args[2].buffer, "c");
+    EXPECT_EQ(add.args[3].value, "n");
+    EXPECT_EQ(add.launch.grid[0], "cdiv(n, 256)");
+    EXPECT_EQ(add.launch.block[0], "256");
+    ASSERT_EQ(d.steps[0].args.size(), 2u) << "the other launch keeps its arguments";
+    EXPECT_EQ(d.steps[0].args[0].buffer, "c");
+    EXPECT_EQ(d.steps[0].launch.block[0], "64");
+    EXPECT_EQ(d.variables, (std::vector<std::pair<std::string, std::string>>{{"n", "64"}})) << "n keeps its value";
+    ASSERT_EQ(d.buffers.size(), 3u);
+    EXPECT_TRUE(d.findBuffer("a") && d.findBuffer("b") && d.findBuffer("c"));
+    EXPECT_NO_THROW(DocumentValidator::validate(d));
+    // The panels show the step's new launch and arguments.
+    EXPECT_EQ(b.arguments.rowCount(), 4);
+    EXPECT_EQ(b.launch.launch().grid[0], "cdiv(n, 256)");
+
+    EXPECT_EQ(b.stack()->undoText(), "set-up from the signature");
+    b.stack()->undo();
+    EXPECT_EQ(b.written(), before) << "one undo takes the whole set-up back";
+}
+
+TEST(DocumentPanels, SetUpFromTheSignatureSaysItNeedsALaunchStepSelected)
+{
+    Bound b(ofSteps());
+    b.steps.selectPath({2}); // the fill
+    EXPECT_FALSE(b.arguments.setupButton()->isEnabled());
+    EXPECT_TRUE(b.arguments.setupButton()->toolTip().contains("Select a launch step"))
+        << b.arguments.setupButton()->toolTip();
+    b.steps.selectPath({0});
+    EXPECT_TRUE(b.arguments.setupButton()->isEnabled());
+}

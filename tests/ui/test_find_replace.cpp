@@ -133,7 +133,7 @@ TEST(FindReplace, NotFoundIsReportedAndLeavesTheTextAlone)
     f.type(f.replaceEdit, "x");
     QTest::mouseClick(f.replaceAll, Qt::LeftButton);
     EXPECT_EQ(f.editor.text(), text);
-    EXPECT_EQ(f.status->text(), "0 replacement(s)");
+    EXPECT_EQ(f.status->text(), "0 replacements");
     // Found again once there is a match: the message goes away.
     f.type(f.findEdit, "float");
     QTest::mouseClick(f.next, Qt::LeftButton);
@@ -191,10 +191,24 @@ TEST(FindReplace, ReplaceAllCountsAndRewritesEveryMatch)
     f.wholeWords->setChecked(true);
     QTest::mouseClick(f.replaceAll, Qt::LeftButton);
     EXPECT_EQ(f.editor.text(), "total += a[i];\ntotal *= 2;\nresult = total;\nsummary = 0;\n");
-    EXPECT_EQ(f.status->text(), "3 replacement(s)");
+    EXPECT_EQ(f.status->text(), "3 replacements");
     // One undo step takes all of them back.
     f.editor.undo();
     EXPECT_EQ(f.editor.text(), "sum += a[i];\nsum *= 2;\nresult = sum;\nsummary = 0;\n");
+}
+
+TEST(FindReplace, ReplaceAllSaysOneReplacementInTheSingular)
+{
+    Find f("a b c");
+    ASSERT_TRUE(f.complete());
+    f.type(f.findEdit, "b");
+    f.type(f.replaceEdit, "x");
+    QTest::mouseClick(f.replaceAll, Qt::LeftButton);
+    EXPECT_EQ(f.editor.text(), "a x c");
+    EXPECT_EQ(f.status->text(), "1 replacement");
+    f.type(f.findEdit, "q");
+    QTest::mouseClick(f.replaceAll, Qt::LeftButton);
+    EXPECT_EQ(f.status->text(), "0 replacements");
 }
 
 TEST(FindReplace, ReplaceAllWithAReplacementContainingTheMatchEnds)
@@ -205,7 +219,7 @@ TEST(FindReplace, ReplaceAllWithAReplacementContainingTheMatchEnds)
     f.type(f.replaceEdit, "aa");
     QTest::mouseClick(f.replaceAll, Qt::LeftButton);
     EXPECT_EQ(f.editor.text(), "aa aa aa");
-    EXPECT_EQ(f.status->text(), "3 replacement(s)");
+    EXPECT_EQ(f.status->text(), "3 replacements");
 }
 
 TEST(FindReplace, ReplaceAllWithAnEmptyRegexMatchEnds)

@@ -1,7 +1,6 @@
-// The heat map fills its view with the image by default (a low panel under the editor
-// would otherwise stay mostly empty); with Square cells on, a non-square image in a
-// non-square panel is neither stretched nor cut off, and stays square after resizes,
-// zooms and drags.
+// The heat map keeps the image's shape by default: square cells, the image centred with
+// an empty margin beside it, in any panel, after resizes, zooms and drags; with Square
+// cells off, the image is stretched to fill the view.
 #include "data/HostBuffer.hpp"
 #include "views/HeatMap.hpp"
 
@@ -22,13 +21,20 @@ namespace {
 
 constexpr std::size_t rows = 240, cols = 320;
 
-std::shared_ptr<HostBuffer> image()
+std::shared_ptr<HostBuffer> image(std::size_t height = rows, std::size_t width = cols)
 {
-    auto data = std::make_shared<HostBuffer>(DType::F32, rows * cols);
-    for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < cols; ++c)
-            data->set(r * cols + c, double(r + c));
+    auto data = std::make_shared<HostBuffer>(DType::F32, height * width);
+    for (std::size_t r = 0; r < height; ++r)
+        for (std::size_t c = 0; c < width; ++c)
+            data->set(r * width + c, double(r + c));
     return data;
+}
+
+void waitUntilShown(HeatMap& map)
+{
+    EXPECT_TRUE(QTest::qWaitFor([&] { return map.isReady(); }, 10000));
+    QCoreApplication::processEvents();
+    map.plot()->replot();
 }
 
 struct Shown {
@@ -74,10 +80,45 @@ struct Shown {
 
 } // namespace
 
-TEST(HeatMapAspect, ByDefaultTheImageFillsTheWholeViewInALowPanel)
+// A 256x256 image in the Results panel under the editor at 1366x768 (wide and low) is
+// drawn square: its extent in pixels has the data's columns:rows, centred in the plot.
+TEST(HeatMapAspect, ByDefaultASquareImageIsDrawnSquareInAWideLowPanel)
 {
-    HeatMap fresh;
-    EXPECT_FALSE(fresh.squareCellsBox()->isChecked());
+    constexpr std::size_t n = 256;
+    HeatMap map;
+    EXPECT_TRUE(map.squareCellsBox()->isChecked());
+    map.resize(880, 180);
+    map.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&map));
+    map.setBuffer(image(n, n), {n, n}, "img");
+    waitUntilShown(map);
+    const auto expectDrawnSquare = [&](const char* when) {
+        QCPAxis* x = map.plot()->xAxis;
+        QCPAxis* y = map.plot()->yAxis;
+        // The image's outer edges: cell centres run from 0 to n-1.
+        const double left = x->coordToPixel(-0.5), right = x->coordToPixel(n - 0.5);
+        const double top = y->coordToPixel(-0.5), bottom = y->coordToPixel(n - 0.5);
+        const double width = std::abs(right - left), height = std::abs(bottom - top);
+        const QRect rect = map.plot()->axisRect()->rect();
+        ASSERT_GT(rect.width(), 2 * rect.height()) << when << ": the panel is wide and low";
+        EXPECT_NEAR((width / height) / (double(n) / double(n)), 1.0, 0.01)
+            << when << ": image drawn " << width << " x " << height << " px";
+        // It fills the height, leaves margins on both sides, and is centred.
+        EXPECT_NEAR(height, rect.height(), 1.5) << when;
+        EXPECT_LT(width, rect.width() - 100) << when;
+        EXPECT_NEAR(0.5 * (left + right), rect.center().x(), 1.5) << when;
+    };
+    expectDrawnSquare("shown");
+    map.resize(1300, 240);
+    waitUntilShown(map);
+    expectDrawnSquare("after widening");
+    map.resize(700, 200);
+    waitUntilShown(map);
+    expectDrawnSquare("after narrowing");
+}
+
+TEST(HeatMapAspect, WithSquareCellsOffTheImageFillsTheWholeViewInALowPanel)
+{
     // The Results panel under the editor at 1366x768: wide and low.
     Shown s({880, 150}, false);
     EXPECT_TRUE(s.showsWholeImage());

@@ -283,6 +283,10 @@ TEST(StepList, AStepsFieldsAreEditedInItsFormAndAnUnknownBufferIsMarkedAtTheStep
     EXPECT_EQ(w.doc().steps[0].steps[1].from, "nope");
     EXPECT_TRUE(w.list.itemAt({0, 1})->text(StepListPanel::ColStep).endsWith("⚠"));
     EXPECT_TRUE(w.list.problemText().contains("no buffer named \"nope\"")) << w.list.problemText().toStdString();
+    // Another step selected, the list counts the steps with problems in words.
+    clickRow(w.list, {0, 0});
+    EXPECT_EQ(w.list.problemText(), "1 step has problems (marked ⚠; hover for the message)");
+    clickRow(w.list, {0, 1});
 
     w.window.undoAction()->trigger();
     EXPECT_EQ(w.doc().steps[0].steps[1].from, "u");

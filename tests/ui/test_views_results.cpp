@@ -11,8 +11,10 @@
 #include <gtest/gtest.h>
 #include <qcustomplot.h>
 
+#include <QApplication>
 #include <QComboBox>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -215,4 +217,40 @@ TEST(ResultsPanel, AFirstResultDoesNotChangeThePanelsMinimumHeight)
     EXPECT_EQ(panel.minimumSizeHint().height(), before);
     panel.clear();
     EXPECT_EQ(panel.minimumSizeHint().height(), before);
+}
+
+// The heat map's value under the mouse is told after the buffer's shape in the row above
+// (its own row beside the tabs would squeeze them in a narrow column), and goes when the
+// mouse leaves the image.
+TEST(ResultsPanel, TheValueUnderTheMouseFollowsTheBuffersShape)
+{
+    test::app();
+    ResultsPanel panel;
+    panel.resize(900, 260);
+    panel.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+    panel.showResult(resultWithChecks());
+    panel.selectBuffer(2); // img, 16 x 32
+    panel.tabs()->setCurrentIndex(0);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return panel.heatMap()->isReady() && panel.showsHeatMap(); }, 5000));
+    QCoreApplication::processEvents();
+    QCustomPlot* plot = panel.heatMap()->plot();
+    plot->replot();
+    QLabel* info = nullptr;
+    for (QLabel* l : panel.findChildren<QLabel*>())
+        if (l->text().startsWith("u8, shape 16 x 32"))
+            info = l;
+    ASSERT_NE(info, nullptr);
+    EXPECT_FALSE(panel.heatMap()->readout()->isVisible()) << "no readout of its own beside the tabs";
+    const QPoint at(int(plot->xAxis->coordToPixel(3)), int(plot->yAxis->coordToPixel(2)));
+    QTest::mouseMove(plot, at);
+    QMouseEvent move(QEvent::MouseMove, QPointF(at), plot->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(plot, &move);
+    EXPECT_EQ(info->text().toStdString(), "u8, shape 16 x 32 (512 elements) · x 3, y 2: 0");
+    const QPoint outside(int(plot->xAxis->coordToPixel(-5)), at.y());
+    QMouseEvent away(QEvent::MouseMove, QPointF(outside), plot->mapToGlobal(QPointF(outside)), Qt::NoButton,
+                     Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(plot, &away);
+    EXPECT_EQ(info->text().toStdString(), "u8, shape 16 x 32 (512 elements)");
 }

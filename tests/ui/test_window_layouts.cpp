@@ -18,10 +18,12 @@
 #include "qstring_printer.hpp"
 #include "test_locations.hpp"
 #include "test_window_options.hpp"
+#include "views/HeatMap.hpp"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -32,6 +34,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTest>
@@ -351,6 +354,42 @@ TEST(FirstRun, AProfiledFirstRunShowsTheProfileInFront)
     QTest::qWait(300);
     EXPECT_TRUE(inFront(window.findChild<QDockWidget*>("profileDock")));
     EXPECT_TRUE(window.findChild<QDockWidget*>("resultsDock")->isVisibleTo(&window)) << "the other views are tabs";
+}
+
+// An image in the Results keeps its shape, so its size is the dock's height: on a full HD
+// screen the first run that shows one gives the dock two fifths of the window, and the
+// heat map's row (Square cells, the value under the mouse) sits beside the tabs.
+TEST(FirstRun, AnImageGetsTheResultsMoreHeightOnAFullHdScreen)
+{
+    test::TestLocations locations("window-layouts");
+    ASSERT_TRUE(locations.ok());
+    MainWindow window(test::windowOptions());
+    ASSERT_TRUE(showAt(window, {1920, 1080}));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.run();
+    ASSERT_TRUE(ran.wait(60000));
+    QTest::qWait(300);
+    auto* results = window.findChild<QDockWidget*>("resultsDock");
+    ASSERT_TRUE(inFront(results));
+    EXPECT_GE(results->height(), int(0.35 * window.height())) << "a laptop's share is 0.22";
+    EXPECT_GE(linesOnScreen(window.editor()), 24);
+    QCheckBox* square = nullptr;
+    for (QCheckBox* box : results->findChildren<QCheckBox*>())
+        if (box->text() == "Square cells")
+            square = box;
+    ASSERT_NE(square, nullptr);
+    EXPECT_TRUE(square->isVisible());
+    QTabWidget* tabs = qobject_cast<QTabWidget*>(square->parentWidget()->parentWidget());
+    ASSERT_NE(tabs, nullptr) << "the row is the tabs' corner widget";
+    EXPECT_LT(square->mapTo(tabs, QPoint(0, 0)).y(), tabs->tabBar()->height());
+    // The value under the mouse is told after the buffer's shape, not beside the tabs.
+    for (QLabel* l : square->parentWidget()->findChildren<QLabel*>())
+        EXPECT_FALSE(l->isVisible() && l->text() == HeatMap::pointPrompt());
+    // The Table tab has no use for it.
+    tabs->setCurrentIndex(2);
+    EXPECT_FALSE(square->isVisible());
 }
 
 namespace {

@@ -3,7 +3,9 @@
 //   walk_demo DOCUMENT PICTURE.png open|compile|run|racecheck [STEP]
 // open: as opened (a document from elsewhere shows the trust bar); compile: a compile
 // (an error shows on its line and in the banner); run: a run; racecheck: Run > Check >
-// racecheck; STEP (1.1) is chosen in a document's list of steps first. Settings go to Qt's test locations, never the user's (DemoWindow.hpp).
+// racecheck; STEP (1.1) is chosen in a document's list of steps first, and after a run
+// again, so that the results show the buffers after it. Settings go to Qt's test
+// locations, never the user's (DemoWindow.hpp).
 #include "DemoWindow.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
@@ -20,6 +22,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 using namespace kw;
 
@@ -37,9 +40,9 @@ int main(int argc, char** argv)
     window.launchPanel()->setCurrentDevice("sim");
     QTest::qWait(300);
     const char* what = argv[3];
-    if (argc > 4)
-        if (const auto path = StepTree::parse(argv[4]))
-            window.stepList()->selectPath(*path);
+    const auto step = argc > 4 ? StepTree::parse(argv[4]) : std::nullopt;
+    if (step)
+        window.stepList()->selectPath(*step);
     // Anything but looking at it needs the document trusted, as a user does with the bar.
     if (std::strcmp(what, "open") != 0 && window.trustBar()->isVisible()) {
         window.trustBar()->trustButton()->click();
@@ -48,12 +51,17 @@ int main(int argc, char** argv)
     QSignalSpy ran(&window, &MainWindow::runCompleted);
     QSignalSpy compiled(&window, &MainWindow::compileCompleted);
     QSignalSpy failed(window.runner(), &RunnerClient::jobFailed);
+    // Done when the window shows the outcome, or the runner gave the job up.
+    const auto finished = [&](QSignalSpy& done, int ms) {
+        return QTest::qWaitFor([&] { return done.count() > 0 || failed.count() > 0; }, ms);
+    };
+    bool done = true;
     if (std::strcmp(what, "compile") == 0) {
         window.compile();
-        compiled.wait(60000);
+        done = finished(compiled, 60000);
     } else if (std::strcmp(what, "run") == 0) {
         window.run();
-        ran.wait(120000) || failed.count() > 0;
+        done = finished(ran, 120000);
     } else if (std::strcmp(what, "racecheck") == 0) {
         QAction* check = nullptr;
         for (QAction* a : window.findChildren<QAction*>())
@@ -62,9 +70,29 @@ int main(int argc, char** argv)
         if (!check)
             return 1;
         check->trigger();
-        ran.wait(120000);
+        done = finished(ran, 120000);
+    } else if (std::strcmp(what, "open") != 0) {
+        std::fprintf(stderr, "walk_demo: %s is not one of open, compile, run, racecheck\n", what);
+        return 2;
     }
+    // A picture of a job half done or given up would pass for the window's normal look.
+    if (!done) {
+        std::fprintf(stderr, "walk_demo: %s of %s did not finish in time; no picture taken\n", what, argv[1]);
+        return 1;
+    }
+    if (failed.count() > 0) {
+        std::fprintf(stderr, "walk_demo: the runner failed the job: %s; no picture taken\n",
+                     qPrintable(failed.first().at(1).toString()));
+        return 1;
+    }
+    // Chosen again after a run, the step's results are shown: the buffers as it left them.
+    if (step && ran.count() > 0)
+        window.stepList()->selectPath(*step);
     QTest::qWait(800);
-    std::printf(window.grab().save(argv[2]) ? "saved %s\n" : "could not save %s\n", argv[2]);
+    if (!window.grab().save(argv[2])) {
+        std::fprintf(stderr, "walk_demo: could not save %s\n", argv[2]);
+        return 1;
+    }
+    std::printf("saved %s\n", argv[2]);
     return 0;
 }

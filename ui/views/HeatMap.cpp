@@ -46,19 +46,26 @@ HeatMap::HeatMap(QWidget* parent)
     , readout_(new QLabel(this))
     , squareCells_(new QCheckBox(tr("Square cells"), this))
 {
-    auto* top = new QHBoxLayout;
+    controls_ = new QWidget(this);
+    auto* top = new QHBoxLayout(controls_);
+    top->setContentsMargins(0, 0, 0, 0);
     top->addWidget(sliceLabel_);
     top->addWidget(slice_);
-    squareCells_->setToolTip(tr("Keep the image's shape: a cell as wide as it is high. Off, the image fills the view"));
+    squareCells_->setToolTip(
+        tr("Keep the image's shape: a cell as wide as it is high. Off, the image is stretched to fill the view"));
+    squareCells_->setChecked(true);
     top->addWidget(squareCells_);
     top->addStretch();
     readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Its words must not widen the panel (beside the Results' tabs they would narrow the
+    // docks at 1366x768): shown whole where there is room, cut short where not.
+    readout_->setMinimumWidth(1);
     readout_->setText(pointPrompt());
     top->addWidget(readout_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0); // the room of a low panel goes to the image
-    layout->addLayout(top);
+    layout->addWidget(controls_);
     layout->addWidget(plot_, 1);
 
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
@@ -76,10 +83,9 @@ HeatMap::HeatMap(QWidget* parent)
     plot_->xAxis->setLabel(tr("x (column)"));
     plot_->yAxis->setLabel(tr("y (row)"));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    // The image fills the view (in a low panel under the editor, square cells would
-    // leave most of it empty); square cells on request.
+    // The image keeps its shape (a stretched picture misleads more than an empty margin
+    // around it); stretched to fill the view on request.
     auto* lock = new AspectRatioLock(plot_);
-    lock->setActive(false);
     connect(squareCells_, &QCheckBox::toggled, lock, &AspectRatioLock::setActive);
     connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this] {
         plot_->rescaleAxes();
@@ -87,6 +93,10 @@ HeatMap::HeatMap(QWidget* parent)
     });
 
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showValueUnder(e->pos()); });
+    plot_->setToolTip(pointPrompt());
+    // A low panel's y axis gets fewer ticks: five labels in 60 pixels ran into each other.
+    connect(plot_, &QCustomPlot::beforeReplot, this,
+            [this] { plot_->yAxis->ticker()->setTickCount(std::clamp(plot_->axisRect()->height() / 30, 2, 5)); });
 
     sliceLabel_->hide();
     slice_->hide();
@@ -106,6 +116,7 @@ void HeatMap::setBuffer(std::shared_ptr<const HostBuffer> buffer, std::vector<st
     sliceLabel_->setVisible(slices > 1);
     scale_->axis()->setLabel(name);
     readout_->setText(pointPrompt()); // the value under the mouse was the previous buffer's
+    emit pointedAt({});
     rescaleAxes_ = true;
     fill();
 }
@@ -133,6 +144,7 @@ void HeatMap::showValueUnder(const QPoint& pixel)
     const double y = plot_->yAxis->pixelToCoord(pixel.y());
     const QString text = describeElement(std::llround(x), std::llround(y));
     readout_->setText(text.isEmpty() ? pointPrompt() : text);
+    emit pointedAt(text);
 }
 
 QString HeatMap::pointPrompt() { return tr("Point at a cell to read its value"); }

@@ -1,7 +1,7 @@
 #pragma once
 // A buffer with a 2-D (or 3-D, one slice at a time) shape as a colour map with a
-// colour scale. Row 0 is at the top, as in an image; the image fills the view, or keeps
-// its shape with square cells (the Square cells box). Large
+// colour scale. Row 0 is at the top, as in an image; the image keeps its shape with
+// square cells, centred, or fills the view with the Square cells box off. Large
 // images are reduced to at most maxCells per side by averaging blocks of cells; that
 // pass reads every element, so for large planes it runs on a worker thread and the
 // map fills in when it is done.
@@ -37,6 +37,10 @@ public:
     // The value under the mouse, as describeElement words it.
     QLabel* readout() const { return readout_; }
     QCheckBox* squareCellsBox() const { return squareCells_; }
+    // The slice, Square cells and readout row, above the plot unless a panel puts it
+    // elsewhere (a row it already has, where a low panel has no row to spare; such a
+    // panel may hide the readout and show pointedAt's words itself).
+    QWidget* controls() const { return controls_; }
     static QString pointPrompt(); // the readout's words with no cell under the mouse
 
     QCustomPlot* plot() const { return plot_; }
@@ -48,6 +52,8 @@ public:
 
 signals:
     void updated();
+    // The readout's words for the element under the mouse, empty when none is.
+    void pointedAt(const QString& element);
 
 private:
     void fill();
@@ -61,6 +67,7 @@ private:
     QLabel* sliceLabel_;
     QLabel* readout_;
     QCheckBox* squareCells_;
+    QWidget* controls_;
     std::shared_ptr<const HostBuffer> buffer_;
     std::vector<std::size_t> shape_;
     quint64 generation_ = 0;   // which fill a finished average belongs to

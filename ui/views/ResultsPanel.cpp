@@ -91,6 +91,15 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     tabs_->addTab(histogramPage_, tr("Histogram"));
     tabs_->addTab(table_, tr("Table"));
     tabs_->addTab(checks_, tr("Checks"));
+    // The heat map's row (Square cells) goes beside the tabs, shown with the map: under
+    // the editor the panel is low, and a row of its own would take a fifth of the image's
+    // height. The value under the mouse goes after the buffer's shape above: beside the
+    // tabs its words would squeeze them in a narrow column (presentation mode).
+    tabs_->setCornerWidget(heat_->controls(), Qt::TopRightCorner);
+    heat_->readout()->hide();
+    connect(heat_, &HeatMap::pointedAt, this, [this](const QString& element) {
+        info_->setText(element.isEmpty() ? bufferInfo_ : tr("%1 · %2").arg(bufferInfo_, element));
+    });
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2); // the dock is short on a laptop: its room goes to the views
@@ -103,6 +112,11 @@ ResultsPanel::ResultsPanel(QWidget* parent)
     connect(buffers_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             [this](int i) { showBuffer(i < 0 ? -1 : buffers_->itemData(i).toInt()); });
     connect(tabs_, &QTabWidget::currentChanged, this, &ResultsPanel::updateCurrentTab);
+    const auto showHeatMapControls
+        = [this] { heat_->controls()->setVisible(tabs_->currentWidget() == plotPage_ && showsHeatMap()); };
+    connect(tabs_, &QTabWidget::currentChanged, this, showHeatMapControls);
+    connect(plotStack_, &QStackedWidget::currentChanged, this, showHeatMapControls);
+    showHeatMapControls();
     fillTimer_.setSingleShot(true);
     fillTimer_.setInterval(0);
     connect(&fillTimer_, &QTimer::timeout, this, &ResultsPanel::updateCurrentTab);
@@ -187,6 +201,7 @@ void ResultsPanel::clear()
     shownIndex_ = -1;
     const QSignalBlocker block(buffers_);
     buffers_->clear();
+    bufferInfo_.clear();
     info_->clear();
     line_->clear();
     empty_->setText(tr("Run the kernel to see its buffers here."));
@@ -231,8 +246,9 @@ void ResultsPanel::showBuffer(int resultIndex)
     // Views share ownership of the whole result through the buffer they show.
     std::shared_ptr<const HostBuffer> data(result_, &b.data);
     const QString dtype = QString::fromLatin1(toString(b.data.dtype()));
-    info_->setText(b.shape.size() >= 2 ? tr("%1, shape %2 (%3 elements)").arg(dtype, shapeText(b)).arg(b.data.count())
-                                       : tr("%1, %2 elements").arg(dtype).arg(b.data.count()));
+    bufferInfo_ = b.shape.size() >= 2 ? tr("%1, shape %2 (%3 elements)").arg(dtype, shapeText(b)).arg(b.data.count())
+                                      : tr("%1, %2 elements").arg(dtype).arg(b.data.count());
+    info_->setText(bufferInfo_);
     // The table model only keeps the pointer and the shape: cheap whatever the size.
     table_->setBuffer(data, b.shape);
     shown_ = data;

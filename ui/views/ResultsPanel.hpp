@@ -66,6 +66,7 @@ private:
     int shownIndex_ = -1; // into result_->buffers
     QComboBox* buffers_;
     QLabel* info_;
+    QString bufferInfo_; // info_'s words for the buffer shown, before the element pointed at
     QPushButton* exportPlot_;
     QPushButton* exportBuffer_;
     QTabWidget* tabs_;
