@@ -197,23 +197,37 @@ const Warp& DebugSession::focusedWarp() const { return launch_->runner().warps()
 
 Location DebugSession::locate(std::uint32_t pc) const { return observer_->locate(pc); }
 
+namespace {
+// A run's slice: an interrupt from another thread is seen within a few milliseconds; a
+// pause keeps the schedule, so the run is the same run.
+constexpr std::uint64_t kSlice = std::uint64_t(1) << 16;
+} // namespace
+
+bool DebugSession::sliceEndsInPause()
+{
+    if (whileRunning_)
+        whileRunning_();
+    return interrupt_.exchange(false);
+}
+
 Stop DebugSession::runToStop(bool interruptible)
 {
     observer_->reattach(); // what it is told of follows what is armed now
     LaunchState& L = launch_->state();
     L.deadline = deadlineAfter(timeLimitSeconds_);
-    // In slices, so that an interrupt from another thread is seen within a few
-    // milliseconds; a pause keeps the schedule, so the run is the same run.
-    constexpr std::uint64_t kSlice = std::uint64_t(1) << 16;
+    bool pauseArmed = false;
+    auto armPause = [&] {
+        observer_->pauseAtNextIssue(StopReason::Paused);
+        observer_->reattach(); // told of every instruction from here
+        pauseArmed = true;
+    };
+    if (interruptible && interrupt_.exchange(false)) // asked while nothing ran: at once
+        armPause();
     for (;;) {
-        if (interruptible && interrupt_.exchange(false)) {
-            observer_->pauseAtNextIssue(StopReason::Paused);
-            observer_->reattach(); // told of every instruction from here
-        }
         const LaunchStatus st = launch_->advance(interruptible ? Budget{kSlice} : Budget{});
-        if (interruptible && whileRunning_)
-            whileRunning_();
         if (auto s = observer_->takeStop()) {
+            if (s->reason == StopReason::Paused && interruptible) // resume() keeps it to go on with
+                interrupted_ = Interrupted{Motion::Continue, {}, s->position, observer_->takeMotions()};
             observer_->clearMotions();
             return *s;
         }
@@ -241,6 +255,8 @@ Stop DebugSession::runToStop(bool interruptible)
                 s.message = L.fault->message;
             return s;
         }
+        if (interruptible && !pauseArmed && sliceEndsInPause())
+            armPause();
     }
 }
 
@@ -303,13 +319,26 @@ void DebugSession::rewind(std::uint64_t position)
     launch_->state().deadline = deadlineAfter(timeLimitSeconds_ > 0 ? timeLimitSeconds_ * 10 : 0);
 }
 
-void DebugSession::runTo(std::uint64_t position)
+bool DebugSession::runTo(std::uint64_t position)
 {
     for (std::uint64_t now = launch_->position(); now < position; now = launch_->position()) {
-        const LaunchStatus st = launch_->advance(Budget{position - now});
+        const LaunchStatus st = launch_->advance(Budget{std::min(kSlice, position - now)});
         if (st == LaunchStatus::Finished || st == LaunchStatus::Stopped)
             break;
+        if (launch_->position() < position && sliceEndsInPause())
+            return false;
     }
+    return true;
+}
+
+Stop DebugSession::pausedHere(std::string message)
+{
+    observer_->clearMotions();
+    observer_->record(false);
+    attachObserver();
+    observer_->pauseAtNextIssue(StopReason::Paused, std::move(message));
+    observer_->quiet(true);
+    return runToStop();
 }
 
 Stop DebugSession::land(const Stop& at)
@@ -317,7 +346,8 @@ Stop DebugSession::land(const Stop& at)
     if (at.position < stop_.position) // going back undoes the hits counted since
         observer_->forgetHitsAfter(at.position);
     rewind(at.position);
-    runTo(at.position);
+    if (!runTo(at.position))
+        return pausedHere();
     attachObserver();
     observer_->refreshWatches();
     observer_->pauseAtNextIssue(at.reason, at.message);
@@ -620,19 +650,40 @@ void DebugSession::checkResumable(Motion motion) const
 
 Stop DebugSession::resume(Motion motion)
 {
-    if (motion == Motion::ReverseStep)
-        return reverseStep();
+    std::optional<Interrupted> paused = std::exchange(interrupted_, std::nullopt);
+    if (motion == Motion::ReverseStep || motion == Motion::ReverseStepInstruction)
+        return reverseStep(motion == Motion::ReverseStepInstruction);
     if (motion == Motion::ReverseContinue)
         return reverseContinue();
     checkResumable(motion);
     observer_->clearMotions();
-    armMotion(motion);
-    return settle(runToStop(true));
+    const bool goOn = paused && paused->motion == motion && paused->position == launch_->position()
+        && stop_.reason == StopReason::Paused && paused->focus.block == focus_.block
+        && paused->focus.warp == focus_.warp;
+    if (goOn)
+        observer_->restoreMotions(std::move(paused->armed));
+    else
+        armMotion(motion);
+    Stop s = runToStop(true);
+    if (s.reason == StopReason::Paused && motion != Motion::Continue) {
+        // A motion of the focused warp stays on it when paused (a continue shows the warp
+        // about to run).
+        s.block = focus_.block;
+        s.warp = focus_.warp;
+        s.lane = int(focus_.lane);
+    }
+    s = settle(s);
+    if (interrupted_) {
+        interrupted_->motion = motion;
+        interrupted_->focus = focus_;
+    }
+    return s;
 }
 
-// The focused warp's line beginnings before here, found by running again from the
-// checkpoint before its block began with a motion that notes them and never stops.
-Stop DebugSession::reverseStep()
+// The focused warp's line beginnings (or instructions) before here, found by running
+// again from the checkpoint before its block began with a motion that notes them and
+// never stops.
+Stop DebugSession::reverseStep(bool instruction)
 {
     const std::uint64_t here = stop_.position;
     const std::uint64_t block = focus_.block;
@@ -649,18 +700,30 @@ Stop DebugSession::reverseStep()
         std::uint32_t last = 0;
         DebugObserver& obs = *observer_;
         observer_->setMotion([&](const Warp& w, const Instr& in, std::uint32_t) -> std::optional<StopReason> {
-            if (runner.linear() != block || w.warpId != warp || in.line == 0)
+            if (runner.linear() != block || w.warpId != warp)
                 return std::nullopt;
-            if (in.line != last)
+            if (instruction)
                 starts.push_back(obs.position());
-            last = in.line;
+            else if (in.line != 0 && in.line != last)
+                starts.push_back(obs.position());
+            if (in.line != 0)
+                last = in.line;
             return std::nullopt;
         });
         observer_->reattach(); // told of every instruction, for the motion
-        runTo(here);
+        if (!runTo(here))
+            return settle(pausedHere(fmt::format("paused going back ({}): the run again to position {} "
+                                                 "had come this far",
+                                                 instruction ? "reverse-stepi" : "reverse-step", here)));
         observer_->clearMotions();
     }
     std::erase_if(starts, [&](std::uint64_t p) { return p >= here; });
+    if (instruction && starts.empty()) {
+        Stop again = stop_;
+        settle(land(again)); // where it stood
+        focus_ = keep;
+        refuse(fmt::format("reverse-stepi: warp {} of block {} has run no instruction before this one", warp, block));
+    }
     Stop at;
     at.reason = starts.empty() ? StopReason::Entry : StopReason::Step;
     at.position = starts.empty() ? 0 : starts.back();
@@ -690,7 +753,15 @@ Stop DebugSession::reverseContinue()
         observer_->refreshWatches();
         observer_->record(true);
         observer_->reattach();
-        runTo(k + 1 < starts.size() ? starts[k + 1] : here);
+        const std::uint64_t to = k + 1 < starts.size() ? starts[k + 1] : here;
+        if (!runTo(to))
+            return settle(pausedHere(
+                to < here ? fmt::format("paused going back (reverse-continue): no breakpoint or watch is hit from "
+                                        "position {} to {}; from here to {} was not looked at",
+                                        to, here, to)
+                          : fmt::format("paused going back (reverse-continue): from here to position {} was not "
+                                        "looked at",
+                                        here)));
         std::vector<Stop> found = observer_->recorded();
         observer_->record(false);
         std::erase_if(found, [&](const Stop& s) { return s.position >= here; });

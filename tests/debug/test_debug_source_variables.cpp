@@ -374,3 +374,36 @@ TEST(SourceVariables, AnOuterNameHiddenByAnInnerOneIsCompiledToo)
     const std::uint32_t pc = s->warp().where.pc;
     EXPECT_TRUE(LaneExpression("v@17 > 16 && v < 3", s->function(), pc, s->buffers(), s->sourceVariables()).compiled());
 }
+
+// reverse-stepi through -G code (into weigh and out again): at each instruction on the way
+// back, the source's variables in scope and every lane's value are those seen there forwards.
+TEST(SourceVariables, ReverseStepiShowsTheLocalsSeenForwards)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session(scopesDocument());
+    s->addBreakpoint(at(20));
+    ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
+    s->removeBreakpoint(1);
+    auto seen = [&] {
+        std::string out = fmt::format("pc {} |", s->warp().where.pc);
+        for (const SourceVariableView& v : s->locals()) {
+            out += " " + v.name + "=";
+            for (const LaneValue& l : v.lanes)
+                out += l.text + ",";
+        }
+        return out;
+    };
+    std::vector<std::pair<std::uint64_t, std::string>> forward{{s->position(), seen()}};
+    bool entered = false;
+    for (int i = 0; i < 60; ++i) {
+        ASSERT_EQ(s->resume(Motion::StepInstruction).reason, StopReason::Step);
+        entered = entered || s->backtrace().size() > 1;
+        forward.emplace_back(s->position(), seen());
+    }
+    EXPECT_TRUE(entered) << "the instructions stepped include weigh's";
+    for (std::size_t i = forward.size() - 1; i-- > 0;) {
+        const Stop back = s->resume(Motion::ReverseStepInstruction);
+        EXPECT_EQ(back.position, forward[i].first) << i;
+        EXPECT_EQ(seen(), forward[i].second) << i;
+    }
+}
