@@ -411,7 +411,7 @@ std::string DebugConsole::variablesCommand() const
 {
     if (!session_.hasSourceVariables())
         usage(fmt::format("lanes EXPR... (no source variables: {})", session_.variablesMode()));
-    const std::vector<SourceVariableView> vars = session_.locals();
+    const std::vector<SourceVariableView> vars = flattened(session_.locals());
     if (vars.empty())
         return "no source variables in scope here\n";
     std::size_t width = 0;

@@ -47,6 +47,18 @@ std::chrono::steady_clock::time_point deadlineAfter(double seconds)
 
 } // namespace
 
+std::vector<SourceVariableView> flattened(const std::vector<SourceVariableView>& views)
+{
+    std::vector<SourceVariableView> out;
+    for (const SourceVariableView& v : views) {
+        out.push_back(v);
+        out.back().parts.clear();
+        for (SourceVariableView& p : flattened(v.parts))
+            out.push_back(std::move(p));
+    }
+    return out;
+}
+
 const char* toString(StopReason r)
 {
     switch (r) {
@@ -865,37 +877,73 @@ std::vector<LaneValue> DebugSession::lanes(const std::string& expression) const
     return out;
 }
 
+namespace {
+
+// A variable's view: its 32 lanes' values (or why none), and its parts: a struct's
+// members and a small array's elements, each a view of its own.
+SourceVariableView localView(const VisibleVariable& v, const Warp& w)
+{
+    SourceVariableView view;
+    view.name = v.name;
+    view.type = v.type().name;
+    view.line = v.source->line;
+    view.parameter = v.source->parameter;
+    view.available = v.where != VisibleVariable::Where::Nowhere;
+    view.scalar = isSourceNumber(v.type().kind, v.type().size);
+    view.why = v.why;
+    view.lanes.resize(32);
+    for (int l = 0; l < 32; ++l) {
+        if (!((w.exists >> l) & 1))
+            continue;
+        LaneValue& lv = view.lanes[std::size_t(l)];
+        lv.exists = true;
+        try {
+            lv = sourceValue(v, w, l);
+        } catch (const Error& e) {
+            // No single value (unavailable here, an array, a struct): its text, never a number.
+            lv.number = 0;
+            lv.text = sourceText(v, w, l);
+        }
+    }
+    if (!view.available || !expandable(v))
+        return view;
+    for (const VisibleVariable& m : parts(v)) {
+        view.parts.push_back(localView(m, w));
+        view.parts.back().parameter = false;
+    }
+    const dwarf::SourceType& t = v.type();
+    if (t.kind == dwarf::SourceType::Kind::Array)
+        for (std::uint64_t i = 0; i < t.count; ++i) {
+            SourceVariableView e;
+            e.name = fmt::format("{}({})", v.name, i);
+            e.type = t.name.substr(0, t.name.find('['));
+            e.line = view.line;
+            e.scalar = true;
+            e.lanes.resize(32);
+            for (int l = 0; l < 32; ++l) {
+                if (!((w.exists >> l) & 1))
+                    continue;
+                try {
+                    e.lanes[std::size_t(l)] = sourceElement(v, w, l, double(i));
+                } catch (const Error& err) {
+                    e.lanes[std::size_t(l)] = {true, 0, err.what()};
+                }
+            }
+            view.parts.push_back(std::move(e));
+        }
+    return view;
+}
+
+} // namespace
+
 std::vector<SourceVariableView> DebugSession::locals() const
 {
     std::vector<SourceVariableView> out;
     if (!sources_)
         return out;
     const Warp& w = focusedWarp();
-    for (const VisibleVariable& v : sources_->at(w.pc)) {
-        SourceVariableView view;
-        view.name = v.name;
-        view.type = v.source->type.name;
-        view.line = v.source->line;
-        view.parameter = v.source->parameter;
-        view.available = v.where != VisibleVariable::Where::Nowhere;
-        view.scalar = isSourceNumber(v.source->type.kind, v.source->type.size);
-        view.why = v.why;
-        view.lanes.resize(32);
-        for (int l = 0; l < 32; ++l) {
-            if (!((w.exists >> l) & 1))
-                continue;
-            LaneValue& lv = view.lanes[std::size_t(l)];
-            lv.exists = true;
-            try {
-                lv = sourceValue(v, w, l);
-            } catch (const Error& e) {
-                // No single value (unavailable here, an array, a struct): the reason, never a number.
-                lv.number = 0;
-                lv.text = sourceText(v, w, l);
-            }
-        }
-        out.push_back(std::move(view));
-    }
+    for (const VisibleVariable& v : sources_->at(w.pc))
+        out.push_back(localView(v, w));
     return out;
 }
 
