@@ -345,6 +345,8 @@ bool DebugSession::runTo(std::uint64_t position)
 
 Stop DebugSession::pausedHere(std::string message)
 {
+    if (launch_->position() < stop_.position) // back before hits counted forwards: undone
+        observer_->forgetHitsAfter(launch_->position());
     observer_->clearMotions();
     observer_->record(false);
     attachObserver();

@@ -222,10 +222,14 @@ TEST_F(DebugPause, ReverseContinueSearchingALongRunPauses)
     auto plain = spinSession(kIterations);
     ASSERT_TRUE(plain);
     plain->addBreakpoint({"", std::uint32_t(lineOf(kLong, "// first"))});
-    std::uint64_t last = 0;
+    std::uint64_t last = 0, before = 0;
     while (plain->resume(Motion::Continue).reason == StopReason::Breakpoint)
-        if (plain->position() < paused.position)
+        if (plain->position() < paused.position) {
             last = plain->position();
+            ++before;
+        }
+    // The hits counted are those before where it stands, as going back there leaves them.
+    EXPECT_EQ(s->breakpoints().front().hits, before);
     const Stop back = s->resume(Motion::ReverseContinue);
     EXPECT_EQ(back.reason, StopReason::Breakpoint);
     EXPECT_EQ(back.position, last);
