@@ -12,6 +12,26 @@ namespace {
 constexpr std::uint64_t kEncodingBoolean = 0x02, kEncodingFloat = 0x04, kEncodingSigned = 0x05,
                         kEncodingSignedChar = 0x06, kEncodingUnsigned = 0x07, kEncodingUnsignedChar = 0x08;
 constexpr std::uint64_t kSubrangeType = 0x21, kUpperBound = 0x2f, kCount = 0x37;
+constexpr std::uint64_t kClassType = 0x02, kMember = 0x0d, kDataMemberLocation = 0x38, kBitSize = 0x0d,
+                        kDataBitOffset = 0x6b, kDeclaration = 0x3c, kOpPlusUconst = 0x23;
+
+// DW_AT_data_member_location: a constant, or an expression DW_OP_plus_uconst N (NVRTC's).
+std::optional<std::uint64_t> memberOffset(const DwarfAttribute& a)
+{
+    if (!a.block)
+        return a.number;
+    const std::vector<std::uint8_t>& b = a.block->bytes;
+    if (b.empty() || b[0] != kOpPlusUconst)
+        return std::nullopt;
+    std::uint64_t n = 0;
+    int shift = 0;
+    for (std::size_t i = 1; i < b.size() && shift < 64; ++i, shift += 7) {
+        n |= std::uint64_t(b[i] & 0x7f) << shift;
+        if (!(b[i] & 0x80))
+            return i + 1 == b.size() ? std::optional(n) : std::nullopt;
+    }
+    return std::nullopt;
+}
 
 std::uint64_t number(const Die& d, std::uint64_t attribute, std::uint64_t otherwise = 0)
 {
@@ -27,7 +47,9 @@ public:
     }
 
     // The type a DIE's DW_AT_type names (void when it names none).
-    SourceType of(const Die& d, int depth = 0) const
+    // `named`: the name alone (a pointer's target; members not read, so that a struct
+    // pointing to its own kind ends).
+    SourceType of(const Die& d, int depth = 0, bool named = false) const
     {
         const DwarfAttribute* t = d.find(at::Type);
         if (!t)
@@ -36,13 +58,13 @@ public:
         if (!type || depth > 32)
             throw Error(ErrorCategory::Simulator,
                         fmt::format("debug information: a type reference to offset {} leads nowhere", t->number));
-        return read(*type, depth + 1);
+        return read(*type, depth + 1, named);
     }
 
 private:
     const DwarfDieTree& tree_;
 
-    SourceType read(const Die& type, int depth) const
+    SourceType read(const Die& type, int depth, bool named) const
     {
         switch (type.tag) {
         case tag::BaseType: {
@@ -62,26 +84,28 @@ private:
         }
         case tag::PointerType:
         case tag::ReferenceType: {
-            const SourceType to = of(type, depth);
+            const SourceType to = of(type, depth, true);
             const bool pointer = type.tag == tag::PointerType;
             return SourceType{SourceType::Kind::Pointer, to.name + (pointer ? " *" : " &"), 8};
         }
         case tag::ConstType:
         case tag::VolatileType: {
-            SourceType s = of(type, depth);
+            SourceType s = of(type, depth, named);
             s.name = (type.tag == tag::ConstType ? "const " : "volatile ") + s.name;
             return s;
         }
-        case tag::RestrictType: return of(type, depth);
+        case tag::RestrictType: return of(type, depth, named);
         case tag::Typedef: {
-            SourceType s = of(type, depth);
+            SourceType s = of(type, depth, named);
             s.name = type.name();
             return s;
         }
         case tag::ArrayType: {
-            const SourceType element = of(type, depth);
+            const SourceType element = of(type, depth, named);
             SourceType s{SourceType::Kind::Array, element.name, element.size};
             s.element = element.kind;
+            s.members = element.members;
+            s.membersUnreadable = element.membersUnreadable;
             std::string dims;
             for (const std::size_t c : type.children) {
                 const Die& sub = tree_.dies()[c];
@@ -99,11 +123,37 @@ private:
             return s;
         }
         case tag::StructureType:
+        case kClassType: {
+            SourceType s{SourceType::Kind::Struct, type.name().empty() ? "struct" : type.name(),
+                         std::uint32_t(number(type, at::ByteSize))};
+            if (named)
+                return s;
+            if (type.find(kDeclaration))
+                s.membersUnreadable = "its definition is not in the debug information";
+            for (const std::size_t c : type.children) {
+                const Die& m = tree_.dies()[c];
+                if (m.tag != kMember)
+                    continue;
+                const DwarfAttribute* where = m.find(kDataMemberLocation);
+                if (m.find(kBitSize) || m.find(kDataBitOffset)) { // its bits are not read: said as its type
+                    SourceType field = of(m, depth, true);
+                    field.name = fmt::format("{} : {} bit-field, not read", field.name, number(m, kBitSize));
+                    field.kind = SourceType::Kind::Other;
+                    s.members.push_back({m.name(), where ? memberOffset(*where).value_or(0) : 0, field});
+                    continue;
+                }
+                const auto offset = where ? memberOffset(*where) : std::nullopt;
+                if (!offset) {
+                    s.membersUnreadable = fmt::format("member {} has no offset this reader knows", m.name());
+                    continue;
+                }
+                s.members.push_back({m.name(), *offset, of(m, depth)});
+            }
+            return s;
+        }
         case tag::UnionType:
         case tag::EnumerationType: {
-            const std::string kind = type.tag == tag::StructureType ? "struct"
-                : type.tag == tag::UnionType                        ? "union"
-                                                                    : "enum";
+            const std::string kind = type.tag == tag::UnionType ? "union" : "enum";
             const std::string name = type.name();
             return SourceType{SourceType::Kind::Other, name.empty() ? kind : name,
                               std::uint32_t(number(type, at::ByteSize))};

@@ -18,13 +18,25 @@ namespace kw::dwarf {
 class DwarfDieTree;
 struct Die;
 
+struct SourceMember;
+
 struct SourceType {
-    enum class Kind : std::uint8_t { Signed, Unsigned, Float, Bool, Pointer, Array, Other } kind = Kind::Other;
+    enum class Kind : std::uint8_t { Signed, Unsigned, Float, Bool, Pointer, Array, Struct, Other } kind = Kind::Other;
     std::string name;        // as the source spells it: "unsigned int", "const float *", "float[256]"
     std::uint32_t size = 0;  // bytes; an array's element's
     std::uint64_t count = 0; // an array: its elements (0: unknown, as for extern __shared__ float a[])
     // An array's element kind (the kind above is Array).
     Kind element = Kind::Other;
+    // A struct's or class's data members in order (an array of structs: its element's).
+    std::vector<SourceMember> members;
+    // Why the members cannot be read (a bit-field, a member without an offset), or empty.
+    std::string membersUnreadable;
+};
+
+struct SourceMember {
+    std::string name;
+    std::uint64_t offset = 0; // bytes from the start of the struct
+    SourceType type;
 };
 
 struct LabelRange {

@@ -580,15 +580,16 @@ nlohmann::json DapServer::resume(const nlohmann::json& args, Motion motion)
 {
     DebugSession& s = session();
     focusThread(args);
-    if (JsonField::get<std::string>(args, "granularity", "") == "instruction"
-        && (motion == Motion::Next || motion == Motion::Step))
-        motion = Motion::StepInstruction;
-    if (motion == Motion::ReverseStep || motion == Motion::ReverseContinue)
-        stopped(s.resume(motion)); // bounded: it runs again from a checkpoint
-    else {
-        s.checkResumable(motion); // refused now, as an error response
-        pending_ = motion;
+    if (JsonField::get<std::string>(args, "granularity", "") == "instruction") {
+        if (motion == Motion::Next || motion == Motion::Step)
+            motion = Motion::StepInstruction;
+        else if (motion == Motion::ReverseStep)
+            motion = Motion::ReverseStepInstruction;
     }
+    // Answered first and then run, forwards or backwards: a `pause` read meanwhile
+    // interrupts it (DebugSession::interrupt).
+    s.checkResumable(motion); // refused now, as an error response
+    pending_ = motion;
     if (motion == Motion::Continue || motion == Motion::ReverseContinue)
         return {{"allThreadsContinued", true}};
     return nullptr;

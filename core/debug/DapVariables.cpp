@@ -130,7 +130,8 @@ nlohmann::json DapVariables::variables(int reference, std::size_t start, std::si
         count = kMostChildren;
     nlohmann::json out;
     switch (r.kind) {
-    case Kind::Locals: out = localVariables(); break;
+    case Kind::Locals: out = localVariables({}); break;
+    case Kind::Parts: out = localVariables(r.name); break;
     case Kind::Lane: out = laneVariables(); break;
     case Kind::Registers: out = registerVariables(); break;
     case Kind::Lanes: out = lanesVariables(); break;
@@ -143,25 +144,51 @@ nlohmann::json DapVariables::variables(int reference, std::size_t start, std::si
     return out;
 }
 
-nlohmann::json DapVariables::localVariables()
+nlohmann::json DapVariables::localVariables(const std::string& parent)
 {
     const std::uint32_t lane = session_.focus().lane;
+    // The locals, or the parts of the one named `parent` (a struct's members, an array's elements).
+    std::vector<SourceVariableView> views = session_.locals();
+    if (!parent.empty()) {
+        std::vector<SourceVariableView> found;
+        for (const SourceVariableView& v : views)
+            collectParts(v, parent, found);
+        views = std::move(found);
+    }
     nlohmann::json out = nlohmann::json::array();
-    for (const SourceVariableView& v : session_.locals()) {
+    for (const SourceVariableView& v : views) {
         const LaneValue& value = v.lanes.at(lane);
         // `lane` and `warp` keep their meaning in expressions: a variable of such a name is not one.
         const bool expands = v.available && v.scalar && v.name != "lane" && v.name != "warp";
-        nlohmann::json var = variable(v.name,
+        const int reference = !v.parts.empty() ? refer(Kind::Parts, v.name)
+            : expands                          ? refer(Kind::ExpressionLanes, v.name)
+                                               : 0;
+        // A member by its name (x of p.x), an element by its index ([2] of a(2)).
+        std::string name = v.name.substr(parent.size());
+        if (!parent.empty())
+            name = name.starts_with('.') ? name.substr(1) : "[" + name.substr(1, name.size() - 2) + "]";
+        nlohmann::json var = variable(name,
                                       !v.available       ? v.why
                                           : value.exists ? value.text
                                                          : "(not a thread of the block)",
-                                      expands ? refer(Kind::ExpressionLanes, v.name) : 0);
+                                      reference);
         var["type"] = v.type;
-        if (expands)
+        if (expands || !v.parts.empty())
             var["evaluateName"] = v.name;
         out.push_back(std::move(var));
     }
     return out;
+}
+
+void DapVariables::collectParts(const SourceVariableView& v, const std::string& parent,
+                                std::vector<SourceVariableView>& out)
+{
+    if (v.name == parent) {
+        out = v.parts;
+        return;
+    }
+    for (const SourceVariableView& p : v.parts)
+        collectParts(p, parent, out);
 }
 
 nlohmann::json DapVariables::laneVariables()

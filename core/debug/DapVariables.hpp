@@ -6,7 +6,8 @@
 // with its first lanes' values), "Shared memory" (the block's shared words, with their
 // banks) and "Buffers" (the document's buffers as they are in the launch's memory,
 // element by element). A variable with one number per lane, and an evaluated
-// expression, expands to its value in all 32 lanes of the warp.
+// expression, expands to its value in all 32 lanes of the warp; a struct to its members
+// and a small array to its elements, each in turn a variable.
 //
 // A variablesReference names a warp and what to read of it, and means something only
 // until the launch moves: reset() at every stop, as the protocol has it.
@@ -39,7 +40,7 @@ public:
     static constexpr std::size_t kMostChildren = 4096;
 
 private:
-    enum class Kind : std::uint8_t { Locals, Lane, Registers, Lanes, Shared, Buffers, ExpressionLanes, Buffer };
+    enum class Kind : std::uint8_t { Locals, Parts, Lane, Registers, Lanes, Shared, Buffers, ExpressionLanes, Buffer };
     struct Ref {
         Kind kind;
         std::uint32_t warp = 0;
@@ -51,7 +52,10 @@ private:
     int refer(Kind kind, std::string name = {});
     const Ref* find(int reference) const;
     std::vector<std::string> registers() const;
-    nlohmann::json localVariables();
+    // The locals, or (`parent`) the parts of one: a struct's members, a small array's elements.
+    nlohmann::json localVariables(const std::string& parent);
+    static void collectParts(const SourceVariableView& v, const std::string& parent,
+                             std::vector<SourceVariableView>& out);
     nlohmann::json laneVariables();
     nlohmann::json registerVariables();
     nlohmann::json laneValue(const std::string& expression);

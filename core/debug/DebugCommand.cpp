@@ -12,7 +12,28 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
+#include <csignal>
+
 namespace kw::debug {
+
+namespace {
+
+// Ctrl+C while a command runs pauses it (DebugSession::interrupt, an atomic store: safe
+// in a signal handler); between commands it ends the program as usual.
+std::atomic<DebugSession*> running{nullptr};
+
+extern "C" void pauseOnInterrupt(int)
+{
+    if (DebugSession* s = running.load()) {
+        s->interrupt();
+        return;
+    }
+    std::signal(SIGINT, SIG_DFL);
+    std::raise(SIGINT);
+}
+
+} // namespace
 
 DebugCommand::DebugCommand(DebugCommandOptions options, std::FILE* in, std::FILE* out, std::FILE* err)
     : options_(std::move(options))
@@ -45,6 +66,7 @@ int DebugCommand::execute()
         Compiler compiler(ProgramCache::openDefault());
         const auto session = DebugSession::fromDocument(doc, compiler, o);
         DebugConsole console(*session);
+        std::signal(SIGINT, pauseOnInterrupt);
         for (const std::string& w : session->warnings())
             fmt::print(out_, "warning: {}\n", w);
         fmt::print(out_, "variables: {}\n", session->variablesMode());
@@ -57,7 +79,11 @@ int DebugCommand::execute()
                 continue;
             }
             if (!line.empty() || c != EOF) {
-                fmt::print(out_, "> {}\n{}", line, console.execute(line));
+                running.store(session.get());
+                std::string text = console.execute(line);
+                running.store(nullptr);
+                session->takeInterrupt(); // asked as the command ended: not the next one's
+                fmt::print(out_, "> {}\n{}", line, text);
                 std::fflush(out_);
             }
             line.clear();

@@ -42,10 +42,10 @@ std::vector<std::string> words(std::string_view text)
 std::string canonical(const std::string& c)
 {
     static const std::pair<const char*, const char*> aliases[] = {
-        {"b", "break"},      {"c", "continue"},      {"s", "step"},
-        {"si", "stepi"},     {"n", "next"},          {"p", "print"},
-        {"bt", "backtrace"}, {"rs", "reverse-step"}, {"rc", "reverse-continue"},
-        {"q", "quit"},       {"d", "delete"},
+        {"b", "break"},           {"c", "continue"},      {"s", "step"},
+        {"si", "stepi"},          {"n", "next"},          {"p", "print"},
+        {"bt", "backtrace"},      {"rs", "reverse-step"}, {"rc", "reverse-continue"},
+        {"rsi", "reverse-stepi"}, {"q", "quit"},          {"d", "delete"},
     };
     for (const auto& [alias, name] : aliases)
         if (c == alias)
@@ -91,9 +91,10 @@ std::string laneMap(const WarpView& w)
 
 bool DebugConsole::isCommand(const std::string& word)
 {
-    static const std::string names = " break delete watch rwatch continue step stepi next finish barrier reconverge "
-                                     "reverse-step reverse-continue goto where block warp thread lane lanes print "
-                                     "shared backtrace info help quit ";
+    static const std::string names
+        = " break delete watch rwatch continue step stepi next finish barrier reconverge "
+          "reverse-step reverse-stepi reverse-continue goto where block warp thread lane lanes print "
+          "shared backtrace info help quit ";
     return !word.empty() && names.find(" " + canonical(word) + " ") != std::string::npos;
 }
 
@@ -232,6 +233,8 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
         return motion(Motion::Reconverge);
     if (command == "reverse-step")
         return motion(Motion::ReverseStep);
+    if (command == "reverse-stepi")
+        return motion(Motion::ReverseStepInstruction);
     if (command == "reverse-continue")
         return motion(Motion::ReverseContinue);
     if (command == "goto")
@@ -292,7 +295,8 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
         return infoCommand(args);
     if (command == "help")
         return "commands: break, delete, watch, rwatch, continue, step, stepi, next, finish, barrier, reconverge,\n"
-               "reverse-step, reverse-continue, goto, block, warp, thread, lane, lanes, print, shared, output,\n"
+               "reverse-step, reverse-stepi, reverse-continue, goto, block, warp, thread, lane, lanes, print, shared, "
+               "output,\n"
                "backtrace, info warps|breakpoints|watches, where, quit (docs/debugger.md)\n";
     usage(fmt::format("unknown command \"{}\" (help lists them)", command));
 }
@@ -407,7 +411,7 @@ std::string DebugConsole::variablesCommand() const
 {
     if (!session_.hasSourceVariables())
         usage(fmt::format("lanes EXPR... (no source variables: {})", session_.variablesMode()));
-    const std::vector<SourceVariableView> vars = session_.locals();
+    const std::vector<SourceVariableView> vars = flattened(session_.locals());
     if (vars.empty())
         return "no source variables in scope here\n";
     std::size_t width = 0;

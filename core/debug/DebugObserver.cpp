@@ -82,6 +82,22 @@ void DebugObserver::clearMotions()
     updateFilter();
 }
 
+DebugObserver::Armed DebugObserver::takeMotions()
+{
+    Armed a{std::move(motion_), barrierBlock_, beginBlock_, endBlock_};
+    clearMotions();
+    return a;
+}
+
+void DebugObserver::restoreMotions(Armed armed)
+{
+    motion_ = std::move(armed.motion);
+    barrierBlock_ = armed.barrierBlock;
+    beginBlock_ = armed.beginBlock;
+    endBlock_ = armed.endBlock;
+    updateFilter();
+}
+
 void DebugObserver::forgetHistory()
 {
     pending_.reset();
@@ -254,7 +270,9 @@ void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
         updateFilter();
         return;
     }
-    if (pauseNext_) {
+    // A client's pause lets the breakpoints and the motion judge this instruction first:
+    // it is not announced again when the launch goes on, so it must not go unjudged.
+    if (pauseNext_ && *pauseNext_ != StopReason::Paused) {
         const StopReason why = *pauseNext_;
         pauseNext_.reset();
         stopHere(w, why, -1, 0, std::move(pauseMessage_));
@@ -276,8 +294,15 @@ void DebugObserver::issue(const Warp& w, const Instr& in, std::uint32_t active)
         }
     }
     if (motion_) {
-        if (const auto why = motion_(w, in, active))
+        if (const auto why = motion_(w, in, active)) {
             stopHere(w, *why, -1);
+            return;
+        }
+    }
+    if (pauseNext_) { // Paused
+        pauseNext_.reset();
+        stopHere(w, StopReason::Paused, -1, 0, std::move(pauseMessage_));
+        updateFilter();
     }
 }
 

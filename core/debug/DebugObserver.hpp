@@ -86,6 +86,14 @@ public:
     // Every instruction is announced, armed or not (a check's findings stop before the next one).
     void alwaysIssues(bool on) { alwaysIssues_ = on; }
     void clearMotions();
+    // A motion's armed state (its test, the barrier, block begin or block end it waits
+    // for), taken out when a pause interrupts it and put back to go on with it.
+    struct Armed {
+        Motion motion;
+        std::optional<std::uint64_t> barrierBlock, beginBlock, endBlock;
+    };
+    Armed takeMotions();
+    void restoreMotions(Armed armed);
 
     void record(bool on)
     {

@@ -47,6 +47,18 @@ std::chrono::steady_clock::time_point deadlineAfter(double seconds)
 
 } // namespace
 
+std::vector<SourceVariableView> flattened(const std::vector<SourceVariableView>& views)
+{
+    std::vector<SourceVariableView> out;
+    for (const SourceVariableView& v : views) {
+        out.push_back(v);
+        out.back().parts.clear();
+        for (SourceVariableView& p : flattened(v.parts))
+            out.push_back(std::move(p));
+    }
+    return out;
+}
+
 const char* toString(StopReason r)
 {
     switch (r) {
@@ -197,23 +209,37 @@ const Warp& DebugSession::focusedWarp() const { return launch_->runner().warps()
 
 Location DebugSession::locate(std::uint32_t pc) const { return observer_->locate(pc); }
 
+namespace {
+// A run's slice: an interrupt from another thread is seen within a few milliseconds; a
+// pause keeps the schedule, so the run is the same run.
+constexpr std::uint64_t kSlice = std::uint64_t(1) << 16;
+} // namespace
+
+bool DebugSession::sliceEndsInPause()
+{
+    if (whileRunning_)
+        whileRunning_();
+    return interrupt_.exchange(false);
+}
+
 Stop DebugSession::runToStop(bool interruptible)
 {
     observer_->reattach(); // what it is told of follows what is armed now
     LaunchState& L = launch_->state();
     L.deadline = deadlineAfter(timeLimitSeconds_);
-    // In slices, so that an interrupt from another thread is seen within a few
-    // milliseconds; a pause keeps the schedule, so the run is the same run.
-    constexpr std::uint64_t kSlice = std::uint64_t(1) << 16;
+    bool pauseArmed = false;
+    auto armPause = [&] {
+        observer_->pauseAtNextIssue(StopReason::Paused);
+        observer_->reattach(); // told of every instruction from here
+        pauseArmed = true;
+    };
+    if (interruptible && interrupt_.exchange(false)) // asked while nothing ran: at once
+        armPause();
     for (;;) {
-        if (interruptible && interrupt_.exchange(false)) {
-            observer_->pauseAtNextIssue(StopReason::Paused);
-            observer_->reattach(); // told of every instruction from here
-        }
         const LaunchStatus st = launch_->advance(interruptible ? Budget{kSlice} : Budget{});
-        if (interruptible && whileRunning_)
-            whileRunning_();
         if (auto s = observer_->takeStop()) {
+            if (s->reason == StopReason::Paused && interruptible) // resume() keeps it to go on with
+                interrupted_ = Interrupted{Motion::Continue, {}, s->position, observer_->takeMotions()};
             observer_->clearMotions();
             return *s;
         }
@@ -241,6 +267,8 @@ Stop DebugSession::runToStop(bool interruptible)
                 s.message = L.fault->message;
             return s;
         }
+        if (interruptible && !pauseArmed && sliceEndsInPause())
+            armPause();
     }
 }
 
@@ -303,13 +331,28 @@ void DebugSession::rewind(std::uint64_t position)
     launch_->state().deadline = deadlineAfter(timeLimitSeconds_ > 0 ? timeLimitSeconds_ * 10 : 0);
 }
 
-void DebugSession::runTo(std::uint64_t position)
+bool DebugSession::runTo(std::uint64_t position)
 {
     for (std::uint64_t now = launch_->position(); now < position; now = launch_->position()) {
-        const LaunchStatus st = launch_->advance(Budget{position - now});
+        const LaunchStatus st = launch_->advance(Budget{std::min(kSlice, position - now)});
         if (st == LaunchStatus::Finished || st == LaunchStatus::Stopped)
             break;
+        if (launch_->position() < position && sliceEndsInPause())
+            return false;
     }
+    return true;
+}
+
+Stop DebugSession::pausedHere(std::string message)
+{
+    if (launch_->position() < stop_.position) // back before hits counted forwards: undone
+        observer_->forgetHitsAfter(launch_->position());
+    observer_->clearMotions();
+    observer_->record(false);
+    attachObserver();
+    observer_->pauseAtNextIssue(StopReason::Paused, std::move(message));
+    observer_->quiet(true);
+    return runToStop();
 }
 
 Stop DebugSession::land(const Stop& at)
@@ -317,7 +360,8 @@ Stop DebugSession::land(const Stop& at)
     if (at.position < stop_.position) // going back undoes the hits counted since
         observer_->forgetHitsAfter(at.position);
     rewind(at.position);
-    runTo(at.position);
+    if (!runTo(at.position))
+        return pausedHere();
     attachObserver();
     observer_->refreshWatches();
     observer_->pauseAtNextIssue(at.reason, at.message);
@@ -620,19 +664,40 @@ void DebugSession::checkResumable(Motion motion) const
 
 Stop DebugSession::resume(Motion motion)
 {
-    if (motion == Motion::ReverseStep)
-        return reverseStep();
+    std::optional<Interrupted> paused = std::exchange(interrupted_, std::nullopt);
+    if (motion == Motion::ReverseStep || motion == Motion::ReverseStepInstruction)
+        return reverseStep(motion == Motion::ReverseStepInstruction);
     if (motion == Motion::ReverseContinue)
         return reverseContinue();
     checkResumable(motion);
     observer_->clearMotions();
-    armMotion(motion);
-    return settle(runToStop(true));
+    const bool goOn = paused && paused->motion == motion && paused->position == launch_->position()
+        && stop_.reason == StopReason::Paused && paused->focus.block == focus_.block
+        && paused->focus.warp == focus_.warp;
+    if (goOn)
+        observer_->restoreMotions(std::move(paused->armed));
+    else
+        armMotion(motion);
+    Stop s = runToStop(true);
+    if (s.reason == StopReason::Paused && motion != Motion::Continue) {
+        // A motion of the focused warp stays on it when paused (a continue shows the warp
+        // about to run).
+        s.block = focus_.block;
+        s.warp = focus_.warp;
+        s.lane = int(focus_.lane);
+    }
+    s = settle(s);
+    if (interrupted_) {
+        interrupted_->motion = motion;
+        interrupted_->focus = focus_;
+    }
+    return s;
 }
 
-// The focused warp's line beginnings before here, found by running again from the
-// checkpoint before its block began with a motion that notes them and never stops.
-Stop DebugSession::reverseStep()
+// The focused warp's line beginnings (or instructions) before here, found by running
+// again from the checkpoint before its block began with a motion that notes them and
+// never stops.
+Stop DebugSession::reverseStep(bool instruction)
 {
     const std::uint64_t here = stop_.position;
     const std::uint64_t block = focus_.block;
@@ -649,18 +714,30 @@ Stop DebugSession::reverseStep()
         std::uint32_t last = 0;
         DebugObserver& obs = *observer_;
         observer_->setMotion([&](const Warp& w, const Instr& in, std::uint32_t) -> std::optional<StopReason> {
-            if (runner.linear() != block || w.warpId != warp || in.line == 0)
+            if (runner.linear() != block || w.warpId != warp)
                 return std::nullopt;
-            if (in.line != last)
+            if (instruction)
                 starts.push_back(obs.position());
-            last = in.line;
+            else if (in.line != 0 && in.line != last)
+                starts.push_back(obs.position());
+            if (in.line != 0)
+                last = in.line;
             return std::nullopt;
         });
         observer_->reattach(); // told of every instruction, for the motion
-        runTo(here);
+        if (!runTo(here))
+            return settle(pausedHere(fmt::format("paused going back ({}): the run again to position {} "
+                                                 "had come this far",
+                                                 instruction ? "reverse-stepi" : "reverse-step", here)));
         observer_->clearMotions();
     }
     std::erase_if(starts, [&](std::uint64_t p) { return p >= here; });
+    if (instruction && starts.empty()) {
+        Stop again = stop_;
+        settle(land(again)); // where it stood
+        focus_ = keep;
+        refuse(fmt::format("reverse-stepi: warp {} of block {} has run no instruction before this one", warp, block));
+    }
     Stop at;
     at.reason = starts.empty() ? StopReason::Entry : StopReason::Step;
     at.position = starts.empty() ? 0 : starts.back();
@@ -690,7 +767,15 @@ Stop DebugSession::reverseContinue()
         observer_->refreshWatches();
         observer_->record(true);
         observer_->reattach();
-        runTo(k + 1 < starts.size() ? starts[k + 1] : here);
+        const std::uint64_t to = k + 1 < starts.size() ? starts[k + 1] : here;
+        if (!runTo(to))
+            return settle(pausedHere(
+                to < here ? fmt::format("paused going back (reverse-continue): no breakpoint or watch is hit from "
+                                        "position {} to {}; from here to {} was not looked at",
+                                        to, here, to)
+                          : fmt::format("paused going back (reverse-continue): from here to position {} was not "
+                                        "looked at",
+                                        here)));
         std::vector<Stop> found = observer_->recorded();
         observer_->record(false);
         std::erase_if(found, [&](const Stop& s) { return s.position >= here; });
@@ -794,37 +879,73 @@ std::vector<LaneValue> DebugSession::lanes(const std::string& expression) const
     return out;
 }
 
+namespace {
+
+// A variable's view: its 32 lanes' values (or why none), and its parts: a struct's
+// members and a small array's elements, each a view of its own.
+SourceVariableView localView(const VisibleVariable& v, const Warp& w)
+{
+    SourceVariableView view;
+    view.name = v.name;
+    view.type = v.type().name;
+    view.line = v.source->line;
+    view.parameter = v.source->parameter;
+    view.available = v.where != VisibleVariable::Where::Nowhere;
+    view.scalar = isSourceNumber(v.type().kind, v.type().size);
+    view.why = v.why;
+    view.lanes.resize(32);
+    for (int l = 0; l < 32; ++l) {
+        if (!((w.exists >> l) & 1))
+            continue;
+        LaneValue& lv = view.lanes[std::size_t(l)];
+        lv.exists = true;
+        try {
+            lv = sourceValue(v, w, l);
+        } catch (const Error& e) {
+            // No single value (unavailable here, an array, a struct): its text, never a number.
+            lv.number = 0;
+            lv.text = sourceText(v, w, l);
+        }
+    }
+    if (!view.available || !expandable(v))
+        return view;
+    for (const VisibleVariable& m : parts(v)) {
+        view.parts.push_back(localView(m, w));
+        view.parts.back().parameter = false;
+    }
+    const dwarf::SourceType& t = v.type();
+    if (t.kind == dwarf::SourceType::Kind::Array)
+        for (std::uint64_t i = 0; i < t.count; ++i) {
+            SourceVariableView e;
+            e.name = fmt::format("{}({})", v.name, i);
+            e.type = t.name.substr(0, t.name.find('['));
+            e.line = view.line;
+            e.scalar = true;
+            e.lanes.resize(32);
+            for (int l = 0; l < 32; ++l) {
+                if (!((w.exists >> l) & 1))
+                    continue;
+                try {
+                    e.lanes[std::size_t(l)] = sourceElement(v, w, l, double(i));
+                } catch (const Error& err) {
+                    e.lanes[std::size_t(l)] = {true, 0, err.what()};
+                }
+            }
+            view.parts.push_back(std::move(e));
+        }
+    return view;
+}
+
+} // namespace
+
 std::vector<SourceVariableView> DebugSession::locals() const
 {
     std::vector<SourceVariableView> out;
     if (!sources_)
         return out;
     const Warp& w = focusedWarp();
-    for (const VisibleVariable& v : sources_->at(w.pc)) {
-        SourceVariableView view;
-        view.name = v.name;
-        view.type = v.source->type.name;
-        view.line = v.source->line;
-        view.parameter = v.source->parameter;
-        view.available = v.where != VisibleVariable::Where::Nowhere;
-        view.scalar = isSourceNumber(v.source->type.kind, v.source->type.size);
-        view.why = v.why;
-        view.lanes.resize(32);
-        for (int l = 0; l < 32; ++l) {
-            if (!((w.exists >> l) & 1))
-                continue;
-            LaneValue& lv = view.lanes[std::size_t(l)];
-            lv.exists = true;
-            try {
-                lv = sourceValue(v, w, l);
-            } catch (const Error& e) {
-                // No single value (unavailable here, an array, a struct): the reason, never a number.
-                lv.number = 0;
-                lv.text = sourceText(v, w, l);
-            }
-        }
-        out.push_back(std::move(view));
-    }
+    for (const VisibleVariable& v : sources_->at(w.pc))
+        out.push_back(localView(v, w));
     return out;
 }
 

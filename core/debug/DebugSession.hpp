@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,15 +35,16 @@ struct Document;
 namespace kw::debug {
 
 enum class Motion : std::uint8_t {
-    Continue,        // to the next breakpoint or watch
-    Step,            // the focused warp to its next source line
-    StepInstruction, // the focused warp's next instruction
-    Next,            // as Step, over inlined device function calls
-    Finish,          // out of the inlined device function
-    Barrier,         // to the focused block's next barrier release
-    Reconverge,      // until the focused warp's lanes run together again
-    ReverseStep,     // back to where the focused warp began its line (or the line before)
-    ReverseContinue, // back to the last breakpoint or watch hit before here
+    Continue,               // to the next breakpoint or watch
+    Step,                   // the focused warp to its next source line
+    StepInstruction,        // the focused warp's next instruction
+    Next,                   // as Step, over inlined device function calls
+    Finish,                 // out of the inlined device function
+    Barrier,                // to the focused block's next barrier release
+    Reconverge,             // until the focused warp's lanes run together again
+    ReverseStep,            // back to where the focused warp began its line (or the line before)
+    ReverseStepInstruction, // back one instruction of the focused warp
+    ReverseContinue,        // back to the last breakpoint or watch hit before here
 };
 
 struct DebugOptions {
@@ -93,6 +95,9 @@ public:
     void removeWatch(int id);
     std::vector<WatchInfo> watches() const;
 
+    // A forward motion that a pause interrupted, asked again with the same focus where the
+    // pause left it, goes on as if it had never stopped (a `next` still ends at the line
+    // after the one it began on); any other motion, or a change of focus, forgets it.
     Stop resume(Motion motion);
     // Throws kw::Error(Usage) where resume(motion) would refuse before running (the
     // launch has ended, the focused block is not the one under way).
@@ -100,9 +105,10 @@ public:
     // Called between slices of a forward motion (every 2^16 warp-level instructions), on
     // the thread that runs it: a client's chance to show what the kernel printed so far.
     void whileRunning(std::function<void()> f) { whileRunning_ = std::move(f); }
-    // From any thread: the forward motion under way stops before its next instruction
-    // (StopReason::Paused). Asked while none runs, the next one stops at once, unless
-    // takeInterrupt() takes it back first.
+    // From any thread: the motion under way, forwards or backwards (the re-execution of a
+    // reverse motion, `goto`), stops before its next instruction (StopReason::Paused):
+    // every run is sliced and tests this between slices. Asked while none runs, the next
+    // one stops at once, unless takeInterrupt() takes it back first.
     void interrupt() { interrupt_.store(true); }
     // Whether an interrupt was asked and no motion has taken it yet; clears it.
     bool takeInterrupt() { return interrupt_.exchange(false); }
@@ -168,6 +174,15 @@ private:
     double timeLimitSeconds_ = 10;
     std::atomic<bool> interrupt_{false};
     std::function<void()> whileRunning_;
+    // A forward motion a pause interrupted: its armed state, and the focus and position
+    // the pause left, so that the same motion asked there again goes on with it.
+    struct Interrupted {
+        Motion motion;
+        Focus focus;
+        std::uint64_t position = 0;
+        DebugObserver::Armed armed;
+    };
+    std::optional<Interrupted> interrupted_;
     Stop stop_;
     Focus focus_;
     int nextBreakpoint_ = 1, nextWatch_ = 1;
@@ -183,8 +198,14 @@ private:
     // Runs again from the latest checkpoint at or before `position` (the start when
     // none), the debugger's observer detached and its history forgotten.
     void rewind(std::uint64_t position);
-    // On by budgets to `position`, or to where the launch ends before it.
-    void runTo(std::uint64_t position);
+    // On by budgets to `position`, or to where the launch ends before it, in slices;
+    // false when a pause was asked between two (the launch stands where the slice ended).
+    bool runTo(std::uint64_t position);
+    // After each slice of a run: the client's callback (whileRunning), then whether a
+    // pause was asked (taken). The one test every run makes, forwards or backwards.
+    bool sliceEndsInPause();
+    // The stop before the next instruction from where a paused run stands.
+    Stop pausedHere(std::string message = {});
     void attachObserver();
 
     const sim::Warp& focusedWarp() const;
@@ -198,7 +219,8 @@ private:
     std::vector<std::uint32_t> linePcs(std::uint16_t file, std::uint32_t line) const;
     std::uint16_t fileIndex(const std::string& file) const;
     void armMotion(Motion motion);
-    Stop reverseStep();
+    // Back to where the focused warp began its line, or (`instruction`) to its last instruction.
+    Stop reverseStep(bool instruction);
     Stop reverseContinue();
 };
 

@@ -112,7 +112,12 @@ struct SourceVariableView {
     bool scalar = false;   // one number per lane (not an array or a struct): an expression by its name
     std::string why;
     std::vector<LaneValue> lanes; // 32; a lane that is no thread of the block does not exist
+    // A struct's members (NAME.x) or a small array's elements (NAME(i)), each with its lanes.
+    std::vector<SourceVariableView> parts;
 };
+
+// The views with their parts after each, depth first: one row per value, as tables show them.
+std::vector<SourceVariableView> flattened(const std::vector<SourceVariableView>& views);
 
 // The last instruction of the block that wrote (stored to or an atomic on) a word of
 // shared memory, and the thread that executed it.

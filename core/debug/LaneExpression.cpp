@@ -45,6 +45,14 @@ std::optional<std::string> sourceName(const std::string& in, std::size_t i, std:
             ++end;
         name = in.substr(i, end - i);
     }
+    // NAME.x.y: a struct's members.
+    while (end + 1 < in.size() && in[end] == '.'
+           && (std::isalpha(static_cast<unsigned char>(in[end + 1])) || in[end + 1] == '_')) {
+        ++end;
+        while (end < in.size() && nameChar(in[end]))
+            ++end;
+        name = in.substr(i, end - i);
+    }
     if (!sources || name == "lane" || name == "warp")
         return std::nullopt;
     std::size_t after = end;
@@ -56,16 +64,20 @@ std::optional<std::string> sourceName(const std::string& in, std::size_t i, std:
     std::optional<VisibleVariable> v = sources->find(name, pc);
     if (!v) {
         if (end != j)
-            throw Error(ErrorCategory::Usage, fmt::format("no variable {} here", name));
+            throw Error(ErrorCategory::Usage,
+                        name.find('.') != std::string::npos ? fmt::format("no variable or member {} here", name)
+                                                            : fmt::format("no variable {} here", name));
         return std::nullopt;
     }
-    const bool array = v->source->type.kind == dwarf::SourceType::Kind::Array;
-    if (array != call)
+    const bool array = v->type().kind == dwarf::SourceType::Kind::Array;
+    // An array named alone, as the whole expression: its elements are shown.
+    const bool whole = array && !call && in.find_first_not_of(' ') == i && in.find_last_not_of(' ') + 1 == end;
+    if (array != call && !whole)
         return std::nullopt; // a function of the same name, or an array without its index: refused later
     if (v->where == VisibleVariable::Where::Nowhere)
         throw Error(ErrorCategory::Usage, fmt::format("{}: {}", name, v->why));
     j = end;
-    const std::string var = fmt::format("{}_{}", array ? "A" : "S", r.sources.size());
+    const std::string var = fmt::format("{}_{}", array && !whole ? "A" : "S", r.sources.size());
     r.sources.emplace_back(var, std::move(*v));
     return var;
 }
@@ -205,7 +217,7 @@ LaneExpression::LaneExpression(const std::string& text, const Function& fn, std:
     }
     for (const auto& [var, v] : r.sources) {
         sources_.push_back({v, this});
-        if (v.source->type.kind == dwarf::SourceType::Kind::Array) {
+        if (var[0] == 'A') {
             expr_->bindFunction(var, &LaneExpression::readSourceElement, &sources_.back());
             continue;
         }
@@ -259,7 +271,14 @@ double LaneExpression::readSourceElement(void* read, double index)
 
 LaneValue LaneExpression::sourceValueOf(const Warp& w, int lane) const
 {
-    return sourceValue(sources_.at(*singleSource_).variable, w, lane);
+    const VisibleVariable& v = sources_.at(*singleSource_).variable;
+    const auto kind = v.type().kind;
+    if (kind == dwarf::SourceType::Kind::Struct || kind == dwarf::SourceType::Kind::Array) {
+        if (v.where == VisibleVariable::Where::Nowhere)
+            throw Error(ErrorCategory::Usage, fmt::format("{}: {}", v.name, v.why));
+        return {true, 0, sourceText(v, w, lane)}; // its members or elements, no single number
+    }
+    return sourceValue(v, w, lane);
 }
 
 void LaneExpression::fill(const Warp& w, const int* lanes, int n) const

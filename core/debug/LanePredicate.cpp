@@ -200,10 +200,10 @@ private:
             name = s_.substr(i_, j - i_);
         }
         std::optional<VisibleVariable> v = sources_->find(name, pc_);
-        if (!v || !isSourceNumber(v->source->type.kind, v->source->type.size))
+        if (!v || !isSourceNumber(v->type().kind, v->type().size))
             return false;
-        o.sourceKind = v->source->type.kind;
-        o.sourceSize = v->source->type.size;
+        o.sourceKind = v->type().kind;
+        o.sourceSize = v->type().size;
         switch (v->where) {
         case VisibleVariable::Where::Register:
             o.kind = Operand::Kind::SourceRegister;

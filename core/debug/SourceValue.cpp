@@ -101,11 +101,14 @@ LaneValue sourceValue(const VisibleVariable& v, const sim::Warp& w, int lane)
 {
     if (v.where == VisibleVariable::Where::Nowhere)
         refuse(fmt::format("{}: {}", v.name, v.why));
-    const SourceType& t = v.source->type;
-    if (t.kind == SourceType::Kind::Array || t.kind == SourceType::Kind::Other)
-        refuse(fmt::format("{} is a {}: {}", v.name, t.name,
-                           t.kind == SourceType::Kind::Array ? fmt::format("read its elements as {}(i)", v.name)
-                                                             : std::string("its members are not shown")));
+    const SourceType& t = v.type();
+    if (t.kind == SourceType::Kind::Array || t.kind == SourceType::Kind::Struct || t.kind == SourceType::Kind::Other)
+        refuse(fmt::format(
+            "{} is a {}: {}", v.name, t.name,
+            t.kind == SourceType::Kind::Array ? fmt::format("read its elements as {}(i)", v.name)
+                : t.kind == SourceType::Kind::Struct
+                ? fmt::format("name a member ({}.{})", v.name, t.members.empty() ? std::string("x") : t.members[0].name)
+                : std::string("it has no single value")));
     if (v.where == VisibleVariable::Where::Register)
         return shown(t.kind, t.size, w.reg(v.reg)[lane]);
     return shown(t.kind, t.size, load(v, w, lane, 0, t.size));
@@ -113,7 +116,7 @@ LaneValue sourceValue(const VisibleVariable& v, const sim::Warp& w, int lane)
 
 LaneValue sourceElement(const VisibleVariable& v, const sim::Warp& w, int lane, double index)
 {
-    const SourceType& t = v.source->type;
+    const SourceType& t = v.type();
     if (t.kind != SourceType::Kind::Array)
         refuse(fmt::format("{} is not an array", v.name));
     if (v.where == VisibleVariable::Where::Nowhere || v.where == VisibleVariable::Where::Register)
@@ -123,15 +126,58 @@ LaneValue sourceElement(const VisibleVariable& v, const sim::Warp& w, int lane, 
     return shown(t.element, t.size, load(v, w, lane, std::uint64_t(index) * t.size, t.size));
 }
 
+bool expandable(const VisibleVariable& v)
+{
+    const SourceType& t = v.type();
+    if (t.kind == SourceType::Kind::Struct)
+        return !t.members.empty();
+    return t.kind == SourceType::Kind::Array && t.count > 0 && t.count <= kShownElements
+        && isSourceNumber(t.element, t.size);
+}
+
+std::vector<VisibleVariable> parts(const VisibleVariable& v)
+{
+    std::vector<VisibleVariable> out;
+    const SourceType& t = v.type();
+    if (t.kind == SourceType::Kind::Struct)
+        for (const dwarf::SourceMember& m : t.members)
+            out.push_back(*memberOf(v, m.name));
+    return out;
+}
+
 std::string sourceText(const VisibleVariable& v, const sim::Warp& w, int lane)
 {
     if (v.where == VisibleVariable::Where::Nowhere)
         return v.why;
-    const SourceType::Kind k = v.source->type.kind;
-    if (k == SourceType::Kind::Array)
-        return fmt::format("({}: {}(i))", v.source->type.name, v.name);
-    if (k == SourceType::Kind::Other)
-        return fmt::format("({})", v.source->type.name);
+    const SourceType& t = v.type();
+    if (t.kind == SourceType::Kind::Struct) {
+        if (v.where == VisibleVariable::Where::Register)
+            return fmt::format("({}: held in a register, its members are not read)", t.name);
+        std::string out = "{";
+        for (const VisibleVariable& m : parts(v))
+            out += fmt::format("{}{} = {}", out.size() > 1 ? ", " : "", m.name.substr(v.name.size() + 1),
+                               sourceText(m, w, lane));
+        if (!t.membersUnreadable.empty())
+            out += fmt::format("{}... ({})", out.size() > 1 ? ", " : "", t.membersUnreadable);
+        return out + "}";
+    }
+    if (t.kind == SourceType::Kind::Array) {
+        if (!expandable(v))
+            return fmt::format("({}: {}(i))", t.name, v.name);
+        std::string out = "{";
+        for (std::uint64_t i = 0; i < t.count; ++i) {
+            std::string e;
+            try {
+                e = sourceElement(v, w, lane, double(i)).text;
+            } catch (const Error& err) {
+                return err.what();
+            }
+            out += (i ? ", " : "") + e;
+        }
+        return out + "}";
+    }
+    if (t.kind == SourceType::Kind::Other)
+        return fmt::format("({})", t.name);
     try {
         return sourceValue(v, w, lane).text;
     } catch (const Error& e) {

@@ -3,13 +3,15 @@
 // shown as its DWARF type reads (int signed, unsigned, float, double, bool as
 // true/false, a pointer as its address in hex). An array's element i is read the same
 // way. Throws kw::Error (Usage) for a variable that has no value here, an element
-// outside the array or its memory, or a type that has no single value (a struct).
+// outside the array or its memory, or a type that has no single value (a struct: its
+// members have, NAME.x).
 #include "debug/DebugTypes.hpp"
 #include "debug/SourceVariables.hpp"
 
 #include <bit>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kw::sim {
 struct Warp;
@@ -50,7 +52,14 @@ const std::uint8_t* sourceBytes(const VisibleVariable& v, const sim::Warp& w, in
 
 LaneValue sourceValue(const VisibleVariable& v, const sim::Warp& w, int lane);
 LaneValue sourceElement(const VisibleVariable& v, const sim::Warp& w, int lane, double index);
-// The value's text, or why there is none ("not available here"), for a table's cell.
+// The value's text, or why there is none ("not available here"), for a table's cell: a
+// struct as its members ({x = 1.5, n = 3}), an array of up to kShownElements numbers as
+// its elements ({1, 2, 3, 4}).
 std::string sourceText(const VisibleVariable& v, const sim::Warp& w, int lane);
+constexpr std::uint64_t kShownElements = 16;
+// Whether the variable is shown with parts (a struct's members, a small array's elements).
+bool expandable(const VisibleVariable& v);
+// A struct's members as variables of their own (NAME.x), in order; none for other types.
+std::vector<VisibleVariable> parts(const VisibleVariable& v);
 
 } // namespace kw::debug

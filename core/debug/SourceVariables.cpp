@@ -160,8 +160,38 @@ std::vector<VisibleVariable> SourceVariables::at(std::uint32_t pc) const
     return out;
 }
 
+std::optional<VisibleVariable> memberOf(const VisibleVariable& v, const std::string& name)
+{
+    const dwarf::SourceType& t = v.type();
+    if (t.kind != dwarf::SourceType::Kind::Struct)
+        return std::nullopt;
+    const auto m = std::find_if(t.members.begin(), t.members.end(),
+                                [&](const dwarf::SourceMember& member) { return member.name == name; });
+    if (m == t.members.end())
+        return std::nullopt;
+    VisibleVariable out = v;
+    out.name = v.name + "." + name;
+    out.member = &m->type;
+    out.address = v.address + m->offset;
+    if (v.where == VisibleVariable::Where::Register) {
+        out.where = VisibleVariable::Where::Nowhere;
+        out.why = fmt::format("{} is held in a register: its members are not read", v.name);
+    }
+    return out;
+}
+
 std::optional<VisibleVariable> SourceVariables::find(const std::string& name, std::uint32_t pc) const
 {
+    const std::size_t dot = name.find('.');
+    if (dot != std::string::npos) { // NAME.x.y: members, one after another
+        std::optional<VisibleVariable> v = find(name.substr(0, dot), pc);
+        for (std::size_t from = dot + 1; v && from <= name.size();) {
+            const std::size_t next = std::min(name.find('.', from), name.size());
+            v = memberOf(*v, name.substr(from, next - from));
+            from = next + 1;
+        }
+        return v;
+    }
     for (VisibleVariable& v : at(pc))
         if (v.name == name)
             return std::move(v);

@@ -27,7 +27,15 @@ struct VisibleVariable {
     std::uint32_t reg = 0;     // Register: the simulator's register index
     std::uint64_t address = 0; // Local: offset in the thread's frame; Shared: offset; Global: address
     std::string why;           // Nowhere: the reason ("not available here", unreadable DWARF)
+    // A member's type (NAME.x, at its offset from the variable's address), else null.
+    const dwarf::SourceType* member = nullptr;
+    // The type its value is read as: the variable's, or the member's.
+    const dwarf::SourceType& type() const { return member ? *member : source->type; }
 };
+
+// `v`'s member `name` (a struct's), placed at its offset; nullopt when its type has no
+// member of that name. Members of a struct held in a register have no place (said why).
+std::optional<VisibleVariable> memberOf(const VisibleVariable& v, const std::string& name);
 
 class SourceVariables {
 public:
@@ -37,7 +45,7 @@ public:
     // parameters first, then in the order they are declared.
     std::vector<VisibleVariable> at(std::uint32_t pc) const;
     // A name as an expression uses it at `pc`: one of at(pc), or a variable of the
-    // module (a __shared__ or __device__ array).
+    // module (a __shared__ or __device__ array); NAME.x.y for a struct's members.
     std::optional<VisibleVariable> find(const std::string& name, std::uint32_t pc) const;
 
 private:

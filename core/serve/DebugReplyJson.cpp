@@ -86,7 +86,7 @@ nlohmann::json DebugReplyJson::lanes(const std::vector<std::string>& expressions
 nlohmann::json DebugReplyJson::locals() const
 {
     nlohmann::json out = nlohmann::json::array();
-    for (const debug::SourceVariableView& v : session_.locals()) {
+    for (const debug::SourceVariableView& v : debug::flattened(session_.locals())) {
         // A variable without a place here carries no value, only why: never a stale number.
         nlohmann::json values = nlohmann::json::array();
         for (const debug::LaneValue& l : v.lanes)

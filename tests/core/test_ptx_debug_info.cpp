@@ -238,7 +238,18 @@ TEST(PtxDebugInfo, LocalMemoryVariables)
     EXPECT_EQ(a.location->offset, 0u);
     const SourceVariable& p = find(*info, "p", 5);
     EXPECT_EQ(p.type.name, "Pair");
-    EXPECT_EQ(p.type.kind, SourceType::Kind::Other);
+    EXPECT_EQ(p.type.kind, SourceType::Kind::Struct);
+    // Its members from DW_TAG_member, each at its DW_AT_data_member_location.
+    EXPECT_EQ(p.type.size, 8u);
+    EXPECT_TRUE(p.type.membersUnreadable.empty()) << p.type.membersUnreadable;
+    ASSERT_EQ(p.type.members.size(), 2u);
+    EXPECT_EQ(p.type.members[0].name, "a");
+    EXPECT_EQ(p.type.members[0].offset, 0u);
+    EXPECT_EQ(p.type.members[0].type.kind, SourceType::Kind::Signed);
+    EXPECT_EQ(p.type.members[1].name, "b");
+    EXPECT_EQ(p.type.members[1].offset, 4u);
+    EXPECT_EQ(p.type.members[1].type.kind, SourceType::Kind::Float);
+    EXPECT_EQ(p.type.members[1].type.size, 4u);
     EXPECT_EQ(p.location->offset, 16u);
     EXPECT_EQ(find(*info, "q", 8).location->registerName, "%rd4");
 }

@@ -9,7 +9,14 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
+#include <thread>
+#include <unistd.h>
 
 namespace {
 
@@ -187,6 +194,71 @@ TEST(DebugConsole, KwbRunDebugReadsItsCommandsFromStandardInput)
     missing.closeStdin();
     missing.readAllStdout();
     EXPECT_NE(missing.wait(), 0);
+}
+
+// Ctrl+C (SIGINT) while `kwb-run debug` runs a `next` over a call that loops long pauses
+// it: `[N] paused` inside the loop, the session goes on reading commands, and `next`
+// again ends at the line after the call with the value the host computes.
+TEST(DebugConsole, CtrlCPausesALongNextAndNextGoesOn)
+{
+    KW_REQUIRE_NVRTC();
+    const int n = 4000000;
+    const std::string path
+        = (std::filesystem::temp_directory_path() / fmt::format("kwb-sigint-{}.kwb", static_cast<long>(::getpid())))
+              .string();
+    const nlohmann::json doc = {
+        {"format", "kernel-workbench"},
+        {"version", 1},
+        {"source",
+         "__device__ __noinline__ int churn(int s, int n)\n{\n    for (int i = 0; i < n; ++i)\n"
+         "        s = s * 3 + i;\n    return s;\n}\n__global__ void spin(int *out, int n)\n{\n"
+         "    int s = 1;\n    s = churn(s, n); // call\n    out[0] = s; // store\n}\n"},
+        {"kernel", "spin"},
+        {"buffers",
+         {{{"name", "out"}, {"dtype", "i32"}, {"count", "1"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+        {"args",
+         {{{"name", "out"}, {"buffer", "out"}}, {{"name", "n"}, {"type", "i32"}, {"value", std::to_string(n)}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}, {"shared_bytes", "0"}}},
+        {"run", {{"warmup", 0}, {"repeats", 0}, {"time_limit_s", 600}}},
+    };
+    std::ofstream(path) << doc.dump(2);
+    ChildProcess child({"debug", path, "--trust"});
+    auto until = [&](const std::string& part) {
+        std::string seen;
+        while (const auto line = child.readLine(std::chrono::seconds(120))) {
+            seen += *line + "\n";
+            if (contains(*line, part))
+                return seen;
+        }
+        ADD_FAILURE() << "no line with " << part << " in:\n" << seen << child.readStderr();
+        return seen;
+    };
+    child.write("break 10\ncontinue\n");
+    until("breakpoint 1 hit");
+    child.write("delete 1\nnext\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(::kill(child.pid(), SIGINT), 0);
+    until("> next");
+    const std::string paused = until("kernel.cu:");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << "the pause was not prompt";
+    EXPECT_TRUE(contains(paused, "paused")) << paused;
+    EXPECT_TRUE(contains(paused, "in churn(int, int)")) << paused;
+    child.write("next\n");
+    until("> next");
+    const std::string arrived = until("kernel.cu:");
+    EXPECT_TRUE(contains(arrived, "step")) << arrived;
+    EXPECT_TRUE(contains(arrived, "kernel.cu:11")) << arrived;
+    std::uint32_t host = 1;
+    for (std::uint32_t i = 0; i < std::uint32_t(n); ++i)
+        host = host * 3 + i;
+    child.write("print s\nquit\n");
+    const std::string printed = until("s = ");
+    EXPECT_TRUE(contains(printed, fmt::format("s = {}", std::int32_t(host)))) << printed;
+    child.closeStdin();
+    child.readAllStdout();
+    EXPECT_EQ(child.wait(), 0) << child.readStderr();
+    std::filesystem::remove(path);
 }
 
 } // namespace

@@ -812,6 +812,122 @@ TEST(DapServer, PauseInterruptsARunningContinue)
     std::filesystem::remove(doc);
 }
 
+// One thread calls a device function that loops `n` times: a `next` over the call runs long.
+constexpr int kChurnIterations = 1200000;
+
+std::string churnDocument()
+{
+    const std::string path
+        = (std::filesystem::temp_directory_path() / fmt::format("kwb-dap-churn-{}.kwb", static_cast<long>(::getpid())))
+              .string();
+    const json doc = {
+        {"format", "kernel-workbench"},
+        {"version", 1},
+        {"source",
+         "__device__ __noinline__ int churn(int s, int n)\n{\n    for (int i = 0; i < n; ++i)\n"
+         "        s = s * 3 + i;\n    return s;\n}\n__global__ void spin(int *out, int n)\n{\n"
+         "    int s = 1;\n    s = churn(s, n); // call\n    out[0] = s; // store\n}\n"},
+        {"kernel", "spin"},
+        {"buffers",
+         {{{"name", "out"}, {"dtype", "i32"}, {"count", "1"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+        {"args",
+         {{{"name", "out"}, {"buffer", "out"}},
+          {{"name", "n"}, {"type", "i32"}, {"value", std::to_string(kChurnIterations)}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}, {"shared_bytes", "0"}}},
+        {"run", {{"warmup", 0}, {"repeats", 0}, {"time_limit_s", 600}}},
+    };
+    std::ofstream(path) << doc.dump(2);
+    return path;
+}
+
+// `next` over a call whose loop runs long, in `kwb-run debug --dap`: `pause` stops it
+// promptly (reason pause, inside the loop, its variables readable); `next` again goes on
+// with the same `next`, paused as often as asked, and it arrives at the line after the
+// call with the value an uninterrupted run computes.
+TEST(DapServer, PauseInterruptsANextOverALongLoop)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string doc = churnDocument();
+    OverPipes t;
+    t.send({{"seq", 1}, {"type", "request"}, {"command", "initialize"}, {"arguments", json::object()}});
+    ASSERT_TRUE(t.send({{"seq", 2},
+                        {"type", "request"},
+                        {"command", "launch"},
+                        {"arguments", {{"program", doc}, {"trust", true}}}})
+                    .back()["success"]
+                    .get<bool>());
+    t.send({{"seq", 3},
+            {"type", "request"},
+            {"command", "setBreakpoints"},
+            {"arguments", {{"source", {{"name", "kernel.cu"}}}, {"breakpoints", json::array({{{"line", 9}}})}}}});
+    t.send({{"seq", 4}, {"type", "request"}, {"command", "configurationDone"}});
+    auto nextStopped = [&] {
+        for (;;) {
+            const json m = t.readFrame();
+            if (m.value("event", "") == "stopped")
+                return m["body"];
+        }
+    };
+    EXPECT_EQ(nextStopped()["reason"], "breakpoint");
+    // To the call's line, the breakpoint gone.
+    t.send({{"seq", 5}, {"type", "request"}, {"command", "next"}, {"arguments", {{"threadId", 1}}}});
+    EXPECT_EQ(nextStopped()["reason"], "step");
+    t.send({{"seq", 6},
+            {"type", "request"},
+            {"command", "setBreakpoints"},
+            {"arguments", {{"source", {{"name", "kernel.cu"}}}, {"breakpoints", json::array()}}}});
+    int seq = 7;
+    int pauses = 0;
+    json arrived;
+    for (;;) {
+        const auto answered
+            = t.send({{"seq", seq++}, {"type", "request"}, {"command", "next"}, {"arguments", {{"threadId", 1}}}});
+        std::optional<json> early;
+        for (const json& m : answered)
+            if (m.value("event", "") == "stopped")
+                early = m["body"];
+        std::this_thread::sleep_for(std::chrono::milliseconds(150));
+        const auto t0 = std::chrono::steady_clock::now();
+        const auto paused
+            = t.send({{"seq", seq++}, {"type", "request"}, {"command", "pause"}, {"arguments", {{"threadId", 1}}}});
+        EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5)) << "the pause was not prompt";
+        std::vector<json> stops;
+        for (const json& m : paused)
+            if (m.value("event", "") == "stopped")
+                stops.push_back(m["body"]);
+        if (early)
+            stops.insert(stops.begin(), *early);
+        ASSERT_FALSE(stops.empty());
+        if (stops.front()["reason"] != "pause") { // the `next` arrived first: the pause repeats its stop
+            arrived = stops.front();
+            break;
+        }
+        ++pauses;
+        // Inside churn's loop, its variables readable.
+        const json frames = request(t, seq++, "stackTrace", {{"threadId", 1}})["body"]["stackFrames"];
+        EXPECT_TRUE(contains(frames[0]["name"].get<std::string>(), "churn")) << frames.dump();
+        const json scopes = request(t, seq++, "scopes", {{"frameId", frames[0]["id"]}})["body"];
+        const json locals = scopes["scopes"][0];
+        const json vars = request(t, seq++, "variables", {{"variablesReference", locals["variablesReference"]}});
+        EXPECT_NE(variableNamed(vars, "i"), nullptr) << vars.dump();
+        ASSERT_LT(pauses, 100);
+    }
+    EXPECT_GE(pauses, 1) << "the next ended before the first pause: lengthen the loop";
+    EXPECT_EQ(arrived["reason"], "step") << arrived.dump();
+    std::uint32_t host = 1;
+    for (std::uint32_t i = 0; i < std::uint32_t(kChurnIterations); ++i)
+        host = host * 3 + i;
+    const json value = request(t, seq++, "evaluate", {{"expression", "s"}, {"context", "watch"}});
+    EXPECT_EQ(value["body"]["result"], std::to_string(std::int32_t(host))) << value.dump();
+    const json frames = request(t, seq++, "stackTrace", {{"threadId", 1}})["body"]["stackFrames"];
+    EXPECT_EQ(frames[0]["line"], 11) << frames.dump();
+    t.child().write(framed(json{{"seq", 999}, {"type", "request"}, {"command", "disconnect"}}));
+    t.readFrame();
+    t.child().closeStdin();
+    EXPECT_EQ(t.child().wait(), 0);
+    std::filesystem::remove(doc);
+}
+
 // packaging/vscode's manifest against VS Code's debugger-extension guide and against what
 // the adapter reads: activated as debugging begins (no configuration provider is
 // registered, so the provider-bound events would not fire for it), a license that lies
@@ -1079,6 +1195,12 @@ TEST(DapServer, InstructionGranularityStepsOneInstruction)
     EXPECT_EQ(pc(7), before + 1);
     request(t, 8, "stepIn", {{"threadId", 1}, {"granularity", "instruction"}}, &stopped);
     EXPECT_EQ(pc(9), before + 2);
+    // stepBack by instruction: one PTX instruction of the warp back (reverse-stepi).
+    request(t, 11, "stepBack", {{"threadId", 1}, {"granularity", "instruction"}}, &stopped);
+    EXPECT_EQ(stopped["reason"], "step");
+    EXPECT_EQ(pc(12), before + 1);
+    request(t, 13, "stepBack", {{"threadId", 1}, {"granularity", "instruction"}}, &stopped);
+    EXPECT_EQ(pc(14), before);
     const json out = request(t, 10, "stepOut", {{"threadId", 1}});
     EXPECT_FALSE(out["success"].get<bool>());
     EXPECT_TRUE(contains(out["message"], "finish")) << out.dump();

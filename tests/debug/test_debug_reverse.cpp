@@ -111,6 +111,47 @@ TEST_P(DebugReverse, ReverseStepReturnsToTheLineTheLastStepLeft)
     }
 }
 
+// reverse-stepi goes back one instruction of the focused warp at a time: stepped forward
+// N instructions (through the barrier, where the other warp runs in between) and back N,
+// every stop on the way back is the forward one, every register and shared word alike.
+TEST_P(DebugReverse, ReverseStepiRetracesEachInstructionOfTheWarp)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session();
+    ASSERT_TRUE(s);
+    s->addBreakpoint({"", std::uint32_t(lineOf(kReduce, "// add"))});
+    ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
+    s->removeBreakpoint(1);
+    std::vector<Seen> steps{{s->position(), blockState(*s)}};
+    for (int i = 0; i < 24; ++i) {
+        ASSERT_EQ(s->resume(Motion::StepInstruction).reason, StopReason::Step);
+        steps.push_back({s->position(), blockState(*s)});
+    }
+    for (int i = 23; i >= 0; --i) {
+        const Stop back = s->resume(Motion::ReverseStepInstruction);
+        EXPECT_EQ(back.position, steps[std::size_t(i)].position) << i;
+        EXPECT_EQ(s->focus().warp, 0u);
+        EXPECT_EQ(blockState(*s), steps[std::size_t(i)].state) << i;
+    }
+    // And forwards again from there, as before.
+    s->resume(Motion::StepInstruction);
+    EXPECT_EQ(blockState(*s), steps[1].state);
+}
+
+// Before the warp's first instruction in its block there is none to go back to: refused,
+// and the launch stays where it was.
+TEST_P(DebugReverse, ReverseStepiBeforeTheWarpsFirstInstructionIsRefused)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session();
+    ASSERT_TRUE(s);
+    s->focusWarp(1);
+    const std::string before = blockState(*s);
+    EXPECT_THROW(s->resume(Motion::ReverseStepInstruction), kw::Error);
+    EXPECT_EQ(blockState(*s), before);
+    EXPECT_EQ(s->focus().warp, 1u);
+}
+
 TEST_P(DebugReverse, ReverseContinueReturnsToTheLastBreakpointOrWatchHit)
 {
     KW_REQUIRE_NVRTC();

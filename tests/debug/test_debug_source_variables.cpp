@@ -4,6 +4,7 @@
 // into and finished; a condition on a source name; a variable with no place here.
 #include "DebugTestSupport.hpp"
 #include "compile/Compiler.hpp"
+#include "debug/DapVariables.hpp"
 #include "debug/DebugConsole.hpp"
 #include "debug/DebugSession.hpp"
 #include "debug/LaneExpression.hpp"
@@ -12,6 +13,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <set>
 
 using namespace kw;
@@ -373,4 +376,200 @@ TEST(SourceVariables, AnOuterNameHiddenByAnInnerOneIsCompiledToo)
     s->resume(Motion::Continue);
     const std::uint32_t pc = s->warp().where.pc;
     EXPECT_TRUE(LaneExpression("v@17 > 16 && v < 3", s->function(), pc, s->buffers(), s->sourceVariables()).compiled());
+}
+
+// reverse-stepi through -G code (into weigh and out again): at each instruction on the way
+// back, the source's variables in scope and every lane's value are those seen there forwards.
+TEST(SourceVariables, ReverseStepiShowsTheLocalsSeenForwards)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = session(scopesDocument());
+    s->addBreakpoint(at(20));
+    ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
+    s->removeBreakpoint(1);
+    auto seen = [&] {
+        std::string out = fmt::format("pc {} |", s->warp().where.pc);
+        for (const SourceVariableView& v : s->locals()) {
+            out += " " + v.name + "=";
+            for (const LaneValue& l : v.lanes)
+                out += l.text + ",";
+        }
+        return out;
+    };
+    std::vector<std::pair<std::uint64_t, std::string>> forward{{s->position(), seen()}};
+    bool entered = false;
+    for (int i = 0; i < 60; ++i) {
+        ASSERT_EQ(s->resume(Motion::StepInstruction).reason, StopReason::Step);
+        entered = entered || s->backtrace().size() > 1;
+        forward.emplace_back(s->position(), seen());
+    }
+    EXPECT_TRUE(entered) << "the instructions stepped include weigh's";
+    for (std::size_t i = forward.size() - 1; i-- > 0;) {
+        const Stop back = s->resume(Motion::ReverseStepInstruction);
+        EXPECT_EQ(back.position, forward[i].first) << i;
+        EXPECT_EQ(seen(), forward[i].second) << i;
+    }
+}
+
+namespace {
+
+const char* kStructs = R"(struct P { float x; int n; };
+struct Pair { P first; P second; };
+__global__ void structs(P q, float *out)
+{
+    P p;
+    p.x = 1.5f + threadIdx.x;
+    p.n = 3;
+    Pair two;
+    two.first = p;
+    two.second = q;
+    float a[4];
+    for (int i = 0; i < 4; ++i)
+        a[i] = p.x * i + q.x;
+    out[threadIdx.x] = a[threadIdx.x % 4] + p.n + q.n + two.second.x; // use
+}
+)";
+
+// A -G session of kStructs with q = {0.25, 7}, one warp, stopped at the line using them all.
+std::unique_ptr<DebugSession> structSession()
+{
+    std::string log;
+    auto img = kwtest::compileCuda(kStructs, "structs", log, false, {"-G"});
+    if (!img) {
+        ADD_FAILURE() << log;
+        return nullptr;
+    }
+    struct {
+        float x;
+        int n;
+    } q{0.25f, 7};
+    LaunchArg byValue;
+    byValue.bytes.resize(sizeof q);
+    std::memcpy(byValue.bytes.data(), &q, sizeof q);
+    auto s = std::make_unique<DebugSession>(*img, std::vector<BufferArg>{kwtest::typed("out", std::vector<float>(32))},
+                                            std::vector<LaunchArg>{byValue, kwtest::bufArg(0)},
+                                            kwtest::config({1, 1, 1}, {32, 1, 1}), kStructs, "kernel.cu");
+    s->addBreakpoint(at(std::uint32_t(kwtest::lineOf(kStructs, "// use"))));
+    EXPECT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
+    return s;
+}
+
+} // namespace
+
+// A struct local, a struct parameter passed by value, a struct of structs and an array of
+// fixed size: each member by name (p.x), the whole as its members ({x = 1.5, n = 3}), a
+// table row per member and element, and conditions on members.
+TEST(SourceVariables, StructMembersAndFixedArrays)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = structSession();
+    ASSERT_TRUE(s && s->hasSourceVariables()) << (s ? s->variablesMode() : "");
+    const auto px = s->lanes("p.x");
+    const auto pn = s->lanes("p.n");
+    const auto qn = s->lanes("q.n");
+    const auto deep = s->lanes("two.second.x");
+    for (std::uint32_t t = 0; t < 32; ++t) {
+        EXPECT_EQ(px[t].number, 1.5 + t) << t;
+        EXPECT_EQ(pn[t].number, 3) << t;
+        EXPECT_EQ(qn[t].number, 7) << t;
+        EXPECT_EQ(deep[t].number, 0.25) << t;
+    }
+    EXPECT_EQ(s->lanes("p.x * 2 + q.n")[4].number, 2 * 5.5 + 7);
+    EXPECT_EQ(s->evaluate("p").text, "{x = 1.5, n = 3}");
+    EXPECT_EQ(s->evaluate("q").text, "{x = 0.25, n = 7}");
+    EXPECT_EQ(s->evaluate("two").text, "{first = {x = 1.5, n = 3}, second = {x = 0.25, n = 7}}");
+    EXPECT_EQ(s->evaluate("a").text, "{0.25, 1.75, 3.25, 4.75}");
+    EXPECT_EQ(s->lanes("a(3)")[2].number, 3.5 * 3 + 0.25);
+    s->focusLane(2);
+    EXPECT_EQ(s->evaluate("p").text, "{x = 3.5, n = 3}");
+    DebugConsole c(*s);
+    EXPECT_TRUE(contains(c.execute("print p"), "p = {x = 3.5, n = 3}  (block 0 warp 0 lane 2)"))
+        << c.execute("print p");
+    EXPECT_TRUE(contains(c.execute("print p.y"), "error: ")) << c.execute("print p.y");
+    EXPECT_TRUE(contains(c.execute("print p + 1"), "error: ")) << c.execute("print p + 1");
+    // The table: one row per member and element, each with its 32 lanes.
+    const auto rows = flattened(s->locals());
+    auto row = [&](const std::string& name) {
+        const auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& v) { return v.name == name; });
+        return it == rows.end() ? nullptr : &*it;
+    };
+    for (const char* name :
+         {"p", "p.x", "p.n", "q", "q.x", "q.n", "two", "two.first", "two.first.x", "two.second.n", "a", "a(0)", "a(3)"})
+        EXPECT_NE(row(name), nullptr) << name;
+    ASSERT_TRUE(row("p.x") && row("a(1)") && row("q.n"));
+    EXPECT_EQ(row("p.x")->type, "float");
+    EXPECT_TRUE(row("p.x")->scalar);
+    EXPECT_EQ(row("a(1)")->type, "float");
+    EXPECT_EQ(row("p.x")->lanes[9].number, 10.5);
+    EXPECT_EQ(row("a(1)")->lanes[9].number, 10.5 + 0.25);
+    EXPECT_EQ(row("q.n")->lanes[31].text, "7");
+    EXPECT_EQ(row("p")->lanes[1].text, "{x = 2.5, n = 3}");
+    EXPECT_TRUE(contains(c.execute("lanes"), "p.x")) << c.execute("lanes");
+    // Over the Debug Adapter Protocol: a struct and an array expand to their members and
+    // elements (variablesReference), each a variable of the focused lane.
+    DapVariables dap(*s);
+    const nlohmann::json locals = dap.variables(dap.scopes()[0]["variablesReference"].get<int>(), 0, 0);
+    auto named = [](const nlohmann::json& vars, const std::string& name) {
+        for (const auto& v : vars)
+            if (v["name"] == name)
+                return v;
+        return nlohmann::json();
+    };
+    const nlohmann::json p = named(locals, "p");
+    ASSERT_FALSE(p.is_null()) << locals.dump();
+    EXPECT_EQ(p["value"], "{x = 3.5, n = 3}");
+    ASSERT_GT(p["variablesReference"].get<int>(), 0);
+    const nlohmann::json members = dap.variables(p["variablesReference"].get<int>(), 0, 0);
+    ASSERT_EQ(members.size(), 2u) << members.dump();
+    EXPECT_EQ(members[0]["name"], "x");
+    EXPECT_EQ(members[0]["value"], "3.5");
+    EXPECT_EQ(members[0]["evaluateName"], "p.x");
+    EXPECT_EQ(members[1]["name"], "n");
+    EXPECT_EQ(members[1]["value"], "3");
+    const nlohmann::json two = named(locals, "two");
+    const nlohmann::json halves = dap.variables(two["variablesReference"].get<int>(), 0, 0);
+    const nlohmann::json second = named(halves, "second");
+    ASSERT_GT(second["variablesReference"].get<int>(), 0) << halves.dump();
+    EXPECT_EQ(named(dap.variables(second["variablesReference"].get<int>(), 0, 0), "n")["value"], "7");
+    const nlohmann::json a = named(locals, "a");
+    const nlohmann::json elements = dap.variables(a["variablesReference"].get<int>(), 0, 0);
+    ASSERT_EQ(elements.size(), 4u) << elements.dump();
+    EXPECT_EQ(elements[3]["name"], "[3]");
+    EXPECT_EQ(elements[3]["value"], fmt::format("{}", 3.5f * 3 + 0.25f));
+    EXPECT_EQ(elements[3]["evaluateName"], "a(3)");
+    // A condition on a member, compiled or evaluated lane by lane, picks the lane it names.
+    auto again = structSession();
+    ASSERT_TRUE(again);
+    again->removeBreakpoint(1);
+    again->goTo(0);
+    again->addBreakpoint(at(std::uint32_t(kwtest::lineOf(kStructs, "// use")), "p.x > 10 && q.n == 7"));
+    const Stop hit = again->resume(Motion::Continue);
+    ASSERT_EQ(hit.reason, StopReason::Breakpoint) << hit.message;
+    EXPECT_EQ(hit.lane, 9);
+}
+
+// A bit-field's bits are not read: the struct says so in its place, never a number.
+TEST(SourceVariables, ABitFieldIsSaidNotRead)
+{
+    KW_REQUIRE_NVRTC();
+    const char* source = R"(struct B { int x; unsigned flags : 3; };
+__global__ void bits(float *out)
+{
+    B b;
+    b.x = threadIdx.x;
+    b.flags = 5;
+    out[threadIdx.x] = b.x + b.flags; // use
+}
+)";
+    std::string log;
+    auto img = kwtest::compileCuda(source, "bits", log, false, {"-G"});
+    ASSERT_TRUE(img) << log;
+    DebugSession s(*img, {kwtest::typed("out", std::vector<float>(32))}, {kwtest::bufArg(0)},
+                   kwtest::config({1, 1, 1}, {32, 1, 1}), source, "kernel.cu");
+    s.addBreakpoint(at(std::uint32_t(kwtest::lineOf(source, "// use"))));
+    ASSERT_EQ(s.resume(Motion::Continue).reason, StopReason::Breakpoint);
+    s.focusLane(6);
+    EXPECT_EQ(s.evaluate("b.x").number, 6);
+    EXPECT_EQ(s.evaluate("b").text, "{x = 6, flags = (unsigned int : 3 bit-field, not read)}");
+    EXPECT_THROW(s.evaluate("b.flags"), kw::Error);
 }

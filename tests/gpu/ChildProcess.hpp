@@ -76,6 +76,7 @@ public:
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;
 
+    pid_t pid() const { return pid_; }
     void write(const std::string& text)
     {
         std::size_t done = 0;

@@ -496,6 +496,26 @@ QString longKernel(const QString& name)
     return path;
 }
 
+// One thread calls a device function that loops `n` times: a `next` over the call runs long.
+QString churnKernel(const QString& name, int n)
+{
+    const QString path
+        = QDir(QDir::tempPath()).filePath(QString("%1-%2.kwb").arg(name).arg(QCoreApplication::applicationPid()));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QString(R"({"format": "kernel-workbench", "version": 1,
+ "source": "__device__ __noinline__ int churn(int s, int n)\n{\n    for (int i = 0; i < n; ++i)\n        s = s * 3 + i;\n    return s;\n}\n__global__ void spin(int *out, int n)\n{\n    int s = 1;\n    s = churn(s, n); // call\n    out[0] = s; // store\n}\n",
+ "kernel": "spin",
+ "buffers": [{"name": "out", "dtype": "i32", "count": "1", "init": {"kind": "zeros"}, "direction": "out"}],
+ "args": [{"name": "out", "buffer": "out"}, {"name": "n", "type": "i32", "value": "%1"}],
+ "launch": {"grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": "0"},
+ "run": {"warmup": 0, "repeats": 0, "time_limit_s": 600}})")
+                .arg(n)
+                .toUtf8());
+    return path;
+}
+
 } // namespace
 
 // A `continue` that runs long shows the run's progress bar and Stop, after the delay
@@ -559,6 +579,59 @@ TEST(DebuggerWindow, PauseStopsARunningContinueAndShowsTheStop)
         EXPECT_LE(line, loop);
         EXPECT_EQ(w.window.breakpointMargin()->currentLine(), line) << "the arrow is not at the stop";
     }
+    QSignalSpy ended(w.debug, &DebugController::ended);
+    w.debug->stopAction()->trigger();
+    EXPECT_TRUE(ended.count() > 0 || ended.wait(20000));
+    QFile::remove(path);
+}
+
+// Pause stops a `next` over a call that loops long, not only a continue: the stop is
+// shown inside the loop with its variables, and Next again goes on with the same `next`
+// (the window sends it in slices) to the line after the call, with the value an
+// uninterrupted run computes.
+TEST(DebuggerWindow, PauseStopsALongNextAndNextGoesOn)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    const int n = 4000000;
+    const QString path = churnKernel("kwb-pause-next", n);
+    ASSERT_FALSE(path.isEmpty());
+    ASSERT_TRUE(w.debugWritten(path)) << "the debug session did not open";
+    const int call = w.line("// call");
+    for (int i = 0; i < 5 && w.last().warp && int(w.last().warp->where.line) != call; ++i)
+        ASSERT_TRUE(w.press("next"));
+    ASSERT_TRUE(w.last().warp.has_value());
+    ASSERT_EQ(int(w.last().warp->where.line), call);
+    DebugToolBar* bar = w.window.debugToolBar();
+    QAction* pause = bar->pauseAction();
+    bar->action("next")->trigger();
+    QTest::qWait(700); // a few of the runner's slices
+    ASSERT_FALSE(w.debug->idle()) << "the next ended by itself: lengthen the loop";
+    ASSERT_TRUE(pause->isEnabled()) << "no Pause while a next runs";
+    pause->trigger();
+    ASSERT_TRUE(w.settle()) << "Pause did not stop the next";
+    EXPECT_EQ(w.last().stop.reason, "paused") << w.last().text.toStdString();
+    ASSERT_TRUE(w.last().warp.has_value());
+    const int loop = w.line("s = s * 3 + i;");
+    const int line = int(w.last().warp->where.line);
+    EXPECT_GE(line, loop - 1) << "paused outside churn's loop";
+    EXPECT_LE(line, loop);
+    const auto& locals = w.last().locals;
+    EXPECT_TRUE(std::any_of(locals.begin(), locals.end(), [](const DebugLocal& l) { return l.name == "i"; }))
+        << "churn's loop counter is not shown";
+    // Next again: the same next goes on, in slices, to the line after the call.
+    ASSERT_TRUE(w.press("next"));
+    EXPECT_EQ(w.last().stop.reason, "step") << w.last().text.toStdString();
+    ASSERT_TRUE(w.last().warp.has_value());
+    EXPECT_EQ(int(w.last().warp->where.line), w.line("// store"));
+    std::uint32_t host = 1;
+    for (std::uint32_t i = 0; i < std::uint32_t(n); ++i)
+        host = host * 3 + i;
+    const auto& after = w.last().locals;
+    const auto s = std::find_if(after.begin(), after.end(), [](const DebugLocal& l) { return l.name == "s"; });
+    ASSERT_NE(s, after.end());
+    ASSERT_TRUE(s->texts.at(0).has_value());
+    EXPECT_EQ(s->texts[0]->toStdString(), std::to_string(std::int32_t(host)));
     QSignalSpy ended(w.debug, &DebugController::ended);
     w.debug->stopAction()->trigger();
     EXPECT_TRUE(ended.count() > 0 || ended.wait(20000));

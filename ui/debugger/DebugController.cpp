@@ -28,11 +28,28 @@ namespace {
 // The motions and focus commands after which the lanes and shared memory are read again.
 bool movesOrFocuses(const QString& command)
 {
-    static const QStringList words
-        = {"continue", "c",      "step",    "s",          "stepi",        "si",   "next",
-           "n",        "finish", "barrier", "reconverge", "reverse-step", "rs",   "reverse-continue",
-           "rc",       "goto",   "block",   "warp",       "thread",       "lane", "where"};
+    static const QStringList words = {"continue",   "c",
+                                      "step",       "s",
+                                      "stepi",      "si",
+                                      "next",       "n",
+                                      "finish",     "barrier",
+                                      "reconverge", "reverse-step",
+                                      "rs",         "reverse-stepi",
+                                      "rsi",        "reverse-continue",
+                                      "rc",         "goto",
+                                      "block",      "warp",
+                                      "thread",     "lane",
+                                      "where"};
     return words.contains(command.section(' ', 0, 0));
+}
+
+// The forward motions, sent in slices so that Pause can stop them: the runner goes on
+// with the same motion when it is sent again (docs/protocol.md, `slice_ms`).
+bool runsForward(const QString& command)
+{
+    static const QStringList words
+        = {"continue", "c", "step", "s", "stepi", "si", "next", "n", "finish", "barrier", "reconverge"};
+    return words.contains(command);
 }
 
 } // namespace
@@ -166,10 +183,7 @@ void DebugController::send(const QString& command)
     if (!debugging() || command.trimmed().isEmpty())
         return;
     const QString c = command.trimmed();
-    sendMessage(c,
-                c == "continue" || c == "c" ? Purpose::Running
-                    : movesOrFocuses(c)     ? Purpose::Refresh
-                                            : Purpose::Plain);
+    sendMessage(c, runsForward(c) ? Purpose::Running : movesOrFocuses(c) ? Purpose::Refresh : Purpose::Plain);
 }
 
 int DebugController::sendMessage(const QString& command, Purpose purpose)
@@ -177,6 +191,7 @@ int DebugController::sendMessage(const QString& command, Purpose purpose)
     nlohmann::json body = {{"command", command.toStdString()}};
     if (purpose == Purpose::Running) {
         body["slice_ms"] = kSliceMs;
+        running_ = command;
         pauseAsked_ = false;
         v_.toolBar->setRunning(true);
     }
@@ -261,7 +276,7 @@ void DebugController::onReply(int id, const nlohmann::json& result)
         // A slice ended with the launch still running: on, unless Pause was pressed or
         // another command was sent meanwhile (it runs from this stop, which is shown).
         if (reply.stop.reason == "paused" && !pauseAsked_ && pending_.empty()) {
-            sendMessage("continue", Purpose::Running);
+            sendMessage(running_, Purpose::Running);
             return;
         }
         pauseAsked_ = false;

@@ -76,8 +76,9 @@ signals:
     void replied(const kw::DebugReply& reply);
 
 private:
-    // Running: a continue sent in slices (the runner pauses it after kSliceMs), sent again
-    // after each slice until it stops by itself or Pause is pressed.
+    // Running: a forward motion sent in slices (the runner pauses it after kSliceMs), sent
+    // again after each slice (the runner goes on with it) until it stops by itself or
+    // Pause is pressed.
     enum class Purpose { Plain, Refresh, Running };
     static constexpr int kSliceMs = 250;
     int sendMessage(const QString& command, Purpose purpose);
@@ -102,6 +103,7 @@ private:
     std::map<int, int> breakpointIds_; // line asked -> the session's id
     DebugReply last_;
     bool pauseAsked_ = false;
+    QString running_; // the motion sent in slices
 };
 
 } // namespace kw

@@ -28,6 +28,8 @@ DebugToolBar::DebugToolBar(QWidget* parent)
          QKeySequence(Qt::SHIFT | Qt::Key_F6)},
         {tr("◀ Step"), "reverse-step", tr("Back to where the focused warp began its line"),
          QKeySequence(Qt::SHIFT | Qt::Key_F7)},
+        {tr("◀ Instr"), "reverse-stepi", tr("Back one PTX instruction of the focused warp"),
+         QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F7)},
         {tr("◀ Continue"), "reverse-continue", tr("Back to the last breakpoint or watchpoint hit"),
          QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F8)},
     };
@@ -41,7 +43,7 @@ DebugToolBar::DebugToolBar(QWidget* parent)
     }
     pause_ = addAction(tr("Pause"));
     pause_->setShortcut(QKeySequence(Qt::Key_Pause));
-    pause_->setToolTip(tr("Stop a running continue where the launch is now (%1)")
+    pause_->setToolTip(tr("Stop the motion under way (Continue, Next, Out, To barrier...) where the launch is now (%1)")
                            .arg(pause_->shortcut().toString(QKeySequence::NativeText)));
     pause_->setEnabled(false);
     connect(pause_, &QAction::triggered, this, &DebugToolBar::pauseRequested);
