@@ -46,10 +46,17 @@ template <std::uint32_t ES>
     stride = A[1] - A[0];
     if (stride != 0 && stride != ES)
         return false;
-    std::uint64_t apart = 0; // one pass of subtractions and ORs, vectorised
-    for (int h = 0; h < 32; h += 16)
-        for (int l = 0; l < 16; ++l)
-            apart |= A[h + l] - A[h] - stride * std::uint64_t(l);
+    // One pass of subtractions and ORs, vectorised; the steps constant, not multiplied.
+    std::uint64_t apart = 0;
+    if (stride == 0) {
+        for (int h = 0; h < 32; h += 16)
+            for (int l = 0; l < 16; ++l)
+                apart |= A[h + l] - A[h];
+    } else {
+        for (int h = 0; h < 32; h += 16)
+            for (int l = 0; l < 16; ++l)
+                apart |= A[h + l] - A[h] - std::uint64_t(ES) * std::uint64_t(l);
+    }
     return apart == 0;
 }
 
