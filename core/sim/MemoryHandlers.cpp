@@ -5,6 +5,7 @@
 #include "sim/Handlers.hpp"
 #include "sim/Warp.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <fmt/format.h>
 
@@ -35,6 +36,84 @@ template <> struct UintOf<8> {
     using type = std::uint64_t;
 };
 
+// Whether each half-warp's addresses are one address (stride 0) or consecutive elements
+// (stride ES): lane h + l at A[h] + stride * l for h = 0, 16 and l < 16. Then a half's
+// values are one load and a fill, or one copy, instead of 16 loads; tiles read this way
+// (a 16-wide tile's row read by two rows of threads, or one element per row of threads).
+template <std::uint32_t ES>
+[[gnu::always_inline]] inline bool halvesRegular(const std::uint64_t* A, std::uint64_t& stride)
+{
+    stride = A[1] - A[0];
+    if (stride != 0 && stride != ES)
+        return false;
+    // One pass of subtractions and ORs, vectorised; the steps constant, not multiplied.
+    std::uint64_t apart = 0;
+    if (stride == 0) {
+        for (int h = 0; h < 32; h += 16)
+            for (int l = 0; l < 16; ++l)
+                apart |= A[h + l] - A[h];
+    } else {
+        for (int h = 0; h < 32; h += 16)
+            for (int l = 0; l < 16; ++l)
+                apart |= A[h + l] - A[h] - std::uint64_t(ES) * std::uint64_t(l);
+    }
+    return apart == 0;
+}
+
+// Half a warp's values from p: one element for all 16 lanes, or 16 consecutive ones.
+template <std::uint32_t ES, bool Sgn>
+[[gnu::always_inline]] inline void loadHalf(const std::uint8_t* p, std::uint64_t stride, std::uint64_t* D)
+{
+    using U = typename UintOf<ES>::type;
+    if (stride == 0) {
+        U v;
+        std::memcpy(&v, p, ES);
+        const std::uint64_t x = Sgn ? extend(v, ES, true) : std::uint64_t(v);
+        std::fill_n(D, 16, x);
+        return;
+    }
+    U v[16];
+    std::memcpy(v, p, sizeof v);
+    for (int l = 0; l < 16; ++l)
+        D[l] = Sgn ? extend(v[l], ES, true) : std::uint64_t(v[l]);
+}
+
+// Half a warp's values to p: 16 consecutive elements, or to one address the last lane's
+// value, which is what the lanes written in order leave there.
+template <std::uint32_t ES> void storeHalf(std::uint8_t* p, std::uint64_t stride, const std::uint64_t* V)
+{
+    using U = typename UintOf<ES>::type;
+    if (stride == 0) {
+        const U v = U(V[15]);
+        std::memcpy(p, &v, ES);
+        return;
+    }
+    U v[16];
+    for (int l = 0; l < 16; ++l)
+        v[l] = U(V[l]);
+    std::memcpy(p, v, sizeof v);
+}
+
+// A checked whole warp's scalar store when its halves are regular (see halvesRegular):
+// the first half before the second, as lane order writes where they overlap.
+template <std::uint32_t ES>
+void storeHalves(const Warp::Span& span, const std::uint64_t* A, std::uint64_t stride, const std::uint64_t* V)
+{
+    storeHalf<ES>(span.lane(0, A[0]), stride, V);
+    storeHalf<ES>(span.lane(16, A[16]), stride, V + 16);
+}
+
+// Whether a whole warp's scalar store of es bytes has regular halves, and their stride.
+inline bool storeRegular(std::uint32_t es, const std::uint64_t* A, std::uint64_t& stride)
+{
+    switch (es) {
+    case 1: return halvesRegular<1>(A, stride);
+    case 2: return halvesRegular<2>(A, stride);
+    case 4: return halvesRegular<4>(A, stride);
+    default: return halvesRegular<8>(A, stride);
+    }
+}
+
 // The common scalar load with its size known at compile time.
 template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, std::uint32_t m)
 {
@@ -44,7 +123,16 @@ template <std::uint32_t ES, bool Sgn> void loadScalar(Warp& w, const Instr& in, 
     const Space sp = in.space;
     const std::int64_t off = in.imm;
     Warp::Span span;
-    if (m == 0xffffffffu && w.accessAll(sp, A, off, ES, false, span)) {
+    std::uint64_t stride = 0;
+    const bool regular = m == 0xffffffffu && halvesRegular<ES>(A, stride);
+    if (m == 0xffffffffu && w.accessAll(sp, A, off, ES, false, span, regular)) {
+        if (regular && span.laneStride == 0) {
+            // Both halves' places before D, which may be A, is written.
+            const std::uint8_t *p0 = span.lane(0, A[0]), *p1 = span.lane(16, A[16]);
+            loadHalf<ES, Sgn>(p0, stride, D);
+            loadHalf<ES, Sgn>(p1, stride, D + 16);
+            return;
+        }
         // D may be A: lane l's address is read before its value is written.
         for (int l = 0; l < 32; ++l) {
             U v;
@@ -94,7 +182,19 @@ void hStore(Warp& w, const Instr& in, std::uint32_t m)
     const std::uint32_t es = in.elemSize, total = es * in.vec;
     const std::uint64_t* A = w.reg(in.addr);
     Warp::Span span;
-    if (m == 0xffffffffu && w.accessAll(in.space, A, in.imm, total, true, span)) {
+    std::uint64_t stride = 0;
+    const bool regular = m == 0xffffffffu && in.vec == 1 && storeRegular(es, A, stride);
+    if (m == 0xffffffffu && w.accessAll(in.space, A, in.imm, total, true, span, regular)) {
+        if (regular && span.laneStride == 0) {
+            const std::uint64_t* V = w.reg(in.a[0]);
+            switch (es) {
+            case 1: storeHalves<1>(span, A, stride, V); break;
+            case 2: storeHalves<2>(span, A, stride, V); break;
+            case 4: storeHalves<4>(span, A, stride, V); break;
+            default: storeHalves<8>(span, A, stride, V); break;
+            }
+            return;
+        }
         for (int k = 0; k < in.vec; ++k) {
             const std::uint64_t* V = w.reg(in.a[k]);
             for (int l = 0; l < 32; ++l)

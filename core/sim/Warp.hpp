@@ -111,9 +111,13 @@ struct Warp {
     // lanes, when each is aligned and inside one space's bounds (one global region). False
     // leaves it to access() lane by lane, which also finds and reports what this declines:
     // the same checks, made for 32 lanes in one pass. An observed warp has all 32 accesses
-    // noted here, as access() would note them one by one.
+    // noted here, as access() would note them one by one. regularHalves says that each
+    // half-warp's addresses are one address or consecutive elements of `size` bytes (see
+    // MemoryHandlers' halvesRegular): then every lane lies between its half's first and last
+    // lane, 15 elements apart, so checking lanes 0, 15, 16 and 31 checks them all (aligned,
+    // inside the bounds, and outside the 4 GiB windows when those four are).
     [[gnu::always_inline]] bool accessAll(Space sp, const std::uint64_t* A, std::int64_t off, std::uint32_t size,
-                                          bool write, Span& span)
+                                          bool write, Span& span, bool regularHalves = false)
     {
         const std::uint64_t first = A[0] + std::uint64_t(off);
         // Generic addresses: the window of lane 0 for all lanes, or the lanes go one by one.
@@ -149,27 +153,13 @@ struct Warp {
             return false;
         if (bytes < size)
             return false;
-        // One pass over the lanes, of ORs the compiler vectorises: aligned, and at most `last`
-        // past the span's start (which also keeps a shared or local lane inside lane 0's
-        // window). With last < 2^63, x > last exactly when x or last - x has its top bit set.
         const std::uint64_t last = bytes - size, skew = window + from;
-        std::uint64_t low = 0, outside = 0;
-        for (int l = 0; l < 32; ++l) {
-            const std::uint64_t a = A[l] + std::uint64_t(off), x = a - skew;
-            low |= a;
-            outside |= x | (last - x);
-        }
-        if ((low & (size - 1)) || (outside >> 63))
-            return false;
-        if (genericGlobal) { // a generic address in a window is not global, whatever region is there
-            bool inWindow = false;
-            for (int l = 0; l < 32; ++l) {
-                const std::uint64_t a = A[l] + std::uint64_t(off);
-                inWindow |= (a - kSharedWindow < kWindowSize) | (a - kLocalWindow < kWindowSize);
-            }
-            if (inWindow)
+        if (regularHalves) {
+            const std::uint64_t ends[4] = {A[0], A[15], A[16], A[31]};
+            if (!lanesInside<4>(ends, std::uint64_t(off), size, skew, last, genericGlobal))
                 return false;
-        }
+        } else if (!lanesInside<32>(A, std::uint64_t(off), size, skew, last, genericGlobal))
+            return false;
         span.delta = std::uint64_t(off) - skew;
         if (probe) [[unlikely]]
             probe->noteWarp(sp, A, std::uint64_t(off) - window, size, write);
@@ -181,6 +171,34 @@ struct Warp {
     void fault(FaultKind kind, const std::string& what, int lane, const Instr& in);
 
 private:
+    // accessAll's check of N lanes' addresses C[l] + off: aligned, at most `last` past the
+    // span's start less skew (which also keeps a shared or local lane inside lane 0's
+    // window), and for a generic global access in no window. One pass of ORs the compiler
+    // vectorises: with last < 2^63, x > last exactly when x or last - x has its top bit set.
+    template <int N>
+    [[gnu::always_inline]] static bool lanesInside(const std::uint64_t* C, std::uint64_t off, std::uint32_t size,
+                                                   std::uint64_t skew, std::uint64_t last, bool genericGlobal)
+    {
+        std::uint64_t low = 0, outside = 0;
+        for (int l = 0; l < N; ++l) {
+            const std::uint64_t a = C[l] + off, x = a - skew;
+            low |= a;
+            outside |= x | (last - x);
+        }
+        if ((low & (size - 1)) || (outside >> 63))
+            return false;
+        if (genericGlobal) { // a generic address in a window is not global, whatever region is there
+            bool inWindow = false;
+            for (int l = 0; l < N; ++l) {
+                const std::uint64_t a = C[l] + off;
+                inWindow |= (a - kSharedWindow < kWindowSize) | (a - kLocalWindow < kWindowSize);
+            }
+            if (inWindow)
+                return false;
+        }
+        return true;
+    }
+
     std::uint8_t* misaligned(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     std::uint8_t* outOfBounds(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane, const Instr& in);
     void raise(const FaultEvent& e);

@@ -798,3 +798,135 @@ TEST(SimInstructions, FmaOverAWholeWarpAndPartOfOne)
         }
     }
 }
+
+namespace {
+// Byte offsets, lane by lane, of the access patterns a whole warp's load or store meets:
+// each half-warp one address or consecutive elements (taken in one copy or fill), and
+// others (lane by lane). All within the 248 bytes that 31 lanes' inputs hold.
+std::vector<std::vector<unsigned>> accessPatterns(unsigned es)
+{
+    std::vector<std::vector<unsigned>> pats;
+    auto add = [&](auto element) {
+        std::vector<unsigned> p(32);
+        for (unsigned l = 0; l < 32; ++l)
+            p[l] = unsigned(element(l)) * es;
+        pats.push_back(p);
+    };
+    add([](unsigned l) { return l; });                       // contiguous
+    add([](unsigned) { return 3; });                         // broadcast
+    add([](unsigned l) { return (l >> 4) * 16 + 5; });       // one address per half
+    add([](unsigned l) { return l & 15; });                  // the same 16 elements twice
+    add([](unsigned l) { return (l & 15) + (l >> 4) * 3; }); // halves that overlap
+    add([](unsigned l) { return l < 16 ? 20 : l - 16; });    // one address, then 16 elements
+    add([](unsigned l) { return l < 16 ? l : 20; });         // 16 elements, then one address
+    add([](unsigned l) { return (2 * l) % 31; });            // strided
+    add([](unsigned l) { return 30 - l % 31; });             // backwards
+    add([](unsigned l) { return l == 9 ? 25 : l & 15; });    // one lane out of step
+    return pats;
+}
+
+// Each lane's input: its pattern's byte offset in the low byte, other bytes varied.
+std::vector<std::uint64_t> offsetsWithNoise(const std::vector<unsigned>& pattern)
+{
+    std::vector<std::uint64_t> in(32);
+    for (unsigned l = 0; l < 32; ++l)
+        in[l] = ((0x9e3779b97f4a7c15ull * (l + 1)) & ~0xffull) | pattern[l];
+    return in;
+}
+
+struct WidthCase {
+    const char* type;
+    unsigned es;
+    bool isSigned;
+};
+const WidthCase kWidths[] = {{"u8", 1, false},  {"s8", 1, true},  {"u16", 2, false}, {"s16", 2, true},
+                             {"u32", 4, false}, {"s32", 4, true}, {"u64", 8, false}};
+
+// The PTX that widens a loaded value in %rd5 (loaded as `type`) and stores it as out[tid].
+std::string loadAndOut(const WidthCase& w, const std::string& space)
+{
+    const std::string reg = w.es == 8 ? "%rd4" : w.es == 4 ? "%r1" : "%h1";
+    std::string s = "    ld." + space + "." + w.type + " " + reg + ", [%rd3];\n";
+    if (w.es == 8)
+        s += "    mov.b64 %rd5, %rd4;\n";
+    else
+        s += std::string("    cvt.") + (w.isSigned ? "s64." : "u64.") + w.type + " %rd5, " + reg + ";\n";
+    return s + "    st.global.u64 [%rd28], %rd5;\n";
+}
+
+std::uint64_t expectedLoad(const WidthCase& w, const std::uint8_t* p)
+{
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, w.es);
+    if (w.isSigned && w.es < 8) {
+        const int shift = 64 - 8 * int(w.es);
+        v = std::uint64_t(std::int64_t(v << shift) >> shift);
+    }
+    return v;
+}
+} // namespace
+
+// A whole warp's scalar loads, global and shared, of every width and pattern (each half one
+// address or consecutive elements: one fill or copy; others lane by lane) give each lane
+// what 31 lanes (lane by lane) and the host give it.
+TEST(SimInstructions, WholeWarpLoadsOfEveryPatternAndWidth)
+{
+    const std::string globals = ".shared .align 8 .b8 buf[256];\n";
+    for (const auto& w : kWidths)
+        for (const auto& pattern : accessPatterns(w.es)) {
+            const auto in = offsetsWithNoise(pattern);
+            const std::string global = "    ld.global.u64 %rd1, [%rd27];\n    and.b64 %rd2, %rd1, 255;\n"
+                                       "    add.s64 %rd3, %rd31, %rd2;\n"
+                + loadAndOut(w, "global");
+            // The same bytes copied to shared memory first, by a whole warp's u64 store.
+            const std::string shared = "    ld.global.u64 %rd1, [%rd27];\n    mov.u64 %rd6, buf;\n"
+                                       "    mul.wide.u32 %rd7, %r31, 8;\n    add.s64 %rd8, %rd6, %rd7;\n"
+                                       "    st.shared.u64 [%rd8], %rd1;\n    bar.sync 0;\n"
+                                       "    and.b64 %rd2, %rd1, 255;\n    add.s64 %rd3, %rd6, %rd2;\n"
+                + loadAndOut(w, "shared");
+            for (const auto* body : {&global, &shared})
+                for (unsigned threads : {32u, 31u}) {
+                    SCOPED_TRACE(std::string(w.type) + (body == &global ? " global " : " shared ")
+                                 + std::to_string(threads) + " lanes, lane 1 at byte " + std::to_string(pattern[1]));
+                    auto r = runPtx(*body, in, threads, globals);
+                    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
+                    const auto* bytes = reinterpret_cast<const std::uint8_t*>(in.data());
+                    for (unsigned l = 0; l < threads; ++l)
+                        EXPECT_EQ(r.out[l], expectedLoad(w, bytes + pattern[l])) << "lane " << l;
+                }
+        }
+}
+
+// A whole warp's scalar stores to shared memory of every width and pattern leave what the
+// lanes written in order leave (where lanes meet, the later lane's value), as 31 lanes do.
+TEST(SimInstructions, WholeWarpStoresOfEveryPatternAndWidth)
+{
+    const std::string globals = ".shared .align 8 .b8 buf[256];\n";
+    for (const auto& w : {kWidths[0], kWidths[2], kWidths[4], kWidths[6]})
+        for (const auto& pattern : accessPatterns(w.es)) {
+            const auto in = offsetsWithNoise(pattern);
+            const std::string value = w.es == 8 ? "%rd1" : w.es == 4 ? "%r1" : "%h1";
+            const std::string narrow
+                = w.es == 8 ? "" : std::string("    cvt.") + w.type + ".u64 " + value + ", %rd1;\n";
+            const std::string body = "    ld.global.u64 %rd1, [%rd27];\n    mov.u64 %rd6, buf;\n"
+                                     "    mul.wide.u32 %rd7, %r31, 8;\n    add.s64 %rd8, %rd6, %rd7;\n"
+                                     "    mov.u64 %rd9, 0;\n    st.shared.u64 [%rd8], %rd9;\n    bar.sync 0;\n"
+                                     "    and.b64 %rd2, %rd1, 255;\n    add.s64 %rd3, %rd6, %rd2;\n"
+                + narrow + "    st.shared." + w.type + " [%rd3], " + value
+                + ";\n    bar.sync 0;\n    ld.shared.u64 %rd5, [%rd8];\n    st.global.u64 [%rd28], %rd5;\n";
+            for (unsigned threads : {32u, 31u}) {
+                SCOPED_TRACE(std::string(w.type) + " " + std::to_string(threads) + " lanes, lane 1 at byte "
+                             + std::to_string(pattern[1]));
+                auto r = runPtx(body, in, threads, globals);
+                ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
+                std::uint8_t expected[256] = {};
+                for (unsigned l = 0; l < threads; ++l)
+                    std::memcpy(expected + pattern[l], &in[l], w.es);
+                for (unsigned l = 0; l < threads; ++l) {
+                    std::uint64_t e;
+                    std::memcpy(&e, expected + 8 * l, 8);
+                    EXPECT_EQ(r.out[l], e) << "lane " << l;
+                }
+            }
+        }
+}
