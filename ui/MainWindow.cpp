@@ -130,8 +130,12 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     connect(runs_, &RunController::compileCompleted, layouts_, &WindowLayouts::showResults);
     connect(runs_->runner(), &RunnerClient::jobFailed, layouts_, &WindowLayouts::showResults);
     connect(runs_, &RunController::runCompleted, layouts_, [this] {
-        if (results_->showsHeatMap())
-            layouts_->makeRoomForImage();
+        if (results_->showsHeatMap()) {
+            // The editor keeps a line for each of its source's, up to two dozen, and one more.
+            const int lineHeight = int(editor_->SendScintilla(QsciScintilla::SCI_TEXTHEIGHT, 0));
+            const int keep = lineHeight * (std::min(editor_->lines(), 24) + 1);
+            layouts_->makeRoomForImage(editor_->viewport()->height() - keep);
+        }
     });
     connect(documents_, &DocumentController::exerciseOpened, this, [this] {
         QDockWidget* grade = findChild<QDockWidget*>("gradeDock");

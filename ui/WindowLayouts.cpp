@@ -53,8 +53,8 @@ int leftMinimum(const std::vector<QDockWidget*>& docks)
 int resultsHeight(int windowHeight) { return int(windowHeight * 0.22); }
 
 // The run's views when they show an image, in a window taller than a laptop's: two
-// fifths of it (at 1080 lines the editor keeps about 30 lines). A laptop's keeps
-// resultsHeight: its editor has no lines to spare.
+// fifths of it (at 1080 lines the editor keeps about 30 lines). On a laptop the image
+// takes only what the editor's source leaves empty.
 constexpr int imageRoomFromHeight = 900;
 int imageResultsHeight(int windowHeight) { return int(windowHeight * 0.4); }
 
@@ -151,18 +151,21 @@ void WindowLayouts::showResults()
     });
 }
 
-void WindowLayouts::makeRoomForImage()
+void WindowLayouts::makeRoomForImage(int editorSpare)
 {
     if (imageRoomMade_)
         return;
     // After showResults' own sizing, which the same run asked for in the same pass.
-    QTimer::singleShot(0, this, [this] {
+    QTimer::singleShot(0, this, [this, editorSpare] {
         QDockWidget* results = d_.results.front();
-        if (imageRoomMade_ || presenting_ || debugging_ || !results->isVisible()
-            || window_->height() < imageRoomFromHeight)
+        if (imageRoomMade_ || presenting_ || debugging_ || !results->isVisible())
+            return;
+        const bool tall = window_->height() >= imageRoomFromHeight;
+        if (!tall && editorSpare <= 0)
             return;
         imageRoomMade_ = true;
-        const int want = imageResultsHeight(window_->height());
+        const int want = tall ? imageResultsHeight(window_->height())
+                              : std::min(imageResultsHeight(window_->height()), results->height() + editorSpare);
         if (results->height() < want)
             window_->resizeDocks({results}, {want}, Qt::Vertical);
     });

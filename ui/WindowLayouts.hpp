@@ -44,9 +44,10 @@ public:
     // window's height (a laptop's editor shows two dozen lines more).
     void showResults();
     // The first run whose Results show an image (a heat map) gives the Results dock more
-    // height, once, where the screen has it to spare (the image keeps its shape, so its
-    // size is the dock's height); on a laptop the editor keeps its lines.
-    void makeRoomForImage();
+    // height, once (the image keeps its shape, so its size is the dock's height): two
+    // fifths of a tall window; on a laptop's only the `editorSpare` pixels the editor
+    // does not need for its source's lines (at most two dozen).
+    void makeRoomForImage(int editorSpare);
 
     void setDebugging(bool on);
     // Docks and window state (full screen); the fonts are the caller's.

@@ -10,8 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -110,6 +115,32 @@ inline std::string blockState(kw::debug::DebugSession& s)
     s.focusWarp(keep.warp);
     s.focusLane(keep.lane);
     return out + "\n";
+}
+
+// A document file in the temporary folder (named from `stem` and the process): one
+// thread calls a device function that loops `n` times, so a `next` over the call runs long.
+inline std::string churnDocument(const std::string& stem, int n)
+{
+    const std::string path
+        = (std::filesystem::temp_directory_path() / fmt::format("{}-{}.kwb", stem, static_cast<long>(::getpid())))
+              .string();
+    const nlohmann::json doc = {
+        {"format", "kernel-workbench"},
+        {"version", 1},
+        {"source",
+         "__device__ __noinline__ int churn(int s, int n)\n{\n    for (int i = 0; i < n; ++i)\n"
+         "        s = s * 3 + i;\n    return s;\n}\n__global__ void spin(int *out, int n)\n{\n"
+         "    int s = 1;\n    s = churn(s, n); // call\n    out[0] = s; // store\n}\n"},
+        {"kernel", "spin"},
+        {"buffers",
+         {{{"name", "out"}, {"dtype", "i32"}, {"count", "1"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
+        {"args",
+         {{{"name", "out"}, {"buffer", "out"}}, {{"name", "n"}, {"type", "i32"}, {"value", std::to_string(n)}}}},
+        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}, {"shared_bytes", "0"}}},
+        {"run", {{"warmup", 0}, {"repeats", 0}, {"time_limit_s", 600}}},
+    };
+    std::ofstream(path) << doc.dump(2);
+    return path;
 }
 
 } // namespace kwtest

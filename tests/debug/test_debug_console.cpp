@@ -203,25 +203,7 @@ TEST(DebugConsole, CtrlCPausesALongNextAndNextGoesOn)
 {
     KW_REQUIRE_NVRTC();
     const int n = 4000000;
-    const std::string path
-        = (std::filesystem::temp_directory_path() / fmt::format("kwb-sigint-{}.kwb", static_cast<long>(::getpid())))
-              .string();
-    const nlohmann::json doc = {
-        {"format", "kernel-workbench"},
-        {"version", 1},
-        {"source",
-         "__device__ __noinline__ int churn(int s, int n)\n{\n    for (int i = 0; i < n; ++i)\n"
-         "        s = s * 3 + i;\n    return s;\n}\n__global__ void spin(int *out, int n)\n{\n"
-         "    int s = 1;\n    s = churn(s, n); // call\n    out[0] = s; // store\n}\n"},
-        {"kernel", "spin"},
-        {"buffers",
-         {{{"name", "out"}, {"dtype", "i32"}, {"count", "1"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
-        {"args",
-         {{{"name", "out"}, {"buffer", "out"}}, {{"name", "n"}, {"type", "i32"}, {"value", std::to_string(n)}}}},
-        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}, {"shared_bytes", "0"}}},
-        {"run", {{"warmup", 0}, {"repeats", 0}, {"time_limit_s", 600}}},
-    };
-    std::ofstream(path) << doc.dump(2);
+    const std::string path = kwtest::churnDocument("kwb-sigint", n);
     ChildProcess child({"debug", path, "--trust"});
     auto until = [&](const std::string& part) {
         std::string seen;

@@ -815,30 +815,7 @@ TEST(DapServer, PauseInterruptsARunningContinue)
 // One thread calls a device function that loops `n` times: a `next` over the call runs long.
 constexpr int kChurnIterations = 1200000;
 
-std::string churnDocument()
-{
-    const std::string path
-        = (std::filesystem::temp_directory_path() / fmt::format("kwb-dap-churn-{}.kwb", static_cast<long>(::getpid())))
-              .string();
-    const json doc = {
-        {"format", "kernel-workbench"},
-        {"version", 1},
-        {"source",
-         "__device__ __noinline__ int churn(int s, int n)\n{\n    for (int i = 0; i < n; ++i)\n"
-         "        s = s * 3 + i;\n    return s;\n}\n__global__ void spin(int *out, int n)\n{\n"
-         "    int s = 1;\n    s = churn(s, n); // call\n    out[0] = s; // store\n}\n"},
-        {"kernel", "spin"},
-        {"buffers",
-         {{{"name", "out"}, {"dtype", "i32"}, {"count", "1"}, {"init", {{"kind", "zeros"}}}, {"direction", "out"}}}},
-        {"args",
-         {{{"name", "out"}, {"buffer", "out"}},
-          {{"name", "n"}, {"type", "i32"}, {"value", std::to_string(kChurnIterations)}}}},
-        {"launch", {{"grid", {1, 1, 1}}, {"block", {1, 1, 1}}, {"shared_bytes", "0"}}},
-        {"run", {{"warmup", 0}, {"repeats", 0}, {"time_limit_s", 600}}},
-    };
-    std::ofstream(path) << doc.dump(2);
-    return path;
-}
+std::string churnDocument() { return kwtest::churnDocument("kwb-dap-churn", kChurnIterations); }
 
 // `next` over a call whose loop runs long, in `kwb-run debug --dap`: `pause` stops it
 // promptly (reason pause, inside the loop, its variables readable); `next` again goes on

@@ -117,6 +117,35 @@ TEST(HeatMapAspect, ByDefaultASquareImageIsDrawnSquareInAWideLowPanel)
     expectDrawnSquare("after narrowing");
 }
 
+// The margins beside a square image hold no columns: no tick names one there (a 64-wide
+// image showed -100 and -50 on its x axis), and the image's own columns keep theirs.
+TEST(HeatMapAspect, NoTickNamesAColumnOrRowOutsideTheImage)
+{
+    constexpr std::size_t n = 64;
+    HeatMap map;
+    map.resize(880, 180);
+    map.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&map));
+    map.setBuffer(image(n, n), {n, n}, "img");
+    waitUntilShown(map);
+    QCPAxis* x = map.plot()->xAxis;
+    ASSERT_LT(x->range().lower, -50) << "the square image leaves a margin on the left";
+    const QVector<double> ticks = x->tickVector();
+    ASSERT_GE(ticks.size(), 2);
+    for (double t : ticks) {
+        EXPECT_GE(t, -0.5) << "a tick in the margin";
+        EXPECT_LE(t, n - 0.5) << "a tick in the margin";
+    }
+    for (double t : map.plot()->yAxis->tickVector()) {
+        EXPECT_GE(t, -0.5);
+        EXPECT_LE(t, n - 0.5);
+    }
+    // Filling the view, the axes are the image's again, ticks and all.
+    map.squareCellsBox()->setChecked(false);
+    waitUntilShown(map);
+    EXPECT_GE(x->tickVector().size(), 2);
+}
+
 TEST(HeatMapAspect, WithSquareCellsOffTheImageFillsTheWholeViewInALowPanel)
 {
     // The Results panel under the editor at 1366x768: wide and low.

@@ -38,18 +38,10 @@ void shot(QWidget* w, const char* name)
         w->grab().save(qEnvironmentVariable("KW_SHOT_DIR") + "/" + name + ".png");
 }
 
-struct Window {
-    MainWindow window{test::windowOptions()};
-    bool ready = false;
+struct Window : test::SampleWindow {
     Window()
+        : SampleWindow("add_vectors_small.kwb")
     {
-        test::app();
-        window.resize(1366, 768);
-        window.show();
-        QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-        ready = (devices.count() > 0 || devices.wait(20000))
-            && window.openDocument(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb");
-        window.launchPanel()->setCurrentDevice("sim");
     }
     // Triggers `a` and returns the run it started.
     std::optional<RunResult> runBy(QAction* a)

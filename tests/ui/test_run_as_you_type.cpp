@@ -68,28 +68,12 @@ TEST(RunAsYouType, AnEditDuringARunAsksForOneMoreRunWhenItEnds)
 
 namespace {
 
-struct Window {
-    MainWindow window{test::windowOptions()};
-    bool ready = false;
+struct Window : test::SampleWindow {
     Window()
+        : SampleWindow("add_vectors_small.kwb")
     {
-        test::app();
-        window.resize(1366, 768);
-        window.show();
-        QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-        ready = (devices.count() > 0 || devices.wait(20000))
-            && window.openDocument(QString(KW_SAMPLES_DIR) + "/add_vectors_small.kwb");
-        window.launchPanel()->setCurrentDevice("sim");
     }
-    QAction* runAsYouType() const
-    {
-        for (QAction* top : window.menuBar()->actions())
-            if (top->menu() && QString(top->text()).remove('&') == "Run")
-                for (QAction* a : top->menu()->actions())
-                    if (QString(a->text()).remove('&') == "Run as You Type")
-                        return a;
-        return nullptr;
-    }
+    QAction* runAsYouType() const { return runMenuEntry("Run as You Type"); }
     std::vector<float> out(const RunResult& r) const
     {
         for (const BufferResult& b : r.buffers)

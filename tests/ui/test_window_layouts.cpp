@@ -392,6 +392,28 @@ TEST(FirstRun, AnImageGetsTheResultsMoreHeightOnAFullHdScreen)
     EXPECT_FALSE(square->isVisible());
 }
 
+// On a laptop an image gets the lines a short kernel leaves empty in the editor: the
+// heat equation's 15 lines keep theirs, and the plate is drawn larger than in the
+// laptop's usual share (it was about 60 pixels tall).
+TEST(FirstRun, AnImageTakesTheLinesAShortKernelLeavesOnALaptop)
+{
+    test::TestLocations locations("window-layouts");
+    ASSERT_TRUE(locations.ok());
+    MainWindow window(test::windowOptions());
+    ASSERT_TRUE(showAt(window, {1366, 768}));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/heat_diffusion.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.run();
+    ASSERT_TRUE(ran.wait(120000));
+    QTest::qWait(300);
+    auto* results = window.findChild<QDockWidget*>("resultsDock");
+    ASSERT_TRUE(inFront(results));
+    EXPECT_GT(results->height(), int(0.22 * window.height()) + 60) << "the laptop's usual share is 0.22";
+    EXPECT_LE(results->height(), int(0.4 * window.height()) + 2);
+    EXPECT_GE(linesOnScreen(window.editor()), window.editor()->lines()) << "every line of the kernel stays in view";
+}
+
 namespace {
 
 class Presentation : public ::testing::Test {

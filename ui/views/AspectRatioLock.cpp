@@ -1,4 +1,5 @@
 #include "views/AspectRatioLock.hpp"
+#include "views/RangeLimitedTicker.hpp"
 
 #include <qcustomplot.h>
 
@@ -10,6 +11,10 @@ AspectRatioLock::AspectRatioLock(QCustomPlot* plot)
     : QObject(plot)
     , plot_(plot)
 {
+    xTicker_ = QSharedPointer<RangeLimitedTicker>::create();
+    yTicker_ = QSharedPointer<RangeLimitedTicker>::create();
+    plot_->xAxis->setTicker(xTicker_);
+    plot_->yAxis->setTicker(yTicker_);
     rangesSet();
     connect(plot_->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &AspectRatioLock::rangesSet);
     connect(plot_->yAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &AspectRatioLock::rangesSet);
@@ -24,6 +29,8 @@ void AspectRatioLock::setActive(bool on)
     active_ = on;
     dirty_ = true;
     if (!on) { // the ranges asked for, without the margins that kept the cells square
+        xTicker_->clearLimit();
+        yTicker_->clearLimit();
         adjusting_ = true;
         plot_->xAxis->setRange(wantX_[0], wantX_[1]);
         plot_->yAxis->setRange(wantY_[0], wantY_[1]);
@@ -59,6 +66,9 @@ void AspectRatioLock::afterLayout()
     const double scale = std::min(size.width() / wx, size.height() / wy);
     const double cx = 0.5 * (wantX_[0] + wantX_[1]), cy = 0.5 * (wantY_[0] + wantY_[1]);
     const double hx = 0.5 * size.width() / scale, hy = 0.5 * size.height() / scale;
+    // The margins hold no data: no ticks there.
+    xTicker_->setLimit(wantX_[0], wantX_[1]);
+    yTicker_->setLimit(wantY_[0], wantY_[1]);
     adjusting_ = true;
     plot_->xAxis->setRange(cx - hx, cx + hx);
     plot_->yAxis->setRange(cy - hy, cy + hy);

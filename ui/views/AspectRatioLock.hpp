@@ -6,11 +6,14 @@
 // Zoom and drag scale both axes alike, so they keep the ratio by themselves.
 // Switched off, the ranges last set are shown as they are, each filling its axis.
 #include <QObject>
+#include <QSharedPointer>
 #include <QSize>
 
 class QCustomPlot;
 
 namespace kw {
+
+class RangeLimitedTicker;
 
 class AspectRatioLock : public QObject {
     Q_OBJECT
@@ -25,10 +28,11 @@ private:
     void afterLayout();
 
     QCustomPlot* plot_;
-    double wantX_[2] = {0, 1}, wantY_[2] = {0, 1}; // lower, upper of the ranges to show
-    QSize fittedTo_;                               // axis rect size of the last fit
-    bool dirty_ = true;                            // ranges changed since the last fit
-    bool adjusting_ = false;                       // our own range change, not one to remember
+    QSharedPointer<RangeLimitedTicker> xTicker_, yTicker_; // no ticks in the margins
+    double wantX_[2] = {0, 1}, wantY_[2] = {0, 1};         // lower, upper of the ranges to show
+    QSize fittedTo_;                                       // axis rect size of the last fit
+    bool dirty_ = true;                                    // ranges changed since the last fit
+    bool adjusting_ = false;                               // our own range change, not one to remember
     bool active_ = true;
 };
 
