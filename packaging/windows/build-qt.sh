@@ -58,6 +58,8 @@ if [[ ! -f $prefix/lib/cmake/Qt6Widgets/Qt6WidgetsConfig.cmake ]]; then
   step "configure qtbase"
   # Only what the window uses: Core, Gui (Windows platform plugin), Widgets, PrintSupport
   # (QCustomPlot, QScintilla), Test; the third-party libraries Qt carries, built in.
+  # No tablet events: the Windows plugin reads tablets through wintab.h, which Debian's
+  # source leaves out (its licence forbids changes), and the workbench uses none.
   # Static, with the MinGW runtime linked in as the programs link it: one
   # kernel-workbench.exe with its plugins inside, nothing to deploy beside it.
   cmake -S "$work/src/qt6-base" -B "$work/qtbase-build" "${common[@]}" "${qt_host[@]}" \
@@ -70,7 +72,8 @@ if [[ ! -f $prefix/lib/cmake/Qt6Widgets/Qt6WidgetsConfig.cmake ]]; then
     -DFEATURE_system_zlib=OFF -DFEATURE_system_pcre2=OFF -DFEATURE_system_harfbuzz=OFF \
     -DFEATURE_system_freetype=OFF -DFEATURE_system_png=OFF -DFEATURE_system_jpeg=OFF \
     -DFEATURE_system_doubleconversion=OFF -DFEATURE_system_md4c=OFF \
-    -DFEATURE_widgets=ON -DFEATURE_printsupport=ON -DFEATURE_testlib=ON
+    -DFEATURE_widgets=ON -DFEATURE_printsupport=ON -DFEATURE_testlib=ON \
+    -DFEATURE_tabletevent=OFF
   step "build qtbase"
   cmake --build "$work/qtbase-build" -j"$jobs"
   step "install qtbase"
