@@ -81,7 +81,7 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
     });
     connect(runner_, &RunnerClient::busyChanged, typing_, &RunAsYouType::setBusy);
     connect(typing_, &RunAsYouType::runDue, this, [this] {
-        runOn(v_.launch->currentDevice(), {});
+        runOn(v_.launch->currentDevice(), {}, CheckTool::None, true);
         typingRunId_ = runId_;
     });
     connect(v_.document, &WorkbenchDocument::trustChanged, this, [this] {
@@ -341,7 +341,7 @@ void RunController::nameCheck(CheckTool tool)
     checkAct_->setToolTip(tr("Run once with %1 (the menu chooses another check)").arg(name));
 }
 
-void RunController::runOn(const QString& device, const ProfileRequest& profile, CheckTool check)
+void RunController::runOn(const QString& device, const ProfileRequest& profile, CheckTool check, bool once)
 {
     if (v_.document->document().trust != Trust::Trusted)
         return; // the trust bar says why
@@ -362,7 +362,12 @@ void RunController::runOn(const QString& device, const ProfileRequest& profile, 
         overrides.stepBuffers = {"*"}; // the buffers after every step, for the step list to choose from
     if (check != CheckTool::None)
         overrides.check = check;
-    runId_ = runner_->run(runDocument_, device, overrides);
+    Document sent = runDocument_; // the history keeps the document as it is
+    if (once) {
+        sent.run.warmup = 0;
+        sent.run.repeats = 0;
+    }
+    runId_ = runner_->run(sent, device, overrides);
     stageLabel_->setText(check == CheckTool::None ? tr("Running…") : tr("Running with %1…").arg(q(toString(check))));
 }
 

@@ -116,7 +116,10 @@ private:
     void setRunning(bool running);
     void showRunning(bool running);
     void nameCheck(CheckTool tool); // the check action's tool and text
-    void runOn(const QString& device, const ProfileRequest& profile, CheckTool check = CheckTool::None);
+    // `once`: one launch, no warm-up or timed repeats (a run while typing: the result is
+    // what is wanted, and soon; Run gives the timings).
+    void runOn(const QString& device, const ProfileRequest& profile, CheckTool check = CheckTool::None,
+               bool once = false);
     // The banner's word on a run that completed: problems first, then what to know.
     void showOutcome(const RunResult& result);
     void startSweep(const SweepRequest& request);

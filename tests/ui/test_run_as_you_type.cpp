@@ -109,6 +109,7 @@ TEST(RunAsYouType, EditingTheKernelShowsItsNewResultWithoutPressingRun)
     ASSERT_TRUE(product.compile.ok);
     ASSERT_FALSE(product.fault);
     EXPECT_EQ(w.out(product), (std::vector<float>{4, 10, 18})) << "[1,2,3] * [4,5,6]";
+    EXPECT_LE(product.timings.kernelMs.size(), 1u) << "a run while typing launches once: no timed repeats";
 
     // Half-written code: the run's compile fails, quietly.
     ran.clear();
@@ -125,10 +126,18 @@ TEST(RunAsYouType, EditingTheKernelShowsItsNewResultWithoutPressingRun)
     ASSERT_TRUE(ran.wait(120000));
     EXPECT_EQ(banner->title(), "Compile failed");
 
+    // Fixed, Run times the document's repeats as always.
+    source.replace("a[idx] * ", "a[idx] * b[idx]");
+    w.window.editor()->setText(source);
+    ran.clear();
+    w.window.run();
+    ASSERT_TRUE(ran.wait(120000));
+    EXPECT_GT(ran.at(0).at(0).value<RunResult>().timings.kernelMs.size(), 1u);
+
     // Turned off, an edit runs nothing.
     toggle->setChecked(false);
     ran.clear();
-    source.replace("a[idx] * ", "a[idx] - b[idx]");
+    source.replace("a[idx] * b[idx]", "a[idx] - b[idx]");
     w.window.editor()->setText(source);
     EXPECT_FALSE(ran.wait(1500));
     toggle->setChecked(false);
