@@ -61,7 +61,7 @@ void DebugLaunch::restart(const Checkpoint* from)
         std::copy(initial_[i].begin(), initial_[i].end(), buffers_[i].data.bytes().begin());
     warnings_.clear();
     setup_ = std::make_unique<sim::LaunchSetup>(module_, fn_, buffers_, args_, config_,
-                                                sim::LaunchSettings{kernelName_, false, 1}, warnings_);
+                                                sim::LaunchSettings{kernelName_, false, 1, {}}, warnings_);
     setup_->state().deadline = std::chrono::steady_clock::time_point::max();
     setup_->state().onFinding = [this](const CheckFinding& f) {
         if (onFinding_)
