@@ -3,6 +3,7 @@
 #include "util/Error.hpp"
 #include "util/FileDescriptor.hpp"
 #include "util/JsonDepth.hpp"
+#include "util/SystemMemory.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -64,10 +65,19 @@ std::optional<Message> MessageChannel::read(const HeaderCheck& beforePayload)
     // The payload is read straight into the message, in reads as large as what is left.
     // Its memory is taken whole and never zeroed, so no byte is copied as it grows and a
     // page is first touched by the read that fills it: a header's count alone reserves
-    // address space, and memory only as the bytes arrive.
-    try {
-        m.binary.resize(std::size_t(n));
-    } catch (const std::exception&) { // bad_alloc, length_error
+    // address space, and memory only as the bytes arrive. A frame larger than the
+    // machine's memory is refused without asking for it (an allocator may abort rather
+    // than fail on an absurd size, as AddressSanitizer's does).
+    const std::size_t memory = physicalMemoryBytes();
+    bool held = memory == 0 || n <= memory;
+    if (held) {
+        try {
+            m.binary.resize(std::size_t(n));
+        } catch (const std::exception&) { // bad_alloc, length_error
+            held = false;
+        }
+    }
+    if (!held) {
         // Skipped to its end, so the next message is read in step.
         std::vector<std::byte> scratch(std::size_t(1) << 20);
         for (std::uint64_t left = n; left > 0;) {
