@@ -42,14 +42,28 @@ std::unique_ptr<DebugSession> reduceSession(std::uint64_t spacing = std::uint64_
     return s;
 }
 
-class DebugReverse : public ::testing::TestWithParam<std::uint64_t> {
-protected:
-    std::unique_ptr<DebugSession> session() { return reduceSession(GetParam()); }
-};
-
 struct Seen {
     std::uint64_t position;
     std::string state;
+};
+
+class DebugReverse : public ::testing::TestWithParam<std::uint64_t> {
+protected:
+    std::unique_ptr<DebugSession> session() { return reduceSession(GetParam()); }
+    // From the first stop at `// add`, `n` motions forward: each stop's position and
+    // block state, that stop first.
+    static std::vector<Seen> forwardFromAdd(DebugSession& s, Motion motion, int n)
+    {
+        s.addBreakpoint({"", std::uint32_t(lineOf(kReduce, "// add"))});
+        EXPECT_EQ(s.resume(Motion::Continue).reason, StopReason::Breakpoint);
+        s.removeBreakpoint(1);
+        std::vector<Seen> steps{{s.position(), blockState(s)}};
+        for (int i = 0; i < n; ++i) {
+            EXPECT_EQ(s.resume(motion).reason, StopReason::Step);
+            steps.push_back({s.position(), blockState(s)});
+        }
+        return steps;
+    }
 };
 
 TEST_P(DebugReverse, GoingBackToAnyEarlierStopGivesTheForwardRunsState)
@@ -96,14 +110,8 @@ TEST_P(DebugReverse, ReverseStepReturnsToTheLineTheLastStepLeft)
     KW_REQUIRE_NVRTC();
     auto s = session();
     ASSERT_TRUE(s);
-    s->addBreakpoint({"", std::uint32_t(lineOf(kReduce, "// add"))});
-    ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
-    s->removeBreakpoint(1);
-    std::vector<Seen> steps{{s->position(), blockState(*s)}};
-    for (int i = 0; i < 4; ++i) {
-        ASSERT_EQ(s->resume(Motion::Step).reason, StopReason::Step);
-        steps.push_back({s->position(), blockState(*s)});
-    }
+    const std::vector<Seen> steps = forwardFromAdd(*s, Motion::Step, 4);
+    ASSERT_FALSE(::testing::Test::HasFailure());
     for (int i = 3; i >= 0; --i) {
         const Stop back = s->resume(Motion::ReverseStep);
         EXPECT_EQ(back.position, steps[std::size_t(i)].position) << i;
@@ -119,14 +127,8 @@ TEST_P(DebugReverse, ReverseStepiRetracesEachInstructionOfTheWarp)
     KW_REQUIRE_NVRTC();
     auto s = session();
     ASSERT_TRUE(s);
-    s->addBreakpoint({"", std::uint32_t(lineOf(kReduce, "// add"))});
-    ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
-    s->removeBreakpoint(1);
-    std::vector<Seen> steps{{s->position(), blockState(*s)}};
-    for (int i = 0; i < 24; ++i) {
-        ASSERT_EQ(s->resume(Motion::StepInstruction).reason, StopReason::Step);
-        steps.push_back({s->position(), blockState(*s)});
-    }
+    const std::vector<Seen> steps = forwardFromAdd(*s, Motion::StepInstruction, 24);
+    ASSERT_FALSE(::testing::Test::HasFailure());
     for (int i = 23; i >= 0; --i) {
         const Stop back = s->resume(Motion::ReverseStepInstruction);
         EXPECT_EQ(back.position, steps[std::size_t(i)].position) << i;
