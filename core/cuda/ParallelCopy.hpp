@@ -1,6 +1,6 @@
 #pragma once
 // memcpy spread over a few persistent threads: one thread cannot fill pinned
-// staging buffers as fast as the copy engine empties them.
+// staging buffers as fast as the copy engine empties them, nor empty them.
 #include <atomic>
 #include <cstddef>
 #include <thread>
@@ -10,14 +10,21 @@ namespace kw::cuda {
 
 class ParallelCopy {
 public:
+    // How the destination is written. Streaming stores bypass the caches: the
+    // destination's lines are not read first, which saves a third of the memory traffic
+    // when the destination is not read again soon (a download's result), and costs when
+    // it is (a staging slot the copy engine reads next).
+    enum class Stores { cached, streaming };
+
     // `threads` workers in addition to the caller; 0 picks from the core count.
     explicit ParallelCopy(unsigned threads = 0);
     ~ParallelCopy();
     ParallelCopy(const ParallelCopy&) = delete;
     ParallelCopy& operator=(const ParallelCopy&) = delete;
 
-    // Returns when all bytes are copied. Small copies run on the caller only.
-    void copy(void* dst, const void* src, std::size_t bytes);
+    // Returns when all bytes are copied (streaming stores fenced). Small copies run on
+    // the caller only.
+    void copy(void* dst, const void* src, std::size_t bytes, Stores stores = Stores::cached);
 
 private:
     void work(unsigned index);
@@ -33,6 +40,7 @@ private:
     char* dst_ = nullptr; // the current copy, written before generation_ moves on
     const char* src_ = nullptr;
     std::size_t bytes_ = 0;
+    Stores stores_ = Stores::cached;
     unsigned parts_ = 1;
     bool spin_ = true;
 };

@@ -89,7 +89,9 @@ void StagedTransfer::download(CUdeviceptr device, void* host, std::size_t bytes,
     for (std::size_t k = 0; k < chunks; ++k) {
         const std::size_t offset = k * slotBytes;
         device_->waitSlot(k % slots, label);
-        copier_.copy(dst + offset, slot(k % slots), std::min(slotBytes, bytes - offset));
+        // The result is read later, if at all: streaming stores spare reading its lines first.
+        copier_.copy(dst + offset, slot(k % slots), std::min(slotBytes, bytes - offset),
+                     ParallelCopy::Stores::streaming);
         if (k + slots < chunks)
             issue(k + slots);
     }

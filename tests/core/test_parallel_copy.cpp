@@ -1,7 +1,7 @@
 // ParallelCopy, the multi-threaded memcpy behind uploads and downloads through pinned
 // staging: every byte arrives, nothing beyond the destination is touched, for sizes
 // around the one-thread threshold and the 4 KiB slice boundaries, unaligned ends, any
-// worker count, and many copies through one instance.
+// worker count, cached and streaming stores, and many copies through one instance.
 #include "cuda/ParallelCopy.hpp"
 
 #include <gtest/gtest.h>
@@ -33,15 +33,18 @@ constexpr unsigned char kGuardByte = 0xA5;
 
 // Copies `bytes` from offset srcOffset of a random source to offset dstOffset of a
 // guarded destination, and checks the copy in full and the guards around it.
+using Stores = kw::cuda::ParallelCopy::Stores;
+
 void expectExactCopy(kw::cuda::ParallelCopy& copier, std::size_t bytes, std::size_t srcOffset, std::size_t dstOffset,
-                     unsigned seed)
+                     unsigned seed, Stores stores = Stores::cached)
 {
     SCOPED_TRACE("bytes " + std::to_string(bytes) + ", source offset " + std::to_string(srcOffset)
-                 + ", destination offset " + std::to_string(dstOffset));
+                 + ", destination offset " + std::to_string(dstOffset)
+                 + (stores == Stores::streaming ? ", streaming stores" : ", cached stores"));
     const auto src = pattern(bytes + srcOffset, seed);
     std::vector<unsigned char> dst(kGuard + dstOffset + bytes + kGuard, kGuardByte);
     unsigned char* target = dst.data() + kGuard + dstOffset;
-    copier.copy(target, src.data() + srcOffset, bytes);
+    copier.copy(target, src.data() + srcOffset, bytes, stores);
     if (bytes > 0) // an empty vector's data() may be null, which memcmp may not take
         ASSERT_EQ(std::memcmp(target, src.data() + srcOffset, bytes), 0) << "the copy differs";
     for (std::size_t i = 0; i < kGuard + dstOffset; ++i)
@@ -59,19 +62,25 @@ TEST(ParallelCopy, EverySizeAroundTheThresholdAndTheSlicesArrivesExactly)
     for (unsigned threads : {0u, 1u, 3u, 7u}) {
         SCOPED_TRACE("threads " + std::to_string(threads));
         kw::cuda::ParallelCopy copier(threads);
-        for (std::size_t bytes :
-             {std::size_t(0), std::size_t(1), std::size_t(4095), std::size_t(4097), kThreshold - 1, kThreshold,
-              kThreshold + 1, kThreshold + 4096 * 3 + 17, std::size_t(16) << 20, (std::size_t(16) << 20) + 12345})
-            expectExactCopy(copier, bytes, 0, 0, unsigned(bytes) + threads);
+        for (Stores stores : {Stores::cached, Stores::streaming})
+            for (std::size_t bytes :
+                 {std::size_t(0), std::size_t(1), std::size_t(63), std::size_t(4095), std::size_t(4097), kThreshold - 1,
+                  kThreshold, kThreshold + 1, kThreshold + 4096 * 3 + 17, std::size_t(16) << 20,
+                  (std::size_t(16) << 20) + 12345})
+                expectExactCopy(copier, bytes, 0, 0, unsigned(bytes) + threads, stores);
     }
 }
 
 TEST(ParallelCopy, UnalignedSourcesAndDestinationsArriveExactly)
 {
     kw::cuda::ParallelCopy copier(3);
-    for (std::size_t srcOffset : {1u, 7u, 4093u})
-        for (std::size_t dstOffset : {3u, 8u, 4095u})
-            expectExactCopy(copier, kThreshold * 3 + 1001, srcOffset, dstOffset, unsigned(srcOffset * 31 + dstOffset));
+    for (Stores stores : {Stores::cached, Stores::streaming})
+        for (std::size_t srcOffset : {1u, 7u, 4093u})
+            for (std::size_t dstOffset : {3u, 8u, 15u, 4095u}) {
+                expectExactCopy(copier, kThreshold * 3 + 1001, srcOffset, dstOffset,
+                                unsigned(srcOffset * 31 + dstOffset), stores);
+                expectExactCopy(copier, 77, srcOffset, dstOffset, unsigned(srcOffset + dstOffset), stores);
+            }
 }
 
 TEST(ParallelCopy, OneInstanceServesManyCopiesInARow)
