@@ -590,7 +590,8 @@ nlohmann::json DapServer::resume(const nlohmann::json& args, Motion motion)
     // interrupts it (DebugSession::interrupt).
     s.checkResumable(motion); // refused now, as an error response
     pending_ = motion;
-    if (motion == Motion::Continue || motion == Motion::ReverseContinue)
+    // The protocol gives only `continue` a body; the other motions' responses are acknowledgements.
+    if (motion == Motion::Continue)
         return {{"allThreadsContinued", true}};
     return nullptr;
 }
