@@ -1255,3 +1255,51 @@ TEST(VsCodeExtension, TheDocumentedLaunchConfigurationReachesTheSourceFirst)
 }
 
 } // namespace
+
+namespace {
+
+// The adapter's own `lanes` request: the warp's 32 lanes as values, against the host's
+// first step of the reduction (lane t adds t and t + 128 in warp 0, 32 + t and 160 + t in
+// warp 1); with no expressions, the source's variables in scope.
+TEST(DapServer, TheLanesRequestGivesTheLaneTableAsValues)
+{
+    KW_REQUIRE_NVRTC();
+    InProcess t;
+    start(t, json::array({{{"line", addLine()}}}), json::object());
+    json stopped;
+    request(t, 4, "configurationDone", {}, &stopped);
+    ASSERT_EQ(stopped["reason"], "breakpoint");
+    for (const int warp : {0, 1}) {
+        if (warp == 1) { // warp 1 reaches the addition after warp 0 (before, its stride has no value yet)
+            request(t, 10, "continue", {{"threadId", 1}}, &stopped);
+            ASSERT_EQ(stopped["threadId"], 2) << stopped.dump();
+        }
+        const json r = request(t, 5 + warp, "lanes",
+                               {{"threadId", warp + 1}, {"expressions", {"partial(tid)", "partial(tid + stride)"}}});
+        ASSERT_TRUE(r["success"].get<bool>()) << r.dump();
+        const json& body = r["body"];
+        EXPECT_EQ(body["warp"], warp);
+        EXPECT_EQ(body["columns"], json({"partial(tid)", "partial(tid + stride)"}));
+        ASSERT_EQ(body["lanes"].size(), 32u);
+        for (int l = 0; l < 32; ++l) {
+            const json& lane = body["lanes"][l];
+            const int thread = warp * 32 + l;
+            EXPECT_EQ(lane["lane"], l);
+            EXPECT_EQ(lane["thread"], thread);
+            EXPECT_EQ(lane["state"], "active");
+            EXPECT_EQ(lane["values"][0]["value"], double(thread)) << lane.dump();
+            EXPECT_EQ(lane["values"][1]["value"], double(thread + 128)) << lane.dump();
+        }
+    }
+    const json locals = request(t, 7, "lanes", {{"threadId", 2}})["body"];
+    const json& columns = locals["columns"];
+    ASSERT_NE(std::find(columns.begin(), columns.end(), "stride"), columns.end()) << locals.dump();
+    const auto stride = std::size_t(std::find(columns.begin(), columns.end(), "stride") - columns.begin());
+    for (const json& lane : locals["lanes"])
+        EXPECT_EQ(lane["values"][stride]["value"], 128.0);
+    const json refused = request(t, 8, "lanes", {{"expressions", {"no_such_name"}}});
+    EXPECT_FALSE(refused["success"].get<bool>());
+    EXPECT_FALSE(request(t, 9, "lanes", {{"expressions", "tid"}})["success"].get<bool>());
+}
+
+} // namespace
