@@ -168,6 +168,31 @@ async function main() {
     check('lanes request: 32 active lanes, lane t adds t and t + 128', lanes.lanes.length === 32 && wrong.length === 0,
           wrong.join('; '));
 
+    step('what VS Code is refused or told: an unread expression, a line past the end, stepOut of the kernel, pause');
+    let refused = await dc.evaluateRequest({ expression: 'no_such_name + 1', context: 'watch', frameId: frames[0].id })
+        .then(() => null, e => e.message);
+    check('evaluate of an unknown name: an error response with a message', typeof refused === 'string' && refused.length > 0,
+          refused);
+    const far = (await dc.setBreakpointsRequest({ source, breakpoints: [{ line: addLine }, { line: 400 }] })).body.breakpoints;
+    check('a breakpoint past the last line: not verified, with a message; the other kept',
+          far.length === 2 && far[0].verified && !far[1].verified && typeof far[1].message === 'string',
+          JSON.stringify(far));
+    refused = await dc.stepOutRequest({ threadId: 1 }).then(() => null, e => e.message);
+    check('stepOut of the kernel\'s own frame refused', typeof refused === 'string', refused);
+    stop = stopped();
+    await dc.pauseRequest({ threadId: 1 });
+    s = await stop;
+    check('pause while stopped: the stop repeated with reason pause', s.body.reason === 'pause', s.body.reason);
+    stop = stopped();
+    const moved = (await dc.evaluateRequest({ expression: 'lane 5', context: 'repl', frameId: frames[0].id })).body;
+    s = await stop;
+    scopes = (await dc.scopesRequest({ frameId: frames[0].id })).body.scopes;
+    check('lane 5 in the Debug Console: a stopped event, and the Lane scope is lane 5', s.body.text.includes('lane 5')
+          && scopes.some(x => x.name.startsWith('Lane 5 ')), `${moved.result} / ${JSON.stringify(scopes.map(x => x.name))}`);
+    stop = stopped();
+    await dc.evaluateRequest({ expression: 'lane 0', context: 'repl', frameId: frames[0].id });
+    await stop;
+
     step('stepIn (one instruction): granularity instruction, on the same line');
     stop = stopped();
     await dc.stepInRequest({ threadId: 1, granularity: 'instruction' });
