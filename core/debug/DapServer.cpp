@@ -2,6 +2,7 @@
 
 #include "compile/Compiler.hpp"
 #include "compile/ProgramCache.hpp"
+#include "debug/DapLanes.hpp"
 #include "debug/DapOutput.hpp"
 #include "debug/DapSources.hpp"
 #include "debug/DapStops.hpp"
@@ -204,6 +205,8 @@ nlohmann::json DapServer::dispatch(const std::string& command, const nlohmann::j
         return evaluate(args);
     if (command == "source")
         return source(args);
+    if (command == "lanes") // the adapter's own request: the warp's lanes as a table
+        return lanes(args);
     if (command == "continue")
         return resume(args, Motion::Continue);
     if (command == "next")
@@ -564,6 +567,20 @@ nlohmann::json DapServer::evaluate(const nlohmann::json& args)
     return variables_->evaluate(expression);
 }
 
+nlohmann::json DapServer::lanes(const nlohmann::json& args)
+{
+    DebugSession& s = session();
+    focusThread(args);
+    std::vector<std::string> expressions;
+    const auto list = args.find("expressions");
+    if (list != args.end() && !list->is_array())
+        refuse("lanes: \"expressions\" is a list of strings");
+    if (list != args.end())
+        for (const nlohmann::json& e : *list)
+            expressions.push_back(JsonField::as<std::string>(e, "expressions"));
+    return DapLanes::table(s, std::move(expressions));
+}
+
 nlohmann::json DapServer::source(const nlohmann::json& args)
 {
     session();
@@ -590,7 +607,8 @@ nlohmann::json DapServer::resume(const nlohmann::json& args, Motion motion)
     // interrupts it (DebugSession::interrupt).
     s.checkResumable(motion); // refused now, as an error response
     pending_ = motion;
-    if (motion == Motion::Continue || motion == Motion::ReverseContinue)
+    // The protocol gives only `continue` a body; the other motions' responses are acknowledgements.
+    if (motion == Motion::Continue)
         return {{"allThreadsContinued", true}};
     return nullptr;
 }

@@ -8,7 +8,8 @@
 // a thread's stack is the inlined call frames of its next instruction; a request that
 // names a thread or a frame focuses its warp. The lane has no place in the protocol:
 // the focused lane is the one a stop names, and the Debug Console's commands (`lane N`,
-// `thread N`, `lanes EXPR...`, `shared TYPE`...) reach the rest. The launch runs on
+// `thread N`, `lanes EXPR...`, `shared TYPE`...) reach the rest; the adapter's own
+// request `lanes` gives the lane table as values (DapLanes). The launch runs on
 // the thread that calls handle(): a forward motion is answered first and then run, its
 // `stopped` event after it; interrupt(), from any thread (the one reading the client),
 // stops it, and `pause` then says so.
@@ -107,6 +108,7 @@ private:
     nlohmann::json variables(const nlohmann::json& args);
     nlohmann::json evaluate(const nlohmann::json& args);
     nlohmann::json source(const nlohmann::json& args);
+    nlohmann::json lanes(const nlohmann::json& args);
     nlohmann::json resume(const nlohmann::json& args, Motion motion);
     nlohmann::json terminate();
 

@@ -5,7 +5,9 @@
 // host's reduction; conditions, hit counts, data breakpoints and the Debug Console's
 // commands; malformed input answered with errors or a clean end, never a crash or a hang;
 // pause interrupting a running continue, the kernel's printf as output events, breakpoints
-// from the Debug Console told to the editor, packaging/vscode's manifest.
+// from the Debug Console told to the editor, packaging/vscode's manifest, the launch
+// configuration docs/debugger.md gives for VS Code, and response bodies as the protocol's
+// schema defines them (scripts/dap-vscode-check.sh checks every message against it).
 #include "DebugTestSupport.hpp"
 #include "debug/DapCommand.hpp"
 #include "debug/DapFraming.hpp"
@@ -927,8 +929,12 @@ TEST(VsCodeExtension, TheManifestDescribesWhatTheAdapterReads)
     EXPECT_EQ(debugger["type"], "kernel-workbench");
     EXPECT_TRUE(contains(extension, "registerDebugAdapterDescriptorFactory('kernel-workbench'"));
     EXPECT_TRUE(contains(extension, "['debug', '--dap']"));
-    for (const json& c : debugger["initialConfigurations"])
+    // A new launch.json stops on entry: an inline source (most documents) is shown, and takes
+    // breakpoints, only at a stop.
+    for (const json& c : debugger["initialConfigurations"]) {
         EXPECT_EQ(c["type"], debugger["type"]);
+        EXPECT_TRUE(c.value("stopOnEntry", false)) << c.dump();
+    }
 
     // A launch with every declared attribute set as the schema allows, as VS Code sends it.
     const json& properties = debugger["configurationAttributes"]["launch"]["properties"];
@@ -1181,6 +1187,119 @@ TEST(DapServer, InstructionGranularityStepsOneInstruction)
     const json out = request(t, 10, "stepOut", {{"threadId", 1}});
     EXPECT_FALSE(out["success"].get<bool>());
     EXPECT_TRUE(contains(out["message"], "finish")) << out.dump();
+}
+
+} // namespace
+
+namespace {
+
+// Only `continue` has a response body in the protocol (allThreadsContinued); the other
+// motions are answered with an acknowledgement, their stop following as an event.
+TEST(DapServer, MotionsAnswerWithTheBodyTheProtocolDefines)
+{
+    KW_REQUIRE_NVRTC();
+    InProcess t;
+    start(t, json::array({{{"line", addLine()}}}), json::object());
+    json stopped;
+    request(t, 4, "configurationDone", {}, &stopped);
+    ASSERT_EQ(stopped["reason"], "breakpoint");
+    const json resumed = request(t, 5, "continue", {{"threadId", 1}}, &stopped);
+    EXPECT_EQ(resumed["body"], json({{"allThreadsContinued", true}})) << resumed.dump();
+    int seq = 6;
+    for (const char* motion : {"next", "stepIn", "stepBack", "reverseContinue"}) {
+        stopped = nullptr;
+        const json r = request(t, seq++, motion, {{"threadId", 1}}, &stopped);
+        EXPECT_TRUE(r["success"].get<bool>()) << r.dump();
+        EXPECT_FALSE(r.contains("body")) << motion << ": " << r.dump();
+        EXPECT_TRUE(stopped.is_object()) << motion << " sent no stopped event";
+    }
+}
+
+// The launch configuration docs/debugger.md gives for VS Code's launch.json, as VS Code
+// sends it: its first stop shows the kernel's inline source (VS Code can place a
+// breakpoint in such a source only once it has been shown), and the breakpoint set there
+// is hit. A launch that ran to its end first would show no frame and no source.
+TEST(VsCodeExtension, TheDocumentedLaunchConfigurationReachesTheSourceFirst)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string root = std::string(KW_SAMPLES_DIR) + "/..";
+    std::ifstream in(root + "/docs/debugger.md");
+    const std::string docs((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto heading = docs.find("Then `.vscode/launch.json`:");
+    ASSERT_NE(heading, std::string::npos);
+    const auto begin = docs.find("```json\n", heading) + 8;
+    const auto end = docs.find("```", begin);
+    std::string text = docs.substr(begin, end - begin);
+    for (auto at = text.find("${workspaceFolder}"); at != std::string::npos; at = text.find("${workspaceFolder}"))
+        text.replace(at, 18, root);
+    json config = json::parse(text)["configurations"][0];
+    config["__sessionId"] = "1";
+
+    InProcess t;
+    t.send({{"seq", 1},
+            {"type", "request"},
+            {"command", "initialize"},
+            {"arguments", {{"clientID", "vscode"}, {"adapterID", config["type"]}}}});
+    ASSERT_TRUE(request(t, 2, "launch", config)["success"].get<bool>());
+    json stopped;
+    request(t, 3, "configurationDone", {}, &stopped);
+    const json frames
+        = request(t, 4, "stackTrace", {{"threadId", stopped.value("threadId", 1)}})["body"]["stackFrames"];
+    ASSERT_FALSE(frames.empty()) << "first stop: " << stopped.dump();
+    const json source = frames[0]["source"];
+    ASSERT_GT(source.value("sourceReference", 0), 0) << source.dump();
+    const json placed = request(t, 5, "setBreakpoints", {{"source", source}, {"breakpoints", {{{"line", addLine()}}}}});
+    EXPECT_TRUE(placed["body"]["breakpoints"][0]["verified"].get<bool>()) << placed.dump();
+    request(t, 6, "continue", {{"threadId", 1}}, &stopped);
+    EXPECT_EQ(stopped["reason"], "breakpoint") << stopped.dump();
+}
+
+} // namespace
+
+namespace {
+
+// The adapter's own `lanes` request: the warp's 32 lanes as values, against the host's
+// first step of the reduction (lane t adds t and t + 128 in warp 0, 32 + t and 160 + t in
+// warp 1); with no expressions, the source's variables in scope.
+TEST(DapServer, TheLanesRequestGivesTheLaneTableAsValues)
+{
+    KW_REQUIRE_NVRTC();
+    InProcess t;
+    start(t, json::array({{{"line", addLine()}}}), json::object());
+    json stopped;
+    request(t, 4, "configurationDone", {}, &stopped);
+    ASSERT_EQ(stopped["reason"], "breakpoint");
+    for (const int warp : {0, 1}) {
+        if (warp == 1) { // warp 1 reaches the addition after warp 0 (before, its stride has no value yet)
+            request(t, 10, "continue", {{"threadId", 1}}, &stopped);
+            ASSERT_EQ(stopped["threadId"], 2) << stopped.dump();
+        }
+        const json r = request(t, 5 + warp, "lanes",
+                               {{"threadId", warp + 1}, {"expressions", {"partial(tid)", "partial(tid + stride)"}}});
+        ASSERT_TRUE(r["success"].get<bool>()) << r.dump();
+        const json& body = r["body"];
+        EXPECT_EQ(body["warp"], warp);
+        EXPECT_EQ(body["columns"], json({"partial(tid)", "partial(tid + stride)"}));
+        ASSERT_EQ(body["lanes"].size(), 32u);
+        for (int l = 0; l < 32; ++l) {
+            const json& lane = body["lanes"][l];
+            const int thread = warp * 32 + l;
+            EXPECT_EQ(lane["lane"], l);
+            EXPECT_EQ(lane["thread"], thread);
+            EXPECT_EQ(lane["state"], "active");
+            EXPECT_EQ(lane["values"][0]["value"], double(thread)) << lane.dump();
+            EXPECT_EQ(lane["values"][1]["value"], double(thread + 128)) << lane.dump();
+        }
+    }
+    const json locals = request(t, 7, "lanes", {{"threadId", 2}})["body"];
+    const json& columns = locals["columns"];
+    ASSERT_NE(std::find(columns.begin(), columns.end(), "stride"), columns.end()) << locals.dump();
+    const auto stride = std::size_t(std::find(columns.begin(), columns.end(), "stride") - columns.begin());
+    for (const json& lane : locals["lanes"])
+        EXPECT_EQ(lane["values"][stride]["value"], 128.0);
+    const json refused = request(t, 8, "lanes", {{"expressions", {"no_such_name"}}});
+    EXPECT_FALSE(refused["success"].get<bool>());
+    EXPECT_FALSE(request(t, 9, "lanes", {{"expressions", "tid"}})["success"].get<bool>());
 }
 
 } // namespace
