@@ -550,9 +550,8 @@ void DocumentPanels::showSelectedStep()
     p_.launch->setLaunch(launch ? s->launch : LaunchSpecText{}, doc.run);
     p_.launch->setLaunchEditable(launch);
     const bool inRepeat = path && !StepTree::indicesAround(p_.steps->steps(), *path).empty();
-    p_.launch->setLaunchTitle(!launch        ? tr("No launch step selected")
-                                  : inRepeat ? tr("Launch of step %1 (values of its first pass)").arg(where)
-                                             : tr("Launch of step %1").arg(where));
+    // The dock's title names the step; the fields' box says only what the title can't.
+    p_.launch->setLaunchTitle(launch && inRepeat ? tr("Values of its first pass (the step repeats)") : QString());
     p_.picker->setEnabled(launch);
     p_.picker->setCurrentKernel(launch ? q(s->kernel) : QString());
     p_.arguments->setEnabled(launch);

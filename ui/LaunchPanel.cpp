@@ -38,7 +38,7 @@ LaunchPanel::LaunchPanel(QWidget* parent)
     const QColor valueColour = ThemeColours::value(palette());
     // One compact group: the fields, their values and their errors are seen together
     // without scrolling, even on a 1366x768 screen.
-    auto* dims = new QGroupBox(this); // titled only for a step's launch ("Launch of step 1.2")
+    auto* dims = new QGroupBox(this); // titled only for a launch inside a repeat
     dims_ = dims;
     auto* g = new QGridLayout(dims);
     g->setVerticalSpacing(2);

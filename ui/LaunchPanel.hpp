@@ -33,9 +33,9 @@ public:
     LaunchSpecText launch() const;
     RunSettings runSettings() const;
     void setVariables(const std::vector<std::pair<std::string, std::string>>& variables);
-    // What the launch fields are of ("Launch of step 2.1"), and whether there is one to
-    // edit: in a document of steps, only while a launch step is selected. Empty for a
-    // document of one launch (the dock is titled Launch).
+    // A note above the launch fields ("Values of its first pass"; the dock's title names
+    // the step), and whether there is a launch to edit: in a document of steps, only
+    // while a launch step is selected.
     void setLaunchTitle(const QString& title);
     void setLaunchEditable(bool editable);
     // Warm-up and repeats: a document of steps runs each launch once, so they do not apply.

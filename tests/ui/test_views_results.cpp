@@ -238,19 +238,20 @@ TEST(ResultsPanel, TheValueUnderTheMouseFollowsTheBuffersShape)
     plot->replot();
     QLabel* info = nullptr;
     for (QLabel* l : panel.findChildren<QLabel*>())
-        if (l->text().startsWith("u8, shape 16 x 32"))
+        if (l->text().startsWith("u8 [16 x 32]"))
             info = l;
     ASSERT_NE(info, nullptr);
+    EXPECT_EQ(info->toolTip().toStdString(), "u8, shape 16 x 32 (512 elements)");
     EXPECT_FALSE(panel.heatMap()->readout()->isVisible()) << "no readout of its own beside the tabs";
     const QPoint at(int(plot->xAxis->coordToPixel(3)), int(plot->yAxis->coordToPixel(2)));
     QTest::mouseMove(plot, at);
     QMouseEvent move(QEvent::MouseMove, QPointF(at), plot->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::NoButton,
                      Qt::NoModifier);
     QApplication::sendEvent(plot, &move);
-    EXPECT_EQ(info->text().toStdString(), "u8, shape 16 x 32 (512 elements) · x 3, y 2: 0");
+    EXPECT_EQ(info->text().toStdString(), "u8 [16 x 32] · x 3, y 2: 0");
     const QPoint outside(int(plot->xAxis->coordToPixel(-5)), at.y());
     QMouseEvent away(QEvent::MouseMove, QPointF(outside), plot->mapToGlobal(QPointF(outside)), Qt::NoButton,
                      Qt::NoButton, Qt::NoModifier);
     QApplication::sendEvent(plot, &away);
-    EXPECT_EQ(info->text().toStdString(), "u8, shape 16 x 32 (512 elements)");
+    EXPECT_EQ(info->text().toStdString(), "u8 [16 x 32]");
 }

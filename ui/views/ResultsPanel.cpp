@@ -203,6 +203,7 @@ void ResultsPanel::clear()
     buffers_->clear();
     bufferInfo_.clear();
     info_->clear();
+    info_->setToolTip({});
     line_->clear();
     empty_->setText(tr("Run the kernel to see its buffers here."));
     plotStack_->setCurrentWidget(empty_);
@@ -246,9 +247,13 @@ void ResultsPanel::showBuffer(int resultIndex)
     // Views share ownership of the whole result through the buffer they show.
     std::shared_ptr<const HostBuffer> data(result_, &b.data);
     const QString dtype = QString::fromLatin1(toString(b.data.dtype()));
-    bufferInfo_ = b.shape.size() >= 2 ? tr("%1, shape %2 (%3 elements)").arg(dtype, shapeText(b)).arg(b.data.count())
-                                      : tr("%1, %2 elements").arg(dtype).arg(b.data.count());
+    // Short, as a declaration reads ("u8 [16 x 32]"): the element under the mouse follows
+    // it, and in presentation mode the row has room for few words. The tooltip says it whole.
+    bufferInfo_ = tr("%1 [%2]").arg(dtype, shapeText(b));
     info_->setText(bufferInfo_);
+    info_->setToolTip(b.shape.size() >= 2
+                          ? tr("%1, shape %2 (%3 elements)").arg(dtype, shapeText(b)).arg(b.data.count())
+                          : tr("%1, %2 elements").arg(dtype).arg(b.data.count()));
     // The table model only keeps the pointer and the shape: cheap whatever the size.
     table_->setBuffer(data, b.shape);
     shown_ = data;
