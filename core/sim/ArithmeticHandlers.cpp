@@ -4,6 +4,7 @@
 
 #include "sim/Arithmetic.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/F32Lanes.hpp"
 #include "sim/Half16.hpp"
 #include "sim/HalfHandlers.hpp"
 #include "sim/Warp.hpp"
@@ -13,11 +14,14 @@
 #include <cmath>
 #include <type_traits>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#endif
-
 namespace kw::sim {
+
+#ifdef KW_SIM_F32_LANES
+const bool kHostFma = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma") != 0 && __builtin_cpu_supports("avx2") != 0;
+}();
+#endif
 
 namespace {
 
@@ -111,34 +115,15 @@ template <class T, class Op> struct FUn {
 // A whole warp's fma.rn.f32 with the host's fused multiply-add instruction, eight lanes at a
 // time, where it has one (and AVX2, to move the lanes' low halves): the same single rounding
 // as std::fma's library call, without a call per lane.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-const bool kHostFma = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("fma") != 0 && __builtin_cpu_supports("avx2") != 0;
-}();
-// Eight lanes' f32 operands: the low halves of eight 64-bit registers.
-[[gnu::target("avx2,fma")]] inline __m256 lowHalves(const std::uint64_t* p)
-{
-    const __m256i low = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const __m256i x = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), low);
-    const __m256i y = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 4)), low);
-    return _mm256_castsi256_ps(_mm256_permute2x128_si256(x, y, 0x20));
-}
+#ifdef KW_SIM_F32_LANES
 [[gnu::target("avx2,fma")]] void fmaWarpF32(std::uint64_t* d, const std::uint64_t* a, const std::uint64_t* b,
                                             const std::uint64_t* c)
 {
     // Each group's operands are read before its results are written: d may be a, b or c.
-    const __m256 canonicalNan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    for (int l = 0; l < 32; l += 8) {
-        const __m256 r = _mm256_fmadd_ps(lowHalves(a + l), lowHalves(b + l), lowHalves(c + l));
-        const __m256i bits = _mm256_castps_si256(_mm256_blendv_ps(r, canonicalNan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(bits)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + l + 4),
-                            _mm256_cvtepu32_epi64(_mm256_extracti128_si256(bits, 1)));
-    }
+    for (int l = 0; l < 32; l += 8)
+        storeLowHalves(d + l, fmaCanonical(lowHalves(a + l), lowHalves(b + l), lowHalves(c + l)));
 }
 #else
-constexpr bool kHostFma = false;
 void fmaWarpF32(std::uint64_t*, const std::uint64_t*, const std::uint64_t*, const std::uint64_t*) { }
 #endif
 

@@ -17,6 +17,7 @@ constexpr std::uint64_t kDivergedSlice = 1u << 10; // ... and a diverged group b
 BlockRunner::BlockRunner(LaunchState& launch)
     : L_(launch)
     , fn_(*launch.fn)
+    , lines_(fn_.code)
 {
     const std::uint64_t threads = L_.block.volume();
     warpsPerBlock_ = std::uint32_t((threads + 31) / 32);
@@ -315,6 +316,18 @@ bool BlockRunner::runWarp(Warp& w)
             reschedule(w);
             continue;
         }
+        // A straight line of plain instructions (PlainLines) with no observer: the
+        // scheduler has nothing to do between them. All but the last run without the loop's
+        // tests, short of the pc where waiting lanes rejoin and of the turn's or the budget's
+        // end; the last goes through the loop, which makes every test after it.
+        if (!watching) {
+            const std::uint64_t n = std::min<std::uint64_t>(
+                {lines_.length(w.pc), w.mergePc > w.pc ? w.mergePc - w.pc : 0, stopAt - w.executed});
+            if (n > 1 && !runLine(w, n - 1)) {
+                w.inTurn = false;
+                return true;
+            }
+        }
         const Instr& in = code[w.pc];
         if (in.warpSync && w.ahead) { // let the lanes behind catch up first
             reschedule(w);
@@ -436,6 +449,32 @@ bool BlockRunner::runWarp(Warp& w)
         }
     }
     w.inTurn = false;
+    return true;
+}
+
+// n plain instructions from w.pc, none of which can end the turn or reach a rejoin point
+// (runWarp's choice): each is what runWarp's loop does for it, without the tests that
+// cannot come out otherwise. False: one of them stopped the launch, with w.pc past it and
+// not counted, as runWarp's loop leaves a stopped warp.
+bool BlockRunner::runLine(Warp& w, std::uint64_t n)
+{
+    const Instr* code = fn_.code.data();
+    for (std::uint64_t left = n; left > 0;) {
+        const Instr& in = code[w.pc];
+        const PlainLines::Fused& f = lines_.fused(w.pc);
+        if (f.run && f.length <= left && f.run(w, &in)) {
+            w.pc += f.length;
+            w.executed += f.length;
+            left -= f.length;
+            continue;
+        }
+        in.fn(w, in, w.mask);
+        ++w.pc;
+        if (w.stop) [[unlikely]]
+            return false;
+        ++w.executed;
+        --left;
+    }
     return true;
 }
 

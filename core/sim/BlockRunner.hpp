@@ -10,6 +10,7 @@
 // instruction it is told about.
 #include "sim/LaunchState.hpp"
 #include "sim/Observer.hpp"
+#include "sim/PlainLines.hpp"
 #include "sim/Warp.hpp"
 
 #include <cstdint>
@@ -75,6 +76,7 @@ public:
 private:
     LaunchState& L_;
     const Function& fn_;
+    const PlainLines lines_;
     std::uint32_t warpsPerBlock_ = 0;
     std::vector<std::uint64_t> regs_;
     std::vector<Warp> warps_;
@@ -95,6 +97,7 @@ private:
     void attachedChanged();
     // One turn of w, or what is left of it. False: paused before its end.
     bool runWarp(Warp& w);
+    bool runLine(Warp& w, std::uint64_t n);
     // runWarp within the budget, then the warp's accesses to the observers.
     bool turn(Warp& w);
     BlockStatus endBlock();

@@ -11,6 +11,11 @@ namespace kw::sim {
 void hLoad(Warp& w, const Instr& in, std::uint32_t mask);
 void hStore(Warp& w, const Instr& in, std::uint32_t mask);
 void hLoadParam(Warp& w, const Instr& in, std::uint32_t mask);
+// The three instructions at `at` as one, for a whole warp: two scalar f32 loads and the
+// fma.rn.f32 that multiplies their values (PlainLines picks such triples). Each load's
+// half-warps must each read one address or consecutive elements, all inside the bounds;
+// false, with nothing done, otherwise (they then run one by one, which finds any fault).
+bool hLoadLoadFmaF32(Warp& w, const Instr* at);
 // Atomics: in.atom is the operation; red has no destination (d[0] is the sink).
 void hAtom16(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom32(Warp& w, const Instr& in, std::uint32_t mask);

@@ -1,6 +1,7 @@
 // ld/st/atom/red on every state space, with bounds and alignment checks per lane.
 #include "data/HalfFloat.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/F32Lanes.hpp"
 #include "sim/Half16.hpp"
 #include "sim/Handlers.hpp"
 #include "sim/Warp.hpp"
@@ -175,6 +176,81 @@ void hLoad(Warp& w, const Instr& in, std::uint32_t m)
             w.reg(in.d[k])[l] = extend(v, es, sgn);
         }
     });
+}
+
+namespace {
+// Half a warp's f32 values at p, eight lanes at a time: one element for all, or consecutive ones.
+#ifdef KW_SIM_F32_LANES
+[[gnu::target("avx2,fma")]] inline __m256 eightLanes(const std::uint8_t* p, std::uint64_t stride, int l)
+{
+    const float* f = reinterpret_cast<const float*>(p);
+    return stride == 0 ? _mm256_broadcast_ss(f) : _mm256_loadu_ps(f + l);
+}
+
+// halvesRegular<4> four lanes at a time (the compiler leaves that loop scalar here): lane
+// h + l at A[h] + stride * l for h = 0, 16 and l < 16, the stride 0 or 4.
+[[gnu::target("avx2,fma")]] inline bool halvesRegularF32(const std::uint64_t* A, std::uint64_t& stride)
+{
+    stride = A[1] - A[0];
+    if (stride != 0 && stride != 4)
+        return false;
+    const __m256i steps = _mm256_set1_epi64x(stride ? -1 : 0);
+    __m256i apart = _mm256_setzero_si256();
+    for (int h = 0; h < 32; h += 16) {
+        const __m256i first = _mm256_set1_epi64x(std::int64_t(A[h]));
+        for (int l = 0; l < 16; l += 4) {
+            const __m256i offsets
+                = _mm256_and_si256(steps, _mm256_setr_epi64x(4 * l, 4 * l + 4, 4 * l + 8, 4 * l + 12));
+            const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(A + h + l));
+            apart = _mm256_or_si256(apart, _mm256_xor_si256(a, _mm256_add_epi64(first, offsets)));
+        }
+    }
+    return _mm256_testz_si256(apart, apart) != 0;
+}
+
+// The loads' checks and the arithmetic in one function compiled for AVX2.
+[[gnu::target("avx2,fma")]] bool loadLoadFma(Warp& w, const Instr* at)
+{
+    const Instr *ld[2] = {&at[0], &at[1]}, &f = at[2];
+    const std::uint8_t* p[2][2];
+    std::uint64_t stride[2];
+    for (int k = 0; k < 2; ++k) {
+        const std::uint64_t* A = w.reg(ld[k]->addr);
+        Warp::Span span;
+        if (!halvesRegularF32(A, stride[k]) || !w.accessAll(ld[k]->space, A, ld[k]->imm, 4, false, span, true)
+            || span.laneStride != 0)
+            return false;
+        p[k][0] = span.lane(0, A[0]);
+        p[k][1] = span.lane(16, A[16]);
+    }
+    // Each group of eight lanes reads c before it writes d, which may be c; the loads'
+    // registers are neither c nor the second address (PlainLines), and are written before
+    // d, as the instructions one by one would.
+    std::uint64_t *D1 = w.reg(ld[0]->d[0]), *D2 = w.reg(ld[1]->d[0]), *D = w.reg(f.d[0]);
+    const std::uint64_t* C = w.reg(f.a[2]);
+    for (int h = 0; h < 2; ++h)
+        for (int l = 0; l < 16; l += 8) {
+            const int lane = 16 * h + l;
+            const __m256 x = eightLanes(p[0][h], stride[0], l), y = eightLanes(p[1][h], stride[1], l);
+            // The product is the same in either operand order; a NaN is made canonical anyway.
+            const __m256 r = fmaCanonical(x, y, lowHalves(C + lane));
+            storeLowHalves(D1 + lane, x);
+            storeLowHalves(D2 + lane, y);
+            storeLowHalves(D + lane, r);
+        }
+    return true;
+}
+#endif
+} // namespace
+
+bool hLoadLoadFmaF32(Warp& w, const Instr* at)
+{
+#ifdef KW_SIM_F32_LANES
+    return kHostFma && w.mask == 0xffffffffu && loadLoadFma(w, at);
+#else
+    (void)w, (void)at;
+    return false;
+#endif
 }
 
 void hStore(Warp& w, const Instr& in, std::uint32_t m)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cmath>
 #include <limits>
@@ -929,4 +930,128 @@ TEST(SimInstructions, WholeWarpStoresOfEveryPatternAndWidth)
                 }
             }
         }
+}
+
+namespace {
+// The values two loads read: lane l stores v[l] at buf + 4l and buf + 128 + 4l.
+std::vector<float> loadedValues()
+{
+    std::vector<float> v(32);
+    for (unsigned l = 0; l < 32; ++l)
+        v[l] = float(l) * 0.37f - 5.0f;
+    v[1] = -0.0f;
+    v[2] = kInf;
+    v[3] = -kInf;
+    v[4] = std::bit_cast<float>(0x7fc00001u); // a NaN with a payload
+    v[5] = 1e-40f;                            // subnormal
+    v[6] = 3e38f;
+    v[7] = -3e38f;
+    v[8] = 1.0f / 3.0f;
+    return v;
+}
+
+// Two f32 loads whose addresses follow patterns x and y, then an fma of their values.
+std::string loadLoadFma(const std::string& fma, const std::string& result, const std::string& other)
+{
+    return R"(
+    ld.global.u64 %rd1, [%rd27];
+    mov.u64 %rd6, buf;
+    mul.wide.u32 %rd7, %r31, 4;
+    add.s64 %rd8, %rd6, %rd7;
+    shr.u64 %rd9, %rd1, 32;
+    cvt.u32.u64 %r1, %rd9;
+    st.shared.u32 [%rd8], %r1;
+    st.shared.u32 [%rd8+128], %r1;
+    bar.sync 0;
+    and.b64 %rd2, %rd1, 255;
+    add.s64 %rd3, %rd6, %rd2;
+    shr.u64 %rd10, %rd1, 8;
+    and.b64 %rd11, %rd10, 255;
+    add.s64 %rd4, %rd6, %rd11;
+    cvt.rn.f32.u32 %f3, %r31;
+    ld.shared.f32 %f1, [%rd3];
+    ld.shared.f32 %f2, [%rd4+128];
+    )" + fma
+        + R"(
+    mov.b32 %r2, )"
+        + result + R"(;
+    mov.b32 %r3, )"
+        + other + R"(;
+    mov.b64 %rd5, {%r2, %r3};
+    st.global.u64 [%rd28], %rd5;
+)";
+}
+} // namespace
+
+// Two f32 loads and the fma of their values, which a whole warp runs as one step, give what
+// the host gives, for loads of every pattern (each half-warp one address, consecutive
+// elements, or neither), the operands in either order, the result in c or in a loaded
+// register, special values (NaN made canonical), and 31 lanes (one by one).
+TEST(SimInstructions, LoadsFeedingAnFmaGiveTheHostsValuesForEveryPattern)
+{
+    const std::string globals = ".shared .align 8 .b8 buf[256];\n";
+    const std::vector<float> v = loadedValues();
+    const auto patterns = accessPatterns(4);
+    struct Form {
+        const char* fma;
+        const char* result;
+        bool xKept; // %f1 still holds x afterwards
+    };
+    const Form forms[] = {{"fma.rn.f32 %f4, %f1, %f2, %f3;", "%f4", true},
+                          {"fma.rn.f32 %f4, %f2, %f1, %f3;", "%f4", true},
+                          {"fma.rn.f32 %f3, %f1, %f2, %f3;", "%f3", true},
+                          {"fma.rn.f32 %f1, %f1, %f2, %f3;", "%f1", false}};
+    for (std::size_t i = 0; i < patterns.size(); ++i)
+        for (std::size_t k : {0u, 1u, 3u}) {
+            const auto& px = patterns[i];
+            const auto& py = patterns[(i + k) % patterns.size()];
+            std::vector<std::uint64_t> in(32);
+            for (unsigned l = 0; l < 32; ++l)
+                in[l] = (std::uint64_t(std::bit_cast<std::uint32_t>(v[l])) << 32) | (py[l] << 8) | px[l];
+            for (const Form& form : forms)
+                for (const bool keepY : {false, true}) {
+                    if (!keepY && !form.xKept)
+                        continue;
+                    const std::string body = loadLoadFma(form.fma, form.result, keepY ? "%f2" : "%f1");
+                    for (unsigned threads : {32u, 31u}) {
+                        SCOPED_TRACE(std::string(form.fma) + " " + std::to_string(threads) + " lanes, patterns "
+                                     + std::to_string(i) + ", " + std::to_string((i + k) % patterns.size()));
+                        auto r = runPtx(body, in, threads, globals);
+                        ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
+                        for (unsigned l = 0; l < threads; ++l) {
+                            const float x = v[px[l] / 4], y = v[py[l] / 4];
+                            const float f = std::fma(x, y, float(l));
+                            const std::uint32_t expected = f != f ? 0x7fffffffu : std::bit_cast<std::uint32_t>(f);
+                            EXPECT_EQ(lo(r.out[l]), expected) << "lane " << l;
+                            EXPECT_EQ(hi(r.out[l]), std::bit_cast<std::uint32_t>(keepY ? y : x)) << "lane " << l;
+                        }
+                    }
+                }
+        }
+}
+
+// A load out of bounds in front of an fma that would run with it as one step is reported as
+// when the two run one by one (an fma.rz is never joined to the loads).
+TEST(SimInstructions, ALoadOutOfBoundsBeforeAnFmaFaultsAsItDoesAlone)
+{
+    const std::string globals = ".shared .align 8 .b8 buf[256];\n";
+    const std::vector<std::uint64_t> in(32, 0); // x's address is past the shared memory's end
+    const std::string far = R"(
+    mov.u64 %rd6, buf;
+    add.s64 %rd3, %rd6, 4096;
+    mov.u64 %rd4, %rd6;
+    cvt.rn.f32.u32 %f3, %r31;
+    ld.shared.f32 %f1, [%rd3];
+    ld.shared.f32 %f2, [%rd4];
+    )";
+    auto joined = runPtx(far + "fma.rn.f32 %f4, %f1, %f2, %f3;\n", in, 32, globals);
+    auto alone = runPtx(far + "fma.rz.f32 %f4, %f1, %f2, %f3;\n", in, 32, globals);
+    ASSERT_FALSE(joined.report.ok);
+    ASSERT_FALSE(alone.report.ok);
+    ASSERT_TRUE(joined.report.fault && alone.report.fault);
+    EXPECT_EQ(kwtest::faultMessage(joined.report.fault), kwtest::faultMessage(alone.report.fault));
+    EXPECT_EQ(joined.report.fault->kind, kw::FaultKind::OutOfBounds);
+    EXPECT_EQ(joined.report.fault->kind, alone.report.fault->kind);
+    EXPECT_EQ(joined.report.fault->thread, alone.report.fault->thread);
+    EXPECT_EQ(joined.report.fault->line, alone.report.fault->line);
 }

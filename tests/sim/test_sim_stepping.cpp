@@ -1,12 +1,14 @@
 // A launch run in slices gives what a whole run gives: one instruction at a time, to
 // each barrier, one warp alone, and paused by an observer at a line.
 #include "MixedKernel.hpp"
+#include "SimBenchKernels.hpp"
 #include "SimTestSupport.hpp"
 #include "SteppedLaunch.hpp"
 #include "sim/Warp.hpp"
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 
 namespace {
@@ -161,6 +163,52 @@ TEST_F(SimStepping, ABlockSteppedFirstThenTheRestOverWorkers)
     EXPECT_EQ(s.run->block(), 0u);
     GridRun grid = s.run->finish(2);
     expectSame(whole, {values<int>(m.buffers[1]), values<int>(m.buffers[2])[0], grid.printf, 0});
+}
+
+// With nothing observing it, the tiled product's inner loop runs each pair of loads and their
+// fma as one step, and straight lines without the scheduler's tests between instructions;
+// a budget that ends inside one runs it one by one. Slices of every length below give the
+// whole run's product and instruction count.
+TEST(SimSteppingFused, SlicesOfEveryLengthGiveTheTiledProductAndItsInstructionCount)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(kTiledMatmulSource, "matmul");
+    ASSERT_TRUE(img);
+    const int n = 32;
+    std::vector<float> A(n * n), B(n * n), expected(n * n);
+    for (int i = 0; i < n * n; ++i) {
+        A[i] = float(i % 7) - 3;
+        B[i] = float(i % 5) * 0.25f;
+    }
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+            float s = 0;
+            for (int k = 0; k < n; ++k)
+                s = std::fma(A[r * n + k], B[k * n + c], s);
+            expected[r * n + c] = s;
+        }
+    auto stepped = [&](std::uint64_t slice, std::uint64_t& instructions) {
+        std::vector<kw::BufferArg> bufs{buffer("A", A), buffer("B", B), buffer("C", std::vector<float>(n * n))};
+        SteppedLaunch s(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, config({2, 2}, {16, 16}));
+        for (LaunchStatus st = LaunchStatus::Paused; st != LaunchStatus::Finished;) {
+            st = s.run->advance({slice});
+            if (st == LaunchStatus::Stopped) {
+                ADD_FAILURE() << "stopped";
+                break;
+            }
+        }
+        instructions = s.run->finish(1).instructions;
+        return values<float>(bufs[2]);
+    };
+    std::uint64_t whole = 0;
+    EXPECT_EQ(stepped(~std::uint64_t(0), whole), expected);
+    EXPECT_GT(whole, 4u * 8 * 2 * 48); // blocks, warps, tiles, the inner loop's instructions
+    for (std::uint64_t slice : {1u, 2u, 3u, 4u, 5u, 7u, 47u, 1000u}) {
+        SCOPED_TRACE("slices of " + std::to_string(slice));
+        std::uint64_t count = 0;
+        EXPECT_EQ(stepped(slice, count), expected);
+        EXPECT_EQ(count, whole);
+    }
 }
 
 TEST(SimSteppingFault, AFaultStopsTheSteppedLaunchAndFinishReturns)
