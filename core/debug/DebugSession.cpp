@@ -209,6 +209,8 @@ const Warp& DebugSession::focusedWarp() const { return launch_->runner().warps()
 
 Location DebugSession::locate(std::uint32_t pc) const { return observer_->locate(pc); }
 
+std::uint32_t DebugSession::instructions() const { return std::uint32_t(function().code.size()); }
+
 namespace {
 // A run's slice: an interrupt from another thread is seen within a few milliseconds; a
 // pause keeps the schedule, so the run is the same run.
@@ -478,20 +480,32 @@ std::vector<std::uint32_t> DebugSession::linePcs(std::uint16_t file, std::uint32
 
 BreakpointInfo DebugSession::addBreakpoint(const BreakpointSpec& spec)
 {
-    const std::uint16_t file = fileIndex(spec.file);
-    // The first line at or after the one asked for that has code, as a debugger places it.
+    const auto& code = function().code;
+    std::uint16_t file = 0;
     std::uint32_t line = 0;
-    for (const Instr& in : function().code)
-        if (in.file == file && in.line >= spec.line && (line == 0 || in.line < line))
-            line = in.line;
-    if (line == 0 || line > spec.line + 50)
-        refuse(fmt::format("no code at line {} of {}", spec.line, launch_->module().fileName(file)));
+    std::vector<std::uint32_t> pcs;
+    if (spec.pc) { // one instruction: it stops there whatever the line it belongs to
+        if (*spec.pc >= code.size())
+            refuse(fmt::format("no instruction at pc {}: the kernel has {}", *spec.pc, code.size()));
+        file = code[*spec.pc].file;
+        line = code[*spec.pc].line;
+        pcs = {*spec.pc};
+    } else {
+        file = fileIndex(spec.file);
+        // The first line at or after the one asked for that has code, as a debugger places it.
+        for (const Instr& in : code)
+            if (in.file == file && in.line >= spec.line && (line == 0 || in.line < line))
+                line = in.line;
+        if (line == 0 || line > spec.line + 50)
+            refuse(fmt::format("no code at line {} of {}", spec.line, launch_->module().fileName(file)));
+        pcs = linePcs(file, line);
+    }
     ArmedBreakpoint b;
     b.info.id = nextBreakpoint_;
     b.info.spec = spec;
     b.info.line = line;
     b.info.file = launch_->module().fileName(file);
-    b.pcs = linePcs(file, line);
+    b.pcs = std::move(pcs);
     if (!spec.condition.empty())
         for (const std::uint32_t pc : b.pcs)
             b.conditions.push_back(

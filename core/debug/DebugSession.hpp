@@ -147,6 +147,8 @@ public:
     SharedMemoryView sharedMemory(DType type) const;
     std::uint32_t sharedBytes() const;
     Location locate(std::uint32_t pc) const;
+    // How many instructions the kernel has as the simulator runs it: pcs 0 to this less one.
+    std::uint32_t instructions() const;
     // Line `line` of the kernel's source when `file` is the kernel's file, else empty.
     std::string sourceLine(const std::string& file, std::uint32_t line) const;
     // Device printf output so far: the blocks that ran, in order, then the block under
