@@ -48,8 +48,8 @@ LanesView::LanesView(QWidget* parent)
     table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
         const int column = table_->horizontalHeader()->logicalIndexAt(p);
-        const int expression = column - kFixedColumns - int(variables_.size());
-        if (expression < 0) // the fixed columns and the source's variables stay
+        const int expression = column - kFixedColumns - leading_;
+        if (expression < 0 || expression >= expressions_.size()) // the fixed columns and the source's variables stay
             return;
         QMenu menu(this);
         QAction* remove = menu.addAction(tr("Remove %1").arg(expressions_.value(expression)));
@@ -87,16 +87,21 @@ void LanesView::removeExpression(int index)
     emit expressionsChanged();
 }
 
+int LanesView::variableColumnAt(int v) const
+{
+    return kFixedColumns + v + (v < leading_ ? 0 : int(expressions_.size()));
+}
+
 int LanesView::variableColumn(const QString& name) const
 {
     const auto at = variables_.indexOf(name);
-    return at < 0 ? -1 : kFixedColumns + int(at);
+    return at < 0 ? -1 : variableColumnAt(int(at));
 }
 
 int LanesView::expressionColumn(const QString& expression) const
 {
     const auto at = expressions_.indexOf(expression);
-    return at < 0 ? -1 : kFixedColumns + int(variables_.size() + at);
+    return at < 0 ? -1 : kFixedColumns + leading_ + int(at);
 }
 
 void LanesView::rebuildColumns()
@@ -104,15 +109,19 @@ void LanesView::rebuildColumns()
     const int variables = int(variables_.size());
     table_->setColumnCount(kFixedColumns + variables + int(expressions_.size()));
     QStringList headers = {tr("Lane"), tr("State"), tr("Thread")};
-    for (int v = 0; v < variables; ++v)
+    for (int v = 0; v < leading_; ++v)
         headers << variableTypes_[v] + " " + variables_[v];
     headers << expressions_;
+    for (int v = leading_; v < variables; ++v)
+        headers << variableTypes_[v] + " " + variables_[v];
     table_->setHorizontalHeaderLabels(headers);
     for (int v = 0; v < variables; ++v)
-        table_->horizontalHeaderItem(kFixedColumns + v)
-            ->setToolTip(tr("%1 %2: a variable of the source in scope here").arg(variableTypes_[v], variables_[v]));
+        table_->horizontalHeaderItem(variableColumnAt(v))
+            ->setToolTip(v < leading_
+                             ? tr("%1 %2: a variable of the source in scope here").arg(variableTypes_[v], variables_[v])
+                             : tr("%1 %2: a parameter of the kernel").arg(variableTypes_[v], variables_[v]));
     for (int c = 0; c < expressions_.size(); ++c)
-        table_->horizontalHeaderItem(kFixedColumns + variables + c)->setToolTip(expressions_[c]);
+        table_->horizontalHeaderItem(kFixedColumns + leading_ + c)->setToolTip(expressions_[c]);
     // A column that moved keeps no cell of the one before it: empty until the next answer.
     for (int c = kFixedColumns; c < table_->columnCount(); ++c)
         for (int l = 0; l < 32; ++l)
@@ -168,18 +177,29 @@ void LanesView::resizeEvent(QResizeEvent* e)
 // reply's value or why there is none, so no column keeps a value from another pc.
 void LanesView::fillVariables(const DebugReply& reply)
 {
+    // The locals in the order they are declared, then the scalar parameters, then the pointers.
+    std::vector<const DebugLocal*> order;
+    for (const DebugLocal& v : reply.locals)
+        order.push_back(&v);
+    const auto rank = [](const DebugLocal* v) { return !v->parameter ? 0 : !v->type.contains('*') ? 1 : 2; };
+    std::stable_sort(order.begin(), order.end(), [&](const DebugLocal* a, const DebugLocal* b) {
+        return rank(a) != rank(b) ? rank(a) < rank(b) : rank(a) == 0 && a->line < b->line;
+    });
     QStringList names, types;
-    for (const DebugLocal& v : reply.locals) {
-        names << v.name;
-        types << v.type;
+    int leading = 0;
+    for (const DebugLocal* v : order) {
+        names << v->name;
+        types << v->type;
+        leading += !v->parameter;
     }
-    if (names != variables_ || types != variableTypes_) {
+    if (names != variables_ || types != variableTypes_ || leading != leading_) {
         variables_ = names;
         variableTypes_ = types;
+        leading_ = leading;
         rebuildColumns();
     }
-    for (int c = 0; c < int(reply.locals.size()); ++c) {
-        const DebugLocal& v = reply.locals[std::size_t(c)];
+    for (int c = 0; c < int(order.size()); ++c) {
+        const DebugLocal& v = *order[std::size_t(c)];
         for (int l = 0; l < 32; ++l) {
             const bool thread = reply.warp && !reply.warp->laneState(l).isEmpty();
             auto* item = new QTableWidgetItem;
@@ -193,7 +213,7 @@ void LanesView::fillVariables(const DebugReply& reply)
                 italic.setItalic(true);
                 item->setFont(italic);
             }
-            table_->setItem(l, kFixedColumns + c, item);
+            table_->setItem(l, variableColumnAt(c), item);
         }
     }
 }
@@ -220,12 +240,12 @@ void LanesView::fill(const DebugReply& reply)
         t->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         table_->setItem(l, 2, t);
     }
-    const int first = kFixedColumns + int(variables_.size());
+    const int first = kFixedColumns + leading_;
     const std::tuple state{reply.stop.position, reply.focusBlock, reply.focusWarp};
     if (!reply.lanes) {
         // The launch moved or the focus changed: the expressions' values are of another state.
         if (state != valuesOf_)
-            for (int c = first; c < table_->columnCount(); ++c)
+            for (int c = first; c < first + int(expressions_.size()); ++c)
                 for (int l = 0; l < 32; ++l)
                     table_->setItem(l, c, new QTableWidgetItem);
         return;
