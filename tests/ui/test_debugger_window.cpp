@@ -812,3 +812,59 @@ TEST(DebuggerWindow, PauseStopsALongNextAndNextGoesOn)
     EXPECT_TRUE(ended.count() > 0 || ended.wait(20000));
     QFile::remove(path);
 }
+
+// Pause stops a reverse motion too, as the window sends it in slices: ◀ Continue from far
+// into the long loop runs the launch again from its start; paused, it shows where the
+// run again has come (between the breakpoint and where it began), and ◀ Continue again
+// goes on with the same search to the breakpoint's hit, as it arrives uninterrupted.
+TEST(DebuggerWindow, PauseStopsAReverseContinueAndItGoesOn)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    const QString path = longKernel("kwb-pause-back");
+    ASSERT_FALSE(path.isEmpty());
+    ASSERT_TRUE(w.debugWritten(path)) << "the debug session did not open";
+    const int first = w.line("int s = 0;");
+    ASSERT_GT(first, 0);
+    w.clickMargin(first);
+    ASSERT_TRUE(w.settle());
+    ASSERT_TRUE(w.press("continue"));
+    ASSERT_EQ(w.last().stop.reason, "breakpoint");
+    const std::uint64_t hit = w.last().stop.position;
+    DebugToolBar* bar = w.window.debugToolBar();
+    QAction* pause = bar->pauseAction();
+    // Far into the loop, where no breakpoint is.
+    bar->action("continue")->trigger();
+    QTest::qWait(2500);
+    ASSERT_TRUE(pause->isEnabled());
+    pause->trigger();
+    ASSERT_TRUE(w.settle());
+    ASSERT_EQ(w.last().stop.reason, "paused");
+    const std::uint64_t far = w.last().stop.position;
+    ASSERT_GT(far, hit + (std::uint64_t(1) << 20)) << "the continue did not run far";
+
+    bar->action("reverse-continue")->trigger();
+    QTest::qWait(700); // a few of the runner's slices
+    ASSERT_FALSE(w.debug->idle()) << "the reverse-continue ended by itself: run further first";
+    ASSERT_TRUE(pause->isEnabled()) << "no Pause while a reverse-continue runs";
+    pause->trigger();
+    ASSERT_TRUE(w.settle()) << "Pause did not stop the reverse-continue";
+    EXPECT_TRUE(w.debug->debugging());
+    EXPECT_FALSE(pause->isEnabled());
+    EXPECT_EQ(w.last().stop.reason, "paused") << w.last().text.toStdString();
+    EXPECT_GT(w.last().stop.position, hit);
+    EXPECT_LT(w.last().stop.position, far);
+    EXPECT_TRUE(w.last().stop.message.contains("reverse-continue again goes on"))
+        << w.last().stop.message.toStdString();
+    ASSERT_TRUE(w.last().warp.has_value());
+    EXPECT_EQ(w.window.breakpointMargin()->currentLine(), int(w.last().warp->where.line));
+
+    ASSERT_TRUE(w.press("reverse-continue"));
+    EXPECT_EQ(w.last().stop.reason, "breakpoint") << w.last().text.toStdString();
+    EXPECT_EQ(w.last().stop.position, hit);
+    EXPECT_EQ(w.window.breakpointMargin()->currentLine(), first);
+    QSignalSpy ended(w.debug, &DebugController::ended);
+    w.debug->stopAction()->trigger();
+    EXPECT_TRUE(ended.count() > 0 || ended.wait(20000));
+    QFile::remove(path);
+}

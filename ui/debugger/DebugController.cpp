@@ -44,12 +44,19 @@ bool movesOrFocuses(const QString& command)
     return words.contains(command.section(' ', 0, 0));
 }
 
-// The forward motions, sent in slices so that Pause can stop them: the runner goes on
-// with the same motion when it is sent again (docs/protocol.md, `slice_ms`).
-bool runsForward(const QString& command)
+// The motions, forwards and backwards, sent in slices so that Pause can stop them: the
+// runner goes on with the same motion when it is sent again (docs/protocol.md, `slice_ms`).
+bool runsInSlices(const QString& command)
 {
-    static const QStringList words
-        = {"continue", "c", "step", "s", "stepi", "si", "next", "n", "finish", "barrier", "reconverge"};
+    static const QStringList words = {"continue",   "c",
+                                      "step",       "s",
+                                      "stepi",      "si",
+                                      "next",       "n",
+                                      "finish",     "barrier",
+                                      "reconverge", "reverse-step",
+                                      "rs",         "reverse-stepi",
+                                      "rsi",        "reverse-continue",
+                                      "rc"};
     return words.contains(command);
 }
 
@@ -186,7 +193,7 @@ void DebugController::send(const QString& command)
     if (!debugging() || command.trimmed().isEmpty())
         return;
     const QString c = command.trimmed();
-    sendMessage(c, runsForward(c) ? Purpose::Running : movesOrFocuses(c) ? Purpose::Refresh : Purpose::Plain);
+    sendMessage(c, runsInSlices(c) ? Purpose::Running : movesOrFocuses(c) ? Purpose::Refresh : Purpose::Plain);
 }
 
 int DebugController::sendMessage(const QString& command, Purpose purpose)

@@ -78,9 +78,9 @@ signals:
     void replied(const kw::DebugReply& reply);
 
 private:
-    // Running: a forward motion sent in slices (the runner pauses it after kSliceMs), sent
-    // again after each slice (the runner goes on with it) until it stops by itself or
-    // Pause is pressed.
+    // Running: a motion (forwards or backwards) sent in slices (the runner pauses it after
+    // kSliceMs), sent again after each slice (the runner goes on with it) until it stops by
+    // itself or Pause is pressed.
     enum class Purpose { Plain, Refresh, Running };
     static constexpr int kSliceMs = 250;
     int sendMessage(const QString& command, Purpose purpose);
