@@ -29,6 +29,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -312,8 +313,9 @@ TEST(DebuggerWindow, TheLanesDockShowsTheSourceVariablesByName)
         ASSERT_GT(tid, 2);
         ASSERT_GT(stride, 2);
         ASSERT_GT(n, 2);
-        EXPECT_EQ(lanes->horizontalHeaderItem(tid)->text(), "unsigned int tid");
-        EXPECT_EQ(lanes->horizontalHeaderItem(n)->text(), "int n");
+        EXPECT_EQ(w.lanes()->headerText(tid), "tid (unsigned int)");
+        EXPECT_EQ(w.lanes()->headerText(n), "n (int)");
+        EXPECT_TRUE(lanes->horizontalHeaderItem(tid)->text().startsWith("tid")) << "the name is cut";
         const std::uint32_t s = std::uint32_t(w.lane(0, stride));
         EXPECT_TRUE(s > 0 && (s & (s - 1)) == 0 && s <= 128) << "stride " << s;
         if (hit == 0) {
@@ -370,16 +372,23 @@ TEST(DebuggerWindow, TheLanesDockShowsTheLoopBeforeTheParameters)
     EXPECT_EQ(n, 7);
     EXPECT_EQ(std::min(in, sums), 8);
     EXPECT_EQ(std::max(in, sums), 9);
-    EXPECT_EQ(v->table()->horizontalHeaderItem(stride)->text(), "unsigned int stride");
+    EXPECT_EQ(v->headerText(stride), "stride (unsigned int)");
     for (int l = 0; l < 32; ++l) {
         EXPECT_EQ(w.lane(l, stride), 128) << "lane " << l;
         EXPECT_EQ(w.lane(l, sum), l) << "lane " << l; // block 0 holds 0..255
     }
-    // In view without scrolling, at the window's own size.
+    // In view without scrolling, at the window's own size, each header showing its name
+    // from its first letter (elided at the right when narrower, never cut at both ends).
     QTableWidget* t = v->table();
-    for (int c : {tid, i, stride, sum})
+    const QFontMetrics fm = t->horizontalHeader()->fontMetrics();
+    for (int c : {tid, i, stride, sum}) {
         EXPECT_LE(t->columnViewportPosition(c) + t->columnWidth(c), t->viewport()->width())
-            << t->horizontalHeaderItem(c)->text().toStdString() << " is out of view";
+            << v->headerText(c).toStdString() << " is out of view";
+        const QString shown = t->horizontalHeaderItem(c)->text();
+        EXPECT_LE(fm.horizontalAdvance(shown), t->columnWidth(c)) << shown.toStdString() << " is cut";
+        EXPECT_TRUE(v->headerText(c).startsWith(shown.section(QChar(0x2026), 0, 0))) << shown.toStdString();
+        EXPECT_FALSE(shown.section(QChar(0x2026), 0, 0).isEmpty()) << v->headerText(c).toStdString();
+    }
     w.debug->stopAction()->trigger();
 }
 

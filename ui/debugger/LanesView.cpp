@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -108,12 +109,16 @@ void LanesView::rebuildColumns()
 {
     const int variables = int(variables_.size());
     table_->setColumnCount(kFixedColumns + variables + int(expressions_.size()));
+    // The name first: where the header is elided, what is cut is the type.
+    const auto header = [this](int v) { return QString("%1 (%2)").arg(variables_[v], variableTypes_[v]); };
     QStringList headers = {tr("Lane"), tr("State"), tr("Thread")};
     for (int v = 0; v < leading_; ++v)
-        headers << variableTypes_[v] + " " + variables_[v];
+        headers << header(v);
     headers << expressions_;
     for (int v = leading_; v < variables; ++v)
-        headers << variableTypes_[v] + " " + variables_[v];
+        headers << header(v);
+    headers_ = headers;
+    names_ = headers.mid(0, kFixedColumns) + variables_.mid(0, leading_) + expressions_ + variables_.mid(leading_);
     table_->setHorizontalHeaderLabels(headers);
     for (int v = 0; v < variables; ++v)
         table_->horizontalHeaderItem(variableColumnAt(v))
@@ -130,10 +135,13 @@ void LanesView::rebuildColumns()
 }
 
 // Once per answer (a column sized to its contents at every cell costs seconds). The
-// expressions' headers are shown whole where the dock is wide enough, else elided (the
-// tooltip has them) so that the values fit.
+// headers are shown whole where the dock is wide enough, else elided at the right (the
+// tooltip has them) so that the values fit: the style would cut them at both ends.
 void LanesView::fitColumns()
 {
+    QHeaderView* head = table_->horizontalHeader();
+    const QFontMetrics fm = head->fontMetrics();
+    const int padding = 2 * head->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, head) + 6;
     int fixed = 0, whole = 0;
     std::vector<int> cellWidths, wholeWidths;
     for (int c = 0; c < table_->columnCount(); ++c) {
@@ -144,7 +152,7 @@ void LanesView::fitColumns()
         }
         const int w = std::max(table_->cellsWidth(c), fontMetrics().averageCharWidth() * 6) + 8;
         cellWidths.push_back(w);
-        wholeWidths.push_back(std::max(w, table_->horizontalHeader()->sectionSizeHint(c)));
+        wholeWidths.push_back(std::max(w, fm.horizontalAdvance(headers_.value(c)) + padding));
         whole += wholeWidths.back();
     }
     // Short of room, each header gives up its share of what the headers want beyond the values.
@@ -157,7 +165,15 @@ void LanesView::fitColumns()
         if (whole > room && whole > cells)
             w = cellWidths[i]
                 + int(double(std::max(0, room - cells)) * (wholeWidths[i] - cellWidths[i]) / (whole - cells));
-        table_->setColumnWidth(kFixedColumns + int(i), w);
+        const int c = kFixedColumns + int(i);
+        table_->setColumnWidth(c, w);
+        // Whole where it fits, else the name alone (a variable's type goes first), else elided.
+        const int room = std::max(0, w - padding);
+        const QString whole = headers_.value(c), name = names_.value(c);
+        if (QTableWidgetItem* h = table_->horizontalHeaderItem(c))
+            h->setText(fm.horizontalAdvance(whole) <= room      ? whole
+                           : fm.horizontalAdvance(name) <= room ? name
+                                                                : fm.elidedText(name, Qt::ElideRight, room));
     }
 }
 

@@ -36,6 +36,9 @@ public:
     int variableColumn(const QString& name) const;
     int expressionColumn(const QString& expression) const;
     QLineEdit* expressionField() const { return field_; }
+    // A column's whole header ("tid (unsigned int)", an expression); the header shows it
+    // elided at the right where the column is narrower, the name first.
+    QString headerText(int column) const { return headers_.value(column); }
     static QColor stateColour(const QString& state);
 
 signals:
@@ -55,6 +58,7 @@ private:
     // locals) before the expressions, the parameters after them.
     QStringList variables_, variableTypes_;
     int leading_ = 0;
+    QStringList headers_, names_; // every column's whole header, and its name alone (a variable's, without its type)
     int variableColumnAt(int v) const;
     std::tuple<std::uint64_t, std::uint64_t, int> valuesOf_{}; // the stop and focus the expressions' values are of
     QLineEdit* field_;

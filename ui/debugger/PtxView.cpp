@@ -31,6 +31,9 @@ PtxView::PtxView(const QList<QAction*>& motions, QWidget* parent)
         return pc < 0 ? QString() : QString("*%1").arg(pc);
     });
     margin_->setDebugging(true); // the arrow's margin: the view is shown only while debugging
+    // The dots' margin shows the dots alone: the arrow has its own.
+    editor_->setMarginMarkerMask(
+        1, (1 << BreakpointMargin::BreakpointMarker) | (1 << BreakpointMargin::ConditionalMarker));
     empty_ = new QLabel(tr("The kernel's PTX shows here while the debugger runs."));
     empty_->setAlignment(Qt::AlignCenter);
     empty_->setWordWrap(true);
