@@ -37,6 +37,7 @@
 #include "debugger/DebugController.hpp"
 #include "debugger/DebugToolBar.hpp"
 #include "debugger/LanesView.hpp"
+#include "debugger/PtxView.hpp"
 #include "debugger/SharedMemoryView.hpp"
 #include "debugger/WarpsView.hpp"
 #include "profile/ProfileMargin.hpp"
@@ -280,6 +281,7 @@ void MainWindow::buildDebugger()
     auto* warps = new WarpsView;
     auto* stack = new CallStackView;
     auto* points = new BreakpointsView;
+    debugPtx_ = new PtxView({debugBar_->action("stepi"), debugBar_->action("reverse-stepi")});
     // Lanes, the call stack and the breakpoints take the right column (32 rows want
     // height), Shared memory and Warps the bottom (rows of eight words want width):
     // WindowLayouts arranges them while a session runs.
@@ -288,13 +290,15 @@ void MainWindow::buildDebugger()
     QDockWidget* pointsDock = addDock(points, tr("Breakpoints"), "breakpointsDock", Qt::RightDockWidgetArea);
     QDockWidget* sharedDock = addDock(shared, tr("Shared memory"), "sharedDock", Qt::BottomDockWidgetArea);
     QDockWidget* warpsDock = addDock(warps, tr("Warps"), "warpsDock", Qt::BottomDockWidgetArea);
-    debugDocks_ = {lanesDock, stackDock, pointsDock, sharedDock, warpsDock};
+    // The PTX being stepped: wide lines, a tab of the bottom area beside the source.
+    QDockWidget* ptxDock = addDock(debugPtx_, tr("PTX (debugger)"), "debugPtxDock", Qt::BottomDockWidgetArea);
+    debugDocks_ = {lanesDock, stackDock, pointsDock, sharedDock, warpsDock, ptxDock};
     layoutDocks_.debugRight = {lanesDock, stackDock, pointsDock};
-    layoutDocks_.debugBottom = {sharedDock, warpsDock};
-    debug_ = new DebugController(
-        runs_->runner(),
-        {this, document_, editor_, banner_, breakpoints_, debugBar_, lanes, shared, warps, stack, points, debugDocks_},
-        this);
+    layoutDocks_.debugBottom = {sharedDock, warpsDock, ptxDock};
+    debug_ = new DebugController(runs_->runner(),
+                                 {this, document_, editor_, banner_, breakpoints_, debugBar_, lanes, shared, warps,
+                                  stack, points, debugPtx_, debugDocks_},
+                                 this);
     // The motions answer their keys while the toolbar is hidden (presentation mode).
     addActions(debugBar_->motionActions());
     addAction(debugBar_->pauseAction());
@@ -483,7 +487,8 @@ void MainWindow::setPresentationMode(bool on)
         normalEditorFont_ = editor_->fontSize();
         scaler_.enlarge(this);
         editor_->setFontSize(int(normalEditorFont_ * 1.8));
-        editor_->setWrapLongLines(true); // nothing cut off at the right edge of a projector
+        debugPtx_->scaleFont(scaler_.factor()); // an editor: the scaler leaves its fonts
+        editor_->setWrapLongLines(true);        // nothing cut off at the right edge of a projector
         toolBarsShown_.clear();
         for (QToolBar* tb : findChildren<QToolBar*>()) {
             if (!tb->isHidden())
@@ -498,6 +503,7 @@ void MainWindow::setPresentationMode(bool on)
     } else {
         scaler_.restore();
         editor_->setFontSize(normalEditorFont_);
+        debugPtx_->scaleFont(1);
         editor_->setWrapLongLines(false);
         menuBar()->show();
         runnerPicker_->show();

@@ -28,6 +28,7 @@ class BreakpointMargin;
 class CodeEditor;
 class DebugController;
 class DebugToolBar;
+class PtxView;
 class DocumentController;
 class DocumentPanels;
 class ErrorBanner;
@@ -137,6 +138,7 @@ public:
     DebugController* debugController() const { return debug_; }
     BreakpointMargin* breakpointMargin() const { return breakpoints_; }
     DebugToolBar* debugToolBar() const { return debugBar_; }
+    PtxView* debugPtxView() const { return debugPtx_; }
     // The debugger's docks: Lanes, Shared memory, Warps, Call stack, Breakpoints.
     const std::vector<QDockWidget*>& debugDocks() const { return debugDocks_; }
     QAction* checkAction() const;
@@ -235,6 +237,7 @@ private:
     DebugController* debug_ = nullptr;
     BreakpointMargin* breakpoints_ = nullptr;
     DebugToolBar* debugBar_ = nullptr;
+    PtxView* debugPtx_ = nullptr;
     std::vector<QDockWidget*> debugDocks_;
     WindowLayouts::Docks layoutDocks_; // filled as the docks are built
     WindowLayouts* layouts_ = nullptr;

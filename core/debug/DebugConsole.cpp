@@ -94,7 +94,7 @@ bool DebugConsole::isCommand(const std::string& word)
     static const std::string names
         = " break delete watch rwatch continue step stepi next finish barrier reconverge "
           "reverse-step reverse-stepi reverse-continue goto where block warp thread lane lanes print "
-          "shared backtrace info help quit ";
+          "shared ptx backtrace info help quit ";
     return !word.empty() && names.find(" " + canonical(word) + " ") != std::string::npos;
 }
 
@@ -283,6 +283,8 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
         return sharedCommand(args);
     if (command == "output")
         return outputCommand();
+    if (command == "ptx")
+        return ptxCommand();
     if (command == "backtrace") {
         std::string out;
         const auto frames = session_.backtrace();
@@ -296,7 +298,7 @@ std::string DebugConsole::run(const std::string& command, const std::string& arg
     if (command == "help")
         return "commands: break, delete, watch, rwatch, continue, step, stepi, next, finish, barrier, reconverge,\n"
                "reverse-step, reverse-stepi, reverse-continue, goto, block, warp, thread, lane, lanes, print, shared, "
-               "output,\n"
+               "output, ptx,\n"
                "backtrace, info warps|breakpoints|watches, where, quit (docs/debugger.md)\n";
     usage(fmt::format("unknown command \"{}\" (help lists them)", command));
 }
@@ -329,14 +331,20 @@ std::string DebugConsole::breakCommand(const std::string& args)
         spec.condition = std::string(trim(std::string_view(rest).substr(ifAt + 4)));
         place = std::string(trim(std::string_view(rest).substr(0, ifAt)));
     }
-    const auto colon = place.rfind(':');
-    if (colon != std::string::npos) {
-        spec.file = place.substr(0, colon);
-        place = place.substr(colon + 1);
+    if (place.starts_with('*')) // an instruction, by the pc `ptx` lists
+        spec.pc = std::uint32_t(wholeNumber(place.substr(1), "break *PC"));
+    else {
+        const auto colon = place.rfind(':');
+        if (colon != std::string::npos) {
+            spec.file = place.substr(0, colon);
+            place = place.substr(colon + 1);
+        }
+        spec.line = std::uint32_t(wholeNumber(place, "break"));
     }
-    spec.line = std::uint32_t(wholeNumber(place, "break"));
     const BreakpointInfo b = session_.addBreakpoint(spec);
-    std::string out = fmt::format("breakpoint {} at {}", b.id, locationText({b.file, b.line}));
+    std::string out = spec.pc
+        ? fmt::format("breakpoint {} at pc {} ({})", b.id, *spec.pc, locationText({b.file, b.line}))
+        : fmt::format("breakpoint {} at {}", b.id, locationText({b.file, b.line}));
     if (!spec.condition.empty())
         out += fmt::format(" if {}", spec.condition);
     if (spec.ignore)
@@ -344,6 +352,19 @@ std::string DebugConsole::breakCommand(const std::string& args)
     if (spec.mode == BreakMode::AllLanes)
         out += ", when all live lanes of a warp have arrived";
     return out + "\n";
+}
+
+// The kernel's instructions as the simulator runs them (inlined calls in place): the pcs
+// that `stepi` moves by and `break *PC` names, each with its line.
+std::string DebugConsole::ptxCommand() const
+{
+    std::string out;
+    const std::uint32_t count = session_.instructions();
+    for (std::uint32_t pc = 0; pc < count; ++pc) {
+        const Location at = session_.locate(pc);
+        out += fmt::format("{:>5}  {:<14}  {}\n", pc, at.line ? locationText(at) : std::string("-"), at.instruction);
+    }
+    return out;
 }
 
 // watch BUFFER(i) | watch shared OFFSET [TYPE]
@@ -529,7 +550,8 @@ std::string DebugConsole::infoCommand(const std::string& args) const
     if (args == "breakpoints") {
         std::string out;
         for (const BreakpointInfo& b : session_.breakpoints()) {
-            out += fmt::format("{}  {}", b.id, locationText({b.file, b.line}));
+            out += b.spec.pc ? fmt::format("{}  pc {} ({})", b.id, *b.spec.pc, locationText({b.file, b.line}))
+                             : fmt::format("{}  {}", b.id, locationText({b.file, b.line}));
             if (!b.spec.condition.empty())
                 out += " if " + b.spec.condition;
             if (b.spec.ignore)

@@ -48,6 +48,7 @@ private:
                           const std::vector<std::vector<LaneValue>>& columns) const;
     std::string sharedCommand(const std::string& args) const;
     std::string outputCommand() const;
+    std::string ptxCommand() const;
     std::string infoCommand(const std::string& args) const;
     std::string warpText() const;
     std::string locationText(const Location& where) const;

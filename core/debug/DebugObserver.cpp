@@ -120,6 +120,31 @@ void DebugObserver::forgetHitsAfter(std::uint64_t position)
         undo(wa.hitAt, wa.info.hits);
 }
 
+DebugObserver::Hits DebugObserver::hits() const
+{
+    Hits h;
+    for (const auto& b : breakpoints_)
+        h.push_back(b.hitAt);
+    for (const auto& wa : watches_)
+        h.push_back(wa.hitAt);
+    return h;
+}
+
+void DebugObserver::restoreHits(const Hits& h)
+{
+    if (h.size() != breakpoints_.size() + watches_.size())
+        return;
+    std::size_t i = 0;
+    for (auto& b : breakpoints_) {
+        b.hitAt = h[i++];
+        b.info.hits = b.hitAt.size();
+    }
+    for (auto& wa : watches_) {
+        wa.hitAt = h[i++];
+        wa.info.hits = wa.hitAt.size();
+    }
+}
+
 void DebugObserver::pauseAtNextIssue(StopReason why, std::string message)
 {
     pauseNext_ = why;
@@ -172,7 +197,7 @@ void DebugObserver::stopHere(const Warp& w, StopReason why, int lane, int breakp
     s.lane = lane;
     s.breakpoint = breakpoint;
     s.message = std::move(message);
-    if (recording_) {
+    if (recording_ && why != StopReason::Paused) { // a client's pause stops a search too
         recorded_.push_back(std::move(s));
         return;
     }

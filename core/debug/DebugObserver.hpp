@@ -115,6 +115,12 @@ public:
     // The state at `position` is reached again: the hits counted after it are undone
     // (those at it were counted before the stop there, as in the forward run).
     void forgetHitsAfter(std::uint64_t position);
+    // Every breakpoint's and watch's hits (their positions), in order: taken before a
+    // paused reverse motion forgets some, given back where it lands.
+    using Hits = std::vector<std::vector<std::uint64_t>>;
+    Hits hits() const;
+    // For the same breakpoints and watches as hits() was taken of; otherwise nothing.
+    void restoreHits(const Hits& hits);
 
     std::uint64_t position() const { return base_ + (runner_ ? runner_->instructions() : 0); }
     // Told of each block's begin (linear, position): where the session takes checkpoints.

@@ -209,6 +209,8 @@ const Warp& DebugSession::focusedWarp() const { return launch_->runner().warps()
 
 Location DebugSession::locate(std::uint32_t pc) const { return observer_->locate(pc); }
 
+std::uint32_t DebugSession::instructions() const { return std::uint32_t(function().code.size()); }
+
 namespace {
 // A run's slice: an interrupt from another thread is seen within a few milliseconds; a
 // pause keeps the schedule, so the run is the same run.
@@ -362,6 +364,11 @@ Stop DebugSession::land(const Stop& at)
     rewind(at.position);
     if (!runTo(at.position))
         return pausedHere();
+    return arrive(at);
+}
+
+Stop DebugSession::arrive(const Stop& at)
+{
     attachObserver();
     observer_->refreshWatches();
     observer_->pauseAtNextIssue(at.reason, at.message);
@@ -478,20 +485,32 @@ std::vector<std::uint32_t> DebugSession::linePcs(std::uint16_t file, std::uint32
 
 BreakpointInfo DebugSession::addBreakpoint(const BreakpointSpec& spec)
 {
-    const std::uint16_t file = fileIndex(spec.file);
-    // The first line at or after the one asked for that has code, as a debugger places it.
+    const auto& code = function().code;
+    std::uint16_t file = 0;
     std::uint32_t line = 0;
-    for (const Instr& in : function().code)
-        if (in.file == file && in.line >= spec.line && (line == 0 || in.line < line))
-            line = in.line;
-    if (line == 0 || line > spec.line + 50)
-        refuse(fmt::format("no code at line {} of {}", spec.line, launch_->module().fileName(file)));
+    std::vector<std::uint32_t> pcs;
+    if (spec.pc) { // one instruction: it stops there whatever the line it belongs to
+        if (*spec.pc >= code.size())
+            refuse(fmt::format("no instruction at pc {}: the kernel has {}", *spec.pc, code.size()));
+        file = code[*spec.pc].file;
+        line = code[*spec.pc].line;
+        pcs = {*spec.pc};
+    } else {
+        file = fileIndex(spec.file);
+        // The first line at or after the one asked for that has code, as a debugger places it.
+        for (const Instr& in : code)
+            if (in.file == file && in.line >= spec.line && (line == 0 || in.line < line))
+                line = in.line;
+        if (line == 0 || line > spec.line + 50)
+            refuse(fmt::format("no code at line {} of {}", spec.line, launch_->module().fileName(file)));
+        pcs = linePcs(file, line);
+    }
     ArmedBreakpoint b;
     b.info.id = nextBreakpoint_;
     b.info.spec = spec;
     b.info.line = line;
     b.info.file = launch_->module().fileName(file);
-    b.pcs = linePcs(file, line);
+    b.pcs = std::move(pcs);
     if (!spec.condition.empty())
         for (const std::uint32_t pc : b.pcs)
             b.conditions.push_back(
@@ -665,10 +684,11 @@ void DebugSession::checkResumable(Motion motion) const
 Stop DebugSession::resume(Motion motion)
 {
     std::optional<Interrupted> paused = std::exchange(interrupted_, std::nullopt);
+    std::optional<ReverseSearch> pausedBack = std::exchange(reverse_, std::nullopt);
     if (motion == Motion::ReverseStep || motion == Motion::ReverseStepInstruction)
-        return reverseStep(motion == Motion::ReverseStepInstruction);
+        return reverseStep(motion == Motion::ReverseStepInstruction, std::move(pausedBack));
     if (motion == Motion::ReverseContinue)
-        return reverseContinue();
+        return reverseContinue(std::move(pausedBack));
     checkResumable(motion);
     observer_->clearMotions();
     const bool goOn = paused && paused->motion == motion && paused->position == launch_->position()
@@ -694,43 +714,126 @@ Stop DebugSession::resume(Motion motion)
     return s;
 }
 
+bool DebugSession::goesOn(const std::optional<ReverseSearch>& paused, Motion motion) const
+{
+    return paused && paused->motion == motion && paused->position == launch_->position()
+        && stop_.reason == StopReason::Paused && paused->pausedFocus.block == focus_.block
+        && paused->pausedFocus.warp == focus_.warp;
+}
+
+namespace {
+const char* reverseName(Motion m)
+{
+    return m == Motion::ReverseStep           ? "reverse-step"
+        : m == Motion::ReverseStepInstruction ? "reverse-stepi"
+                                              : "reverse-continue";
+}
+} // namespace
+
+Stop DebugSession::landBack(ReverseSearch& r, const Stop& at, bool goingOn)
+{
+    if (r.hits) // a pause forgot the hits after it: those before the landing count again
+        observer_->restoreHits(*r.hits);
+    if (!goingOn) {
+        if (r.hits || at.position < stop_.position) // going back undoes the hits counted since
+            observer_->forgetHitsAfter(at.position);
+        rewind(at.position);
+    } else { // on from the pause, the observer told of nothing: the run to the landing counts nothing
+        observer_->forgetHitsAfter(at.position);
+        attachObserver();
+        observer_->quiet(true);
+    }
+    r.landing = at;
+    if (!runTo(at.position))
+        return pauseReverse(r,
+                            fmt::format("paused going back ({}): the run again to position {} had come this far "
+                                        "({} again goes on)",
+                                        reverseName(r.motion), at.position, reverseName(r.motion)));
+    return arrive(at);
+}
+
+Stop DebugSession::pauseReverse(ReverseSearch& r, std::string message)
+{
+    if (!r.hits)
+        r.hits = observer_->hits();
+    if (launch_->position() < stop_.position) // back before hits counted forwards: undone
+        observer_->forgetHitsAfter(launch_->position());
+    attachObserver();
+    if (r.landing) // nothing judges the next instruction: no breakpoint stops there
+        observer_->quiet(true);
+    observer_->pauseAtNextIssue(StopReason::Paused, std::move(message));
+    Stop s = runToStop();
+    const std::vector<Stop>& recorded = observer_->recorded();
+    r.found.insert(r.found.end(), recorded.begin(), recorded.end());
+    observer_->clearMotions();
+    observer_->record(false);
+    // A warp's motion stays on its warp where its block runs (a search shows the warp about to run).
+    if (r.motion != Motion::ReverseContinue && s.block == r.focus.block) {
+        s.warp = r.focus.warp;
+        s.lane = int(r.focus.lane);
+    }
+    s = settle(s);
+    r.position = launch_->position();
+    r.pausedFocus = focus_;
+    reverse_ = std::move(r);
+    return s;
+}
+
 // The focused warp's line beginnings (or instructions) before here, found by running
 // again from the checkpoint before its block began with a motion that notes them and
-// never stops.
-Stop DebugSession::reverseStep(bool instruction)
+// never stops. Paused, it goes on from where the run again stands when asked again.
+Stop DebugSession::reverseStep(bool instruction, std::optional<ReverseSearch> paused)
 {
-    const std::uint64_t here = stop_.position;
-    const std::uint64_t block = focus_.block;
-    const std::uint32_t warp = focus_.warp;
-    const Focus keep = focus_;
-    const auto& begins = observer_->blockBegins();
-    const std::uint64_t blockBegin = block < begins.size() ? begins[block] : 0;
-    std::vector<std::uint64_t> starts;
+    const Motion motion = instruction ? Motion::ReverseStepInstruction : Motion::ReverseStep;
+    const bool goOn = goesOn(paused, motion);
+    ReverseSearch r = goOn ? std::move(*paused) : ReverseSearch{motion, focus_, stop_.position};
+    const std::uint64_t here = r.here;
+    const std::uint64_t block = r.focus.block;
+    const std::uint32_t warp = r.focus.warp;
+    const Focus keep = r.focus;
+    // Where the motion ends, once it is found; its warp keeps the focus.
+    const auto landed = [&](Stop s) {
+        s = settle(s);
+        if (s.block == keep.block) {
+            focus_.warp = keep.warp;
+            focus_.lane = keep.lane;
+        }
+        return s;
+    };
+    if (goOn && r.landing) {
+        const Stop s = landBack(r, *r.landing, true);
+        return s.reason == StopReason::Paused ? s : landed(s);
+    }
     {
-        rewind(blockBegin);
+        if (!goOn) {
+            const auto& begins = observer_->blockBegins();
+            rewind(block < begins.size() ? begins[block] : 0);
+        }
         observer_->quiet(true);
         attachObserver();
         const BlockRunner& runner = launch_->runner();
-        std::uint32_t last = 0;
         DebugObserver& obs = *observer_;
         observer_->setMotion([&](const Warp& w, const Instr& in, std::uint32_t) -> std::optional<StopReason> {
             if (runner.linear() != block || w.warpId != warp)
                 return std::nullopt;
             if (instruction)
-                starts.push_back(obs.position());
-            else if (in.line != 0 && in.line != last)
-                starts.push_back(obs.position());
+                r.starts.push_back(obs.position());
+            else if (in.line != 0 && in.line != r.last)
+                r.starts.push_back(obs.position());
             if (in.line != 0)
-                last = in.line;
+                r.last = in.line;
             return std::nullopt;
         });
         observer_->reattach(); // told of every instruction, for the motion
         if (!runTo(here))
-            return settle(pausedHere(fmt::format("paused going back ({}): the run again to position {} "
-                                                 "had come this far",
-                                                 instruction ? "reverse-stepi" : "reverse-step", here)));
+            return pauseReverse(r,
+                                fmt::format("paused going back ({}): the run again to position {} had come this far "
+                                            "({} again goes on)",
+                                            instruction ? "reverse-stepi" : "reverse-step", here,
+                                            instruction ? "reverse-stepi" : "reverse-step"));
         observer_->clearMotions();
     }
+    std::vector<std::uint64_t> starts = std::move(r.starts);
     std::erase_if(starts, [&](std::uint64_t p) { return p >= here; });
     if (instruction && starts.empty()) {
         Stop again = stop_;
@@ -743,48 +846,70 @@ Stop DebugSession::reverseStep(bool instruction)
     at.position = starts.empty() ? 0 : starts.back();
     at.block = block;
     at.warp = warp;
-    Stop s = settle(land(at));
-    if (s.block == keep.block) {
-        focus_.warp = keep.warp;
-        focus_.lane = keep.lane;
-    }
-    return s;
+    const Stop s = landBack(r, at, false);
+    return s.reason == StopReason::Paused && reverse_ ? s : landed(s);
 }
 
 // The stops the breakpoints and watches would have made before here, found by running
 // again in recording mode from the nearest checkpoint, then from the one before it
-// while none is found; the last of them.
-Stop DebugSession::reverseContinue()
+// while none is found; the last of them. Paused, it goes on with the run again it
+// interrupted when asked again.
+Stop DebugSession::reverseContinue(std::optional<ReverseSearch> paused)
 {
-    const std::uint64_t here = stop_.position;
+    bool goOn = goesOn(paused, Motion::ReverseContinue);
+    ReverseSearch r = goOn ? std::move(*paused) : ReverseSearch{Motion::ReverseContinue, focus_, stop_.position};
+    const std::uint64_t here = r.here;
+    const auto landed = [&](const Stop& at, bool goingOn) {
+        const Stop s = landBack(r, at, goingOn);
+        return s.reason == StopReason::Paused && reverse_ ? s : settle(s);
+    };
+    if (goOn && r.landing)
+        return landed(*r.landing, true);
     std::vector<std::uint64_t> starts{0};
     for (const Checkpoint& c : checkpoints_)
         if (c.position < here)
             starts.push_back(c.position);
-    for (std::size_t k = starts.size(); k-- > 0;) {
-        rewind(starts[k]);
-        attachObserver();
-        observer_->refreshWatches();
+    std::size_t k = starts.size();
+    if (goOn) {
+        const auto at = std::find(starts.begin(), starts.end(), r.runFrom);
+        goOn = at != starts.end() && r.runFrom <= r.position;
+        if (goOn)
+            k = std::size_t(at - starts.begin()) + 1;
+    }
+    while (k-- > 0) {
+        if (!goOn) {
+            rewind(starts[k]);
+            attachObserver();
+            observer_->refreshWatches();
+            r.found.clear();
+        } else
+            attachObserver(); // on from where the pause left the run again, its watches as they were
+        goOn = false;
+        r.runFrom = starts[k];
         observer_->record(true);
         observer_->reattach();
         const std::uint64_t to = k + 1 < starts.size() ? starts[k + 1] : here;
         if (!runTo(to))
-            return settle(pausedHere(
+            return pauseReverse(
+                r,
                 to < here ? fmt::format("paused going back (reverse-continue): no breakpoint or watch is hit from "
-                                        "position {} to {}; from here to {} was not looked at",
+                                        "position {} to {}; from here to {} was not looked at yet "
+                                        "(reverse-continue again goes on)",
                                         to, here, to)
                           : fmt::format("paused going back (reverse-continue): from here to position {} was not "
-                                        "looked at",
-                                        here)));
-        std::vector<Stop> found = observer_->recorded();
+                                        "looked at yet (reverse-continue again goes on)",
+                                        here));
+        std::vector<Stop> found = std::move(r.found);
+        found.insert(found.end(), observer_->recorded().begin(), observer_->recorded().end());
         observer_->record(false);
         std::erase_if(found, [&](const Stop& s) { return s.position >= here; });
         if (!found.empty())
-            return settle(land(found.back()));
+            return landed(found.back(), false);
+        r.found.clear();
     }
     Stop at;
     at.reason = StopReason::Entry;
-    return settle(land(at));
+    return landed(at, false);
 }
 
 WarpView DebugSession::warp() const

@@ -147,6 +147,8 @@ public:
     SharedMemoryView sharedMemory(DType type) const;
     std::uint32_t sharedBytes() const;
     Location locate(std::uint32_t pc) const;
+    // How many instructions the kernel has as the simulator runs it: pcs 0 to this less one.
+    std::uint32_t instructions() const;
     // Line `line` of the kernel's source when `file` is the kernel's file, else empty.
     std::string sourceLine(const std::string& file, std::uint32_t line) const;
     // Device printf output so far: the blocks that ran, in order, then the block under
@@ -183,6 +185,31 @@ private:
         DebugObserver::Armed armed;
     };
     std::optional<Interrupted> interrupted_;
+    // A reverse motion a pause interrupted: its search so far, and where the pause left
+    // the launch and the focus, so that the same motion asked there again goes on with it.
+    struct ReverseSearch {
+        Motion motion;
+        Focus focus;                             // as the motion began: the warp it is about
+        std::uint64_t here = 0;                  // where the motion began
+        std::uint64_t position = 0;              // where the pause left the launch
+        Focus pausedFocus;                       // ... and the focus
+        std::vector<std::uint64_t> starts;       // reverse-step(i): the warp's beginnings noted so far
+        std::uint32_t last = 0;                  // ... and the line of its last instruction
+        std::uint64_t runFrom = 0;               // reverse-continue: where the interrupted run again began
+        std::vector<Stop> found;                 // ... and the hits it recorded
+        std::optional<Stop> landing;             // found: the stop it is running again to
+        std::optional<DebugObserver::Hits> hits; // the hits counted where it began (a pause forgets some)
+    };
+    std::optional<ReverseSearch> reverse_;
+    // A paused reverse motion `motion` goes on from where the launch stands.
+    bool goesOn(const std::optional<ReverseSearch>& paused, Motion motion) const;
+    // Where a reverse motion's run again was paused: the stop before the next instruction,
+    // which the armed motion and recording judge first (they are disarmed after). The
+    // search is kept in reverse_.
+    Stop pauseReverse(ReverseSearch& r, std::string message);
+    // The reverse motion's end `at`, run again to from the checkpoint before it (or on from
+    // where its pause left it, `goingOn`), paused as its search is.
+    Stop landBack(ReverseSearch& r, const Stop& at, bool goingOn);
     Stop stop_;
     Focus focus_;
     int nextBreakpoint_ = 1, nextWatch_ = 1;
@@ -214,14 +241,16 @@ private:
     Stop runToStop(bool interruptible = false);
     // Again from the start to `position`, stopping there for `why`.
     Stop land(const Stop& at);
+    // The stop `at` made where the launch stands, just before it.
+    Stop arrive(const Stop& at);
     // The focus a stop moves to, and the stop kept.
     Stop settle(Stop s);
     std::vector<std::uint32_t> linePcs(std::uint16_t file, std::uint32_t line) const;
     std::uint16_t fileIndex(const std::string& file) const;
     void armMotion(Motion motion);
     // Back to where the focused warp began its line, or (`instruction`) to its last instruction.
-    Stop reverseStep(bool instruction);
-    Stop reverseContinue();
+    Stop reverseStep(bool instruction, std::optional<ReverseSearch> paused);
+    Stop reverseContinue(std::optional<ReverseSearch> paused);
 };
 
 } // namespace kw::debug

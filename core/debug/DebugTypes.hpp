@@ -167,7 +167,8 @@ enum class BreakMode : std::uint8_t {
 struct BreakpointSpec {
     std::string file; // empty: the kernel's own source
     std::uint32_t line = 0;
-    std::string condition; // empty: none
+    std::optional<std::uint32_t> pc; // set: before this instruction (`break *PC`), not at a line
+    std::string condition;           // empty: none
     std::uint64_t ignore = 0;
     BreakMode mode = BreakMode::FirstLane;
 };

@@ -111,6 +111,15 @@ nlohmann::json DebugReplyJson::shared(const debug::DebugConsole::SharedRange& ra
     return {{"block", session_.focus().block}, {"type", toString(range.type)}, {"words", words}};
 }
 
+nlohmann::json DebugReplyJson::ptx() const
+{
+    nlohmann::json code = nlohmann::json::array();
+    const std::uint32_t count = session_.instructions();
+    for (std::uint32_t pc = 0; pc < count; ++pc)
+        code.push_back(location(session_.locate(pc)));
+    return code;
+}
+
 nlohmann::json DebugReplyJson::reply(const std::string& command, const std::string& text) const
 {
     const debug::Focus f = session_.focus();
@@ -138,7 +147,7 @@ nlohmann::json DebugReplyJson::reply(const std::string& command, const std::stri
             r["locals"] = locals();
     }
     nlohmann::json breakpoints = nlohmann::json::array();
-    for (const debug::BreakpointInfo& b : session_.breakpoints())
+    for (const debug::BreakpointInfo& b : session_.breakpoints()) {
         breakpoints.push_back({{"id", b.id},
                                {"file", fileName(b.file)},
                                {"line", b.line},
@@ -147,6 +156,9 @@ nlohmann::json DebugReplyJson::reply(const std::string& command, const std::stri
                                {"ignore", b.spec.ignore},
                                {"all", b.spec.mode == debug::BreakMode::AllLanes},
                                {"hits", b.hits}});
+        if (b.spec.pc) // `break *PC`: at an instruction
+            breakpoints.back()["pc"] = *b.spec.pc;
+    }
     r["breakpoints"] = std::move(breakpoints);
     nlohmann::json watches = nlohmann::json::array();
     for (const debug::WatchInfo& w : session_.watches())
@@ -166,6 +178,8 @@ nlohmann::json DebugReplyJson::reply(const std::string& command, const std::stri
         r["lanes"] = lanes(debug::DebugConsole::laneExpressions(args));
     else if (name == "shared")
         r["shared"] = shared(console_.sharedRange(args));
+    else if (name == "ptx")
+        r["ptx"] = ptx();
     return r;
 }
 

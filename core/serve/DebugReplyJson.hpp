@@ -17,7 +17,7 @@ public:
     // Every reply's members besides "text": stop, ended, focus, warp, warps, frames,
     // breakpoints, watches, blocks, warps_per_block, shared_bytes, source_variables,
     // variables, locals (-G, while a warp is shown); and "lanes" or
-    // "shared" after a `lanes` or `shared` command that was not refused.
+    // "shared" or "ptx" after a `lanes`, `shared` or `ptx` command that was not refused.
     nlohmann::json reply(const std::string& command, const std::string& text) const;
 
     nlohmann::json stop(const debug::Stop& s) const;
@@ -26,6 +26,8 @@ public:
     // The source's variables in scope at the focused warp's pc, each with its lanes' values.
     nlohmann::json locals() const;
     nlohmann::json shared(const debug::DebugConsole::SharedRange& range) const;
+    // The kernel's instructions as the simulator runs them, each a location (pc, line, text).
+    nlohmann::json ptx() const;
 
 private:
     const debug::DebugSession& session_;

@@ -123,6 +123,41 @@ TEST(DebugConsole, StepsAWarpThroughTheTreeReduction)
     EXPECT_TRUE(contains(c.execute("frobnicate"), "error: unknown command"));
 }
 
+// `ptx` lists every instruction the simulator runs, by pc, with its line; `break *PC`
+// stops before that one instruction, inside its line (where `break LINE` never stops), in
+// every warp that reaches it.
+TEST(DebugConsole, PtxListsTheInstructionsAndBreakStarStopsAtOne)
+{
+    KW_REQUIRE_NVRTC();
+    auto s = sampleSession();
+    DebugConsole c(*s);
+    const std::uint32_t line = addLine();
+    std::istringstream listing(c.execute("ptx"));
+    std::uint32_t add = 0, lines = 0;
+    for (std::string l; std::getline(listing, l); ++lines) {
+        const Location at = s->locate(lines);
+        EXPECT_EQ(l,
+                  fmt::format("{:>5}  {:<14}  {}", lines, at.line ? fmt::format("kernel.cu:{}", at.line) : "-",
+                              at.instruction));
+        if (at.line == line && contains(at.instruction, "add.f32"))
+            add = lines;
+    }
+    ASSERT_EQ(lines, s->instructions());
+    ASSERT_GT(add, 0u);
+    ASSERT_EQ(s->locate(add - 1).line, line) << "the add is inside its line";
+    EXPECT_EQ(c.execute(fmt::format("break *{}", add)),
+              fmt::format("breakpoint 1 at pc {} (kernel.cu:{})\n", add, line));
+    EXPECT_TRUE(contains(c.execute("info breakpoints"), fmt::format("1  pc {} (kernel.cu:{})", add, line)));
+    for (std::uint32_t warp = 0; warp < 4; ++warp) {
+        const std::string stop = c.execute("continue");
+        ASSERT_TRUE(contains(stop, "breakpoint 1 hit")) << stop;
+        EXPECT_TRUE(contains(stop, fmt::format("block 0 warp {} ", warp))) << stop;
+        EXPECT_EQ(s->warp().where.pc, add);
+        EXPECT_EQ(s->stop().block, 0u);
+    }
+    EXPECT_TRUE(contains(c.execute(fmt::format("break *{}", s->instructions())), "error: no instruction at pc"));
+}
+
 const char* kScript = R"(break 18 if threadIdx.x == 40
 continue
 lanes %r1 threadIdx.x

@@ -1,9 +1,9 @@
 // A pause interrupts every motion that runs long, forwards and backwards: `next` over a
 // long loop, `finish` out of a device function that loops, `barrier` while a warp loops
 // before it, `reconverge` across a long divergent branch, `reverse-continue` searching a
-// long run again. Each stops promptly with reason Paused at a state that can be read,
-// and the same motion asked again goes on as if it had never stopped: the launch ends
-// with the buffers an uninterrupted run gives, and the motion ends where it would have.
+// long run again, `reverse-step` and `reverse-stepi` running a long block again. Each stops promptly with reason Paused
+// at a state that can be read, and the same motion asked again goes on as if it had never stopped: the launch ends with
+// the buffers an uninterrupted run gives, and the motion ends where it would have.
 #include "DebugTestSupport.hpp"
 
 #include <gtest/gtest.h>
@@ -199,7 +199,7 @@ TEST_F(DebugPause, AnotherMotionAfterAPauseStartsAfresh)
     endsAsUninterrupted(*s);
 }
 
-TEST_F(DebugPause, ReverseContinueSearchingALongRunPauses)
+TEST_F(DebugPause, ReverseContinueSearchingALongRunPausesAndGoesOn)
 {
     auto s = spinSession(kIterations);
     ASSERT_TRUE(s);
@@ -212,27 +212,77 @@ TEST_F(DebugPause, ReverseContinueSearchingALongRunPauses)
         ASSERT_EQ(s->resume(Motion::Continue).reason, StopReason::Breakpoint);
     s->removeBreakpoint(store.id);
     const std::uint64_t here = s->position();
+    // The hits of `first` a forward run makes, by position.
+    auto plain = spinSession(kIterations);
+    ASSERT_TRUE(plain);
+    plain->addBreakpoint({"", std::uint32_t(lineOf(kLong, "// first"))});
+    std::vector<std::uint64_t> hits;
+    while (plain->resume(Motion::Continue).reason == StopReason::Breakpoint)
+        if (plain->position() < here)
+            hits.push_back(plain->position());
+    ASSERT_FALSE(hits.empty());
+
     const Stop paused = pauseDuring(*s, Motion::ReverseContinue);
     ASSERT_EQ(paused.reason, StopReason::Paused);
     EXPECT_GT(paused.position, hit);
     EXPECT_LT(paused.position, here);
     EXPECT_TRUE(contains(paused.message, "was not looked at")) << paused.message;
     EXPECT_FALSE(s->warp().where.instruction.empty());
-    // From there the search before it finds the last hit before it, as a forward run sees them.
+    // The hits counted are those before where it stands, as going back there leaves them.
+    const auto before = std::count_if(hits.begin(), hits.end(), [&](std::uint64_t p) { return p < paused.position; });
+    EXPECT_EQ(s->breakpoints().front().hits, std::uint64_t(before));
+    // Asked again, the search goes on through the pauses and ends at the last hit before
+    // where it began, as an uninterrupted reverse-continue does.
+    Stop back = paused;
+    for (int pauses = 0; back.reason == StopReason::Paused; ++pauses) {
+        ASSERT_LT(pauses, 200);
+        back = pauseDuring(*s, Motion::ReverseContinue);
+    }
+    EXPECT_EQ(back.reason, StopReason::Breakpoint);
+    EXPECT_EQ(back.position, hits.back());
+    EXPECT_EQ(s->breakpoints().front().hits, hits.size()) << "the hits are those the forward run counted to here";
+    s->removeBreakpoint(s->breakpoints().front().id);
+    endsAsUninterrupted(*s);
+}
+
+// reverse-step and reverse-stepi from the store run the block again from its start, over
+// both long loops: paused, each goes on when asked again and arrives where it arrives
+// uninterrupted, with the same state.
+TEST_F(DebugPause, ReverseStepRunningALongBlockAgainPausesAndGoesOn)
+{
+    for (const Motion motion : {Motion::ReverseStep, Motion::ReverseStepInstruction}) {
+        auto s = spinSession(kIterations);
+        auto plain = spinSession(kIterations);
+        ASSERT_TRUE(s && plain);
+        s->setCheckpointSpacing(std::uint64_t(1) << 40);
+        plain->setCheckpointSpacing(std::uint64_t(1) << 40);
+        runToLine(*s, "// store");
+        runToLine(*plain, "// store");
+        sameArrival(*s, *plain, motion);
+        endsAsUninterrupted(*s);
+    }
+}
+
+// A paused reverse motion forgotten: another motion starts afresh from the pause.
+TEST_F(DebugPause, AnotherMotionAfterAPausedReverseStepStartsAfresh)
+{
+    auto s = spinSession(kIterations);
+    ASSERT_TRUE(s);
+    s->setCheckpointSpacing(std::uint64_t(1) << 40);
+    runToLine(*s, "// store");
+    ASSERT_EQ(pauseDuring(*s, Motion::ReverseStep).reason, StopReason::Paused);
+    const std::uint64_t at = s->position();
     auto plain = spinSession(kIterations);
     ASSERT_TRUE(plain);
-    plain->addBreakpoint({"", std::uint32_t(lineOf(kLong, "// first"))});
-    std::uint64_t last = 0, before = 0;
-    while (plain->resume(Motion::Continue).reason == StopReason::Breakpoint)
-        if (plain->position() < paused.position) {
-            last = plain->position();
-            ++before;
-        }
-    // The hits counted are those before where it stands, as going back there leaves them.
-    EXPECT_EQ(s->breakpoints().front().hits, before);
-    const Stop back = s->resume(Motion::ReverseContinue);
-    EXPECT_EQ(back.reason, StopReason::Breakpoint);
-    EXPECT_EQ(back.position, last);
+    plain->setCheckpointSpacing(std::uint64_t(1) << 40);
+    runToLine(*plain, "// store");
+    const std::uint64_t back = plain->resume(Motion::ReverseStep).position;
+    const Stop step = s->resume(Motion::StepInstruction);
+    EXPECT_EQ(step.reason, StopReason::Step);
+    EXPECT_GT(step.position, at);
+    EXPECT_NE(step.position, back) << "stepi went on with the reverse-step";
+    EXPECT_EQ(s->focus().warp, 0u);
+    endsAsUninterrupted(*s);
 }
 
 } // namespace

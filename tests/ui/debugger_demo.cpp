@@ -1,7 +1,8 @@
 // Opens samples/reduction_shared.kwb in the window, places a breakpoint on the
 // addition, debugs on the simulator through the real runner, continues to the
 // breakpoint, runs its warp to the line's store (six instructions) and saves a screenshot with the Lanes and Shared
-// memory docks (run under Xvfb at the screen size wanted): debugger_demo OUT.png [--presentation]
+// memory docks, or the PTX view in front of them (run under Xvfb at the screen size wanted):
+//   debugger_demo OUT.png [--presentation] [--ptx]
 #include "CodeEditor.hpp"
 #include "DemoWindow.hpp"
 #include "MainWindow.hpp"
@@ -9,9 +10,11 @@
 #include "debugger/DebugController.hpp"
 #include "debugger/DebugToolBar.hpp"
 #include "debugger/LanesView.hpp"
+#include "debugger/PtxView.hpp"
 
 #include <QAction>
 #include <QApplication>
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -23,7 +26,7 @@ int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     if (argc < 2) {
-        std::fprintf(stderr, "usage: debugger_demo OUT.png [--presentation]\n");
+        std::fprintf(stderr, "usage: debugger_demo OUT.png [--presentation] [--ptx]\n");
         return 2;
     }
     const auto opened = demo::openWindow();
@@ -36,7 +39,8 @@ int main(int argc, char** argv)
     for (int i = 0; i < lines.size(); ++i)
         if (lines[i].contains("partial[tid] += partial[tid + stride]"))
             window.breakpointMargin()->toggle(i + 1);
-    if (argc > 2 && QString(argv[2]) == "--presentation")
+    const QStringList options = QApplication::arguments().mid(2);
+    if (options.contains("--presentation"))
         window.setPresentationMode(true);
 
     DebugController* debug = window.debugController();
@@ -52,7 +56,7 @@ int main(int argc, char** argv)
     if (!started.wait(120000) || !settle())
         return 1;
     auto* lanes = window.findChild<LanesView*>();
-    for (const char* e : {"%f4", "%f5", "%f6", "in(threadIdx.x + 128)"})
+    for (const char* e : {"partial(tid)", "partial(tid + stride)"})
         lanes->addExpression(e);
     window.debugToolBar()->action("continue")->trigger();
     if (!settle())
@@ -63,6 +67,9 @@ int main(int argc, char** argv)
         if (!settle())
             return 1;
     }
+    if (options.contains("--ptx"))
+        if (auto* dock = qobject_cast<QDockWidget*>(window.debugPtxView()->parentWidget()))
+            dock->raise();
     QTest::qWait(1500); // the last layout pass, the live check's verdict
     if (!window.grab().save(argv[1]))
         return 1;

@@ -18,6 +18,7 @@
 #include "debugger/DebugReply.hpp"
 #include "debugger/DebugToolBar.hpp"
 #include "debugger/LanesView.hpp"
+#include "debugger/PtxView.hpp"
 #include "debugger/SharedMemoryView.hpp"
 #include "debugger/WarpsView.hpp"
 #include "test_window_options.hpp"
@@ -28,6 +29,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -40,6 +42,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <gtest/gtest.h>
 
@@ -100,10 +103,11 @@ struct Window {
                 return i + 1;
         return 0;
     }
-    // A click in the editor's marker margin beside 1-based `line`.
-    void clickMargin(int line)
+    // A click in the editor's marker margin beside 1-based `line` (or in the PTX view's).
+    void clickMargin(int line, QsciScintilla* e = nullptr)
     {
-        CodeEditor* e = window.editor();
+        if (!e)
+            e = window.editor();
         e->ensureLineVisible(line - 1);
         const long pos = e->positionFromLineIndex(line - 1, 0);
         const int y
@@ -171,7 +175,9 @@ TEST(DebuggerWindow, BreakStepBackBarrierWatchOnTheReduction)
     const int pair = w.lanes()->expressionColumn("in(threadIdx.x) + in(threadIdx.x + 128)");
     ASSERT_GT(thread, 2);
     ASSERT_EQ(pair, thread + 1);
-    ASSERT_EQ(lanes->columnCount(), pair + 1);
+    // The kernel's parameters follow the expressions: n, then the pointers in and block_sums.
+    ASSERT_EQ(lanes->columnCount(), pair + 4);
+    EXPECT_EQ(w.lanes()->variableColumn("n"), pair + 1);
     for (int t = 0; t < 32; ++t) {
         EXPECT_EQ(lanes->item(t, 1)->text(), "active");
         EXPECT_EQ(lanes->item(t, 2)->text().toInt(), t);
@@ -307,8 +313,9 @@ TEST(DebuggerWindow, TheLanesDockShowsTheSourceVariablesByName)
         ASSERT_GT(tid, 2);
         ASSERT_GT(stride, 2);
         ASSERT_GT(n, 2);
-        EXPECT_EQ(lanes->horizontalHeaderItem(tid)->text(), "unsigned int tid");
-        EXPECT_EQ(lanes->horizontalHeaderItem(n)->text(), "int n");
+        EXPECT_EQ(w.lanes()->headerText(tid), "tid (unsigned int)");
+        EXPECT_EQ(w.lanes()->headerText(n), "n (int)");
+        EXPECT_TRUE(lanes->horizontalHeaderItem(tid)->text().startsWith("tid")) << "the name is cut";
         const std::uint32_t s = std::uint32_t(w.lane(0, stride));
         EXPECT_TRUE(s > 0 && (s & (s - 1)) == 0 && s <= 128) << "stride " << s;
         if (hit == 0) {
@@ -324,12 +331,189 @@ TEST(DebuggerWindow, TheLanesDockShowsTheSourceVariablesByName)
             EXPECT_EQ(w.lane(l, stride), s) << "lane " << l;
             EXPECT_EQ(w.lane(l, n), 1 << 16) << "lane " << l;
             EXPECT_LT(t, s) << "only the lanes below the stride add";
-            if (const int i = w.lanes()->variableColumn("i"); i > 0 && w.last().locals[std::size_t(i - 3)].available)
+            const auto& locals = w.last().locals;
+            const auto local
+                = std::find_if(locals.begin(), locals.end(), [](const DebugLocal& v) { return v.name == "i"; });
+            if (const int i = w.lanes()->variableColumn("i"); i > 0 && local != locals.end() && local->available)
                 EXPECT_EQ(w.lane(l, i), 256.0 * double(block) + t) << "lane " << l;
         }
         unavailableShownSo();
     }
     w.debug->stopAction()->trigger();
+}
+
+// At 1366×768 the loop's variables and the user's expressions come first, in view without
+// scrolling: the locals in the order the source declares them (tid, i, stride), then the
+// expressions, then the scalar parameter n, then the pointers in and block_sums.
+TEST(DebuggerWindow, TheLanesDockShowsTheLoopBeforeTheParameters)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    ASSERT_TRUE(w.window.openDocument(QString(KW_SAMPLES_DIR) + "/reduction_shared.kwb"));
+    const int addition = w.line("partial[tid] += partial[tid + stride]");
+    ASSERT_GT(addition, 0);
+    w.clickMargin(addition);
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    w.type(w.lanes()->expressionField(), "partial(tid)");
+    ASSERT_TRUE(w.settle());
+    ASSERT_TRUE(w.press("continue"));
+    ASSERT_EQ(w.last().stop.reason, "breakpoint");
+    LanesView* v = w.lanes();
+    const int tid = v->variableColumn("tid"), i = v->variableColumn("i"), stride = v->variableColumn("stride");
+    const int sum = v->expressionColumn("partial(tid)");
+    const int n = v->variableColumn("n"), in = v->variableColumn("in"), sums = v->variableColumn("block_sums");
+    EXPECT_EQ(tid, 3);
+    EXPECT_EQ(i, 4);
+    EXPECT_EQ(stride, 5);
+    EXPECT_EQ(sum, 6);
+    EXPECT_EQ(n, 7);
+    EXPECT_EQ(std::min(in, sums), 8);
+    EXPECT_EQ(std::max(in, sums), 9);
+    EXPECT_EQ(v->headerText(stride), "stride (unsigned int)");
+    for (int l = 0; l < 32; ++l) {
+        EXPECT_EQ(w.lane(l, stride), 128) << "lane " << l;
+        EXPECT_EQ(w.lane(l, sum), l) << "lane " << l; // block 0 holds 0..255
+    }
+    // In view without scrolling, at the window's own size, each header showing its name
+    // from its first letter (elided at the right when narrower, never cut at both ends).
+    QTableWidget* t = v->table();
+    const QFontMetrics fm = t->horizontalHeader()->fontMetrics();
+    for (int c : {tid, i, stride, sum}) {
+        EXPECT_LE(t->columnViewportPosition(c) + t->columnWidth(c), t->viewport()->width())
+            << v->headerText(c).toStdString() << " is out of view";
+        const QString shown = t->horizontalHeaderItem(c)->text();
+        EXPECT_LE(fm.horizontalAdvance(shown), t->columnWidth(c)) << shown.toStdString() << " is cut";
+        EXPECT_TRUE(v->headerText(c).startsWith(shown.section(QChar(0x2026), 0, 0))) << shown.toStdString();
+        EXPECT_FALSE(shown.section(QChar(0x2026), 0, 0).isEmpty()) << v->headerText(c).toStdString();
+    }
+    w.debug->stopAction()->trigger();
+}
+
+namespace {
+
+// The PTX view's line of the first instruction of `line` whose text contains `what`; 0: none.
+int ptxLine(const PtxView& v, const DebugReply& listing, int line, const QString& what)
+{
+    for (std::size_t pc = 0; listing.ptx && pc < listing.ptx->size(); ++pc)
+        if ((*listing.ptx)[pc].line == line && (*listing.ptx)[pc].instruction.contains(what))
+            return v.lineOf(int(pc));
+    return 0;
+}
+
+} // namespace
+
+// The PTX view while debugging: the kernel's instructions with the source lines they come
+// from, the focused warp's next one marked; a click in its margin places a breakpoint on
+// an instruction (the addition's add.f32, inside its line), Continue stops there,
+// its Instr and ◀ Instr buttons move one instruction each way, the Breakpoints dock names
+// the pc and removes it, and the listing goes with the debugger.
+TEST(DebuggerWindow, ThePtxViewBreaksAndStepsByInstruction)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    ASSERT_TRUE(w.window.openDocument(QString(KW_SAMPLES_DIR) + "/reduction_shared.kwb"));
+    const int addition = w.line("partial[tid] += partial[tid + stride]");
+    ASSERT_GT(addition, 0);
+    PtxView* ptx = w.window.debugPtxView();
+    ASSERT_TRUE(ptx);
+    EXPECT_EQ(ptx->instructions(), 0);
+    DebugReply listing;
+    QObject::connect(w.debug, &DebugController::replied, [&](const DebugReply& r) {
+        if (r.ptx)
+            listing = r;
+    });
+    QSignalSpy started(w.debug, &DebugController::started);
+    w.debug->debugAction()->trigger();
+    ASSERT_TRUE(started.wait(120000)) << "the debug session did not open";
+    ASSERT_TRUE(w.settle());
+    ASSERT_TRUE(listing.ptx.has_value()) << "no ptx answer";
+    ASSERT_EQ(ptx->instructions(), int(listing.ptx->size()));
+    auto* dock = qobject_cast<QDockWidget*>(ptx->parentWidget());
+    ASSERT_TRUE(dock);
+    EXPECT_FALSE(dock->isHidden());
+    dock->raise(); // its tab, as a user clicks it
+    QTest::qWait(20);
+
+    // Every instruction on its own line, after a comment quoting its source line.
+    QsciScintilla* e = ptx->editor();
+    for (int pc = 0; pc < ptx->instructions(); ++pc) {
+        const int line = ptx->lineOf(pc);
+        ASSERT_GT(line, 0);
+        EXPECT_EQ(ptx->pcOf(line), pc);
+        EXPECT_TRUE(e->text(line - 1).contains((*listing.ptx)[std::size_t(pc)].instruction)) << pc;
+    }
+    const int first = ptx->lineOf(0);
+    EXPECT_EQ(ptx->pcOf(first - 1), -1) << "no comment above the first instruction";
+    EXPECT_TRUE(e->text(first - 2).contains("__global__ void block_sum")) << e->text(first - 2).toStdString();
+    EXPECT_EQ(ptx->currentPc(), 0);
+    EXPECT_TRUE(e->markersAtLine(first - 1) & (1 << BreakpointMargin::CurrentLineMarker));
+
+    // A breakpoint on the addition's own instruction, in the middle of its line.
+    const int addLine = ptxLine(*ptx, listing, addition, "add.f32");
+    ASSERT_GT(addLine, 0) << "no add.f32 on the addition's line";
+    const int pc = ptx->pcOf(addLine);
+    ASSERT_GT(pc, 0);
+    EXPECT_EQ((*listing.ptx)[std::size_t(pc - 1)].line, addition) << "the add is inside its line, not where it begins";
+    w.clickMargin(addLine, e);
+    ASSERT_TRUE(ptx->margin()->has(addLine)) << "the margin click placed no breakpoint";
+    EXPECT_TRUE(e->markersAtLine(addLine - 1) & (1 << BreakpointMargin::BreakpointMarker));
+    ASSERT_TRUE(w.settle());
+    ASSERT_EQ(w.last().breakpoints.size(), 1u);
+    EXPECT_EQ(w.last().breakpoints[0].pc, pc);
+    EXPECT_EQ(w.last().breakpoints[0].line, addition);
+    auto* tree = w.window.findChild<BreakpointsView*>()->tree();
+    ASSERT_EQ(tree->topLevelItemCount(), 1);
+    EXPECT_EQ(tree->topLevelItem(0)->text(1), QString("pc %1 (line %2)").arg(pc).arg(addition));
+    // The source's margin has no dot for it: it is the PTX view's.
+    EXPECT_FALSE(w.window.breakpointMargin()->has(addition));
+
+    ASSERT_TRUE(w.press("continue"));
+    ASSERT_EQ(w.last().stop.reason, "breakpoint");
+    ASSERT_TRUE(w.last().warp.has_value());
+    EXPECT_EQ(w.last().warp->where.pc, pc);
+    EXPECT_EQ(ptx->currentPc(), pc);
+    EXPECT_TRUE(e->markersAtLine(addLine - 1) & (1 << BreakpointMargin::CurrentLineMarker));
+    EXPECT_EQ(w.window.breakpointMargin()->currentLine(), addition) << "the source's arrow follows too";
+
+    // The view's own buttons: the toolbar's instruction motions.
+    QToolButton* instr = nullptr;
+    QToolButton* back = nullptr;
+    for (QToolButton* b : ptx->findChildren<QToolButton*>()) {
+        if (b->defaultAction() == w.window.debugToolBar()->action("stepi"))
+            instr = b;
+        if (b->defaultAction() == w.window.debugToolBar()->action("reverse-stepi"))
+            back = b;
+    }
+    ASSERT_TRUE(instr && back) << "no Instr / ◀ Instr in the PTX view";
+    const std::uint64_t atAdd = w.last().stop.position;
+    QTest::mouseClick(instr, Qt::LeftButton);
+    ASSERT_TRUE(w.settle());
+    EXPECT_EQ(w.last().warp->where.pc, pc + 1);
+    EXPECT_EQ(ptx->currentPc(), pc + 1);
+    EXPECT_TRUE(e->markersAtLine(ptx->lineOf(pc + 1) - 1) & (1 << BreakpointMargin::CurrentLineMarker));
+    EXPECT_FALSE(e->markersAtLine(addLine - 1) & (1 << BreakpointMargin::CurrentLineMarker));
+    QTest::mouseClick(back, Qt::LeftButton);
+    ASSERT_TRUE(w.settle());
+    EXPECT_EQ(w.last().warp->where.pc, pc);
+    EXPECT_EQ(w.last().stop.position, atAdd);
+    EXPECT_EQ(ptx->currentPc(), pc);
+
+    // Removed from the Breakpoints dock: the dot goes, and Continue runs past the add.
+    tree->setCurrentItem(tree->topLevelItem(0));
+    w.window.findChild<BreakpointsView*>()->findChild<QPushButton*>()->click();
+    ASSERT_TRUE(w.settle());
+    EXPECT_FALSE(ptx->margin()->has(addLine));
+    EXPECT_TRUE(w.last().breakpoints.empty());
+    ASSERT_TRUE(w.press("continue"));
+    EXPECT_EQ(w.last().stop.reason, "finished");
+    EXPECT_EQ(ptx->currentPc(), -1);
+
+    w.debug->stopAction()->trigger();
+    EXPECT_EQ(ptx->instructions(), 0) << "the listing outlives its debugger";
+    EXPECT_TRUE(dock->isHidden());
 }
 
 // A document of steps asks which launch step; the second launch of the two-pass reduction
@@ -632,6 +816,62 @@ TEST(DebuggerWindow, PauseStopsALongNextAndNextGoesOn)
     ASSERT_NE(s, after.end());
     ASSERT_TRUE(s->texts.at(0).has_value());
     EXPECT_EQ(s->texts[0]->toStdString(), std::to_string(std::int32_t(host)));
+    QSignalSpy ended(w.debug, &DebugController::ended);
+    w.debug->stopAction()->trigger();
+    EXPECT_TRUE(ended.count() > 0 || ended.wait(20000));
+    QFile::remove(path);
+}
+
+// Pause stops a reverse motion too, as the window sends it in slices: ◀ Continue from far
+// into the long loop runs the launch again from its start; paused, it shows where the
+// run again has come (between the breakpoint and where it began), and ◀ Continue again
+// goes on with the same search to the breakpoint's hit, as it arrives uninterrupted.
+TEST(DebuggerWindow, PauseStopsAReverseContinueAndItGoesOn)
+{
+    Window w;
+    ASSERT_TRUE(w.ready) << "kwb-run serve did not answer hello";
+    const QString path = longKernel("kwb-pause-back");
+    ASSERT_FALSE(path.isEmpty());
+    ASSERT_TRUE(w.debugWritten(path)) << "the debug session did not open";
+    const int first = w.line("int s = 0;");
+    ASSERT_GT(first, 0);
+    w.clickMargin(first);
+    ASSERT_TRUE(w.settle());
+    ASSERT_TRUE(w.press("continue"));
+    ASSERT_EQ(w.last().stop.reason, "breakpoint");
+    const std::uint64_t hit = w.last().stop.position;
+    DebugToolBar* bar = w.window.debugToolBar();
+    QAction* pause = bar->pauseAction();
+    // Far into the loop, where no breakpoint is.
+    bar->action("continue")->trigger();
+    QTest::qWait(2500);
+    ASSERT_TRUE(pause->isEnabled());
+    pause->trigger();
+    ASSERT_TRUE(w.settle());
+    ASSERT_EQ(w.last().stop.reason, "paused");
+    const std::uint64_t far = w.last().stop.position;
+    ASSERT_GT(far, hit + (std::uint64_t(1) << 20)) << "the continue did not run far";
+
+    bar->action("reverse-continue")->trigger();
+    QTest::qWait(700); // a few of the runner's slices
+    ASSERT_FALSE(w.debug->idle()) << "the reverse-continue ended by itself: run further first";
+    ASSERT_TRUE(pause->isEnabled()) << "no Pause while a reverse-continue runs";
+    pause->trigger();
+    ASSERT_TRUE(w.settle()) << "Pause did not stop the reverse-continue";
+    EXPECT_TRUE(w.debug->debugging());
+    EXPECT_FALSE(pause->isEnabled());
+    EXPECT_EQ(w.last().stop.reason, "paused") << w.last().text.toStdString();
+    EXPECT_GT(w.last().stop.position, hit);
+    EXPECT_LT(w.last().stop.position, far);
+    EXPECT_TRUE(w.last().stop.message.contains("reverse-continue again goes on"))
+        << w.last().stop.message.toStdString();
+    ASSERT_TRUE(w.last().warp.has_value());
+    EXPECT_EQ(w.window.breakpointMargin()->currentLine(), int(w.last().warp->where.line));
+
+    ASSERT_TRUE(w.press("reverse-continue"));
+    EXPECT_EQ(w.last().stop.reason, "breakpoint") << w.last().text.toStdString();
+    EXPECT_EQ(w.last().stop.position, hit);
+    EXPECT_EQ(w.window.breakpointMargin()->currentLine(), first);
     QSignalSpy ended(w.debug, &DebugController::ended);
     w.debug->stopAction()->trigger();
     EXPECT_TRUE(ended.count() > 0 || ended.wait(20000));

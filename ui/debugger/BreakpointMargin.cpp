@@ -1,6 +1,6 @@
 #include "debugger/BreakpointMargin.hpp"
 
-#include "CodeEditor.hpp"
+#include <Qsci/qsciscintilla.h>
 
 #include <QCursor>
 #include <QInputDialog>
@@ -9,12 +9,13 @@
 namespace kw {
 
 namespace {
-constexpr int MarkerMargin = 1; // CodeEditor's symbol margin
+constexpr int MarkerMargin = 1; // the editor's symbol margin
 }
 
-BreakpointMargin::BreakpointMargin(CodeEditor* editor)
+BreakpointMargin::BreakpointMargin(QsciScintilla* editor, Place place)
     : QObject(editor)
     , editor_(editor)
+    , place_(place ? std::move(place) : Place([](int line) { return QString::number(line); }))
 {
     editor_->markerDefine(QsciScintilla::Circle, BreakpointMarker);
     editor_->setMarkerBackgroundColor(QColor("#d32f2f"), BreakpointMarker);
@@ -55,6 +56,8 @@ void BreakpointMargin::toggle(int line)
 
 void BreakpointMargin::set(int line, const Breakpoint& b)
 {
+    if (place_(line).isEmpty())
+        return;
     breakpoints_[line] = b;
     redraw(line);
     emit changed(line);
@@ -68,12 +71,26 @@ void BreakpointMargin::remove(int line)
     emit changed(line);
 }
 
+int BreakpointMargin::lineOf(const QString& place) const
+{
+    for (int line = 1; line <= editor_->lines(); ++line)
+        if (place_(line) == place)
+            return line;
+    return 0;
+}
+
+void BreakpointMargin::clear()
+{
+    while (!breakpoints_.empty())
+        remove(breakpoints_.begin()->first);
+}
+
 QString BreakpointMargin::command(int line) const
 {
     const auto it = breakpoints_.find(line);
     if (it == breakpoints_.end())
         return {};
-    QString c = QString("break %1").arg(line);
+    QString c = "break " + place_(line);
     if (!it->second.condition.trimmed().isEmpty())
         c += " if " + it->second.condition.trimmed();
     if (it->second.ignore)
@@ -113,6 +130,10 @@ void BreakpointMargin::redraw(int line)
 
 void BreakpointMargin::editMenu(int line)
 {
+    const QString place = place_(line);
+    if (place.isEmpty())
+        return;
+    const QString where = place.startsWith('*') ? tr("pc %1").arg(place.mid(1)) : tr("line %1").arg(line);
     Breakpoint b = has(line) ? breakpoints_.at(line) : Breakpoint{};
     QMenu menu(editor_);
     QAction* toggleAct = menu.addAction(has(line) ? tr("Remove breakpoint") : tr("Add breakpoint"));
@@ -132,13 +153,13 @@ void BreakpointMargin::editMenu(int line)
     if (chosen == conditionAct) {
         const QString c = QInputDialog::getText(
             editor_, tr("Breakpoint condition"),
-            tr("Stop at line %1 for a lane where this holds (e.g. threadIdx.x == 5, %f4 > 100):").arg(line),
+            tr("Stop at %1 for a lane where this holds (e.g. threadIdx.x == 5, %f4 > 100):").arg(where),
             QLineEdit::Normal, b.condition, &ok);
         if (ok)
             b.condition = c;
     } else if (chosen == ignoreAct) {
         const int n = QInputDialog::getInt(editor_, tr("Hits to let go by"),
-                                           tr("Stop at line %1 only after this many hits:").arg(line), int(b.ignore), 0,
+                                           tr("Stop at %1 only after this many hits:").arg(where), int(b.ignore), 0,
                                            1 << 30, 1, &ok);
         if (ok)
             b.ignore = std::uint64_t(n);

@@ -6,16 +6,19 @@
 // margin of its own, between the dots and the text, and a background: on a line with a
 // breakpoint both are seen, as in other debuggers.
 // The breakpoints are the window's, kept while no debugger runs; DebugController
-// sends them to the session as `break` commands (docs/debugger.md).
+// sends them to the session as `break` commands (docs/debugger.md). The same margin
+// serves the source editor (a line is `break LINE`) and the PTX view (a line is an
+// instruction, `break *PC`): a place function says what `break` takes for a line.
 #include <QObject>
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 
-namespace kw {
+class QsciScintilla;
 
-class CodeEditor;
+namespace kw {
 
 class BreakpointMargin : public QObject {
     Q_OBJECT
@@ -34,7 +37,11 @@ public:
         bool allLanes = false;    // stop once all live lanes of a warp have arrived
     };
 
-    explicit BreakpointMargin(CodeEditor* editor);
+    // What `break` takes for a 1-based line of the editor ("18", "*24"); empty: no
+    // breakpoint can be placed there. By default the line itself.
+    using Place = std::function<QString(int line)>;
+    // The editor's margin 1 is its symbol margin (CodeEditor's, or one the caller set up).
+    explicit BreakpointMargin(QsciScintilla* editor, Place place = {});
 
     // 1-based lines.
     void toggle(int line);
@@ -44,6 +51,12 @@ public:
     bool has(int line) const { return breakpoints_.count(line) != 0; }
     // The debugger command that places the breakpoint of `line`.
     QString command(int line) const;
+    // What `break` takes for `line` (empty: nothing can stop there).
+    QString place(int line) const { return place_(line); }
+    // The line whose place is `place`; 0: none.
+    int lineOf(const QString& place) const;
+    // Every breakpoint removed (each announced).
+    void clear();
 
     // The arrow at the focused warp's next line; 0 removes it.
     void setCurrentLine(int line);
@@ -60,7 +73,8 @@ private:
     void redraw(int line);
     void editMenu(int line);
 
-    CodeEditor* editor_;
+    QsciScintilla* editor_;
+    Place place_;
     std::map<int, Breakpoint> breakpoints_;
     int currentLine_ = 0;
 };

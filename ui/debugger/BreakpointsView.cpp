@@ -10,9 +10,9 @@
 namespace kw {
 
 namespace {
-constexpr int kKindRole = Qt::UserRole;     // "break" or "watch"
-constexpr int kIdRole = Qt::UserRole + 1;   // the session's id
-constexpr int kLineRole = Qt::UserRole + 2; // a breakpoint's asked line
+constexpr int kKindRole = Qt::UserRole;      // "break" or "watch"
+constexpr int kIdRole = Qt::UserRole + 1;    // the session's id
+constexpr int kPlaceRole = Qt::UserRole + 2; // where a breakpoint was asked ("18", "*24")
 } // namespace
 
 BreakpointsView::BreakpointsView(QWidget* parent)
@@ -60,10 +60,11 @@ void BreakpointsView::show(const DebugReply& reply)
             what += tr(", ignoring %1 hits").arg(b.ignore);
         if (b.allLanes)
             what += tr(", all lanes");
-        auto* item = new QTreeWidgetItem({what, tr("line %1").arg(b.line), QString::number(b.hits)});
+        const QString where = b.pc >= 0 ? tr("pc %1 (line %2)").arg(b.pc).arg(b.line) : tr("line %1").arg(b.line);
+        auto* item = new QTreeWidgetItem({what, where, QString::number(b.hits)});
         item->setData(0, kKindRole, "break");
         item->setData(0, kIdRole, b.id);
-        item->setData(0, kLineRole, b.askedLine);
+        item->setData(0, kPlaceRole, b.place());
         tree_->addTopLevelItem(item);
     }
     for (const DebugWatch& w : reply.watches) {
@@ -85,7 +86,7 @@ void BreakpointsView::removeSelected()
     if (item->data(0, kKindRole).toString() == "watch")
         emit commandRequested(QString("delete watch %1").arg(item->data(0, kIdRole).toInt()));
     else
-        emit removeBreakpoint(item->data(0, kLineRole).toInt());
+        emit removeBreakpoint(item->data(0, kPlaceRole).toString());
 }
 
 } // namespace kw

@@ -25,7 +25,8 @@ public:
 
 signals:
     void commandRequested(const QString& command);
-    void removeBreakpoint(int line);
+    // Where the breakpoint was asked, as `break` takes it: "18", or "*24" for an instruction.
+    void removeBreakpoint(const QString& place);
 
 private:
     void removeSelected();

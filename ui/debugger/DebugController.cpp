@@ -9,6 +9,7 @@
 #include "debugger/CallStackView.hpp"
 #include "debugger/DebugToolBar.hpp"
 #include "debugger/LanesView.hpp"
+#include "debugger/PtxView.hpp"
 #include "debugger/SharedMemoryView.hpp"
 #include "debugger/WarpsView.hpp"
 #include "doc/StepPaths.hpp"
@@ -43,12 +44,19 @@ bool movesOrFocuses(const QString& command)
     return words.contains(command.section(' ', 0, 0));
 }
 
-// The forward motions, sent in slices so that Pause can stop them: the runner goes on
-// with the same motion when it is sent again (docs/protocol.md, `slice_ms`).
-bool runsForward(const QString& command)
+// The motions, forwards and backwards, sent in slices so that Pause can stop them: the
+// runner goes on with the same motion when it is sent again (docs/protocol.md, `slice_ms`).
+bool runsInSlices(const QString& command)
 {
-    static const QStringList words
-        = {"continue", "c", "step", "s", "stepi", "si", "next", "n", "finish", "barrier", "reconverge"};
+    static const QStringList words = {"continue",   "c",
+                                      "step",       "s",
+                                      "stepi",      "si",
+                                      "next",       "n",
+                                      "finish",     "barrier",
+                                      "reconverge", "reverse-step",
+                                      "rs",         "reverse-stepi",
+                                      "rsi",        "reverse-continue",
+                                      "rc"};
     return words.contains(command);
 }
 
@@ -83,7 +91,8 @@ DebugController::DebugController(RunnerClient* runner, const Views& views, QObje
             [this](const QString& what) { endSession(tr("The runner was restarted: %1").arg(what)); });
     connect(runner_, &RunnerClient::runnerLost, this, [this](const QString& what) { endSession(what); });
 
-    connect(v_.margin, &BreakpointMargin::changed, this, &DebugController::breakpointChanged);
+    for (BreakpointMargin* m : {v_.margin, v_.ptx->margin()})
+        connect(m, &BreakpointMargin::changed, this, [this, m](int line) { breakpointChanged(m, line); });
     connect(v_.toolBar, &DebugToolBar::commandRequested, this, &DebugController::send);
     connect(v_.toolBar, &DebugToolBar::stopRequested, this, &DebugController::stop);
     connect(v_.toolBar, &DebugToolBar::pauseRequested, this, &DebugController::pause);
@@ -92,7 +101,7 @@ DebugController::DebugController(RunnerClient* runner, const Views& views, QObje
     connect(v_.warps, &WarpsView::warpChosen, this, [this](int warp) { send(QString("warp %1").arg(warp)); });
     connect(v_.callStack, &CallStackView::lineChosen, this, [this](int line) { v_.editor->goTo(line, 1); });
     connect(v_.breakpoints, &BreakpointsView::commandRequested, this, &DebugController::send);
-    connect(v_.breakpoints, &BreakpointsView::removeBreakpoint, v_.margin, &BreakpointMargin::remove);
+    connect(v_.breakpoints, &BreakpointsView::removeBreakpoint, this, &DebugController::removeBreakpoint);
     v_.toolBar->setDebugging(false);
     setDocksVisible(false);
 }
@@ -168,6 +177,7 @@ void DebugController::endSession(const QString& why)
     breakpointIds_.clear();
     v_.margin->setCurrentLine(0);
     v_.margin->setDebugging(false);
+    v_.ptx->clear(); // its breakpoints are of this compile's instructions
     v_.toolBar->setDebugging(false);
     offerDebugging();
     stopAct_->setEnabled(false);
@@ -183,7 +193,7 @@ void DebugController::send(const QString& command)
     if (!debugging() || command.trimmed().isEmpty())
         return;
     const QString c = command.trimmed();
-    sendMessage(c, runsForward(c) ? Purpose::Running : movesOrFocuses(c) ? Purpose::Refresh : Purpose::Plain);
+    sendMessage(c, runsInSlices(c) ? Purpose::Running : movesOrFocuses(c) ? Purpose::Refresh : Purpose::Plain);
 }
 
 int DebugController::sendMessage(const QString& command, Purpose purpose)
@@ -226,16 +236,23 @@ void DebugController::refreshViews()
     }
 }
 
-void DebugController::breakpointChanged(int line)
+void DebugController::breakpointChanged(BreakpointMargin* margin, int line)
 {
     if (!debugging())
         return;
-    if (const auto it = breakpointIds_.find(line); it != breakpointIds_.end()) {
+    if (const auto it = breakpointIds_.find(margin->place(line)); it != breakpointIds_.end()) {
         send(QString("delete %1").arg(it->second));
         breakpointIds_.erase(it);
     }
-    if (v_.margin->has(line))
-        send(v_.margin->command(line));
+    if (margin->has(line))
+        send(margin->command(line));
+}
+
+void DebugController::removeBreakpoint(const QString& place)
+{
+    // The margins own the breakpoints: an instruction's is the PTX view's.
+    BreakpointMargin* m = place.startsWith('*') ? v_.ptx->margin() : v_.margin;
+    m->remove(place.startsWith('*') ? m->lineOf(place) : place.toInt());
 }
 
 void DebugController::onReply(int id, const nlohmann::json& result)
@@ -253,8 +270,10 @@ void DebugController::onReply(int id, const nlohmann::json& result)
         v_.toolBar->setDebugging(true);
         v_.margin->setDebugging(true);
         setDocksVisible(true);
-        for (const auto& [line, b] : v_.margin->breakpoints())
-            send(v_.margin->command(line));
+        for (BreakpointMargin* m : {v_.margin, v_.ptx->margin()})
+            for (const auto& [line, b] : m->breakpoints())
+                send(m->command(line));
+        send("ptx"); // the PTX view's listing
         send("where");
         emit started();
         return;
@@ -311,9 +330,12 @@ void DebugController::show(const DebugReply& reply)
     last_ = reply;
     breakpointIds_.clear();
     for (const DebugBreakpoint& b : reply.breakpoints)
-        breakpointIds_[b.askedLine] = b.id;
+        breakpointIds_[b.place()] = b.id;
     const bool stopped = reply.warp && !reply.warp->done && reply.stop.reason != "finished";
     v_.margin->setCurrentLine(stopped ? reply.warp->where.line : 0);
+    if (reply.ptx)
+        v_.ptx->setListing(*reply.ptx, v_.editor->text().split('\n'));
+    v_.ptx->setCurrentPc(stopped ? reply.warp->where.pc : -1);
     v_.toolBar->show(reply);
     v_.lanes->show(reply);
     if (reply.sharedType)
@@ -323,7 +345,7 @@ void DebugController::show(const DebugReply& reply)
     v_.breakpoints->show(reply);
     if (reply.text.startsWith("error: "))
         v_.window->statusBar()->showMessage(reply.text.trimmed(), 8000);
-    else if (!reply.lanes && !reply.sharedType)
+    else if (!reply.lanes && !reply.sharedType && !reply.ptx)
         v_.window->statusBar()->showMessage(reply.text.section('\n', 0, 0), 8000);
 }
 

@@ -27,6 +27,7 @@ class CodeEditor;
 class DebugToolBar;
 class ErrorBanner;
 class LanesView;
+class PtxView;
 class RunnerClient;
 class SharedMemoryView;
 class WarpsView;
@@ -47,6 +48,7 @@ public:
         WarpsView* warps;
         CallStackView* callStack;
         BreakpointsView* breakpoints;
+        PtxView* ptx;
         std::vector<QDockWidget*> docks; // shown while debugging
     };
     DebugController(RunnerClient* runner, const Views& views, QObject* parent = nullptr);
@@ -76,9 +78,9 @@ signals:
     void replied(const kw::DebugReply& reply);
 
 private:
-    // Running: a forward motion sent in slices (the runner pauses it after kSliceMs), sent
-    // again after each slice (the runner goes on with it) until it stops by itself or
-    // Pause is pressed.
+    // Running: a motion (forwards or backwards) sent in slices (the runner pauses it after
+    // kSliceMs), sent again after each slice (the runner goes on with it) until it stops by
+    // itself or Pause is pressed.
     enum class Purpose { Plain, Refresh, Running };
     static constexpr int kSliceMs = 250;
     int sendMessage(const QString& command, Purpose purpose);
@@ -89,7 +91,9 @@ private:
     void offerDebugging();
     void show(const DebugReply& reply);
     void refreshViews();
-    void breakpointChanged(int line);
+    // A breakpoint of `margin` (the editor's or the PTX view's) added, changed or removed.
+    void breakpointChanged(BreakpointMargin* margin, int line);
+    void removeBreakpoint(const QString& place);
     void setDocksVisible(bool on);
 
     RunnerClient* runner_;
@@ -98,9 +102,9 @@ private:
     QAction* stopAct_;
     QString session_;
     int openId_ = 0;
-    qint64 runnerPid_ = 0;             // the runner process that holds the session
-    std::map<int, Purpose> pending_;   // messages in flight
-    std::map<int, int> breakpointIds_; // line asked -> the session's id
+    qint64 runnerPid_ = 0;                 // the runner process that holds the session
+    std::map<int, Purpose> pending_;       // messages in flight
+    std::map<QString, int> breakpointIds_; // where asked ("18", "*24") -> the session's id
     DebugReply last_;
     bool pauseAsked_ = false;
     QString running_; // the motion sent in slices

@@ -84,7 +84,8 @@ DebugReply DebugReply::fromJson(const json& r)
     for (const json& b : r.at("breakpoints"))
         d.breakpoints.push_back({b.at("id").get<int>(), b.at("line").get<int>(), b.at("asked_line").get<int>(),
                                  str(b, "condition"), b.at("ignore").get<std::uint64_t>(),
-                                 b.at("hits").get<std::uint64_t>(), b.at("all").get<bool>()});
+                                 b.at("hits").get<std::uint64_t>(), b.at("all").get<bool>(),
+                                 b.contains("pc") ? b.at("pc").get<int>() : -1});
     for (const json& w : r.at("watches"))
         d.watches.push_back({w.at("id").get<int>(), str(w, "buffer"), w.at("index").get<std::uint64_t>(),
                              str(w, "type"), w.at("reads").get<bool>(), w.at("hits").get<std::uint64_t>()});
@@ -131,6 +132,11 @@ DebugReply DebugReply::fromJson(const json& r)
         for (const json& w : sh.at("words"))
             d.shared.push_back({w.at("offset").get<std::uint32_t>(), w.at("bank").get<std::uint32_t>(),
                                 w.at("value").get<double>(), str(w, "text")});
+    }
+    if (r.contains("ptx")) {
+        d.ptx.emplace();
+        for (const json& at : r.at("ptx"))
+            d.ptx->push_back(location(at));
     }
     return d;
 }

@@ -47,6 +47,10 @@ struct DebugBreakpoint {
     QString condition;
     std::uint64_t ignore = 0, hits = 0;
     bool allLanes = false;
+    int pc = -1; // at one instruction (`break *PC`); -1: at a line
+
+    // Where it was asked, as `break` takes it: "18", or "*24" for an instruction.
+    QString place() const { return pc >= 0 ? QString("*%1").arg(pc) : QString::number(askedLine); }
 };
 
 struct DebugWatch {
@@ -106,6 +110,8 @@ struct DebugReply {
     std::vector<DebugLocal> locals; // empty without -G
     std::optional<QString> sharedType;
     std::vector<DebugSharedWord> shared;
+    // The kernel's instructions as the simulator runs them (after a `ptx` command), pc = index.
+    std::optional<std::vector<DebugLocation>> ptx;
 
     // Throws std::exception for a member of the wrong type or a missing one.
     static DebugReply fromJson(const nlohmann::json& result);

@@ -43,8 +43,9 @@ DebugToolBar::DebugToolBar(QWidget* parent)
     }
     pause_ = addAction(tr("Pause"));
     pause_->setShortcut(QKeySequence(Qt::Key_Pause));
-    pause_->setToolTip(tr("Stop the motion under way (Continue, Next, Out, To barrier...) where the launch is now (%1)")
-                           .arg(pause_->shortcut().toString(QKeySequence::NativeText)));
+    pause_->setToolTip(
+        tr("Stop the motion under way (Continue, Next, ◀ Step, ◀ Continue...) where the launch is now (%1)")
+            .arg(pause_->shortcut().toString(QKeySequence::NativeText)));
     pause_->setEnabled(false);
     connect(pause_, &QAction::triggered, this, &DebugToolBar::pauseRequested);
     stop_ = addAction(tr("Stop"));

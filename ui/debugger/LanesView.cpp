@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -48,8 +49,8 @@ LanesView::LanesView(QWidget* parent)
     table_->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(table_->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint& p) {
         const int column = table_->horizontalHeader()->logicalIndexAt(p);
-        const int expression = column - kFixedColumns - int(variables_.size());
-        if (expression < 0) // the fixed columns and the source's variables stay
+        const int expression = column - kFixedColumns - leading_;
+        if (expression < 0 || expression >= expressions_.size()) // the fixed columns and the source's variables stay
             return;
         QMenu menu(this);
         QAction* remove = menu.addAction(tr("Remove %1").arg(expressions_.value(expression)));
@@ -87,32 +88,45 @@ void LanesView::removeExpression(int index)
     emit expressionsChanged();
 }
 
+int LanesView::variableColumnAt(int v) const
+{
+    return kFixedColumns + v + (v < leading_ ? 0 : int(expressions_.size()));
+}
+
 int LanesView::variableColumn(const QString& name) const
 {
     const auto at = variables_.indexOf(name);
-    return at < 0 ? -1 : kFixedColumns + int(at);
+    return at < 0 ? -1 : variableColumnAt(int(at));
 }
 
 int LanesView::expressionColumn(const QString& expression) const
 {
     const auto at = expressions_.indexOf(expression);
-    return at < 0 ? -1 : kFixedColumns + int(variables_.size() + at);
+    return at < 0 ? -1 : kFixedColumns + leading_ + int(at);
 }
 
 void LanesView::rebuildColumns()
 {
     const int variables = int(variables_.size());
     table_->setColumnCount(kFixedColumns + variables + int(expressions_.size()));
+    // The name first: where the header is elided, what is cut is the type.
+    const auto header = [this](int v) { return QString("%1 (%2)").arg(variables_[v], variableTypes_[v]); };
     QStringList headers = {tr("Lane"), tr("State"), tr("Thread")};
-    for (int v = 0; v < variables; ++v)
-        headers << variableTypes_[v] + " " + variables_[v];
+    for (int v = 0; v < leading_; ++v)
+        headers << header(v);
     headers << expressions_;
+    for (int v = leading_; v < variables; ++v)
+        headers << header(v);
+    headers_ = headers;
+    names_ = headers.mid(0, kFixedColumns) + variables_.mid(0, leading_) + expressions_ + variables_.mid(leading_);
     table_->setHorizontalHeaderLabels(headers);
     for (int v = 0; v < variables; ++v)
-        table_->horizontalHeaderItem(kFixedColumns + v)
-            ->setToolTip(tr("%1 %2: a variable of the source in scope here").arg(variableTypes_[v], variables_[v]));
+        table_->horizontalHeaderItem(variableColumnAt(v))
+            ->setToolTip(v < leading_
+                             ? tr("%1 %2: a variable of the source in scope here").arg(variableTypes_[v], variables_[v])
+                             : tr("%1 %2: a parameter of the kernel").arg(variableTypes_[v], variables_[v]));
     for (int c = 0; c < expressions_.size(); ++c)
-        table_->horizontalHeaderItem(kFixedColumns + variables + c)->setToolTip(expressions_[c]);
+        table_->horizontalHeaderItem(kFixedColumns + leading_ + c)->setToolTip(expressions_[c]);
     // A column that moved keeps no cell of the one before it: empty until the next answer.
     for (int c = kFixedColumns; c < table_->columnCount(); ++c)
         for (int l = 0; l < 32; ++l)
@@ -121,10 +135,13 @@ void LanesView::rebuildColumns()
 }
 
 // Once per answer (a column sized to its contents at every cell costs seconds). The
-// expressions' headers are shown whole where the dock is wide enough, else elided (the
-// tooltip has them) so that the values fit.
+// headers are shown whole where the dock is wide enough, else elided at the right (the
+// tooltip has them) so that the values fit: the style would cut them at both ends.
 void LanesView::fitColumns()
 {
+    QHeaderView* head = table_->horizontalHeader();
+    const QFontMetrics fm = head->fontMetrics();
+    const int padding = 2 * head->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, head) + 6;
     int fixed = 0, whole = 0;
     std::vector<int> cellWidths, wholeWidths;
     for (int c = 0; c < table_->columnCount(); ++c) {
@@ -135,7 +152,7 @@ void LanesView::fitColumns()
         }
         const int w = std::max(table_->cellsWidth(c), fontMetrics().averageCharWidth() * 6) + 8;
         cellWidths.push_back(w);
-        wholeWidths.push_back(std::max(w, table_->horizontalHeader()->sectionSizeHint(c)));
+        wholeWidths.push_back(std::max(w, fm.horizontalAdvance(headers_.value(c)) + padding));
         whole += wholeWidths.back();
     }
     // Short of room, each header gives up its share of what the headers want beyond the values.
@@ -148,7 +165,15 @@ void LanesView::fitColumns()
         if (whole > room && whole > cells)
             w = cellWidths[i]
                 + int(double(std::max(0, room - cells)) * (wholeWidths[i] - cellWidths[i]) / (whole - cells));
-        table_->setColumnWidth(kFixedColumns + int(i), w);
+        const int c = kFixedColumns + int(i);
+        table_->setColumnWidth(c, w);
+        // Whole where it fits, else the name alone (a variable's type goes first), else elided.
+        const int room = std::max(0, w - padding);
+        const QString whole = headers_.value(c), name = names_.value(c);
+        if (QTableWidgetItem* h = table_->horizontalHeaderItem(c))
+            h->setText(fm.horizontalAdvance(whole) <= room      ? whole
+                           : fm.horizontalAdvance(name) <= room ? name
+                                                                : fm.elidedText(name, Qt::ElideRight, room));
     }
 }
 
@@ -168,18 +193,29 @@ void LanesView::resizeEvent(QResizeEvent* e)
 // reply's value or why there is none, so no column keeps a value from another pc.
 void LanesView::fillVariables(const DebugReply& reply)
 {
+    // The locals in the order they are declared, then the scalar parameters, then the pointers.
+    std::vector<const DebugLocal*> order;
+    for (const DebugLocal& v : reply.locals)
+        order.push_back(&v);
+    const auto rank = [](const DebugLocal* v) { return !v->parameter ? 0 : !v->type.contains('*') ? 1 : 2; };
+    std::stable_sort(order.begin(), order.end(), [&](const DebugLocal* a, const DebugLocal* b) {
+        return rank(a) != rank(b) ? rank(a) < rank(b) : rank(a) == 0 && a->line < b->line;
+    });
     QStringList names, types;
-    for (const DebugLocal& v : reply.locals) {
-        names << v.name;
-        types << v.type;
+    int leading = 0;
+    for (const DebugLocal* v : order) {
+        names << v->name;
+        types << v->type;
+        leading += !v->parameter;
     }
-    if (names != variables_ || types != variableTypes_) {
+    if (names != variables_ || types != variableTypes_ || leading != leading_) {
         variables_ = names;
         variableTypes_ = types;
+        leading_ = leading;
         rebuildColumns();
     }
-    for (int c = 0; c < int(reply.locals.size()); ++c) {
-        const DebugLocal& v = reply.locals[std::size_t(c)];
+    for (int c = 0; c < int(order.size()); ++c) {
+        const DebugLocal& v = *order[std::size_t(c)];
         for (int l = 0; l < 32; ++l) {
             const bool thread = reply.warp && !reply.warp->laneState(l).isEmpty();
             auto* item = new QTableWidgetItem;
@@ -193,7 +229,7 @@ void LanesView::fillVariables(const DebugReply& reply)
                 italic.setItalic(true);
                 item->setFont(italic);
             }
-            table_->setItem(l, kFixedColumns + c, item);
+            table_->setItem(l, variableColumnAt(c), item);
         }
     }
 }
@@ -220,12 +256,12 @@ void LanesView::fill(const DebugReply& reply)
         t->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         table_->setItem(l, 2, t);
     }
-    const int first = kFixedColumns + int(variables_.size());
+    const int first = kFixedColumns + leading_;
     const std::tuple state{reply.stop.position, reply.focusBlock, reply.focusWarp};
     if (!reply.lanes) {
         // The launch moved or the focus changed: the expressions' values are of another state.
         if (state != valuesOf_)
-            for (int c = first; c < table_->columnCount(); ++c)
+            for (int c = first; c < first + int(expressions_.size()); ++c)
                 for (int l = 0; l < 32; ++l)
                     table_->setItem(l, c, new QTableWidgetItem);
         return;

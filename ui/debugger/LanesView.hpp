@@ -1,10 +1,12 @@
 #pragma once
 // The focused warp's 32 lanes at a stop: each lane's state (running, waiting elsewhere
 // after a divergent branch, at a barrier, exited) in colour, its thread of the block,
-// a column per source variable in scope (-G: `tid`, `stride`, with their types; "not
-// available here" where a variable has no place at this pc), then a column per expression
-// the user adds (`%f4`, `threadIdx.x`, `in(i)`), as the session's `lanes` command
-// evaluates them (docs/debugger.md, "Expressions").
+// a column per local variable of the source in scope (-G: `tid`, `stride`, with their
+// types, in the order they are declared; "not available here" where a variable has no
+// place at this pc), then a column per expression the user adds (`%f4`, `threadIdx.x`,
+// `in(i)`), as the session's `lanes` command evaluates them (docs/debugger.md,
+// "Expressions"), then the kernel's parameters, scalars before pointers: what changes
+// from step to step is in view first on a small screen.
 #include "debugger/CompactTable.hpp"
 #include "debugger/DebugReply.hpp"
 
@@ -34,6 +36,9 @@ public:
     int variableColumn(const QString& name) const;
     int expressionColumn(const QString& expression) const;
     QLineEdit* expressionField() const { return field_; }
+    // A column's whole header ("tid (unsigned int)", an expression); the header shows it
+    // elided at the right where the column is narrower, the name first.
+    QString headerText(int column) const { return headers_.value(column); }
     static QColor stateColour(const QString& state);
 
 signals:
@@ -49,7 +54,12 @@ private:
     void fitColumns();
 
     QStringList expressions_;
-    QStringList variables_, variableTypes_;                    // the source's variables shown, before the expressions
+    // The source's variables shown, in their columns' order: the first `leading_` (the
+    // locals) before the expressions, the parameters after them.
+    QStringList variables_, variableTypes_;
+    int leading_ = 0;
+    QStringList headers_, names_; // every column's whole header, and its name alone (a variable's, without its type)
+    int variableColumnAt(int v) const;
     std::tuple<std::uint64_t, std::uint64_t, int> valuesOf_{}; // the stop and focus the expressions' values are of
     QLineEdit* field_;
     CompactTable* table_;
