@@ -13,6 +13,8 @@ PACKAGES=(
   pyflakes3
   # A third-party Debug Adapter Protocol client for kwb-run debug --dap (tests/dap).
   emacs-nox elpa-dap-mode
+  # Runs the VS Code extension's Lanes view against the adapter (tests/dap).
+  nodejs
   # Real servers for the tests labelled `remote` (started by the tests, on loopback).
   openssh-server openssh-client munge slurmctld slurmd slurm-client
   # The sanitizer build and the fuzz targets (scripts/sanitize.sh).

@@ -920,8 +920,18 @@ TEST(VsCodeExtension, TheManifestDescribesWhatTheAdapterReads)
     const std::string extension((std::istreambuf_iterator<char>(js)), std::istreambuf_iterator<char>());
     EXPECT_FALSE(contains(manifest.value("license", ""), "..")) << "the license names a file outside the package";
     const bool providesConfigurations = contains(extension, "registerDebugConfigurationProvider");
+    std::set<std::string> commands;
+    for (const json& c : manifest["contributes"]["commands"]) {
+        commands.insert(c["command"].get<std::string>());
+        EXPECT_TRUE(contains(extension, "registerCommand('" + c["command"].get<std::string>() + "'"))
+            << c["command"] << " is contributed but never registered";
+    }
     for (const json& e : manifest["activationEvents"]) {
         const std::string event = e;
+        if (event.starts_with("onCommand:")) {
+            EXPECT_TRUE(commands.contains(event.substr(10))) << event << ": no such command is contributed";
+            continue;
+        }
         EXPECT_TRUE(event == "onDebug" || (providesConfigurations && event.starts_with("onDebug")))
             << event << ": fired only around a DebugConfigurationProvider's methods";
     }
