@@ -89,9 +89,10 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
         if (runId_ == before) // refused (the banner says why): no compile to wait for
             live_->release();
     });
-    // The live check held back for a run follows it, once the runner is idle.
-    connect(runner_, &RunnerClient::busyChanged, this, [this](bool busy) {
-        if (!busy)
+    // The live check held back for a run follows it, once the runner is idle: asked, not
+    // taken from the signal, as a run due meanwhile starts while the signal is delivered.
+    connect(runner_, &RunnerClient::busyChanged, this, [this] {
+        if (!runner_->busy())
             live_->release();
     });
     connect(v_.document, &WorkbenchDocument::trustChanged, this, [this] {
