@@ -3,7 +3,9 @@
 #include "compile/Compiler.hpp"
 #include "util/Error.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <utility>
 
 namespace kw {
 
@@ -38,8 +40,26 @@ void LiveDiagnostics::sourceEdited(const QString& source)
 {
     pending_ = source;
     ++generation_; // anything in flight is stale now
-    if (trust_ == Trust::Trusted)
+    if (held_)
+        heldBack_ = true;
+    else if (trust_ == Trust::Trusted)
         timer_.start();
+}
+
+void LiveDiagnostics::hold()
+{
+    held_ = true;
+    if (timer_.isActive()) {
+        timer_.stop();
+        heldBack_ = true;
+    }
+}
+
+void LiveDiagnostics::release()
+{
+    held_ = false;
+    if (std::exchange(heldBack_, false) && trust_ == Trust::Trusted)
+        launch();
 }
 
 void LiveDiagnostics::compileNow(const QString& source)
@@ -47,6 +67,7 @@ void LiveDiagnostics::compileNow(const QString& source)
     pending_ = source;
     ++generation_;
     timer_.stop();
+    heldBack_ = false;
     if (trust_ == Trust::Trusted)
         launch();
 }
@@ -61,12 +82,18 @@ void LiveDiagnostics::launch()
     request.options = options_;
     request.trust = trust_;
     request.timeLimit = std::chrono::seconds(60);
-    // Queued jobs not yet started are stale: only the newest matters.
+    // Queued jobs not yet started are stale: only the newest matters. The one dropped
+    // (claimed here before its thread took it) no longer counts as running.
     pool_.clear();
+    if (lastBegun_ && !lastBegun_->exchange(true))
+        --running_;
     ++running_;
     emit started();
     auto compiler = compiler_;
-    pool_.start([this, gen, request, compiler] {
+    auto begun = lastBegun_ = std::make_shared<std::atomic<bool>>(false);
+    pool_.start([this, gen, request, compiler, begun] {
+        if (begun->exchange(true))
+            return; // dropped by a newer check
         CompileResult result;
         QString failure;
         try {

@@ -11,6 +11,7 @@
 #include <QThreadPool>
 #include <QTimer>
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 
@@ -36,6 +37,11 @@ public:
     bool busy() const { return running_ > 0; }
     // A check is due (the pause after an edit is running).
     bool scheduled() const { return timer_.isActive(); }
+    // Until release(), edits start no check: a run about to compile the same text
+    // gives the diagnostics first, without a second NVRTC beside it on the cores.
+    void hold();
+    // Checks the newest source now when an edit was held back.
+    void release();
 
 public slots:
     // Call on every edit: (re)starts the quiet-period timer.
@@ -61,6 +67,9 @@ private:
     QThreadPool pool_;
     quint64 generation_ = 0;
     int running_ = 0;
+    std::shared_ptr<std::atomic<bool>> lastBegun_; // the newest check: taken by its thread, or dropped
+    bool held_ = false;
+    bool heldBack_ = false; // an edit came while held
 };
 
 } // namespace kw

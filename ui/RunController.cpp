@@ -81,8 +81,19 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
     });
     connect(runner_, &RunnerClient::busyChanged, typing_, &RunAsYouType::setBusy);
     connect(typing_, &RunAsYouType::runDue, this, [this] {
+        const int before = runId_;
+        startingTypingRun_ = true;
         runOn(v_.launch->currentDevice(), {}, CheckTool::None, true);
+        startingTypingRun_ = false;
         typingRunId_ = runId_;
+        if (runId_ == before) // refused (the banner says why): no compile to wait for
+            live_->release();
+    });
+    // The live check held back for a run follows it, once the runner is idle: asked, not
+    // taken from the signal, as a run due meanwhile starts while the signal is delivered.
+    connect(runner_, &RunnerClient::busyChanged, this, [this] {
+        if (!runner_->busy())
+            live_->release();
     });
     connect(v_.document, &WorkbenchDocument::trustChanged, this, [this] {
         applyTrust();
@@ -115,6 +126,8 @@ void RunController::registerActions(QMenuBar* menus)
     typingAct_->setToolTip(tr("Run the document again after each pause in editing, as a live preview"));
     connect(typingAct_, &QAction::toggled, this, [this](bool on) {
         typing_->setEnabled(on);
+        if (!on && !runner_->busy())
+            live_->release();
         v_.settings->setRunAsYouType(on);
     });
     typingAct_->setChecked(v_.settings->runAsYouType());
@@ -232,6 +245,10 @@ void RunController::documentChanged(DocumentPart part)
         documentReplaced();
     else if (part == DocumentPart::Source) {
         liveStale_ = true;
+        // The run due after the pause compiles this text and shows its diagnostics: the
+        // live check waits for it rather than share the cores with it.
+        if (typing_->isEnabled() && !runner_->busy() && v_.document->document().trust == Trust::Trusted)
+            live_->hold();
         live_->sourceEdited(v_.editor->text());
     } else if (part == DocumentPart::Options)
         updateLiveOptions();
@@ -264,6 +281,7 @@ void RunController::documentReplaced()
     runId_ = compileId_ = ptxCompileId_ = -1;
     applyTrust();
     live_->compileNow(v_.editor->text());
+    live_->release(); // nothing held back from the document before
 }
 
 void RunController::applyTrust()
@@ -292,9 +310,11 @@ void RunController::updateLiveOptions()
 void RunController::setRunning(bool running)
 {
     // A debugger's commands are mostly answered at once: their progress (and Stop) shows
-    // only when one takes longer, a long `continue`, so that no command flashes it.
+    // only when one takes longer, a long `continue`, so that no command flashes it. So
+    // does a run while typing, one per pause: the busy bar's paints would also hold the
+    // window while the result is on its way.
     progressDelay_->stop();
-    if (running && runner_->onlySessionWork())
+    if (running && (startingTypingRun_ || runner_->onlySessionWork()))
         progressDelay_->start();
     else
         showRunning(running);

@@ -144,7 +144,7 @@ private:
     SweepRunner* sweepRunner_;
     QLabel* stageLabel_;
     QProgressBar* progress_;
-    QTimer* progressDelay_; // a debugger's command shows progress only once it takes this long
+    QTimer* progressDelay_; // a debugger's command or a run while typing shows progress only once it takes this long
     QAction* runAct_ = nullptr;
     QAction* compileAct_ = nullptr;
     QAction* stopAct_ = nullptr;
@@ -159,7 +159,8 @@ private:
     std::optional<CompileResult> lastLive_;       // the live check's last compile
     bool liveStale_ = true;                       // the source changed since lastLive_
     int runId_ = -1;
-    int typingRunId_ = -1; // the run a pause in typing started: its compile errors stay quiet
+    int typingRunId_ = -1;           // the run a pause in typing started: its compile errors stay quiet
+    bool startingTypingRun_ = false; // while a pause in typing starts its run
     int compileId_ = -1;
     int ptxCompileId_ = -1; // the compile that fills the PTX view after a run
 };

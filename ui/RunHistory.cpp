@@ -4,7 +4,7 @@
 
 namespace kw {
 
-RunHistory::RunHistory(std::shared_ptr<const RunHistoryStore> store, QObject* parent)
+RunHistory::RunHistory(std::shared_ptr<RunHistoryStore> store, QObject* parent)
     : QObject(parent)
     , store_(std::move(store))
 {
@@ -29,7 +29,7 @@ void RunHistory::add(const Document& document, const QString& device, std::share
     // An untitled document's runs follow it to where it is saved.
     path_ = documentPath;
     if (store_ && !path_.isEmpty())
-        store_->save(path_, entries_);
+        store_->saveLater(path_, entries_);
     emit changed();
 }
 
@@ -38,7 +38,7 @@ void RunHistory::clear()
     entries_.clear();
     next_ = 1;
     if (store_ && !path_.isEmpty())
-        store_->save(path_, entries_);
+        store_->saveLater(path_, entries_);
     emit changed();
 }
 

@@ -27,7 +27,7 @@ public:
     };
 
     // store: where a saved document's runs are kept; null keeps them in memory only.
-    explicit RunHistory(std::shared_ptr<const RunHistoryStore> store = nullptr, QObject* parent = nullptr);
+    explicit RunHistory(std::shared_ptr<RunHistoryStore> store = nullptr, QObject* parent = nullptr);
     static constexpr std::size_t capacity = 12; // older runs are dropped; each holds its buffers
 
     // Another document was opened: its kept runs replace these (none while untitled).
@@ -43,7 +43,7 @@ signals:
     void changed();
 
 private:
-    std::shared_ptr<const RunHistoryStore> store_;
+    std::shared_ptr<RunHistoryStore> store_;
     QString path_;
     std::deque<Entry> entries_;
     int next_ = 1;

@@ -62,10 +62,15 @@ RunHistoryPanel::RunHistoryPanel(RunHistory* history, QWidget* parent)
 void RunHistoryPanel::refresh()
 {
     const auto& entries = history_->entries();
+    // Sized to the contents once, after the rows are in: sized per item, the rows of a
+    // full history took longer than a frame, and a run's result waited for them.
+    QHeaderView* header = list_->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::Interactive);
     list_->setRowCount(int(entries.size()));
     const QSignalBlocker q1(first_), q2(second_);
     first_->clear();
     second_->clear();
+    const QDate todayIs = QDate::currentDate();
     int row = 0;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it, ++row) { // newest first
         const RunHistory::Entry& e = *it;
@@ -77,13 +82,15 @@ void RunHistoryPanel::refresh()
             median += tr(" (sim)");
         list_->setItem(row, 0, new QTableWidgetItem(QString::number(e.number)));
         // Runs kept from an earlier day say which day.
-        const bool today = e.when.date() == QDate::currentDate();
+        const bool today = e.when.date() == todayIs;
         list_->setItem(row, 1, new QTableWidgetItem(e.when.toString(today ? "HH:mm:ss" : "d MMM HH:mm")));
         list_->setItem(row, 2, new QTableWidgetItem(e.device));
         list_->setItem(row, 3, new QTableWidgetItem(median));
         first_->addItem(tr("%1").arg(e.number), e.number);
         second_->addItem(tr("%1").arg(e.number), e.number);
     }
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setStretchLastSection(true);
     // By default the newest run against the one before it.
     if (entries.size() >= 2) {
         first_->setCurrentIndex(1);

@@ -50,7 +50,31 @@ RunHistoryStore::RunHistoryStore(QString root)
     : root_(root.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + "/run-history"
                            : std::move(root))
 {
+    writer_.setMaxThreadCount(1); // one save at a time, in the order asked
 }
+
+RunHistoryStore::~RunHistoryStore() { waitForSaves(); }
+
+void RunHistoryStore::saveLater(const QString& documentPath, std::deque<RunHistory::Entry> entries)
+{
+    quint64 number = 0;
+    {
+        const std::lock_guard lock(latestMutex_);
+        number = latest_[documentPath] = ++saves_;
+    }
+    // The entries are copies and their results immutable and shared: nothing here is
+    // touched by the window while the thread writes.
+    writer_.start([this, documentPath, entries = std::move(entries), number] {
+        {
+            const std::lock_guard lock(latestMutex_);
+            if (latest_[documentPath] != number)
+                return;
+        }
+        save(documentPath, entries);
+    });
+}
+
+void RunHistoryStore::waitForSaves() { writer_.waitForDone(); }
 
 QString RunHistoryStore::folderFor(const QString& documentPath) const
 {
@@ -107,8 +131,9 @@ bool RunHistoryStore::save(const QString& documentPath, const std::deque<RunHist
     return true;
 }
 
-std::deque<RunHistory::Entry> RunHistoryStore::load(const QString& documentPath) const
+std::deque<RunHistory::Entry> RunHistoryStore::load(const QString& documentPath)
 {
+    waitForSaves();
     std::deque<RunHistory::Entry> out;
     const QDir dir(folderFor(documentPath));
     QFile file(dir.filePath("history.json"));

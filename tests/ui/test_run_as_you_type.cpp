@@ -4,6 +4,7 @@
 #include "CodeEditor.hpp"
 #include "ErrorBanner.hpp"
 #include "LaunchPanel.hpp"
+#include "LiveDiagnostics.hpp"
 #include "MainWindow.hpp"
 #include "RunAsYouType.hpp"
 #include "RunnerClient.hpp"
@@ -141,4 +142,40 @@ TEST(RunAsYouType, EditingTheKernelShowsItsNewResultWithoutPressingRun)
     w.window.editor()->setText(source);
     EXPECT_FALSE(ran.wait(1500));
     toggle->setChecked(false);
+}
+
+// The run a pause starts compiles the text and shows its diagnostics: the live check
+// waits for it instead of compiling the same text beside it, and follows it.
+TEST(RunAsYouType, TheLiveCheckFollowsTheRunInsteadOfRacingIt)
+{
+    Window w;
+    ASSERT_TRUE(w.ready);
+    w.runAsYouType()->setChecked(true);
+    auto* typing = w.window.findChild<RunAsYouType*>();
+    typing->setDelay(50);
+    LiveDiagnostics* live = w.window.liveDiagnostics();
+    live->setDelay(10); // due long before the run: held back all the same
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !live->busy() && !w.window.runner()->busy(); }, 60000));
+
+    QSignalSpy started(live, &LiveDiagnostics::started);
+    QSignalSpy checked(live, &LiveDiagnostics::finished);
+    QSignalSpy ran(&w.window, &MainWindow::runCompleted);
+    int startedAtResult = -1;
+    QObject::connect(&w.window, &MainWindow::runCompleted, [&] { startedAtResult = started.count(); });
+    QString source = w.window.editor()->text();
+    source.replace("a[idx] + b[idx]", "a[idx] * b[idx]");
+    w.window.editor()->setText(source);
+    ASSERT_TRUE(ran.wait(120000));
+    EXPECT_TRUE(ran.at(0).at(0).value<RunResult>().compile.ok);
+    EXPECT_EQ(startedAtResult, 0) << "no live compile beside the run's";
+    ASSERT_TRUE(checked.count() > 0 || checked.wait(120000)) << "the live check follows the run";
+    EXPECT_TRUE(checked.at(0).at(0).value<CompileResult>().ok);
+
+    // Run as You Type off: the live check runs after its pause, as always.
+    w.runAsYouType()->setChecked(false);
+    started.clear();
+    source.replace("a[idx] * b[idx]", "a[idx] - b[idx]");
+    w.window.editor()->setText(source);
+    EXPECT_TRUE(started.count() > 0 || started.wait(5000));
+    EXPECT_EQ(ran.count(), 1) << "and nothing runs";
 }

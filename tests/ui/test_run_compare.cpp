@@ -201,6 +201,7 @@ TEST(RunHistoryStore, StaysWithinItsBoundsOldestOutputsFirst)
         r->buffers = {BufferResult{"out", Direction::Out, {count}, HostBuffer(DType::F32, count)}};
         history.add(d, "sim", r, doc);
     }
+    store->waitForSaves(); // written on the store's thread
     qint64 bytes = 0;
     for (const QFileInfo& f : QDir(store->folderFor(doc)).entryInfoList(QDir::Files))
         bytes += f.size();

@@ -255,3 +255,27 @@ TEST(ResultsPanel, TheValueUnderTheMouseFollowsTheBuffersShape)
     QApplication::sendEvent(plot, &away);
     EXPECT_EQ(info->text().toStdString(), "u8 [16 x 32]");
 }
+
+TEST(ResultsPanel, ARunAgainIsDrawnAtOnceInTheViewAlreadyShowing)
+{
+    test::app();
+    ResultsPanel panel;
+    RunResult r = resultWithChecks();
+    r.checks.clear();
+    panel.showResult(r);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !panel.fillPending(); }, 5000));
+    ASSERT_GT(panel.linePlot()->drawnPointCount(), 0);
+    // The same view again (a run while typing): filled now, so the next paint has it.
+    panel.clear();
+    panel.showResult(r);
+    EXPECT_TRUE(panel.fillPending()) << "after clear the view is switched to again";
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !panel.fillPending(); }, 5000));
+    RunResult again = r;
+    auto* f = reinterpret_cast<float*>(again.buffers[1].data.data()); // "c", the plotted output
+    f[0] += 100;
+    panel.showResult(again);
+    EXPECT_FALSE(panel.fillPending());
+    EXPECT_GT(panel.linePlot()->drawnPointCount(), 0);
+    EXPECT_TRUE(panel.linePlot()->isExact()) << "a small buffer's summary is made at once";
+    EXPECT_GE(panel.linePlot()->plot()->yAxis->range().upper, f[0]) << "the new values, not the old ones";
+}

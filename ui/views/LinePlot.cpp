@@ -57,7 +57,12 @@ void LinePlot::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString
     buffer_ = std::move(buffer);
     decimator_.reset();
     const quint64 generation = ++generation_;
-    if (buffer_) {
+    // A small buffer is summarised here, in less time than a worker takes to answer: the
+    // plot is exact at once and drawn once, not as a preview and again.
+    const bool small = buffer_ && buffer_->count() <= summarisedHere;
+    if (small)
+        decimator_ = std::make_shared<const MinMaxDecimator>(buffer_);
+    else if (buffer_) {
         // The buffer is immutable and shared, so the worker may read it while the UI
         // draws the sampled preview. The result comes back through the event loop;
         // qApp is the context because this widget may be gone by then.
@@ -75,6 +80,8 @@ void LinePlot::setBuffer(std::shared_ptr<const HostBuffer> buffer, const QString
     }
     plot_->yAxis->setLabel(name);
     resetView();
+    if (small)
+        emit exactDataReady();
 }
 
 void LinePlot::summaryReady(std::shared_ptr<const MinMaxDecimator> decimator, quint64 generation)

@@ -2,9 +2,11 @@
 // A 1-D buffer as a line over its index. Only the visible x-range is drawn, reduced
 // to min/max per pixel column, and recomputed whenever the range changes, so zoom and
 // pan stay smooth for 10^7 points. The block summary that makes this cheap is built on
-// a worker thread; until it is ready the plot shows a sampled approximation.
+// a worker thread for a large buffer; until it is ready the plot shows a sampled
+// approximation. A small buffer's summary is built at once.
 #include <QWidget>
 
+#include <cstddef>
 #include <memory>
 
 class QCustomPlot;
@@ -19,6 +21,7 @@ class LinePlot : public QWidget {
     Q_OBJECT
 public:
     explicit LinePlot(QWidget* parent = nullptr);
+    static constexpr std::size_t summarisedHere = 1 << 16; // elements; larger buffers on a worker
     ~LinePlot() override;
 
     // The plot keeps the buffer alive; name labels the y axis.

@@ -268,12 +268,19 @@ void ResultsPanel::showBuffer(int resultIndex)
         plotStale_ = false;
         return;
     }
-    // The view is switched now and filled in the next pass of the event loop: a plot
-    // shown for the first time draws itself at its new size, and drawing it again
-    // with the data in the same pass would hold the window for twice as long.
-    plotStack_->setCurrentWidget(isTwoDimensional(b)      ? static_cast<QWidget*>(heat_)
-                                     : BarChart::suits(b) ? static_cast<QWidget*>(bars_)
-                                                          : line_);
+    QWidget* view = isTwoDimensional(b) ? static_cast<QWidget*>(heat_)
+        : BarChart::suits(b)            ? static_cast<QWidget*>(bars_)
+                                        : line_;
+    // The view already showing (a run again, as while typing) is filled now, so the
+    // window's next paint has the new result: it is drawn once, at the size it has.
+    if (plotStack_->currentWidget() == view) {
+        updateCurrentTab();
+        return;
+    }
+    // A view switched to is filled in the next pass of the event loop: a plot shown for
+    // the first time draws itself at its new size, and drawing it again with the data in
+    // the same pass would hold the window for twice as long.
+    plotStack_->setCurrentWidget(view);
     fillTimer_.start();
 }
 
