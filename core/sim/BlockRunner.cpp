@@ -495,13 +495,12 @@ bool BlockRunner::runObservedLine(Warp& w, std::uint64_t n)
         accessInstr_ = &in;
         in.fn(w, in, w.mask);
         ++w.pc;
+        ok = !w.stop;
+        w.executed += ok; // as the loop leaves it when the accesses are delivered
         if (blk_.accesses.lanes)
             deliverAccesses(w);
-        if (w.stop) [[unlikely]] {
-            ok = false;
+        if (!ok) [[unlikely]]
             break;
-        }
-        ++w.executed;
     }
     blk_.observers.issueLine(w, from, w.pc - from, mask);
     return ok;

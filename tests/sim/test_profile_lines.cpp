@@ -57,6 +57,17 @@ extern "C" __global__ void diverge(const float* in, float* out) {
 }
 )";
 
+// Warp 1's lanes from thread 40 on read far past the buffer in the middle of a line:
+// the launch stops at that load, which counts, and the line's instructions after it do not.
+const std::string kFaultInLine = R"(
+extern "C" __global__ void fault_in_line(const float* in, float* out) {
+    int i = threadIdx.x;
+    float a = in[i] * 2.0f + 1.0f;                        // BEFORE_FAULT
+    float b = in[i + (i >= 40) * (1 << 26)] * a + a * a;  // FAULT
+    out[i] = b * 0.5f + a;                                // AFTER_FAULT
+}
+)";
+
 using Launch = std::function<Run()>;
 
 // The launch batched and one instruction at a time, compared line by line.
@@ -145,6 +156,25 @@ TEST(ProfileLines, TransposeWithBankConflictsCountsAsOneInstructionAtATime)
             return profiled(source, "transpose",
                             {buffer("in", iota(32 * 32)), buffer("out", std::vector<float>(32 * 32))},
                             {bufArg(0), bufArg(1)}, {1}, {32, 32});
+        },
+        false);
+}
+
+TEST(ProfileLines, AFaultInsideALineCountsAsOneInstructionAtATime)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compile(kFaultInLine, "fault_in_line");
+    ASSERT_TRUE(img);
+    expectSameProfile(
+        [&] {
+            kwtest::Run r;
+            r.buffers = {buffer("in", iota(64)), buffer("out", std::vector<float>(64))};
+            kw::LaunchConfig c = config({1}, {64});
+            c.profile.enabled = true;
+            r.report = kw::SimBackend().launch(*img, r.buffers, {bufArg(0), bufArg(1)}, c);
+            EXPECT_FALSE(r.report.ok);
+            EXPECT_TRUE(r.report.fault);
+            return r;
         },
         false);
 }
