@@ -97,6 +97,7 @@ void BlockRunner::forget(Observer& o)
 void BlockRunner::attachedChanged()
 {
     watching_ = blk_.observers.issues() || blk_.observers.accesses();
+    observedLines_ = watching_ && blk_.observers.lines();
     for (auto& w : warps_) {
         w.probe = blk_.observers.accesses() ? &blk_.accesses : nullptr;
         w.cache = nullptr; // a cached region would let global accesses past the probe
@@ -316,14 +317,15 @@ bool BlockRunner::runWarp(Warp& w)
             reschedule(w);
             continue;
         }
-        // A straight line of plain instructions (PlainLines) with no observer: the
-        // scheduler has nothing to do between them. All but the last run without the loop's
-        // tests, short of the pc where waiting lanes rejoin and of the turn's or the budget's
-        // end; the last goes through the loop, which makes every test after it.
-        if (!watching) {
+        // A straight line of plain instructions (PlainLines): the scheduler has nothing to
+        // do between them. All but the last run without the loop's tests, short of the pc
+        // where waiting lanes rejoin and of the turn's or the budget's end; the last goes
+        // through the loop, which makes every test after it. Observed, only while every
+        // issue observer takes the line as one event and none filters or has paused here.
+        if (!watching || (observedLines_ && !w.announced && !issueAt_)) {
             const std::uint64_t n = std::min<std::uint64_t>(
                 {lines_.length(w.pc), w.mergePc > w.pc ? w.mergePc - w.pc : 0, stopAt - w.executed});
-            if (n > 1 && !runLine(w, n - 1)) {
+            if (n > 1 && !(watching ? runObservedLine(w, n - 1) : runLine(w, n - 1))) {
                 w.inTurn = false;
                 return true;
             }
@@ -476,6 +478,32 @@ bool BlockRunner::runLine(Warp& w, std::uint64_t n)
         --left;
     }
     return true;
+}
+
+// runLine for an observed warp: one instruction at a time (no fused steps, which would
+// hide their loads), each one's accesses delivered once it has run, and the issue
+// observers told of the line once, with what ran of it.
+bool BlockRunner::runObservedLine(Warp& w, std::uint64_t n)
+{
+    if (blk_.accesses.lanes) // the loop's instruction before
+        deliverAccesses(w);
+    const Instr* code = fn_.code.data();
+    const std::uint32_t from = w.pc, mask = w.mask;
+    bool ok = true;
+    for (std::uint64_t left = n; left > 0; --left) {
+        const Instr& in = code[w.pc];
+        accessInstr_ = &in;
+        in.fn(w, in, w.mask);
+        ++w.pc;
+        ok = !w.stop;
+        w.executed += ok; // as the loop leaves it when the accesses are delivered
+        if (blk_.accesses.lanes)
+            deliverAccesses(w);
+        if (!ok) [[unlikely]]
+            break;
+    }
+    blk_.observers.issueLine(w, from, w.pc - from, mask);
+    return ok;
 }
 
 void BlockRunner::checkTime(Warp& w, const Instr& in)

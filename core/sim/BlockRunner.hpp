@@ -89,7 +89,8 @@ private:
     std::size_t turn_ = 0;
     bool ran_ = false;
     std::uint64_t budgetLeft_ = 0;
-    bool watching_ = false; // observers want issue or memory events: the hot loop's one test
+    bool watching_ = false;      // observers want issue or memory events: the hot loop's one test
+    bool observedLines_ = false; // watching_, and every issue observer takes a line at once
     bool pauseRequested_ = false;
     const std::uint8_t* issueAt_ = nullptr; // setIssueFilter()
     const Instr* accessInstr_ = nullptr;    // the instruction whose accesses blk_.accesses holds
@@ -98,6 +99,7 @@ private:
     // One turn of w, or what is left of it. False: paused before its end.
     bool runWarp(Warp& w);
     bool runLine(Warp& w, std::uint64_t n);
+    bool runObservedLine(Warp& w, std::uint64_t n);
     // runWarp within the budget, then the warp's accesses to the observers.
     bool turn(Warp& w);
     BlockStatus endBlock();

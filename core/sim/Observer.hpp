@@ -38,6 +38,9 @@ public:
     enum Wants : std::uint8_t {
         Issues = 1,   // issue(): every warp-level instruction
         Accesses = 2, // memory(): every memory instruction's lanes
+        // An Issues observer that also takes issueLine() for a straight line's instructions.
+        // The runner batches a line only while every Issues observer takes it.
+        Lines = 4,
     };
 
     virtual ~Observer() = default;
@@ -49,6 +52,11 @@ public:
     // An instruction about to execute at w.pc: `active` the lanes whose guard held (for a
     // branch: the lanes that take it), w.mask the lanes executing together.
     virtual void issue(const Warp& /*w*/, const Instr& /*in*/, std::uint32_t /*active*/) { }
+    // Instead of issue() for each: the n plain instructions from pc (PlainLines: no guard,
+    // no control flow) have executed, once each, with the lanes `mask` (w.mask at the
+    // first). Told after they ran and after their memory() events, which come one per
+    // instruction as ever; n counts a faulting instruction, not those after it.
+    virtual void issueLine(const Warp& /*w*/, std::uint32_t /*pc*/, std::uint32_t /*n*/, std::uint32_t /*mask*/) { }
     // The lanes' accesses of one instruction (`lanes.lanes`, per lane its resolved space,
     // address and size), delivered once the instruction has executed, before the next
     // event. printf and assert deliver each string read on its own.

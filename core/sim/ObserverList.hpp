@@ -27,6 +27,12 @@ public:
     bool empty() const { return all_.empty(); }
     bool issues() const { return !issue_.empty(); }
     bool accesses() const { return !memory_.empty(); }
+    // Every issue() observer takes issueLine() instead for a straight line (none: true).
+    bool lines() const
+    {
+        return std::all_of(issue_.begin(), issue_.end(),
+                           [](const Observer* o) { return o->wants() & Observer::Lines; });
+    }
 
     void blockBegin(const BlockState& blk, std::uint64_t linear) const
     {
@@ -42,6 +48,11 @@ public:
     {
         for (Observer* o : issue_)
             o->issue(w, in, active);
+    }
+    void issueLine(const Warp& w, std::uint32_t pc, std::uint32_t n, std::uint32_t mask) const
+    {
+        for (Observer* o : issue_)
+            o->issueLine(w, pc, n, mask);
     }
     void memory(const Warp& w, const Instr& in, const AccessLog& lanes) const
     {

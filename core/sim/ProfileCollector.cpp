@@ -261,6 +261,7 @@ ProfileCollector::ProfileCollector(const Function& fn, const std::optional<Captu
     : pcs(fn.code.size())
     , code_(fn.code.data())
     , capture_(capture)
+    , lines_(!std::getenv("KW_SIM_PROFILE_PER_INSTRUCTION"))
 {
 }
 
@@ -280,6 +281,16 @@ void ProfileCollector::issue(const Warp& w, const Instr& in, std::uint32_t m)
         ++p.extras.branches;
         if (m && m != w.mask)
             ++p.counters.divergent_branches;
+    }
+}
+
+// A line's instructions are plain (no branch, no guard): each counts as issue() would.
+void ProfileCollector::issueLine(const Warp& /*w*/, std::uint32_t pc, std::uint32_t n, std::uint32_t mask)
+{
+    const std::uint32_t lanes = lanesIn(mask);
+    for (PcCounters *p = &pcs[pc], *end = p + n; p != end; ++p) {
+        ++p->counters.inst_executed;
+        p->counters.thread_inst_executed += lanes;
     }
 }
 

@@ -36,10 +36,13 @@ class ProfileCollector : public Observer {
 public:
     ProfileCollector(const Function& fn, const std::optional<CaptureTarget>& capture);
 
-    std::uint8_t wants() const override { return Issues | Accesses; }
+    // Lines unless the environment names KW_SIM_PROFILE_PER_INSTRUCTION (the tests' switch:
+    // one issue() per instruction, to compare counts with).
+    std::uint8_t wants() const override { return Issues | Accesses | (lines_ ? Lines : 0); }
     // Arms the capture when this block holds the captured warp.
     void blockBegin(const BlockState& blk, std::uint64_t linear) override;
     void issue(const Warp& w, const Instr& in, std::uint32_t active) override;
+    void issueLine(const Warp& w, std::uint32_t pc, std::uint32_t n, std::uint32_t mask) override;
     void memory(const Warp& w, const Instr& in, const AccessLog& lanes) override;
 
     std::vector<PcCounters> pcs;       // per instruction index
@@ -49,6 +52,7 @@ private:
     const Instr* code_ = nullptr;
     std::optional<CaptureTarget> capture_;
     bool captureBlock_ = false;
+    bool lines_ = true;
 
     void capture(const Warp& w, const Instr& in, std::uint32_t pc, const AccessLog& log);
 };
