@@ -81,8 +81,25 @@ if [[ ! -f $prefix/lib/cmake/Qt6Widgets/Qt6WidgetsConfig.cmake ]]; then
 fi
 
 # --- qtsvg ----------------------------------------------------------------------------
+# Debian's source first. Where the archive refuses it (a mirror that keeps the .dsc but
+# no longer the tarballs answers 404), the release tag v<host version> from a git clone
+# of Qt's qtsvg named by KW_QTSVG_GIT (a bare clone or a work tree) gives the same code
+# without Debian's patches.
+qtsvg_source() {
+  [[ -d $work/src/qt6-svg ]] && return 0
+  step "source of qt6-svg"
+  fetch_debian_source "$work/apt" "$work/src/qt6-svg" qt6-svg && return 0
+  local tag=v${host_version%%[+~-]*}
+  [[ -n ${KW_QTSVG_GIT:-} ]] \
+    || fail "Debian's qt6-svg source could not be fetched; set KW_QTSVG_GIT to a clone of Qt's qtsvg (tag $tag)"
+  echo "build-qt: Debian's qt6-svg source could not be fetched; using tag $tag of $KW_QTSVG_GIT instead"
+  rm -rf "$work/src/qt6-svg.tmp" && mkdir -p "$work/src/qt6-svg.tmp"
+  git -C "$KW_QTSVG_GIT" archive "$tag" | tar -x -C "$work/src/qt6-svg.tmp" \
+    || fail "tag $tag is not in $KW_QTSVG_GIT"
+  mv "$work/src/qt6-svg.tmp" "$work/src/qt6-svg"
+}
 if [[ ! -f $prefix/lib/cmake/Qt6Svg/Qt6SvgConfig.cmake ]]; then
-  source_of qt6-svg
+  qtsvg_source
   step "configure qtsvg"
   cmake -S "$work/src/qt6-svg" -B "$work/qtsvg-build" "${common[@]}" "${qt_host[@]}" \
     -DQT_BUILD_EXAMPLES=OFF -DQT_BUILD_TESTS=OFF
