@@ -53,6 +53,7 @@ class StepListPanel;
 class SweepPanel;
 class TimingsPanel;
 class TrustBar;
+class CompilerNotice;
 class VariablesTable;
 class WorkbenchDocument;
 
@@ -77,6 +78,7 @@ public:
     // reloads it with its options and files allowed.
     void trustCurrentDocument();
     TrustBar* trustBar() const { return trustBar_; }
+    CompilerNotice* compilerNotice() const { return compilerNotice_; }
     void loadDocument(const Document& doc);
     Document currentDocument() const;
     WorkbenchDocument* document() const { return document_; }
@@ -194,6 +196,7 @@ private:
     KernelPicker* picker_;
     ErrorBanner* banner_;
     TrustBar* trustBar_;
+    CompilerNotice* compilerNotice_;
     QLabel* diagLabel_;
     QLabel* kernelLabel_;
     RunnerPicker* runnerPicker_ = nullptr;
