@@ -1,4 +1,5 @@
 // kernel-workbench: the desktop workbench.
+#include "CompilerNotice.hpp"
 #include "HelpMenu.hpp"
 #include "LaunchPanel.hpp"
 #include "MainWindow.hpp"
@@ -6,6 +7,7 @@
 #include "StepListPanel.hpp"
 #include "StepTree.hpp"
 #include "UiResources.hpp"
+#include "compile/NvrtcPresence.hpp"
 #include "run/VersionReport.hpp"
 #include "util/Paths.hpp"
 
@@ -106,6 +108,10 @@ int main(int argc, char** argv)
         window.helpMenu()->showGettingStartedOnce();
     if (cli.isSet(device))
         window.launchPanel()->setCurrentDevice(cli.value(device));
+    // Whether kernels can compile here, said on the first screen rather than at the
+    // first compile. Only for this computer's runner: a remote one has its own NVRTC.
+    if (!window.runner()->isRemote())
+        window.compilerNotice()->showFor(kw::NvrtcPresence::check());
     if (cli.isSet(present))
         window.setPresentationMode(true);
 
@@ -113,6 +119,10 @@ int main(int argc, char** argv)
         const QString file = cli.value(shot);
         auto grab = [&window, file] {
             window.grab().save(file);
+            // What the first screen says about the compiler, for scripts that check it.
+            if (const QString notice = window.compilerNotice()->text(); !notice.isEmpty())
+                std::printf("compiler notice: %s\n", qPrintable(notice.simplified()));
+            std::fflush(stdout);
             QApplication::quit();
         };
         if (cli.isSet(runOpt)) {

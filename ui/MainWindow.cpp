@@ -6,6 +6,7 @@
 #include "ArgumentsPanel.hpp"
 #include "ChecksEditor.hpp"
 #include "CodeEditor.hpp"
+#include "CompilerNotice.hpp"
 #include "DefaultWindowSize.hpp"
 #include "DocumentController.hpp"
 #include "DocumentPanels.hpp"
@@ -86,6 +87,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     picker_ = new KernelPicker;
     banner_ = new ErrorBanner;
     trustBar_ = new TrustBar;
+    compilerNotice_ = new CompilerNotice;
     auto* central = new QWidget;
     auto* top = new QHBoxLayout;
     top->setContentsMargins(4, 2, 4, 2);
@@ -99,6 +101,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(2);
     v->addLayout(top);
+    v->addWidget(compilerNotice_);
     v->addWidget(trustBar_);
     v->addWidget(banner_);
     v->addWidget(editor_, 1);

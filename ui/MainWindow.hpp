@@ -54,6 +54,7 @@ class StepListPanel;
 class SweepPanel;
 class TimingsPanel;
 class TrustBar;
+class CompilerNotice;
 class VariablesTable;
 class WorkbenchDocument;
 
@@ -78,6 +79,7 @@ public:
     // reloads it with its options and files allowed.
     void trustCurrentDocument();
     TrustBar* trustBar() const { return trustBar_; }
+    CompilerNotice* compilerNotice() const { return compilerNotice_; }
     void loadDocument(const Document& doc);
     Document currentDocument() const;
     WorkbenchDocument* document() const { return document_; }
@@ -196,6 +198,7 @@ private:
     KernelPicker* picker_;
     ErrorBanner* banner_;
     TrustBar* trustBar_;
+    CompilerNotice* compilerNotice_;
     QLabel* diagLabel_;
     QLabel* kernelLabel_;
     RunnerPicker* runnerPicker_ = nullptr;

@@ -96,7 +96,9 @@ void RunnerClient::start()
     killReason_.clear();
     startedAt_.start();
     if (command_.isEmpty()) {
-        process_.setChildProcessModifier({});
+#ifdef Q_OS_UNIX
+        process_.setChildProcessModifier({}); // a remote runner's setsid is not for this one
+#endif
         process_.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
         process_.start(program_, {"serve"});
     } else {

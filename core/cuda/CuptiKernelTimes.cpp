@@ -2,6 +2,18 @@
 
 #include "util/DynamicLibrary.hpp"
 
+#if defined(__MINGW32__)
+// cupti_common.h spells the records' packing in MSVC's words (__pragma, __declspec(align))
+// for every Windows compiler; MinGW's GCC gets the header's own GCC spelling instead,
+// the same layout.
+#include <cupti_common.h>
+#undef START_PACKED_ALIGNMENT
+#undef PACKED_ALIGNMENT
+#undef END_PACKED_ALIGNMENT
+#define START_PACKED_ALIGNMENT
+#define PACKED_ALIGNMENT __attribute__((__packed__)) __attribute__((aligned(ACTIVITY_RECORD_ALIGNMENT)))
+#define END_PACKED_ALIGNMENT
+#endif
 #include <cupti.h>
 #include <fmt/format.h>
 
@@ -10,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -45,7 +58,8 @@ const CuptiKernelTimes::Api* callbackApi = nullptr;
 
 void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxNumRecords)
 {
-    *buffer = static_cast<uint8_t*>(std::aligned_alloc(kAlign, kBufferBytes));
+    // Aligned operator new, not std::aligned_alloc, which Windows' C library lacks.
+    *buffer = static_cast<uint8_t*>(::operator new (kBufferBytes, std::align_val_t{kAlign}, std::nothrow));
     *size = *buffer ? kBufferBytes : 0;
     *maxNumRecords = 0;
 }
@@ -61,7 +75,7 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
         const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
         records.emplace_back(k->start, k->end);
     }
-    std::free(buffer);
+    ::operator delete (buffer, std::align_val_t{kAlign});
 }
 
 std::vector<std::string> libraryNames()

@@ -80,9 +80,57 @@ if [[ ! -f $prefix/lib/cmake/Qt6Widgets/Qt6WidgetsConfig.cmake ]]; then
   cmake --install "$work/qtbase-build"
 fi
 
+# --- qtbase 6.4.2 without Direct2D: the DirectWrite pieces it leaves out ------------------
+# With Direct2D off and DirectWrite 3 on, Qt 6.4.2's Windows platform plugin and print
+# support still call the DirectWrite font database and font engine, which qtbase only
+# compiles with Direct2D, so a static program does not link. The three files are
+# compiled here as qtbase compiles its other Windows font files (the database base with
+# its DirectWrite parts switched on), added to libQt6Gui.a, and dwrite.dll added to
+# Qt6::Gui's link interface. Nothing of it is kept outside CACHE_DIR.
+gui_lib=$prefix/lib/libQt6Gui.a
+if ! x86_64-w64-mingw32-nm -C "$gui_lib" 2>/dev/null | grep -q ' T QWindowsDirectWriteFontDatabase::QWindowsDirectWriteFontDatabase()'; then
+  step "qtbase: the DirectWrite font classes for the Windows plugin"
+  fix=$work/dwrite-fix
+  mkdir -p "$fix"
+  windows_text=$work/src/qt6-base/src/gui/text/windows
+  sed 's/QT_CONFIG(direct2d)/1/g' "$windows_text/qwindowsfontdatabasebase.cpp" >"$fix/qwindowsfontdatabasebase.cpp"
+  # The compile line of a Windows font file qtbase did build, for another file.
+  model=$(cd "$work/qtbase-build" && ninja -t commands src/gui/CMakeFiles/Gui.dir/text/windows/qwindowsfontengine.cpp.obj | tail -1)
+  [[ $model == *qwindowsfontengine.cpp ]] || fail "qtbase's compile line for qwindowsfontengine.cpp not found"
+  model=$(sed -e 's# -MD##; s# -MT [^ ]*##; s# -MF [^ ]*##; s# -o [^ ]*##; s# -c [^ ]*$##' <<<"$model")
+  for src in "$windows_text/qwindowsfontenginedirectwrite.cpp" "$windows_text/qwindowsdirectwritefontdatabase.cpp" \
+             "$fix/qwindowsfontdatabasebase.cpp"; do
+    (cd "$work/qtbase-build" && eval "$model -I$windows_text -o $fix/$(basename "$src").obj -c $src")
+  done
+  x86_64-w64-mingw32-ar r "$gui_lib" "$fix"/qwindowsfontenginedirectwrite.cpp.obj \
+    "$fix"/qwindowsdirectwritefontdatabase.cpp.obj "$fix"/qwindowsfontdatabasebase.cpp.obj
+fi
+gui_targets=$prefix/lib/cmake/Qt6Gui/Qt6GuiTargets.cmake
+if ! grep -q 'LINK_ONLY:dwrite>' "$gui_targets"; then
+  sed -i '0,/\\\$<LINK_ONLY:uuid>/s//\\$<LINK_ONLY:uuid>;\\$<LINK_ONLY:dwrite>/' "$gui_targets"
+  grep -q 'LINK_ONLY:dwrite>' "$gui_targets" || fail "dwrite could not be added to Qt6::Gui's link interface"
+fi
+
 # --- qtsvg ----------------------------------------------------------------------------
+# Debian's source first. Where the archive refuses it (a mirror that keeps the .dsc but
+# no longer the tarballs answers 404), the release tag v<host version> from a git clone
+# of Qt's qtsvg named by KW_QTSVG_GIT (a bare clone or a work tree) gives the same code
+# without Debian's patches.
+qtsvg_source() {
+  [[ -d $work/src/qt6-svg ]] && return 0
+  step "source of qt6-svg"
+  fetch_debian_source "$work/apt" "$work/src/qt6-svg" qt6-svg && return 0
+  local tag=v${host_version%%[+~-]*}
+  [[ -n ${KW_QTSVG_GIT:-} ]] \
+    || fail "Debian's qt6-svg source could not be fetched; set KW_QTSVG_GIT to a clone of Qt's qtsvg (tag $tag)"
+  echo "build-qt: Debian's qt6-svg source could not be fetched; using tag $tag of $KW_QTSVG_GIT instead"
+  rm -rf "$work/src/qt6-svg.tmp" && mkdir -p "$work/src/qt6-svg.tmp"
+  git -C "$KW_QTSVG_GIT" archive "$tag" | tar -x -C "$work/src/qt6-svg.tmp" \
+    || fail "tag $tag is not in $KW_QTSVG_GIT"
+  mv "$work/src/qt6-svg.tmp" "$work/src/qt6-svg"
+}
 if [[ ! -f $prefix/lib/cmake/Qt6Svg/Qt6SvgConfig.cmake ]]; then
-  source_of qt6-svg
+  qtsvg_source
   step "configure qtsvg"
   cmake -S "$work/src/qt6-svg" -B "$work/qtsvg-build" "${common[@]}" "${qt_host[@]}" \
     -DQT_BUILD_EXAMPLES=OFF -DQT_BUILD_TESTS=OFF

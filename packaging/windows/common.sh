@@ -31,13 +31,14 @@ Suites: bookworm
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
-    apt-get "${opts[@]}" update -qq
+    apt-get "${opts[@]}" update -qq || return 1
     _debian_sources_updated=$apt_dir # once per run: the archive moves on between runs
   fi
   local parent
   parent=$(dirname "$dest")
   mkdir -p "$parent"
-  (cd "$parent" && apt-get "${opts[@]}" source --download-only "$pkg${version:+=$version}")
+  # "|| return": callers may test the result, where set -e does not stop a function.
+  (cd "$parent" && apt-get "${opts[@]}" source --download-only "$pkg${version:+=$version}") || return 1
   (cd "$parent" && rm -rf "$dest.tmp" "$dest" && dpkg-source -x ./"${pkg}"_*.dsc "$dest.tmp" && mv "$dest.tmp" "$dest")
 }
 

@@ -1,6 +1,6 @@
-# Cross-compiles the Qt-free part (kwcore, kwb-run, the core and simulator tests) for
-# 64-bit Windows with Debian's MinGW-w64 (g++-mingw-w64-x86-64-posix: the posix thread
-# model, which std::thread needs). Dependencies come from KW_MINGW_PREFIX, which
+# Cross-compiles kwcore, kwb-run, the core and simulator tests and (with a Qt built
+# for MinGW) the window for 64-bit Windows with Debian's MinGW-w64
+# (g++-mingw-w64-x86-64-posix: the posix thread model, which std::thread needs). Dependencies come from KW_MINGW_PREFIX, which
 # packaging/windows/deps.sh fills. Test executables run under Wine.
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR x86_64)
@@ -17,6 +17,8 @@ endif()
 if(NOT KW_MINGW_PREFIX)
   message(FATAL_ERROR "Set KW_MINGW_PREFIX to the folder packaging/windows/deps.sh filled")
 endif()
+# A list is allowed: build.sh names the dependencies' prefix and, for the window, the
+# Qt for MinGW that build-qt.sh built.
 # try_compile projects see the toolchain file again; hand them the prefix.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES KW_MINGW_PREFIX)
 

@@ -4,6 +4,7 @@
 // rings of other shapes; and a slot is never refilled (upload) or read (download) before
 // the copy queued from it or into it has run, which a GPU would show only now and then.
 #include "cuda/StagedTransfer.hpp"
+#include "support/ScopedEnvironment.hpp"
 
 #include <gtest/gtest.h>
 
@@ -140,17 +141,17 @@ TEST(StagedTransfer, RingsOfOtherShapesAndChunksLargeEnoughForTheCopyThreads)
 
 TEST(StagedTransfer, TheRingIsTakenFromTheEnvironment)
 {
-    ::setenv("KWB_STAGING_SLOT_MIB", "32", 1);
-    ::setenv("KWB_STAGING_SLOTS", "6", 1);
-    ::setenv("KWB_STAGING_THREADS", "3", 1);
+    kw::test::ScopedEnvironment::assign("KWB_STAGING_SLOT_MIB", "32");
+    kw::test::ScopedEnvironment::assign("KWB_STAGING_SLOTS", "6");
+    kw::test::ScopedEnvironment::assign("KWB_STAGING_THREADS", "3");
     const auto r = StagedTransfer::ringFromEnvironment();
     EXPECT_EQ(r.slotBytes, std::size_t(32) << 20);
     EXPECT_EQ(r.slots, 6u);
     EXPECT_EQ(r.copyThreads, 2u); // workers beside the caller
-    ::setenv("KWB_STAGING_SLOTS", "many", 1);
+    kw::test::ScopedEnvironment::assign("KWB_STAGING_SLOTS", "many");
     EXPECT_EQ(StagedTransfer::ringFromEnvironment().slots, StagedTransfer::Ring{}.slots);
-    ::unsetenv("KWB_STAGING_SLOT_MIB");
-    ::unsetenv("KWB_STAGING_SLOTS");
-    ::unsetenv("KWB_STAGING_THREADS");
+    kw::test::ScopedEnvironment::assign("KWB_STAGING_SLOT_MIB", std::nullopt);
+    kw::test::ScopedEnvironment::assign("KWB_STAGING_SLOTS", std::nullopt);
+    kw::test::ScopedEnvironment::assign("KWB_STAGING_THREADS", std::nullopt);
     EXPECT_EQ(StagedTransfer::ringFromEnvironment().slotBytes, StagedTransfer::Ring{}.slotBytes);
 }
