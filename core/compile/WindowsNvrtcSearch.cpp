@@ -158,8 +158,9 @@ std::vector<WindowsNvrtcDll> WindowsNvrtcSearch::find(const WindowsNvrtcPlaces& 
 std::string WindowsNvrtcSearch::installHint()
 {
     return "Kernels need NVIDIA's runtime compiler (NVRTC) to compile; everything else works without it. "
-           "Install the CUDA Toolkit (its \"nvrtc\" component is enough), or reinstall Kernel Workbench with "
-           "its \"NVIDIA runtime compiler\" component, or set KWB_NVRTC to the path of nvrtc64_130_0.dll";
+           "Install the CUDA Toolkit 13 (its \"nvrtc\" component is enough), or set KWB_NVRTC to the path of "
+           "nvrtc64_130_0.dll. An installer built with NVIDIA's files has them in its \"NVIDIA runtime "
+           "compiler\" component";
 }
 
 } // namespace kw
