@@ -25,27 +25,6 @@ void relax()
 #endif
 }
 
-// Waits until `value` differs from `old`: spinning for kSpin (when `spin`), then
-// sleeping on it.
-template <typename T> T awaitChange(const std::atomic<T>& value, T old, bool spin)
-{
-    const auto until = std::chrono::steady_clock::now() + kSpin;
-    for (unsigned i = 0; spin; ++i) {
-        const T now = value.load(std::memory_order_acquire);
-        if (now != old)
-            return now;
-        if ((i & 1023) == 1023 && std::chrono::steady_clock::now() > until)
-            break;
-        relax();
-    }
-    for (;;) {
-        value.wait(old, std::memory_order_acquire);
-        const T now = value.load(std::memory_order_acquire);
-        if (now != old)
-            return now;
-    }
-}
-
 // memcpy whose stores bypass the caches (SSE2, in every x86-64), fenced so the bytes
 // are visible to the thread that waits for the copy; memcpy elsewhere.
 void streamingCopy(char* dst, const char* src, std::size_t bytes)
@@ -99,9 +78,36 @@ ParallelCopy::~ParallelCopy()
 {
     stop_.store(true, std::memory_order_relaxed);
     generation_.fetch_add(1, std::memory_order_release);
-    generation_.notify_all();
+    wakeSleepers();
     for (auto& t : workers_)
         t.join();
+}
+
+template <typename T> T ParallelCopy::awaitChange(const std::atomic<T>& value, T old)
+{
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (unsigned i = 0; spin_; ++i) {
+        const T now = value.load(std::memory_order_acquire);
+        if (now != old)
+            return now;
+        if ((i & 1023) == 1023 && std::chrono::steady_clock::now() > until)
+            break;
+        relax();
+    }
+    std::unique_lock lock(sleep_);
+    T now = old;
+    wake_.wait(lock, [&] { return (now = value.load(std::memory_order_acquire)) != old; });
+    return now;
+}
+
+void ParallelCopy::wakeSleepers()
+{
+    // Taking the lock orders the change before a sleeper's test of it: a thread that
+    // tested the old value is already waiting when notified.
+    {
+        const std::lock_guard lock(sleep_);
+    }
+    wake_.notify_all();
 }
 
 void ParallelCopy::copyPart(unsigned part) const
@@ -127,22 +133,22 @@ void ParallelCopy::copy(void* dst, const void* src, std::size_t bytes, Stores st
     stores_ = stores;
     pending_.store(unsigned(workers_.size()), std::memory_order_relaxed);
     generation_.fetch_add(1, std::memory_order_release); // publishes the fields above
-    generation_.notify_all();
+    wakeSleepers();
     copyPart(0);
     for (unsigned left = pending_.load(std::memory_order_acquire); left != 0;)
-        left = awaitChange(pending_, left, spin_);
+        left = awaitChange(pending_, left);
 }
 
 void ParallelCopy::work(unsigned index)
 {
     unsigned seen = 0;
     for (;;) {
-        seen = awaitChange(generation_, seen, spin_);
+        seen = awaitChange(generation_, seen);
         if (stop_.load(std::memory_order_relaxed))
             return;
         copyPart(index);
         if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-            pending_.notify_one();
+            wakeSleepers();
     }
 }
 

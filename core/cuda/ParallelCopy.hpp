@@ -2,7 +2,9 @@
 // memcpy spread over a few persistent threads: one thread cannot fill pinned
 // staging buffers as fast as the copy engine empties them, nor empty them.
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -29,6 +31,11 @@ public:
 private:
     void work(unsigned index);
     void copyPart(unsigned part) const;
+    // Waits until `value` differs from `old`: spinning for a while (see kSpin), then
+    // asleep on wake_. A mutex and a condition variable rather than std::atomic::wait,
+    // whose waiter pool lost wake-ups under Windows' C++ library (copies that never ended).
+    template <typename T> T awaitChange(const std::atomic<T>& value, T old);
+    void wakeSleepers();
 
     // A staged transfer hands out a chunk every few hundred microseconds: the workers
     // spin between chunks for a while (kSpin) instead of sleeping, since waking a
@@ -43,6 +50,8 @@ private:
     Stores stores_ = Stores::cached;
     unsigned parts_ = 1;
     bool spin_ = true;
+    std::mutex sleep_;
+    std::condition_variable wake_;
 };
 
 } // namespace kw::cuda

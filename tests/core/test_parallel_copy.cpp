@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -98,4 +100,15 @@ TEST(ParallelCopy, ASliceSmallerThanAPageStillCoversEveryByte)
     kw::cuda::ParallelCopy copier(7);
     for (std::size_t extra : {std::size_t(1), std::size_t(4095), std::size_t(8 * 4096 - 1)})
         expectExactCopy(copier, kThreshold + extra, 0, 0, unsigned(extra));
+}
+
+TEST(ParallelCopy, WorkersAsleepBetweenCopiesWakeForEachOne)
+{
+    // A pause longer than the workers spin puts them to sleep: every copy after it must
+    // wake them all and end. A lost wake-up hangs (ctest's timeout fails it).
+    kw::cuda::ParallelCopy copier(3);
+    for (unsigned round = 0; round < 60; ++round) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(3));
+        expectExactCopy(copier, kThreshold + 4096 * round, 0, 0, round, round % 2 ? Stores::streaming : Stores::cached);
+    }
 }
