@@ -2,7 +2,6 @@
 
 #include "compile/NvrtcPresence.hpp"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QTextDocument>
 #include <QToolButton>
@@ -10,28 +9,14 @@
 namespace kw {
 
 CompilerNotice::CompilerNotice(QWidget* parent)
-    : QFrame(parent)
+    : NoticeStrip("CompilerNotice", parent)
 {
-    setObjectName("CompilerNotice");
-    setFrameShape(QFrame::StyledPanel);
-    // Palette roles, as the trust bar, so the strip follows a dark desktop theme.
-    setBackgroundRole(QPalette::ToolTipBase);
-    setForegroundRole(QPalette::ToolTipText);
-    setAutoFillBackground(true);
-    label_ = new QLabel;
-    label_->setWordWrap(true);
-    label_->setTextFormat(Qt::RichText);
-    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* close = new QToolButton;
     close->setAutoRaise(true);
     close->setText(QStringLiteral("✕"));
     close->setToolTip(tr("Hide until the next start"));
-    auto* h = new QHBoxLayout(this);
-    h->setContentsMargins(8, 4, 8, 4);
-    h->addWidget(label_, 1);
-    h->addWidget(close, 0, Qt::AlignTop);
+    addControl(close);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
-    hide();
 }
 
 void CompilerNotice::showFor(const NvrtcPresence& presence)

@@ -1,32 +1,17 @@
 #include "TrustBar.hpp"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 
 namespace kw {
 
 TrustBar::TrustBar(QWidget* parent)
-    : QFrame(parent)
+    : NoticeStrip("TrustBar", parent)
+    , trust_(new QPushButton(tr("Trust this document")))
 {
-    setObjectName("TrustBar");
-    setFrameShape(QFrame::StyledPanel);
-    // Palette roles, not fixed colours, so the bar follows a dark desktop theme.
-    setBackgroundRole(QPalette::ToolTipBase);
-    setForegroundRole(QPalette::ToolTipText);
-    setAutoFillBackground(true);
-    label_ = new QLabel;
-    label_->setWordWrap(true);
-    label_->setTextFormat(Qt::RichText);
-    label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    trust_ = new QPushButton(tr("Trust this document"));
     trust_->setToolTip(tr("Compile and run it, with the options and files listed here"));
-    auto* h = new QHBoxLayout(this);
-    h->setContentsMargins(8, 4, 8, 4);
-    h->addWidget(label_, 1);
-    h->addWidget(trust_, 0, Qt::AlignTop);
+    addControl(trust_);
     connect(trust_, &QPushButton::clicked, this, &TrustBar::trustRequested);
-    hide();
 }
 
 void TrustBar::showFor(const std::vector<DocumentRequest>& requests, const QString& refusal)

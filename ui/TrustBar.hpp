@@ -4,14 +4,13 @@
 // for, and offers to trust it.
 #include "doc/DocumentRequests.hpp"
 
-#include <QFrame>
+#include "NoticeStrip.hpp"
 
-class QLabel;
 class QPushButton;
 
 namespace kw {
 
-class TrustBar : public QFrame {
+class TrustBar : public NoticeStrip {
     Q_OBJECT
 public:
     explicit TrustBar(QWidget* parent = nullptr);
@@ -26,7 +25,6 @@ signals:
     void trustRequested();
 
 private:
-    QLabel* label_;
     QPushButton* trust_;
 };
 

@@ -26,24 +26,6 @@ namespace kw {
 
 namespace {
 
-// The motions and focus commands after which the lanes and shared memory are read again.
-bool movesOrFocuses(const QString& command)
-{
-    static const QStringList words = {"continue",   "c",
-                                      "step",       "s",
-                                      "stepi",      "si",
-                                      "next",       "n",
-                                      "finish",     "barrier",
-                                      "reconverge", "reverse-step",
-                                      "rs",         "reverse-stepi",
-                                      "rsi",        "reverse-continue",
-                                      "rc",         "goto",
-                                      "block",      "warp",
-                                      "thread",     "lane",
-                                      "where"};
-    return words.contains(command.section(' ', 0, 0));
-}
-
 // The motions, forwards and backwards, sent in slices so that Pause can stop them: the
 // runner goes on with the same motion when it is sent again (docs/protocol.md, `slice_ms`).
 bool runsInSlices(const QString& command)
@@ -58,6 +40,14 @@ bool runsInSlices(const QString& command)
                                       "rsi",        "reverse-continue",
                                       "rc"};
     return words.contains(command);
+}
+
+// The motions and focus commands after which the lanes and shared memory are read again.
+bool movesOrFocuses(const QString& command)
+{
+    static const QStringList focus = {"goto", "block", "warp", "thread", "lane", "where"};
+    const QString word = command.section(' ', 0, 0);
+    return runsInSlices(word) || focus.contains(word);
 }
 
 } // namespace
