@@ -30,7 +30,8 @@ struct Run {
 
 inline Run profiled(const std::string& source, const std::string& kernel, std::vector<kw::BufferArg> buffers,
                     const std::vector<kw::LaunchArg>& args, kw::Dim3 grid, kw::Dim3 block,
-                    std::optional<kw::AccessCaptureRequest> capture = std::nullopt, bool profile = true)
+                    std::optional<kw::AccessCaptureRequest> capture = std::nullopt, bool profile = true,
+                    unsigned threads = 0) // 0: the simulator's default
 {
     Run r;
     r.buffers = std::move(buffers);
@@ -43,6 +44,8 @@ inline Run profiled(const std::string& source, const std::string& kernel, std::v
     c.profile.enabled = profile;
     c.profile.capture = std::move(capture);
     kw::SimBackend sim;
+    if (threads)
+        sim.setThreads(threads);
     r.report = sim.launch(*img, r.buffers, args, c);
     EXPECT_TRUE(r.report.ok) << faultMessage(r.report.fault);
     if (profile)
