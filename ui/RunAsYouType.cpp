@@ -1,13 +1,34 @@
 #include "RunAsYouType.hpp"
 
+#include <algorithm>
+
 namespace kw {
 
 RunAsYouType::RunAsYouType(QObject* parent)
     : QObject(parent)
 {
     pause_.setSingleShot(true);
-    pause_.setInterval(400);
+    prepare_.setSingleShot(true);
+    setDelay(400);
     connect(&pause_, &QTimer::timeout, this, &RunAsYouType::pauseOver);
+    connect(&prepare_, &QTimer::timeout, this, [this] {
+        if (enabled_ && !busy_)
+            emit prepareDue();
+    });
+}
+
+void RunAsYouType::setDelay(int ms)
+{
+    pause_.setInterval(ms);
+    prepare_.setInterval(ms - std::min(compileLeadMs_, ms / 2));
+}
+
+void RunAsYouType::setCompileTime(double ms)
+{
+    // A little more than the last compile took, so that the next one ends before the
+    // pause does even on a busy machine: a small kernel's 20 to 60 ms vary that much.
+    compileLeadMs_ = std::max(150, int(ms * 1.25));
+    setDelay(delay());
 }
 
 void RunAsYouType::setEnabled(bool on)
@@ -15,14 +36,17 @@ void RunAsYouType::setEnabled(bool on)
     enabled_ = on;
     if (!on) {
         pause_.stop();
+        prepare_.stop();
         pending_ = false;
     }
 }
 
 void RunAsYouType::edited()
 {
-    if (enabled_)
+    if (enabled_) {
         pause_.start();
+        prepare_.start();
+    }
 }
 
 void RunAsYouType::setBusy(bool busy)
@@ -38,6 +62,7 @@ void RunAsYouType::pauseOver()
 {
     if (!enabled_)
         return;
+    emit pauseEnded();
     if (busy_) {
         pending_ = true;
         return;

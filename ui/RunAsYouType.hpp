@@ -1,7 +1,9 @@
 #pragma once
 // When the document is run by itself: a pause after an edit starts a run, as a live
 // preview does. Runs never overlap: an edit made while one is in flight asks for one
-// more run when it ends, and only the newest edit counts.
+// more run when it ends, and only the newest edit counts. Part of the way through the
+// pause the run's compile may start (prepareDue), so that the run due at its end finds
+// its program compiled.
 #include <QObject>
 #include <QTimer>
 
@@ -14,8 +16,13 @@ public:
 
     void setEnabled(bool on);
     bool isEnabled() const { return enabled_; }
-    void setDelay(int ms) { pause_.setInterval(ms); }
+    void setDelay(int ms);
     int delay() const { return pause_.interval(); }
+    // When, after the last edit, the run's compile may start: before the pause ends by
+    // a little more than the document's last compile took, at least 150 ms and at most
+    // half the pause.
+    int prepareDelay() const { return prepare_.interval(); }
+    void setCompileTime(double ms);
     // A run (of any kind) is in flight: the runner's busy state.
     void setBusy(bool busy);
     bool waiting() const { return pause_.isActive() || pending_; }
@@ -25,6 +32,11 @@ public slots:
     void edited();
 
 signals:
+    // Nothing is running, and the pause after the last edit is far enough along that the
+    // edit is likely the one to run: compile it now.
+    void prepareDue();
+    // The pause after the last edit is over (a run follows now, or when the one in flight ends).
+    void pauseEnded();
     // The pause after the last edit is over and nothing is running: run now.
     void runDue();
 
@@ -32,6 +44,8 @@ private:
     void pauseOver();
 
     QTimer pause_;
+    QTimer prepare_;
+    int compileLeadMs_ = 150;
     bool enabled_ = false;
     bool busy_ = false;
     bool pending_ = false; // the pause ended during a run

@@ -89,10 +89,22 @@ RunController::RunController(Views views, const QString& runnerProgram, QObject*
         if (runId_ == before) // refused (the banner says why): no compile to wait for
             live_->release();
     });
+    // The run's compile, started in the pause: the run due at its end finds the program
+    // in the runner's cache. Its reply is not shown (the run's result carries the same
+    // compile); nor is its busy state, as for the run that follows.
+    connect(typing_, &RunAsYouType::prepareDue, this, [this] {
+        const Document& doc = v_.document->document();
+        if (doc.trust != Trust::Trusted || (!doc.isSequence() && !v_.launch->issues().isEmpty()))
+            return; // the run refuses it, and says why
+        startingTypingRun_ = true;
+        prepareId_ = runner_->compile(doc, v_.launch->currentDevice());
+        startingTypingRun_ = false;
+    });
     // The live check held back for a run follows it, once the runner is idle: asked, not
     // taken from the signal, as a run due meanwhile starts while the signal is delivered.
+    // The pause's own compile does not end the wait: the run is still to come.
     connect(runner_, &RunnerClient::busyChanged, this, [this] {
-        if (!runner_->busy())
+        if (!runner_->busy() && !typing_->waiting())
             live_->release();
     });
     connect(v_.document, &WorkbenchDocument::trustChanged, this, [this] {
@@ -179,6 +191,11 @@ void RunController::wireRunner()
             v_.ptx->showCompile(r);
             return;
         }
+        if (id == prepareId_) {
+            if (r.ok && !r.cacheHit)
+                typing_->setCompileTime(r.compileMs);
+            return;
+        }
         if (id != compileId_)
             return;
         showCompile(r);
@@ -247,7 +264,8 @@ void RunController::documentChanged(DocumentPart part)
         liveStale_ = true;
         // The run due after the pause compiles this text and shows its diagnostics: the
         // live check waits for it rather than share the cores with it.
-        if (typing_->isEnabled() && !runner_->busy() && v_.document->document().trust == Trust::Trusted)
+        if (typing_->isEnabled() && (!runner_->busy() || typing_->waiting())
+            && v_.document->document().trust == Trust::Trusted)
             live_->hold();
         live_->sourceEdited(v_.editor->text());
     } else if (part == DocumentPart::Options)

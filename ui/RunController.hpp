@@ -161,6 +161,7 @@ private:
     int runId_ = -1;
     int typingRunId_ = -1;           // the run a pause in typing started: its compile errors stay quiet
     bool startingTypingRun_ = false; // while a pause in typing starts its run
+    int prepareId_ = -1;             // the compile a pause in typing started
     int compileId_ = -1;
     int ptxCompileId_ = -1; // the compile that fills the PTX view after a run
 };

@@ -12,6 +12,7 @@
 #include "test_window_options.hpp"
 #include "views_test_app.hpp"
 
+#include <QDateTime>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -65,6 +66,50 @@ TEST(RunAsYouType, AnEditDuringARunAsksForOneMoreRunWhenItEnds)
     QTest::qWait(80);
     typing.setBusy(false);
     EXPECT_EQ(due.count(), 1) << "turned off: what was asked for is dropped";
+}
+
+TEST(RunAsYouType, ThePauseStartsTheRunsCompileBeforeTheRunIsDue)
+{
+    test::app();
+    RunAsYouType typing;
+    typing.setDelay(400);
+    EXPECT_EQ(typing.prepareDelay(), 250) << "a small kernel's compile ahead of the run";
+    typing.setCompileTime(160);
+    EXPECT_EQ(typing.prepareDelay(), 200) << "ahead by a little more than the last compile took";
+    typing.setCompileTime(10);
+    EXPECT_EQ(typing.prepareDelay(), 250) << "never less than 150 ms ahead";
+    typing.setCompileTime(900); // a kernel with the CUDA headers, without its PCH yet
+    EXPECT_EQ(typing.prepareDelay(), 200) << "at most half the pause";
+    typing.setDelay(60);
+    EXPECT_EQ(typing.prepareDelay(), 30);
+    typing.setEnabled(true);
+    QSignalSpy prepare(&typing, &RunAsYouType::prepareDue);
+    QSignalSpy ended(&typing, &RunAsYouType::pauseEnded);
+    int preparedAtRun = -1;
+    QObject::connect(&typing, &RunAsYouType::runDue, [&] { preparedAtRun = prepare.count(); });
+    typing.edited();
+    QTest::qWait(10);
+    typing.edited();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return preparedAtRun >= 0; }, 2000));
+    EXPECT_EQ(preparedAtRun, 1) << "one compile, in the pause after the last edit, before the run";
+    EXPECT_EQ(ended.count(), 1);
+
+    // Busy: no compile is queued behind the job in flight; the pause still ends.
+    prepare.clear();
+    ended.clear();
+    preparedAtRun = -1;
+    typing.setBusy(true);
+    typing.edited();
+    ASSERT_TRUE(ended.wait(2000));
+    EXPECT_EQ(prepare.count(), 0);
+    EXPECT_EQ(preparedAtRun, -1) << "the run waits for the job in flight";
+    typing.setBusy(false);
+    EXPECT_EQ(preparedAtRun, 0);
+
+    typing.edited();
+    typing.setEnabled(false);
+    QTest::qWait(120);
+    EXPECT_EQ(prepare.count(), 0) << "turned off: nothing compiles";
 }
 
 namespace {
@@ -178,4 +223,37 @@ TEST(RunAsYouType, TheLiveCheckFollowsTheRunInsteadOfRacingIt)
     w.window.editor()->setText(source);
     EXPECT_TRUE(started.count() > 0 || started.wait(5000));
     EXPECT_EQ(ran.count(), 1) << "and nothing runs";
+}
+
+// The pause compiles the edit in the runner, so the run at its end takes its program from
+// the runner's cache: the result is the edited kernel's, and no live compile ran beside it.
+TEST(RunAsYouType, TheRunFindsItsProgramCompiledInThePause)
+{
+    Window w;
+    ASSERT_TRUE(w.ready);
+    w.runAsYouType()->setChecked(true);
+    auto* typing = w.window.findChild<RunAsYouType*>();
+    typing->setDelay(300);
+    LiveDiagnostics* live = w.window.liveDiagnostics();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !live->busy() && !w.window.runner()->busy(); }, 60000));
+
+    QSignalSpy started(live, &LiveDiagnostics::started);
+    QSignalSpy prepared(typing, &RunAsYouType::prepareDue);
+    QSignalSpy ran(&w.window, &MainWindow::runCompleted);
+    int startedAtResult = -1;
+    QObject::connect(&w.window, &MainWindow::runCompleted, [&] { startedAtResult = started.count(); });
+    QString source = w.window.editor()->text();
+    // A constant no earlier run compiled: the program cache on disk outlives the process.
+    const QString stamp = QString::number(QDateTime::currentMSecsSinceEpoch());
+    source.replace("a[idx] + b[idx]", "a[idx] + b[idx] + 0.0f * " + stamp + ".0f + 10.0f");
+    w.window.editor()->setText(source);
+    ASSERT_TRUE(ran.wait(120000));
+    EXPECT_EQ(prepared.count(), 1);
+    const RunResult r = ran.at(0).at(0).value<RunResult>();
+    ASSERT_TRUE(r.compile.ok);
+    ASSERT_FALSE(r.fault);
+    EXPECT_TRUE(r.compile.cacheHit) << "compiled in the pause";
+    EXPECT_EQ(w.out(r), (std::vector<float>{15, 17, 19})) << "[1,2,3] + [4,5,6] + 10: the edited kernel ran";
+    EXPECT_EQ(startedAtResult, 0) << "the live check waited for the run, not for the pause's compile";
+    w.runAsYouType()->setChecked(false);
 }
