@@ -17,7 +17,7 @@ constexpr std::uint64_t kDivergedSlice = 1u << 10; // ... and a diverged group b
 BlockRunner::BlockRunner(LaunchState& launch)
     : L_(launch)
     , fn_(*launch.fn)
-    , lines_(fn_.code)
+    , lines_(fn_.code, fn_.numRegs)
 {
     const std::uint64_t threads = L_.block.volume();
     warpsPerBlock_ = std::uint32_t((threads + 31) / 32);
@@ -98,6 +98,7 @@ void BlockRunner::attachedChanged()
 {
     watching_ = blk_.observers.issues() || blk_.observers.accesses();
     observedLines_ = watching_ && blk_.observers.lines();
+    unobserved_ = blk_.observers.empty();
     for (auto& w : warps_) {
         w.probe = blk_.observers.accesses() ? &blk_.accesses : nullptr;
         w.cache = nullptr; // a cached region would let global accesses past the probe
@@ -320,14 +321,25 @@ bool BlockRunner::runWarp(Warp& w)
         // A straight line of plain instructions (PlainLines): the scheduler has nothing to
         // do between them. All but the last run without the loop's tests, short of the pc
         // where waiting lanes rejoin and of the turn's or the budget's end; the last goes
-        // through the loop, which makes every test after it. Observed, only while every
-        // issue observer takes the line as one event and none filters or has paused here.
+        // through the loop, which makes every test after it, unless a fused step ran it
+        // (then those tests follow here). Observed, only while every issue observer takes
+        // the line as one event and none filters or has paused here.
         if (!watching || (observedLines_ && !w.announced && !issueAt_)) {
             const std::uint64_t n = std::min<std::uint64_t>(
                 {lines_.length(w.pc), w.mergePc > w.pc ? w.mergePc - w.pc : 0, stopAt - w.executed});
-            if (n > 1 && !(watching ? runObservedLine(w, n - 1) : runLine(w, n - 1))) {
-                w.inTurn = false;
-                return true;
+            if (n > 1) {
+                const std::uint32_t end = w.pc + std::uint32_t(n);
+                if (!(watching ? runObservedLine(w, n - 1) : runLine(w, n))) {
+                    w.inTurn = false;
+                    return true;
+                }
+                if (w.pc == end) {
+                    if (w.pc >= w.mergePc)
+                        reschedule(w);
+                    if (w.executed >= stopAt)
+                        return turnEnds(w, code[end - 1]);
+                    continue;
+                }
             }
         }
         const Instr& in = code[w.pc];
@@ -440,35 +452,48 @@ bool BlockRunner::runWarp(Warp& w)
         }
         if (w.pc >= w.mergePc)
             reschedule(w);
-        if (++w.executed >= stopAt) {
-            if (w.executed < w.sliceEnd)
-                return false; // the budget is used up: the turn goes on when resumed
-            w.inTurn = false;
-            checkTime(w, in);
-            if (!w.stop && w.mask && ((~w.exited & ~w.atBar & w.exists) & ~w.mask))
-                yieldToOtherLanes(w);
-            return true;
-        }
+        if (++w.executed >= stopAt)
+            return turnEnds(w, in);
     }
     w.inTurn = false;
     return true;
 }
 
-// n plain instructions from w.pc, none of which can end the turn or reach a rejoin point
-// (runWarp's choice): each is what runWarp's loop does for it, without the tests that
-// cannot come out otherwise. False: one of them stopped the launch, with w.pc past it and
-// not counted, as runWarp's loop leaves a stopped warp.
+// runWarp after instruction `in` has used up the turn or the budget. False: the budget, with
+// the turn to go on when resumed.
+bool BlockRunner::turnEnds(Warp& w, const Instr& in)
+{
+    if (w.executed < w.sliceEnd)
+        return false;
+    w.inTurn = false;
+    checkTime(w, in);
+    if (!w.stop && w.mask && ((~w.exited & ~w.atBar & w.exists) & ~w.mask))
+        yieldToOtherLanes(w);
+    return true;
+}
+
+// The n plain instructions from w.pc, none of which can end the turn or reach a rejoin point
+// (runWarp's choice), but the last, which runWarp's loop runs, unless a fused step ends the
+// line: each is what runWarp's loop does for it, without the tests that cannot come out
+// otherwise. False: one of them stopped the launch, with w.pc past it and not counted, as
+// runWarp's loop leaves a stopped warp.
 bool BlockRunner::runLine(Warp& w, std::uint64_t n)
 {
     const Instr* code = fn_.code.data();
-    for (std::uint64_t left = n; left > 0;) {
+    for (std::uint64_t left = n; left > 1;) {
         const Instr& in = code[w.pc];
         const PlainLines::Fused& f = lines_.fused(w.pc);
-        if (f.run && f.length <= left && f.run(w, &in)) {
-            w.pc += f.length;
-            w.executed += f.length;
-            left -= f.length;
-            continue;
+        if (f.run) {
+            // The registers only the fused instructions read are left unwritten when they
+            // run whole and nothing observes the block (a debugger attached may show them).
+            const std::uint32_t length = f.length <= left ? f.length : std::uint32_t(left / f.unit * f.unit);
+            const std::uint64_t written = unobserved_ && length == f.length ? f.live : ~std::uint64_t(0);
+            if (const std::uint32_t ran = length ? f.run(w, &in, length, written) : 0) {
+                w.pc += ran;
+                w.executed += ran;
+                left -= ran;
+                continue;
+            }
         }
         in.fn(w, in, w.mask);
         ++w.pc;
