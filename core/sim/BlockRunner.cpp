@@ -2,6 +2,7 @@
 
 #include "sim/DevicePrintf.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/LaneMasks.hpp"
 #include "sim/SimChecks.hpp"
 
 #include <algorithm>
@@ -348,12 +349,8 @@ bool BlockRunner::runWarp(Warp& w)
             continue;
         }
         std::uint32_t m = w.mask;
-        if (in.guard >= 0) {
-            const std::uint64_t* p = w.reg(std::uint32_t(in.guard));
-            std::uint32_t pm = 0;
-            forLanes(m, [&](int l) { pm |= std::uint32_t((p[l] != 0) != in.guardNeg) << l; });
-            m = pm;
-        }
+        if (in.guard >= 0)
+            m &= nonZeroLanes(w.reg(std::uint32_t(in.guard))) ^ (in.guardNeg ? ~0u : 0u);
         // Observers: the one test in the loop when there are none.
         if (watching) [[unlikely]] {
             if (w.announced)
@@ -413,8 +410,11 @@ bool BlockRunner::runWarp(Warp& w)
                     w.barPred = (w.barPred & ~(1u << l)) | (std::uint32_t((p[l] != 0) != neg) << l);
                 }
             }
-            for (std::uint32_t k = m; k; k &= k - 1)
-                w.lanePc[__builtin_ctz(k)] = w.pc + 1;
+            if (m == 0xffffffffu)
+                std::fill_n(w.lanePc, 32, w.pc + 1);
+            else
+                for (std::uint32_t k = m; k; k &= k - 1)
+                    w.lanePc[__builtin_ctz(k)] = w.pc + 1;
             if (m && !blk_.observers.empty())
                 blk_.observers.barrierArrive(w, in, m);
             w.atBar |= m;

@@ -210,7 +210,7 @@ namespace {
 }
 
 // The loads' checks and the arithmetic in one function compiled for AVX2. Every step's loads
-// are checked before anything runs; only the steps before the first that declines run.
+// are checked before anything runs; only the steps before the first whose load declines run.
 [[gnu::target("avx2,fma")]] std::uint32_t loadFmaChain(Warp& w, const Instr* at, std::uint32_t steps,
                                                        std::uint64_t written)
 {
@@ -236,9 +236,43 @@ namespace {
         p[t][k][1] = span.lane(16, A[16]);
         return true;
     };
-    std::uint32_t ready = 0;
-    while (ready < steps && load(ready, 0) && load(ready, 1))
-        ++ready;
+    // Every step's x load (k = 0), or every y load (k = 1), through one address register of
+    // one explicit space at offsets alike modulo 4 (a tile's row or column): checked at the
+    // lowest and the highest offset, in one span, which bounds every offset between them.
+    auto alike = [&](int k) {
+        const Instr& first = at[k];
+        if (first.space != Space::Shared && first.space != Space::Global)
+            return false;
+        std::int64_t low = first.imm, high = first.imm;
+        for (std::uint32_t t = 1; t < steps; ++t) {
+            const Instr& ld = at[3 * t + k];
+            if (ld.addr != first.addr || ld.space != first.space || ((ld.imm - first.imm) & 3))
+                return false;
+            low = std::min(low, ld.imm);
+            high = std::max(high, ld.imm);
+        }
+        const std::uint64_t* A = w.reg(first.addr);
+        std::uint64_t halves = 0;
+        Warp::Span lo, hi;
+        if (!halvesRegularF32(A, halves) || !w.accessAll(first.space, A, low, 4, false, lo, true)
+            || !w.accessAll(first.space, A, high, 4, false, hi, true) || lo.laneStride || hi.laneStride
+            || lo.base != hi.base || hi.delta - lo.delta != std::uint64_t(high - low))
+            return false;
+        for (std::uint32_t t = 0; t < steps; ++t) {
+            const std::int64_t from = at[3 * t + k].imm - low;
+            stride[t][k] = halves;
+            p[t][k][0] = lo.lane(0, A[0]) + from;
+            p[t][k][1] = lo.lane(16, A[16]) + from;
+        }
+        return true;
+    };
+    // Otherwise load by load, as far as they pass.
+    std::uint32_t ready = steps;
+    for (int k = 0; k < 2; ++k)
+        if (!alike(k))
+            for (std::uint32_t t = 0; t < ready; ++t)
+                if (!load(t, k))
+                    ready = t;
     if (ready == 0)
         return 0;
     if (ready < steps) { // the steps before run, writing every register
