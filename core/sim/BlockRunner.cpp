@@ -13,6 +13,15 @@ namespace kw::sim {
 namespace {
 constexpr std::uint64_t kSlice = 1u << 16;         // instructions a warp runs before others get a turn
 constexpr std::uint64_t kDivergedSlice = 1u << 10; // ... and a diverged group before the warp's other lanes
+
+// Whether all 32 lanes wait at one pc (a loop the compiler vectorises).
+bool samePc(const std::uint32_t (&lanePc)[32])
+{
+    std::uint32_t apart = 0;
+    for (int l = 0; l < 32; ++l)
+        apart |= lanePc[l] ^ lanePc[0];
+    return apart == 0;
+}
 } // namespace
 
 BlockRunner::BlockRunner(LaunchState& launch)
@@ -245,9 +254,19 @@ void BlockRunner::deliverAccesses(const Warp& w)
 // again where their paths join.
 void BlockRunner::reschedule(Warp& w)
 {
-    for (std::uint32_t m = w.mask; m; m &= m - 1)
-        w.lanePc[__builtin_ctz(m)] = w.pc;
+    if (w.mask == 0xffffffffu)
+        std::fill_n(w.lanePc, 32, w.pc);
+    else
+        for (std::uint32_t m = w.mask; m; m &= m - 1)
+            w.lanePc[__builtin_ctz(m)] = w.pc;
     const std::uint32_t runnable = ~w.exited & ~w.atBar & w.exists;
+    if (runnable == 0xffffffffu && samePc(w.lanePc)) { // a barrier released, a branch all lanes took
+        w.mask = runnable;
+        w.pc = w.lanePc[0];
+        w.mergePc = ~0u;
+        w.ahead = false;
+        return;
+    }
     std::uint32_t minPc = ~0u;
     for (std::uint32_t m = runnable; m; m &= m - 1)
         minPc = std::min(minPc, w.lanePc[__builtin_ctz(m)]);
@@ -554,6 +573,15 @@ bool BlockRunner::releaseBarrier()
     const Warp* first = nullptr;
     int firstLane = 0;
     for (auto& w : warps_) {
+        // A whole warp at one barrier, the same as the warps before it: nothing to report.
+        if (w.atBar == 0xffffffffu && samePc(w.lanePc) && (barPc == ~0u || w.lanePc[0] - 1 == barPc)) {
+            if (barPc == ~0u) {
+                barPc = w.lanePc[0] - 1;
+                first = &w;
+                firstLane = 0;
+            }
+            continue;
+        }
         for (std::uint32_t m = w.atBar; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
             const std::uint32_t pc = w.lanePc[l] - 1;

@@ -1162,21 +1162,27 @@ TEST(SimInstructions, ALoadOutOfBoundsInsideAChainFaultsAsItDoesAlone)
 {
     const std::string globals = ".shared .align 4 .b8 buf[1024];\n";
     const std::vector<std::uint64_t> in(32, 0);
-    std::string chain = loadFmaChain(12, 6);
-    const auto far = chain.find("[%rd5+24]"); // step 6's x
-    ASSERT_NE(far, std::string::npos);
-    chain.replace(far, 9, "[%rd5+4000]");
-    std::string broken = chain;
-    const auto at = broken.find("fma.rn.f32 %g20");
-    ASSERT_NE(at, std::string::npos);
-    broken.replace(at, 10, "fma.rz.f32");
-    auto joined = runPtx(chain, in, 32, globals);
-    auto alone = runPtx(broken, in, 32, globals);
-    ASSERT_FALSE(joined.report.ok);
-    ASSERT_FALSE(alone.report.ok);
-    ASSERT_TRUE(joined.report.fault && alone.report.fault);
-    EXPECT_EQ(kwtest::faultMessage(joined.report.fault), kwtest::faultMessage(alone.report.fault));
-    EXPECT_EQ(joined.report.fault->kind, kw::FaultKind::OutOfBounds);
-    EXPECT_EQ(joined.report.fault->thread, alone.report.fault->thread);
-    EXPECT_EQ(joined.report.fault->line, alone.report.fault->line);
+    // Step 6's x through an address register of its own, or through the one every other x
+    // load shares (then checked with them at their lowest and highest offset).
+    for (const int other : {6, -1}) {
+        SCOPED_TRACE(other < 0 ? "one address register" : "an address register of its own");
+        std::string chain = loadFmaChain(12, other);
+        const std::string x = other < 0 ? "[%rd3+24]" : "[%rd5+24]";
+        const auto far = chain.find(x);
+        ASSERT_NE(far, std::string::npos);
+        chain.replace(far, x.size(), x.substr(0, 6) + "4000]");
+        std::string broken = chain;
+        const auto at = broken.find("fma.rn.f32 %g20");
+        ASSERT_NE(at, std::string::npos);
+        broken.replace(at, 10, "fma.rz.f32");
+        auto joined = runPtx(chain, in, 32, globals);
+        auto alone = runPtx(broken, in, 32, globals);
+        ASSERT_FALSE(joined.report.ok);
+        ASSERT_FALSE(alone.report.ok);
+        ASSERT_TRUE(joined.report.fault && alone.report.fault);
+        EXPECT_EQ(kwtest::faultMessage(joined.report.fault), kwtest::faultMessage(alone.report.fault));
+        EXPECT_EQ(joined.report.fault->kind, kw::FaultKind::OutOfBounds);
+        EXPECT_EQ(joined.report.fault->thread, alone.report.fault->thread);
+        EXPECT_EQ(joined.report.fault->line, alone.report.fault->line);
+    }
 }
