@@ -2,6 +2,7 @@
 
 #include "sim/DevicePrintf.hpp"
 #include "sim/ExecHelpers.hpp"
+#include "sim/LaneMasks.hpp"
 #include "sim/SimChecks.hpp"
 
 #include <algorithm>
@@ -12,12 +13,21 @@ namespace kw::sim {
 namespace {
 constexpr std::uint64_t kSlice = 1u << 16;         // instructions a warp runs before others get a turn
 constexpr std::uint64_t kDivergedSlice = 1u << 10; // ... and a diverged group before the warp's other lanes
+
+// Whether all 32 lanes wait at one pc (a loop the compiler vectorises).
+bool samePc(const std::uint32_t (&lanePc)[32])
+{
+    std::uint32_t apart = 0;
+    for (int l = 0; l < 32; ++l)
+        apart |= lanePc[l] ^ lanePc[0];
+    return apart == 0;
+}
 } // namespace
 
 BlockRunner::BlockRunner(LaunchState& launch)
     : L_(launch)
     , fn_(*launch.fn)
-    , lines_(fn_.code)
+    , lines_(fn_.code, fn_.numRegs)
 {
     const std::uint64_t threads = L_.block.volume();
     warpsPerBlock_ = std::uint32_t((threads + 31) / 32);
@@ -98,6 +108,7 @@ void BlockRunner::attachedChanged()
 {
     watching_ = blk_.observers.issues() || blk_.observers.accesses();
     observedLines_ = watching_ && blk_.observers.lines();
+    unobserved_ = blk_.observers.empty();
     for (auto& w : warps_) {
         w.probe = blk_.observers.accesses() ? &blk_.accesses : nullptr;
         w.cache = nullptr; // a cached region would let global accesses past the probe
@@ -243,9 +254,19 @@ void BlockRunner::deliverAccesses(const Warp& w)
 // again where their paths join.
 void BlockRunner::reschedule(Warp& w)
 {
-    for (std::uint32_t m = w.mask; m; m &= m - 1)
-        w.lanePc[__builtin_ctz(m)] = w.pc;
+    if (w.mask == 0xffffffffu)
+        std::fill_n(w.lanePc, 32, w.pc);
+    else
+        for (std::uint32_t m = w.mask; m; m &= m - 1)
+            w.lanePc[__builtin_ctz(m)] = w.pc;
     const std::uint32_t runnable = ~w.exited & ~w.atBar & w.exists;
+    if (runnable == 0xffffffffu && samePc(w.lanePc)) { // a barrier released, a branch all lanes took
+        w.mask = runnable;
+        w.pc = w.lanePc[0];
+        w.mergePc = ~0u;
+        w.ahead = false;
+        return;
+    }
     std::uint32_t minPc = ~0u;
     for (std::uint32_t m = runnable; m; m &= m - 1)
         minPc = std::min(minPc, w.lanePc[__builtin_ctz(m)]);
@@ -320,14 +341,25 @@ bool BlockRunner::runWarp(Warp& w)
         // A straight line of plain instructions (PlainLines): the scheduler has nothing to
         // do between them. All but the last run without the loop's tests, short of the pc
         // where waiting lanes rejoin and of the turn's or the budget's end; the last goes
-        // through the loop, which makes every test after it. Observed, only while every
-        // issue observer takes the line as one event and none filters or has paused here.
+        // through the loop, which makes every test after it, unless a fused step ran it
+        // (then those tests follow here). Observed, only while every issue observer takes
+        // the line as one event and none filters or has paused here.
         if (!watching || (observedLines_ && !w.announced && !issueAt_)) {
             const std::uint64_t n = std::min<std::uint64_t>(
                 {lines_.length(w.pc), w.mergePc > w.pc ? w.mergePc - w.pc : 0, stopAt - w.executed});
-            if (n > 1 && !(watching ? runObservedLine(w, n - 1) : runLine(w, n - 1))) {
-                w.inTurn = false;
-                return true;
+            if (n > 1) {
+                const std::uint32_t end = w.pc + std::uint32_t(n);
+                if (!(watching ? runObservedLine(w, n - 1) : runLine(w, n))) {
+                    w.inTurn = false;
+                    return true;
+                }
+                if (w.pc == end) {
+                    if (w.pc >= w.mergePc)
+                        reschedule(w);
+                    if (w.executed >= stopAt)
+                        return turnEnds(w, code[end - 1]);
+                    continue;
+                }
             }
         }
         const Instr& in = code[w.pc];
@@ -336,12 +368,8 @@ bool BlockRunner::runWarp(Warp& w)
             continue;
         }
         std::uint32_t m = w.mask;
-        if (in.guard >= 0) {
-            const std::uint64_t* p = w.reg(std::uint32_t(in.guard));
-            std::uint32_t pm = 0;
-            forLanes(m, [&](int l) { pm |= std::uint32_t((p[l] != 0) != in.guardNeg) << l; });
-            m = pm;
-        }
+        if (in.guard >= 0)
+            m &= nonZeroLanes(w.reg(std::uint32_t(in.guard))) ^ (in.guardNeg ? ~0u : 0u);
         // Observers: the one test in the loop when there are none.
         if (watching) [[unlikely]] {
             if (w.announced)
@@ -401,8 +429,11 @@ bool BlockRunner::runWarp(Warp& w)
                     w.barPred = (w.barPred & ~(1u << l)) | (std::uint32_t((p[l] != 0) != neg) << l);
                 }
             }
-            for (std::uint32_t k = m; k; k &= k - 1)
-                w.lanePc[__builtin_ctz(k)] = w.pc + 1;
+            if (m == 0xffffffffu)
+                std::fill_n(w.lanePc, 32, w.pc + 1);
+            else
+                for (std::uint32_t k = m; k; k &= k - 1)
+                    w.lanePc[__builtin_ctz(k)] = w.pc + 1;
             if (m && !blk_.observers.empty())
                 blk_.observers.barrierArrive(w, in, m);
             w.atBar |= m;
@@ -440,35 +471,48 @@ bool BlockRunner::runWarp(Warp& w)
         }
         if (w.pc >= w.mergePc)
             reschedule(w);
-        if (++w.executed >= stopAt) {
-            if (w.executed < w.sliceEnd)
-                return false; // the budget is used up: the turn goes on when resumed
-            w.inTurn = false;
-            checkTime(w, in);
-            if (!w.stop && w.mask && ((~w.exited & ~w.atBar & w.exists) & ~w.mask))
-                yieldToOtherLanes(w);
-            return true;
-        }
+        if (++w.executed >= stopAt)
+            return turnEnds(w, in);
     }
     w.inTurn = false;
     return true;
 }
 
-// n plain instructions from w.pc, none of which can end the turn or reach a rejoin point
-// (runWarp's choice): each is what runWarp's loop does for it, without the tests that
-// cannot come out otherwise. False: one of them stopped the launch, with w.pc past it and
-// not counted, as runWarp's loop leaves a stopped warp.
+// runWarp after instruction `in` has used up the turn or the budget. False: the budget, with
+// the turn to go on when resumed.
+bool BlockRunner::turnEnds(Warp& w, const Instr& in)
+{
+    if (w.executed < w.sliceEnd)
+        return false;
+    w.inTurn = false;
+    checkTime(w, in);
+    if (!w.stop && w.mask && ((~w.exited & ~w.atBar & w.exists) & ~w.mask))
+        yieldToOtherLanes(w);
+    return true;
+}
+
+// The n plain instructions from w.pc, none of which can end the turn or reach a rejoin point
+// (runWarp's choice), but the last, which runWarp's loop runs, unless a fused step ends the
+// line: each is what runWarp's loop does for it, without the tests that cannot come out
+// otherwise. False: one of them stopped the launch, with w.pc past it and not counted, as
+// runWarp's loop leaves a stopped warp.
 bool BlockRunner::runLine(Warp& w, std::uint64_t n)
 {
     const Instr* code = fn_.code.data();
-    for (std::uint64_t left = n; left > 0;) {
+    for (std::uint64_t left = n; left > 1;) {
         const Instr& in = code[w.pc];
         const PlainLines::Fused& f = lines_.fused(w.pc);
-        if (f.run && f.length <= left && f.run(w, &in)) {
-            w.pc += f.length;
-            w.executed += f.length;
-            left -= f.length;
-            continue;
+        if (f.run) {
+            // The registers only the fused instructions read are left unwritten when they
+            // run whole and nothing observes the block (a debugger attached may show them).
+            const std::uint32_t length = f.length <= left ? f.length : std::uint32_t(left / f.unit * f.unit);
+            const std::uint64_t written = unobserved_ && length == f.length ? f.live : ~std::uint64_t(0);
+            if (const std::uint32_t ran = length ? f.run(w, &in, length, written) : 0) {
+                w.pc += ran;
+                w.executed += ran;
+                left -= ran;
+                continue;
+            }
         }
         in.fn(w, in, w.mask);
         ++w.pc;
@@ -529,6 +573,15 @@ bool BlockRunner::releaseBarrier()
     const Warp* first = nullptr;
     int firstLane = 0;
     for (auto& w : warps_) {
+        // A whole warp at one barrier, the same as the warps before it: nothing to report.
+        if (w.atBar == 0xffffffffu && samePc(w.lanePc) && (barPc == ~0u || w.lanePc[0] - 1 == barPc)) {
+            if (barPc == ~0u) {
+                barPc = w.lanePc[0] - 1;
+                first = &w;
+                firstLane = 0;
+            }
+            continue;
+        }
         for (std::uint32_t m = w.atBar; m; m &= m - 1) {
             const int l = __builtin_ctz(m);
             const std::uint32_t pc = w.lanePc[l] - 1;

@@ -91,6 +91,7 @@ private:
     std::uint64_t budgetLeft_ = 0;
     bool watching_ = false;      // observers want issue or memory events: the hot loop's one test
     bool observedLines_ = false; // watching_, and every issue observer takes a line at once
+    bool unobserved_ = true;     // no observer at all: registers no instruction reads again may go unwritten
     bool pauseRequested_ = false;
     const std::uint8_t* issueAt_ = nullptr; // setIssueFilter()
     const Instr* accessInstr_ = nullptr;    // the instruction whose accesses blk_.accesses holds
@@ -99,6 +100,7 @@ private:
     // One turn of w, or what is left of it. False: paused before its end.
     bool runWarp(Warp& w);
     bool runLine(Warp& w, std::uint64_t n);
+    bool turnEnds(Warp& w, const Instr& in);
     bool runObservedLine(Warp& w, std::uint64_t n);
     // runWarp within the budget, then the warp's accesses to the observers.
     bool turn(Warp& w);

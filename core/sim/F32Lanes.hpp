@@ -30,12 +30,17 @@ extern const bool kHostFma;
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(bits, 1)));
 }
 
-// a * b + c rounded once, a NaN result made the canonical 0x7fffffff (ArithmeticHandlers' nanResult).
+// A NaN made the canonical 0x7fffffff (ArithmeticHandlers' nanResult), other values kept.
+[[gnu::target("avx2,fma")]] inline __m256 canonicalNan(__m256 r)
+{
+    const __m256 nan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    return _mm256_blendv_ps(r, nan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+}
+
+// a * b + c rounded once, a NaN result made canonical.
 [[gnu::target("avx2,fma")]] inline __m256 fmaCanonical(__m256 a, __m256 b, __m256 c)
 {
-    const __m256 canonicalNan = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
-    const __m256 r = _mm256_fmadd_ps(a, b, c);
-    return _mm256_blendv_ps(r, canonicalNan, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+    return canonicalNan(_mm256_fmadd_ps(a, b, c));
 }
 
 } // namespace kw::sim

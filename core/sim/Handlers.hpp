@@ -11,11 +11,13 @@ namespace kw::sim {
 void hLoad(Warp& w, const Instr& in, std::uint32_t mask);
 void hStore(Warp& w, const Instr& in, std::uint32_t mask);
 void hLoadParam(Warp& w, const Instr& in, std::uint32_t mask);
-// The three instructions at `at` as one, for a whole warp: two scalar f32 loads and the
-// fma.rn.f32 that multiplies their values (PlainLines picks such triples). Each load's
-// half-warps must each read one address or consecutive elements, all inside the bounds;
-// false, with nothing done, otherwise (they then run one by one, which finds any fault).
-bool hLoadLoadFmaF32(Warp& w, const Instr* at);
+// A chain of the tiled product's inner steps (LoadFmaChains: ld.f32 x; ld.f32 y;
+// fma.rn.f32 d, x, y, c, each step's d the next one's c) as one, for a whole warp, as
+// PlainLines::Fused runs it: `length` instructions from `at`, a multiple of three. Each
+// load's half-warps must each read one address or consecutive elements, all inside the
+// bounds; when one does not, the steps before its own run, writing every register, and the
+// rest is left to run one by one, which finds any fault. Returns the instructions run.
+std::uint32_t hLoadFmaChainF32(Warp& w, const Instr* at, std::uint32_t length, std::uint64_t written);
 // Atomics: in.atom is the operation; red has no destination (d[0] is the sink).
 void hAtom16(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom32(Warp& w, const Instr& in, std::uint32_t mask);

@@ -4,6 +4,7 @@
 #include "sim/F32Lanes.hpp"
 #include "sim/Half16.hpp"
 #include "sim/Handlers.hpp"
+#include "sim/LoadFmaChains.hpp"
 #include "sim/Warp.hpp"
 
 #include <algorithm>
@@ -208,48 +209,118 @@ namespace {
     return _mm256_testz_si256(apart, apart) != 0;
 }
 
-// The loads' checks and the arithmetic in one function compiled for AVX2.
-[[gnu::target("avx2,fma")]] bool loadLoadFma(Warp& w, const Instr* at)
+// The loads' checks and the arithmetic in one function compiled for AVX2. Every step's loads
+// are checked before anything runs; only the steps before the first whose load declines run.
+[[gnu::target("avx2,fma")]] std::uint32_t loadFmaChain(Warp& w, const Instr* at, std::uint32_t steps,
+                                                       std::uint64_t written)
 {
-    const Instr *ld[2] = {&at[0], &at[1]}, &f = at[2];
-    const std::uint8_t* p[2][2];
-    std::uint64_t stride[2];
-    for (int k = 0; k < 2; ++k) {
-        const std::uint64_t* A = w.reg(ld[k]->addr);
-        Warp::Span span;
-        if (!halvesRegularF32(A, stride[k]) || !w.accessAll(ld[k]->space, A, ld[k]->imm, 4, false, span, true)
-            || span.laneStride != 0)
-            return false;
-        p[k][0] = span.lane(0, A[0]);
-        p[k][1] = span.lane(16, A[16]);
-    }
-    // Each group of eight lanes reads c before it writes d, which may be c; the loads'
-    // registers are neither c nor the second address (PlainLines), and are written before
-    // d, as the instructions one by one would.
-    std::uint64_t *D1 = w.reg(ld[0]->d[0]), *D2 = w.reg(ld[1]->d[0]), *D = w.reg(f.d[0]);
-    const std::uint64_t* C = w.reg(f.a[2]);
-    for (int h = 0; h < 2; ++h)
-        for (int l = 0; l < 16; l += 8) {
-            const int lane = 16 * h + l;
-            const __m256 x = eightLanes(p[0][h], stride[0], l), y = eightLanes(p[1][h], stride[1], l);
-            // The product is the same in either operand order; a NaN is made canonical anyway.
-            const __m256 r = fmaCanonical(x, y, lowHalves(C + lane));
-            storeLowHalves(D1 + lane, x);
-            storeLowHalves(D2 + lane, y);
-            storeLowHalves(D + lane, r);
+    // Each step's two loads: the places of their half-warps and whether they broadcast.
+    const std::uint8_t* p[LoadFmaChain::kMaxSteps][2][2];
+    std::uint64_t stride[LoadFmaChain::kMaxSteps][2];
+    // The x loads of a chain mostly share one address register and the y loads another.
+    std::uint32_t checked[2] = {~0u, ~0u};
+    std::uint64_t checkedStride[2] = {0, 0};
+    auto load = [&](std::uint32_t t, int k) {
+        const Instr& ld = at[3 * t + k];
+        const std::uint64_t* A = w.reg(ld.addr);
+        if (ld.addr != checked[k]) {
+            if (!halvesRegularF32(A, checkedStride[k]))
+                return false;
+            checked[k] = ld.addr;
         }
-    return true;
+        Warp::Span span;
+        if (!w.accessAll(ld.space, A, ld.imm, 4, false, span, true) || span.laneStride != 0)
+            return false;
+        stride[t][k] = checkedStride[k];
+        p[t][k][0] = span.lane(0, A[0]);
+        p[t][k][1] = span.lane(16, A[16]);
+        return true;
+    };
+    // Every step's x load (k = 0), or every y load (k = 1), through one address register of
+    // one explicit space at offsets alike modulo 4 (a tile's row or column): checked at the
+    // lowest and the highest offset, in one span, which bounds every offset between them.
+    auto alike = [&](int k) {
+        const Instr& first = at[k];
+        if (first.space != Space::Shared && first.space != Space::Global)
+            return false;
+        std::int64_t low = first.imm, high = first.imm;
+        for (std::uint32_t t = 1; t < steps; ++t) {
+            const Instr& ld = at[3 * t + k];
+            if (ld.addr != first.addr || ld.space != first.space || ((ld.imm - first.imm) & 3))
+                return false;
+            low = std::min(low, ld.imm);
+            high = std::max(high, ld.imm);
+        }
+        const std::uint64_t* A = w.reg(first.addr);
+        std::uint64_t halves = 0;
+        Warp::Span lo, hi;
+        if (!halvesRegularF32(A, halves) || !w.accessAll(first.space, A, low, 4, false, lo, true)
+            || !w.accessAll(first.space, A, high, 4, false, hi, true) || lo.laneStride || hi.laneStride
+            || lo.base != hi.base || hi.delta - lo.delta != std::uint64_t(high - low))
+            return false;
+        for (std::uint32_t t = 0; t < steps; ++t) {
+            const std::int64_t from = at[3 * t + k].imm - low;
+            stride[t][k] = halves;
+            p[t][k][0] = lo.lane(0, A[0]) + from;
+            p[t][k][1] = lo.lane(16, A[16]) + from;
+        }
+        return true;
+    };
+    // Otherwise load by load, as far as they pass.
+    std::uint32_t ready = steps;
+    for (int k = 0; k < 2; ++k)
+        if (!alike(k))
+            for (std::uint32_t t = 0; t < ready; ++t)
+                if (!load(t, k))
+                    ready = t;
+    if (ready == 0)
+        return 0;
+    if (ready < steps) { // the steps before run, writing every register
+        steps = ready;
+        written = ~std::uint64_t(0);
+    }
+    // The four groups of eight lanes side by side, each sum carried from step to step in a
+    // vector register. A NaN is made canonical where it is written: a NaN sum stays a NaN
+    // through every later fma, so the last one is canonical as step by step. Each group reads
+    // c before it writes, and the registers `written` names are written in the order of the
+    // instructions one by one (the loads' before the fma's), so that the last write of a
+    // register is the one that stays. The loads' registers are neither c nor an address
+    // (LoadFmaChains).
+    const std::uint64_t* C = w.reg(at[2].a[2]);
+    __m256 sum[4];
+    for (int g = 0; g < 4; ++g)
+        sum[g] = lowHalves(C + 8 * g);
+    for (std::uint32_t t = 0; t < steps; ++t) {
+        __m256 x[4], y[4];
+        for (int g = 0; g < 4; ++g) {
+            const int h = g >> 1, l = (g & 1) * 8;
+            x[g] = eightLanes(p[t][0][h], stride[t][0], l);
+            y[g] = eightLanes(p[t][1][h], stride[t][1], l);
+            // The product is the same in either operand order.
+            sum[g] = _mm256_fmadd_ps(x[g], y[g], sum[g]);
+        }
+        const std::uint64_t bits = written >> (3 * t);
+        if (bits & 7) [[unlikely]] {
+            for (int k = 0; k < 3; ++k)
+                if (bits >> k & 1) {
+                    std::uint64_t* D = w.reg(at[3 * t + k].d[0]);
+                    for (int g = 0; g < 4; ++g)
+                        storeLowHalves(D + 8 * g, k == 0 ? x[g] : k == 1 ? y[g] : canonicalNan(sum[g]));
+                }
+        }
+    }
+    return 3 * steps;
 }
 #endif
 } // namespace
 
-bool hLoadLoadFmaF32(Warp& w, const Instr* at)
+std::uint32_t hLoadFmaChainF32(Warp& w, const Instr* at, std::uint32_t length, std::uint64_t written)
 {
 #ifdef KW_SIM_F32_LANES
-    return kHostFma && w.mask == 0xffffffffu && loadLoadFma(w, at);
+    return kHostFma && w.mask == 0xffffffffu ? loadFmaChain(w, at, length / 3, written) : 0;
 #else
-    (void)w, (void)at;
-    return false;
+    (void)w, (void)at, (void)length, (void)written;
+    return 0;
 #endif
 }
 

@@ -11,14 +11,19 @@ namespace kw::sim {
 
 class PlainLines {
 public:
-    // Runs `Fused::length` instructions from `at` as one for a whole warp, or declines with
-    // nothing done (they then run one by one).
+    // Runs the first `length` of the `Fused::length` instructions from `at` as one for a
+    // whole warp (a multiple of `Fused::unit`), writing only the registers whose bit is set
+    // in `written` (`Fused::live` when it runs them all and nothing observes the block,
+    // else every one). Returns how many it ran: all, a first part (each register of that
+    // part written), or 0 with nothing done; what it did not run runs one by one.
     struct Fused {
-        bool (*run)(Warp& w, const Instr* at) = nullptr;
+        std::uint32_t (*run)(Warp& w, const Instr* at, std::uint32_t length, std::uint64_t written) = nullptr;
         std::uint32_t length = 0;
+        std::uint32_t unit = 1;
+        std::uint64_t live = ~std::uint64_t(0); // the registers the kernel may read after them
     };
 
-    explicit PlainLines(const std::vector<Instr>& code);
+    PlainLines(const std::vector<Instr>& code, std::uint32_t numRegs);
 
     // The plain instructions from pc on: run by their handler alone, with nothing for the
     // scheduler to do before or after them (no control flow, guard, warp-synchronous

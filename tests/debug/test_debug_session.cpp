@@ -2,9 +2,13 @@
 // divergence, registers, frames, shared memory, the warps of a block) is compared with
 // what each lane holds there, worked out on the host.
 #include "DebugTestSupport.hpp"
+#include "sim/LoadFmaChains.hpp"
+#include "sim/PlainLines.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace {
@@ -427,6 +431,69 @@ __global__ void oob(int *out)
     const Stop back = s->resume(Motion::ReverseStep);
     EXPECT_FALSE(s->ended());
     EXPECT_LT(back.position, f.position + 1);
+}
+
+// With nothing armed (and no shared memory to note the writers of) a debugger's launch runs
+// as a plain one does, a row-by-column loop's loads and fmas as one step; a fault after it
+// still shows every register as the instructions one by one leave it: the last values the
+// loop loaded and its partial sums, which the kernel never reads again (a launch nothing
+// observes leaves those unwritten).
+TEST(DebugSession, AFaultAfterAnUnrolledProductShowsWhatItLoaded)
+{
+    KW_REQUIRE_NVRTC();
+    const std::string src = R"(
+__global__ void rows(const float *a, const float *b, float *out, int stride)
+{
+    int tx = threadIdx.x, ty = threadIdx.y;
+    float s = 0;
+    for (int k = 0; k < 16; k++)
+        s += a[ty * 16 + k] * b[k * 16 + tx];
+    out[(ty * 16 + tx) * stride] = s; // store
+}
+)";
+    std::vector<float> a(256), b(256);
+    for (int i = 0; i < 256; ++i) {
+        a[i] = 0.5f + float(i) * 0.37f;
+        b[i] = -1.25f - float(i) * 0.11f;
+    }
+    // Thread 32 (warp 1, lane 0) is the first to store past the 256 elements.
+    auto s = debugSession(src, "rows", {typed("a", a), typed("b", b), typed("out", std::vector<float>(256, 0))},
+                          {bufArg(0), bufArg(1), bufArg(2), scalar<int>(8)}, config({1, 1, 1}, {16, 16, 1}));
+    ASSERT_TRUE(s);
+    // From its second step on the loop is one chain, of which only the sum is read again.
+    const kw::sim::Function& fn = s->function();
+    std::vector<std::uint32_t> loads, fmas;
+    for (std::uint32_t pc = 0; pc < fn.code.size(); ++pc) {
+        if (fn.text[pc].starts_with("ld.global.f32"))
+            loads.push_back(pc);
+        if (fn.text[pc].starts_with("fma.rn.f32"))
+            fmas.push_back(pc);
+    }
+    ASSERT_EQ(loads.size(), 32u);
+    ASSERT_EQ(fmas.size(), 16u);
+    const kw::sim::PlainLines lines(fn.code, fn.numRegs);
+    const kw::sim::LoadFmaChain chain
+        = kw::sim::LoadFmaChains(fn.code, fn.numRegs).at(loads[2], lines.length(loads[2]));
+    ASSERT_EQ(chain.steps, 15u);
+    ASSERT_EQ(chain.live, std::uint64_t(1) << 44);
+
+    const Stop f = s->resume(Motion::Continue);
+    ASSERT_EQ(f.reason, StopReason::Fault) << f.message;
+    ASSERT_EQ(s->focus().warp, 1u);
+    const auto x = s->lanes(writtenRegister(fn.text[loads[30]]));
+    const auto y = s->lanes(writtenRegister(fn.text[loads[31]]));
+    const auto partial = s->lanes(writtenRegister(fn.text[fmas[fmas.size() - 2]]));
+    for (int l = 0; l < 32; ++l) {
+        const int ty = (32 + l) / 16, tx = l % 16;
+        std::vector<double> seen{x[l].number, y[l].number}, loaded{a[ty * 16 + 15], b[15 * 16 + tx]};
+        std::ranges::sort(seen);
+        std::ranges::sort(loaded);
+        EXPECT_EQ(seen, loaded) << "lane " << l;
+        float sum = 0;
+        for (int k = 0; k < 15; ++k)
+            sum = std::fma(a[ty * 16 + k], b[k * 16 + tx], sum);
+        EXPECT_EQ(partial[l].number, double(sum)) << "lane " << l;
+    }
 }
 
 TEST(DebugSession, RefusesWhatTheKernelDoesNotHave)

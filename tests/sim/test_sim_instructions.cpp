@@ -3,6 +3,7 @@
 #include "PtxHarness.hpp"
 #include "SimLaunch.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -1054,4 +1055,134 @@ TEST(SimInstructions, ALoadOutOfBoundsBeforeAnFmaFaultsAsItDoesAlone)
     EXPECT_EQ(joined.report.fault->kind, alone.report.fault->kind);
     EXPECT_EQ(joined.report.fault->thread, alone.report.fault->thread);
     EXPECT_EQ(joined.report.fault->line, alone.report.fault->line);
+}
+
+namespace {
+// A chain of `steps` loads-and-fma steps, each adding into the next (the tiled product's
+// unrolled inner loop): step t's x at [%rd3 + 4t] (at [%rd5 + 4t], whose lanes follow another
+// pattern, for step `other`), its y at [%rd4 + 384 + 4t], the first c the lane's number.
+// Shared memory holds 256 values, special ones among them; afterwards each lane stores the
+// last sum and the x of step `steps / 2`, which the kernel thus reads again.
+std::string loadFmaChain(int steps, int other)
+{
+    std::string s = R"(
+    .reg .f32 %g<100>;
+    ld.global.u64 %rd1, [%rd27];
+    mov.u64 %rd6, buf;
+    mul.wide.u32 %rd7, %r31, 4;
+    add.s64 %rd8, %rd6, %rd7;
+)";
+    for (int j = 0; j < 8; ++j)
+        s += fmt::format("    add.u32 %r5, %r31, {};\n    cvt.rn.f32.u32 %f1, %r5;\n"
+                         "    mul.rn.f32 %f1, %f1, 0f3EBD70A4;\n    add.rn.f32 %f1, %f1, 0fC0A00000;\n"
+                         "    st.shared.f32 [%rd8+{}], %f1;\n",
+                         32 * j, 128 * j);
+    s += R"(
+    mov.u32 %r6, 0x7fc00001;
+    st.shared.u32 [%rd6+148], %r6;
+    mov.u32 %r6, 0x7f800000;
+    st.shared.u32 [%rd6+520], %r6;
+    mov.u32 %r6, 0;
+    st.shared.u32 [%rd6+580], %r6;
+    bar.sync 0;
+    and.b64 %rd2, %rd1, 255;
+    add.s64 %rd3, %rd6, %rd2;
+    shr.u64 %rd9, %rd1, 8;
+    and.b64 %rd9, %rd9, 255;
+    add.s64 %rd4, %rd6, %rd9;
+    shr.u64 %rd10, %rd1, 16;
+    and.b64 %rd10, %rd10, 255;
+    add.s64 %rd5, %rd6, %rd10;
+    cvt.rn.f32.u32 %f3, %r31;
+)";
+    for (int t = 0; t < steps; ++t)
+        s += fmt::format("    ld.shared.f32 %g{}, [{}+{}];\n    ld.shared.f32 %g{}, [%rd4+{}];\n"
+                         "    fma.rn.f32 %g{}, %g{}, %g{}, {};\n",
+                         3 * t, t == other ? "%rd5" : "%rd3", 4 * t, 3 * t + 1, 384 + 4 * t, 3 * t + 2, 3 * t,
+                         3 * t + 1, t == 0 ? std::string("%f3") : fmt::format("%g{}", 3 * t - 1));
+    s += fmt::format("    mov.b32 %r2, %g{};\n    mov.b32 %r3, %g{};\n    mov.b64 %rd11, {{%r2, %r3}};\n"
+                     "    st.global.u64 [%rd28], %rd11;\n",
+                     3 * steps - 1, 3 * (steps / 2));
+    return s;
+}
+} // namespace
+
+// Chains of loads and fmas, which a whole warp runs as one step writing only the registers
+// read again, give what the host gives, however long (one step, as long as a chain may be,
+// longer: two chains), with a step whose load's lanes are irregular at the start, in the
+// middle or at the end (the steps before run as one, the rest one by one), loads of each
+// regular pattern, NaN, infinities and zeros among the values, and 31 lanes (one by one).
+TEST(SimInstructions, ChainsOfLoadsAndFmasGiveTheHostsValues)
+{
+    const std::string globals = ".shared .align 4 .b8 buf[1024];\n";
+    const auto patterns = accessPatterns(4);
+    const unsigned regular[] = {0, 1, 2, 3}, irregular = 7;
+    for (int steps : {1, 2, 5, 16, 21, 22, 30})
+        for (int other : {-1, 0, steps / 2, steps - 1})
+            for (unsigned k = 0; k < 4; ++k) {
+                const auto &px = patterns[regular[k]], &py = patterns[regular[(k + 1) % 4]];
+                const auto& pz = patterns[other >= 0 ? irregular : regular[k]];
+                std::vector<std::uint64_t> in(32);
+                for (unsigned l = 0; l < 32; ++l)
+                    in[l] = (std::uint64_t(pz[l]) << 16) | (py[l] << 8) | px[l];
+                for (unsigned threads : {32u, 31u}) {
+                    SCOPED_TRACE(fmt::format("{} steps, step {} irregular, patterns {} {}, {} lanes", steps, other,
+                                             regular[k], regular[(k + 1) % 4], threads));
+                    std::vector<float> v(256);
+                    for (unsigned i = 0; i < 256; ++i) {
+                        volatile float m = float(i) * 0.37f; // rounded on its own, as mul.rn
+                        v[i] = i % 32 < threads ? m - 5.0f : 0.0f;
+                    }
+                    v[37] = std::bit_cast<float>(0x7fc00001u);
+                    v[130] = kInf;
+                    v[145] = 0.0f;
+                    auto r = runPtx(loadFmaChain(steps, other), in, threads, globals);
+                    ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
+                    for (unsigned l = 0; l < threads; ++l) {
+                        float sum = float(l);
+                        std::uint32_t probe = 0;
+                        for (int t = 0; t < steps; ++t) {
+                            const float x = v[((t == other ? pz[l] : px[l]) + 4 * t) / 4];
+                            const float y = v[(py[l] + 384 + 4 * t) / 4];
+                            sum = std::fma(x, y, sum);
+                            if (t == steps / 2)
+                                probe = std::bit_cast<std::uint32_t>(x);
+                        }
+                        EXPECT_EQ(lo(r.out[l]), sum != sum ? 0x7fffffffu : std::bit_cast<std::uint32_t>(sum))
+                            << "lane " << l;
+                        EXPECT_EQ(hi(r.out[l]), probe) << "lane " << l;
+                    }
+                }
+            }
+}
+
+// A load out of bounds in the middle of a chain faults as when the chain is broken there (an
+// fma.rz is never part of one): the same thread, line and message.
+TEST(SimInstructions, ALoadOutOfBoundsInsideAChainFaultsAsItDoesAlone)
+{
+    const std::string globals = ".shared .align 4 .b8 buf[1024];\n";
+    const std::vector<std::uint64_t> in(32, 0);
+    // Step 6's x through an address register of its own, or through the one every other x
+    // load shares (then checked with them at their lowest and highest offset).
+    for (const int other : {6, -1}) {
+        SCOPED_TRACE(other < 0 ? "one address register" : "an address register of its own");
+        std::string chain = loadFmaChain(12, other);
+        const std::string x = other < 0 ? "[%rd3+24]" : "[%rd5+24]";
+        const auto far = chain.find(x);
+        ASSERT_NE(far, std::string::npos);
+        chain.replace(far, x.size(), x.substr(0, 6) + "4000]");
+        std::string broken = chain;
+        const auto at = broken.find("fma.rn.f32 %g20");
+        ASSERT_NE(at, std::string::npos);
+        broken.replace(at, 10, "fma.rz.f32");
+        auto joined = runPtx(chain, in, 32, globals);
+        auto alone = runPtx(broken, in, 32, globals);
+        ASSERT_FALSE(joined.report.ok);
+        ASSERT_FALSE(alone.report.ok);
+        ASSERT_TRUE(joined.report.fault && alone.report.fault);
+        EXPECT_EQ(kwtest::faultMessage(joined.report.fault), kwtest::faultMessage(alone.report.fault));
+        EXPECT_EQ(joined.report.fault->kind, kw::FaultKind::OutOfBounds);
+        EXPECT_EQ(joined.report.fault->thread, alone.report.fault->thread);
+        EXPECT_EQ(joined.report.fault->line, alone.report.fault->line);
+    }
 }
