@@ -102,18 +102,17 @@ std::uint32_t distinctAddresses(const std::uint64_t* addr, std::uint32_t lanes)
     return distinct;
 }
 
-// The stride is looked for in an instruction's first requests only, until one is regular.
-constexpr std::uint64_t kStrideTries = 32;
-bool strideWanted(std::uint64_t requestsSoFar, std::uint32_t strideSoFar)
-{
-    return strideSoFar == 0 && requestsSoFar < kStrideTries;
-}
+// An instruction's stride and run bytes are looked for in its first requests of each block
+// only: the cost stays bounded, and what a block finds depends on that block alone.
+constexpr std::uint32_t kPatternTries = 32;
 
-void setOnce(std::uint32_t& field, std::uint32_t value)
-{
-    if (field == 0)
-        field = value;
-}
+constexpr std::uint32_t ProfileExtras::*kGlobalStrideFields[]
+    = {&ProfileExtras::global_stride_bytes, &ProfileExtras::global_ld_stride_bytes,
+       &ProfileExtras::global_st_stride_bytes};
+constexpr std::uint32_t ProfileExtras::*kSharedStrideFields[]
+    = {&ProfileExtras::shared_ld_stride_bytes, &ProfileExtras::shared_st_stride_bytes};
+constexpr std::uint32_t ProfileExtras::*kGlobalRunFields[]
+    = {&ProfileExtras::global_ld_run_bytes, &ProfileExtras::global_st_run_bytes};
 
 } // namespace
 
@@ -261,12 +260,14 @@ ProfileCollector::ProfileCollector(const Function& fn, const std::optional<Captu
     : pcs(fn.code.size())
     , code_(fn.code.data())
     , capture_(capture)
+    , tries_(fn.code.size())
     , lines_(!std::getenv("KW_SIM_PROFILE_PER_INSTRUCTION"))
 {
 }
 
-void ProfileCollector::blockBegin(const BlockState& blk, std::uint64_t /*linear*/)
+void ProfileCollector::blockBegin(const BlockState& blk, std::uint64_t linear)
 {
+    block_ = linear;
     const Dim3& ctaid = blk.ctaid;
     captureBlock_ = capture_ && samples.size() < capture_->maxSamples && ctaid.x == capture_->block.x
         && ctaid.y == capture_->block.y && ctaid.z == capture_->block.z;
@@ -318,50 +319,39 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, const AccessLog& l
                 x.atomic_addresses += distinctAddresses(log.addr, part);
     } else {
         const bool st = log.write;
+        PatternTries& tries = tries_[pc];
+        if (tries.block != block_)
+            tries = {block_, 0, 0};
         if (global) {
             const SectorCount s = countSectors(log.addr, log.size, global);
-            const std::uint32_t stride
-                = strideWanted(c.global_ld_requests + c.global_st_requests, x.global_stride_bytes)
-                ? regularStride(log.addr, global)
-                : 0;
             const std::uint32_t bytes = log.size[__builtin_ctz(global)]; // one size per instruction
-            std::uint32_t& runField = st ? x.global_st_run_bytes : x.global_ld_run_bytes;
-            if (stride == 0 && runField == 0 && c.global_ld_requests + c.global_st_requests < kStrideTries)
-                runField = equalRuns(log.addr, log.size, global);
+            globalPatterns(p, tries, log.addr, log.size, global, st);
             if (st) {
                 ++c.global_st_requests;
                 c.global_st_sectors += s.sectors;
                 x.global_st_ideal_sectors += s.ideal;
-                setOnce(x.global_st_stride_bytes, stride);
                 x.global_st_bytes = std::max(x.global_st_bytes, bytes);
                 x.global_st_lanes += lanesIn(global);
             } else {
                 ++c.global_ld_requests;
                 c.global_ld_sectors += s.sectors;
                 x.global_ld_ideal_sectors += s.ideal;
-                setOnce(x.global_ld_stride_bytes, stride);
                 x.global_ld_bytes = std::max(x.global_ld_bytes, bytes);
                 x.global_ld_lanes += lanesIn(global);
             }
-            setOnce(x.global_stride_bytes, stride);
         }
         if (shared) {
             const std::uint32_t bytes = log.size[__builtin_ctz(shared)];
             const WavefrontCount wf = countWavefronts(log.addr, bytes, shared);
-            const std::uint32_t stride = strideWanted(c.shared_ld_requests + c.shared_st_requests,
-                                                      st ? x.shared_st_stride_bytes : x.shared_ld_stride_bytes)
-                ? regularStride(log.addr, shared)
-                : 0;
+            sharedPatterns(p, tries, log.addr, shared, st);
             if (st) {
                 ++c.shared_st_requests;
                 c.shared_st_wavefronts += wf.wavefronts;
                 x.shared_st_ideal_wavefronts += wf.ideal;
-                setOnce(x.shared_st_stride_bytes, stride);
             } else {
                 ++c.shared_ld_requests;
                 c.shared_ld_wavefronts += wf.wavefronts;
                 x.shared_ld_ideal_wavefronts += wf.ideal;
-                setOnce(x.shared_ld_stride_bytes, stride);
             }
             x.shared_ideal_wavefronts += wf.ideal;
             x.worst_bank_conflict = std::max(x.worst_bank_conflict, wf.worst);
@@ -372,6 +362,64 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, const AccessLog& l
     }
     if (captureBlock_ && w.warpId == capture_->warp && in.line == capture_->line && in.file == capture_->file)
         capture(w, in, pc, log);
+}
+
+// The stride while no request of this block or an earlier one has given it; the runs while
+// the stride has not been found either (where it has, the lanes follow it).
+void ProfileCollector::globalPatterns(PcCounters& p, PatternTries& tries, const std::uint64_t* addr,
+                                      const std::uint32_t* size, std::uint32_t lanes, bool store)
+{
+    FirstPatterns& f = p.firsts;
+    if (f.globalStride <= block_ || tries.global >= kPatternTries)
+        return;
+    ++tries.global;
+    ProfileExtras& x = p.extras;
+    if (const std::uint32_t stride = regularStride(addr, lanes)) {
+        x.global_stride_bytes = stride;
+        (store ? x.global_st_stride_bytes : x.global_ld_stride_bytes) = stride;
+        f.globalStride = block_;
+    } else if (f.globalRun > block_) {
+        if (const std::uint32_t run = equalRuns(addr, size, lanes)) {
+            (store ? x.global_st_run_bytes : x.global_ld_run_bytes) = run;
+            f.globalRun = block_;
+        }
+    }
+}
+
+void ProfileCollector::sharedPatterns(PcCounters& p, PatternTries& tries, const std::uint64_t* addr,
+                                      std::uint32_t lanes, bool store)
+{
+    FirstPatterns& f = p.firsts;
+    if (f.sharedStride <= block_ || tries.shared >= kPatternTries)
+        return;
+    ++tries.shared;
+    if (const std::uint32_t stride = regularStride(addr, lanes)) {
+        (store ? p.extras.shared_st_stride_bytes : p.extras.shared_ld_stride_bytes) = stride;
+        f.sharedStride = block_;
+    }
+}
+
+void PcCounters::merge(const PcCounters& o)
+{
+    counters += o.counters;
+    const ProfileExtras mine = extras;
+    extras += o.extras; // sums and maxima; the first patterns follow their blocks below
+    const auto byBlock = [&](std::uint64_t FirstPatterns::*at, const auto& fields) {
+        const ProfileExtras& from = o.firsts.*at < firsts.*at ? o.extras : mine;
+        for (std::uint32_t ProfileExtras::*field : fields)
+            extras.*field = from.*field;
+        firsts.*at = std::min(firsts.*at, o.firsts.*at);
+    };
+    byBlock(&FirstPatterns::globalStride, kGlobalStrideFields);
+    byBlock(&FirstPatterns::sharedStride, kSharedStrideFields);
+    byBlock(&FirstPatterns::globalRun, kGlobalRunFields);
+    // One worker looks for runs only until the stride is found: a later block's run is one
+    // that worker would not have looked for.
+    if (firsts.globalRun != FirstPatterns::kNone && firsts.globalRun > firsts.globalStride) {
+        for (std::uint32_t ProfileExtras::*field : kGlobalRunFields)
+            extras.*field = 0;
+        firsts.globalRun = FirstPatterns::kNone;
+    }
 }
 
 void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc, const AccessLog& log)
@@ -419,10 +467,8 @@ KernelProfile mergeProfile(const Module& mod, const Function& fn,
     for (const ProfileCollector* c : collectors) {
         if (!c)
             continue;
-        for (std::size_t pc = 0; pc < sum.size() && pc < c->pcs.size(); ++pc) {
-            sum[pc].counters += c->pcs[pc].counters;
-            sum[pc].extras += c->pcs[pc].extras;
-        }
+        for (std::size_t pc = 0; pc < sum.size() && pc < c->pcs.size(); ++pc)
+            sum[pc].merge(c->pcs[pc]);
     }
     KernelProfile profile;
     std::map<std::pair<std::uint16_t, std::uint32_t>, LineProfile> lines;
