@@ -75,9 +75,8 @@ private:
     bool captureBlock_ = false;
     bool lines_ = true;
 
-    void globalPatterns(PcCounters& p, PatternTries& tries, const std::uint64_t* addr, const std::uint32_t* size,
-                        std::uint32_t lanes, bool store);
-    void sharedPatterns(PcCounters& p, PatternTries& tries, const std::uint64_t* addr, std::uint32_t lanes, bool store);
+    void globalPatterns(PcCounters& p, PatternTries& tries, const AccessLog& log, std::uint32_t lanes, bool store);
+    void sharedPatterns(PcCounters& p, PatternTries& tries, const AccessLog& log, std::uint32_t lanes, bool store);
 
     void capture(const Warp& w, const Instr& in, std::uint32_t pc, const AccessLog& log);
 };
@@ -93,10 +92,14 @@ SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, s
 // share it; the warp is served in phases of 128 bytes (8-byte accesses: half-warps,
 // 16-byte: quarter-warps), each phase as many wavefronts as the busiest bank has distinct
 // words, at least one when it has active lanes. ideal: the phases with active lanes.
+// regularHalves: a whole warp whose half-warps each ask for one address or consecutive
+// elements (AccessLog::regularHalves), which 4-byte lanes count from lanes 0, 1 and 16.
 struct WavefrontCount {
     std::uint32_t wavefronts = 0, ideal = 0, worst = 0; // worst: the most distinct words of one bank
+    bool operator==(const WavefrontCount&) const = default;
 };
-WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes);
+WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes,
+                               bool regularHalves = false);
 
 // Sums the workers' counters and groups them by source line. The file named most often
 // by the function's instructions is the main file; lines with line number 0 (no .loc)
