@@ -35,20 +35,23 @@ struct ProfileExtras {
     std::uint32_t worst_bank_conflict = 0;     // most lanes that hit one bank with distinct words
     std::uint32_t global_stride_bytes = 0;     // address step between neighbouring lanes, when regular
     // The same, per direction. A stride is the step between the addresses of neighbouring
-    // active lanes (its magnitude) in the first request where all steps agree; 0 when none did.
+    // active lanes (its magnitude) in the first request where all steps agree, among each
+    // block's first 32 requests of an instruction, blocks in order; 0 when none did.
     std::uint64_t shared_ld_ideal_wavefronts = 0, shared_st_ideal_wavefronts = 0; // sum: shared_ideal_wavefronts
     std::uint32_t global_ld_stride_bytes = 0, global_st_stride_bytes = 0;
     std::uint32_t shared_ld_stride_bytes = 0, shared_st_stride_bytes = 0;
     std::uint32_t global_ld_bytes = 0, global_st_bytes = 0; // the widest access of one lane
     std::uint64_t global_ld_lanes = 0, global_st_lanes = 0; // active lanes of the requests, summed
     // When the lanes follow no one stride: the bytes of each run of contiguous addresses in
-    // the first request that splits into two or more equal runs (a block narrower than 32
-    // threads reading rows); 0 when none did.
+    // the first request, before the one that gave the stride, that splits into two or more
+    // equal runs (a block narrower than 32 threads reading rows); 0 when none did.
     std::uint32_t global_ld_run_bytes = 0, global_st_run_bytes = 0;
     std::uint32_t shared_bytes = 0;
     std::uint64_t atomic_lanes = 0;     // lanes of the atomic requests, summed
     std::uint64_t atomic_addresses = 0; // distinct addresses per atomic request, summed
 
+    // Sums and maxima; a stride or run already set stays (`o` is a later instruction or run).
+    // The simulator's workers are merged by block instead (sim::PcCounters::merge).
     ProfileExtras& operator+=(const ProfileExtras& o);
     bool operator==(const ProfileExtras&) const = default;
 };

@@ -14,12 +14,16 @@ struct AccessLog {
     std::uint32_t lanes = 0;       // lanes that accessed memory
     std::uint32_t inSpace[6] = {}; // per resolved Space (Global, Shared, Local, Const): its lanes
     bool write = false;            // a store or an atomic
+    // All 32 lanes noted at once, each half-warp's addresses one address or consecutive
+    // elements (Warp::accessAll's regularHalves): the profiler counts them from a few lanes.
+    bool regularHalves = false;
     std::uint32_t size[32];
     std::uint64_t addr[32]; // global: the device address; shared, local: the offset
 
     void note(Space sp, std::uint64_t a, std::uint32_t bytes, bool wr, int lane)
     {
         const std::uint32_t bit = 1u << lane;
+        regularHalves = false;
         lanes |= bit;
         inSpace[static_cast<int>(sp)] |= bit;
         write = wr;
@@ -27,8 +31,10 @@ struct AccessLog {
         addr[lane] = a;
     }
     // All 32 lanes at once: lane l at A[l] + delta.
-    void noteWarp(Space sp, const std::uint64_t* A, std::uint64_t delta, std::uint32_t bytes, bool wr)
+    void noteWarp(Space sp, const std::uint64_t* A, std::uint64_t delta, std::uint32_t bytes, bool wr,
+                  bool halves = false)
     {
+        regularHalves = halves;
         lanes = 0xffffffffu;
         inSpace[static_cast<int>(sp)] |= 0xffffffffu;
         write = wr;
@@ -40,6 +46,7 @@ struct AccessLog {
     void clear()
     {
         lanes = 0;
+        regularHalves = false;
         for (auto& m : inSpace)
             m = 0;
     }

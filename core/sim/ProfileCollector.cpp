@@ -88,6 +88,17 @@ std::uint32_t equalRuns(const std::uint64_t* addr, const std::uint32_t* size, st
     return std::uint32_t(first);
 }
 
+// regularStride of the lanes; a whole warp whose halves are each one address or
+// consecutive elements (AccessLog::regularHalves) follows one stride exactly when lane 16
+// continues lane 15's step.
+std::uint32_t strideOf(const AccessLog& log, std::uint32_t lanes)
+{
+    if (!(log.regularHalves && lanes == 0xffffffffu))
+        return regularStride(log.addr, lanes);
+    const std::uint64_t step = log.addr[1] - log.addr[0];
+    return log.addr[16] - log.addr[0] == 16 * step && step <= 0xffffffffu ? std::uint32_t(step) : 0;
+}
+
 std::uint32_t distinctAddresses(const std::uint64_t* addr, std::uint32_t lanes)
 {
     std::uint64_t v[32];
@@ -102,18 +113,17 @@ std::uint32_t distinctAddresses(const std::uint64_t* addr, std::uint32_t lanes)
     return distinct;
 }
 
-// The stride is looked for in an instruction's first requests only, until one is regular.
-constexpr std::uint64_t kStrideTries = 32;
-bool strideWanted(std::uint64_t requestsSoFar, std::uint32_t strideSoFar)
-{
-    return strideSoFar == 0 && requestsSoFar < kStrideTries;
-}
+// An instruction's stride and run bytes are looked for in its first requests of each block
+// only: the cost stays bounded, and what a block finds depends on that block alone.
+constexpr std::uint32_t kPatternTries = 32;
 
-void setOnce(std::uint32_t& field, std::uint32_t value)
-{
-    if (field == 0)
-        field = value;
-}
+constexpr std::uint32_t ProfileExtras::*kGlobalStrideFields[]
+    = {&ProfileExtras::global_stride_bytes, &ProfileExtras::global_ld_stride_bytes,
+       &ProfileExtras::global_st_stride_bytes};
+constexpr std::uint32_t ProfileExtras::*kSharedStrideFields[]
+    = {&ProfileExtras::shared_ld_stride_bytes, &ProfileExtras::shared_st_stride_bytes};
+constexpr std::uint32_t ProfileExtras::*kGlobalRunFields[]
+    = {&ProfileExtras::global_ld_run_bytes, &ProfileExtras::global_st_run_bytes};
 
 } // namespace
 
@@ -204,8 +214,56 @@ SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, s
     return sweep(n, [&](int i) { return s[i]; });
 }
 
-WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes)
+namespace {
+
+// countWavefronts of a whole warp of 4-byte lanes whose halves are each one word or 16
+// consecutive words (AccessLog::regularHalves), from lanes 0, 1 and 16. Inline in the
+// profiler's count of every such request.
+[[gnu::always_inline]] inline WavefrontCount halvesWavefronts(const std::uint64_t* offset)
 {
+    // One phase, two runs of words: [a, a + n) and [b, b + n), n = 1 or 16. Within 32
+    // consecutive words, one wavefront; further apart the runs share no word, and a bank
+    // both runs use delivers two (runs of 16 use disjoint banks only 16 banks apart).
+    const auto a = std::uint32_t(offset[0] >> 2), b = std::uint32_t(offset[16] >> 2);
+    const std::uint32_t n = offset[1] == offset[0] ? 1 : 16;
+    std::uint32_t ways = 1;
+    if (std::max(a, b) + n - 1 - std::min(a, b) >= 32) {
+        const std::uint32_t apart = (b - a) & 31;
+        ways = (n == 1 ? apart == 0 : apart != 16) ? 2 : 1;
+    }
+    return {ways, 1, ways};
+}
+
+// The most distinct words one bank is asked for by the lanes `pm`, each reading
+// wordsPerLane words from offset[l]. Out of line: its 4 KiB of stack would be set up on
+// every count, though most phases lie within 32 words and never need it.
+[[gnu::noinline]] std::uint32_t busiestBank(const std::uint64_t* offset, std::uint32_t pm, std::uint32_t wordsPerLane)
+{
+    std::uint32_t seen[32][32];
+    std::uint8_t count[32] = {};
+    std::uint32_t busiest = 0;
+    for (std::uint32_t m = pm; m; m &= m - 1) {
+        const auto base = std::uint32_t(offset[__builtin_ctz(m)] >> 2);
+        for (std::uint32_t k = 0; k < wordsPerLane; ++k) {
+            const std::uint32_t w = base + k, bank = w & 31;
+            bool dup = false;
+            for (std::uint32_t j = 0; j < count[bank] && !dup; ++j)
+                dup = seen[bank][j] == w;
+            if (dup)
+                continue; // one word serves every lane that reads it
+            seen[bank][count[bank]++] = w;
+            busiest = std::max<std::uint32_t>(busiest, count[bank]);
+        }
+    }
+    return busiest;
+}
+
+} // namespace
+
+WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes, bool regularHalves)
+{
+    if (regularHalves && size == 4 && lanes == 0xffffffffu)
+        return halvesWavefronts(offset);
     WavefrontCount r;
     const std::uint32_t wordsPerLane = size > 4 ? std::min<std::uint32_t>(size / 4, 32) : 1;
     const std::uint32_t lanesPerPhase = 32 / wordsPerLane;
@@ -231,26 +289,7 @@ WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, 
                 hi = std::max(hi, w);
             }
         }
-        std::uint32_t busiest = 1;
-        if (hi + wordsPerLane - 1 - lo >= 32) {
-            // Words further apart may share a bank: per bank, the distinct words asked of it.
-            std::uint32_t seen[32][32];
-            std::uint8_t count[32] = {};
-            busiest = 0;
-            for (std::uint32_t m = pm; m; m &= m - 1) {
-                const auto base = std::uint32_t(offset[__builtin_ctz(m)] >> 2);
-                for (std::uint32_t k = 0; k < wordsPerLane; ++k) {
-                    const std::uint32_t w = base + k, bank = w & 31;
-                    bool dup = false;
-                    for (std::uint32_t j = 0; j < count[bank] && !dup; ++j)
-                        dup = seen[bank][j] == w;
-                    if (dup)
-                        continue; // one word serves every lane that reads it
-                    seen[bank][count[bank]++] = w;
-                    busiest = std::max<std::uint32_t>(busiest, count[bank]);
-                }
-            }
-        }
+        const std::uint32_t busiest = hi + wordsPerLane - 1 - lo >= 32 ? busiestBank(offset, pm, wordsPerLane) : 1;
         r.wavefronts += busiest;
         r.worst = std::max(r.worst, busiest);
     }
@@ -261,12 +300,14 @@ ProfileCollector::ProfileCollector(const Function& fn, const std::optional<Captu
     : pcs(fn.code.size())
     , code_(fn.code.data())
     , capture_(capture)
+    , tries_(fn.code.size())
     , lines_(!std::getenv("KW_SIM_PROFILE_PER_INSTRUCTION"))
 {
 }
 
-void ProfileCollector::blockBegin(const BlockState& blk, std::uint64_t /*linear*/)
+void ProfileCollector::blockBegin(const BlockState& blk, std::uint64_t linear)
 {
+    block_ = linear;
     const Dim3& ctaid = blk.ctaid;
     captureBlock_ = capture_ && samples.size() < capture_->maxSamples && ctaid.x == capture_->block.x
         && ctaid.y == capture_->block.y && ctaid.z == capture_->block.z;
@@ -318,50 +359,41 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, const AccessLog& l
                 x.atomic_addresses += distinctAddresses(log.addr, part);
     } else {
         const bool st = log.write;
+        PatternTries& tries = tries_[pc];
+        if (tries.block != block_)
+            tries = {block_, 0, 0};
         if (global) {
             const SectorCount s = countSectors(log.addr, log.size, global);
-            const std::uint32_t stride
-                = strideWanted(c.global_ld_requests + c.global_st_requests, x.global_stride_bytes)
-                ? regularStride(log.addr, global)
-                : 0;
             const std::uint32_t bytes = log.size[__builtin_ctz(global)]; // one size per instruction
-            std::uint32_t& runField = st ? x.global_st_run_bytes : x.global_ld_run_bytes;
-            if (stride == 0 && runField == 0 && c.global_ld_requests + c.global_st_requests < kStrideTries)
-                runField = equalRuns(log.addr, log.size, global);
+            globalPatterns(p, tries, log, global, st);
             if (st) {
                 ++c.global_st_requests;
                 c.global_st_sectors += s.sectors;
                 x.global_st_ideal_sectors += s.ideal;
-                setOnce(x.global_st_stride_bytes, stride);
                 x.global_st_bytes = std::max(x.global_st_bytes, bytes);
                 x.global_st_lanes += lanesIn(global);
             } else {
                 ++c.global_ld_requests;
                 c.global_ld_sectors += s.sectors;
                 x.global_ld_ideal_sectors += s.ideal;
-                setOnce(x.global_ld_stride_bytes, stride);
                 x.global_ld_bytes = std::max(x.global_ld_bytes, bytes);
                 x.global_ld_lanes += lanesIn(global);
             }
-            setOnce(x.global_stride_bytes, stride);
         }
         if (shared) {
             const std::uint32_t bytes = log.size[__builtin_ctz(shared)];
-            const WavefrontCount wf = countWavefronts(log.addr, bytes, shared);
-            const std::uint32_t stride = strideWanted(c.shared_ld_requests + c.shared_st_requests,
-                                                      st ? x.shared_st_stride_bytes : x.shared_ld_stride_bytes)
-                ? regularStride(log.addr, shared)
-                : 0;
+            const WavefrontCount wf = log.regularHalves && bytes == 4 && shared == 0xffffffffu
+                ? halvesWavefronts(log.addr)
+                : countWavefronts(log.addr, bytes, shared);
+            sharedPatterns(p, tries, log, shared, st);
             if (st) {
                 ++c.shared_st_requests;
                 c.shared_st_wavefronts += wf.wavefronts;
                 x.shared_st_ideal_wavefronts += wf.ideal;
-                setOnce(x.shared_st_stride_bytes, stride);
             } else {
                 ++c.shared_ld_requests;
                 c.shared_ld_wavefronts += wf.wavefronts;
                 x.shared_ld_ideal_wavefronts += wf.ideal;
-                setOnce(x.shared_ld_stride_bytes, stride);
             }
             x.shared_ideal_wavefronts += wf.ideal;
             x.worst_bank_conflict = std::max(x.worst_bank_conflict, wf.worst);
@@ -372,6 +404,64 @@ void ProfileCollector::memory(const Warp& w, const Instr& in, const AccessLog& l
     }
     if (captureBlock_ && w.warpId == capture_->warp && in.line == capture_->line && in.file == capture_->file)
         capture(w, in, pc, log);
+}
+
+// The stride while no request of this block or an earlier one has given it; the runs while
+// the stride has not been found either (where it has, the lanes follow it).
+void ProfileCollector::globalPatterns(PcCounters& p, PatternTries& tries, const AccessLog& log, std::uint32_t lanes,
+                                      bool store)
+{
+    FirstPatterns& f = p.firsts;
+    if (f.globalStride <= block_ || tries.global >= kPatternTries)
+        return;
+    ++tries.global;
+    ProfileExtras& x = p.extras;
+    if (const std::uint32_t stride = strideOf(log, lanes)) {
+        x.global_stride_bytes = stride;
+        (store ? x.global_st_stride_bytes : x.global_ld_stride_bytes) = stride;
+        f.globalStride = block_;
+    } else if (f.globalRun > block_) {
+        if (const std::uint32_t run = equalRuns(log.addr, log.size, lanes)) {
+            (store ? x.global_st_run_bytes : x.global_ld_run_bytes) = run;
+            f.globalRun = block_;
+        }
+    }
+}
+
+void ProfileCollector::sharedPatterns(PcCounters& p, PatternTries& tries, const AccessLog& log, std::uint32_t lanes,
+                                      bool store)
+{
+    FirstPatterns& f = p.firsts;
+    if (f.sharedStride <= block_ || tries.shared >= kPatternTries)
+        return;
+    ++tries.shared;
+    if (const std::uint32_t stride = strideOf(log, lanes)) {
+        (store ? p.extras.shared_st_stride_bytes : p.extras.shared_ld_stride_bytes) = stride;
+        f.sharedStride = block_;
+    }
+}
+
+void PcCounters::merge(const PcCounters& o)
+{
+    counters += o.counters;
+    const ProfileExtras mine = extras;
+    extras += o.extras; // sums and maxima; the first patterns follow their blocks below
+    const auto byBlock = [&](std::uint64_t FirstPatterns::*at, const auto& fields) {
+        const ProfileExtras& from = o.firsts.*at < firsts.*at ? o.extras : mine;
+        for (std::uint32_t ProfileExtras::*field : fields)
+            extras.*field = from.*field;
+        firsts.*at = std::min(firsts.*at, o.firsts.*at);
+    };
+    byBlock(&FirstPatterns::globalStride, kGlobalStrideFields);
+    byBlock(&FirstPatterns::sharedStride, kSharedStrideFields);
+    byBlock(&FirstPatterns::globalRun, kGlobalRunFields);
+    // One worker looks for runs only until the stride is found: a later block's run is one
+    // that worker would not have looked for.
+    if (firsts.globalRun != FirstPatterns::kNone && firsts.globalRun > firsts.globalStride) {
+        for (std::uint32_t ProfileExtras::*field : kGlobalRunFields)
+            extras.*field = 0;
+        firsts.globalRun = FirstPatterns::kNone;
+    }
 }
 
 void ProfileCollector::capture(const Warp& w, const Instr& in, std::uint32_t pc, const AccessLog& log)
@@ -419,10 +509,8 @@ KernelProfile mergeProfile(const Module& mod, const Function& fn,
     for (const ProfileCollector* c : collectors) {
         if (!c)
             continue;
-        for (std::size_t pc = 0; pc < sum.size() && pc < c->pcs.size(); ++pc) {
-            sum[pc].counters += c->pcs[pc].counters;
-            sum[pc].extras += c->pcs[pc].extras;
-        }
+        for (std::size_t pc = 0; pc < sum.size() && pc < c->pcs.size(); ++pc)
+            sum[pc].merge(c->pcs[pc]);
     }
     KernelProfile profile;
     std::map<std::pair<std::uint16_t, std::uint32_t>, LineProfile> lines;

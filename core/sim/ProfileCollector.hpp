@@ -27,9 +27,22 @@ struct CaptureTarget {
     std::uint32_t maxSamples = 8;
 };
 
+// The block (linear index) whose requests set an instruction's first-pattern extras: its
+// stride in each space and its global run bytes. Workers' collectors merge to what one
+// worker running every block in order finds: the lowest block's value wins, and within a
+// block the earliest request's, which one worker alone decides.
+struct FirstPatterns {
+    static constexpr std::uint64_t kNone = ~std::uint64_t(0);
+    std::uint64_t globalStride = kNone, sharedStride = kNone, globalRun = kNone;
+};
+
 struct PcCounters {
     ProfileCounters counters;
     ProfileExtras extras;
+    FirstPatterns firsts;
+
+    // Adds another worker's counts of the same instruction; the first patterns by block.
+    void merge(const PcCounters& other);
 };
 
 class ProfileCollector : public Observer {
@@ -49,10 +62,21 @@ public:
     std::vector<AccessSample> samples; // the captured warp's accesses, in execution order
 
 private:
+    // An instruction's requests looked at for its patterns in the current block.
+    struct PatternTries {
+        std::uint64_t block = FirstPatterns::kNone;
+        std::uint32_t global = 0, shared = 0;
+    };
+
     const Instr* code_ = nullptr;
     std::optional<CaptureTarget> capture_;
+    std::vector<PatternTries> tries_; // per instruction index
+    std::uint64_t block_ = 0;         // the block running now
     bool captureBlock_ = false;
     bool lines_ = true;
+
+    void globalPatterns(PcCounters& p, PatternTries& tries, const AccessLog& log, std::uint32_t lanes, bool store);
+    void sharedPatterns(PcCounters& p, PatternTries& tries, const AccessLog& log, std::uint32_t lanes, bool store);
 
     void capture(const Warp& w, const Instr& in, std::uint32_t pc, const AccessLog& log);
 };
@@ -68,10 +92,14 @@ SectorCount countSectors(const std::uint64_t* addr, const std::uint32_t* size, s
 // share it; the warp is served in phases of 128 bytes (8-byte accesses: half-warps,
 // 16-byte: quarter-warps), each phase as many wavefronts as the busiest bank has distinct
 // words, at least one when it has active lanes. ideal: the phases with active lanes.
+// regularHalves: a whole warp whose half-warps each ask for one address or consecutive
+// elements (AccessLog::regularHalves), which 4-byte lanes count from lanes 0, 1 and 16.
 struct WavefrontCount {
     std::uint32_t wavefronts = 0, ideal = 0, worst = 0; // worst: the most distinct words of one bank
+    bool operator==(const WavefrontCount&) const = default;
 };
-WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes);
+WavefrontCount countWavefronts(const std::uint64_t* offset, std::uint32_t size, std::uint32_t lanes,
+                               bool regularHalves = false);
 
 // Sums the workers' counters and groups them by source line. The file named most often
 // by the function's instructions is the main file; lines with line number 0 (no .loc)

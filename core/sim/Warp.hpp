@@ -162,7 +162,7 @@ struct Warp {
             return false;
         span.delta = std::uint64_t(off) - skew;
         if (probe) [[unlikely]]
-            probe->noteWarp(sp, A, std::uint64_t(off) - window, size, write);
+            probe->noteWarp(sp, A, std::uint64_t(off) - window, size, write, regularHalves);
         return true;
     }
 

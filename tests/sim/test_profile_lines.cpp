@@ -139,14 +139,11 @@ TEST(ProfileLines, TiledMatmulWithPartialTilesCountsAsOneInstructionAtATime)
     KW_REQUIRE_NVRTC();
     const int n = 40;
     const std::string source = kTiledMatmulSource;
-    // One simulator thread: with several, which block's request is "the first" for the
-    // extras' run bytes depends on which thread merges first (the partial tiles' edge
-    // blocks store shorter runs), whatever the batching.
     expectSameProfile([&] {
         return profiled(source, "matmul",
                         {buffer("A", iota(n * n)), buffer("B", iota(n * n)), buffer("C", std::vector<float>(n * n))},
                         {bufArg(0), bufArg(1), bufArg(2), scalar<int>(n)}, {3, 3}, {16, 16},
-                        kw::AccessCaptureRequest{"", lineOf(source, "s += As"), {1, 1, 0}, 3, 8}, true, 1);
+                        kw::AccessCaptureRequest{"", lineOf(source, "s += As"), {1, 1, 0}, 3, 8});
     });
 }
 

@@ -214,3 +214,29 @@ TEST(SectorCount, WavefrontsOfWholeAndPartialWarpsAsCountedByHand)
             EXPECT_EQ(mine.worst, hand.worst);
         }
 }
+
+// A whole warp whose halves each ask for one word or 16 consecutive words, as a tile's row
+// or column is read (AccessLog::regularHalves): counted from lanes 0, 1 and 16, as counted
+// by hand and by the general count, for each place of the second half against the first.
+TEST(SectorCount, WavefrontsOfRegularHalvesAsCountedByHand)
+{
+    int cases = 0;
+    for (std::uint64_t stride : {0u, 4u})
+        for (std::uint64_t a : {0u, 4u, 60u, 64u, 124u, 128u, 192u, 4092u})
+            for (std::uint64_t b = 0; b < 640; b += 4) {
+                std::uint64_t offset[32];
+                for (std::uint64_t l = 0; l < 16; ++l) {
+                    offset[l] = a + stride * l;
+                    offset[16 + l] = b + stride * l;
+                }
+                SCOPED_TRACE("stride " + std::to_string(stride) + " halves at " + std::to_string(a) + " and "
+                             + std::to_string(b));
+                const auto fast = kw::sim::countWavefronts(offset, 4, 0xffffffffu, true);
+                EXPECT_EQ(fast, wavefrontsByHand(offset, 4, 0xffffffffu));
+                EXPECT_EQ(fast, kw::sim::countWavefronts(offset, 4, 0xffffffffu));
+                ++cases;
+                if (::testing::Test::HasFailure())
+                    return;
+            }
+    EXPECT_EQ(cases, 2 * 8 * 160);
+}
