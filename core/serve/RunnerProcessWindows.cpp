@@ -112,7 +112,7 @@ RunnerProcess::RunnerProcess(const std::string& commandLine)
                                      nullptr);
 
     STARTUPINFOEXW si{};
-    si.StartupInfo.cb = sizeof si;
+    si.StartupInfo.cb = haveList ? sizeof si : sizeof si.StartupInfo;
     si.StartupInfo.dwFlags = STARTF_USESTDHANDLES;
     si.StartupInfo.hStdInput = inRead;
     si.StartupInfo.hStdOutput = outWrite;
