@@ -1,6 +1,7 @@
 #include "compile/CompileWorkerProcess.hpp"
 
 #include "compile/CompileResultCodec.hpp"
+#include "compile/CompilerSandbox.hpp"
 #include "compile/NvrtcInProcess.hpp"
 #include "compile/NvrtcLibrary.hpp"
 #include "compile/PipeExchange.hpp"
@@ -94,9 +95,9 @@ int CompileWorkerProcess::spawn(const std::vector<std::string>&, int, int, int) 
 
 CompileResult CompileWorkerProcess::run(const NvrtcJob& job) const
 {
-    // No sandbox here yet: Compiler refuses confined jobs before they come this far.
+    // No sandbox here: Compiler refuses confined jobs before they come this far.
     if (job.confined)
-        throw Error(ErrorCategory::Untrusted, "the compiler cannot be confined on this system");
+        throw Error(ErrorCategory::Untrusted, CompilerSandbox::unavailableReason());
     return runNvrtcInProcess(NvrtcLibrary::instance(), job);
 }
 

@@ -315,7 +315,9 @@ bool CompilerSandbox::available() { return false; }
 
 std::string CompilerSandbox::unavailableReason()
 {
-    return "this build cannot keep the compiler from reading other files on this system";
+    // Landlock and seccomp are Linux's; elsewhere NVRTC runs in the process, unconfined.
+    return "the compiler cannot be kept from reading your other files on this system (its sandbox exists on "
+           "Linux only)";
 }
 
 void CompilerSandbox::enter(const SandboxPolicy& policy)

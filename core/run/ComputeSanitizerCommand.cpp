@@ -55,6 +55,23 @@ std::vector<std::string> ComputeSanitizerCommand::arguments() const
 
 std::string ComputeSanitizerCommand::shellQuote(const std::string& word)
 {
+#ifdef _WIN32
+    // For cmd.exe and the program's own parser (CommandLineToArgvW's rules): backslashes
+    // double only before a quote, and a quote inside is \".
+    std::string q = "\"";
+    std::size_t backslashes = 0;
+    for (char c : word) {
+        if (c == '\\') {
+            ++backslashes;
+            continue;
+        }
+        q.append(c == '"' ? 2 * backslashes + 1 : backslashes, '\\');
+        q += c;
+        backslashes = 0;
+    }
+    q.append(2 * backslashes, '\\');
+    return q + "\"";
+#else
     std::string q = "'";
     for (char c : word) {
         if (c == '\'')
@@ -63,6 +80,7 @@ std::string ComputeSanitizerCommand::shellQuote(const std::string& word)
             q += c;
     }
     return q + "'";
+#endif
 }
 
 std::string ComputeSanitizerCommand::shellLine() const

@@ -27,10 +27,12 @@ struct ComputeSanitizerCommand {
     // The sanitizer and every argument. Throws kw::Error(Usage) for CheckTool::None
     // or an empty program.
     std::vector<std::string> arguments() const;
-    // The same for /bin/sh -c, every word quoted.
+    // The same for the shell a RunnerProcess runs (/bin/sh -c; cmd.exe on Windows),
+    // every word quoted.
     std::string shellLine() const;
 
-    // 'word' for /bin/sh (a ' inside becomes '\'').
+    // 'word' for /bin/sh (a ' inside becomes '\''); on Windows "word" for cmd.exe and
+    // CommandLineToArgvW (a " inside becomes \"; cmd.exe still expands %NAME%).
     static std::string shellQuote(const std::string& word);
 };
 

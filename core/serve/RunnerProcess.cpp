@@ -17,20 +17,15 @@ namespace {
 constexpr std::size_t kTailBytes = 4096;
 }
 
-#ifdef _WIN32
-
-RunnerProcess::RunnerProcess(const std::string& commandLine)
-    : command_(commandLine)
+void RunnerProcess::keepStderr(const char* bytes, std::size_t n)
 {
-    throw Error(ErrorCategory::Usage, "runner commands are not supported on Windows yet: " + commandLine);
+    std::lock_guard lock(errMutex_);
+    errTail_.append(bytes, n);
+    if (errTail_.size() > 2 * kTailBytes)
+        errTail_.erase(0, errTail_.size() - kTailBytes);
 }
-RunnerProcess::~RunnerProcess() = default;
-void RunnerProcess::closeInput() { }
-void RunnerProcess::kill() { }
-std::string RunnerProcess::wait() { return {}; }
-void RunnerProcess::drainStderr() { }
 
-#else
+#ifndef _WIN32
 
 RunnerProcess::RunnerProcess(const std::string& commandLine)
     : command_(commandLine)
@@ -85,10 +80,7 @@ void RunnerProcess::drainStderr()
             continue;
         if (n <= 0)
             break;
-        std::lock_guard lock(errMutex_);
-        errTail_.append(chunk, std::size_t(n));
-        if (errTail_.size() > 2 * kTailBytes)
-            errTail_.erase(0, errTail_.size() - kTailBytes);
+        keepStderr(chunk, std::size_t(n));
     }
     ::close(errFromChild_);
 }

@@ -229,8 +229,13 @@ RunResult SanitizedRun::run(const Document& doc, const DeviceInfo& device, Check
     // ---- the child, under the job's time limit
     const auto limit = options_.timeLimit.value_or(jobLimit(doc.run, overrides));
     // From its folder: NVRTC's "kernel.cu" is then <folder>/kernel.cu in the report.
+#ifdef _WIN32
+    RunnerProcess child("cd /d " + ComputeSanitizerCommand::shellQuote(job.folder().string()) + " && "
+                        + command.shellLine());
+#else
     RunnerProcess child("cd " + ComputeSanitizerCommand::shellQuote(job.folder().string()) + " && exec "
                         + command.shellLine());
+#endif
     child.closeInput();
     std::atomic<bool> timedOut{false};
     std::string stdoutText, exitText;

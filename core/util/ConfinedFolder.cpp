@@ -85,7 +85,9 @@ ConfinedFolder::Resolved ConfinedFolder::resolve(const fs::path& p, const fs::pa
         return {Status::Missing, {}};
     std::error_code ec;
     fs::path full = p;
-    if (p.is_relative()) {
+    // Only a path without a root is the document's to place: on Windows "/etc/x" and
+    // "C:x" are relative to a drive, never to the document's folder.
+    if (!p.has_root_name() && !p.has_root_directory()) {
         if (base.empty())
             return {Status::Missing, {}}; // an unsaved document has no folder of its own
         full = fs::absolute(base / p, ec);

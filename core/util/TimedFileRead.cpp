@@ -51,7 +51,10 @@ TimedRead readNow(const std::filesystem::path& path, std::size_t maxBytes)
     bytes.resize(got);
 #else
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
+    const std::filesystem::file_status st = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(st))
+        return r; // missing or not to be looked at: Unreadable, as open() failing on POSIX
+    if (!std::filesystem::is_regular_file(st)) {
         r.status = TimedReadStatus::NotRegular;
         return r;
     }

@@ -92,8 +92,11 @@ reports=$out/wine-tests
 rm -rf "$reports"; mkdir -p "$reports"
 for t in "${tests[@]}"; do
   printf '  %s\n' "$t"
-  # Failures are read from the output below; the exit status says nothing more.
-  timeout 900 wine "$out/cross/bin/$t.exe" >"$reports/$t.log" 2>&1 || true
+  # Failures are read from the output below; the exit status only tells a hang (124,
+  # timeout's) from a crash for an output that ends early.
+  rc=0
+  timeout 900 wine "$out/cross/bin/$t.exe" >"$reports/$t.log" 2>&1 || rc=$?
+  echo "[kwb] exit status $rc" >>"$reports/$t.log"
 done
 report_ok=0
 python3 "$here/wine-test-report.py" "$reports"/*.log || report_ok=1

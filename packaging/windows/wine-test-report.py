@@ -4,19 +4,25 @@
 Each argument is the captured output of one executable. A failed test counts as
 "needs NVRTC" when its output says NVRTC could not be loaded (the cross build has
 no Windows NVRTC); any other failure, or an executable whose output ends before
-GoogleTest's summary (a crash), fails the run. Exit status 1 in that case.
+GoogleTest's summary (a crash, or a hang that build.sh's timeout ended: its
+"[kwb] exit status 124" line), fails the run; the last lines of such an output are
+shown. Exit status 1 in that case.
 """
 import re
 import sys
 
 NVRTC_MISSING = "NVRTC could not be loaded"
+EXIT = re.compile(r"^\[kwb\] exit status (\d+)$")
 RESULT = re.compile(r"^\[ +(OK|FAILED|SKIPPED) +\] (\S+)(?:, where .*)? \(\d+ ms\)$")
 
 passed, skipped, needs_nvrtc, failed, crashed = [], [], [], [], []
 for path in sys.argv[1:]:
     lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
     if not any(l.startswith("[==========]") and "ran." in l for l in lines):
-        crashed.append(path)
+        status = next((int(m.group(1)) for m in map(EXIT.match, reversed(lines)) if m), None)
+        how = "timed out" if status == 124 else f"exit status {status}" if status is not None else ""
+        tail = [l for l in lines if not EXIT.match(l)][-3:]
+        crashed.append((path, how, tail))
     segment = []
     for line in lines:
         if line.startswith("[ RUN      ]"):
@@ -51,6 +57,8 @@ for name, segment in failed:
     print(f"  FAILED       {name}")
     for line in segment[:12]:
         print(f"      {line}")
-for path in crashed:
-    print(f"  CRASHED      {path}")
+for path, how, tail in crashed:
+    print(f"  CRASHED      {path}" + (f" ({how})" if how else ""))
+    for line in tail:
+        print(f"      {line}")
 sys.exit(1 if failed or crashed else 0)

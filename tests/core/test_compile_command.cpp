@@ -99,7 +99,7 @@ TEST(CompileCommand, EmitCubinWritesTheElfImageOrItsHexInJson)
 TEST(CompileCommand, CompileErrorsArePrintedWithTheirPlaceAndExitOne)
 {
     const Outcome r = compile(source("bad", "__global__ void k(float* x)\n{\n    x[0] = undefined_name;\n}\n"));
-    EXPECT_EQ(r.code, ExitCode::CompileErrors);
+    EXPECT_EQ(r.code, ExitCode::CompileErrors) << r.err;
     EXPECT_NE(r.out.find("bad.cu:3:"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("failed for compute_75 in "), std::string::npos) << r.out;
 }

@@ -15,6 +15,42 @@
 
 namespace fs = std::filesystem;
 
+#ifdef _WIN32
+// On Windows NVRTC runs in the process: no worker child, no sandbox. A trusted source
+// compiles there; a confined compile (an untrusted document) is refused, saying why.
+TEST(CompileWorkerProcess, TheWorkerChildAndItsSandboxAreLinuxOnly)
+{
+    GTEST_SKIP() << "on Windows the compiler runs in the process, without a sandbox";
+}
+
+TEST(CompileWorkerProcess, OnWindowsAConfinedCompileIsRefusedSayingWhy)
+{
+    kw::NvrtcJob j;
+    j.source = "__global__ void k() {}\n";
+    j.sourceName = "live.cu";
+    j.confined = true;
+    try {
+        kw::CompileWorkerProcess(kw::CompileWorkerProcess::besideThisProgram()).run(j);
+        FAIL() << "a confined compile ran without a sandbox";
+    } catch (const kw::Error& e) {
+        EXPECT_EQ(e.category(), kw::ErrorCategory::Untrusted) << e.what();
+        EXPECT_NE(std::string(e.what()).find("its sandbox exists on Linux only"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CompileWorkerProcess, OnWindowsATrustedSourceCompilesInTheProcess)
+{
+    kw::NvrtcJob j;
+    j.source = "__global__ void k(int* p) {\n  p[0] = undefined_name;\n}\n";
+    j.sourceName = "live.cu";
+    j.args = {"-arch=compute_75"};
+    j.confined = false;
+    const kw::CompileResult r = kw::CompileWorkerProcess(kw::CompileWorkerProcess::besideThisProgram()).run(j);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.log.find("undefined_name"), std::string::npos) << r.log;
+}
+#else
+
 namespace {
 
 kw::NvrtcJob job(const std::string& source, bool confined = true)
@@ -163,3 +199,4 @@ TEST(CompileWorkerProcess, AWallThatCannotBeRaisedRefusesTheCompile)
 }
 
 } // namespace
+#endif

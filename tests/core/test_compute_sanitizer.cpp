@@ -213,9 +213,17 @@ TEST(ComputeSanitizerCommand, RefusesNoToolOrNoProgram)
 
 TEST(ComputeSanitizerCommand, QuotesEveryWordForTheShell)
 {
+#ifdef _WIN32
+    EXPECT_EQ(ComputeSanitizerCommand::shellQuote("plain"), "\"plain\"");
+    EXPECT_EQ(ComputeSanitizerCommand::shellQuote("it's"), "\"it's\"");
+    EXPECT_EQ(ComputeSanitizerCommand::shellQuote(""), "\"\"");
+    EXPECT_EQ(ComputeSanitizerCommand::shellQuote("C:\\a b\\"), "\"C:\\a b\\\\\"");
+    EXPECT_EQ(ComputeSanitizerCommand::shellQuote("say \"hi\""), "\"say \\\"hi\\\"\"");
+#else
     EXPECT_EQ(ComputeSanitizerCommand::shellQuote("plain"), "'plain'");
     EXPECT_EQ(ComputeSanitizerCommand::shellQuote("it's"), "'it'\\''s'");
     EXPECT_EQ(ComputeSanitizerCommand::shellQuote(""), "''");
+#endif
 }
 
 #ifndef _WIN32

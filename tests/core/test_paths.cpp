@@ -1,5 +1,6 @@
 // The per-user cache folder: $KWB_CACHE_DIR, else $XDG_CACHE_HOME/kernel-workbench,
-// else ~/.cache/kernel-workbench, else a folder in the temporary directory; and the
+// else ~/.cache/kernel-workbench, else a folder in the temporary directory (Windows:
+// %LOCALAPPDATA%\KernelWorkbench\cache, else the temporary directory's); and the
 // executable's own location, which resources are found relative to.
 #include "util/Paths.hpp"
 
@@ -25,6 +26,24 @@ using ScopedEnv = kw::test::ScopedEnvironment;
 TEST(Paths, TheCacheFolderFollowsTheEnvironmentInOrder)
 {
     ScopedEnv kwb("KWB_CACHE_DIR", "/somewhere/kwb");
+#ifdef _WIN32
+    // Windows: %LOCALAPPDATA%\KernelWorkbench\cache (the uninstaller removes it);
+    // XDG_CACHE_HOME and HOME mean nothing there.
+    ScopedEnv local("LOCALAPPDATA", "C:/somewhere/local");
+    ScopedEnv xdg("XDG_CACHE_HOME", "/somewhere/xdg");
+    EXPECT_EQ(kw::userCacheDir(), fs::path("/somewhere/kwb"));
+    {
+        ScopedEnv empty("KWB_CACHE_DIR", "");
+        EXPECT_EQ(kw::userCacheDir(), fs::path("C:/somewhere/local") / "KernelWorkbench" / "cache")
+            << "an empty value is unset";
+    }
+    {
+        ScopedEnv none("KWB_CACHE_DIR", std::nullopt);
+        EXPECT_EQ(kw::userCacheDir(), fs::path("C:/somewhere/local") / "KernelWorkbench" / "cache");
+        ScopedEnv noLocal("LOCALAPPDATA", std::nullopt);
+        EXPECT_EQ(kw::userCacheDir(), fs::temp_directory_path() / "KernelWorkbench" / "cache");
+    }
+#else
     ScopedEnv xdg("XDG_CACHE_HOME", "/somewhere/xdg");
     ScopedEnv home("HOME", "/somewhere/home");
     EXPECT_EQ(kw::userCacheDir(), fs::path("/somewhere/kwb"));
@@ -40,6 +59,7 @@ TEST(Paths, TheCacheFolderFollowsTheEnvironmentInOrder)
         ScopedEnv noHome("HOME", std::nullopt);
         EXPECT_EQ(kw::userCacheDir(), fs::temp_directory_path() / "kernel-workbench-cache");
     }
+#endif
 }
 
 TEST(Paths, TheExecutableIsThisTestProgram)
@@ -48,7 +68,11 @@ TEST(Paths, TheExecutableIsThisTestProgram)
     ASSERT_FALSE(exe.empty());
     EXPECT_TRUE(exe.is_absolute());
     EXPECT_TRUE(fs::exists(exe));
+#ifdef _WIN32
+    EXPECT_EQ(exe.filename(), "core_test_paths.exe");
+#else
     EXPECT_EQ(exe.filename(), "core_test_paths");
+#endif
     EXPECT_EQ(kw::executableDir(), exe.parent_path());
 }
 

@@ -1,4 +1,5 @@
 #include "compile/Compiler.hpp"
+#include "compile/NvrtcLibrary.hpp"
 #include "compile/PtxasReportParser.hpp"
 #include "support/TextFile.hpp"
 #include "util/Error.hpp"
@@ -97,6 +98,12 @@ TEST(PtxasReport, CompilesForARealArchCarryTheReport)
 
 TEST(PtxasReport, RealArchitecturesNvrtcKnows)
 {
+    // The real architectures are those the loaded NVRTC can compile for: none without one.
+    try {
+        kw::NvrtcLibrary::instance();
+    } catch (const kw::Error& e) {
+        FAIL() << e.what();
+    }
     EXPECT_EQ(Compiler::realArchFor(9, 0), "sm_90");
     EXPECT_EQ(Compiler::realArchFor(7, 5), "sm_75");
     EXPECT_EQ(Compiler::realArchFor(1, 0), ""); // long gone

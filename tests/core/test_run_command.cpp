@@ -76,7 +76,8 @@ TEST(RunCommand, OutWritesTheOutputsAndTheResult)
     RunCommandOptions o = sample("add_vectors_small.kwb");
     const fs::path out = kw::test::freshDir("kw_test_run_command", "out") / "result";
     o.outDir = out.string();
-    ASSERT_EQ(run(o).code, ExitCode::Ok);
+    const Outcome r = run(o);
+    ASSERT_EQ(r.code, ExitCode::Ok) << r.err;
     EXPECT_TRUE(fs::exists(out / "c.npy"));
     EXPECT_FALSE(fs::exists(out / "a.npy"));
     EXPECT_TRUE(fs::exists(out / "result.json"));

@@ -1,6 +1,7 @@
 // Jobs for runners that do not share the client's files (docs/protocol.md, version 2):
 // what a job carries, how a runner unpacks it, and the version check on both sides.
 #include "remote/RemoteDocuments.hpp"
+#include "support/FakeRunner.hpp"
 #include "support/TempDir.hpp"
 
 #include "doc/BufferFactory.hpp"
@@ -180,10 +181,8 @@ TEST(ServeJobs, ASourceFileKeepsItsNameOnTheRunner)
 TEST(ServeJobs, AClientRefusesARunnerOfAnotherVersionNamingBoth)
 {
     // A runner of version 1 answering hello, as that version wrote it.
-    const std::string oldRunner
-        = "read line; echo '{\"v\":1,\"id\":1,\"ok\":true,\"result\":{\"protocol\":1,\"devices\":[]}}'";
     try {
-        kw::ServeClient client(oldRunner);
+        kw::ServeClient client(kwtest::fakeRunner("hello-v1"));
         ADD_FAILURE() << "connected to a version 1 runner";
     } catch (const kw::Error& e) {
         EXPECT_EQ(std::string(e.what()), kw::protocol::versionMismatch(1, kw::protocol::kVersion));
@@ -193,7 +192,7 @@ TEST(ServeJobs, AClientRefusesARunnerOfAnotherVersionNamingBoth)
 TEST(ServeJobs, ACommandThatIsNotARunnerEndsWithAClearMessage)
 {
     try {
-        kw::ServeClient client("echo 'no such runner here' >&2; exit 3");
+        kw::ServeClient client(kwtest::fakeRunner("fail 3 \"no such runner here\""));
         ADD_FAILURE() << "a shell that exits was taken for a runner";
     } catch (const kw::Error& e) {
         const std::string m = e.what();

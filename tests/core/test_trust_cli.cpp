@@ -132,7 +132,8 @@ TEST(TrustCli, SourceFileWithNewlinesAndOutsidePathIsRefused)
     auto r = runKwb({"run", doc.string(), "--device", "sim"});
     EXPECT_EQ(r.exitCode, 5) << r.err;
     EXPECT_NE(r.err.find("source_file"), std::string::npos) << r.err;
-    EXPECT_EQ(runKwb({"run", doc.string(), "--device", "sim", "--trust"}).exitCode, 0);
+    const auto trusted = runKwb({"run", doc.string(), "--device", "sim", "--trust"});
+    EXPECT_EQ(trusted.exitCode, 0) << trusted.err;
 }
 
 TEST(TrustCli, ServeConfinesJobsUnlessTheClientTrustsThem)

@@ -43,7 +43,7 @@ inline bool contains(const std::string& s, const std::string& part) { return s.f
 // cannot be loaded (the name is kept for the tests that already use it).
 #define KW_REQUIRE_NVRTC()                                                                                             \
     do {                                                                                                               \
-        ASSERT_TRUE(kwtest::nvrtcAvailable()) << "NVRTC (libnvrtc.so) could not be loaded";                            \
+        ASSERT_TRUE(kwtest::nvrtcAvailable()) << "NVRTC could not be loaded";                                          \
     } while (0)
 
 } // namespace kwtest
