@@ -7,6 +7,7 @@
 #include "sim/F32Lanes.hpp"
 #include "sim/Half16.hpp"
 #include "sim/HalfHandlers.hpp"
+#include "sim/HostFma.hpp"
 #include "sim/Warp.hpp"
 
 #include <algorithm>
@@ -114,7 +115,7 @@ template <class T, class Op> struct FUn {
 
 // A whole warp's fma.rn.f32 with the host's fused multiply-add instruction, eight lanes at a
 // time, where it has one (and AVX2, to move the lanes' low halves): the same single rounding
-// as std::fma's library call, without a call per lane.
+// as hostFma, without a call per lane.
 #ifdef KW_SIM_F32_LANES
 [[gnu::target("avx2,fma")]] void fmaWarpF32(std::uint64_t* d, const std::uint64_t* a, const std::uint64_t* b,
                                             const std::uint64_t* c)
@@ -143,14 +144,14 @@ template <class T> struct Fma {
         }
         if (plainRounding(in)) {
             forLanes(m, [&](int l) {
-                d[l] = put<T>(nanResult<T, canonical>(std::fma(get<T>(a[l]), get<T>(b[l]), get<T>(c[l]))));
+                d[l] = put<T>(nanResult<T, canonical>(hostFma(get<T>(a[l]), get<T>(b[l]), get<T>(c[l]))));
             });
             return;
         }
         RoundingScope scope(in.round);
         forLanes(m, [&](int l) {
             const T x = ftzIn(in, get<T>(a[l])), y = ftzIn(in, get<T>(b[l])), z = ftzIn(in, get<T>(c[l]));
-            d[l] = put<T>(nanResult<T, canonical>(ftzSatOut(in, T(std::fma(x, y, z)))));
+            d[l] = put<T>(nanResult<T, canonical>(ftzSatOut(in, T(hostFma(x, y, z)))));
         });
     }
 };

@@ -1,7 +1,7 @@
 #pragma once
 // Eight lanes' f32 values at a time with AVX2 and FMA, where the host has both (checked
 // once at start-up): the whole-warp fma.rn.f32 and the fused load pair feeding one use
-// them, with the same single rounding as std::fma.
+// them, with the same single rounding as hostFma (HostFma.hpp).
 #include <cstdint>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

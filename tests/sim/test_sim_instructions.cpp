@@ -2,6 +2,7 @@
 // written by hand so these tests need neither NVRTC nor a GPU.
 #include "PtxHarness.hpp"
 #include "SimLaunch.hpp"
+#include "sim/HostFma.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -775,7 +776,7 @@ TEST(SimInstructions, EveryComparisonOverAWholeWarpAndPartOfOne)
 }
 
 // fma.rn.f32 over a whole warp (the host's FMA instruction, vectorised) and over part of one
-// gives each lane std::fma's result, a NaN as the canonical one, also where the destination
+// gives each lane hostFma's result, a NaN as the canonical one, also where the destination
 // is one of the sources.
 TEST(SimInstructions, FmaOverAWholeWarpAndPartOfOne)
 {
@@ -795,7 +796,7 @@ TEST(SimInstructions, FmaOverAWholeWarpAndPartOfOne)
                         in, threads);
         ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
         for (unsigned l = 0; l < threads; ++l) {
-            const float a = ops[l].first, b = ops[l].second, e = std::fma(a, b, a);
+            const float a = ops[l].first, b = ops[l].second, e = kw::sim::hostFma(a, b, a);
             EXPECT_EQ(r.out[l], std::isnan(e) ? 0x7fffffffu : f32bits(e)) << "lane " << l;
         }
     }
@@ -1021,7 +1022,7 @@ TEST(SimInstructions, LoadsFeedingAnFmaGiveTheHostsValuesForEveryPattern)
                         ASSERT_TRUE(r.report.ok) << kwtest::faultMessage(r.report.fault);
                         for (unsigned l = 0; l < threads; ++l) {
                             const float x = v[px[l] / 4], y = v[py[l] / 4];
-                            const float f = std::fma(x, y, float(l));
+                            const float f = kw::sim::hostFma(x, y, float(l));
                             const std::uint32_t expected = f != f ? 0x7fffffffu : std::bit_cast<std::uint32_t>(f);
                             EXPECT_EQ(lo(r.out[l]), expected) << "lane " << l;
                             EXPECT_EQ(hi(r.out[l]), std::bit_cast<std::uint32_t>(keepY ? y : x)) << "lane " << l;
@@ -1144,7 +1145,7 @@ TEST(SimInstructions, ChainsOfLoadsAndFmasGiveTheHostsValues)
                         for (int t = 0; t < steps; ++t) {
                             const float x = v[((t == other ? pz[l] : px[l]) + 4 * t) / 4];
                             const float y = v[(py[l] + 384 + 4 * t) / 4];
-                            sum = std::fma(x, y, sum);
+                            sum = kw::sim::hostFma(x, y, sum);
                             if (t == steps / 2)
                                 probe = std::bit_cast<std::uint32_t>(x);
                         }

@@ -4,6 +4,7 @@
 #include "SimBenchKernels.hpp"
 #include "SimTestSupport.hpp"
 #include "SteppedLaunch.hpp"
+#include "sim/HostFma.hpp"
 #include "sim/Warp.hpp"
 
 #include <gtest/gtest.h>
@@ -184,7 +185,7 @@ TEST(SimSteppingFused, SlicesOfEveryLengthGiveTheTiledProductAndItsInstructionCo
         for (int c = 0; c < n; ++c) {
             float s = 0;
             for (int k = 0; k < n; ++k)
-                s = std::fma(A[r * n + k], B[k * n + c], s);
+                s = kw::sim::hostFma(A[r * n + k], B[k * n + c], s);
             expected[r * n + c] = s;
         }
     auto stepped = [&](std::uint64_t slice, std::uint64_t& instructions) {
