@@ -56,8 +56,9 @@ std::vector<int> outputOf(const DebugSession& s)
 constexpr int kIterations = 1000000;
 
 // `motion` from the stop at `line`, interrupted after `after`: the stop must come within
-// seconds, with reason Paused, and show the focused warp.
-Stop pauseDuring(DebugSession& s, Motion motion, std::chrono::milliseconds after = std::chrono::milliseconds(60))
+// seconds, with reason Paused, and show the focused warp. Soon after the start: an
+// unobserved warp runs the loop in tens of milliseconds.
+Stop pauseDuring(DebugSession& s, Motion motion, std::chrono::milliseconds after = std::chrono::milliseconds(10))
 {
     std::thread pauser([&] {
         std::this_thread::sleep_for(after);
@@ -115,7 +116,7 @@ void sameArrival(DebugSession& paused, DebugSession& plain, Motion motion)
         ++pauses;
         EXPECT_EQ(paused.focus().warp, plain.focus().warp) << "a paused warp motion stays on its warp";
         EXPECT_FALSE(paused.warp().where.instruction.empty()) << "the paused state reads";
-        ASSERT_LT(pauses, 200);
+        ASSERT_LT(pauses, 5000);
     }
     EXPECT_GE(pauses, 1) << "the motion ended before any pause: lengthen the loop";
     EXPECT_EQ(s.reason, whole.reason);
@@ -235,7 +236,7 @@ TEST_F(DebugPause, ReverseContinueSearchingALongRunPausesAndGoesOn)
     // where it began, as an uninterrupted reverse-continue does.
     Stop back = paused;
     for (int pauses = 0; back.reason == StopReason::Paused; ++pauses) {
-        ASSERT_LT(pauses, 200);
+        ASSERT_LT(pauses, 5000);
         back = pauseDuring(*s, Motion::ReverseContinue);
     }
     EXPECT_EQ(back.reason, StopReason::Breakpoint);
