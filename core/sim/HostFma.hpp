@@ -15,19 +15,23 @@ namespace kw::sim {
 
 inline float fmaF32ByDouble(float a, float b, float c)
 {
+    // The operands and the sum pass through volatile copies, so that the arithmetic stays
+    // between the rounding-mode changes: a compiler that assumes the default mode may
+    // otherwise move it across them.
     const int mode = std::fegetround();
     if (mode != FE_TONEAREST)
-        std::fesetround(FE_TONEAREST);      // the error term below needs rounding to nearest
-    const double p = double(a) * double(b); // exact: 48 significant bits
-    const double s = p + double(c);
+        std::fesetround(FE_TONEAREST); // the error term below needs rounding to nearest
+    const volatile float va = a, vb = b, vc = c;
+    const double p = double(va) * double(vb); // exact: 48 significant bits
+    const double cc = vc, s = p + cc;
     const double v = s - p;
-    const double err = (p - (s - v)) + (double(c) - v); // s + err == p + c exactly
-    double odd = s;
+    const double err = (p - (s - v)) + (cc - v); // s + err == p + c exactly
+    volatile double odd = s;
     if (err != 0 && std::isfinite(s) && (std::bit_cast<std::uint64_t>(s) & 1u) == 0)
         odd = std::nextafter(s, err > 0 ? HUGE_VAL : -HUGE_VAL);
     if (mode != FE_TONEAREST)
         std::fesetround(mode);
-    return float(odd);
+    return float(odd); // the one rounding, in the caller's mode
 }
 
 #ifdef KW_SIM_F32_LANES

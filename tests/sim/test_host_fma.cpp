@@ -53,6 +53,9 @@ std::vector<float> operands()
     return v;
 }
 
+// Equal, or both NaN; a zero's sign aside (an exact zero sum is -0 rounding down).
+bool sameValue(float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }
+
 bool same(float x, float y)
 {
     return std::bit_cast<std::uint32_t>(x) == std::bit_cast<std::uint32_t>(y) || (std::isnan(x) && std::isnan(y));
@@ -61,27 +64,45 @@ bool same(float x, float y)
 } // namespace
 
 #ifdef __SIZEOF_FLOAT128__
-// The exact a * b + c rounded once in the current mode, from 128-bit floats: the product is
-// exact in 113 bits, the sum's rounding error is found exactly (two-sum) and the sum moved
-// to the odd neighbour when it was inexact, so the one rounding to f32 is of the exact value.
-float exactRounded(float a, float b, float c)
+// The exact a * b + c rounded once to nearest (`mode` FE_TONEAREST) or in a direction, from
+// 128-bit floats, all of it rounding to nearest (a soft-float library may know no other
+// mode): the product is exact in 113 bits, the sum's rounding error is found exactly
+// (two-sum) and the sum moved to the odd neighbour when it was inexact, so its rounding to
+// f32 is the nearest to the exact value; a directed mode then moves it one step when it
+// lies on the wrong side of the exact value.
+float exactRounded(float a, float b, float c, int mode)
 {
     if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(c))
         return float(double(a) * double(b) + double(c)); // infinities and NaNs: no rounding to get wrong
-    const int mode = std::fegetround();
-    std::fesetround(FE_TONEAREST);
     const __float128 p = __float128(a) * __float128(b);
-    __float128 s = p + __float128(c);
+    const __float128 s = p + __float128(c);
     const __float128 v = s - p;
     const __float128 err = (p - (s - v)) + (__float128(c) - v);
+    __float128 odd = s;
     unsigned __int128 bits;
-    std::memcpy(&bits, &s, sizeof bits);
+    std::memcpy(&bits, &odd, sizeof bits);
     if (err != 0 && (bits & 1) == 0) {
         bits += (err > 0) == (s > 0) ? 1 : -1; // one step away from zero, or towards it
-        std::memcpy(&s, &bits, sizeof bits);
+        std::memcpy(&odd, &bits, sizeof bits);
     }
-    std::fesetround(mode);
-    return float(s);
+    float r = float(odd);
+    if (mode == FE_TONEAREST)
+        return r;
+    if (std::isinf(r)) { // beyond the largest f32: a direction towards zero stops at it
+        const bool towardsZero = mode == FE_TOWARDZERO || (mode == FE_UPWARD) == (r < 0);
+        return towardsZero ? std::copysign(std::numeric_limits<float>::max(), r) : r;
+    }
+    // The side of the exact value r lies on: r is within a step of s, so r - s is exact.
+    const __float128 d = __float128(r) - s;
+    const int side = d > 0 ? 1 : d < 0 ? -1 : err > 0 ? -1 : err < 0 ? 1 : 0;
+    const bool positive = s > 0 || (s == 0 && err > 0);
+    if (mode == FE_UPWARD && side < 0)
+        r = std::nextafter(r, HUGE_VALF);
+    else if (mode == FE_DOWNWARD && side > 0)
+        r = std::nextafter(r, -HUGE_VALF);
+    else if (mode == FE_TOWARDZERO && side != 0 && (side > 0) == positive)
+        r = std::nextafter(r, 0.0f);
+    return r;
 }
 #endif
 
@@ -98,7 +119,7 @@ TEST(HostFma, RoundsOnceToNearestForOperandsOfEveryKind)
         const float a = v[pick(gen)], b = v[pick(gen)];
         // c near -a*b half the time, where a second rounding shows most
         const float c = i % 2 ? v[pick(gen)] : -float(double(a) * double(b)) * (1 + 0x1p-20f * float(i % 7));
-        const float want = exactRounded(a, b, c);
+        const float want = exactRounded(a, b, c, FE_TONEAREST);
         wrong += !same(hostFma(a, b, c), want);
         wrongByDouble += !same(fmaF32ByDouble(a, b, c), want);
         ++checked;
@@ -136,11 +157,14 @@ TEST(HostFma, DirectedRoundingsRoundOnceInTheirDirection)
             const float a = v[pick(gen)], b = v[pick(gen)], c = v[pick(gen)];
             if (!std::isfinite(a) || !std::isfinite(b) || !std::isfinite(c))
                 continue;
+            // Operands and results through volatile copies: a compiler that assumes the default
+            // rounding mode could otherwise move the arithmetic across the mode's changes.
+            const volatile float want = exactRounded(a, b, c, mode);
+            const volatile float va = a, vb = b, vc = c;
             std::fesetround(mode);
-            const float want = exactRounded(a, b, c);
-            const float got = hostFma(a, b, c), byDouble = fmaF32ByDouble(a, b, c);
+            const volatile float got = hostFma(va, vb, vc), byDouble = fmaF32ByDouble(va, vb, vc);
             std::fesetround(FE_TONEAREST);
-            wrong += !same(got, want) + !same(byDouble, want);
+            wrong += !sameValue(got, want) + !sameValue(byDouble, want);
             ++checked;
         }
         EXPECT_EQ(wrong, 0) << "rounding mode " << mode << ", " << checked << " operands";
