@@ -453,14 +453,10 @@ bool CudaBackend::timeRepeats(const Loaded& fn, const KernelImage& kernel, const
         if (!flushL2)
             flushL2 = ms >= kAutoL2FlushBelowMs;
     };
-    // Each timed launch starts on an idle GPU, as under Nsight Compute: the restore copies
-    // and the flush are over, not queued ahead of it.
     const auto beforeEach = [&] {
         prepareRun();
         if (flushL2.value_or(false))
             d.l2Flushed = l2_->flush(stream);
-        DriverApi::get().check(DriverApi::get().cuStreamSynchronize(stream), "cuStreamSynchronize",
-                               "before a timed launch");
     };
     d.smClockMaxMhz = smClock_->maxMhz();
     d.smClockBeforeMhz = smClock_->currentMhz();
