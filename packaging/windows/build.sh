@@ -139,7 +139,7 @@ step "installed kwb-run.exe --version, devices"
 version=$(wine "$target_unix/bin/kwb-run.exe" --version | tr -d '\r')
 echo "$version" | sed 's/^/  /'
 grep -q '^kwb-run [0-9]' <<<"$version" || fail "--version printed no version"
-grep -q '^NVRTC ' <<<"$version" && grep -q '^driver ' <<<"$version" || fail "--version names no NVRTC or driver"
+grep -q '^NVRTC:' <<<"$version" && grep -q '^driver:' <<<"$version" || fail "--version names no NVRTC or driver"
 devices=$(wine "$target_unix/bin/kwb-run.exe" devices | tr -d '\r')
 echo "$devices" | sed 's/^/  /'
 grep -q '^sim ' <<<"$devices" || fail "devices does not list the simulator"
