@@ -5,6 +5,7 @@
 #include "sim/Arithmetic.hpp"
 #include "sim/ExecHelpers.hpp"
 #include "sim/Half16.hpp"
+#include "sim/HostFma.hpp"
 #include "sim/Warp.hpp"
 
 #include <cmath>
@@ -54,24 +55,7 @@ template <bool Bf, template <class> class Op> struct HBin {
     }
 };
 
-// fma: a*b is exact in double; the sum is rounded to odd (truncated, last bit set when
-// inexact), from which one rounding to 16 bits equals the rounding of the exact a*b+c,
-// as a double has more than 2 bits beyond the 16-bit format's precision.
-inline double fmaRoundedToOdd(double x, double y, double z)
-{
-    const double p = x * y;
-    const double s = p + z;
-    if (!std::isfinite(s))
-        return s;
-    const double bv = s - p;
-    const double e = (p - (s - bv)) + (z - bv); // p + z = s + e exactly (two-sum)
-    if (e == 0)
-        return s;
-    const std::uint64_t bits = put<double>(s); // s != 0: p and z are far above double's subnormals
-    if ((e > 0) == (s > 0))
-        return get<double>(bits | 1);   // |s| < |p + z|: s is the truncation
-    return get<double>((bits - 1) | 1); // |s| > |p + z|: the double below s is
-}
+// fma: a*b is exact in double; the sum rounded to odd (HostFma.hpp) is rounded once more, to 16 bits.
 template <bool Bf> struct HFma {
     static void run(Warp& w, const Instr& in, std::uint32_t m)
     {
