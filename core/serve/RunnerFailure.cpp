@@ -30,7 +30,9 @@ std::string RunnerFailure::describe(const std::string& command, const std::strin
     else if (has(err, "CANCELLED") || has(err, "DUE TO TIME LIMIT") || has(err, "DUE TO PREEMPTION"))
         hint = "the scheduler ended the job";
     else if (has(err, "kwb-run: not found") || has(err, "kwb-run: command not found")
-             || has(err, "No such file or directory"))
+             || has(err, "No such file or directory")
+             || has(err, "is not recognized as an internal or external command")
+             || has(err, "The system cannot find the path specified"))
         hint = "kwb-run is not installed where the command runs";
     std::string text = "the runner \"" + command + "\" " + how;
     if (!hint.empty())

@@ -1,7 +1,7 @@
 #pragma once
 // One clear sentence for a runner that ended or could not be reached, from what
 // its command wrote to stderr: ssh's host-key and password refusals, a scheduler
-// cancelling the job, a command that is not installed.
+// cancelling the job, a command that is not installed (as sh, bash or cmd.exe say it).
 #include <string>
 
 namespace kw {
