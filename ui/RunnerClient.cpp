@@ -14,6 +14,7 @@
 #include <QProcessEnvironment>
 
 #ifdef Q_OS_UNIX
+#include <csignal>
 #include <unistd.h>
 #endif
 
@@ -68,7 +69,7 @@ RunnerClient::~RunnerClient()
 {
     disconnect(&process_, nullptr, this, nullptr);
     if (isRunning()) {
-        process_.kill();
+        killRunner();
         process_.waitForFinished(2000);
     }
 }
@@ -130,7 +131,7 @@ void RunnerClient::shutdown()
     watchdog_.stop();
     process_.write(QByteArray::fromStdString(protocol::encode(protocol::request(0, protocol::op::kShutdown))));
     if (!process_.waitForFinished(2000))
-        process_.kill();
+        killRunner();
 }
 
 int RunnerClient::enqueue(Job job)
@@ -362,7 +363,7 @@ void RunnerClient::handleReply(ClientProtocol::Event reply)
                 = why.startsWith("protocol version mismatch") ? tr("Runner %1: %2").arg(displayName(), why) : why;
             expectingExit_ = true;
             killReason_.clear();
-            process_.kill();
+            killRunner();
             loseRunner(what);
             return;
         }
@@ -450,7 +451,7 @@ void RunnerClient::protocolFailure(const std::string& what)
     expectingExit_ = true;
     killReason_.clear();
     stream_ = ClientProtocol();
-    process_.kill();
+    killRunner();
     loseRunner(message);
 }
 
@@ -466,6 +467,19 @@ void RunnerClient::stop()
     killReason_ = tr("Stopped by the user");
     killKind_ = FaultKind::Other;
     expectingExit_ = true;
+    killRunner();
+}
+
+// Ends the runner with whatever its command started, so that a stopped run leaves
+// nothing behind: on POSIX a command runs in a shell that leads its own process group
+// (setsid), whose members (ssh, srun, what they started) all go; on Windows the command's
+// program is the child itself (startCommand), no shell between.
+void RunnerClient::killRunner()
+{
+#ifdef Q_OS_UNIX
+    if (const qint64 pid = process_.processId(); !command_.isEmpty() && pid > 0)
+        ::kill(-pid_t(pid), SIGKILL);
+#endif
     process_.kill();
 }
 
@@ -480,7 +494,7 @@ void RunnerClient::onWatchdog()
               .arg(current_->timeLimitS)
         : tr("The runner did not answer in time and was restarted");
     expectingExit_ = true;
-    process_.kill();
+    killRunner();
 }
 
 void RunnerClient::failCurrentRun(FaultKind kind, const QString& message)

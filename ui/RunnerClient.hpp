@@ -126,6 +126,7 @@ private:
     void finishCurrent();
     void onProcessFinished(int exitCode, QProcess::ExitStatus status);
     void onWatchdog();
+    void killRunner();
     void failCurrentRun(FaultKind kind, const QString& message);
     void armWatchdog(int ms);
     void jobDone();

@@ -5,9 +5,13 @@
 #include "doc/DocumentReader.hpp"
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fstream>
+#include <string>
 
 using namespace kw;
 
@@ -38,6 +42,17 @@ struct Runner {
 };
 
 Document sample(const char* name) { return DocumentReader::readFile(std::string(KW_SAMPLES_DIR) + "/" + name); }
+
+// Whether a process still runs (a zombie nobody reaped has ended).
+bool running(long pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    if (!std::getline(stat, text))
+        return false;
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
 } // namespace
 
 TEST(Runner, CompileRoundTrip)
@@ -156,6 +171,33 @@ TEST(Runner, AKillDuringAJobFailsThatJobOnly)
     ASSERT_TRUE(compiled.wait(60000));
     EXPECT_EQ(compiled.last().at(0).toInt(), second);
     EXPECT_FALSE(r.client.busy());
+}
+
+TEST(Runner, StopEndsWhatARunnerCommandStarted)
+{
+    // A runner command is often ssh or srun, which start more: Stop must end them all.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString pidFile = dir.filePath("child.pid");
+    RunnerClient client;
+    client.setRunner("with a child", QString("sleep 300 & echo $! > '%1'; exec '%2' serve").arg(pidFile, runnerPath()));
+    QSignalSpy devices(&client, &RunnerClient::devicesChanged);
+    client.start();
+    ASSERT_TRUE(devices.wait(20000) || devices.count() > 0);
+    long child = 0;
+    std::ifstream(pidFile.toStdString()) >> child;
+    ASSERT_GT(child, 0);
+    ASSERT_TRUE(running(child));
+
+    QSignalSpy failed(&client, &RunnerClient::jobFailed);
+    client.compile(sample("add_vectors.kwb"), "");
+    client.stop();
+    ASSERT_TRUE(failed.wait(10000));
+    for (int i = 0; i < 50 && running(child); ++i)
+        QTest::qWait(100);
+    EXPECT_FALSE(running(child)) << "the command's background child outlived Stop";
+    if (running(child))
+        ::kill(pid_t(child), SIGKILL);
 }
 
 TEST(Runner, WatchdogStopsARunawayKernel)
