@@ -332,8 +332,10 @@ void ChecksEditor::showRow(int row)
     if (!item || row >= int(checks_.size()))
         return;
     const QString problem = problemOf(row);
-    item->setText(summary(row));
-    item->setToolTip(problem);
+    const QString text = summary(row);
+    item->setText(text);
+    // The whole check on hover: a long expression is cut at the list's edge.
+    item->setToolTip(problem.isEmpty() ? text : text + QLatin1Char('\n') + problem);
     item->setIcon(problem.isEmpty() ? QIcon() : style()->standardIcon(QStyle::SP_MessageBoxWarning));
     item->setForeground(problem.isEmpty() ? palette().text() : QBrush(ThemeColours::error(palette())));
 }

@@ -191,7 +191,8 @@ TEST(CheckEditing, AWrongExpressionIsMarkedAsItIsTyped)
     EXPECT_TRUE(b.checks.problemOf(0).contains("\"q\"")) << b.checks.problemOf(0);
     EXPECT_FALSE(b.checks.problemLabel()->isHidden());
     EXPECT_EQ(b.checks.problemLabel()->text(), b.checks.problemOf(0));
-    EXPECT_EQ(b.checks.list()->item(0)->toolTip(), b.checks.problemOf(0));
+    EXPECT_EQ(b.checks.list()->item(0)->toolTip(), b.checks.list()->item(0)->text() + "\n" + b.checks.problemOf(0))
+        << "the whole check and its problem on hover";
     EXPECT_FALSE(b.checks.list()->item(0)->icon().isNull()) << "the row is marked";
 
     Bound::type(b.checks.expectEdit(), "a + (b");
@@ -200,6 +201,7 @@ TEST(CheckEditing, AWrongExpressionIsMarkedAsItIsTyped)
     EXPECT_TRUE(b.checks.problemOf(0).isEmpty()) << b.checks.problemOf(0);
     EXPECT_TRUE(b.checks.problemLabel()->isHidden());
     EXPECT_TRUE(b.checks.list()->item(0)->icon().isNull());
+    EXPECT_EQ(b.checks.list()->item(0)->toolTip(), b.checks.list()->item(0)->text());
 
     // A tolerance that is no number is said, and the check keeps its last one.
     Bound::type(b.checks.relTolEdit(), "abc");
