@@ -15,6 +15,10 @@ namespace {
 
 constexpr std::size_t kParallelThreshold = 2u << 20; // below this one thread is fastest
 constexpr auto kSpin = std::chrono::milliseconds(2); // spin this long before sleeping
+// Chunks: about this many per thread, each at least kMinChunk and whole 4 KiB pages (no
+// two threads write one page).
+constexpr std::size_t kChunksPerThread = 8;
+constexpr std::size_t kMinChunk = 64u << 10;
 
 void relax()
 {
@@ -63,7 +67,7 @@ void copyBytes(char* dst, const char* src, std::size_t bytes, ParallelCopy::Stor
 ParallelCopy::ParallelCopy(unsigned threads)
 {
     // Every core, up to 16: on a 16-core H100 host a download reached 0.98 of a pinned
-    // copy with 12 or 16 parts and 0.72 to 0.94 with 8, and an upload 0.97 with 16 and
+    // copy with 12 or 16 threads and 0.72 to 0.94 with 8, and an upload 0.97 with 16 and
     // 0.93 to 0.965 with 12 (docs/benchmarks.md). The workers sleep between transfers.
     if (threads == 0)
         threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u) - 1;
@@ -71,7 +75,7 @@ ParallelCopy::ParallelCopy(unsigned threads)
     // Spinning threads that outnumber the cores would take the time of those copying.
     spin_ = parts_ <= std::max(1u, std::thread::hardware_concurrency());
     for (unsigned i = 0; i < threads; ++i)
-        workers_.emplace_back([this, i] { work(i + 1); });
+        workers_.emplace_back([this] { work(); });
 }
 
 ParallelCopy::~ParallelCopy()
@@ -110,14 +114,24 @@ void ParallelCopy::wakeSleepers()
     wake_.notify_all();
 }
 
-void ParallelCopy::copyPart(unsigned part) const
+unsigned ParallelCopy::copyChunks(unsigned generation)
 {
-    // 4 KiB aligned slices so no two threads share a page.
-    const std::size_t slice = ((bytes_ / parts_) + 4095) & ~std::size_t(4095);
-    const std::size_t begin = std::min(bytes_, slice * part);
-    const std::size_t end = part + 1 == parts_ ? bytes_ : std::min(bytes_, begin + slice);
-    if (end > begin)
-        copyBytes(dst_ + begin, src_ + begin, end - begin, stores_);
+    unsigned copied = 0;
+    std::uint64_t next = next_.load(std::memory_order_acquire);
+    for (;;) {
+        const auto index = unsigned(next);
+        if (unsigned(next >> 32) != generation || index >= chunks_.load(std::memory_order_relaxed))
+            return copied;
+        if (!next_.compare_exchange_weak(next, next + 1, std::memory_order_acq_rel, std::memory_order_acquire))
+            continue;
+        // The copy cannot end before this chunk is done: its fields stay as published.
+        const std::size_t begin = chunk_ * index;
+        copyBytes(dst_ + begin, src_ + begin, std::min(chunk_, bytes_ - begin), stores_);
+        ++copied;
+        if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks_.load(std::memory_order_relaxed))
+            wakeSleepers();
+        next = next_.load(std::memory_order_acquire);
+    }
 }
 
 void ParallelCopy::copy(void* dst, const void* src, std::size_t bytes, Stores stores)
@@ -131,24 +145,27 @@ void ParallelCopy::copy(void* dst, const void* src, std::size_t bytes, Stores st
     src_ = static_cast<const char*>(src);
     bytes_ = bytes;
     stores_ = stores;
-    pending_.store(unsigned(workers_.size()), std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release); // publishes the fields above
+    chunk_ = std::max(kMinChunk, ((bytes / (parts_ * kChunksPerThread)) + 4095) & ~std::size_t(4095));
+    const auto chunks = unsigned((bytes + chunk_ - 1) / chunk_);
+    chunks_.store(chunks, std::memory_order_relaxed);
+    done_.store(0, std::memory_order_relaxed);
+    const unsigned generation = generation_.load(std::memory_order_relaxed) + 1;
+    next_.store(std::uint64_t(generation) << 32, std::memory_order_release); // publishes the fields above
+    generation_.store(generation, std::memory_order_release);
     wakeSleepers();
-    copyPart(0);
-    for (unsigned left = pending_.load(std::memory_order_acquire); left != 0;)
-        left = awaitChange(pending_, left);
+    copyChunks(generation);
+    for (unsigned done = done_.load(std::memory_order_acquire); done != chunks;)
+        done = awaitChange(done_, done);
 }
 
-void ParallelCopy::work(unsigned index)
+void ParallelCopy::work()
 {
     unsigned seen = 0;
     for (;;) {
         seen = awaitChange(generation_, seen);
         if (stop_.load(std::memory_order_relaxed))
             return;
-        copyPart(index);
-        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1)
-            wakeSleepers();
+        copyChunks(seen);
     }
 }
 

@@ -95,8 +95,8 @@ TEST(ParallelCopy, OneInstanceServesManyCopiesInARow)
 
 TEST(ParallelCopy, ASliceSmallerThanAPageStillCoversEveryByte)
 {
-    // Seven workers and eight parts of a little over the threshold: the 4 KiB rounding
-    // leaves the last parts short or empty; the last one must take what is left.
+    // Seven workers and a little over the threshold: the chunks' rounding to 4 KiB
+    // leaves the last one short; it must take what is left.
     kw::cuda::ParallelCopy copier(7);
     for (std::size_t extra : {std::size_t(1), std::size_t(4095), std::size_t(8 * 4096 - 1)})
         expectExactCopy(copier, kThreshold + extra, 0, 0, unsigned(extra));
@@ -111,4 +111,15 @@ TEST(ParallelCopy, WorkersAsleepBetweenCopiesWakeForEachOne)
         std::this_thread::sleep_for(std::chrono::milliseconds(3));
         expectExactCopy(copier, kThreshold + 4096 * round, 0, 0, round, round % 2 ? Stores::streaming : Stores::cached);
     }
+}
+
+TEST(ParallelCopy, WorkersThatComeLateNeverTouchTheNextCopy)
+{
+    // Far more workers than cores: most of them wake after their copy was finished by the
+    // others, often while the next one runs. Each copy must be exact and hold nothing of
+    // the one before (a late worker writing an old chunk would show here).
+    kw::cuda::ParallelCopy copier(31);
+    for (unsigned round = 0; round < 150; ++round)
+        expectExactCopy(copier, kThreshold + (round % 7) * 300001, round % 3, (round * 5) % 13, round + 1000,
+                        round % 2 ? Stores::streaming : Stores::cached);
 }
