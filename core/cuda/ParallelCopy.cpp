@@ -114,20 +114,18 @@ void ParallelCopy::wakeSleepers()
     wake_.notify_all();
 }
 
-unsigned ParallelCopy::copyChunks(unsigned generation)
+void ParallelCopy::copyChunks(unsigned generation)
 {
-    unsigned copied = 0;
     std::uint64_t next = next_.load(std::memory_order_acquire);
     for (;;) {
         const auto index = unsigned(next);
         if (unsigned(next >> 32) != generation || index >= chunks_.load(std::memory_order_relaxed))
-            return copied;
+            return;
         if (!next_.compare_exchange_weak(next, next + 1, std::memory_order_acq_rel, std::memory_order_acquire))
             continue;
         // The copy cannot end before this chunk is done: its fields stay as published.
         const std::size_t begin = chunk_ * index;
         copyBytes(dst_ + begin, src_ + begin, std::min(chunk_, bytes_ - begin), stores_);
-        ++copied;
         if (done_.fetch_add(1, std::memory_order_acq_rel) + 1 == chunks_.load(std::memory_order_relaxed))
             wakeSleepers();
         next = next_.load(std::memory_order_acquire);

@@ -33,8 +33,8 @@ public:
 
 private:
     void work();
-    // Copies chunks of `generation`'s copy while any are left; returns how many.
-    unsigned copyChunks(unsigned generation);
+    // Copies chunks of `generation`'s copy while any are left.
+    void copyChunks(unsigned generation);
     // Waits until `value` differs from `old`: spinning for a while (see kSpin), then
     // asleep on wake_. A mutex and a condition variable rather than std::atomic::wait,
     // whose waiter pool lost wake-ups under Windows' C++ library (copies that never ended).
