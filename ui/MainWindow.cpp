@@ -30,6 +30,7 @@
 #include "TrustBar.hpp"
 #include "UiResources.hpp"
 #include "VariablesTable.hpp"
+#include "WholeDockTabs.hpp"
 #include "WindowLayouts.hpp"
 #include "WorkbenchDocument.hpp"
 #include "debugger/BreakpointMargin.hpp"
@@ -79,6 +80,7 @@ MainWindow::MainWindow(const Options& options, QWidget* parent)
     setObjectName("MainWindow");
     setWindowIcon(QIcon(":/kw/app.svg"));
     setDockNestingEnabled(true);
+    new WholeDockTabs(this);
     normalFont_ = QApplication::font();
 
     editor_ = new CodeEditor;

@@ -599,9 +599,22 @@ TEST(DebugLayout, GivesTheLanesTheRightColumnAndGoesWithTheSession)
     // Presenting while debugging: the editor and the lanes, large.
     const QStringList debugging = docksOf(d.window);
     d.window.setPresentationMode(true);
-    QTest::qWait(100);
+    // The docks take their sizes once the enlarged fonts are laid out: on a busy machine
+    // that is more than a few event loops later.
+    QTest::qWaitFor([&] { return lanes->width() >= int(d.window.width() * 0.35); }, 5000);
     EXPECT_TRUE(inFront(lanes));
     EXPECT_GE(lanes->width(), int(d.window.width() * 0.35));
+    // Every dock tab reads whole in the large font ("Call stack", not "Cal…"); a row of
+    // tabs wider than its dock scrolls.
+    int tabs = 0;
+    for (QTabBar* bar : d.window.findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        if (!bar->isVisible())
+            continue;
+        for (int i = 0; i < bar->count(); ++i, ++tabs)
+            EXPECT_GE(bar->tabRect(i).width(), bar->fontMetrics().horizontalAdvance(bar->tabText(i)))
+                << bar->tabText(i).toStdString() << " is cut";
+    }
+    EXPECT_GE(tabs, 5) << "the lanes' dock has its tabs";
     EXPECT_FALSE(d.window.launchDock()->isVisible() && !d.window.launchDock()->visibleRegion().isEmpty());
     d.window.setPresentationMode(false);
     QTest::qWait(100);
