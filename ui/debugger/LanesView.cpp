@@ -135,36 +135,38 @@ void LanesView::rebuildColumns()
 }
 
 // Once per answer (a column sized to its contents at every cell costs seconds). The
-// headers are shown whole where the dock is wide enough, else elided at the right (the
-// tooltip has them) so that the values fit: the style would cut them at both ends.
+// headers are shown whole where the dock is wide enough; short of room a variable's type
+// goes first, then width beyond the name, but a column stays as wide as its name (up to
+// kNameChars characters, then elided at the right, the tooltip has it): a column whose
+// header reads "par…" says nothing, and the table scrolls sideways anyway.
 void LanesView::fitColumns()
 {
+    constexpr int kNameChars = 16;
     QHeaderView* head = table_->horizontalHeader();
     const QFontMetrics fm = head->fontMetrics();
     const int padding = 2 * head->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, head) + 6;
-    int fixed = 0, whole = 0;
-    std::vector<int> cellWidths, wholeWidths;
+    int fixed = 0, whole = 0, floors = 0;
+    std::vector<int> floorWidths, wholeWidths;
     for (int c = 0; c < table_->columnCount(); ++c) {
         if (c < kFixedColumns) {
             table_->resizeColumnToContents(c);
             fixed += table_->columnWidth(c);
             continue;
         }
-        const int w = std::max(table_->cellsWidth(c), fontMetrics().averageCharWidth() * 6) + 8;
-        cellWidths.push_back(w);
-        wholeWidths.push_back(std::max(w, fm.horizontalAdvance(headers_.value(c)) + padding));
+        const int cells = std::max(table_->cellsWidth(c), fontMetrics().averageCharWidth() * 6) + 8;
+        const int name = std::min(fm.horizontalAdvance(names_.value(c)), fm.averageCharWidth() * kNameChars) + padding;
+        floorWidths.push_back(std::max(cells, name));
+        wholeWidths.push_back(std::max(floorWidths.back(), fm.horizontalAdvance(headers_.value(c)) + padding));
+        floors += floorWidths.back();
         whole += wholeWidths.back();
     }
-    // Short of room, each header gives up its share of what the headers want beyond the values.
+    // Short of room, each column gives up its share of what its header wants beyond its floor.
     const int room = table_->viewport()->width() - fixed;
-    int cells = 0;
-    for (int w : cellWidths)
-        cells += w;
-    for (std::size_t i = 0; i < cellWidths.size(); ++i) {
+    for (std::size_t i = 0; i < floorWidths.size(); ++i) {
         int w = wholeWidths[i];
-        if (whole > room && whole > cells)
-            w = cellWidths[i]
-                + int(double(std::max(0, room - cells)) * (wholeWidths[i] - cellWidths[i]) / (whole - cells));
+        if (whole > room && whole > floors)
+            w = floorWidths[i]
+                + int(double(std::max(0, room - floors)) * (wholeWidths[i] - floorWidths[i]) / (whole - floors));
         const int c = kFixedColumns + int(i);
         table_->setColumnWidth(c, w);
         // Whole where it fits, else the name alone (a variable's type goes first), else elided.
