@@ -161,7 +161,7 @@ public:
                 const std::size_t close = matching(i);
                 if (isFunction(declStart, i)) {
                     if (!isDevice(declStart, i))
-                        blank(declStart, close, "function " + functionName(declStart, i));
+                        blank(declStart, close, describeFunction(declStart, i));
                     declStart = close + 1;
                 }
                 i = close; // an aggregate or class body: the declaration goes on to its ';'
@@ -173,7 +173,7 @@ public:
             }
             if (isPunct(t, ";")) {
                 if (declStart < i && isHostDeclaration(declStart, i))
-                    blank(declStart, i, "declaration");
+                    blank(declStart, i, describeDeclaration(declStart, i));
                 declStart = i + 1;
             }
         }
@@ -260,12 +260,40 @@ private:
         return false;
     }
 
-    std::string functionName(std::size_t from, std::size_t brace) const
+    // The function's name: the identifier before its parameter list, or before the
+    // template arguments there (`launch<int>(`).
+    std::string functionName(std::size_t from, std::size_t end) const
     {
-        for (std::size_t i = from; i + 1 < brace; ++i)
-            if (isPunct(toks_[i + 1], "(") && toks_[i].kind == SourceToken::Kind::Identifier)
+        for (std::size_t i = from; i + 1 < end; ++i) {
+            if (!isPunct(toks_[i + 1], "("))
+                continue;
+            if (toks_[i].kind == SourceToken::Kind::Identifier)
                 return std::string(toks_[i].text);
+            if (isPunct(toks_[i], ">"))
+                for (std::size_t j = i, depth = 0; j-- > from;) {
+                    depth += isPunct(toks_[j], ">");
+                    if (isPunct(toks_[j], "<") && depth-- == 0 && j > from
+                        && toks_[j - 1].kind == SourceToken::Kind::Identifier)
+                        return std::string(toks_[j - 1].text);
+                }
+        }
         return "?";
+    }
+
+    // "function main", or "explicit specialisation of launch" (`template <> void launch<int>(...) {...}`).
+    std::string describeFunction(std::size_t from, std::size_t brace) const
+    {
+        const bool specialisation = ident(from, "template") && from + 2 < brace && isPunct(toks_[from + 1], "<")
+            && isPunct(toks_[from + 2], ">");
+        return (specialisation ? "explicit specialisation of " : "function ") + functionName(from, brace);
+    }
+
+    // "explicit instantiation of launch" (`extern template void launch<double>(double*, int);`), else "declaration".
+    std::string describeDeclaration(std::size_t from, std::size_t semi) const
+    {
+        if (ident(from, "extern") && from + 1 < semi && ident(from + 1, "template"))
+            return "explicit instantiation of " + functionName(from, semi);
+        return "declaration";
     }
 
     // A prototype without a device qualifier, a declaration that needs the CUDA runtime

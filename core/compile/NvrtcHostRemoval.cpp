@@ -10,33 +10,69 @@ namespace kw {
 
 namespace {
 
-// NamesHostType: `identifier "FILE" is undefined` in a declaration that is not device
-// code (a typedef of pthread_t, a struct holding a FILE*, a host function taking one):
-// the name comes from a host header device code does not have.
-enum class HostKind { Function, Variable, NamesHostType };
+// NamesHostType: a declaration that is not device code names what only a host header
+// declares (`identifier "FILE" is undefined` for a typedef of pthread_t or a struct holding
+// a FILE*; `namespace "std" has no member "cout"` for `using std::cout;`). InstanceOfHost:
+// an explicit instantiation of a function template that was left out as host code.
+enum class HostKind { Function, Variable, NamesHostType, InstanceOfHost };
 
-std::optional<HostKind> hostKind(const Diagnostic& d)
+struct Verdict {
+    HostKind kind;
+    std::string name; // what the declaration names ("FILE", "std::cout") or instantiates ("launch")
+};
+
+bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+bool startsWith(const std::string& s, std::string_view p) { return s.rfind(p, 0) == 0; }
+
+bool endsWith(const std::string& s, std::string_view p)
 {
-    if (d.severity != Severity::Error)
-        return std::nullopt;
-    if (d.message.find("host functions are not allowed in JIT mode") != std::string::npos)
-        return HostKind::Function;
-    if (d.message.find("host variables are not allowed in JIT mode") != std::string::npos)
-        return HostKind::Variable;
-    if (d.message.rfind("identifier \"", 0) == 0 && d.message.find("\" is undefined") != std::string::npos)
-        return HostKind::NamesHostType;
-    return std::nullopt;
+    return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
-// `identifier "FILE" is undefined` -> FILE
-std::string undefinedName(const std::string& message)
+// The text inside the n-th pair of double quotes: (`namespace "std" has no member "cout"`, 1) -> cout.
+std::string quoted(const std::string& message, int n)
 {
-    const std::size_t open = message.find('"'), close = message.find('"', open + 1);
-    return open == std::string::npos || close == std::string::npos ? std::string()
-                                                                   : message.substr(open + 1, close - open - 1);
+    std::size_t open = message.find('"');
+    for (int i = 0; i < n && open != std::string::npos; ++i)
+        open = message.find('"', message.find('"', open + 1) + 1);
+    const std::size_t close = open == std::string::npos ? open : message.find('"', open + 1);
+    return close == std::string::npos ? std::string() : message.substr(open + 1, close - open - 1);
 }
 
 bool isPunct(const SourceToken& t, std::string_view p) { return t.kind == SourceToken::Kind::Punct && t.text == p; }
+
+// What NVRTC's error `d`, at token `at`, says about the declaration there, if it calls it
+// host code; `removed` is what was left out as host code so far.
+std::optional<Verdict> verdict(const Diagnostic& d, const std::vector<SourceToken>& tokens, std::size_t at,
+                               const std::vector<HostCodeRange>& removed)
+{
+    const std::string& m = d.message;
+    if (d.severity != Severity::Error)
+        return std::nullopt;
+    if (contains(m, "host functions are not allowed in JIT mode"))
+        return Verdict{HostKind::Function, {}};
+    if (contains(m, "host variables are not allowed in JIT mode"))
+        return Verdict{HostKind::Variable, {}};
+    if (startsWith(m, "identifier \"") && contains(m, "\" is undefined"))
+        return Verdict{HostKind::NamesHostType, quoted(m, 0)};
+    // The C++ library's namespace only: a project's namespace without the member is its own error.
+    if ((startsWith(m, "namespace \"std\"") || startsWith(m, "namespace \"std::"))
+        && contains(m, "\" has no member \""))
+        return Verdict{HostKind::NamesHostType, quoted(m, 0) + "::" + quoted(m, 1)};
+    // `typedef std::vector<float> Floats;` with <vector> left out reads as an expression.
+    if (m == "qualified name is not allowed" && tokens[at].text == "std" && at + 2 < tokens.size()
+        && isPunct(tokens[at + 1], "::") && tokens[at + 2].kind == SourceToken::Kind::Identifier)
+        return Verdict{HostKind::NamesHostType, "std::" + std::string(tokens[at + 2].text)};
+    // `template void launch<int>(int*, int);` once the host template `launch` was left out.
+    if (constexpr std::string_view notTemplate = " is not a template"; endsWith(m, notTemplate)) {
+        const std::string name = m.substr(0, m.size() - notTemplate.size());
+        for (const HostCodeRange& r : removed)
+            if (r.what == "function " + name)
+                return Verdict{HostKind::InstanceOfHost, name};
+    }
+    return std::nullopt;
+}
 
 bool opens(const SourceToken& t) { return isPunct(t, "(") || isPunct(t, "[") || isPunct(t, "{"); }
 bool closes(const SourceToken& t) { return isPunct(t, ")") || isPunct(t, "]") || isPunct(t, "}"); }
@@ -167,11 +203,21 @@ std::optional<std::pair<std::size_t, std::size_t>> namespaceScopeDeclaration(con
 
 // Only plain host declarations: no device or host-device code (its error stays, at its
 // line), no template (leaving out a specialisation could silently change which one
-// device code gets), no directive inside.
-bool plainHostDeclaration(const std::vector<SourceToken>& t, std::size_t first, std::size_t last)
+// device code gets), no directive inside. An explicit instantiation (`template void
+// f<int>(int);`, `extern template ...`) of a template already left out as host code is
+// the one declaration that may begin with `template`.
+bool plainHostDeclaration(const std::vector<SourceToken>& t, std::size_t first, std::size_t last,
+                          bool instantiation = false)
 {
     static constexpr std::string_view kept[] = {"template",   "__device__",  "__global__", "__host__", "__constant__",
                                                 "__shared__", "__managed__", "namespace",  "operator"};
+    if (instantiation) {
+        if (isIdent(t[first], "extern"))
+            ++first;
+        if (first >= last || !isIdent(t[first], "template") || isPunct(t[first + 1], "<"))
+            return false;
+        ++first;
+    }
     for (std::size_t i = first; i <= last; ++i) {
         if (t[i].kind == SourceToken::Kind::Directive)
             return false;
@@ -193,8 +239,14 @@ std::string describe(const std::vector<SourceToken>& t, std::size_t first, std::
     };
     if (isIdent(t[first], "typedef"))
         return "typedef " + lastIdentBefore(last);
-    if (isIdent(t[first], "using") && first + 1 <= last)
-        return "alias " + std::string(t[first + 1].text);
+    if (isIdent(t[first], "using") && first + 1 <= last) {
+        if (first + 2 <= last && isPunct(t[first + 2], "="))
+            return "alias " + std::string(t[first + 1].text);
+        std::string named;
+        for (std::size_t i = first + 1; i < last; ++i)
+            named += t[i].text;
+        return "using " + named;
+    }
     for (std::size_t i = first; i < last; ++i) {
         for (const char* type : {"struct", "class", "union", "enum"})
             if (isIdent(t[i], type) && t[i + 1].kind == SourceToken::Kind::Identifier)
@@ -222,15 +274,19 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
     std::vector<std::pair<std::size_t, std::size_t>> declarations; // token ranges
     std::vector<HostCodeRange> ranges;
     for (const Diagnostic& d : diagnostics) {
-        const auto kind = hostKind(d);
-        if (!kind || d.file != sourceName || d.line <= 0)
+        if (d.file != sourceName || d.line <= 0)
             continue;
         const auto at = tokenAt(tokens, d.line, d.column > 0 ? d.column : 1);
         if (!at)
             continue;
-        const auto decl = *kind == HostKind::NamesHostType ? namespaceScopeDeclaration(tokens, *at)
-                                                           : declarationAround(tokens, *at, *kind);
-        if (!decl || (*kind == HostKind::NamesHostType && !plainHostDeclaration(tokens, decl->first, decl->second)))
+        const auto v = verdict(d, tokens, *at, removed);
+        if (!v)
+            continue;
+        const bool namesHostType = v->kind == HostKind::NamesHostType, instance = v->kind == HostKind::InstanceOfHost;
+        const auto decl = namesHostType ? namespaceScopeDeclaration(tokens, *at)
+                                        : declarationAround(tokens, *at, instance ? HostKind::Function : v->kind);
+        if (!decl
+            || ((namesHostType || instance) && !plainHostDeclaration(tokens, decl->first, decl->second, instance)))
             continue;
         const std::size_t begin = tokens[decl->first].offset;
         const std::size_t end = tokens[decl->second].offset + tokens[decl->second].text.size() - 1;
@@ -241,15 +297,18 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
             continue;
         spans.emplace_back(begin, end);
         declarations.push_back(*decl);
-        if (*kind == HostKind::NamesHostType) {
-            ranges.push_back({tokens[decl->first].line, tokens[decl->second].line,
-                              describe(tokens, decl->first, decl->second) + " (it names " + undefinedName(d.message)
-                                  + ", which device code does not have)"});
-            continue;
+        std::string what;
+        if (namesHostType)
+            what = describe(tokens, decl->first, decl->second) + " (it names " + v->name
+                + ", which device code does not have)";
+        else if (instance)
+            what = "explicit instantiation of " + v->name + " (its template is host code)";
+        else {
+            what = v->kind == HostKind::Function ? "function" : "variable";
+            if (const std::string name = nameOf(tokens, *at); !name.empty())
+                what += " " + name;
         }
-        const std::string name = nameOf(tokens, *at);
-        ranges.push_back({tokens[decl->first].line, tokens[decl->second].line,
-                          (*kind == HostKind::Function ? "function" : "variable") + (name.empty() ? "" : " " + name)});
+        ranges.push_back({tokens[decl->first].line, tokens[decl->second].line, what});
     }
     for (const auto& [first, last] : declarations)
         DeclarationBlanker::blank(text, tokens, first, last);

@@ -389,6 +389,66 @@ TEST(WholeFiles, AHostDeclarationNamingAHostOnlyTypeIsLeftOutWithTheReason)
     EXPECT_TRUE(hasDiagnostic(used, "error", 2, "Thread")) << used["diagnostics"].dump(1);
 }
 
+// `using std::cout;` beside a left-out <iostream>: NVRTC says std has no such member, so
+// the using-declaration is host code too, left out with the reason; a device function
+// that uses a host library name keeps its error at its line.
+TEST(WholeFiles, AUsingDeclarationOfAHostLibraryNameIsLeftOutWithTheReason)
+{
+    const fs::path dir = folder("using-std");
+    const std::string head = "#include <iostream>\n"                 // 1
+                             "#include <vector>\n"                   // 2
+                             "using std::cout;\n"                    // 3
+                             "using std::vector;\n"                  // 4
+                             "typedef std::vector<float> Floats;\n"; // 5
+    write(dir / "main.cu",
+          head + kScale
+              + "int main()\n"
+                "{\n"
+                "    vector<int> h(4, 1);\n"
+                "    cout << h[0] << \"\\n\";\n"
+                "}\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 3, "using std::cout (it names std::cout, which device code does not have)"))
+        << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 4, "using std::vector")) << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 5, "typedef Floats (it names std::vector")) << j["diagnostics"].dump(1);
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+
+    write(dir / "main.cu", head + "__device__ int first(const std::vector<int>& v) { return v[0]; }\n" + kScale);
+    const json used = compileJson(doc, 1);
+    EXPECT_TRUE(hasDiagnostic(used, "error", 6, "qualified name is not allowed")) << used["diagnostics"].dump(1);
+    EXPECT_FALSE(hasDiagnostic(used, "note", 6, "host code")) << used["diagnostics"].dump(1);
+}
+
+// A host template's explicit instantiations and specialisations (cuda-samples' reduction
+// instantiates its host wrapper for int, float, double) go with the template.
+TEST(WholeFiles, AnExplicitInstantiationOfALeftOutHostTemplateGoesWithIt)
+{
+    const fs::path dir = folder("host-template-instances");
+    write(dir / "main.cu",
+          std::string(kScale) +                                        // 1-5
+              "template <class T> void launch(T* p, int n)\n"          // 6
+              "{\n"                                                    // 7
+              "    scale<<<(n + 255) / 256, 256>>>(p, 2.0f, n);\n"     // 8
+              "}\n"                                                    // 9
+              "template void launch<float>(float* p, int n);\n"        // 10
+              "template <>\n"                                          // 11
+              "void launch<int>(int* p, int n) { }\n"                  // 12
+              "extern template void launch<double>(double*, int);\n"); // 13
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 10, "explicit instantiation of launch (its template is host code)"))
+        << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 11, "explicit specialisation of launch")) << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasDiagnostic(j, "note", 13, "explicit instantiation of launch")) << j["diagnostics"].dump(1);
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
+
 // A kernel whose own declaration does not compile: its errors, not NVRTC's complaint
 // about the workbench's name expression in a file the user does not have.
 TEST(WholeFiles, AKernelWhoseDeclarationFailsShowsItsOwnErrorsOnly)
