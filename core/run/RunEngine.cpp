@@ -1,5 +1,6 @@
 #include "run/RunEngine.hpp"
 
+#include "compile/SignatureParser.hpp"
 #include "doc/CheckEvaluator.hpp"
 #include "doc/DefineValues.hpp"
 #include "doc/PreparedRun.hpp"
@@ -66,8 +67,18 @@ CompiledKernel RunEngine::compiledKernel(const CompileResult& compiled, const st
         && std::count_if(compiled.kernels.begin(), compiled.kernels.end(),
                          [&](const KernelSignature& s) { return s.name == base; })
             == 1;
-    if (unique)
-        k.signature = *sig;
+    if (!unique)
+        return k;
+    k.signature = *sig;
+    // A template's parameters as this instantiation has them (`T* x` of fill<int> is an int*),
+    // so the buffers' element types are checked against them.
+    if (!sig->templateParams.empty()) {
+        try {
+            k.signature = instantiate(*sig, kernel);
+        } catch (const Error&) {
+            k.signature.reset(); // the document's validation says why; the PTX sizes still decide
+        }
+    }
     return k;
 }
 

@@ -287,6 +287,41 @@ TEST(RealKernels, APointerToAnUnknownStructIsWarnedAbout)
     EXPECT_NE(warnings.find("points to Particle, whose size is not known here"), std::string::npos) << warnings;
 }
 
+// A template kernel's `T*` is the instantiation's type: fill<int> with an i32 buffer is
+// checked and says nothing; with an f32 buffer it says the types differ (the sizes
+// match, so the run goes on) instead of claiming T's size is unknown; a T that is a
+// struct the workbench does not know is named as such.
+TEST(RealKernels, ATemplateKernelsPointerIsCheckedAsItsInstantiationHasIt)
+{
+    const std::string source = "struct Pixel { unsigned char r, g, b, a; };\n"
+                               "template <class T> __global__ void fill(T* x, unsigned int n)\n"
+                               "{ if (threadIdx.x < n) x[threadIdx.x] = T(); }\n"
+                               "template __global__ void fill<Pixel>(Pixel*, unsigned int);\n";
+    const auto document = [&](const std::string& name, const std::string& kernel, const std::string& dtype) {
+        json d = {{"format", "kernel-workbench"},
+                  {"version", 1},
+                  {"source", source},
+                  {"kernel", kernel},
+                  {"buffers", {{{"name", "x"}, {"dtype", dtype}, {"count", 32}, {"direction", "out"}}}},
+                  {"args", {{{"buffer", "x"}}, {{"type", "u32"}, {"value", 8}}}},
+                  {"launch", {{"grid", 1}, {"block", 32}}},
+                  {"checks", {{{"buffer", "x"}, {"expect", "0"}}}}};
+        return scratch(name, d.dump(1));
+    };
+    json j = runJson(document("template_int.kwb", "fill<int>", "i32"));
+    EXPECT_TRUE(j["ok"].get<bool>()) << j.dump(2);
+    EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
+
+    j = runJson(document("template_float.kwb", "fill<int>", "f32"));
+    const std::string mismatch = j["warnings"].dump();
+    EXPECT_NE(mismatch.find("buffer x holds f32 but parameter x is int *"), std::string::npos) << mismatch;
+    EXPECT_EQ(mismatch.find("not known"), std::string::npos) << mismatch;
+
+    j = runJson(document("template_struct.kwb", "fill<Pixel>", "u8"));
+    const std::string unknown = j["warnings"].dump();
+    EXPECT_NE(unknown.find("points to Pixel, whose size is not known here"), std::string::npos) << unknown;
+}
+
 TEST(RealKernels, HostCodeIsBlankedKeepingEveryLine)
 {
     const std::string source = readText(kRealDir / "whole_file.cu");
