@@ -12,11 +12,15 @@
 #include <QSplitter>
 #include <QStyle>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace kw {
 
 namespace {
+// Where a document's nameless argument is remembered: no parameter's name has a '#'.
+std::string positionKey(std::size_t i) { return "#" + std::to_string(i); }
+constexpr int kNullPointer = -1; // the direction box's entry for a null pointer
 constexpr DType allDTypes[] = {DType::I8,  DType::U8,  DType::I16, DType::U16,  DType::I32, DType::U32,
                                DType::I64, DType::U64, DType::F16, DType::BF16, DType::F32, DType::F64};
 enum Column { ColName, ColCType, ColDType, ColSetting, ColCount, ColumnCount };
@@ -124,10 +128,14 @@ void ArgumentsPanel::load(const std::vector<BufferSpec>& buffers, const std::vec
 {
     remembered_.clear();
     rows_.clear();
-    for (const ArgSpec& a : args) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const ArgSpec& a = args[i];
         Row r;
         r.param.name = a.name;
-        if (a.isBuffer()) {
+        if (a.null) {
+            r.isBuffer = r.null = true;
+            r.arg = a;
+        } else if (a.isBuffer()) {
             r.isBuffer = true;
             r.arg = a;
             for (const BufferSpec& b : buffers)
@@ -138,7 +146,9 @@ void ArgumentsPanel::load(const std::vector<BufferSpec>& buffers, const std::vec
         } else {
             r.arg = a;
         }
-        remembered_[a.name] = r;
+        // A document may leave an argument's name out (the order decides): such a one is
+        // found by its place when the signature comes.
+        remembered_[a.name.empty() ? positionKey(i) : a.name] = r;
     }
 }
 
@@ -198,10 +208,16 @@ void ArgumentsPanel::setSignature(const KernelSignature& signature)
         if (p.name.empty())
             p.name = "arg" + std::to_string(i);
         auto it = remembered_.find(p.name);
+        if (it == remembered_.end())
+            it = remembered_.find(positionKey(i));
         if (it != remembered_.end() && it->second.isBuffer == p.isPointer) {
             Row r = it->second;
             r.param = p;
-            if (r.isBuffer) {
+            if (r.null) {
+                r.arg.name = p.name;
+                if (r.buffer.name.empty())
+                    r.buffer = defaultRow(p).buffer; // for when it gets a buffer again
+            } else if (r.isBuffer) {
                 r.arg.name = p.name;
                 r.arg.buffer = r.buffer.name.empty() ? p.name : r.buffer.name;
                 r.buffer.name = r.arg.buffer;
@@ -214,6 +230,10 @@ void ArgumentsPanel::setSignature(const KernelSignature& signature)
         }
     }
     rows_ = std::move(next);
+    // Places hold for the document as loaded only: once a kernel's parameters have named
+    // its rows, a place may be another parameter's after an edit.
+    if (!signature.params.empty())
+        std::erase_if(remembered_, [](const auto& entry) { return entry.first.front() == '#'; });
     rebuildTable();
     emit changed();
 }
@@ -234,6 +254,7 @@ void ArgumentsPanel::rebuildTable()
         table_->setItem(i, ColName, name);
         table_->setItem(i, ColCType, new QTableWidgetItem(QString::fromStdString(r.param.type)));
         auto* dt = dtypeCombo(r.isBuffer ? r.buffer.dtype : r.arg.type, table_);
+        dt->setEnabled(!r.null);
         table_->setCellWidget(i, ColDType, dt);
         connect(dt, &QComboBox::currentIndexChanged, this, [this, i] { rowEdited(i); });
         if (r.isBuffer) {
@@ -241,10 +262,15 @@ void ArgumentsPanel::rebuildTable()
             dir->addItem("in", int(Direction::In));
             dir->addItem("out", int(Direction::Out));
             dir->addItem("inout", int(Direction::InOut));
-            dir->setCurrentIndex(dir->findData(int(r.buffer.direction)));
+            dir->addItem(tr("null"), kNullPointer);
+            dir->setItemData(dir->count() - 1, tr("No buffer: the kernel gets a null pointer"), Qt::ToolTipRole);
+            dir->setCurrentIndex(dir->findData(r.null ? kNullPointer : int(r.buffer.direction)));
             table_->setCellWidget(i, ColSetting, dir);
             connect(dir, &QComboBox::currentIndexChanged, this, [this, i] { rowEdited(i); });
-            table_->setItem(i, ColCount, new QTableWidgetItem(QString::fromStdString(r.buffer.count)));
+            auto* count = new QTableWidgetItem(r.null ? QString() : QString::fromStdString(r.buffer.count));
+            if (r.null)
+                count->setFlags(count->flags() & ~Qt::ItemIsEditable);
+            table_->setItem(i, ColCount, count);
         } else {
             auto* value = new QLineEdit(QString::fromStdString(r.arg.value), table_);
             value->setFrame(false);
@@ -286,9 +312,25 @@ void ArgumentsPanel::rowEdited(int i)
     Row& r = rows_[i];
     const DType t = DType(qobject_cast<QComboBox*>(table_->cellWidget(i, ColDType))->currentData().toInt());
     if (r.isBuffer) {
+        const int direction = qobject_cast<QComboBox*>(table_->cellWidget(i, ColSetting))->currentData().toInt();
+        if ((direction == kNullPointer) != r.null) { // to or from a null pointer: the row changes its cells
+            r.null = direction == kNullPointer;
+            r.arg = ArgSpec{r.param.name, r.null ? std::string() : r.buffer.name, DType::U64, r.null ? "0" : ""};
+            r.arg.null = r.null;
+            if (!r.null)
+                r.buffer.direction = Direction(direction);
+            QTimer::singleShot(0, this, [this] { // not while the combo box is still signalling
+                const int keep = selected_;
+                selected_ = -1;
+                rebuildTable();
+                selectRow(keep);
+            });
+            emit changed();
+            return;
+        }
         r.buffer.dtype = t;
-        r.buffer.direction
-            = Direction(qobject_cast<QComboBox*>(table_->cellWidget(i, ColSetting))->currentData().toInt());
+        if (!r.null)
+            r.buffer.direction = Direction(direction);
         if (i == selected_)
             editor_->setBuffer(r.buffer);
     } else {
@@ -310,7 +352,7 @@ void ArgumentsPanel::selectRow(int row)
     if (rebuilding_ || (row == selected_ && row >= 0))
         return;
     selected_ = row;
-    const bool isBuffer = row >= 0 && row < int(rows_.size()) && rows_[row].isBuffer;
+    const bool isBuffer = row >= 0 && row < int(rows_.size()) && rows_[row].isBuffer && !rows_[row].null;
     editorScroll_->setVisible(isBuffer);
     if (isBuffer) {
         editor_->setBuffer(rows_[row].buffer);
@@ -326,7 +368,7 @@ std::vector<BufferSpec> ArgumentsPanel::buffers() const
 {
     std::vector<BufferSpec> out;
     for (const Row& r : rows_)
-        if (r.isBuffer)
+        if (r.isBuffer && !r.null)
             out.push_back(r.buffer);
     return out;
 }

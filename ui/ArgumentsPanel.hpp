@@ -1,7 +1,7 @@
 #pragma once
-// One row per parameter of the chosen kernel: pointers become buffers, scalars
-// become typed values. Follows signature edits, keeping the settings of every
-// parameter whose name still exists (and of removed ones, should they return).
+// One row per parameter of the chosen kernel: pointers become buffers (or a null
+// pointer, chosen where a buffer's direction is), scalars become typed values. Follows signature edits, keeping the
+// settings of every parameter whose name still exists (and of removed ones, should they return).
 #include "compile/KernelSignature.hpp"
 #include "compile/SignatureParser.hpp"
 #include "doc/Document.hpp"
@@ -53,8 +53,9 @@ signals:
 private:
     struct Row {
         KernelParam param;
-        bool isBuffer = false;
-        BufferSpec buffer;      // when isBuffer
+        bool isBuffer = false;  // a pointer parameter
+        bool null = false;      // a pointer passed as NULL: no buffer
+        BufferSpec buffer;      // when isBuffer (kept while null, for when it gets a buffer again)
         ArgSpec arg;            // when scalar
         bool defaulted = false; // a scalar set to 0 for want of a variable of its name
     };

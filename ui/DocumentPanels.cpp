@@ -556,15 +556,7 @@ void DocumentPanels::showSelectedStep()
     p_.picker->setCurrentKernel(launch ? q(s->kernel) : QString());
     p_.arguments->setEnabled(launch);
     showSetupTarget(launch, where);
-    std::vector<ArgSpec> args = launch ? s->args : std::vector<ArgSpec>{};
-    if (launch) {
-        // Rows are matched by parameter name: a document may leave the names out.
-        if (const auto sig = p_.picker->currentSignature())
-            for (std::size_t i = 0; i < args.size() && i < sig->params.size(); ++i)
-                if (args[i].name.empty())
-                    args[i].name = sig->params[i].name;
-    }
-    p_.arguments->load(doc.buffers, args);
+    p_.arguments->load(doc.buffers, launch ? s->args : std::vector<ArgSpec>{});
     if (launch)
         kernelChosen();
     else

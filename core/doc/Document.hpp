@@ -52,6 +52,9 @@ struct ArgSpec {
     DType type = DType::I32; // scalar type
     std::string value;       // scalar expression
     std::string offset;      // with a buffer: elements past its start (`d_in + RADIUS`); empty: 0
+    // A null pointer (`{"buffer": null}`, a kernel's `int* partial = NULL`): passed as eight
+    // zero bytes, so it is a scalar of type u64 and value 0 to everything that launches.
+    bool null = false;
     bool isBuffer() const { return !buffer.empty(); }
 };
 

@@ -94,6 +94,8 @@ void compareBuffers(ChangeList& out, const std::vector<BufferSpec>& before, cons
 
 std::string argText(const ArgSpec& a)
 {
+    if (a.null)
+        return "null";
     if (a.isBuffer())
         return a.offset.empty() ? a.buffer : a.buffer + " + " + a.offset;
     return std::string(toString(a.type)) + " " + a.value;

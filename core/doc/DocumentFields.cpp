@@ -125,6 +125,14 @@ ArgSpec readArg(const Json& j, const std::string& field)
     if (j.contains("buffer")) {
         if (j.contains("type") || j.contains("value"))
             fail(f, "give either \"buffer\" or \"type\" and \"value\", not both");
+        if (j["buffer"].is_null()) {
+            if (j.contains("offset"))
+                fail(f + ".offset", "goes with a buffer: a null pointer has no offset");
+            a.null = true;
+            a.type = DType::U64;
+            a.value = "0";
+            return a;
+        }
         a.buffer = getString(j["buffer"], f + ".buffer");
         if (a.buffer.empty())
             fail(f + ".buffer", "is empty");
@@ -219,7 +227,9 @@ Json argJson(const ArgSpec& a)
     Json ja = Json::object();
     if (!a.name.empty())
         ja["name"] = a.name;
-    if (a.isBuffer()) {
+    if (a.null) {
+        ja["buffer"] = nullptr;
+    } else if (a.isBuffer()) {
         ja["buffer"] = a.buffer;
         if (!a.offset.empty())
             ja["offset"] = expressionJson(a.offset);

@@ -149,7 +149,7 @@ CheckNames checkNames(const Document& doc, const VariableScope& scope)
     for (const auto& b : doc.buffers)
         names.buffers.push_back(b.name);
     for (const auto& a : doc.args)
-        if (!a.isBuffer() && !a.name.empty() && !names.scope.contains(a.name) && !doc.findBuffer(a.name))
+        if (!a.isBuffer() && !a.null && !a.name.empty() && !names.scope.contains(a.name) && !doc.findBuffer(a.name))
             names.scope.set(a.name, 0.0);
     return names;
 }
@@ -289,9 +289,16 @@ void DocumentValidator::validateArgs(const Document& doc, const KernelSignature&
                              + " elements, not a whole number of " + param.baseType + " ("
                              + std::to_string(vector->components) + " each)");
             }
+        } else if (arg.null) {
+            if (!param.isPointer)
+                fail(field,
+                     "parameter " + paramText
+                         + " is not a pointer; a null pointer (\"buffer\": null) goes to a pointer");
         } else {
             if (param.isPointer)
-                fail(field, "parameter " + paramText + " is a pointer; give {\"buffer\": NAME}");
+                fail(field,
+                     "parameter " + paramText
+                         + " is a pointer; give {\"buffer\": NAME}, or {\"buffer\": null} for a null pointer");
             const auto expected = dtypeForCType(param.baseType);
             if (expected && *expected != arg.type)
                 fail(field + ".type",

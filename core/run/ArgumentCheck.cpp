@@ -68,7 +68,7 @@ std::vector<std::string> ArgumentCheck::check(const std::string& kernel, const P
                                         a.bytes.size(),
                                         i < specs.size() ? fmt::format(" ({})", toString(specs[i].type)) : "", i,
                                         kernel, p.size, sp ? fmt::format(" ({})", sp->type) : ""));
-            if (sp && sp->isPointer)
+            if (sp && sp->isPointer && !(i < specs.size() && specs[i].null))
                 throw Error(ErrorCategory::Document,
                             fmt::format("{}: a scalar is passed to pointer parameter {} ({}); pass a buffer", label,
                                         sp->name, sp->type));

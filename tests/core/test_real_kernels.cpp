@@ -322,6 +322,43 @@ TEST(RealKernels, ATemplateKernelsPointerIsCheckedAsItsInstantiationHasIt)
     EXPECT_NE(unknown.find("points to Pixel, whose size is not known here"), std::string::npos) << unknown;
 }
 
+// A kernel's pointer left NULL, as main() does through a default argument: the document
+// says {"buffer": null}, the kernel sees 0 (and skips what it would write there), the
+// document keeps it when written again, and a scalar given to a pointer says how.
+TEST(RealKernels, APointerParameterTakesANullPointer)
+{
+    const std::string source = "__global__ void bump(int* data, int* sums = NULL)\n"
+                               "{\n"
+                               "    data[threadIdx.x] += sums == NULL ? 1 : 2;\n"
+                               "    if (sums != NULL) sums[threadIdx.x] = 7;\n"
+                               "}\n";
+    json d = {{"format", "kernel-workbench"},
+              {"version", 1},
+              {"source", source},
+              {"kernel", "bump"},
+              {"buffers", {{{"name", "data"}, {"dtype", "i32"}, {"count", 32}, {"init", {{"kind", "arange"}}}}}},
+              {"args", {{{"buffer", "data"}}, {{"name", "sums"}, {"buffer", nullptr}}}},
+              {"launch", {{"grid", 1}, {"block", 32}}},
+              {"checks", {{{"buffer", "data"}, {"expect", "data_in + 1"}}}}};
+    const fs::path doc = scratch("null_pointer.kwb", d.dump(1));
+    const json j = runJson(doc);
+    EXPECT_TRUE(j["ok"].get<bool>()) << j.dump(2);
+    EXPECT_EQ(j.dump().find("FAILED"), std::string::npos) << j.dump(2);
+    EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
+
+    const kw::Document read = kw::DocumentReader::readFile(doc);
+    ASSERT_EQ(read.args.size(), 2u);
+    EXPECT_TRUE(read.args[1].null);
+    EXPECT_EQ(kw::DocumentWriter::toJson(read)["args"][1].dump(), R"({"name":"sums","buffer":null})");
+
+    d["args"][1] = {{"type", "u64"}, {"value", 0}};
+    auto r = runKwb({"run", scratch("scalar_pointer.kwb", d.dump(1)).string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("is a pointer; give {\"buffer\": NAME}, or {\"buffer\": null} for a null pointer"),
+              std::string::npos)
+        << r.err;
+}
+
 TEST(RealKernels, HostCodeIsBlankedKeepingEveryLine)
 {
     const std::string source = readText(kRealDir / "whole_file.cu");

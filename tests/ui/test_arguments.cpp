@@ -89,6 +89,68 @@ TEST(Arguments, ABufferArgumentsOffsetIsShownAndKept)
     EXPECT_EQ(panel.args()[0].buffer, "d_in");
 }
 
+// A pointer passed as NULL (`int* sums = NULL` in the source, {"buffer": null} in the
+// document): "null" where a buffer's direction is chosen, no buffer and no count, and
+// the choice goes both ways.
+TEST(Arguments, APointerCanBeNullAndGetABufferAgain)
+{
+    ArgumentsPanel panel;
+    BufferSpec data{"data", DType::I32, "32", {}, {}, Direction::InOut, true};
+    ArgSpec null{"sums", "", DType::U64, "0"};
+    null.null = true;
+    panel.load({data}, {ArgSpec{"data", "data", DType::I32, ""}, null});
+    panel.setSignature(sig("__global__ void k(int* data, int* sums) {}"));
+    ASSERT_EQ(panel.args().size(), 2u);
+    EXPECT_TRUE(panel.args()[1].null);
+    ASSERT_EQ(panel.buffers().size(), 1u);
+    EXPECT_EQ(panel.buffers()[0].name, "data");
+    auto* table = panel.findChild<QTableWidget*>();
+    auto* direction = qobject_cast<QComboBox*>(table->cellWidget(1, 3));
+    ASSERT_NE(direction, nullptr);
+    EXPECT_EQ(direction->currentText(), "null");
+    EXPECT_TRUE(table->item(1, 4)->text().isEmpty());
+    EXPECT_FALSE(table->cellWidget(1, 2)->isEnabled()) << "a null pointer has no element type to choose";
+    table->setCurrentCell(1, 0);
+    EXPECT_FALSE(panel.bufferEditorShown());
+
+    // A buffer again: one named after the parameter, as a new pointer parameter gets.
+    QSignalSpy changed(&panel, &ArgumentsPanel::changed);
+    direction->setCurrentIndex(direction->findText("in"));
+    EXPECT_GE(changed.count(), 1);
+    QTest::qWait(10);
+    ASSERT_EQ(panel.buffers().size(), 2u);
+    EXPECT_EQ(panel.buffers()[1].name, "sums");
+    EXPECT_EQ(panel.buffers()[1].direction, Direction::In);
+    EXPECT_FALSE(panel.args()[1].null);
+    EXPECT_EQ(panel.args()[1].buffer, "sums");
+
+    // And null once more, from the rebuilt row.
+    direction = qobject_cast<QComboBox*>(table->cellWidget(1, 3));
+    direction->setCurrentIndex(direction->findText("null"));
+    QTest::qWait(10);
+    EXPECT_TRUE(panel.args()[1].null);
+    EXPECT_EQ(panel.buffers().size(), 1u);
+}
+
+// A document may leave its arguments' names out: the rows are then its arguments by
+// place, with the document's buffers, not fresh defaults.
+TEST(Arguments, ANamelessArgumentIsMatchedByItsPlace)
+{
+    ArgumentsPanel panel;
+    panel.setVariableNames({"n"});
+    BufferSpec data{"d_data", DType::I32, "32", {}, {}, Direction::In, true};
+    panel.load({data}, {ArgSpec{"", "d_data", DType::I32, ""}, ArgSpec{"", "", DType::U32, "32"}});
+    panel.setSignature(KernelSignature{}); // no kernel yet: the places wait for one
+    panel.setSignature(sig("__global__ void k(const int* data, unsigned int n) {}"));
+    ASSERT_EQ(panel.buffers().size(), 1u);
+    EXPECT_EQ(panel.buffers()[0].name, "d_data");
+    EXPECT_EQ(panel.buffers()[0].count, "32");
+    ASSERT_EQ(panel.args().size(), 2u);
+    EXPECT_EQ(panel.args()[0].buffer, "d_data");
+    EXPECT_EQ(panel.args()[1].value, "32");
+    EXPECT_EQ(panel.args()[1].type, DType::U32);
+}
+
 TEST(Arguments, SettingsSurviveSignatureEditsByName)
 {
     ArgumentsPanel panel;
