@@ -50,11 +50,18 @@ const Function& entryOf(const Module& mod, const KernelImage& kernel, const Laun
     if (!fn || !fn->isEntry)
         throw Error(ErrorCategory::Simulator, fmt::format("kernel entry '{}' not found in the PTX module", entry));
     refuseViolations(kernel.name, checkLaunchLimits(config, limits, {0, 0, mod.staticShared}));
-    for (std::size_t i = 0; i < fn->unsupported.size(); ++i)
-        if (!fn->unsupported[i].empty())
-            warnings.push_back(fmt::format("sim: line {}: `{}` is not supported by the simulator ({}); the "
-                                           "kernel faults if it reaches it",
-                                           fn->code[i].line, fn->text[i], fn->unsupported[i]));
+    for (std::size_t i = 0; i < fn->unsupported.size(); ++i) {
+        if (fn->unsupported[i].empty())
+            continue;
+        // The file too: an instruction of a CUDA header (cooperative groups) has a line of its own.
+        const std::string file = mod.fileName(fn->code[i].file);
+        const std::string where = !fn->code[i].line ? std::string("an unknown line")
+            : file.empty()                          ? fmt::format("line {}", fn->code[i].line)
+                                                    : fmt::format("{}:{}", file, fn->code[i].line);
+        warnings.push_back(fmt::format("sim: {}: `{}` is not supported by the simulator ({}); the "
+                                       "kernel faults if it reaches it",
+                                       where, fn->text[i], fn->unsupported[i]));
+    }
     const std::uint32_t sharedSize
         = config.sharedBytes ? mod.dynamicSharedOffset + config.sharedBytes : mod.staticShared;
     LaunchMemoryBudget::check(

@@ -359,6 +359,40 @@ TEST(RealKernels, APointerParameterTakesANullPointer)
         << r.err;
 }
 
+// An instruction the simulator cannot run that comes from a CUDA header (cooperative
+// groups' multi-warp tiles read the reserved shared memory from sm_80 on) is named with
+// its header, not as a line of the user's file.
+TEST(RealKernels, AnUnsupportedInstructionOfAHeaderIsNamedWithItsFile)
+{
+    const std::string source = "#include <cooperative_groups.h>\n"
+                               "#include <cooperative_groups/reduce.h>\n"
+                               "namespace cg = cooperative_groups;\n"
+                               "__global__ void tile64_sum(const int* in, int* out)\n"
+                               "{\n"
+                               "    __shared__ cg::block_tile_memory<128> scratch;\n"
+                               "    auto tile = cg::tiled_partition<64>(cg::this_thread_block(scratch));\n"
+                               "    int v = cg::reduce(tile, in[threadIdx.x], cg::plus<int>());\n"
+                               "    if (tile.thread_rank() == 0) out[tile.meta_group_rank()] = v;\n"
+                               "}\n";
+    const json d = {{"format", "kernel-workbench"},
+                    {"version", 1},
+                    {"source", source},
+                    {"kernel", "tile64_sum"},
+                    {"options", {{"arch", "sm_90"}}},
+                    {"buffers",
+                     {{{"name", "in"}, {"dtype", "i32"}, {"count", 128}, {"init", {{"kind", "fill"}, {"value", 1}}}},
+                      {{"name", "out"}, {"dtype", "i32"}, {"count", 2}, {"direction", "out"}}}},
+                    {"args", {{{"buffer", "in"}}, {{"buffer", "out"}}}},
+                    {"launch", {{"grid", 1}, {"block", 128}}},
+                    {"checks", {{{"buffer", "out"}, {"expect", "64"}}}}};
+    auto r = runKwb({"run", scratch("reserved_shared.kwb", d.dump(1)).string(), "--device", "sim"});
+    EXPECT_NE(r.exitCode, 0) << r.out << r.err;
+    const std::string said = r.out + r.err;
+    EXPECT_NE(said.find("warning: sim: "), std::string::npos) << said;
+    EXPECT_NE(said.find("cooperative_groups/details/memory.h:"), std::string::npos) << said;
+    EXPECT_EQ(said.find("sim: line "), std::string::npos) << said;
+}
+
 TEST(RealKernels, HostCodeIsBlankedKeepingEveryLine)
 {
     const std::string source = readText(kRealDir / "whole_file.cu");
