@@ -57,7 +57,7 @@ const Function& entryOf(const Module& mod, const KernelImage& kernel, const Laun
         const std::string file = mod.fileName(fn->code[i].file);
         const std::string where = !fn->code[i].line ? std::string("an unknown line")
             : file.empty()                          ? fmt::format("line {}", fn->code[i].line)
-                                                    : fmt::format("{}:{}", file, fn->code[i].line);
+                                                    : fmt::format("line {} of {}", fn->code[i].line, file);
         warnings.push_back(fmt::format("sim: {}: `{}` is not supported by the simulator ({}); the "
                                        "kernel faults if it reaches it",
                                        where, fn->text[i], fn->unsupported[i]));
