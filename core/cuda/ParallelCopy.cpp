@@ -66,11 +66,15 @@ void copyBytes(char* dst, const char* src, std::size_t bytes, ParallelCopy::Stor
 
 ParallelCopy::ParallelCopy(unsigned threads)
 {
-    // Every core, up to 16: on a 16-core H100 host a download reached 0.98 of a pinned
-    // copy with 12 or 16 threads and 0.72 to 0.94 with 8, and an upload 0.97 with 16 and
-    // 0.93 to 0.965 with 12 (docs/benchmarks.md). The workers sleep between transfers.
-    if (threads == 0)
-        threads = std::clamp(std::thread::hardware_concurrency(), 1u, 16u) - 1;
+    // Half the cores, two to eight copying: a copy into pinned memory is bound by the
+    // memory's bandwidth, and more threads only contend with the driver's own work. On a
+    // 16-core H100 host, with the copy handed out in chunks, 8 reached 0.96 to 0.97 of a
+    // pinned copy both ways in every process pair, 16 0.93 to 0.96 (docs/benchmarks.md).
+    // The workers sleep between transfers.
+    if (threads == 0) {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        threads = std::clamp(cores / 2, std::min(2u, cores), 8u) - 1;
+    }
     parts_ = threads + 1;
     // Spinning threads that outnumber the cores would take the time of those copying.
     spin_ = parts_ <= std::max(1u, std::thread::hardware_concurrency());

@@ -16,8 +16,11 @@ namespace kw::cuda {
 class StagedTransfer {
 public:
     struct Ring {
+        // Three slots of 16 MiB: a ring small enough to stay in the host's last-level cache
+        // (on a 16-core H100 host uploads reached 0.96 to 0.97 of a pinned copy in every
+        // process pair with it, 0.93 to 0.96 with four; docs/benchmarks.md).
         std::size_t slotBytes = 16u << 20;
-        std::size_t slots = 4;
+        std::size_t slots = 3;
         unsigned copyThreads = 0; // ParallelCopy's workers; 0 picks from the core count
     };
     // The default ring, or KWB_STAGING_SLOT_MIB, KWB_STAGING_SLOTS and
