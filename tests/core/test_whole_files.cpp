@@ -37,6 +37,23 @@ bool hasDiagnostic(const json& j, const std::string& severity, int line, const s
     return false;
 }
 
+// `j`'s diagnostics hold a note at `line` that contains `text`.
+::testing::AssertionResult hasNote(const json& j, int line, const std::string& text)
+{
+    if (hasDiagnostic(j, "note", line, text))
+        return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure() << "no note at line " << line << " with \"" << text << "\" in "
+                                         << j["diagnostics"].dump(1);
+}
+
+// The document runs on the simulator and its checks pass.
+void expectChecksPass(const fs::path& doc)
+{
+    auto r = runKwb({"run", doc.string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+}
+
 // A scale kernel document over `file` (in `dir`), checked against p_in * 2.
 fs::path scaleDocument(const fs::path& dir, const std::string& file)
 {
@@ -80,11 +97,9 @@ TEST(WholeFiles, AHostClassGoesByNvrtcsVerdictAndTheKernelRuns)
                 "int main() { Timer t; return int(t.ms()); }\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 8, "function Timer (lines 8-8) is host code")) << j["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 9, "function ms (lines 9-9) is host code")) << j["diagnostics"].dump(1);
-    auto r = runKwb({"run", doc.string(), "--device", "sim"});
-    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    EXPECT_TRUE(hasNote(j, 8, "function Timer (lines 8-8) is host code"));
+    EXPECT_TRUE(hasNote(j, 9, "function ms (lines 9-9) is host code"));
+    expectChecksPass(doc);
 }
 
 // Only the declarations NVRTC names go, each whole, with every line kept; the device
@@ -153,9 +168,8 @@ TEST(WholeFiles, AHostHeaderFoundNowhereIsAStandInWithANoteAtItsLine)
               + "int main(int argc, char** argv) { return getopt(argc, argv, \"v\"); }\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 1, "<getopt.h> is not a header device code can use"))
-        << j["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 2, "<sys/stat.h>")) << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasNote(j, 1, "<getopt.h> is not a header device code can use"));
+    EXPECT_TRUE(hasNote(j, 2, "<sys/stat.h>"));
     auto r = runKwb({"run", doc.string(), "--device", "sim"});
     EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
 
@@ -163,7 +177,7 @@ TEST(WholeFiles, AHostHeaderFoundNowhereIsAStandInWithANoteAtItsLine)
     write(dir / "main.cu", "#include <getopt.h>\n__global__ void scale(float* p, float f, int n) { p[0] = optind; }\n");
     const json used = compileJson(doc, 1);
     EXPECT_TRUE(hasDiagnostic(used, "error", 2, "optind")) << used["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(used, "note", 1, "<getopt.h>")) << used["diagnostics"].dump(1);
+    EXPECT_TRUE(hasNote(used, 1, "<getopt.h>"));
 
     // The document's own header, quoted, stays an error when it is missing.
     write(dir / "main.cu", "#include \"common.h\"\n" + std::string(kScale));
@@ -184,9 +198,7 @@ TEST(WholeFiles, AKernelInAnIncludedCuIsFoundAndSaysWhereItLives)
     EXPECT_EQ(j["kernels"][0]["line"], 2);
     auto text = runKwb({"compile", doc.string()});
     EXPECT_NE(text.out.find("kernel scale(float * p, float f, int n)  in kernel.cu:2"), std::string::npos) << text.out;
-    auto r = runKwb({"run", doc.string(), "--device", "sim"});
-    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    expectChecksPass(doc);
 }
 
 // A project's common.h mixing device helpers with host launchers and host library
@@ -220,9 +232,8 @@ TEST(WholeFiles, TheDocumentsOwnHeadersAreSplitLikeItsSource)
         ASSERT_EQ(c.exitCode, 0) << c.out << c.err;
         const json j = json::parse(c.out);
         EXPECT_TRUE(hasDiagnostic(j, "note", 1, "#include cublas_v2.h")) << trusted << j["diagnostics"].dump(1);
-        EXPECT_TRUE(hasDiagnostic(j, "note", 8, "function check (lines 8-8) is host code")) << j["diagnostics"].dump(1);
-        EXPECT_TRUE(hasDiagnostic(j, "note", 5, "function seconds (lines 5-5) is host code"))
-            << j["diagnostics"].dump(1);
+        EXPECT_TRUE(hasNote(j, 8, "function check (lines 8-8) is host code"));
+        EXPECT_TRUE(hasNote(j, 5, "function seconds (lines 5-5) is host code"));
         for (const auto& d : j["diagnostics"])
             if (d["severity"] == "note" && d["line"] == 8)
                 EXPECT_EQ(fs::path(d["file"].get<std::string>()).filename(), "common.h") << d.dump();
@@ -264,9 +275,7 @@ TEST(WholeFiles, AMacroSplicedOverCrLfLinesStaysWholeInAWindowsFile)
     ASSERT_EQ(j["host_code"].size(), 2u) << j["host_code"].dump();
     EXPECT_EQ(j["host_code"][0]["first_line"], 11);
     EXPECT_EQ(j["host_code"][1]["first_line"], 12);
-    auto r = runKwb({"run", doc.string(), "--device", "sim"});
-    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    expectChecksPass(doc);
 }
 
 // A #define or #undef inside host code applies to the code after it, as it does under
@@ -319,9 +328,7 @@ TEST(WholeFiles, ACudaLibraryHostHeaderLeavesItsDeviceTypes)
                               "#include cublas_v2.h (its device part, cuComplex.h, cuda_fp16.h and "
                               "cuda_bf16.h, is compiled)"))
         << j["diagnostics"].dump(1);
-    auto r = runKwb({"run", doc.string(), "--device", "sim"});
-    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    expectChecksPass(doc);
 }
 
 // glibc's uint, which nvcc's implicit headers bring, as a type in device code and as a
@@ -372,13 +379,10 @@ TEST(WholeFiles, AHostDeclarationNamingAHostOnlyTypeIsLeftOutWithTheReason)
           "}\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 3, "typedef Thread (it names pthread_t, which device code does not have)"))
-        << j["diagnostics"].dump(1);
+    EXPECT_TRUE(hasNote(j, 3, "typedef Thread (it names pthread_t, which device code does not have)"));
     EXPECT_TRUE(hasDiagnostic(j, "note", 4, "struct Log (it names FILE")) << j["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 7, "is host code")) << j["diagnostics"].dump(1);
-    auto r = runKwb({"run", doc.string(), "--device", "sim"});
-    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    EXPECT_TRUE(hasNote(j, 7, "is host code"));
+    expectChecksPass(doc);
 
     // A device function that uses the type is device code: its error stays, at its line.
     write(dir / "main.cu",
@@ -409,13 +413,10 @@ TEST(WholeFiles, AUsingDeclarationOfAHostLibraryNameIsLeftOutWithTheReason)
                 "}\n");
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 3, "using std::cout (it names std::cout, which device code does not have)"))
-        << j["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 4, "using std::vector")) << j["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 5, "typedef Floats (it names std::vector")) << j["diagnostics"].dump(1);
-    auto r = runKwb({"run", doc.string(), "--device", "sim"});
-    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    EXPECT_TRUE(hasNote(j, 3, "using std::cout (it names std::cout, which device code does not have)"));
+    EXPECT_TRUE(hasNote(j, 4, "using std::vector"));
+    EXPECT_TRUE(hasNote(j, 5, "typedef Floats (it names std::vector"));
+    expectChecksPass(doc);
 
     write(dir / "main.cu", head + "__device__ int first(const std::vector<int>& v) { return v[0]; }\n" + kScale);
     const json used = compileJson(doc, 1);
@@ -440,13 +441,10 @@ TEST(WholeFiles, AnExplicitInstantiationOfALeftOutHostTemplateGoesWithIt)
               "extern template void launch<double>(double*, int);\n"); // 13
     const fs::path doc = scaleDocument(dir, "main.cu");
     const json j = compileJson(doc, 0);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 10, "explicit instantiation of launch (its template is host code)"))
-        << j["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 11, "explicit specialisation of launch")) << j["diagnostics"].dump(1);
-    EXPECT_TRUE(hasDiagnostic(j, "note", 13, "explicit instantiation of launch")) << j["diagnostics"].dump(1);
-    auto r = runKwb({"run", doc.string(), "--device", "sim"});
-    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
-    EXPECT_NE(r.out.find("passed"), std::string::npos) << r.out;
+    EXPECT_TRUE(hasNote(j, 10, "explicit instantiation of launch (its template is host code)"));
+    EXPECT_TRUE(hasNote(j, 11, "explicit specialisation of launch"));
+    EXPECT_TRUE(hasNote(j, 13, "explicit instantiation of launch"));
+    expectChecksPass(doc);
 }
 
 // A kernel whose own declaration does not compile: its errors, not NVRTC's complaint
