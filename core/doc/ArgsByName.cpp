@@ -25,7 +25,8 @@ std::vector<ArgSpec> bind(const Document& doc, const KernelSignature& kernel, co
         if (param.isPointer) {
             if (!buffer || buffer->global)
                 throw Error(ErrorCategory::Document,
-                            field + " is a pointer but there is no buffer named \"" + param.name + "\"");
+                            field + " is a pointer but there is no buffer named \"" + param.name
+                                + "\" (for a null pointer, list the args and give {\"buffer\": null})");
             a.buffer = param.name;
         } else {
             const bool isVariable = std::any_of(doc.variables.begin(), doc.variables.end(),

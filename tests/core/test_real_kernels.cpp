@@ -357,6 +357,11 @@ TEST(RealKernels, APointerParameterTakesANullPointer)
     EXPECT_NE(r.err.find("is a pointer; give {\"buffer\": NAME}, or {\"buffer\": null} for a null pointer"),
               std::string::npos)
         << r.err;
+    d["args"] = "auto"; // binds by name: no buffer is named sums
+    r = runKwb({"run", scratch("auto_pointer.kwb", d.dump(1)).string(), "--device", "sim"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("(for a null pointer, list the args and give {\"buffer\": null})"), std::string::npos)
+        << r.err;
 }
 
 // An instruction the simulator cannot run that comes from a CUDA header (cooperative
