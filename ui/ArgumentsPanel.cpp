@@ -315,8 +315,7 @@ void ArgumentsPanel::rowEdited(int i)
         const int direction = qobject_cast<QComboBox*>(table_->cellWidget(i, ColSetting))->currentData().toInt();
         if ((direction == kNullPointer) != r.null) { // to or from a null pointer: the row changes its cells
             r.null = direction == kNullPointer;
-            r.arg = ArgSpec{r.param.name, r.null ? std::string() : r.buffer.name, DType::U64, r.null ? "0" : ""};
-            r.arg.null = r.null;
+            r.arg = r.null ? ArgSpec::nullPointer(r.param.name) : ArgSpec{r.param.name, r.buffer.name};
             if (!r.null)
                 r.buffer.direction = Direction(direction);
             QTimer::singleShot(0, this, [this] { // not while the combo box is still signalling

@@ -1,7 +1,8 @@
 #pragma once
 // One row per parameter of the chosen kernel: pointers become buffers (or a null
-// pointer, chosen where a buffer's direction is), scalars become typed values. Follows signature edits, keeping the
-// settings of every parameter whose name still exists (and of removed ones, should they return).
+// pointer, chosen where a buffer's direction is), scalars become typed values. Follows
+// signature edits, keeping the settings of every parameter whose name still exists (and
+// of removed ones, should they return).
 #include "compile/KernelSignature.hpp"
 #include "compile/SignatureParser.hpp"
 #include "doc/Document.hpp"

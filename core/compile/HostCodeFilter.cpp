@@ -269,13 +269,18 @@ private:
                 continue;
             if (toks_[i].kind == SourceToken::Kind::Identifier)
                 return std::string(toks_[i].text);
-            if (isPunct(toks_[i], ">"))
-                for (std::size_t j = i, depth = 0; j-- > from;) {
-                    depth += isPunct(toks_[j], ">");
-                    if (isPunct(toks_[j], "<") && depth-- == 0 && j > from
-                        && toks_[j - 1].kind == SourceToken::Kind::Identifier)
+            if (!isPunct(toks_[i], ">"))
+                continue;
+            int depth = 0; // of the `<...>` nested inside the arguments
+            for (std::size_t j = i; j-- > from;) {
+                if (isPunct(toks_[j], ">"))
+                    ++depth;
+                else if (isPunct(toks_[j], "<") && depth-- == 0) {
+                    if (j > from && toks_[j - 1].kind == SourceToken::Kind::Identifier)
                         return std::string(toks_[j - 1].text);
+                    break;
                 }
+            }
         }
         return "?";
     }

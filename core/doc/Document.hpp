@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kw {
@@ -56,6 +57,12 @@ struct ArgSpec {
     // zero bytes, so it is a scalar of type u64 and value 0 to everything that launches.
     bool null = false;
     bool isBuffer() const { return !buffer.empty(); }
+    static ArgSpec nullPointer(std::string name)
+    {
+        ArgSpec a{std::move(name), {}, DType::U64, "0"};
+        a.null = true;
+        return a;
+    }
 };
 
 struct LaunchSpecText {

@@ -128,10 +128,7 @@ ArgSpec readArg(const Json& j, const std::string& field)
         if (j["buffer"].is_null()) {
             if (j.contains("offset"))
                 fail(f + ".offset", "goes with a buffer: a null pointer has no offset");
-            a.null = true;
-            a.type = DType::U64;
-            a.value = "0";
-            return a;
+            return ArgSpec::nullPointer(a.name);
         }
         a.buffer = getString(j["buffer"], f + ".buffer");
         if (a.buffer.empty())
