@@ -30,9 +30,16 @@ inline std::filesystem::path freshDir(const std::string& prefix, const std::stri
         std::vector<std::filesystem::path> dirs;
         ~Made()
         {
-            std::error_code ec;
+            // A process of the test's may still be removing its own files in there
+            // (a remote serve's cache): remove_all stops at the first file that vanished
+            // under it, so it tries again.
             for (const auto& d : dirs)
-                std::filesystem::remove_all(d, ec);
+                for (int attempt = 0; attempt < 5; ++attempt) {
+                    std::error_code ec;
+                    std::filesystem::remove_all(d, ec);
+                    if (!std::filesystem::exists(d, ec))
+                        break;
+                }
         }
     };
     static Made made;

@@ -49,19 +49,29 @@ namespace {
 // The offscreen platform's one screen is 800x600 unless told otherwise, and a window
 // larger than its screen is moved and shrunk: a laptop's screen, without window frames,
 // set before the shared main creates the application.
-const bool laptopScreen = [] {
-    if (!qgetenv("QT_QPA_PLATFORM").startsWith("offscreen"))
-        return false;
-    const QString file
-        = QDir::temp().filePath(QString("kw-layout-screen-%1.json").arg(QCoreApplication::applicationPid()));
-    QFile f(file);
-    if (!f.open(QIODevice::WriteOnly))
-        return false;
-    f.write(R"({"windowFrameMargins": false, "screens": [{"name": "laptop", "x": 0, "y": 0,
-        "width": 1366, "height": 768, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
-    qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + file).toUtf8());
-    return true;
-}();
+// The file is read when the application starts and removed when the test program ends.
+struct LaptopScreen {
+    QString file;
+
+    LaptopScreen()
+    {
+        if (!qgetenv("QT_QPA_PLATFORM").startsWith("offscreen"))
+            return;
+        file = QDir::temp().filePath(QString("kw-layout-screen-%1.json").arg(QCoreApplication::applicationPid()));
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly))
+            return;
+        f.write(R"({"windowFrameMargins": false, "screens": [{"name": "laptop", "x": 0, "y": 0,
+            "width": 1366, "height": 768, "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]})");
+        qputenv("QT_QPA_PLATFORM", ("offscreen:configfile=" + file).toUtf8());
+    }
+    ~LaptopScreen()
+    {
+        if (!file.isEmpty())
+            QFile::remove(file);
+    }
+};
+const LaptopScreen laptop;
 
 // What a user sees of a widget across: its width cut by every ancestor up to the window
 // (a row scrolled out of view in a scroll area is not clipped, a column cut at the side is).
