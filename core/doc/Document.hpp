@@ -59,7 +59,10 @@ struct ArgSpec {
     bool isBuffer() const { return !buffer.empty(); }
     static ArgSpec nullPointer(std::string name)
     {
-        ArgSpec a{std::move(name), {}, DType::U64, "0"};
+        ArgSpec a;
+        a.name = std::move(name);
+        a.type = DType::U64;
+        a.value = "0";
         a.null = true;
         return a;
     }
