@@ -1,5 +1,6 @@
 #include "cuda/CuptiKernelTimes.hpp"
 
+#include "cuda/CuptiLibrary.hpp"
 #include "util/DynamicLibrary.hpp"
 
 #if defined(__MINGW32__)
@@ -18,8 +19,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -29,21 +28,13 @@
 namespace kw::cuda {
 
 struct CuptiKernelTimes::Api {
-    DynamicLibrary library;
     decltype(&cuptiActivityEnable) enable = nullptr;
     decltype(&cuptiActivityDisable) disable = nullptr;
     decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
     decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
     decltype(&cuptiActivityFlushAll) flushAll = nullptr;
-    decltype(&cuptiGetResultString) resultString = nullptr;
 
-    std::string text(CUptiResult r) const
-    {
-        const char* s = nullptr;
-        if (resultString && resultString(r, &s) == CUPTI_SUCCESS && s)
-            return s;
-        return "CUPTI error " + std::to_string(int(r));
-    }
+    static std::string text(CUptiResult r) { return CuptiLibrary::resultText(r); }
 };
 
 namespace {
@@ -78,19 +69,6 @@ void CUPTIAPI bufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
     ::operator delete (buffer, std::align_val_t{kAlign});
 }
 
-std::vector<std::string> libraryNames()
-{
-    std::vector<std::string> names{"libcupti.so.13", "libcupti.so.12", "libcupti.so"};
-    for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char* home = std::getenv(var); home && *home) {
-            names.push_back(std::string(home) + "/lib64/libcupti.so");
-            names.push_back(std::string(home) + "/extras/CUPTI/lib64/libcupti.so");
-        }
-    names.push_back("/usr/local/cuda/lib64/libcupti.so");
-    names.push_back("/usr/local/cuda/extras/CUPTI/lib64/libcupti.so");
-    return names;
-}
-
 struct Loaded {
     std::unique_ptr<CuptiKernelTimes::Api> api;
     std::unique_ptr<CuptiKernelTimes> times;
@@ -102,28 +80,22 @@ Loaded& loaded()
     static Loaded l;
     static std::once_flag once;
     std::call_once(once, [] {
-        if (const char* off = std::getenv("KWB_CUPTI"); off && std::strcmp(off, "0") == 0) {
-            l.reason = "KWB_CUPTI=0";
+        const DynamicLibrary* library = CuptiLibrary::get();
+        if (!library) {
+            l.reason = CuptiLibrary::reason();
             return;
         }
         auto api = std::make_unique<CuptiKernelTimes::Api>();
-        std::vector<std::string> tried;
-        api->library = DynamicLibrary::openFirst(libraryNames(), &tried);
-        if (!api->library.isLoaded()) {
-            l.reason = "libcupti not found";
-            return;
-        }
         auto sym = [&](auto& fn, const char* name) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(api->library.symbol(name));
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(library->symbol(name));
             return fn != nullptr;
         };
         if (!sym(api->enable, "cuptiActivityEnable") || !sym(api->disable, "cuptiActivityDisable")
             || !sym(api->registerCallbacks, "cuptiActivityRegisterCallbacks")
             || !sym(api->nextRecord, "cuptiActivityGetNextRecord") || !sym(api->flushAll, "cuptiActivityFlushAll")) {
-            l.reason = api->library.name() + " lacks the activity API";
+            l.reason = library->name() + " lacks the activity API";
             return;
         }
-        sym(api->resultString, "cuptiGetResultString");
         callbackApi = api.get();
         if (const CUptiResult r = api->registerCallbacks(bufferRequested, bufferCompleted); r != CUPTI_SUCCESS) {
             l.reason = "cuptiActivityRegisterCallbacks: " + api->text(r);
