@@ -63,7 +63,7 @@ class Serve:
     def request(self, op, **members):
         rid = self.next_id
         self.next_id += 1
-        msg = {"v": 3, "id": rid, "op": op, **members}
+        msg = {"v": 4, "id": rid, "op": op, **members}
         self.proc.stdin.write((json.dumps(msg) + "\n").encode())
         self.proc.stdin.flush()
         buffers = {}
