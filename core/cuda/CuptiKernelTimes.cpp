@@ -75,9 +75,10 @@ struct Loaded {
     std::string reason;
 };
 
+// Never destroyed, as the library is never closed: CUPTI may call back until the end.
 Loaded& loaded()
 {
-    static Loaded l;
+    static Loaded& l = *new Loaded;
     static std::once_flag once;
     std::call_once(once, [] {
         const DynamicLibrary* library = CuptiLibrary::get();

@@ -31,20 +31,22 @@ struct Opened {
     std::string reason;
 };
 
+// Never closed: CUPTI keeps threads and callbacks until the process ends, and closing it
+// among the other statics at exit crashed the process there.
 const Opened& opened()
 {
-    static Opened o;
+    static Opened* o = new Opened;
     static std::once_flag once;
     std::call_once(once, [] {
         if (const char* off = std::getenv("KWB_CUPTI"); off && std::strcmp(off, "0") == 0) {
-            o.reason = "KWB_CUPTI=0";
+            o->reason = "KWB_CUPTI=0";
             return;
         }
-        o.library = DynamicLibrary::openFirst(libraryNames());
-        if (!o.library.isLoaded())
-            o.reason = "libcupti not found";
+        o->library = DynamicLibrary::openFirst(libraryNames());
+        if (!o->library.isLoaded())
+            o->reason = "libcupti not found";
     });
-    return o;
+    return *o;
 }
 
 } // namespace
