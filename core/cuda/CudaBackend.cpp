@@ -5,6 +5,7 @@
 #include "cuda/CudaFault.hpp"
 #include "cuda/CudaResidentBuffers.hpp"
 #include "cuda/CuptiKernelTimes.hpp"
+#include "cuda/CuptiRangeTimes.hpp"
 #include "cuda/DeviceMemory.hpp"
 #include "cuda/DriverApi.hpp"
 #include "cuda/Event.hpp"
@@ -476,41 +477,57 @@ bool CudaBackend::timeRepeats(const Loaded& fn, const KernelImage& kernel, const
     d.warmupSettled = rule.settled(warm);
     decideFlush(t.firstLaunchMs);
 
-    // The timed runs: events around each, and CUPTI's records of the same kernels when
-    // CUPTI is there (the GPU's own start and end: no launch latency, no event overhead).
-    CuptiKernelTimes* cupti = CuptiKernelTimes::get();
+    // The timed runs: events around each, and the GPU's own start and end of the same
+    // kernels where CUPTI gives them: Nsight Compute's metric through the range profiler,
+    // else the activity records (no launch latency, no event overhead either way).
+    const std::size_t launches = std::size_t(repeats) * (flushL2.value_or(false) ? 2 : 1);
+    CuptiRangeTimes* profiler = CuptiRangeTimes::get();
+    const bool profiling = profiler && profiler->begin(context_->handle(), ordinal_, launches);
+    CuptiKernelTimes* cupti = profiling ? nullptr : CuptiKernelTimes::get();
     const bool collecting = cupti && cupti->begin();
+    const auto stopCollecting = [&] {
+        if (profiling)
+            (void)profiler->end();
+        if (collecting)
+            (void)cupti->end();
+    };
     std::vector<Event> starts(static_cast<std::size_t>(repeats));
     std::vector<Event> stops(static_cast<std::size_t>(repeats));
     for (int rep = 0; rep < repeats; ++rep) {
         beforeEach();
         const CUresult r = launchAndWait(fn, kernel, config, params, starts[std::size_t(rep)], stops[std::size_t(rep)]);
-        if (r != CUDA_SUCCESS && collecting && r != CUDA_ERROR_LAUNCH_TIMEOUT) // a hung kernel: leave CUPTI be
-            (void)cupti->end();
+        if (r != CUDA_SUCCESS && r != CUDA_ERROR_LAUNCH_TIMEOUT) // a hung kernel: leave CUPTI be
+            stopCollecting();
         if (faulted(r, fn, kernel, config, report, abandonMemory))
             return false;
     }
-    std::vector<double> gpuMs;
-    if (collecting)
-        gpuMs = cupti->end();
-    d.smClockAfterMhz = smClock_->currentMhz();
-    if (collecting && d.l2Flushed && gpuMs.size() == 2 * std::size_t(repeats)) {
+    std::vector<double> gpuMs = profiling ? profiler->end() : collecting ? cupti->end() : std::vector<double>{};
+    if (d.l2Flushed && gpuMs.size() == 2 * std::size_t(repeats)) {
         // The flush's own kernel ran before each timed one.
         std::vector<double> timed;
         for (std::size_t i = 1; i < gpuMs.size(); i += 2)
             timed.push_back(gpuMs[i]);
         gpuMs = std::move(timed);
     }
-    if (collecting && gpuMs.size() == std::size_t(repeats)) {
+    d.smClockAfterMhz = smClock_->currentMhz();
+    // Why a better source was not used, for the method's note.
+    std::string note = !profiler ? ""
+        : !profiling             ? "CUPTI's profiler refused: " + profiler->lastError()
+                                 : profiler->lastError();
+    if ((profiling || collecting) && gpuMs.size() == std::size_t(repeats)) {
         t.repeatMs = std::move(gpuMs);
-        d.method = "cupti";
+        d.method = profiling ? "cupti profiler" : "cupti";
     } else {
         for (int i = 0; i < repeats; ++i)
             t.repeatMs.push_back(stops[std::size_t(i)].elapsedSince(starts[std::size_t(i)]));
-        d.methodNote = !cupti ? "CUPTI unavailable: " + CuptiKernelTimes::unavailableReason()
-            : !collecting     ? "CUPTI refused: " + cupti->lastError()
-                              : fmt::format("CUPTI gave {} kernel records for {} runs", gpuMs.size(), repeats);
+        const std::string why = profiling || collecting
+            ? fmt::format("{} gave {} kernel times for {} runs", profiling ? "CUPTI's profiler" : "CUPTI", gpuMs.size(),
+                          repeats)
+            : !cupti ? "CUPTI unavailable: " + CuptiKernelTimes::unavailableReason()
+                     : "CUPTI refused: " + cupti->lastError();
+        note = note.empty() ? why : why + "; " + note;
     }
+    d.methodNote = note;
     const TimingStats stats = TimingStats::compute(t.repeatMs);
     t.minMs = stats.min;
     t.medianMs = stats.median;

@@ -4,7 +4,7 @@
 // scratch buffer twice the L2's size. Reading, not writing: a memset leaves the L2 full
 // of dirty lines, which the timed kernel would then write back to memory itself (7 to 18 %
 // slower memory-bound kernels than Nsight Compute measured, on an H100). The flush's
-// kernel appears among CUPTI's kernel records, one before each timed kernel.
+// kernel is among the launches CUPTI times, one before each timed kernel.
 #include "cuda/DeviceMemory.hpp"
 #include "cuda/Module.hpp"
 

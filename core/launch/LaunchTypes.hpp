@@ -83,8 +83,8 @@ struct Fault {
 
 // How the repeats were timed and under what conditions (docs/benchmarks.md).
 struct TimingDetail {
-    std::string method;     // "cupti", "cuda events" or "host clock" (the simulator); "" before a run
-    std::string methodNote; // why events were used where CUPTI was wanted, else ""
+    std::string method;     // "cupti profiler", "cupti", "cuda events" or "host clock" (the simulator); "" before a run
+    std::string methodNote; // why a source above the method was not used (the profiler, CUPTI), else ""
     int warmupRuns = 0;     // warm-up launches that ran
     bool warmupSettled = false;
     bool l2Flushed = false;                                           // the L2 cache was flushed before each timed run

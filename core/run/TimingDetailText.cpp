@@ -11,10 +11,14 @@ namespace {
 
 std::string methodWords(const TimingDetail& d)
 {
+    const std::string note = d.methodNote.empty() ? std::string() : " (" + d.methodNote + ")";
+    if (d.method == "cupti profiler")
+        return "Nsight Compute's gpu__time_duration, through CUPTI's profiler (the GPU's start and end of each "
+               "launch)";
     if (d.method == "cupti")
-        return "CUPTI kernel records (the GPU's start and end of each launch)";
+        return "CUPTI kernel records (the GPU's start and end of each launch)" + note;
     if (d.method == "cuda events")
-        return "CUDA events around each launch" + (d.methodNote.empty() ? std::string() : " (" + d.methodNote + ")");
+        return "CUDA events around each launch" + note;
     if (d.method == "host clock")
         return "the host's clock around the simulator's run (CPU time, not a GPU's)";
     return d.method;

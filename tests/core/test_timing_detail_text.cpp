@@ -57,6 +57,24 @@ TEST(TimingDetailText, EventsSayWhyAndAnUnknownClockSaysSo)
     EXPECT_EQ(TimingDetailText::describe(RunTimings{}), "") << "an older runner's result carries no detail";
 }
 
+TEST(TimingDetailText, TheProfilersMetricIsNamedAndRecordsSayWhyTheProfilerWasNotUsed)
+{
+    RunTimings t = cuptiTimings();
+    t.detail.method = "cupti profiler";
+    EXPECT_EQ(TimingDetailText::describe(t).rfind("Nsight Compute's gpu__time_duration, through CUPTI's profiler (the "
+                                                  "GPU's start and end of each launch); median 0.2500 ms",
+                                                  0),
+              0u)
+        << TimingDetailText::describe(t);
+    t.detail.method = "cupti";
+    t.detail.methodNote = "CUPTI's profiler refused: cuptiRangeProfilerEnable: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+    EXPECT_NE(TimingDetailText::describe(t).find("CUPTI kernel records (the GPU's start and end of each launch) "
+                                                 "(CUPTI's profiler refused: cuptiRangeProfilerEnable: "
+                                                 "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES); median"),
+              std::string::npos)
+        << TimingDetailText::describe(t);
+}
+
 TEST(TimingDetailText, TheSimulatorsHostClockHasNoGpuConditions)
 {
     RunTimings t = cuptiTimings();
