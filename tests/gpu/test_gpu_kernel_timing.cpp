@@ -13,8 +13,7 @@
 #include "gpu/GpuTestSupport.hpp"
 #include "run/RunEngine.hpp"
 #include "serve/ResultJson.hpp"
-
-#include <unistd.h>
+#include "support/TempDir.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -114,13 +113,11 @@ TEST(GpuKernelTiming, TheActivityRecordsStandInForTheProfilerAndAgreeWithIt)
     KW_REQUIRE_GPU();
     if (!cuptiInstalled())
         GTEST_SKIP() << "no libcupti in /usr/local/cuda: nothing to compare";
-    const auto folder = std::filesystem::temp_directory_path() / ("kw_kernel_records_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(folder);
+    const auto folder = kw::test::freshDir("kw_kernel_records", "doc");
     const auto path = folder / "add.kwb";
     std::ofstream(path) << addDocument("1 << 24", 15).dump(1);
     const json profiler = kwbRunJson(path, "");
     const json records = kwbRunJson(path, "KWB_CUPTI=activity");
-    std::filesystem::remove_all(folder);
     ASSERT_TRUE(records.at("ok").get<bool>()) << records.dump(2);
     EXPECT_EQ(records.at("timings").at("method"), "cupti") << records.at("timings").dump(2);
     EXPECT_EQ(records.at("timings").at("kernel_ms").size(), 15u);
@@ -149,8 +146,7 @@ TEST(GpuKernelTiming, TheFlushFollowsTheDocumentAndTinyKernelsAreNotFlushed)
 TEST(GpuKernelTiming, WithoutCuptiEventsTimeTheLaunchesAndTheResultSaysSo)
 {
     KW_REQUIRE_GPU();
-    const auto folder = std::filesystem::temp_directory_path() / ("kw_kernel_timing_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(folder);
+    const auto folder = kw::test::freshDir("kw_kernel_timing", "doc");
     const auto path = folder / "add.kwb";
     std::ofstream(path) << addDocument("1 << 22", 7).dump(1);
 
@@ -166,7 +162,6 @@ TEST(GpuKernelTiming, WithoutCuptiEventsTimeTheLaunchesAndTheResultSaysSo)
     EXPECT_TRUE(t.at("sm_clock_mhz").contains("before"));
     if (cuptiInstalled() && !countersRestricted(plain.at("timings").value("method_note", "")))
         EXPECT_EQ(plain.at("timings").at("method"), "cupti profiler") << plain.at("timings").dump(2);
-    std::filesystem::remove_all(folder);
 }
 
 // Neither CUPTI source may cost the kernel anything: CONCURRENT_KERNEL tracing
@@ -178,8 +173,7 @@ TEST(GpuKernelTiming, CuptiDoesNotSlowAMemoryBoundKernel)
     KW_REQUIRE_GPU();
     if (!cuptiInstalled())
         GTEST_SKIP() << "no libcupti in /usr/local/cuda: nothing to compare";
-    const auto folder = std::filesystem::temp_directory_path() / ("kw_cupti_cost_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(folder);
+    const auto folder = kw::test::freshDir("kw_cupti_cost", "doc");
     const auto path = folder / "reduce.kwb";
     json doc = loadSample("reduction_shuffle.kwb");
     doc["variables"] = json::array(
@@ -205,5 +199,4 @@ TEST(GpuKernelTiming, CuptiDoesNotSlowAMemoryBoundKernel)
                 << " µs (round " << round << ")";
         }
     }
-    std::filesystem::remove_all(folder);
 }
