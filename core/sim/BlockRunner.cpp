@@ -76,6 +76,14 @@ BlockRunner::BlockRunner(LaunchState& launch)
             w.R[RegNsmId * 32 + l] = std::max<std::uint32_t>(1, L_.smCount);
             w.R[RegGridId * 32 + l] = 1;
             w.R[RegZero * 32 + l] = 0;
+            // The window's two named offsets split it in halves (cooperative groups
+            // needs 288 bytes at _1); 0 everywhere when the module has no window.
+            const std::uint32_t reserved = L_.mod->reservedShared;
+            w.R[RegReservedBegin * 32 + l] = L_.reservedShared;
+            w.R[RegReservedEnd * 32 + l] = L_.reservedShared + reserved;
+            w.R[RegReservedCap * 32 + l] = reserved;
+            w.R[RegReserved0 * 32 + l] = L_.reservedShared;
+            w.R[RegReserved1 * 32 + l] = L_.reservedShared + reserved / 2;
             w.R[RegOne * 32 + l] = 1;
         }
         for (const auto& [reg, bits] : fn_.constRegs)

@@ -46,6 +46,13 @@ enum SpecialReg : std::uint32_t {
     RegGridId,
     RegOne,
     RegCarry, // the carry flag of add.cc/addc/sub.cc/subc/mad.cc/madc
+    // The reserved shared-memory window (Module::reservedShared): its begin, end and size,
+    // and the two offsets into it that %reserved_smem_offset_0 and _1 name.
+    RegReservedBegin,
+    RegReservedEnd,
+    RegReservedCap,
+    RegReserved0,
+    RegReserved1,
     RegFirstUser,
 };
 

@@ -80,7 +80,8 @@ LaunchSetup::LaunchSetup(std::shared_ptr<const Module> mod, const Function& fn, 
     L_.grid = config.grid;
     L_.block = config.block;
     L_.dynShared = config.sharedBytes;
-    L_.sharedSize = config.sharedBytes ? mod_->dynamicSharedOffset + config.sharedBytes : mod_->staticShared;
+    L_.sharedSize = mod_->sharedBytes(config.sharedBytes);
+    L_.reservedShared = mod_->reservedShared ? mod_->reservedSharedOffset(config.sharedBytes) : 0;
     L_.raceCheck = settings.raceCheck || config.check == CheckTool::Racecheck;
     // The check runs on the first launch; the timed repeats run without it.
     L_.check = config.check;

@@ -24,7 +24,8 @@ struct LaunchState {
     MemoryMap mem;
     std::vector<std::uint8_t> params;
     Dim3 grid, block;
-    std::uint32_t sharedSize = 0; // static + dynamic bytes per block
+    std::uint32_t sharedSize = 0;     // static + dynamic (+ the reserved window) bytes per block
+    std::uint32_t reservedShared = 0; // where the reserved window starts, when the module has one
     std::uint32_t dynShared = 0;
     bool raceCheck = false;
     CheckTool check = CheckTool::None; // the check asked for (SimChecks.hpp)

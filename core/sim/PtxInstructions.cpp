@@ -419,6 +419,8 @@ PtxOperand Parser::operand(const Statement& st, std::size_t& i,
     if (regs.count(t.text)) {
         op.kind = PtxOperand::Kind::Reg;
         op.reg = regs.at(t.text);
+        if (t.text.starts_with("%reserved_smem_offset"))
+            mod_.reservedShared = Module::kReservedSharedBytes; // the window is read: give the module one
         ++i;
         if (i + 1 < st.size() && st[i].text == "|") {
             op.hasPair = true;

@@ -75,6 +75,17 @@ struct Module {
     std::vector<std::string> files;        // .file index -> path
     std::uint32_t staticShared = 0;        // bytes of module-level .shared
     std::uint32_t dynamicSharedOffset = 0; // where extern .shared starts
+    // From sm_80 on CUDA keeps a reserved shared-memory window per block, which
+    // cooperative groups' multi-warp tiles use as scratch (%reserved_smem_offset_1). The
+    // simulator places one of this size after the user's shared memory, only for a module
+    // that reads those registers (so no other kernel's out-of-bounds access lands in it).
+    static constexpr std::uint32_t kReservedSharedBytes = 1024;
+    std::uint32_t reservedShared = 0;
+
+    // Where the reserved window starts in a block's shared memory, and the bytes a block
+    // holds in all, for a launch with `dynamicBytes` of dynamic shared memory.
+    std::uint32_t reservedSharedOffset(std::uint32_t dynamicBytes) const;
+    std::uint32_t sharedBytes(std::uint32_t dynamicBytes) const;
 
     const Function* findFunction(const std::string& name) const;
     std::string fileName(std::uint16_t index) const;

@@ -19,6 +19,19 @@ const Function* Module::findFunction(const std::string& name) const
     return nullptr;
 }
 
+std::uint32_t Module::reservedSharedOffset(std::uint32_t dynamicBytes) const
+{
+    const std::uint32_t user = dynamicBytes ? dynamicSharedOffset + dynamicBytes : staticShared;
+    return (user + 15) / 16 * 16;
+}
+
+std::uint32_t Module::sharedBytes(std::uint32_t dynamicBytes) const
+{
+    if (reservedShared == 0)
+        return dynamicBytes ? dynamicSharedOffset + dynamicBytes : staticShared;
+    return reservedSharedOffset(dynamicBytes) + reservedShared;
+}
+
 const std::string& Function::registerName(std::uint32_t index) const
 {
     static const std::string none;
@@ -503,9 +516,11 @@ std::unordered_map<std::string, std::uint32_t> Parser::specialRegisters()
         {"%cluster_ctarank", RegZero},
         {"%cluster_nctarank", RegOne},
         {"%is_explicit_cluster", RegZero},
-        {"%reserved_smem_offset_begin", RegZero},
-        {"%reserved_smem_offset_end", RegZero},
-        {"%reserved_smem_offset_cap", RegZero},
+        {"%reserved_smem_offset_begin", RegReservedBegin},
+        {"%reserved_smem_offset_end", RegReservedEnd},
+        {"%reserved_smem_offset_cap", RegReservedCap},
+        {"%reserved_smem_offset_0", RegReserved0},
+        {"%reserved_smem_offset_1", RegReserved1},
         {"_", RegSink},
     };
 }

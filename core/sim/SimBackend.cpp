@@ -62,8 +62,7 @@ const Function& entryOf(const Module& mod, const KernelImage& kernel, const Laun
                                        "kernel faults if it reaches it",
                                        where, fn->text[i], fn->unsupported[i]));
     }
-    const std::uint32_t sharedSize
-        = config.sharedBytes ? mod.dynamicSharedOffset + config.sharedBytes : mod.staticShared;
+    const std::uint32_t sharedSize = mod.sharedBytes(config.sharedBytes);
     LaunchMemoryBudget::check(
         LaunchMemoryBudget::of(mod, *fn, config.block, sharedSize, config.printfBufferBytes, threads),
         LaunchMemoryBudget::defaultLimit());

@@ -127,6 +127,9 @@ void BlockChecks::blockBegin(const BlockState& blk, std::uint64_t linear)
     ctaid_ = blk.ctaid;
     if (tool_ == CheckTool::Initcheck) {
         std::fill(sharedInit_.begin(), sharedInit_.end(), std::uint8_t(0));
+        // The reserved window starts each block zeroed, as cooperative groups expects of it.
+        if (L_.mod && L_.mod->reservedShared)
+            std::fill(sharedInit_.begin() + L_.reservedShared, sharedInit_.end(), std::uint8_t(1));
         std::fill(localInit_.begin(), localInit_.end(), std::uint8_t(0));
     }
 }
