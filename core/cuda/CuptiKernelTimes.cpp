@@ -33,8 +33,6 @@ struct CuptiKernelTimes::Api {
     decltype(&cuptiActivityRegisterCallbacks) registerCallbacks = nullptr;
     decltype(&cuptiActivityGetNextRecord) nextRecord = nullptr;
     decltype(&cuptiActivityFlushAll) flushAll = nullptr;
-
-    static std::string text(CUptiResult r) { return CuptiLibrary::resultText(r); }
 };
 
 namespace {
@@ -99,7 +97,7 @@ Loaded& loaded()
         }
         callbackApi = api.get();
         if (const CUptiResult r = api->registerCallbacks(bufferRequested, bufferCompleted); r != CUPTI_SUCCESS) {
-            l.reason = "cuptiActivityRegisterCallbacks: " + api->text(r);
+            l.reason = "cuptiActivityRegisterCallbacks: " + CuptiLibrary::resultText(r);
             callbackApi = nullptr;
             return;
         }
@@ -124,7 +122,7 @@ bool CuptiKernelTimes::begin()
         records.clear();
     }
     if (const CUptiResult r = api_->enable(CUPTI_ACTIVITY_KIND_KERNEL); r != CUPTI_SUCCESS) {
-        error_ = "cuptiActivityEnable: " + api_->text(r);
+        error_ = "cuptiActivityEnable: " + CuptiLibrary::resultText(r);
         return false;
     }
     return true;
@@ -134,7 +132,7 @@ std::vector<double> CuptiKernelTimes::end()
 {
     api_->disable(CUPTI_ACTIVITY_KIND_KERNEL);
     if (const CUptiResult r = api_->flushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); r != CUPTI_SUCCESS)
-        error_ = "cuptiActivityFlushAll: " + api_->text(r);
+        error_ = "cuptiActivityFlushAll: " + CuptiLibrary::resultText(r);
     std::vector<std::pair<std::uint64_t, std::uint64_t>> got;
     {
         std::lock_guard lock(recordsMutex);

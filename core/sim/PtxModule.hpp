@@ -82,8 +82,9 @@ struct Module {
     static constexpr std::uint32_t kReservedSharedBytes = 1024;
     std::uint32_t reservedShared = 0;
 
-    // Where the reserved window starts in a block's shared memory, and the bytes a block
-    // holds in all, for a launch with `dynamicBytes` of dynamic shared memory.
+    // Where the reserved window starts in a block's shared memory (the end of the user's,
+    // aligned; just the end when there is no window), and the bytes a block holds in all,
+    // for a launch with `dynamicBytes` of dynamic shared memory.
     std::uint32_t reservedSharedOffset(std::uint32_t dynamicBytes) const;
     std::uint32_t sharedBytes(std::uint32_t dynamicBytes) const;
 

@@ -22,13 +22,11 @@ const Function* Module::findFunction(const std::string& name) const
 std::uint32_t Module::reservedSharedOffset(std::uint32_t dynamicBytes) const
 {
     const std::uint32_t user = dynamicBytes ? dynamicSharedOffset + dynamicBytes : staticShared;
-    return (user + 15) / 16 * 16;
+    return reservedShared ? (user + 15) / 16 * 16 : user;
 }
 
 std::uint32_t Module::sharedBytes(std::uint32_t dynamicBytes) const
 {
-    if (reservedShared == 0)
-        return dynamicBytes ? dynamicSharedOffset + dynamicBytes : staticShared;
     return reservedSharedOffset(dynamicBytes) + reservedShared;
 }
 
