@@ -9,9 +9,13 @@
 //   pinned: cuMemcpyHtoD/DtoH from cuMemAllocHost memory (CuPy's pinned peer, in process);
 //   registered: cuMemHostRegister of the HostBuffer, the copy, cuMemHostUnregister, wall
 //   time of all three (does registering each buffer pay?).
+// With each ring round, how long the host waited for the copy engine (upload_wait_ms,
+// download_wait_ms): a slow round that waited little was slow in the host's copying, one
+// that waited much in the copy engine's.
 // The data are checked: what comes back from the device equals what went up, every byte.
 #include "cuda/Context.hpp"
 #include "cuda/DeviceMemory.hpp"
+#include "cuda/DriverStagingDevice.hpp"
 #include "cuda/DriverApi.hpp"
 #include "cuda/Event.hpp"
 #include "cuda/PinnedHostMemory.hpp"
@@ -36,6 +40,29 @@ namespace {
 
 double median(const std::vector<double>& v) { return kw::TimingStats::compute(v).median; }
 
+double msSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The driver's staging device, adding up the time its caller waits for the copy engine.
+class WaitTimingDevice : public kw::cuda::DriverStagingDevice {
+public:
+    double waitedMs = 0;
+    void waitSlot(std::size_t slot, const std::string& label) override
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        DriverStagingDevice::waitSlot(slot, label);
+        waitedMs += msSince(t0);
+    }
+    void waitAll(CUstream stream, const std::string& label) override
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        DriverStagingDevice::waitAll(stream, label);
+        waitedMs += msSince(t0);
+    }
+};
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -56,7 +83,9 @@ try {
     kw::cuda::Stream stream;
     const CUstream s = stream.handle();
     kw::cuda::DeviceMemory device(bytes, "bench");
-    kw::cuda::StagedTransfer transfer;
+    auto timingDevice = std::make_unique<WaitTimingDevice>();
+    WaitTimingDevice& waits = *timingDevice;
+    kw::cuda::StagedTransfer transfer(kw::cuda::StagedTransfer::ringFromEnvironment(), std::move(timingDevice));
 
     // The host data as the workbench holds it: a HostBuffer of pageable memory, written
     // once (a document's initialiser) before it is uploaded.
@@ -75,19 +104,26 @@ try {
         api.check(api.cuEventSynchronize(stop.handle()), "cuEventSynchronize", "bench");
         return double(stop.elapsedSince(start));
     };
+    std::vector<double> waited; // by round of the last series, ms
     auto series = [&](const std::function<void()>& copy) {
         std::vector<double> ms;
+        waited.clear();
         for (int r = 0; r <= rounds; ++r) {
+            waits.waitedMs = 0;
             const double t = timed(copy);
-            if (r > 0)
+            if (r > 0) {
                 ms.push_back(t);
+                waited.push_back(waits.waitedMs);
+            }
         }
         return ms;
     };
     auto gbps = [&](double ms) { return double(bytes) / (ms * 1e-3) / 1e9; };
 
     const auto up = series([&] { transfer.upload(host.data(), device.pointer(), bytes, s, "bench"); });
+    const auto upWaited = waited;
     const auto down = series([&] { transfer.download(device.pointer(), back.data(), bytes, s, "bench"); });
+    const auto downWaited = waited;
     if (std::memcmp(back.data(), host.data(), bytes) != 0)
         throw std::runtime_error("the download differs from the upload");
 
@@ -110,6 +146,8 @@ try {
                   {"copy_threads", transfer.ring().copyThreads}}},
                 {"upload_ms", up},
                 {"download_ms", down},
+                {"upload_wait_ms", upWaited},
+                {"download_wait_ms", downWaited},
                 {"upload_gbps", gbps(median(up))},
                 {"download_gbps", gbps(median(down))},
                 {"pinned_upload_gbps", gbps(median(pinnedUp))},
@@ -127,8 +165,7 @@ try {
                     api.check(api.cuMemcpyDtoHAsync(host.data(), device.pointer(), bytes, s), "cuMemcpyDtoHAsync", "");
                 api.check(api.cuStreamSynchronize(s), "cuStreamSynchronize", "bench");
                 api.check(api.cuMemHostUnregister(host.data()), "cuMemHostUnregister", "bench");
-                const double t
-                    = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                const double t = msSince(t0);
                 if (r > 0)
                     ms.push_back(t);
             }
