@@ -50,12 +50,22 @@ public:
     bool fenced(std::uint32_t thread) const { return !fencedAt_.empty() && fencedAt_[thread] != 0; }
 
 private:
+    // A clock published at a location; `version` is unique in the block, so a thread spinning
+    // on an unchanged location joins it once.
+    struct Published {
+        std::uint32_t version = 0;
+        std::vector<std::uint32_t> clock; // [thread]
+    };
     std::uint32_t threads_ = 0;
     std::vector<std::uint32_t> lanes_; // [thread][lane]: what thread knows of its warp's lanes
     std::vector<std::uint32_t> rows_;  // [thread][thread]: what thread knows of other warps, or empty
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> published_; // location: [thread]
-    std::vector<std::uint32_t> fencedAt_; // [thread]: own clock at its last fence, 0 none (or empty)
-    std::vector<std::uint64_t> awaiting_; // [thread]: location + 1 of its last strong read, 0 none
+    // [thread]: rows with one stamp are equal (a warp's lanes after they met), so meeting again joins nothing.
+    std::vector<std::uint32_t> rowStamp_;
+    std::vector<std::uint32_t> joined_; // [thread]: the version it last acquired
+    std::uint32_t stamps_ = 0, versions_ = 0;
+    std::unordered_map<std::uint64_t, Published> published_; // by location
+    std::vector<std::uint32_t> fencedAt_;                    // [thread]: own clock at its last fence, 0 none (or empty)
+    std::vector<std::uint64_t> awaiting_;                    // [thread]: location + 1 of its last strong read, 0 none
 
     std::uint32_t* lanes(std::uint32_t thread) { return lanes_.data() + std::size_t(thread) * 32; }
     std::uint32_t* row(std::uint32_t thread) { return rows_.data() + std::size_t(thread) * threads_; }
