@@ -43,7 +43,8 @@ void decodeBra(Decoder& d, const OpcodeInfo& row);
 void decodeExit(Decoder& d, const OpcodeInfo& row); // ret, exit
 void decodeTrap(Decoder& d, const OpcodeInfo& row);
 void decodeBarrier(Decoder& d, const OpcodeInfo& row);  // bar, barrier
-void decodeNoEffect(Decoder& d, const OpcodeInfo& row); // ordering and hints
+void decodeNoEffect(Decoder& d, const OpcodeInfo& row); // hints
+void decodeFence(Decoder& d, const OpcodeInfo& row);    // fence, membar
 void decodeNanosleep(Decoder& d, const OpcodeInfo& row);
 void decodeRefused(Decoder& d, const OpcodeInfo& row); // brx, isspacep
 

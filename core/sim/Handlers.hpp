@@ -22,6 +22,8 @@ std::uint32_t hLoadFmaChainF32(Warp& w, const Instr* at, std::uint32_t length, s
 void hAtom16(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom32(Warp& w, const Instr& in, std::uint32_t mask);
 void hAtom64(Warp& w, const Instr& in, std::uint32_t mask);
+// fence.sc, fence.acq_rel, membar: nothing to do but tell the observers (racecheck orders by them).
+void hFence(Warp& w, const Instr& in, std::uint32_t mask);
 
 void hShfl(Warp& w, const Instr& in, std::uint32_t mask);
 void hVote(Warp& w, const Instr& in, std::uint32_t mask);

@@ -69,6 +69,15 @@ enum class AtomOp : std::uint8_t { Add, Min, Max, Inc, Dec, And, Or, Xor, Exch, 
 enum class ShflMode : std::uint8_t { Up, Down, Bfly, Idx };
 enum class VoteMode : std::uint8_t { All, Any, Uni, Ballot };
 enum class ReduxOp : std::uint8_t { Add, Min, Max, And, Or, Xor };
+// What a memory access or fence promises about ordering (PTX memory model): a weak access
+// none; volatile and .relaxed accesses are strong (they make a fence before a write a
+// release, and one after a read an acquire); .acquire/.release/.acq_rel order by
+// themselves. A fence (fence.sc, fence.acq_rel, membar) is AcqRel.
+enum class MemOrder : std::uint8_t { Weak, Volatile, Relaxed, Acquire, Release, AcqRel };
+
+inline bool isStrong(MemOrder o) { return o != MemOrder::Weak; }
+inline bool acquires(MemOrder o) { return o == MemOrder::Acquire || o == MemOrder::AcqRel; }
+inline bool releases(MemOrder o) { return o == MemOrder::Release || o == MemOrder::AcqRel; }
 
 struct Instr {
     Handler fn = nullptr;
@@ -90,8 +99,9 @@ struct Instr {
     VoteMode vote : 2 = VoteMode::All;
     BarRedOp barRed : 2 = BarRedOp::None;
     ReduxOp redux : 3 = ReduxOp::Add;
-    bool carryIn : 1 = false;  // addc/subc/madc: add the carry flag
-    bool carryOut : 1 = false; // .cc: write the carry flag
+    MemOrder order : 3 = MemOrder::Weak; // ld, st, atom, red, fence
+    bool carryIn : 1 = false;            // addc/subc/madc: add the carry flag
+    bool carryOut : 1 = false;           // .cc: write the carry flag
     bool ftz : 1 = false;
     bool sat : 1 = false;
     bool relu : 1 = false;      // fma/cvt .relu: negative results become +0

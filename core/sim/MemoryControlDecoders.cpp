@@ -65,6 +65,20 @@ void memory(Decoder& d, bool store)
     in.fn = store ? &hStore : &hLoad;
 }
 
+// The access's .sem qualifier (or .volatile); an atomic without one is relaxed.
+MemOrder order(Decoder& d, MemOrder none)
+{
+    static const std::pair<const char*, MemOrder> orders[] = {{"volatile", MemOrder::Volatile},
+                                                              {"relaxed", MemOrder::Relaxed},
+                                                              {"acquire", MemOrder::Acquire},
+                                                              {"release", MemOrder::Release},
+                                                              {"acq_rel", MemOrder::AcqRel}};
+    for (const auto& [name, o] : orders)
+        if (listsModifier(d.row(), name) && d.has(name))
+            return o;
+    return none;
+}
+
 // shfl, vote, redux and match exist only in their .sync forms (Volta and later).
 void warpSync(Decoder& d)
 {
@@ -78,12 +92,18 @@ void warpSync(Decoder& d)
 void decodeLoad(Decoder& d, const OpcodeInfo& row)
 {
     // A loop around one of these may wait for another warp: the scheduler lets others run (BlockRunner).
-    if (row.name == "ld")
-        d.in().polls = d.has("volatile") || d.has("acquire") || d.has("relaxed");
+    if (row.name == "ld") {
+        d.in().order = order(d, MemOrder::Weak);
+        d.in().polls = isStrong(d.in().order);
+    }
     memory(d, false);
 }
 
-void decodeStore(Decoder& d, const OpcodeInfo&) { memory(d, true); }
+void decodeStore(Decoder& d, const OpcodeInfo&)
+{
+    d.in().order = order(d, MemOrder::Weak);
+    memory(d, true);
+}
 
 void decodeAtomic(Decoder& d, const OpcodeInfo& row)
 {
@@ -92,8 +112,9 @@ void decodeAtomic(Decoder& d, const OpcodeInfo& row)
         {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}, {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}};
     Instr& in = d.in();
     const bool red = row.name == "red";
+    in.order = order(d, MemOrder::Relaxed);
     if (!red)
-        in.polls = d.has("cas") || d.has("exch") || d.has("acquire") || d.has("acq_rel");
+        in.polls = d.has("cas") || d.has("exch") || acquires(in.order);
     in.space = d.space();
     in.atomic = true;
     bool found = false;
@@ -259,8 +280,18 @@ void decodeBarrier(Decoder& d, const OpcodeInfo&)
     in.ctrl = Ctrl::Bar;
 }
 
-// Ordering and hints: no effect on a sequentially consistent simulator.
+// Hints: no effect on a sequentially consistent simulator.
 void decodeNoEffect(Decoder&, const OpcodeInfo&) { }
+
+// fence.sc, fence.acq_rel and membar order nothing in a sequentially consistent simulator,
+// but racecheck sees them (Observer::fence). Proxy fences order other proxies' accesses only.
+void decodeFence(Decoder& d, const OpcodeInfo& row)
+{
+    if (d.has("proxy") || (row.name == "fence" && (d.has("mbarrier_init") || d.has("op_restrict"))))
+        return;
+    d.in().order = MemOrder::AcqRel;
+    d.in().fn = &hFence;
+}
 
 void decodeNanosleep(Decoder& d, const OpcodeInfo&) { d.in().polls = true; }
 

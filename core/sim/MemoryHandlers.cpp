@@ -501,4 +501,6 @@ void hAtom16(Warp& w, const Instr& in, std::uint32_t m)
 void hAtom32(Warp& w, const Instr& in, std::uint32_t m) { atom<std::uint32_t>(w, in, m); }
 void hAtom64(Warp& w, const Instr& in, std::uint32_t m) { atom<std::uint64_t>(w, in, m); }
 
+void hFence(Warp& w, const Instr& in, std::uint32_t m) { w.blk->observers.fence(w, in, m); }
+
 } // namespace kw::sim

@@ -67,6 +67,10 @@ public:
     virtual void barrierRelease(const std::vector<Warp>& /*warps*/, const Instr& /*bar*/) { }
     // bar.warp.sync executed by `lanes`.
     virtual void warpSync(const Warp& /*w*/, const Instr& /*in*/, std::uint32_t /*lanes*/) { }
+    // A warp collective (shfl, vote, redux, match .sync) that `lanes` took part in.
+    virtual void warpCollective(const Warp& /*w*/, const Instr& /*in*/, std::uint32_t /*lanes*/) { }
+    // fence.sc, fence.acq_rel or membar executed by `lanes`.
+    virtual void fence(const Warp& /*w*/, const Instr& /*in*/, std::uint32_t /*lanes*/) { }
     // A fault stops the launch (after this event).
     virtual void fault(const Warp& /*w*/, const FaultEvent& /*f*/) { }
 };

@@ -74,6 +74,16 @@ public:
         for (Observer* o : all_)
             o->warpSync(w, in, lanes);
     }
+    void warpCollective(const Warp& w, const Instr& in, std::uint32_t lanes) const
+    {
+        for (Observer* o : all_)
+            o->warpCollective(w, in, lanes);
+    }
+    void fence(const Warp& w, const Instr& in, std::uint32_t lanes) const
+    {
+        for (Observer* o : all_)
+            o->fence(w, in, lanes);
+    }
     void fault(const Warp& w, const FaultEvent& f) const
     {
         for (Observer* o : all_)

@@ -1,8 +1,13 @@
 #pragma once
 // Optional shared-memory race report: two threads of a block touching the same word
-// between two barriers, at least one of them writing. Threads of one warp are also
-// ordered by a __syncwarp both took part in (a vector clock per lane of the warp).
-// An observer: it sees the non-atomic shared accesses, the barriers and __syncwarp.
+// between two barriers, at least one of them writing, neither access ordered before the
+// other by a __syncwarp or by release/acquire (HappensBefore). Atomics, and the
+// loads and stores of cuda::atomic_ref, do not race. A volatile flag that a fenced
+// volatile write sets is synchronisation too: its volatile readers do not race with it.
+// Lanes of one warp writing one word in one store are one store, as on the device.
+// An observer: it sees the memory accesses, the barriers, __syncwarp, the warp
+// collectives and fences.
+#include "sim/HappensBefore.hpp"
 #include "sim/Observer.hpp"
 
 #include <cstdint>
@@ -29,29 +34,46 @@ public:
     // bar.warp.sync: the member lanes met; what each did before is ordered before what
     // any of them does after.
     void warpSync(const Warp& w, const Instr& in, std::uint32_t lanes) override;
+    void warpCollective(const Warp& w, const Instr& in, std::uint32_t lanes) override;
+    void fence(const Warp& w, const Instr& in, std::uint32_t lanes) override;
 
 private:
+    // What a word's last writer and one reader did; strong: volatile, sync: a volatile write
+    // after a fence (a flag's release).
     struct Word {
         std::uint32_t epoch = 0;
-        std::uint32_t writer = 0, reader = 0;           // thread + 1, 0 none (one reader remembered)
+        std::uint16_t writer = 0, reader = 0;           // thread + 1, 0 none (one reader remembered)
         std::uint32_t writerClock = 0, readerClock = 0; // the thread's own clock at the access
+        std::uint32_t writerStore = 0;                  // the store (storeCount_) that wrote it
+        bool writerStrong = false, writerSync = false, readerStrong = false;
         const Instr* writerIn = nullptr;
         const Instr* readerIn = nullptr;
     };
+    // One lane's access of shared memory.
+    struct Access {
+        std::uint32_t addr, size, thread; // thread: linear index in the block
+        bool write;
+        bool strong; // volatile
+        bool sync;   // a volatile write after a fence: a release
+    };
     LaunchState& L_;
     std::vector<Word> words_;
-    std::vector<std::uint32_t> clocks_; // [warp][lane][lane]: what lane knows of each lane's clock
+    HappensBefore order_;
     std::uint32_t epoch_ = 1;
+    std::uint32_t storeCount_ = 0; // the warp-level stores so far
     BlockChecks* sink_ = nullptr;
 
-    // thread: linear thread index in the block; in: the accessing instruction.
-    void access(std::uint32_t addr, std::uint32_t size, bool write, std::uint32_t thread, const Instr& in);
-    std::uint32_t* clock(std::uint32_t thread) { return clocks_.data() + std::size_t(thread) * 32; }
-    // Whether other's access (at its clock `then`) is ordered before thread's by a __syncwarp.
-    bool ordered(std::uint32_t other, std::uint32_t then, std::uint32_t thread)
+    std::uint32_t threadOf(const Warp& w, int lane) const;
+    // The release and acquire semantics of a strong access, lane by lane.
+    void synchronise(const Warp& w, const Instr& in, const AccessLog& lanes);
+    void access(const Access& a, const Instr& in);
+    // Two volatile accesses of a flag, one of them its release: synchronisation, not data.
+    static bool flag(const Access& a, bool otherStrong, bool otherSync)
     {
-        return other / 32 == thread / 32 && clock(thread)[other % 32] > then;
+        return a.strong && otherStrong && (a.sync || otherSync);
     }
+    void report(Hazard hazard, std::uint32_t word, std::uint32_t other, const Instr& otherIn, const Access& a,
+                const Instr& in);
 };
 
 } // namespace kw::sim

@@ -179,6 +179,27 @@ TEST(RealKernels, MultiWarpTilesRunOnTheSimulatorForSm80AndLater)
         EXPECT_TRUE(c["passed"].get<bool>()) << c.dump(2);
 }
 
+TEST(RealKernels, MultiWarpTilesAreRaceFreeUnderRacecheck)
+{
+    // The warps of a 128-thread tile pass their partial sums through cooperative groups'
+    // scratch, ordered by a counter they release and acquire (red.release, atom.acq_rel,
+    // ld.acquire) and by __syncwarp and shuffles within each warp: no hazard, on sm_75
+    // (scratch in the kernel's shared memory) as on sm_90 (in the reserved window).
+    for (const std::string arch : {"sm_75", "sm_90"}) {
+        auto r = runKwb({"run",
+                         variant("cg_tile_reduce.kwb", "\"options\": {\"defines\"",
+                                 "\"options\": {\"arch\": \"" + arch + "\", \"defines\"")
+                             .string(),
+                         "--device", "sim", "--check", "racecheck", "--json"});
+        ASSERT_EQ(r.exitCode, 0) << arch << r.out << r.err;
+        const json j = json::parse(r.out);
+        EXPECT_TRUE(j["ok"].get<bool>()) << arch;
+        EXPECT_EQ(j["findings"].size(), 0u) << arch << j["findings"].dump(2);
+        for (const json& c : j["checks"])
+            EXPECT_TRUE(c["passed"].get<bool>()) << arch << c.dump(2);
+    }
+}
+
 TEST(RealKernels, AFailingAggregateCheckReportsTheAggregateAndTheExpectation)
 {
     auto r = runKwb({"run",

@@ -142,6 +142,51 @@ extern "C" __global__ void k(int* out, unsigned count) {
     out[threadIdx.x] += 1;
 })";
 
+// Thread 32 (warp 1) stores a value and sets a shared flag (SET); thread 0 (warp 0) waits
+// for the flag (WAIT) and reads the value. `set` and `wait` are the handshake's halves.
+std::string handoff(const std::string& set, const std::string& wait)
+{
+    return R"(#include <cuda/atomic>
+extern "C" __global__ void k(const int* in, int* out) {
+    __shared__ int flag;
+    __shared__ int value;
+    if (threadIdx.x == 0) flag = 0;
+    __syncthreads();
+    cuda::atomic_ref<int, cuda::thread_scope_block> f(flag);
+    volatile int* v = &flag;
+    unsigned at = unsigned(__cvta_generic_to_shared(&flag));
+    (void)f; (void)v; (void)at;
+    if (threadIdx.x == 32) {
+        value = in[0]; // WRITE
+)" + set + R"(
+    }
+    if (threadIdx.x == 0) {
+)" + wait
+        + R"(
+        out[0] = value; // READ
+    }
+})";
+}
+
+const std::string kSetRelease = "        f.store(1, cuda::memory_order_release);\n";
+const std::string kWaitAcquire = "        while (f.load(cuda::memory_order_acquire) == 0) { }\n";
+const std::string kSetRelaxed = "        f.store(1, cuda::memory_order_relaxed);\n";
+const std::string kWaitRelaxed = "        while (f.load(cuda::memory_order_relaxed) == 0) { }\n";
+const std::string kSetFenced = "        __threadfence_block();\n        *v = 1;\n";
+const std::string kWaitFenced = "        while (*v == 0) { }\n        __threadfence_block();\n";
+
+std::vector<kw::CheckFinding> racecheckHandoff(const std::string& src)
+{
+    auto img = compile(src, "k");
+    if (!img)
+        return {};
+    std::vector<kw::BufferArg> bufs{buffer("in", std::vector<int>{7}), buffer("out", std::vector<int>(1))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, checked(CheckTool::Racecheck, {2}, {64}));
+    EXPECT_TRUE(rep.ok) << faultMessage(rep.fault);
+    return rep.findings;
+}
+
 std::vector<kw::BufferArg> reductionBuffers(unsigned blocks)
 {
     std::vector<float> in(blocks * 128);
@@ -370,6 +415,79 @@ TEST(SimChecks, RacecheckOrdersTheLanesOfAWarpBySyncwarp)
         ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
         EXPECT_TRUE(rep.findings.empty()) << listed(rep.findings);
     }
+}
+
+TEST(SimChecks, RacecheckOrdersTheWarpsOfAReleaseAcquireHandshake)
+{
+    KW_REQUIRE_NVRTC();
+    // cuda::atomic_ref (st.release / ld.acquire), the same in PTX, and __threadfence_block
+    // around volatile accesses on both sides: the value is published before it is read.
+    const std::string ptxSet = "        asm volatile(\"st.release.cta.shared.u32 [%0], %1;\" :: \"r\"(at), \"r\"(1) : "
+                               "\"memory\");\n";
+    const std::string ptxWait
+        = "        unsigned seen;\n        do asm volatile(\"ld.acquire.cta.shared.u32 %0, [%1];\" "
+          ": \"=r\"(seen) : \"r\"(at) : \"memory\"); while (seen == 0);\n";
+    for (const auto& [set, wait] :
+         {std::pair{kSetRelease, kWaitAcquire}, std::pair{ptxSet, ptxWait}, std::pair{kSetFenced, kWaitFenced}}) {
+        const auto findings = racecheckHandoff(handoff(set, wait));
+        EXPECT_TRUE(findings.empty()) << set << wait << listed(findings);
+    }
+}
+
+TEST(SimChecks, RacecheckStillFindsAHandshakeThatDoesNotOrderTheValue)
+{
+    KW_REQUIRE_NVRTC();
+    // Relaxed flag accesses; a fence on one side only (a volatile flag set without one is
+    // reported too, as any volatile access); the value written after the release.
+    const std::string late = kSetRelease + "        value = in[0] + 1; // LATE\n";
+    const std::pair<std::string, std::string> unordered[] = {{kSetRelaxed, kWaitRelaxed},
+                                                             {kSetFenced, "        while (*v == 0) { }\n"},
+                                                             {"        *v = 1;\n", kWaitFenced},
+                                                             {late, kWaitAcquire}};
+    for (const auto& [set, wait] : unordered) {
+        const std::string src = handoff(set, wait);
+        const auto findings = racecheckHandoff(src);
+        const auto value = std::find_if(findings.begin(), findings.end(),
+                                        [&](const kw::CheckFinding& f) { return f.line == lineOf(src, "// READ"); });
+        ASSERT_NE(value, findings.end()) << set << wait << listed(findings);
+        EXPECT_EQ(value->kind, "shared-memory race: read after write") << set << wait;
+        EXPECT_EQ(value->otherLine, lineOf(src, set == late ? "// LATE" : "// WRITE")) << set << wait;
+        EXPECT_EQ(*value->thread, (kw::Dim3{0, 0, 0}));
+        EXPECT_EQ(value->count, 2u); // once per block
+    }
+    // The flag of cuda::atomic_ref is atomic: only the value races.
+    EXPECT_EQ(racecheckHandoff(handoff(kSetRelaxed, kWaitRelaxed)).size(), 1u);
+}
+
+TEST(SimChecks, RacecheckTakesTheLanesOfOneStoreToOneWordAsOneStore)
+{
+    KW_REQUIRE_NVRTC();
+    // Every lane of the warp stores to one word (ONE): one store, as on the device. Two
+    // such stores without a __syncwarp between them (FIRST, AGAIN) race.
+    const std::string src = R"(
+extern "C" __global__ void k(const int* in, int* out) {
+    __shared__ int sum;
+    int s = __shfl_sync(0xffffffffu, in[threadIdx.x], 0) * 32;
+    sum = s; // ONE
+    __syncthreads();
+    out[threadIdx.x] = sum;
+    __syncthreads();
+    volatile int* v = &sum;
+    *v = s + 1; // FIRST
+    *v = s + 2; // AGAIN
+})";
+    auto img = compile(src, "k");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs{buffer("in", std::vector<int>(32, 1)), buffer("out", std::vector<int>(32))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, checked(CheckTool::Racecheck, {1}, {32}));
+    ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+    EXPECT_EQ(values<int>(bufs[1]), std::vector<int>(32, 32));
+    ASSERT_EQ(rep.findings.size(), 1u) << listed(rep.findings);
+    const auto& f = rep.findings.front();
+    EXPECT_EQ(f.kind, "shared-memory race: write after write");
+    EXPECT_EQ(f.line, lineOf(src, "// AGAIN"));
+    EXPECT_EQ(f.otherLine, lineOf(src, "// FIRST"));
 }
 
 TEST(SimChecks, RacecheckRunsOnTheFirstLaunchOnlyAndTheRepeatsAddNothing)
