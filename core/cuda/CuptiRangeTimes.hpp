@@ -54,7 +54,7 @@ private:
     std::vector<std::uint8_t> availability_; // the counters free on it
     std::vector<std::uint8_t> config_;       // which counters to collect, for that chip
     std::vector<std::uint8_t> counterData_;
-    void* profiler_ = nullptr;     // the range profiler, enabled on enabledOn_
+    void* profiler_ = nullptr; // the range profiler, enabled on enabledOn_
     CUcontext enabledOn_ = nullptr;
     bool started_ = false; // between begin() and end()
 };

@@ -15,8 +15,8 @@
 // The data are checked: what comes back from the device equals what went up, every byte.
 #include "cuda/Context.hpp"
 #include "cuda/DeviceMemory.hpp"
-#include "cuda/DriverStagingDevice.hpp"
 #include "cuda/DriverApi.hpp"
+#include "cuda/DriverStagingDevice.hpp"
 #include "cuda/Event.hpp"
 #include "cuda/PinnedHostMemory.hpp"
 #include "cuda/StagedTransfer.hpp"
