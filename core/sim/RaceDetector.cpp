@@ -20,10 +20,10 @@ void RaceDetector::blockBegin(const BlockState& /*blk*/, std::uint64_t /*linear*
     epoch_ = 1;
 }
 
-std::uint32_t RaceDetector::threadOf(const Warp& w, int lane) const
+std::uint32_t RaceDetector::threadOf(const Warp& w, int lane)
 {
-    const Dim3 t = w.threadOf(lane);
-    return t.x + L_.block.x * (t.y + L_.block.y * t.z);
+    // Warps are cut from the block's threads in linear order (BlockRunner), as HappensBefore assumes.
+    return w.warpId * 32 + std::uint32_t(lane);
 }
 
 void RaceDetector::memory(const Warp& w, const Instr& in, const AccessLog& lanes)

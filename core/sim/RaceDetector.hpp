@@ -63,7 +63,7 @@ private:
     std::uint32_t storeCount_ = 0; // the warp-level stores so far
     BlockChecks* sink_ = nullptr;
 
-    std::uint32_t threadOf(const Warp& w, int lane) const;
+    static std::uint32_t threadOf(const Warp& w, int lane);
     // The release and acquire semantics of a strong access, lane by lane.
     void synchronise(const Warp& w, const Instr& in, const AccessLog& lanes);
     void access(const Access& a, const Instr& in);

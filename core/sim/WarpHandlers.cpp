@@ -9,23 +9,20 @@
 namespace kw::sim {
 
 namespace {
-inline std::uint32_t memberMask(const Warp& w, const Instr& in, std::uint32_t reg, std::uint32_t m)
+// The lanes of a collective: those executing that its membermask (register `reg`) names.
+// They meet, and racecheck passes on what each knew of other warps (Observer::warpCollective).
+inline std::uint32_t members(const Warp& w, const Instr& in, std::uint32_t reg, std::uint32_t m)
 {
-    return std::uint32_t(w.reg(reg)[__builtin_ctz(m)]) & m;
-}
-
-// The member lanes met: racecheck passes on what each knew of other warps.
-inline std::uint32_t met(const Warp& w, const Instr& in, std::uint32_t members)
-{
-    w.blk->observers.warpCollective(w, in, members);
-    return members;
+    const std::uint32_t part = std::uint32_t(w.reg(reg)[__builtin_ctz(m)]) & m;
+    w.blk->observers.warpCollective(w, in, part);
+    return part;
 }
 } // namespace
 
 // shfl.sync.mode.b32 d[|p], a, b, c, membermask  (PTX ISA pseudo-code)
 void hShfl(Warp& w, const Instr& in, std::uint32_t m)
 {
-    met(w, in, memberMask(w, in, in.a[3], m));
+    members(w, in, in.a[3], m);
     std::uint64_t src[32];
     std::memcpy(src, w.reg(in.a[0]), sizeof(src));
     const std::uint64_t* B = w.reg(in.a[1]);
@@ -68,7 +65,7 @@ void hShfl(Warp& w, const Instr& in, std::uint32_t m)
 
 void hVote(Warp& w, const Instr& in, std::uint32_t m)
 {
-    const std::uint32_t part = met(w, in, memberMask(w, in, in.a[1], m));
+    const std::uint32_t part = members(w, in, in.a[1], m);
     const std::uint64_t* A = w.reg(in.a[0]);
     const bool neg = in.negMask & 1;
     std::uint32_t bits = 0;
@@ -95,7 +92,7 @@ void hActivemask(Warp& w, const Instr& in, std::uint32_t m)
 
 void hRedux(Warp& w, const Instr& in, std::uint32_t m)
 {
-    const std::uint32_t part = met(w, in, memberMask(w, in, in.a[1], m));
+    const std::uint32_t part = members(w, in, in.a[1], m);
     const std::uint64_t* A = w.reg(in.a[0]);
     const ReduxOp op = in.redux;
     const bool sgn = isSigned(in.type);
@@ -127,7 +124,7 @@ void hRedux(Warp& w, const Instr& in, std::uint32_t m)
 
 void hMatchAny(Warp& w, const Instr& in, std::uint32_t m)
 {
-    const std::uint32_t part = met(w, in, memberMask(w, in, in.a[1], m));
+    const std::uint32_t part = members(w, in, in.a[1], m);
     std::uint64_t src[32];
     std::memcpy(src, w.reg(in.a[0]), sizeof(src));
     const bool wide = sizeOf(in.type) == 8;
@@ -144,7 +141,7 @@ void hMatchAny(Warp& w, const Instr& in, std::uint32_t m)
 
 void hMatchAll(Warp& w, const Instr& in, std::uint32_t m)
 {
-    const std::uint32_t part = met(w, in, memberMask(w, in, in.a[1], m));
+    const std::uint32_t part = members(w, in, in.a[1], m);
     const std::uint64_t* A = w.reg(in.a[0]);
     const bool wide = sizeOf(in.type) == 8;
     bool all = true;
