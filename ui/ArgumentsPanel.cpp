@@ -315,7 +315,8 @@ void ArgumentsPanel::rowEdited(int i)
         const int direction = qobject_cast<QComboBox*>(table_->cellWidget(i, ColSetting))->currentData().toInt();
         if ((direction == kNullPointer) != r.null) { // to or from a null pointer: the row changes its cells
             r.null = direction == kNullPointer;
-            r.arg = r.null ? ArgSpec::nullPointer(r.param.name) : ArgSpec{r.param.name, r.buffer.name};
+            r.arg = r.null ? ArgSpec::nullPointer(r.param.name)
+                           : ArgSpec{r.param.name, r.buffer.name, DType::I32, "", ""};
             if (!r.null)
                 r.buffer.direction = Direction(direction);
             QTimer::singleShot(0, this, [this] { // not while the combo box is still signalling

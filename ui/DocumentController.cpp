@@ -88,10 +88,10 @@ Document DocumentController::starterDocument()
     in.init.kind = Initialiser::Kind::Arange;
     BufferSpec out{"out", DType::F32, "n", {}, {}, Direction::Out, true};
     d.buffers = {in, out};
-    d.args = {{"in", "in", DType::F32, ""},
-              {"out", "out", DType::F32, ""},
-              {"factor", "", DType::F32, "2"},
-              {"n", "", DType::I32, "n"}};
+    d.args = {{"in", "in", DType::F32, "", ""},
+              {"out", "out", DType::F32, "", ""},
+              {"factor", "", DType::F32, "2", ""},
+              {"n", "", DType::I32, "n", ""}};
     d.launch.grid = {"cdiv(n, block)", "1", "1"};
     d.launch.block = {"block", "1", "1"};
     d.trust = Trust::Trusted; // the user's own

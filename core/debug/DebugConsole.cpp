@@ -343,8 +343,8 @@ std::string DebugConsole::breakCommand(const std::string& args)
     }
     const BreakpointInfo b = session_.addBreakpoint(spec);
     std::string out = spec.pc
-        ? fmt::format("breakpoint {} at pc {} ({})", b.id, *spec.pc, locationText({b.file, b.line}))
-        : fmt::format("breakpoint {} at {}", b.id, locationText({b.file, b.line}));
+        ? fmt::format("breakpoint {} at pc {} ({})", b.id, *spec.pc, locationText(Location{b.file, b.line, 0, {}, {}}))
+        : fmt::format("breakpoint {} at {}", b.id, locationText(Location{b.file, b.line, 0, {}, {}}));
     if (!spec.condition.empty())
         out += fmt::format(" if {}", spec.condition);
     if (spec.ignore)
@@ -550,8 +550,9 @@ std::string DebugConsole::infoCommand(const std::string& args) const
     if (args == "breakpoints") {
         std::string out;
         for (const BreakpointInfo& b : session_.breakpoints()) {
-            out += b.spec.pc ? fmt::format("{}  pc {} ({})", b.id, *b.spec.pc, locationText({b.file, b.line}))
-                             : fmt::format("{}  {}", b.id, locationText({b.file, b.line}));
+            out += b.spec.pc
+                ? fmt::format("{}  pc {} ({})", b.id, *b.spec.pc, locationText(Location{b.file, b.line, 0, {}, {}}))
+                : fmt::format("{}  {}", b.id, locationText(Location{b.file, b.line, 0, {}, {}}));
             if (!b.spec.condition.empty())
                 out += " if " + b.spec.condition;
             if (b.spec.ignore)

@@ -782,11 +782,20 @@ Stop DebugSession::pauseReverse(ReverseSearch& r, std::string message)
 // The focused warp's line beginnings (or instructions) before here, found by running
 // again from the checkpoint before its block began with a motion that notes them and
 // never stops. Paused, it goes on from where the run again stands when asked again.
+DebugSession::ReverseSearch DebugSession::newSearch(Motion motion) const
+{
+    ReverseSearch r;
+    r.motion = motion;
+    r.focus = focus_;
+    r.here = stop_.position;
+    return r;
+}
+
 Stop DebugSession::reverseStep(bool instruction, std::optional<ReverseSearch> paused)
 {
     const Motion motion = instruction ? Motion::ReverseStepInstruction : Motion::ReverseStep;
     const bool goOn = goesOn(paused, motion);
-    ReverseSearch r = goOn ? std::move(*paused) : ReverseSearch{motion, focus_, stop_.position};
+    ReverseSearch r = goOn ? std::move(*paused) : newSearch(motion);
     const std::uint64_t here = r.here;
     const std::uint64_t block = r.focus.block;
     const std::uint32_t warp = r.focus.warp;
@@ -857,7 +866,7 @@ Stop DebugSession::reverseStep(bool instruction, std::optional<ReverseSearch> pa
 Stop DebugSession::reverseContinue(std::optional<ReverseSearch> paused)
 {
     bool goOn = goesOn(paused, Motion::ReverseContinue);
-    ReverseSearch r = goOn ? std::move(*paused) : ReverseSearch{Motion::ReverseContinue, focus_, stop_.position};
+    ReverseSearch r = goOn ? std::move(*paused) : newSearch(Motion::ReverseContinue);
     const std::uint64_t here = r.here;
     const auto landed = [&](const Stop& at, bool goingOn) {
         const Stop s = landBack(r, at, goingOn);

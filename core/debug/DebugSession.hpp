@@ -201,6 +201,7 @@ private:
         std::optional<DebugObserver::Hits> hits; // the hits counted where it began (a pause forgets some)
     };
     std::optional<ReverseSearch> reverse_;
+    ReverseSearch newSearch(Motion motion) const; // a reverse motion beginning at the stop
     // A paused reverse motion `motion` goes on from where the launch stands.
     bool goesOn(const std::optional<ReverseSearch>& paused, Motion motion) const;
     // Where a reverse motion's run again was paused: the stop before the next instruction,

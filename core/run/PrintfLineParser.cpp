@@ -68,7 +68,7 @@ PrintfOutput PrintfLineParser::parse(std::string_view captured)
         if (newline)
             out.raw += '\n';
         if (tag)
-            out.lines.push_back({tag->block, tag->thread, std::move(text)});
+            out.lines.push_back({tag->block, tag->thread, std::move(text), {}});
         else if (!text.empty() || newline)
             out.untagged.push_back(std::move(text));
         pos = newline ? stop + 1 : textEnd;
