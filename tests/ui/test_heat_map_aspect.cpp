@@ -146,6 +146,42 @@ TEST(HeatMapAspect, NoTickNamesAColumnOrRowOutsideTheImage)
     EXPECT_GE(x->tickVector().size(), 2);
 }
 
+// Neighbouring tick labels leave room between them: a 240 x 320 image drawn square in the
+// Results panel at 1366x768 spans 80 pixels, and its x axis ran "0 50 100 ... 300" together.
+void expectLabelsApart(QCPAxis* axis, const char* when)
+{
+    const QVector<double> ticks = axis->tickVector();
+    const QVector<QString> labels = axis->tickVectorLabels();
+    ASSERT_GE(ticks.size(), 2) << when;
+    const QFontMetrics metrics(axis->tickLabelFont());
+    const bool across = axis->orientation() == Qt::Horizontal;
+    for (int i = 1; i < ticks.size(); ++i) {
+        const double apart = std::abs(axis->coordToPixel(ticks[i]) - axis->coordToPixel(ticks[i - 1]));
+        const double needed = across
+            ? 0.5 * (metrics.horizontalAdvance(labels[i - 1]) + metrics.horizontalAdvance(labels[i]))
+            : metrics.height();
+        EXPECT_GT(apart, needed + 4) << when << ": labels " << labels[i - 1].toStdString() << " and "
+                                     << labels[i].toStdString() << " are " << apart << " px apart";
+    }
+}
+
+TEST(HeatMapAspect, TickLabelsDoNotRunIntoEachOtherInASmallImage)
+{
+    Shown square({880, 180});
+    ASSERT_LT(std::abs(square.x()->coordToPixel(cols) - square.x()->coordToPixel(0)), 150)
+        << "the image is drawn small, as in the Results panel at 1366x768";
+    expectLabelsApart(square.x(), "square cells, x");
+    expectLabelsApart(square.y(), "square cells, y");
+    Shown filling({880, 120}, false);
+    expectLabelsApart(filling.x(), "filling, x");
+    expectLabelsApart(filling.y(), "filling, y");
+    // Larger, the image gets more ticks again.
+    square.map.resize(1600, 900);
+    square.settle();
+    expectLabelsApart(square.x(), "large, x");
+    EXPECT_GE(square.x()->tickVector().size(), 4);
+}
+
 TEST(HeatMapAspect, WithSquareCellsOffTheImageFillsTheWholeViewInALowPanel)
 {
     // The Results panel under the editor at 1366x768: wide and low.

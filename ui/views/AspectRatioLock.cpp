@@ -53,10 +53,13 @@ void AspectRatioLock::rangesSet()
 
 void AspectRatioLock::afterLayout()
 {
-    if (!active_)
-        return;
     QCPAxisRect* rect = plot_->axisRect();
     const QSize size = rect->size();
+    if (!active_) {
+        if (spaceTicks(size.width(), size.height()))
+            rect->update(QCPLayoutElement::upPreparation);
+        return;
+    }
     if (size.width() <= 0 || size.height() <= 0 || (!dirty_ && size == fittedTo_))
         return;
     const double wx = wantX_[1] - wantX_[0], wy = wantY_[1] - wantY_[0];
@@ -66,6 +69,7 @@ void AspectRatioLock::afterLayout()
     const double scale = std::min(size.width() / wx, size.height() / wy);
     const double cx = 0.5 * (wantX_[0] + wantX_[1]), cy = 0.5 * (wantY_[0] + wantY_[1]);
     const double hx = 0.5 * size.width() / scale, hy = 0.5 * size.height() / scale;
+    spaceTicks(wx * scale, wy * scale);
     // The margins hold no data: no ticks there.
     xTicker_->setLimit(wantX_[0], wantX_[1]);
     yTicker_->setLimit(wantY_[0], wantY_[1]);
@@ -77,6 +81,17 @@ void AspectRatioLock::afterLayout()
     rect->update(QCPLayoutElement::upPreparation);
     fittedTo_ = size;
     dirty_ = false;
+}
+
+bool AspectRatioLock::spaceTicks(double xPixels, double yPixels)
+{
+    // A label such as "250" takes about 30 pixels across and 15 up: five of them in the
+    // 80 pixels of a small square image ran into each other.
+    const int x = std::clamp(int(xPixels / 60), 2, 5), y = std::clamp(int(yPixels / 30), 2, 5);
+    const bool changed = x != xTicker_->tickCount() || y != yTicker_->tickCount();
+    xTicker_->setTickCount(x);
+    yTicker_->setTickCount(y);
+    return changed;
 }
 
 } // namespace kw

@@ -5,6 +5,7 @@
 // the axis rect's size change, the axis that would be stretched gets a wider range.
 // Zoom and drag scale both axes alike, so they keep the ratio by themselves.
 // Switched off, the ranges last set are shown as they are, each filling its axis.
+// Either way the ticks are as many as the pixels the image spans have room for.
 #include <QObject>
 #include <QSharedPointer>
 #include <QSize>
@@ -26,6 +27,7 @@ public:
 private:
     void rangesSet();
     void afterLayout();
+    bool spaceTicks(double xPixels, double yPixels); // true when a tick count changed
 
     QCustomPlot* plot_;
     QSharedPointer<RangeLimitedTicker> xTicker_, yTicker_; // no ticks in the margins

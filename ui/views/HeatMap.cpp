@@ -94,9 +94,6 @@ HeatMap::HeatMap(QWidget* parent)
 
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showValueUnder(e->pos()); });
     plot_->setToolTip(pointPrompt());
-    // A low panel's y axis gets fewer ticks: five labels in 60 pixels ran into each other.
-    connect(plot_, &QCustomPlot::beforeReplot, this,
-            [this] { plot_->yAxis->ticker()->setTickCount(std::clamp(plot_->axisRect()->height() / 30, 2, 5)); });
 
     sliceLabel_->hide();
     slice_->hide();
