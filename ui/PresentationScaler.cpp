@@ -17,6 +17,19 @@ QFont scaled(QFont f, double k)
     return f;
 }
 
+// Every axis a plot draws: its axis rects' and its colour scales' (whose axis sits in an
+// axis rect of its own, not among the plot's).
+std::vector<QCPAxis*> axesOf(QCustomPlot* plot)
+{
+    std::vector<QCPAxis*> axes;
+    for (QCPAxisRect* rect : plot->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            axes.push_back(axis);
+    for (QCPColorScale* scale : plot->findChildren<QCPColorScale*>())
+        axes.push_back(scale->axis());
+    return axes;
+}
+
 bool insideEditor(const QWidget* w)
 {
     for (; w; w = w->parentWidget())
@@ -44,12 +57,11 @@ void PresentationScaler::enlarge(QWidget* root)
     for (QCustomPlot* plot : root->findChildren<QCustomPlot*>()) {
         PlotFonts saved;
         saved.plot = plot;
-        for (QCPAxisRect* rect : plot->axisRects())
-            for (QCPAxis* axis : rect->axes()) {
-                saved.axes.emplace_back(axis->tickLabelFont(), axis->labelFont());
-                axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor_));
-                axis->setLabelFont(scaled(axis->labelFont(), factor_));
-            }
+        for (QCPAxis* axis : axesOf(plot)) {
+            saved.axes.emplace_back(axis->tickLabelFont(), axis->labelFont());
+            axis->setTickLabelFont(scaled(axis->tickLabelFont(), factor_));
+            axis->setLabelFont(scaled(axis->labelFont(), factor_));
+        }
         saved.legend = plot->legend->font();
         plot->legend->setFont(scaled(saved.legend, factor_));
         plots_.push_back(std::move(saved));
@@ -71,14 +83,13 @@ void PresentationScaler::restore()
         if (!saved.plot)
             continue;
         std::size_t i = 0;
-        for (QCPAxisRect* rect : saved.plot->axisRects())
-            for (QCPAxis* axis : rect->axes()) {
-                if (i >= saved.axes.size())
-                    break;
-                axis->setTickLabelFont(saved.axes[i].first);
-                axis->setLabelFont(saved.axes[i].second);
-                ++i;
-            }
+        for (QCPAxis* axis : axesOf(saved.plot)) {
+            if (i >= saved.axes.size())
+                break;
+            axis->setTickLabelFont(saved.axes[i].first);
+            axis->setLabelFont(saved.axes[i].second);
+            ++i;
+        }
         saved.plot->legend->setFont(saved.legend);
         saved.plot->replot();
     }

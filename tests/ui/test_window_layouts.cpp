@@ -39,6 +39,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <gtest/gtest.h>
+#include <qcustomplot.h>
 
 #include <algorithm>
 
@@ -316,7 +317,7 @@ TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
     QSignalSpy ran(&window, &MainWindow::runCompleted);
     window.run();
     ASSERT_TRUE(ran.wait(60000));
-    QTest::qWait(300); // the run's views are sized in the next pass of the loop
+    QTest::qWait(300);        // the run's views are sized in the next pass of the loop
     if (screen.height >= 768) // on a busy machine, some passes later
         QTest::qWaitFor([&] { return linesOnScreen(window.editor()) >= 24; }, 3000);
     auto* results = window.findChild<QDockWidget*>("resultsDock");
@@ -667,3 +668,78 @@ INSTANTIATE_TEST_SUITE_P(Laptops, DebugOnALaptop, ::testing::Values(Screen{1366,
                          [](const auto& info) {
                              return QString("%1x%2").arg(info.param.width).arg(info.param.height).toStdString();
                          });
+
+// The colour scale's axis sits in an axis rect of its own, not among the plot's: its
+// ticks and its label ("iterations") grew with the rest, or the label fell off the plot.
+TEST_F(Presentation, TheColourScaleOfAPictureGrowsWithItsAxes)
+{
+    MainWindow window(test::windowOptions());
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    show(window);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.run();
+    ASSERT_TRUE(ran.wait(60000));
+    HeatMap* map = nullptr;
+    for (HeatMap* m : window.findChildren<HeatMap*>())
+        if (m->isVisible())
+            map = m;
+    ASSERT_NE(map, nullptr);
+    QCustomPlot* plot = map->plot();
+    const QList<QCPColorScale*> scales = plot->findChildren<QCPColorScale*>();
+    ASSERT_EQ(scales.size(), 1);
+    QCPAxis* scale = scales.front()->axis();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return scale->label() == "iterations"; }, 10000)) << "the picture is drawn";
+    const double normal = plot->yAxis->labelFont().pointSizeF();
+    ASSERT_EQ(scale->labelFont().pointSizeF(), normal);
+    for (int round = 0; round < 2; ++round) {
+        window.setPresentationMode(true);
+        QTest::qWait(200);
+        ASSERT_GT(plot->yAxis->labelFont().pointSizeF(), normal);
+        EXPECT_EQ(scale->labelFont().pointSizeF(), plot->yAxis->labelFont().pointSizeF());
+        EXPECT_EQ(scale->tickLabelFont().pointSizeF(), plot->yAxis->tickLabelFont().pointSizeF());
+        window.setPresentationMode(false);
+        QTest::qWait(100);
+        EXPECT_EQ(scale->labelFont().pointSizeF(), normal) << "round " << round;
+        EXPECT_EQ(plot->yAxis->labelFont().pointSizeF(), normal) << "round " << round;
+    }
+}
+
+// Run while presenting: the picture is drawn with the large labels from the start, and
+// the y axis' name keeps its room at the left (it was measured for the old ticks and
+// fell off the plot's edge until something else redrew it).
+TEST_F(Presentation, APictureRunWhilePresentingHasRoomForItsAxisNames)
+{
+    MainWindow window(test::windowOptions());
+    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+    show(window);
+    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+    window.launchPanel()->setCurrentDevice("sim");
+    window.setPresentationMode(true);
+    QTest::qWait(200);
+    QSignalSpy ran(&window, &MainWindow::runCompleted);
+    window.run();
+    ASSERT_TRUE(ran.wait(60000));
+    HeatMap* map = nullptr;
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            for (HeatMap* m : window.findChildren<HeatMap*>())
+                if (m->isVisible() && m->isReady())
+                    map = m;
+            return map != nullptr;
+        },
+        10000));
+    QTest::qWait(300);
+    QCustomPlot* plot = map->plot();
+    QCPAxis* y = plot->yAxis;
+    const int shown = plot->axisRect()->margins().left();
+    int widest = 0;
+    for (const QString& label : y->tickVectorLabels())
+        widest = std::max(widest, QFontMetrics(y->tickLabelFont()).horizontalAdvance(label));
+    EXPECT_GE(shown, widest + QFontMetrics(y->labelFont()).height()) << "the name and the tick labels fit the margin";
+    plot->replot();
+    EXPECT_EQ(plot->axisRect()->margins().left(), shown) << "what is shown is the settled layout";
+}

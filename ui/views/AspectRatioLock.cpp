@@ -57,11 +57,15 @@ void AspectRatioLock::afterLayout()
     const QSize size = rect->size();
     if (!active_) {
         if (spaceTicks(size.width(), size.height()))
-            rect->update(QCPLayoutElement::upPreparation);
+            retick(rect);
+        else
+            settling_ = 0;
         return;
     }
-    if (size.width() <= 0 || size.height() <= 0 || (!dirty_ && size == fittedTo_))
+    if (size.width() <= 0 || size.height() <= 0 || (!dirty_ && size == fittedTo_)) {
+        settling_ = 0;
         return;
+    }
     const double wx = wantX_[1] - wantX_[0], wy = wantY_[1] - wantY_[0];
     if (wx <= 0 || wy <= 0)
         return;
@@ -77,10 +81,20 @@ void AspectRatioLock::afterLayout()
     plot_->xAxis->setRange(cx - hx, cx + hx);
     plot_->yAxis->setRange(cy - hy, cy + hy);
     adjusting_ = false;
-    // Ticks were placed for the old ranges in this same layout pass.
-    rect->update(QCPLayoutElement::upPreparation);
     fittedTo_ = size;
     dirty_ = false;
+    retick(rect);
+}
+
+void AspectRatioLock::retick(QCPAxisRect* rect)
+{
+    // Ticks were placed for the old ranges in this same layout pass, and the margins were
+    // measured for their labels: a presentation's larger labels in the old margins lost
+    // the y axis' name off the plot's edge. Another pass measures them again; a few at
+    // most, should margins and ticks keep changing each other.
+    rect->update(QCPLayoutElement::upPreparation);
+    if (settling_++ < 3)
+        plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool AspectRatioLock::spaceTicks(double xPixels, double yPixels)

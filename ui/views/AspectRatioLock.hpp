@@ -10,6 +10,7 @@
 #include <QSharedPointer>
 #include <QSize>
 
+class QCPAxisRect;
 class QCustomPlot;
 
 namespace kw {
@@ -28,6 +29,7 @@ private:
     void rangesSet();
     void afterLayout();
     bool spaceTicks(double xPixels, double yPixels); // true when a tick count changed
+    void retick(QCPAxisRect* rect);                  // after the ticks changed in a layout pass
 
     QCustomPlot* plot_;
     QSharedPointer<RangeLimitedTicker> xTicker_, yTicker_; // no ticks in the margins
@@ -36,6 +38,7 @@ private:
     bool dirty_ = true;                                    // ranges changed since the last fit
     bool adjusting_ = false;                               // our own range change, not one to remember
     bool active_ = true;
+    int settling_ = 0; // passes queued since the layout last held still
 };
 
 } // namespace kw
