@@ -438,6 +438,35 @@ protected:
         ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
         QTest::qWait(100);
     }
+    // Shown, with mandelbrot open on the simulator once the runner has its devices.
+    void openMandelbrot(MainWindow& window)
+    {
+        QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
+        show(window);
+        ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
+        ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+        window.launchPanel()->setCurrentDevice("sim");
+    }
+    void run(MainWindow& window)
+    {
+        QSignalSpy ran(&window, &MainWindow::runCompleted);
+        window.run();
+        ASSERT_TRUE(ran.wait(60000));
+    }
+    // The picture the run drew, once drawn.
+    HeatMap* shownPicture(MainWindow& window)
+    {
+        HeatMap* map = nullptr;
+        EXPECT_TRUE(QTest::qWaitFor(
+            [&] {
+                for (HeatMap* m : window.findChildren<HeatMap*>())
+                    if (m->isVisible() && m->isReady())
+                        map = m;
+                return map != nullptr;
+            },
+            10000));
+        return map;
+    }
     test::TestLocations locations_{"window-layouts"};
 };
 
@@ -446,10 +475,7 @@ protected:
 TEST_F(Presentation, TheKernelsRowFitsAProjector)
 {
     MainWindow window(test::windowOptions());
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    show(window);
-    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
-    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
+    ASSERT_NO_FATAL_FAILURE(openMandelbrot(window));
     QWidget* runner = window.findChild<QWidget*>("runnerPicker");
     ASSERT_NE(runner, nullptr);
     window.setPresentationMode(true);
@@ -479,15 +505,8 @@ TEST_F(Presentation, LeavingRestoresTheLayoutAndGeometryByteForByte)
 {
     ASSERT_TRUE(locations_.ok());
     MainWindow window(test::windowOptions());
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    show(window);
-    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
-    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
-    window.launchPanel()->setCurrentDevice("sim");
-    // A picture to show: the run's views come with it.
-    QSignalSpy ran(&window, &MainWindow::runCompleted);
-    window.run();
-    ASSERT_TRUE(ran.wait(60000));
+    ASSERT_NO_FATAL_FAILURE(openMandelbrot(window));
+    ASSERT_NO_FATAL_FAILURE(run(window)); // a picture to show: the run's views come with it
     EXPECT_TRUE(inFront(window.findChild<QDockWidget*>("resultsDock")));
     // The state holds each dock's minimum size, which follows what the panels show: once
     // the live compile has filled them, it stays.
@@ -674,18 +693,9 @@ INSTANTIATE_TEST_SUITE_P(Laptops, DebugOnALaptop, ::testing::Values(Screen{1366,
 TEST_F(Presentation, TheColourScaleOfAPictureGrowsWithItsAxes)
 {
     MainWindow window(test::windowOptions());
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    show(window);
-    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
-    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
-    window.launchPanel()->setCurrentDevice("sim");
-    QSignalSpy ran(&window, &MainWindow::runCompleted);
-    window.run();
-    ASSERT_TRUE(ran.wait(60000));
-    HeatMap* map = nullptr;
-    for (HeatMap* m : window.findChildren<HeatMap*>())
-        if (m->isVisible())
-            map = m;
+    ASSERT_NO_FATAL_FAILURE(openMandelbrot(window));
+    ASSERT_NO_FATAL_FAILURE(run(window));
+    HeatMap* map = shownPicture(window);
     ASSERT_NE(map, nullptr);
     QCustomPlot* plot = map->plot();
     const QList<QCPColorScale*> scales = plot->findChildren<QCPColorScale*>();
@@ -713,25 +723,12 @@ TEST_F(Presentation, TheColourScaleOfAPictureGrowsWithItsAxes)
 TEST_F(Presentation, APictureRunWhilePresentingHasRoomForItsAxisNames)
 {
     MainWindow window(test::windowOptions());
-    QSignalSpy devices(window.runner(), &RunnerClient::devicesChanged);
-    show(window);
-    ASSERT_TRUE(devices.count() > 0 || devices.wait(20000));
-    ASSERT_TRUE(window.openDocument(QString(KW_SAMPLES_DIR) + "/mandelbrot.kwb"));
-    window.launchPanel()->setCurrentDevice("sim");
+    ASSERT_NO_FATAL_FAILURE(openMandelbrot(window));
     window.setPresentationMode(true);
     QTest::qWait(200);
-    QSignalSpy ran(&window, &MainWindow::runCompleted);
-    window.run();
-    ASSERT_TRUE(ran.wait(60000));
-    HeatMap* map = nullptr;
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] {
-            for (HeatMap* m : window.findChildren<HeatMap*>())
-                if (m->isVisible() && m->isReady())
-                    map = m;
-            return map != nullptr;
-        },
-        10000));
+    ASSERT_NO_FATAL_FAILURE(run(window));
+    HeatMap* map = shownPicture(window);
+    ASSERT_NE(map, nullptr);
     QTest::qWait(300);
     QCustomPlot* plot = map->plot();
     QCPAxis* y = plot->yAxis;
