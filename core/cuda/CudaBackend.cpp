@@ -97,8 +97,6 @@ CudaBackend::~CudaBackend()
         (void)l2_.release();
         (void)stream_.release();
         (void)context_.release();
-    } else if (CuptiRangeTimes* profiler = CuptiRangeTimes::get(); profiler && context_) {
-        profiler->release(context_->handle());
     }
 }
 

@@ -218,8 +218,7 @@ bool CuptiRangeTimes::prepare(CUcontext context, int device)
 bool CuptiRangeTimes::begin(CUcontext context, int device, std::size_t launches)
 {
     error_.clear();
-    if (enabledOn_ != context)
-        disable();
+    disable();
     if (!prepare(context, device))
         return false;
     const auto fail = [&](const char* what, CUptiResult r) {
@@ -227,19 +226,15 @@ bool CuptiRangeTimes::begin(CUcontext context, int device, std::size_t launches)
         disable();
         return false;
     };
-    if (!profiler_) {
-        auto enable = KW_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
-        enable.ctx = context;
-        if (const CUptiResult r = api_->enable(&enable); r != CUPTI_SUCCESS)
-            return fail("cuptiRangeProfilerEnable", r);
-        profiler_ = enable.pRangeProfilerObject;
-        enabledOn_ = context;
-    }
-    auto* profiler = static_cast<CUpti_RangeProfiler_Object*>(profiler_);
+    auto enable = KW_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    enable.ctx = context;
+    if (const CUptiResult r = api_->enable(&enable); r != CUPTI_SUCCESS)
+        return fail("cuptiRangeProfilerEnable", r);
+    profiler_ = enable.pRangeProfilerObject;
 
     const char* metrics[] = {kMetric};
     auto size = KW_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-    size.pRangeProfilerObject = profiler;
+    size.pRangeProfilerObject = enable.pRangeProfilerObject;
     size.pMetricNames = metrics;
     size.numMetrics = 1;
     size.maxNumOfRanges = launches;
@@ -248,7 +243,7 @@ bool CuptiRangeTimes::begin(CUcontext context, int device, std::size_t launches)
         return fail("cuptiRangeProfilerGetCounterDataSize", r);
     counterData_.assign(size.counterDataSize, 0);
     auto init = KW_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-    init.pRangeProfilerObject = profiler;
+    init.pRangeProfilerObject = enable.pRangeProfilerObject;
     init.counterDataSize = counterData_.size();
     init.pCounterData = counterData_.data();
     if (const CUptiResult r = api_->counterDataInitialize(&init); r != CUPTI_SUCCESS)
@@ -256,7 +251,7 @@ bool CuptiRangeTimes::begin(CUcontext context, int device, std::size_t launches)
 
     // Auto ranges: every launch is its own range, as under Nsight Compute.
     auto set = KW_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-    set.pRangeProfilerObject = profiler;
+    set.pRangeProfilerObject = enable.pRangeProfilerObject;
     set.configSize = config_.size();
     set.pConfig = config_.data();
     set.counterDataImageSize = counterData_.size();
@@ -271,19 +266,17 @@ bool CuptiRangeTimes::begin(CUcontext context, int device, std::size_t launches)
     if (const CUptiResult r = api_->setConfig(&set); r != CUPTI_SUCCESS)
         return fail("cuptiRangeProfilerSetConfig", r);
     auto start = KW_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
-    start.pRangeProfilerObject = profiler;
+    start.pRangeProfilerObject = enable.pRangeProfilerObject;
     if (const CUptiResult r = api_->start(&start); r != CUPTI_SUCCESS)
         return fail("cuptiRangeProfilerStart", r);
-    started_ = true;
     return true;
 }
 
 std::vector<double> CuptiRangeTimes::end()
 {
     std::vector<double> launches;
-    if (!started_)
+    if (!profiler_)
         return launches;
-    started_ = false;
     auto* profiler = static_cast<CUpti_RangeProfiler_Object*>(profiler_);
     const auto fail = [&](const char* what, CUptiResult r) {
         error_ = std::string(what) + ": " + CuptiLibrary::resultText(r);
@@ -323,13 +316,8 @@ std::vector<double> CuptiRangeTimes::end()
             return fail("cuptiProfilerHostEvaluateToGpuValues", r);
         launches.push_back(ns * 1e-6);
     }
+    disable();
     return launches;
-}
-
-void CuptiRangeTimes::release(CUcontext context)
-{
-    if (enabledOn_ == context)
-        disable();
 }
 
 void CuptiRangeTimes::disable()
@@ -340,8 +328,6 @@ void CuptiRangeTimes::disable()
     p.pRangeProfilerObject = static_cast<CUpti_RangeProfiler_Object*>(profiler_);
     api_->disable(&p);
     profiler_ = nullptr;
-    enabledOn_ = nullptr;
-    started_ = false;
 }
 
 } // namespace kw::cuda

@@ -31,10 +31,6 @@ public:
     // launch order (CUPTI names auto ranges by number, not by kernel); empty with
     // lastError() when they could not be read.
     std::vector<double> end();
-    // The profiler stays enabled on the context between begin() and the next begin()
-    // there (enabling it costs 130 to 190 ms each time, stopped it costs nothing): this
-    // disables it, before `context` is destroyed. A no-op for another context.
-    void release(CUcontext context);
     const std::string& lastError() const noexcept { return error_; }
 
     struct Api; // the library's entry points, known only inside
@@ -54,9 +50,7 @@ private:
     std::vector<std::uint8_t> availability_; // the counters free on it
     std::vector<std::uint8_t> config_;       // which counters to collect, for that chip
     std::vector<std::uint8_t> counterData_;
-    void* profiler_ = nullptr; // the range profiler, enabled on enabledOn_
-    CUcontext enabledOn_ = nullptr;
-    bool started_ = false; // between begin() and end()
+    void* profiler_ = nullptr; // the enabled range profiler between begin() and end()
 };
 
 } // namespace kw::cuda

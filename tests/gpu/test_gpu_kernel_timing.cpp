@@ -105,40 +105,6 @@ TEST(GpuKernelTiming, TheProfilerTimesEachTimedLaunchAndTheResultSaysHow)
     EXPECT_EQ(kw::toJson(r).at("timings").at("runs"), 15);
 }
 
-// The profiler stays enabled on a backend's context between runs (enabling it is the
-// expensive part) and is let go when the backend ends: runs on one backend, a run
-// without repeats between them, and a second backend on the same device are all timed
-// by it, each launch once.
-TEST(GpuKernelTiming, TheProfilerServesEveryRunOfABackendAndTheNextBackend)
-{
-    KW_REQUIRE_GPU();
-    if (!cuptiInstalled())
-        GTEST_SKIP() << "no libcupti in /usr/local/cuda";
-    const kw::Document timed = kw::DocumentReader::readString(addDocument("1 << 24", 5).dump());
-    const kw::Document untimed = kw::DocumentReader::readString(addDocument("1 << 24", 0).dump());
-    for (int backendNo = 0; backendNo < 2; ++backendNo) {
-        kw::Compiler compiler;
-        kw::cuda::CudaBackend backend(0);
-        kw::RunEngine engine(compiler, backend);
-        for (int run = 0; run < 3; ++run) {
-            const kw::RunResult r = engine.run(run == 1 ? untimed : timed);
-            ASSERT_TRUE(r.ok) << kw::toJson(r).dump(2);
-            if (run == 1) {
-                EXPECT_EQ(r.timings.detail.method, "cuda events") << "a run without repeats is not profiled";
-                continue;
-            }
-            if (countersRestricted(r.timings.detail.methodNote))
-                GTEST_SKIP() << "this machine keeps the GPU's counters for administrators";
-            EXPECT_EQ(r.timings.detail.method, "cupti profiler")
-                << "backend " << backendNo << ", run " << run << ": " << r.timings.detail.methodNote;
-            EXPECT_EQ(r.timings.detail.methodNote, "");
-            ASSERT_EQ(r.timings.kernelMs.size(), 5u);
-            for (double ms : r.timings.kernelMs)
-                EXPECT_GT(ms, 0.005) << "backend " << backendNo << ", run " << run;
-        }
-    }
-}
-
 // Where the profiler may not run, the activity records time the same launches, and the
 // two agree: both are the GPU's start and end of the kernel (the records sit up to a
 // couple of µs above, docs/benchmarks.md).
