@@ -55,7 +55,8 @@ struct Window {
             return {};
         const RunResult r = ran.at(0).at(0).value<RunResult>();
         auto* results = window.findChild<ResultsPanel*>();
-        QTest::qWaitFor([&] { return results && !results->fillPending(); }, 5000); // views fill on the next pass
+        EXPECT_TRUE(
+            QTest::qWaitFor([&] { return results && !results->fillPending(); }, 5000)); // views fill on the next pass
         return r;
     }
 };
@@ -89,7 +90,7 @@ TEST(MainWindowLoop, CompileRunAndTheResultsAreShown)
     const int cIndex = results->bufferSelector()->findText("c", Qt::MatchStartsWith);
     ASSERT_GE(cIndex, 0) << "the output c is offered";
     results->bufferSelector()->setCurrentIndex(cIndex);
-    QTest::qWaitFor([&] { return !results->fillPending(); }, 5000);
+    EXPECT_TRUE(QTest::qWaitFor([&] { return !results->fillPending(); }, 5000));
     const BufferTableModel* model = results->table()->model();
     ASSERT_NE(model, nullptr);
     std::vector<double> shown;

@@ -59,7 +59,7 @@ struct Window {
         if (!ran.wait(120000))
             return std::nullopt;
         auto* results = window.resultsPanel();
-        QTest::qWaitFor([&] { return !results->fillPending(); }, 5000);
+        EXPECT_TRUE(QTest::qWaitFor([&] { return !results->fillPending(); }, 5000));
         return ran.at(0).at(0).value<RunResult>();
     }
     void clickRow(const StepPath& path)

@@ -234,7 +234,7 @@ TEST_P(DefaultLayout, ClipsNoFieldColumnOrLabelAndLeavesTheEditorItsLines)
         ASSERT_NE(scroll, nullptr);
         // The launch dock grows with its panel in looks 100 ms apart (a narrow column wraps
         // its text on more lines): what is judged is the layout once settled, within a second.
-        QTest::qWaitFor([&] { return clipped(window.launchPanel()).isEmpty(); }, 1000);
+        (void)QTest::qWaitFor([&] { return clipped(window.launchPanel()).isEmpty(); }, 1000); // judged below
         EXPECT_FALSE(scroll->horizontalScrollBar()->isVisible()) << "the launch fields scroll sideways";
         EXPECT_EQ(clipped(window.launchPanel()), QStringList()) << sample.toStdString();
         EXPECT_EQ(clipped(window.argumentsPanel()), QStringList()) << sample.toStdString();
@@ -319,7 +319,7 @@ TEST_P(DefaultLayout, AfterARunTheEditorKeepsItsLinesAndTheResultsFit)
     ASSERT_TRUE(ran.wait(60000));
     QTest::qWait(300);        // the run's views are sized in the next pass of the loop
     if (screen.height >= 768) // on a busy machine, some passes later
-        QTest::qWaitFor([&] { return linesOnScreen(window.editor()) >= 24; }, 3000);
+        (void)QTest::qWaitFor([&] { return linesOnScreen(window.editor()) >= 24; }, 3000); // judged below
     auto* results = window.findChild<QDockWidget*>("resultsDock");
     ASSERT_TRUE(inFront(results));
     EXPECT_LE(window.frameGeometry().height(), screen.height) << "the window grew taller than the screen";
@@ -633,7 +633,7 @@ TEST(DebugLayout, GivesTheLanesTheRightColumnAndGoesWithTheSession)
     d.window.setPresentationMode(true);
     // The docks take their sizes once the enlarged fonts are laid out: on a busy machine
     // that is more than a few event loops later.
-    QTest::qWaitFor([&] { return lanes->width() >= int(d.window.width() * 0.35); }, 5000);
+    (void)QTest::qWaitFor([&] { return lanes->width() >= int(d.window.width() * 0.35); }, 5000); // judged below
     EXPECT_TRUE(inFront(lanes));
     EXPECT_GE(lanes->width(), int(d.window.width() * 0.35));
     // Every dock tab reads whole in the large font ("Call stack", not "Cal…"); a row of
