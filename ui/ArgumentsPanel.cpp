@@ -19,7 +19,7 @@ namespace kw {
 
 namespace {
 // Where a document's nameless argument is remembered: no parameter's name has a '#'.
-std::string positionKey(std::size_t i) { return "#" + std::to_string(i); }
+std::string positionKey(std::size_t i) { return std::string(1, '#').append(std::to_string(i)); }
 constexpr int kNullPointer = -1; // the direction box's entry for a null pointer
 constexpr DType allDTypes[] = {DType::I8,  DType::U8,  DType::I16, DType::U16,  DType::I32, DType::U32,
                                DType::I64, DType::U64, DType::F16, DType::BF16, DType::F32, DType::F64};

@@ -166,7 +166,7 @@ nlohmann::json DapVariables::localVariables(const std::string& parent)
         // A member by its name (x of p.x), an element by its index ([2] of a(2)).
         std::string name = v.name.substr(parent.size());
         if (!parent.empty())
-            name = name.starts_with('.') ? name.substr(1) : "[" + name.substr(1, name.size() - 2) + "]";
+            name = name.starts_with('.') ? name.substr(1) : fmt::format("[{}]", name.substr(1, name.size() - 2));
         nlohmann::json var = variable(name,
                                       !v.available       ? v.why
                                           : value.exists ? value.text
