@@ -133,6 +133,11 @@ std::string DebugConsole::locationText(const Location& where) const
     return fmt::format("{}:{}", slash == std::string::npos ? where.file : where.file.substr(slash + 1), where.line);
 }
 
+std::string DebugConsole::breakpointPlace(const BreakpointInfo& b) const
+{
+    return locationText(Location{b.file, b.line, 0, {}, {}});
+}
+
 std::string DebugConsole::warpText() const
 {
     const WarpView w = session_.warp();
@@ -342,9 +347,8 @@ std::string DebugConsole::breakCommand(const std::string& args)
         spec.line = std::uint32_t(wholeNumber(place, "break"));
     }
     const BreakpointInfo b = session_.addBreakpoint(spec);
-    std::string out = spec.pc
-        ? fmt::format("breakpoint {} at pc {} ({})", b.id, *spec.pc, locationText(Location{b.file, b.line, 0, {}, {}}))
-        : fmt::format("breakpoint {} at {}", b.id, locationText(Location{b.file, b.line, 0, {}, {}}));
+    std::string out = spec.pc ? fmt::format("breakpoint {} at pc {} ({})", b.id, *spec.pc, breakpointPlace(b))
+                              : fmt::format("breakpoint {} at {}", b.id, breakpointPlace(b));
     if (!spec.condition.empty())
         out += fmt::format(" if {}", spec.condition);
     if (spec.ignore)
@@ -550,9 +554,8 @@ std::string DebugConsole::infoCommand(const std::string& args) const
     if (args == "breakpoints") {
         std::string out;
         for (const BreakpointInfo& b : session_.breakpoints()) {
-            out += b.spec.pc
-                ? fmt::format("{}  pc {} ({})", b.id, *b.spec.pc, locationText(Location{b.file, b.line, 0, {}, {}}))
-                : fmt::format("{}  {}", b.id, locationText(Location{b.file, b.line, 0, {}, {}}));
+            out += b.spec.pc ? fmt::format("{}  pc {} ({})", b.id, *b.spec.pc, breakpointPlace(b))
+                             : fmt::format("{}  {}", b.id, breakpointPlace(b));
             if (!b.spec.condition.empty())
                 out += " if " + b.spec.condition;
             if (b.spec.ignore)

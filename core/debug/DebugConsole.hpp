@@ -52,6 +52,7 @@ private:
     std::string infoCommand(const std::string& args) const;
     std::string warpText() const;
     std::string locationText(const Location& where) const;
+    std::string breakpointPlace(const BreakpointInfo& b) const; // its file and line
     std::string withoutFolder(std::string text) const;
 };
 

@@ -779,9 +779,6 @@ Stop DebugSession::pauseReverse(ReverseSearch& r, std::string message)
     return s;
 }
 
-// The focused warp's line beginnings (or instructions) before here, found by running
-// again from the checkpoint before its block began with a motion that notes them and
-// never stops. Paused, it goes on from where the run again stands when asked again.
 DebugSession::ReverseSearch DebugSession::newSearch(Motion motion) const
 {
     ReverseSearch r;
@@ -791,6 +788,9 @@ DebugSession::ReverseSearch DebugSession::newSearch(Motion motion) const
     return r;
 }
 
+// The focused warp's line beginnings (or instructions) before here, found by running
+// again from the checkpoint before its block began with a motion that notes them and
+// never stops. Paused, it goes on from where the run again stands when asked again.
 Stop DebugSession::reverseStep(bool instruction, std::optional<ReverseSearch> paused)
 {
     const Motion motion = instruction ? Motion::ReverseStepInstruction : Motion::ReverseStep;
