@@ -2,6 +2,7 @@
 
 #include "debug/RegisterValue.hpp"
 #include "debug/SourceValue.hpp"
+#include "sim/InstrRegisters.hpp"
 #include "sim/Warp.hpp"
 #include "util/Error.hpp"
 
@@ -140,18 +141,6 @@ Rewritten rewrite(const std::string& in, const Function& fn, std::uint32_t pc, c
     return r;
 }
 
-// Registers an instruction names.
-template <class F> void forOperands(const Instr& in, F f)
-{
-    for (std::uint32_t d : in.d)
-        f(d);
-    for (std::uint32_t a : in.a)
-        f(a);
-    f(in.addr);
-    if (in.guard >= 0)
-        f(std::uint32_t(in.guard));
-}
-
 } // namespace
 
 std::optional<std::uint32_t> LaneExpression::findRegister(const Function& fn, const std::string& name, std::uint32_t pc)
@@ -172,7 +161,7 @@ std::optional<std::uint32_t> LaneExpression::findRegister(const Function& fn, co
             if (fn.frame[p] != f)
                 continue;
             std::optional<std::uint32_t> hit;
-            forOperands(fn.code[p], [&](std::uint32_t reg) {
+            forInstrRegisters(fn, fn.code[p], [&](std::uint32_t reg) {
                 for (std::uint32_t c : found)
                     if (c == reg)
                         hit = c;

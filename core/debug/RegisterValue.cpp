@@ -68,7 +68,7 @@ LaneValue registerValue(PtxType type, std::uint64_t bits)
     case PtxType::F64:
     case PtxType::F16:
     case PtxType::BF16: v.text = fmt::format("{}", v.number); break;
-    case PtxType::Pred: v.text = bits != 0 ? "1" : "0"; break;
+    case PtxType::Pred: v.text.assign(1, bits != 0 ? '1' : '0'); break; // one char: no -Wrestrict false alarm
     default: {
         const auto [bytes, isSigned] = integerShape(type);
         v.text = isSigned ? fmt::format("{}", signedOf(bits, bytes)) : fmt::format("{}", unsignedOf(bits, bytes));

@@ -245,8 +245,20 @@ void decodeSetp(Decoder& d, const OpcodeInfo& row)
 // the upper half). .relu and .satfinite apply to 16-bit float destinations.
 void decodeCvt(Decoder& d, const OpcodeInfo&)
 {
+    if (d.has("tf32")) { // tf32 is no PtxType: the only type written is the source's
+        const RoundMode r = d.in().round;
+        if (d.typeCount() != 1 || d.type(0) != PtxType::F32 || d.has("relu") || d.has("satfinite")
+            || (r != RoundMode::Rna && r != RoundMode::Rn && r != RoundMode::Rz))
+            d.unsupported("`" + d.joined() + "` (to tf32: from f32 with .rna, .rn or .rz only)");
+        d.in().d[0] = d.dst(0);
+        d.in().a[0] = d.src(1, PtxType::F32);
+        d.in().fn = &hCvtTf32;
+        return;
+    }
     if (d.typeCount() < 2)
         d.unsupported("cvt without two types");
+    if (d.has("rna"))
+        d.unsupported("`" + d.joined() + "` (.rna is for tf32 only)");
     Instr& in = d.in();
     in.type = d.type(0);
     in.type2 = d.type(1);

@@ -76,5 +76,6 @@ void hUnpack(Warp& w, const Instr& in, std::uint32_t mask);  // in.packBits, in.
 void hCvta(Warp& w, const Instr& in, std::uint32_t mask);    // adds in.imm (the window offset, negative to a space)
 void hCvt(Warp& w, const Instr& in, std::uint32_t mask);     // in.type from in.type2, in.round
 void hCvtPack(Warp& w, const Instr& in, std::uint32_t mask); // f16x2/bf16x2 from two f32: a high, b low
+void hCvtTf32(Warp& w, const Instr& in, std::uint32_t mask); // tf32 (an f32, 13 low bits zero) from f32: .rna .rn .rz
 
 } // namespace kw::sim

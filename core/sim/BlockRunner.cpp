@@ -27,7 +27,7 @@ bool samePc(const std::uint32_t (&lanePc)[32])
 BlockRunner::BlockRunner(LaunchState& launch)
     : L_(launch)
     , fn_(*launch.fn)
-    , lines_(fn_.code, fn_.numRegs)
+    , lines_(fn_)
 {
     const std::uint64_t threads = L_.block.volume();
     warpsPerBlock_ = std::uint32_t((threads + 31) / 32);

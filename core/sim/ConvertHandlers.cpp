@@ -269,4 +269,31 @@ struct CvtPack {
 void hCvt(Warp& w, const Instr& in, std::uint32_t m) { Cvt::run(w, in, m); }
 void hCvtPack(Warp& w, const Instr& in, std::uint32_t m) { CvtPack::run(w, in, m); }
 
+void hCvtTf32(Warp& w, const Instr& in, std::uint32_t m)
+{
+    const std::uint64_t* A = w.reg(in.a[0]);
+    std::uint64_t* D = w.reg(in.d[0]);
+    const RoundMode rnd = in.round;
+    forLanes(m, [&](int l) {
+        const auto x = std::uint32_t(A[l]);
+        const std::uint32_t mag = x & 0x7fffffffu;
+        if (mag > 0x7f800000u) { // NaN
+            D[l] = 0x7fffffffu;
+            return;
+        }
+        if (mag == 0x7f800000u) {
+            D[l] = x;
+            return;
+        }
+        // On the magnitude, so ties go away from zero; a carry into the exponent rounds up
+        // to the next power of two, or to infinity.
+        std::uint32_t add = 0;
+        if (rnd == RoundMode::Rna)
+            add = 0x1000u;
+        else if (rnd == RoundMode::Rn || rnd == RoundMode::Default)
+            add = 0xfffu + ((mag >> 13) & 1u);
+        D[l] = (x & 0x80000000u) | ((mag + add) & ~0x1fffu);
+    });
+}
+
 } // namespace kw::sim

@@ -48,4 +48,7 @@ void decodeFence(Decoder& d, const OpcodeInfo& row);    // fence, membar
 void decodeNanosleep(Decoder& d, const OpcodeInfo& row);
 void decodeRefused(Decoder& d, const OpcodeInfo& row); // brx, isspacep
 
+// Warp-wide matrix instructions (MatrixDecoder.cpp).
+void decodeWmma(Decoder& d, const OpcodeInfo& row); // wmma.load, wmma.store, wmma.mma
+
 } // namespace kw::sim

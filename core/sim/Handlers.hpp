@@ -34,6 +34,11 @@ void hMatchAll(Warp& w, const Instr& in, std::uint32_t mask);
 // bar.warp.sync (__syncwarp): orders the lanes' shared accesses for racecheck and checks the mask
 // under synccheck (BarrierChecks.cpp); otherwise no effect beyond the reconvergence warpSync asks for.
 void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t mask);
+// wmma.load, wmma.store, wmma.mma (MatrixHandlers.cpp): the whole warp at once, in.imm
+// indexing the function's MatrixOps.
+void hWmmaLoad(Warp& w, const Instr& in, std::uint32_t mask);
+void hWmmaStore(Warp& w, const Instr& in, std::uint32_t mask);
+void hWmmaMma(Warp& w, const Instr& in, std::uint32_t mask);
 void hClock(Warp& w, const Instr& in, std::uint32_t mask);   // %clock, %clock64, %globaltimer(_lo)
 void hClockHi(Warp& w, const Instr& in, std::uint32_t mask); // %clock_hi, %globaltimer_hi
 

@@ -56,7 +56,8 @@ enum SpecialReg : std::uint32_t {
     RegFirstUser,
 };
 
-enum class RoundMode : std::uint8_t { Default, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+// Rna: to nearest, ties away from zero (cvt to tf32 only).
+enum class RoundMode : std::uint8_t { Default, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna };
 // setp/set comparisons; lo/ls/hi/hs are the unsigned ones, the ...u forms are true on NaN.
 enum class CmpOp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 // setp's .and/.or/.xor: how the comparison combines with the predicate c.

@@ -182,8 +182,9 @@ std::vector<std::string> splitMnemonic(const std::string& opcode)
 void readRounding(const Decoder& d, Instr& in)
 {
     static const std::pair<const char*, RoundMode> modes[]
-        = {{"rn", RoundMode::Rn},   {"rz", RoundMode::Rz},   {"rm", RoundMode::Rm},   {"rp", RoundMode::Rp},
-           {"rni", RoundMode::Rni}, {"rzi", RoundMode::Rzi}, {"rmi", RoundMode::Rmi}, {"rpi", RoundMode::Rpi}};
+        = {{"rn", RoundMode::Rn},   {"rz", RoundMode::Rz},   {"rm", RoundMode::Rm},
+           {"rp", RoundMode::Rp},   {"rni", RoundMode::Rni}, {"rzi", RoundMode::Rzi},
+           {"rmi", RoundMode::Rmi}, {"rpi", RoundMode::Rpi}, {"rna", RoundMode::Rna}};
     for (const auto& [name, mode] : modes)
         if (d.written(name))
             in.round = mode;

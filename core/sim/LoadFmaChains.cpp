@@ -32,12 +32,12 @@ bool step(const Instr* at)
 
 } // namespace
 
-LoadFmaChains::LoadFmaChains(const std::vector<Instr>& code, std::uint32_t numRegs)
-    : code_(code)
-    , mentions_(code, numRegs)
-    , target_(code.size() + 1, false)
+LoadFmaChains::LoadFmaChains(const Function& fn)
+    : code_(fn.code)
+    , mentions_(fn)
+    , target_(fn.code.size() + 1, false)
 {
-    for (const Instr& in : code)
+    for (const Instr& in : fn.code)
         if (in.ctrl == Ctrl::Bra && in.target < target_.size())
             target_[in.target] = true;
 }

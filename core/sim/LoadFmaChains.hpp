@@ -8,7 +8,7 @@
 // that no instruction outside the chain names, that the chain writes before it reads it,
 // in a chain no branch enters but at its start, is read only by the chain itself, which
 // hands the value on without the register (the loaded values and the partial sums).
-#include "sim/Instr.hpp"
+#include "sim/PtxModule.hpp"
 #include "sim/RegisterMentions.hpp"
 
 #include <cstdint>
@@ -25,7 +25,7 @@ struct LoadFmaChain {
 
 class LoadFmaChains {
 public:
-    LoadFmaChains(const std::vector<Instr>& code, std::uint32_t numRegs);
+    explicit LoadFmaChains(const Function& fn);
 
     // The chain beginning at pc, within the `plain` instructions of a straight line from pc
     // (PlainLines::length).

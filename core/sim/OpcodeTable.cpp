@@ -48,7 +48,8 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"cnot", Shape::Unary, kInt, "", decodeUnary, ArithOp::Cnot},
     {"copysign", Shape::Binary, kFloat, "", decodeBinary, ArithOp::Copysign},
     {"cos", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Cos},
-    {"cvt", Shape::Convert, kInt | kFloat | kHalf, "rn rz rm rp rni rzi rmi rpi ftz sat relu satfinite", decodeCvt},
+    {"cvt", Shape::Convert, kInt | kFloat | kHalf, "rn rz rm rp rni rzi rmi rpi rna ftz sat relu satfinite tf32",
+     decodeCvt},
     {"cvta", Shape::Unary, typeBits({T::U32, T::U64}), "to global shared local const param", decodeCvta},
     {"discard", Shape::Ignored, 0, "", decodeNoEffect},
     {"div", Shape::Binary, kInt | kFloat, kRound, decodeBinary, ArithOp::Div},
@@ -104,6 +105,8 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"testp", Shape::Unary, kFloat, "finite infinite number notanumber normal subnormal", decodeTestp},
     {"trap", Shape::None, 0, "", decodeTrap},
     {"vote", Shape::Vote, typeBits({T::Pred, T::B32}), "sync all any uni ballot", decodeVote},
+    {"wmma", Shape::Matrix, typeBits({T::F16, T::BF16, T::F32, T::F64, T::S8, T::U8, T::S32}),
+     "load store mma row col m16n16k16 m32n8k16 m8n32k16 m16n16k8 m8n8k4 tf32 global shared satfinite", decodeWmma},
     {"xor", Shape::Binary, kInt | kPred, "", decodeBinary, ArithOp::Xor},
 };
 
@@ -162,6 +165,8 @@ std::string_view shapeText(Shape s)
     case Shape::WarpReduce: return "d, a, membermask";
     case Shape::Match: return "d[|p], a, membermask";
     case Shape::Barrier: return "id[, b] | membermask | d, id, {!}p";
+    case Shape::Matrix:
+        return "{d, ...}, [addr][, stride] | [addr], {a, ...}[, stride] | {d, ...}, {a, ...}, {b, ...}, {c, ...}";
     }
     return "";
 }

@@ -41,6 +41,7 @@ enum class Shape : std::uint8_t {
     WarpReduce, // d, a, membermask
     Match,      // d[|p], a, membermask
     Barrier,    // id  or  d, id, {!}p
+    Matrix,     // fragments {d, ...}, {a, ...}: wmma's load, store and mma
 };
 
 // A set of PtxTypes, one bit each.

@@ -2,7 +2,7 @@
 // What the warp loop may run without its scheduler's tests between instructions
 // (BlockRunner::runWarp): for each pc, how many plain instructions follow from it, and
 // the fused handler of the instructions beginning there, if any.
-#include "sim/Instr.hpp"
+#include "sim/PtxModule.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -23,7 +23,7 @@ public:
         std::uint64_t live = ~std::uint64_t(0); // the registers the kernel may read after them
     };
 
-    PlainLines(const std::vector<Instr>& code, std::uint32_t numRegs);
+    explicit PlainLines(const Function& fn);
 
     // The plain instructions from pc on: run by their handler alone, with nothing for the
     // scheduler to do before or after them (no control flow, guard, warp-synchronous

@@ -76,6 +76,10 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope)
         fn_->constRegs.emplace_back(r, bits);
         return r;
     };
+    env.matrixOp = [this](MatrixOp op) {
+        fn_->matrixOps.push_back(std::move(op));
+        return std::uint32_t(fn_->matrixOps.size() - 1);
+    };
     env.label = [this](const std::string& name) {
         scope_->fixups.emplace_back(fn_->code.size(), name);
         return 0;

@@ -2,6 +2,7 @@
 // A PTX module decoded once into compact per-function instruction arrays whose
 // operands are register indices (immediates and special registers included).
 #include "sim/Instr.hpp"
+#include "sim/MatrixOp.hpp"
 #include "sim/PtxTypes.hpp"
 
 #include <cstdint>
@@ -50,6 +51,7 @@ struct Function {
     std::vector<FrameName> labels;    // code labels
     std::vector<FrameName> registers; // the registers declared at each frame's function level
     std::vector<FrameName> locals;    // .local variables (and call parameters), by frame offset
+    std::vector<MatrixOp> matrixOps;  // the wmma instructions' operands (their Instr::imm indexes it)
 
     // The PTX name of register `index`, empty when it has none (an immediate, the sink).
     const std::string& registerName(std::uint32_t index) const;

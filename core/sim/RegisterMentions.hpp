@@ -2,7 +2,7 @@
 // Where a function's code names each register: the first and last pc of an instruction
 // that has it in any operand (a destination, a source, an address or a guard). A register
 // named only inside a stretch of code is read nowhere else.
-#include "sim/Instr.hpp"
+#include "sim/PtxModule.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -11,8 +11,7 @@ namespace kw::sim {
 
 class RegisterMentions {
 public:
-    // numRegs: the function's register count (a field holding something else may exceed it).
-    RegisterMentions(const std::vector<Instr>& code, std::uint32_t numRegs);
+    explicit RegisterMentions(const Function& fn);
 
     // Whether every instruction naming register r lies in [from, to).
     bool onlyWithin(std::uint32_t r, std::uint32_t from, std::uint32_t to) const

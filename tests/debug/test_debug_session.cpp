@@ -471,9 +471,8 @@ __global__ void rows(const float *a, const float *b, float *out, int stride)
     }
     ASSERT_EQ(loads.size(), 32u);
     ASSERT_EQ(fmas.size(), 16u);
-    const kw::sim::PlainLines lines(fn.code, fn.numRegs);
-    const kw::sim::LoadFmaChain chain
-        = kw::sim::LoadFmaChains(fn.code, fn.numRegs).at(loads[2], lines.length(loads[2]));
+    const kw::sim::PlainLines lines(fn);
+    const kw::sim::LoadFmaChain chain = kw::sim::LoadFmaChains(fn).at(loads[2], lines.length(loads[2]));
     ASSERT_EQ(chain.steps, 15u);
     ASSERT_EQ(chain.live, std::uint64_t(1) << 44);
 

@@ -28,17 +28,19 @@ inline bool nvrtcAvailable()
 // Compiles `source` for the simulator's arch; `kernel` may be a name expression
 // ("scale<float,128>"). Returns nullopt with the log on errors or without NVRTC.
 // tagPrintf: let the compiler tag printf lines with block and thread, as kwb-run does.
-// extra: further NVRTC options ("--fmad=false").
+// extra: further NVRTC options ("--fmad=false"); arch: another target than the simulator's
+// default ("sm_80").
 inline std::optional<kw::KernelImage> compileCuda(const std::string& source, const std::string& kernel,
                                                   std::string& log, bool tagPrintf = false,
-                                                  const std::vector<std::string>& extra = {})
+                                                  const std::vector<std::string>& extra = {},
+                                                  const std::string& arch = {})
 {
     try {
         kw::Compiler compiler;
         kw::CompileRequest request;
         request.source = source;
         request.nameExpressions = {kernel};
-        request.options.arch = kw::SimBackend().compileArch();
+        request.options.arch = arch.empty() ? kw::SimBackend().compileArch() : arch;
         request.options.tagPrintf = tagPrintf;
         request.options.extra = extra;
         kw::CompileResult result = compiler.compile(request);

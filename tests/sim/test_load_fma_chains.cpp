@@ -31,8 +31,8 @@ struct Chains {
         : module(parsePtx(ptx))
         , fn(module.findFunction(entry))
     {
-        lines = std::make_unique<PlainLines>(fn->code, fn->numRegs);
-        chains = std::make_unique<LoadFmaChains>(fn->code, fn->numRegs);
+        lines = std::make_unique<PlainLines>(*fn);
+        chains = std::make_unique<LoadFmaChains>(*fn);
     }
     // The pc of the n-th instruction (from 0) whose text begins with `prefix`.
     std::uint32_t pcOf(std::string_view prefix, int n = 0) const

@@ -1,0 +1,243 @@
+// wmma.load, wmma.store and wmma.mma: the shapes, layouts and element types PTX gives
+// them, and fragments whose register count fits (MatrixOp.hpp).
+#include "sim/DecodeFunctions.hpp"
+
+#include "sim/Decoder.hpp"
+#include "sim/Handlers.hpp"
+
+#include <optional>
+#include <regex>
+
+namespace kw::sim {
+
+namespace {
+
+struct MatrixShape {
+    std::uint16_t m = 0, n = 0, k = 0;
+};
+
+std::optional<MatrixElem> elemOf(const std::string& part)
+{
+    static const std::pair<const char*, MatrixElem> names[]
+        = {{"f16", MatrixElem::F16}, {"bf16", MatrixElem::BF16}, {"tf32", MatrixElem::Tf32}, {"f32", MatrixElem::F32},
+           {"f64", MatrixElem::F64}, {"s8", MatrixElem::S8},     {"u8", MatrixElem::U8},     {"s32", MatrixElem::S32}};
+    for (const auto& [name, e] : names)
+        if (part == name)
+            return e;
+    return std::nullopt;
+}
+
+// The multiplicand types of each shape, and the accumulators they go with.
+bool multiplicandFits(MatrixShape s, MatrixElem e)
+{
+    const bool big = (s.m == 16 && s.n == 16 && s.k == 16) || (s.m == 32 && s.n == 8 && s.k == 16)
+        || (s.m == 8 && s.n == 32 && s.k == 16);
+    switch (e) {
+    case MatrixElem::F16:
+    case MatrixElem::BF16:
+    case MatrixElem::S8:
+    case MatrixElem::U8: return big;
+    case MatrixElem::Tf32: return s.m == 16 && s.n == 16 && s.k == 8;
+    case MatrixElem::F64: return s.m == 8 && s.n == 8 && s.k == 4;
+    default: return false;
+    }
+}
+
+bool accumulatorFits(MatrixElem ab, MatrixElem c)
+{
+    switch (ab) {
+    case MatrixElem::F16: return c == MatrixElem::F16 || c == MatrixElem::F32;
+    case MatrixElem::BF16:
+    case MatrixElem::Tf32: return c == MatrixElem::F32;
+    case MatrixElem::F64: return c == MatrixElem::F64;
+    case MatrixElem::S8:
+    case MatrixElem::U8: return c == MatrixElem::S32;
+    default: return false;
+    }
+}
+
+bool accumulatorFitsShape(MatrixShape s, MatrixElem c)
+{
+    for (MatrixElem ab : {MatrixElem::F16, MatrixElem::BF16, MatrixElem::Tf32, MatrixElem::F64, MatrixElem::S8})
+        if (multiplicandFits(s, ab) && accumulatorFits(ab, c))
+            return true;
+    return false;
+}
+
+class WmmaDecoder {
+public:
+    explicit WmmaDecoder(Decoder& d)
+        : d_(d)
+    {
+        const auto& parts = d.parts();
+        static const std::regex shapeRe("m([0-9]+)n([0-9]+)k([0-9]+)");
+        for (std::size_t i = 1; i < parts.size(); ++i) {
+            const std::string& p = parts[i];
+            std::smatch m;
+            if (p == "row" || p == "col")
+                layouts_.push_back(p == "col");
+            else if (std::regex_match(p, m, shapeRe))
+                shape_
+                    = {std::uint16_t(std::stoi(m[1])), std::uint16_t(std::stoi(m[2])), std::uint16_t(std::stoi(m[3]))};
+            else if (auto e = elemOf(p))
+                elems_.push_back(*e);
+            else if (p == "u4" || p == "s4" || p == "b1")
+                d.unsupported("`" + d.joined() + "`: sub-byte matrix elements");
+        }
+        if (!d.written("sync") || !d.written("aligned"))
+            d.unsupported("`" + d.joined() + "` without .sync.aligned");
+        if (!shape_.m)
+            d.unsupported("`" + d.joined() + "` without a shape");
+    }
+
+    void load(char which)
+    {
+        MatrixOp op;
+        op.kind = MatrixOp::Kind::Load;
+        const MatrixElem e = oneElem();
+        if (which == 'c' ? !accumulatorFitsShape(shape_, e) : !multiplicandFits(shape_, e))
+            refuseTypes();
+        op.colMajor = oneLayout();
+        d_.need(2);
+        op.frag[0] = fragment(d_.ops()[0], which, e, true);
+        memoryOperands(op, 1, 2);
+        finish(std::move(op), &hWmmaLoad);
+    }
+
+    void store()
+    {
+        MatrixOp op;
+        op.kind = MatrixOp::Kind::Store;
+        const MatrixElem e = oneElem();
+        if (!accumulatorFitsShape(shape_, e))
+            refuseTypes();
+        op.colMajor = oneLayout();
+        d_.need(2);
+        op.frag[0] = fragment(d_.ops()[1], 'c', e, false);
+        memoryOperands(op, 0, 2);
+        finish(std::move(op), &hWmmaStore);
+    }
+
+    void mma()
+    {
+        MatrixOp op;
+        op.kind = MatrixOp::Kind::Mma;
+        if (layouts_.size() != 2)
+            d_.unsupported("`" + d_.joined() + "` without the layouts of a and b");
+        // .dtype.ctype for f16 multiplicands, .dtype.atype.btype.ctype for the others.
+        MatrixElem dt, at, bt, ct;
+        if (elems_.size() == 2)
+            dt = elems_[0], ct = elems_[1], at = bt = MatrixElem::F16;
+        else if (elems_.size() == 4)
+            dt = elems_[0], at = elems_[1], bt = elems_[2], ct = elems_[3];
+        else
+            refuseTypes();
+        const bool ints = at == MatrixElem::S8 || at == MatrixElem::U8;
+        const bool sameKind = ints ? (bt == MatrixElem::S8 || bt == MatrixElem::U8) : at == bt;
+        if (!multiplicandFits(shape_, at) || !sameKind || !accumulatorFits(at, dt) || !accumulatorFits(at, ct))
+            refuseTypes();
+        if (d_.written("rz") || d_.written("rm") || d_.written("rp"))
+            d_.unsupported("`" + d_.joined() + "`: directed rounding of a matrix product");
+        op.satfinite = d_.written("satfinite");
+        d_.need(4);
+        const auto& ops = d_.ops();
+        op.frag[0] = fragment(ops[0], 'c', dt, true);
+        op.frag[1] = fragment(ops[1], 'a', at, false);
+        op.frag[2] = fragment(ops[2], 'b', bt, false);
+        op.frag[3] = fragment(ops[3], 'c', ct, false);
+        finish(std::move(op), &hWmmaMma);
+    }
+
+private:
+    MatrixElem oneElem() const
+    {
+        if (elems_.size() != 1)
+            refuseTypes();
+        return elems_[0];
+    }
+    bool oneLayout() const
+    {
+        if (layouts_.size() != 1)
+            d_.unsupported("`" + d_.joined() + "` without one layout (.row or .col)");
+        return layouts_[0];
+    }
+    [[noreturn]] void refuseTypes() const
+    {
+        d_.unsupported("`" + d_.joined() + "`: element types PTX does not give this shape");
+    }
+
+    // A fragment operand {r, ...} of matrix `which` (a: m x k, b: k x n, c: m x n): its
+    // register count must hold the matrix a whole number of times (1, 2 or 4) over the
+    // warp's 32 lanes.
+    MatrixFragment fragment(const PtxOperand& o, char which, MatrixElem e, bool written) const
+    {
+        if (o.kind != PtxOperand::Kind::Vec)
+            d_.unsupported("`" + d_.joined() + "` with a fragment that is not a {register, ...} list");
+        MatrixFragment f;
+        f.elem = e;
+        f.rows = which == 'b' ? shape_.k : shape_.m;
+        f.cols = which == 'a' ? shape_.k : shape_.n;
+        const PtxType regType = e == MatrixElem::F64 ? PtxType::F64 : PtxType::B32;
+        for (std::size_t k = 0; k < o.regs.size(); ++k) {
+            if (written && k < o.elemImm.size() && !o.elemImm[k].empty())
+                d_.unsupported("`" + d_.joined() + "` writing into an immediate");
+            f.regs.push_back(d_.element(o, k, regType));
+        }
+        const std::uint32_t slots = 32 * f.perLane();
+        if (slots == 0 || slots % f.elements() != 0 || slots / f.elements() > 4)
+            d_.unsupported("`" + d_.joined() + "` with a fragment of " + std::to_string(f.regs.size())
+                           + " registers, which does not hold a " + std::to_string(f.rows) + " x "
+                           + std::to_string(f.cols) + " matrix");
+        return f;
+    }
+
+    void memoryOperands(MatrixOp& op, std::size_t memAt, std::size_t strideAt)
+    {
+        Instr& in = d_.in();
+        const PtxOperand& mem = d_.ops()[memAt];
+        if (mem.kind != PtxOperand::Kind::Mem)
+            d_.unsupported("`" + d_.joined() + "` without an address operand");
+        in.space = d_.written("shared::cta") ? Space::Shared : d_.space();
+        if (in.space != Space::Generic && in.space != Space::Global && in.space != Space::Shared)
+            d_.unsupported("`" + d_.joined() + "` in a state space other than .global or .shared");
+        if (mem.memSpace != Space::Generic && in.space == Space::Generic)
+            in.space = mem.memSpace;
+        in.addr = mem.reg;
+        op.offset = mem.offset;
+        if (d_.ops().size() > strideAt) {
+            op.hasStride = true;
+            in.a[0] = d_.src(strideAt, PtxType::U32);
+        }
+    }
+
+    void finish(MatrixOp op, Handler h)
+    {
+        Instr& in = d_.in();
+        in.warpSync = true; // the lanes meet: the instruction is the whole warp's
+        in.imm = d_.env().matrixOp(std::move(op));
+        in.fn = h;
+    }
+
+    Decoder& d_;
+    std::vector<bool> layouts_; // in order: true for .col
+    MatrixShape shape_;
+    std::vector<MatrixElem> elems_;
+};
+
+} // namespace
+
+void decodeWmma(Decoder& d, const OpcodeInfo&)
+{
+    WmmaDecoder wmma(d);
+    const auto& parts = d.parts();
+    const std::string which = parts.size() > 2 ? parts[2] : "";
+    if (d.has("load") && (which == "a" || which == "b" || which == "c"))
+        return wmma.load(which[0]);
+    if (d.has("store") && which == "d")
+        return wmma.store();
+    if (d.has("mma"))
+        return wmma.mma();
+    d.unsupported("instruction `" + d.joined() + "`");
+}
+
+} // namespace kw::sim

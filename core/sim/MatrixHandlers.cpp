@@ -1,0 +1,261 @@
+// wmma.load, wmma.store and wmma.mma for the whole warp. Fragments hold their elements
+// as MatrixOp.hpp lays them out; memory is reached lane by lane through Warp::access, so
+// bounds, the observers (racecheck, the profiler) and faults see every element. An
+// element of a product sums exact products (those of f16, bf16, tf32 and 8-bit values are
+// exact in double) in double and is rounded once to the accumulator's type; f64 takes one
+// fused multiply-add after another. The GPU's tensor cores may differ in the last bits of
+// floating-point sums: CUDA does not specify their order or intermediate precision.
+#include "data/HalfFloat.hpp"
+#include "sim/ExecHelpers.hpp"
+#include "sim/Half16.hpp"
+#include "sim/Handlers.hpp"
+#include "sim/Warp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+#include <vector>
+
+namespace kw::sim {
+
+namespace {
+
+const MatrixOp& matrixOp(const Warp& w, const Instr& in) { return w.fn->matrixOps[std::size_t(in.imm)]; }
+
+const char* verb(const MatrixOp& op)
+{
+    return op.kind == MatrixOp::Kind::Load ? "wmma.load" : op.kind == MatrixOp::Kind::Store ? "wmma.store" : "wmma.mma";
+}
+
+// The instruction is the warp's: every one of its 32 lanes executes it together.
+bool wholeWarp(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (m == 0xffffffffu)
+        return true;
+    const MatrixOp& op = matrixOp(w, in);
+    if (w.exists != 0xffffffffu)
+        w.fault(FaultKind::Other,
+                fmt::format("{} needs a whole warp of 32 threads; this warp has {} (the block's size is not a "
+                            "multiple of 32)",
+                            verb(op), __builtin_popcount(w.exists)),
+                -1, in);
+    else
+        w.fault(FaultKind::Other,
+                fmt::format("{} needs all 32 lanes of the warp together; only {} execute it here (the others "
+                            "exited or took another branch)",
+                            verb(op), __builtin_popcount(m)),
+                -1, in);
+    return false;
+}
+
+// The value of slot j (0 <= j < perLane) of lane l, as the bits of one element.
+std::uint64_t slotBits(const Warp& w, const MatrixFragment& f, int lane, std::uint32_t j)
+{
+    const int per = matrixElemsPerReg(f.elem);
+    const std::uint64_t r = w.reg(f.regs[j / std::uint32_t(per)])[lane];
+    if (per == 1)
+        return f.elem == MatrixElem::F64 ? r : (r & 0xffffffffu);
+    const int bits = 32 / per;
+    return (r >> ((j % std::uint32_t(per)) * std::uint32_t(bits))) & ((std::uint64_t(1) << bits) - 1);
+}
+
+double valueOf(MatrixElem e, std::uint64_t bits)
+{
+    switch (e) {
+    case MatrixElem::F16: return halfToDouble(std::uint16_t(bits));
+    case MatrixElem::BF16: return bfloat16ToDouble(std::uint16_t(bits));
+    case MatrixElem::Tf32: return get<float>(bits & ~std::uint64_t(0x1fff)); // the 13 low mantissa bits do not count
+    case MatrixElem::F32: return get<float>(bits);
+    case MatrixElem::F64: return get<double>(bits);
+    case MatrixElem::S8: return double(std::int8_t(bits));
+    case MatrixElem::U8: return double(std::uint8_t(bits));
+    case MatrixElem::S32: return double(std::int32_t(bits));
+    }
+    return 0;
+}
+
+// A matrix's elements in row-major order, read from (or written to) a fragment's first copy.
+struct Elements {
+    std::vector<std::uint64_t> bits;
+};
+
+Elements readFragment(const Warp& w, const MatrixFragment& f)
+{
+    Elements e;
+    e.bits.resize(f.elements());
+    const std::uint32_t per = f.perLane();
+    for (std::uint32_t s = 0; s < f.elements(); ++s)
+        e.bits[s] = slotBits(w, f, int(s / per), s % per);
+    return e;
+}
+
+// Writes every slot of the fragment (each copy) from the elements' bits.
+void writeFragment(Warp& w, const MatrixFragment& f, const Elements& e)
+{
+    const int per = matrixElemsPerReg(f.elem);
+    const int bits = per == 1 ? 64 : 32 / per;
+    const std::uint32_t perLane = f.perLane(), n = f.elements();
+    for (int lane = 0; lane < 32; ++lane)
+        for (std::size_t r = 0; r < f.regs.size(); ++r) {
+            std::uint64_t v = 0;
+            for (int p = 0; p < per; ++p) {
+                const std::uint32_t slot
+                    = std::uint32_t(lane) * perLane + std::uint32_t(r) * std::uint32_t(per) + std::uint32_t(p);
+                const std::uint64_t x = e.bits[slot % n];
+                v |= per == 1 ? x : (x & ((std::uint64_t(1) << bits) - 1)) << (p * bits);
+            }
+            w.reg(f.regs[r])[lane] = v;
+        }
+}
+
+// The address and stride every lane gave, when they agree and follow CUDA's rules for
+// load_matrix_sync/store_matrix_sync: a 256-bit aligned pointer, a stride of whole 16 bytes.
+bool placeOf(Warp& w, const Instr& in, const MatrixOp& op, std::uint64_t& base, std::uint64_t& stride)
+{
+    const MatrixFragment& f = op.frag[0];
+    const std::uint64_t* A = w.reg(in.addr);
+    const std::uint64_t* S = w.reg(in.a[0]);
+    base = A[0] + std::uint64_t(op.offset);
+    stride = op.hasStride ? std::uint32_t(S[0]) : (op.colMajor ? f.rows : f.cols);
+    for (int l = 1; l < 32; ++l)
+        if (A[l] != A[0] || (op.hasStride && std::uint32_t(S[l]) != std::uint32_t(S[0]))) {
+            w.fault(FaultKind::Other,
+                    fmt::format("{}: the warp's lanes gave different {} (lane 0: {:#x}, lane {}: {:#x}); every lane "
+                                "must give the same",
+                                verb(op), A[l] != A[0] ? "addresses" : "strides",
+                                A[l] != A[0] ? A[0] : std::uint32_t(S[0]), l,
+                                A[l] != A[0] ? A[l] : std::uint32_t(S[l])),
+                    l, in);
+            return false;
+        }
+    const std::uint64_t bytes = std::uint64_t(matrixElemBytes(f.elem));
+    if (base % 32) {
+        w.fault(FaultKind::MisalignedAddress,
+                fmt::format("{}: the matrix at {:#x} is not 256-bit (32-byte) aligned, which the matrix load and "
+                            "store need",
+                            verb(op), base),
+                0, in);
+        return false;
+    }
+    if ((stride * bytes) % 16) {
+        w.fault(FaultKind::Other,
+                fmt::format("{}: a stride of {} elements ({} bytes) is not a multiple of 16 bytes, which the matrix "
+                            "load and store need",
+                            verb(op), stride, stride * bytes),
+                0, in);
+        return false;
+    }
+    return true;
+}
+
+// Each element's memory access, in memory order, 32 at a time: element i by lane i mod 32,
+// each group delivered to the observers as one access of the warp (the log keeps one access
+// per lane). So racecheck sees every element, and the profiler counts a contiguous matrix
+// as coalesced, as the GPU's own wide loads of it are.
+template <class F> bool eachElement(Warp& w, const Instr& in, const MatrixOp& op, F access)
+{
+    const MatrixFragment& f = op.frag[0];
+    std::uint64_t base = 0, stride = 0;
+    if (!placeOf(w, in, op, base, stride))
+        return false;
+    const std::uint32_t bytes = std::uint32_t(matrixElemBytes(f.elem)), n = f.elements();
+    const std::uint32_t inner = op.colMajor ? f.rows : f.cols; // the contiguous dimension
+    const bool write = op.kind == MatrixOp::Kind::Store;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t outer = i / inner, along = i % inner;
+        const std::uint32_t r = op.colMajor ? along : outer, c = op.colMajor ? outer : along;
+        const std::uint64_t at = base + (std::uint64_t(outer) * stride + along) * bytes;
+        std::uint8_t* p = w.access(in.space, at, bytes, write, int(i % 32), in);
+        if (!p)
+            return false;
+        access(r * f.cols + c, p, bytes);
+        if ((i % 32 == 31 || i + 1 == n) && w.probe && w.blk->accesses.lanes) {
+            w.blk->observers.memory(w, in, w.blk->accesses);
+            w.blk->accesses.clear();
+        }
+    }
+    return true;
+}
+
+std::uint64_t roundTo(MatrixElem e, double v, bool satfinite)
+{
+    switch (e) {
+    case MatrixElem::F16: return std::isnan(v) ? kCanonicalNaN16 : halfFromDouble(v);
+    case MatrixElem::F32: return put(float(v));
+    case MatrixElem::F64: return put(v);
+    case MatrixElem::S32: {
+        // Products of 8-bit integers summed over k <= 16 with an s32 addend are exact in double.
+        const auto wide = std::int64_t(v);
+        if (satfinite) {
+            const std::int64_t lo = std::numeric_limits<std::int32_t>::min(),
+                               hi = std::numeric_limits<std::int32_t>::max();
+            return std::uint32_t(std::int32_t(std::clamp(wide, lo, hi)));
+        }
+        return std::uint32_t(std::uint64_t(wide));
+    }
+    default: return 0;
+    }
+}
+
+} // namespace
+
+void hWmmaLoad(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (!wholeWarp(w, in, m))
+        return;
+    const MatrixOp& op = matrixOp(w, in);
+    Elements e;
+    e.bits.resize(op.frag[0].elements());
+    const bool ok = eachElement(w, in, op, [&](std::uint32_t s, const std::uint8_t* p, std::uint32_t bytes) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, bytes);
+        e.bits[s] = v;
+    });
+    if (ok)
+        writeFragment(w, op.frag[0], e);
+}
+
+void hWmmaStore(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (!wholeWarp(w, in, m))
+        return;
+    const MatrixOp& op = matrixOp(w, in);
+    const Elements e = readFragment(w, op.frag[0]);
+    eachElement(w, in, op,
+                [&](std::uint32_t s, std::uint8_t* p, std::uint32_t bytes) { std::memcpy(p, &e.bits[s], bytes); });
+}
+
+void hWmmaMma(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (!wholeWarp(w, in, m))
+        return;
+    const MatrixOp& op = matrixOp(w, in);
+    const MatrixFragment &D = op.frag[0], &A = op.frag[1], &B = op.frag[2], &C = op.frag[3];
+    const Elements a = readFragment(w, A), b = readFragment(w, B), c = readFragment(w, C);
+    const std::uint32_t rows = D.rows, cols = D.cols, depth = A.cols;
+    std::vector<double> av(a.bits.size()), bv(b.bits.size());
+    for (std::size_t i = 0; i < av.size(); ++i)
+        av[i] = valueOf(A.elem, a.bits[i]);
+    for (std::size_t i = 0; i < bv.size(); ++i)
+        bv[i] = valueOf(B.elem, b.bits[i]);
+    Elements d;
+    d.bits.resize(D.elements());
+    for (std::uint32_t r = 0; r < rows; ++r)
+        for (std::uint32_t col = 0; col < cols; ++col) {
+            double acc = valueOf(C.elem, c.bits[r * cols + col]);
+            if (D.elem == MatrixElem::F64) { // one fused multiply-add after another, as each rounds in f64
+                for (std::uint32_t k = 0; k < depth; ++k)
+                    acc = std::fma(av[r * depth + k], bv[k * cols + col], acc);
+            } else {
+                double sum = 0;
+                for (std::uint32_t k = 0; k < depth; ++k)
+                    sum += av[r * depth + k] * bv[k * cols + col];
+                acc += sum;
+            }
+            d.bits[r * cols + col] = roundTo(D.elem, acc, op.satfinite);
+        }
+    writeFragment(w, D, d);
+}
+
+} // namespace kw::sim
