@@ -156,6 +156,7 @@ void BlockRunner::begin(std::uint64_t linear)
         w.polled = false;
         w.inTurn = false;
         w.announced = false;
+        w.async.clear(); // copies a block's threads never waited for do not outlive it
         std::fill(std::begin(w.lanePc), std::end(w.lanePc), 0u);
     }
     turn_ = 0;

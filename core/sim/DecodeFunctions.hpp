@@ -47,6 +47,7 @@ void decodeNoEffect(Decoder& d, const OpcodeInfo& row); // hints
 void decodeFence(Decoder& d, const OpcodeInfo& row);    // fence, membar
 void decodeNanosleep(Decoder& d, const OpcodeInfo& row);
 void decodeRefused(Decoder& d, const OpcodeInfo& row); // brx, isspacep
+void decodeCpAsync(Decoder& d, const OpcodeInfo& row); // cp.async and its groups
 
 // Warp-wide matrix instructions (MatrixDecoder.cpp).
 void decodeWmma(Decoder& d, const OpcodeInfo& row); // wmma.load, wmma.store, wmma.mma

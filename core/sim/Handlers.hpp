@@ -39,7 +39,14 @@ void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t mask);
 void hWmmaLoad(Warp& w, const Instr& in, std::uint32_t mask);
 void hWmmaStore(Warp& w, const Instr& in, std::uint32_t mask);
 void hWmmaMma(Warp& w, const Instr& in, std::uint32_t mask);
-void hClock(Warp& w, const Instr& in, std::uint32_t mask);   // %clock, %clock64, %globaltimer(_lo)
-void hClockHi(Warp& w, const Instr& in, std::uint32_t mask); // %clock_hi, %globaltimer_hi
+// cp.async (AsyncCopyHandlers.cpp): the copy is checked where it is issued and lands when
+// its lane waits for its group. a[0]: the source address, a[2] its offset, a[1] the
+// source size (type2 Pred: an ignore-src predicate); elemSize: cp-size.
+void hCpAsync(Warp& w, const Instr& in, std::uint32_t mask);
+void hCpAsyncCommit(Warp& w, const Instr& in, std::uint32_t mask);
+void hCpAsyncWait(Warp& w, const Instr& in, std::uint32_t mask);    // a[0]: the newest groups left in flight
+void hCpAsyncWaitAll(Warp& w, const Instr& in, std::uint32_t mask); // commit, then wait for every group
+void hClock(Warp& w, const Instr& in, std::uint32_t mask);          // %clock, %clock64, %globaltimer(_lo)
+void hClockHi(Warp& w, const Instr& in, std::uint32_t mask);        // %clock_hi, %globaltimer_hi
 
 } // namespace kw::sim

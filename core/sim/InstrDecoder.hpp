@@ -13,6 +13,7 @@ struct DecodeEnv {
     std::function<std::uint32_t(std::uint64_t)> constReg; // register holding an immediate
     std::function<int(const std::string&)> label;         // instruction index, -1 if unknown
     std::function<std::uint32_t(MatrixOp)> matrixOp;      // keeps a wmma's operands, returns their index
+    std::function<PtxType(std::uint32_t)> registerType;   // the type a register was declared with
 };
 
 // Returns an empty string on success, else why the instruction cannot be executed

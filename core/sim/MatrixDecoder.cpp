@@ -5,6 +5,8 @@
 #include "sim/Decoder.hpp"
 #include "sim/Handlers.hpp"
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <regex>
 
@@ -82,12 +84,12 @@ public:
             else if (auto e = elemOf(p))
                 elems_.push_back(*e);
             else if (p == "u4" || p == "s4" || p == "b1")
-                d.unsupported("`" + d.joined() + "`: sub-byte matrix elements");
+                d.unsupported(fmt::format("`{}`: sub-byte matrix elements", d.joined()));
         }
         if (!d.written("sync") || !d.written("aligned"))
-            d.unsupported("`" + d.joined() + "` without .sync.aligned");
+            d.unsupported(fmt::format("`{}` without .sync.aligned", d.joined()));
         if (!shape_.m)
-            d.unsupported("`" + d.joined() + "` without a shape");
+            d.unsupported(fmt::format("`{}` without a shape", d.joined()));
     }
 
     void load(char which)
@@ -123,7 +125,7 @@ public:
         MatrixOp op;
         op.kind = MatrixOp::Kind::Mma;
         if (layouts_.size() != 2)
-            d_.unsupported("`" + d_.joined() + "` without the layouts of a and b");
+            d_.unsupported(fmt::format("`{}` without the layouts of a and b", d_.joined()));
         // .dtype.ctype for f16 multiplicands, .dtype.atype.btype.ctype for the others.
         MatrixElem dt, at, bt, ct;
         if (elems_.size() == 2)
@@ -137,7 +139,7 @@ public:
         if (!multiplicandFits(shape_, at) || !sameKind || !accumulatorFits(at, dt) || !accumulatorFits(at, ct))
             refuseTypes();
         if (d_.written("rz") || d_.written("rm") || d_.written("rp"))
-            d_.unsupported("`" + d_.joined() + "`: directed rounding of a matrix product");
+            d_.unsupported(fmt::format("`{}`: directed rounding of a matrix product", d_.joined()));
         op.satfinite = d_.written("satfinite");
         d_.need(4);
         const auto& ops = d_.ops();
@@ -158,12 +160,12 @@ private:
     bool oneLayout() const
     {
         if (layouts_.size() != 1)
-            d_.unsupported("`" + d_.joined() + "` without one layout (.row or .col)");
+            d_.unsupported(fmt::format("`{}` without one layout (.row or .col)", d_.joined()));
         return layouts_[0];
     }
     [[noreturn]] void refuseTypes() const
     {
-        d_.unsupported("`" + d_.joined() + "`: element types PTX does not give this shape");
+        d_.unsupported(fmt::format("`{}`: element types PTX does not give this shape", d_.joined()));
     }
 
     // A fragment operand {r, ...} of matrix `which` (a: m x k, b: k x n, c: m x n): its
@@ -172,7 +174,7 @@ private:
     MatrixFragment fragment(const PtxOperand& o, char which, MatrixElem e, bool written) const
     {
         if (o.kind != PtxOperand::Kind::Vec)
-            d_.unsupported("`" + d_.joined() + "` with a fragment that is not a {register, ...} list");
+            d_.unsupported(fmt::format("`{}` with a fragment that is not a {{register, ...}} list", d_.joined()));
         MatrixFragment f;
         f.elem = e;
         f.rows = which == 'b' ? shape_.k : shape_.m;
@@ -180,14 +182,13 @@ private:
         const PtxType regType = e == MatrixElem::F64 ? PtxType::F64 : PtxType::B32;
         for (std::size_t k = 0; k < o.regs.size(); ++k) {
             if (written && k < o.elemImm.size() && !o.elemImm[k].empty())
-                d_.unsupported("`" + d_.joined() + "` writing into an immediate");
+                d_.unsupported(fmt::format("`{}` writing into an immediate", d_.joined()));
             f.regs.push_back(d_.element(o, k, regType));
         }
         const std::uint32_t slots = 32 * f.perLane();
         if (slots == 0 || slots % f.elements() != 0 || slots / f.elements() > 4)
-            d_.unsupported("`" + d_.joined() + "` with a fragment of " + std::to_string(f.regs.size())
-                           + " registers, which does not hold a " + std::to_string(f.rows) + " x "
-                           + std::to_string(f.cols) + " matrix");
+            d_.unsupported(fmt::format("`{}` with a fragment of {} registers, which does not hold a {} x {} matrix",
+                                       d_.joined(), f.regs.size(), f.rows, f.cols));
         return f;
     }
 
@@ -196,10 +197,10 @@ private:
         Instr& in = d_.in();
         const PtxOperand& mem = d_.ops()[memAt];
         if (mem.kind != PtxOperand::Kind::Mem)
-            d_.unsupported("`" + d_.joined() + "` without an address operand");
+            d_.unsupported(fmt::format("`{}` without an address operand", d_.joined()));
         in.space = d_.written("shared::cta") ? Space::Shared : d_.space();
         if (in.space != Space::Generic && in.space != Space::Global && in.space != Space::Shared)
-            d_.unsupported("`" + d_.joined() + "` in a state space other than .global or .shared");
+            d_.unsupported(fmt::format("`{}` in a state space other than .global or .shared", d_.joined()));
         if (mem.memSpace != Space::Generic && in.space == Space::Generic)
             in.space = mem.memSpace;
         in.addr = mem.reg;
@@ -237,7 +238,7 @@ void decodeWmma(Decoder& d, const OpcodeInfo&)
         return wmma.store();
     if (d.has("mma"))
         return wmma.mma();
-    d.unsupported("instruction `" + d.joined() + "`");
+    d.unsupported(fmt::format("instruction `{}`", d.joined()));
 }
 
 } // namespace kw::sim

@@ -4,6 +4,8 @@
 #include "sim/Decoder.hpp"
 #include "sim/Handlers.hpp"
 
+#include <fmt/format.h>
+
 namespace kw::sim {
 
 namespace {
@@ -294,6 +296,65 @@ void decodeFence(Decoder& d, const OpcodeInfo& row)
 }
 
 void decodeNanosleep(Decoder& d, const OpcodeInfo&) { d.in().polls = true; }
+
+// cp.async.ca|cg.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}{, policy};
+// cp.async.commit_group; cp.async.wait_group n; cp.async.wait_all.
+void decodeCpAsync(Decoder& d, const OpcodeInfo&)
+{
+    Instr& in = d.in();
+    const auto& parts = d.parts();
+    if (!d.has("async"))
+        d.unsupported(fmt::format("instruction `{}`", d.joined()));
+    if (d.has("commit_group")) {
+        in.fn = &hCpAsyncCommit;
+        return;
+    }
+    if (d.has("wait_all")) {
+        in.fn = &hCpAsyncWaitAll;
+        return;
+    }
+    if (d.has("wait_group")) {
+        d.need(1);
+        if (d.ops()[0].kind != PtxOperand::Kind::Imm)
+            d.unsupported(fmt::format("`{}` without an immediate group count", d.joined()));
+        in.a[0] = d.src(0, PtxType::U32);
+        in.fn = &hCpAsyncWait;
+        return;
+    }
+    for (std::size_t i = 2; i < parts.size(); ++i)
+        if (parts[i] == "bulk" || parts[i] == "mbarrier")
+            d.unsupported(fmt::format("`{}` (bulk copies and mbarrier completion)", d.joined()));
+    if (!(d.has("ca") || d.has("cg")) || !(d.has("shared") || d.written("shared::cta")) || !d.has("global"))
+        d.unsupported(fmt::format("`{}`", d.joined()));
+    d.need(3);
+    const auto& ops = d.ops();
+    if (ops[0].kind != PtxOperand::Kind::Mem || ops[1].kind != PtxOperand::Kind::Mem
+        || ops[2].kind != PtxOperand::Kind::Imm)
+        d.unsupported(fmt::format("`{}` without [dst], [src], cp-size", d.joined()));
+    const std::uint64_t size = immediateBits(ops[2].text, PtxType::U32);
+    if (size != 4 && size != 8 && size != 16)
+        d.unsupported(fmt::format("`{}` of {} bytes (4, 8 or 16)", d.joined(), size));
+    in.space = Space::Shared;
+    in.elemSize = std::uint8_t(size);
+    in.addr = ops[0].reg;
+    in.imm = ops[0].offset;
+    in.a[0] = ops[1].reg;
+    in.a[2] = d.env().constReg(std::uint64_t(ops[1].offset));
+    // The optional operand after cp-size: the source size or an ignore-src predicate; a
+    // cache policy (.L2::cache_hint) comes last and is not read.
+    const std::size_t optional = ops.size() - (d.written("L2::cache_hint") ? 1 : 0);
+    in.a[1] = d.env().constReg(size);
+    if (optional > 3) {
+        const PtxOperand& o = ops[3];
+        if (o.kind == PtxOperand::Kind::Reg && d.env().registerType(o.reg) == PtxType::Pred) {
+            in.type2 = PtxType::Pred;
+            in.negMask = o.neg ? 2 : 0;
+            in.a[1] = o.reg;
+        } else
+            in.a[1] = d.src(3, PtxType::U32);
+    }
+    in.fn = &hCpAsync;
+}
 
 void decodeRefused(Decoder& d, const OpcodeInfo& row)
 {

@@ -48,6 +48,7 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"cnot", Shape::Unary, kInt, "", decodeUnary, ArithOp::Cnot},
     {"copysign", Shape::Binary, kFloat, "", decodeBinary, ArithOp::Copysign},
     {"cos", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Cos},
+    {"cp", Shape::AsyncCopy, 0, "async ca cg shared global commit_group wait_group wait_all", decodeCpAsync},
     {"cvt", Shape::Convert, kInt | kFloat | kHalf, "rn rz rm rp rni rzi rmi rpi rna ftz sat relu satfinite tf32",
      decodeCvt},
     {"cvta", Shape::Unary, typeBits({T::U32, T::U64}), "to global shared local const param", decodeCvta},
@@ -165,6 +166,7 @@ std::string_view shapeText(Shape s)
     case Shape::WarpReduce: return "d, a, membermask";
     case Shape::Match: return "d[|p], a, membermask";
     case Shape::Barrier: return "id[, b] | membermask | d, id, {!}p";
+    case Shape::AsyncCopy: return "[dst], [src], size[, src-size] | n";
     case Shape::Matrix:
         return "{d, ...}, [addr][, stride] | [addr], {a, ...}[, stride] | {d, ...}, {a, ...}, {b, ...}, {c, ...}";
     }

@@ -41,6 +41,7 @@ enum class Shape : std::uint8_t {
     WarpReduce, // d, a, membermask
     Match,      // d[|p], a, membermask
     Barrier,    // id  or  d, id, {!}p
+    AsyncCopy,  // [dst], [src], size[, src-size]  or  n  or  nothing: cp.async and its groups
     Matrix,     // fragments {d, ...}, {a, ...}: wmma's load, store and mma
 };
 

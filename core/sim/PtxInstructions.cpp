@@ -18,6 +18,7 @@ void Parser::decodeFunction(RawFunction& raw)
         return; // device functions are inlined where they are called
     Function fn = raw.fn;
     fn_ = &fn;
+    inlinedInto_.clear();
     cur_ = &fn;
     consts_.clear();
     Scope scope;
@@ -76,6 +77,7 @@ void Parser::emitBody(const RawFunction& raw, Scope& scope)
         fn_->constRegs.emplace_back(r, bits);
         return r;
     };
+    env.registerType = [this](std::uint32_t r) { return fn_->registerType(r); };
     env.matrixOp = [this](MatrixOp op) {
         fn_->matrixOps.push_back(std::move(op));
         return std::uint32_t(fn_->matrixOps.size() - 1);

@@ -7,6 +7,7 @@
 #include "util/Error.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 namespace kw::sim {
@@ -460,11 +461,21 @@ SourceLoc Parser::parseLoc(const Statement& st)
     SourceLoc l;
     l.file = static_cast<std::uint16_t>(parseUnsigned(st[1].text));
     l.line = static_cast<std::uint32_t>(parseUnsigned(st[2].text));
-    // Report an inlined library line at the user's call site (the outermost inlined_at).
+    const bool hasColumn
+        = st.size() > 3 && !st[3].text.empty() && std::isdigit(static_cast<unsigned char>(st[3].text[0]));
+    const auto column = hasColumn ? static_cast<std::uint32_t>(parseUnsigned(st[3].text)) : 0u;
+    // An inlined line is reported at the user's call site: the call this .loc was inlined
+    // at, and from there outwards through the calls earlier .locs were inlined at.
     for (std::size_t i = 0; i + 3 < st.size(); ++i)
         if (st[i].text == "inlined_at") {
-            l.file = static_cast<std::uint16_t>(parseUnsigned(st[i + 1].text));
-            l.line = static_cast<std::uint32_t>(parseUnsigned(st[i + 2].text));
+            const std::array<std::uint32_t, 3> call{static_cast<std::uint32_t>(parseUnsigned(st[i + 1].text)),
+                                                    static_cast<std::uint32_t>(parseUnsigned(st[i + 2].text)),
+                                                    static_cast<std::uint32_t>(parseUnsigned(st[i + 3].text))};
+            const auto outer = inlinedInto_.find(call);
+            const SourceLoc site
+                = outer != inlinedInto_.end() ? outer->second : SourceLoc{static_cast<std::uint16_t>(call[0]), call[1]};
+            inlinedInto_[{l.file, l.line, column}] = site;
+            return site;
         }
     return l;
 }

@@ -8,6 +8,7 @@
 #include "sim/PtxModule.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -90,6 +91,9 @@ private:
     Function* fn_ = nullptr;
     Scope* scope_ = nullptr;
     SourceLoc loc_;
+    // Each inlined position (file, line, column) seen in a .loc, and the user's line it was
+    // inlined into: a .loc names only the call one level out, so the chain is followed here.
+    std::map<std::array<std::uint32_t, 3>, SourceLoc> inlinedInto_;
     std::uint32_t frame_ = 0; // the CallFrame the instructions pushed now belong to
 
     // The GPU gives a thread at most 512 KiB of local memory (the CUDA programming

@@ -2,6 +2,7 @@
 // One warp of 32 lanes executing in lock step: registers (reg-major, 32 lanes per
 // register), reconvergence state and memory access with bounds checks.
 #include "sim/AccessLog.hpp"
+#include "sim/AsyncCopies.hpp"
 #include "sim/BlockPrintf.hpp"
 #include "sim/LaunchState.hpp"
 #include "sim/ObserverList.hpp"
@@ -43,6 +44,7 @@ struct Warp {
     bool stop = false;
     const MemRegion* cache = nullptr; // last global region hit
     AccessLog* probe = nullptr;       // where access() notes each lane's access while observed (null: off)
+    AsyncCopies async;                // cp.async copies not landed yet
 
     std::uint64_t* reg(std::uint32_t i) const { return R + std::size_t(i) * 32; }
     Dim3 threadOf(int lane) const

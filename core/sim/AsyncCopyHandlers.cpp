@@ -1,0 +1,115 @@
+// cp.async and its groups. A copy's addresses are checked where it is issued (a fault there
+// points at the cp.async); the bytes move when the lane waits for the copy's group, and the
+// observers see the read and the write then, reported at the cp.async's line.
+#include "sim/ExecHelpers.hpp"
+#include "sim/Handlers.hpp"
+#include "sim/Warp.hpp"
+
+#include <cstring>
+#include <fmt/format.h>
+#include <utility>
+
+namespace kw::sim {
+
+namespace {
+
+// An access checked without telling the observers: they hear of the copy when it lands.
+std::uint8_t* checkQuietly(Warp& w, Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
+                           const Instr& in)
+{
+    AccessLog* probe = std::exchange(w.probe, nullptr);
+    std::uint8_t* p = w.access(sp, addr, size, write, lane, in);
+    if (probe) {
+        w.probe = probe;
+        w.cache = nullptr; // an observed warp keeps no cached region (Warp::access)
+    }
+    return p;
+}
+
+// Tells the observers of what the lanes accessed so far, as done by `in`.
+void deliver(Warp& w, const Instr& in)
+{
+    if (w.probe && w.blk->accesses.lanes) {
+        w.blk->observers.memory(w, in, w.blk->accesses);
+        w.blk->accesses.clear();
+    }
+}
+
+void land(Warp& w, const Instr& wait, std::uint32_t lanes, std::uint32_t keep)
+{
+    for (const PendingCopy& c : w.async.due(lanes, keep)) {
+        std::uint8_t bytes[16] = {};
+        if (c.srcBytes == c.bytes) {
+            const std::uint8_t* p = w.access(Space::Global, c.src, c.bytes, false, c.lane, *c.issued);
+            if (!p)
+                return;
+            std::memcpy(bytes, p, c.bytes);
+        } else
+            for (std::uint32_t i = 0; i < c.srcBytes; ++i) {
+                const std::uint8_t* p = w.access(Space::Global, c.src + i, 1, false, c.lane, *c.issued);
+                if (!p)
+                    return;
+                bytes[i] = *p;
+                deliver(w, *c.issued);
+            }
+        deliver(w, *c.issued);
+        std::uint8_t* d = w.access(Space::Shared, c.dst, c.bytes, true, c.lane, *c.issued);
+        if (!d)
+            return;
+        std::memcpy(d, bytes, c.bytes);
+        deliver(w, *c.issued);
+    }
+    (void)wait;
+}
+
+} // namespace
+
+void hCpAsync(Warp& w, const Instr& in, std::uint32_t m)
+{
+    const std::uint64_t* D = w.reg(in.addr);
+    const std::uint64_t* S = w.reg(in.a[0]);
+    const std::uint64_t* N = w.reg(in.a[1]);
+    const std::uint64_t srcOffset = w.reg(in.a[2])[0];
+    const std::uint32_t size = in.elemSize;
+    const bool ignoreSrcPredicate = in.type2 == PtxType::Pred;
+    for (std::uint32_t lanes = m; lanes; lanes &= lanes - 1) {
+        const int l = __builtin_ctz(lanes);
+        std::uint64_t srcBytes = N[l];
+        if (ignoreSrcPredicate)
+            srcBytes = ((N[l] != 0) != bool(in.negMask & 2)) ? 0 : size;
+        if (srcBytes > size) {
+            w.fault(FaultKind::Other,
+                    fmt::format("cp.async: a source size of {} bytes is larger than the copy's {}", srcBytes, size), l,
+                    in);
+            return;
+        }
+        PendingCopy c;
+        c.dst = D[l] + std::uint64_t(in.imm);
+        c.src = S[l] + srcOffset;
+        c.bytes = size;
+        c.srcBytes = std::uint32_t(srcBytes);
+        c.lane = l;
+        c.issued = &in;
+        // The destination whole and aligned to the copy's size; the source as far as it is read.
+        if (!checkQuietly(w, Space::Shared, c.dst, size, true, l, in))
+            return;
+        if (c.srcBytes == size ? !checkQuietly(w, Space::Global, c.src, size, false, l, in)
+                               : c.srcBytes && !checkQuietly(w, Space::Global, c.src, 1, false, l, in))
+            return;
+        if (c.srcBytes && c.srcBytes < size && !checkQuietly(w, Space::Global, c.src + c.srcBytes - 1, 1, false, l, in))
+            return;
+        w.async.add(c);
+    }
+}
+
+void hCpAsyncCommit(Warp& w, const Instr&, std::uint32_t m) { w.async.commit(m); }
+
+void hCpAsyncWait(Warp& w, const Instr& in, std::uint32_t m) { land(w, in, m, std::uint32_t(w.reg(in.a[0])[0])); }
+
+void hCpAsyncWaitAll(Warp& w, const Instr& in, std::uint32_t m)
+{
+    w.async.commit(m);
+    land(w, in, m, 0);
+}
+
+} // namespace kw::sim
