@@ -102,6 +102,8 @@ constexpr DevicePart kDeviceParts[] = {
     {"cufft.h", kCufftPart, kCufftWhat},
     {"cufftXt.h", kCufftPart, kCufftWhat},
     {"nccl.h", "kwb_device_part_half_types.h", "cuda_fp16.h and cuda_bf16.h"},
+    // The driver API's header includes <stdint.h>: uint8_t and the rest in device code.
+    {"cuda.h", "stdint.h", "stdint.h's fixed-width types"},
 };
 
 const DevicePart* devicePartOf(std::string_view header)

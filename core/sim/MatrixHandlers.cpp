@@ -109,8 +109,11 @@ void writeFragment(Warp& w, const MatrixFragment& f, const Elements& e)
         }
 }
 
-// The address and stride every lane gave, when they agree and follow CUDA's rules for
-// load_matrix_sync/store_matrix_sync: a 256-bit aligned pointer, a stride of whole 16 bytes.
+// The address and stride every lane gave, when they agree and are aligned: the matrix at a
+// multiple of the fragment's size in a lane's registers, as PTX asks (32 bytes, CUDA's
+// 256-bit rule, for f16 multiplicands and f32 accumulators; 8 for an s8/u8 m16n16k16
+// multiplicand, which cuda-samples' immaTensorCoreGemm steps by 16 bytes), and the stride
+// a multiple of 16 bytes, as CUDA asks of ldm.
 bool placeOf(Warp& w, const Instr& in, const MatrixOp& op, std::uint64_t& base, std::uint64_t& stride)
 {
     const MatrixFragment& f = op.frag[0];
@@ -130,11 +133,12 @@ bool placeOf(Warp& w, const Instr& in, const MatrixOp& op, std::uint64_t& base, 
             return false;
         }
     const std::uint64_t bytes = std::uint64_t(matrixElemBytes(f.elem));
-    if (base % 32) {
+    const std::uint64_t align = f.regs.size() * (f.elem == MatrixElem::F64 ? 8 : 4);
+    if (base % align) {
         w.fault(FaultKind::MisalignedAddress,
-                fmt::format("{}: the matrix at {:#x} is not 256-bit (32-byte) aligned, which the matrix load and "
-                            "store need",
-                            verb(op), base),
+                fmt::format("{}: the matrix at {:#x} is not aligned to {} bytes (the fragment's size in a lane's "
+                            "registers), which the matrix load and store need",
+                            verb(op), base, align),
                 0, in);
         return false;
     }

@@ -331,6 +331,29 @@ TEST(WholeFiles, ACudaLibraryHostHeaderLeavesItsDeviceTypes)
     expectChecksPass(doc);
 }
 
+// <cuda.h> includes <stdint.h> under nvcc: cuda-samples' immaTensorCoreGemm takes
+// uint8_t matrices after including only it (and <stdio.h>, <mma.h>).
+TEST(WholeFiles, TheDriverApiHeaderLeavesTheFixedWidthTypes)
+{
+    const fs::path dir = folder("cuda-h-stdint");
+    write(dir / "main.cu",
+          "#include <cuda.h>\n"
+          "#include <stdio.h>\n"
+          "__global__ void scale(float* p, float f, int n)\n"
+          "{\n"
+          "    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    uint8_t one = 1; int64_t wide = 1;\n"
+          "    if (i < uint32_t(n)) p[i] *= f * one * wide;\n"
+          "}\n"
+          "int main() { CUdevice d; cuDeviceGet(&d, 0); printf(\"%d\\n\", (int)d); return 0; }\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(
+        hasDiagnostic(j, "note", 1, "#include cuda.h (its device part, stdint.h's fixed-width types, is compiled)"))
+        << j["diagnostics"].dump(1);
+    expectChecksPass(doc);
+}
+
 // glibc's uint, which nvcc's implicit headers bring, as a type in device code and as a
 // parameter the document binds by name.
 TEST(WholeFiles, UintIsATypeAsUnderNvccOnLinux)

@@ -491,7 +491,7 @@ __global__ void misuse(const half* a, float* d, int mode)
     const Case cases[] = {
         {0, {32}, kw::FaultKind::Other, "needs all 32 lanes of the warp together; only 16", loadLine},
         {5, {48}, kw::FaultKind::Other, "needs a whole warp of 32 threads; this warp has 16", loadLine},
-        {1, {32}, kw::FaultKind::MisalignedAddress, "is not 256-bit (32-byte) aligned", loadLine},
+        {1, {32}, kw::FaultKind::MisalignedAddress, "is not aligned to 32 bytes", loadLine},
         {2, {32}, kw::FaultKind::Other, "the warp's lanes gave different addresses", loadLine},
         {3, {32}, kw::FaultKind::Other, "a stride of 12 elements (24 bytes) is not a multiple of 16 bytes", loadLine},
         {4, {32}, kw::FaultKind::OutOfBounds, "", storeLine},
@@ -550,4 +550,45 @@ __global__ void to_tf32(const float* in, float* out, int n)
         std::memcpy(&wantBits, &want, 4);
         ASSERT_EQ(out[i], wantBits) << std::hex << "in 0x" << bits[i];
     }
+}
+
+TEST(SimMatrix, AnEightBitMultiplicandNeedsOnlyItsFragmentsAlignment)
+{
+    KW_REQUIRE_NVRTC();
+    // cuda-samples' immaTensorCoreGemm steps a u8 matrix by 16 bytes along k: PTX asks the
+    // address to be a multiple of the fragment's 8 bytes, not of 32.
+    const std::string src = R"(
+#include <mma.h>
+using namespace nvcuda;
+__global__ void shifted(const unsigned char* a, const unsigned char* b, int* d)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, unsigned char, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, unsigned char, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc;
+    wmma::fill_fragment(acc, 0);
+    wmma::load_matrix_sync(fa, a + 16, 32); // the right half of a 16 x 32 matrix
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
+}
+)";
+    auto img = compileFor(src, "shifted", "sm_75");
+    ASSERT_TRUE(img);
+    std::vector<std::uint8_t> a(16 * 32), b(256);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a[i] = std::uint8_t(i % 13);
+    for (std::size_t i = 0; i < b.size(); ++i)
+        b[i] = std::uint8_t(i % 7);
+    std::vector<kw::BufferArg> bufs{buffer("a", a), buffer("b", b), buffer("d", std::vector<std::int32_t>(256))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2)}, config({1}, {32}));
+    ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+    const auto d = values<std::int32_t>(bufs[2]);
+    for (int r = 0; r < 16; ++r)
+        for (int col = 0; col < 16; ++col) {
+            std::int32_t s = 0;
+            for (int k = 0; k < 16; ++k)
+                s += a[std::size_t(r * 32 + 16 + k)] * b[std::size_t(col * 16 + k)];
+            ASSERT_EQ(d[std::size_t(r * 16 + col)], s) << r << "," << col;
+        }
 }
