@@ -25,7 +25,6 @@ struct PendingCopy {
 class AsyncCopies {
 public:
     void clear();
-    bool empty() const { return copies_.empty(); }
     // Into the lane's open group.
     void add(PendingCopy c);
     // cp.async.commit_group: each lane's open group becomes its newest committed one.

@@ -26,16 +26,18 @@ std::uint8_t* checkQuietly(Warp& w, Space sp, std::uint64_t addr, std::uint32_t 
     return p;
 }
 
-// Tells the observers of what the lanes accessed so far, as done by `in`.
-void deliver(Warp& w, const Instr& in)
+// The source bytes a copy reads: all of them as one aligned access, or, for a shorter
+// source size, its first and last byte, which bound the rest.
+bool sourceReadable(Warp& w, const PendingCopy& c, const Instr& in)
 {
-    if (w.probe && w.blk->accesses.lanes) {
-        w.blk->observers.memory(w, in, w.blk->accesses);
-        w.blk->accesses.clear();
-    }
+    if (c.srcBytes == c.bytes)
+        return checkQuietly(w, Space::Global, c.src, c.bytes, false, c.lane, in);
+    return c.srcBytes == 0
+        || (checkQuietly(w, Space::Global, c.src, 1, false, c.lane, in)
+            && checkQuietly(w, Space::Global, c.src + c.srcBytes - 1, 1, false, c.lane, in));
 }
 
-void land(Warp& w, const Instr& wait, std::uint32_t lanes, std::uint32_t keep)
+void land(Warp& w, std::uint32_t lanes, std::uint32_t keep)
 {
     for (const PendingCopy& c : w.async.due(lanes, keep)) {
         std::uint8_t bytes[16] = {};
@@ -50,16 +52,15 @@ void land(Warp& w, const Instr& wait, std::uint32_t lanes, std::uint32_t keep)
                 if (!p)
                     return;
                 bytes[i] = *p;
-                deliver(w, *c.issued);
+                w.deliverAccesses(*c.issued);
             }
-        deliver(w, *c.issued);
+        w.deliverAccesses(*c.issued);
         std::uint8_t* d = w.access(Space::Shared, c.dst, c.bytes, true, c.lane, *c.issued);
         if (!d)
             return;
         std::memcpy(d, bytes, c.bytes);
-        deliver(w, *c.issued);
+        w.deliverAccesses(*c.issued);
     }
-    (void)wait;
 }
 
 } // namespace
@@ -93,10 +94,7 @@ void hCpAsync(Warp& w, const Instr& in, std::uint32_t m)
         // The destination whole and aligned to the copy's size; the source as far as it is read.
         if (!checkQuietly(w, Space::Shared, c.dst, size, true, l, in))
             return;
-        if (c.srcBytes == size ? !checkQuietly(w, Space::Global, c.src, size, false, l, in)
-                               : c.srcBytes && !checkQuietly(w, Space::Global, c.src, 1, false, l, in))
-            return;
-        if (c.srcBytes && c.srcBytes < size && !checkQuietly(w, Space::Global, c.src + c.srcBytes - 1, 1, false, l, in))
+        if (!sourceReadable(w, c, in))
             return;
         w.async.add(c);
     }
@@ -104,12 +102,12 @@ void hCpAsync(Warp& w, const Instr& in, std::uint32_t m)
 
 void hCpAsyncCommit(Warp& w, const Instr&, std::uint32_t m) { w.async.commit(m); }
 
-void hCpAsyncWait(Warp& w, const Instr& in, std::uint32_t m) { land(w, in, m, std::uint32_t(w.reg(in.a[0])[0])); }
+void hCpAsyncWait(Warp& w, const Instr& in, std::uint32_t m) { land(w, m, std::uint32_t(w.reg(in.a[0])[0])); }
 
-void hCpAsyncWaitAll(Warp& w, const Instr& in, std::uint32_t m)
+void hCpAsyncWaitAll(Warp& w, const Instr&, std::uint32_t m)
 {
     w.async.commit(m);
-    land(w, in, m, 0);
+    land(w, m, 0);
 }
 
 } // namespace kw::sim

@@ -75,18 +75,15 @@ double valueOf(MatrixElem e, std::uint64_t bits)
     return 0;
 }
 
-// A matrix's elements in row-major order, read from (or written to) a fragment's first copy.
-struct Elements {
-    std::vector<std::uint64_t> bits;
-};
+// A matrix's elements' bits in row-major order, read from (or written to) a fragment.
+using Elements = std::vector<std::uint64_t>;
 
 Elements readFragment(const Warp& w, const MatrixFragment& f)
 {
-    Elements e;
-    e.bits.resize(f.elements());
+    Elements e(f.elements());
     const std::uint32_t per = f.perLane();
     for (std::uint32_t s = 0; s < f.elements(); ++s)
-        e.bits[s] = slotBits(w, f, int(s / per), s % per);
+        e[s] = slotBits(w, f, int(s / per), s % per);
     return e;
 }
 
@@ -102,7 +99,7 @@ void writeFragment(Warp& w, const MatrixFragment& f, const Elements& e)
             for (int p = 0; p < per; ++p) {
                 const std::uint32_t slot
                     = std::uint32_t(lane) * perLane + std::uint32_t(r) * std::uint32_t(per) + std::uint32_t(p);
-                const std::uint64_t x = e.bits[slot % n];
+                const std::uint64_t x = e[slot % n];
                 v |= per == 1 ? x : (x & ((std::uint64_t(1) << bits) - 1)) << (p * bits);
             }
             w.reg(f.regs[r])[lane] = v;
@@ -174,10 +171,8 @@ template <class F> bool eachElement(Warp& w, const Instr& in, const MatrixOp& op
         if (!p)
             return false;
         access(r * f.cols + c, p, bytes);
-        if ((i % 32 == 31 || i + 1 == n) && w.probe && w.blk->accesses.lanes) {
-            w.blk->observers.memory(w, in, w.blk->accesses);
-            w.blk->accesses.clear();
-        }
+        if (i % 32 == 31 || i + 1 == n)
+            w.deliverAccesses(in);
     }
     return true;
 }
@@ -209,12 +204,11 @@ void hWmmaLoad(Warp& w, const Instr& in, std::uint32_t m)
     if (!wholeWarp(w, in, m))
         return;
     const MatrixOp& op = matrixOp(w, in);
-    Elements e;
-    e.bits.resize(op.frag[0].elements());
+    Elements e(op.frag[0].elements());
     const bool ok = eachElement(w, in, op, [&](std::uint32_t s, const std::uint8_t* p, std::uint32_t bytes) {
         std::uint64_t v = 0;
         std::memcpy(&v, p, bytes);
-        e.bits[s] = v;
+        e[s] = v;
     });
     if (ok)
         writeFragment(w, op.frag[0], e);
@@ -227,7 +221,7 @@ void hWmmaStore(Warp& w, const Instr& in, std::uint32_t m)
     const MatrixOp& op = matrixOp(w, in);
     const Elements e = readFragment(w, op.frag[0]);
     eachElement(w, in, op,
-                [&](std::uint32_t s, std::uint8_t* p, std::uint32_t bytes) { std::memcpy(p, &e.bits[s], bytes); });
+                [&](std::uint32_t s, std::uint8_t* p, std::uint32_t bytes) { std::memcpy(p, &e[s], bytes); });
 }
 
 void hWmmaMma(Warp& w, const Instr& in, std::uint32_t m)
@@ -238,16 +232,15 @@ void hWmmaMma(Warp& w, const Instr& in, std::uint32_t m)
     const MatrixFragment &D = op.frag[0], &A = op.frag[1], &B = op.frag[2], &C = op.frag[3];
     const Elements a = readFragment(w, A), b = readFragment(w, B), c = readFragment(w, C);
     const std::uint32_t rows = D.rows, cols = D.cols, depth = A.cols;
-    std::vector<double> av(a.bits.size()), bv(b.bits.size());
+    std::vector<double> av(a.size()), bv(b.size());
     for (std::size_t i = 0; i < av.size(); ++i)
-        av[i] = valueOf(A.elem, a.bits[i]);
+        av[i] = valueOf(A.elem, a[i]);
     for (std::size_t i = 0; i < bv.size(); ++i)
-        bv[i] = valueOf(B.elem, b.bits[i]);
-    Elements d;
-    d.bits.resize(D.elements());
+        bv[i] = valueOf(B.elem, b[i]);
+    Elements d(D.elements());
     for (std::uint32_t r = 0; r < rows; ++r)
         for (std::uint32_t col = 0; col < cols; ++col) {
-            double acc = valueOf(C.elem, c.bits[r * cols + col]);
+            double acc = valueOf(C.elem, c[r * cols + col]);
             if (D.elem == MatrixElem::F64) { // one fused multiply-add after another, as each rounds in f64
                 for (std::uint32_t k = 0; k < depth; ++k)
                     acc = std::fma(av[r * depth + k], bv[k * cols + col], acc);
@@ -257,7 +250,7 @@ void hWmmaMma(Warp& w, const Instr& in, std::uint32_t m)
                     sum += av[r * depth + k] * bv[k * cols + col];
                 acc += sum;
             }
-            d.bits[r * cols + col] = roundTo(D.elem, acc, op.satfinite);
+            d[r * cols + col] = roundTo(D.elem, acc, op.satfinite);
         }
     writeFragment(w, D, d);
 }

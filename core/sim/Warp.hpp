@@ -168,6 +168,16 @@ struct Warp {
         return true;
     }
 
+    // Hands the accesses noted so far to the observers as `in`'s, for a handler that accesses
+    // more than once per lane (the log keeps one access per lane). Nothing when unobserved.
+    void deliverAccesses(const Instr& in)
+    {
+        if (probe && blk->accesses.lanes) {
+            blk->observers.memory(*this, in, blk->accesses);
+            blk->accesses.clear();
+        }
+    }
+
     // Records a fault at lane (or the first active lane when lane < 0), tells the
     // observers and stops the launch.
     void fault(FaultKind kind, const std::string& what, int lane, const Instr& in);
