@@ -50,6 +50,9 @@ void decodeRefused(Decoder& d, const OpcodeInfo& row); // brx, isspacep
 void decodeCpAsync(Decoder& d, const OpcodeInfo& row); // cp.async and its groups
 
 // Warp-wide matrix instructions (MatrixDecoder.cpp).
-void decodeWmma(Decoder& d, const OpcodeInfo& row); // wmma.load, wmma.store, wmma.mma
+void decodeWmma(Decoder& d, const OpcodeInfo& row);       // wmma.load, wmma.store, wmma.mma
+void decodeMma(Decoder& d, const OpcodeInfo& row);        // mma.sync
+void decodeMatrixRows(Decoder& d, const OpcodeInfo& row); // ldmatrix, stmatrix
+void decodeMovmatrix(Decoder& d, const OpcodeInfo& row);
 
 } // namespace kw::sim

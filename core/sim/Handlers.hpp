@@ -34,11 +34,14 @@ void hMatchAll(Warp& w, const Instr& in, std::uint32_t mask);
 // bar.warp.sync (__syncwarp): orders the lanes' shared accesses for racecheck and checks the mask
 // under synccheck (BarrierChecks.cpp); otherwise no effect beyond the reconvergence warpSync asks for.
 void hBarWarpSync(Warp& w, const Instr& in, std::uint32_t mask);
-// wmma.load, wmma.store, wmma.mma (MatrixHandlers.cpp): the whole warp at once, in.imm
-// indexing the function's MatrixOps.
+// wmma.load, wmma.store, wmma.mma and mma.sync, ldmatrix, stmatrix, movmatrix
+// (MatrixHandlers.cpp): the whole warp at once, in.imm indexing the function's MatrixOps.
 void hWmmaLoad(Warp& w, const Instr& in, std::uint32_t mask);
 void hWmmaStore(Warp& w, const Instr& in, std::uint32_t mask);
-void hWmmaMma(Warp& w, const Instr& in, std::uint32_t mask);
+void hMatrixMma(Warp& w, const Instr& in, std::uint32_t mask);
+void hLoadRows(Warp& w, const Instr& in, std::uint32_t mask);
+void hStoreRows(Warp& w, const Instr& in, std::uint32_t mask);
+void hTranspose(Warp& w, const Instr& in, std::uint32_t mask);
 // cp.async (AsyncCopyHandlers.cpp): the copy is checked where it is issued and lands when
 // its lane waits for its group. a[0]: the source address, a[2] its offset, a[1] the
 // source size (type2 Pred: an ignore-src predicate); elemSize: cp-size.

@@ -1,6 +1,6 @@
 #pragma once
 // Every register an instruction names: its destinations, sources, address and guard, and
-// a wmma's fragments. Fields that hold something else (printf's frame offsets) make a
+// a matrix instruction's fragments. Fields that hold something else (printf's frame offsets) make a
 // register look named where it is not, which is the safe side for every caller.
 #include "sim/Handlers.hpp"
 #include "sim/PtxModule.hpp"
@@ -9,8 +9,12 @@
 
 namespace kw::sim {
 
-// A wmma instruction, whose fragments are in Function::matrixOps (Instr::imm indexes it).
-inline bool isMatrixInstr(const Instr& in) { return in.fn == &hWmmaLoad || in.fn == &hWmmaStore || in.fn == &hWmmaMma; }
+// A warp matrix instruction, whose fragments are in Function::matrixOps (Instr::imm indexes it).
+inline bool isMatrixInstr(const Instr& in)
+{
+    return in.fn == &hWmmaLoad || in.fn == &hWmmaStore || in.fn == &hMatrixMma || in.fn == &hLoadRows
+        || in.fn == &hStoreRows || in.fn == &hTranspose;
+}
 
 template <class F> void forInstrRegisters(const Function& fn, const Instr& in, F f)
 {

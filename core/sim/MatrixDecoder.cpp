@@ -1,5 +1,6 @@
-// wmma.load, wmma.store and wmma.mma: the shapes, layouts and element types PTX gives
-// them, and fragments whose register count fits (MatrixOp.hpp).
+// wmma.load, wmma.store, wmma.mma, mma.sync, ldmatrix, stmatrix and movmatrix: the shapes,
+// layouts and element types PTX gives them, and fragments whose register count fits
+// (MatrixOp.hpp).
 #include "sim/DecodeFunctions.hpp"
 
 #include "sim/Decoder.hpp"
@@ -45,6 +46,21 @@ bool multiplicandFits(MatrixShape s, MatrixElem e)
     }
 }
 
+// mma.sync's shapes and the multiplicand types the simulator runs them with.
+bool mmaShapeFits(MatrixShape s, MatrixElem e)
+{
+    const auto is = [&](int m, int n, int k) { return s.m == m && s.n == n && s.k == k; };
+    switch (e) {
+    case MatrixElem::F16:
+    case MatrixElem::BF16: return is(16, 8, 16) || is(16, 8, 8);
+    case MatrixElem::Tf32: return is(16, 8, 8) || is(16, 8, 4);
+    case MatrixElem::F64: return is(8, 8, 4);
+    case MatrixElem::S8:
+    case MatrixElem::U8: return is(16, 8, 32) || is(16, 8, 16) || is(8, 8, 16);
+    default: return false;
+    }
+}
+
 bool accumulatorFits(MatrixElem ab, MatrixElem c)
 {
     switch (ab) {
@@ -66,25 +82,27 @@ bool accumulatorFitsShape(MatrixShape s, MatrixElem c)
     return false;
 }
 
-class WmmaDecoder {
+class MatrixDecoder {
 public:
-    explicit WmmaDecoder(Decoder& d)
+    explicit MatrixDecoder(Decoder& d)
         : d_(d)
     {
         const auto& parts = d.parts();
-        static const std::regex shapeRe("m([0-9]+)n([0-9]+)k([0-9]+)");
+        static const std::regex shapeRe("m([0-9]+)n([0-9]+)(?:k([0-9]+))?");
         for (std::size_t i = 1; i < parts.size(); ++i) {
             const std::string& p = parts[i];
             std::smatch m;
             if (p == "row" || p == "col")
                 layouts_.push_back(p == "col");
             else if (std::regex_match(p, m, shapeRe))
-                shape_
-                    = {std::uint16_t(std::stoi(m[1])), std::uint16_t(std::stoi(m[2])), std::uint16_t(std::stoi(m[3]))};
+                shape_ = {std::uint16_t(std::stoi(m[1])), std::uint16_t(std::stoi(m[2])),
+                          std::uint16_t(m[3].matched ? std::stoi(m[3]) : 0)};
             else if (auto e = elemOf(p))
                 elems_.push_back(*e);
             else if (p == "u4" || p == "s4" || p == "b1")
                 d.unsupported(fmt::format("`{}`: sub-byte matrix elements", d.joined()));
+            else if (p == "e4m3" || p == "e5m2" || p == "e3m2" || p == "e2m3" || p == "e2m1")
+                d.unsupported(fmt::format("`{}`: 8-bit and smaller floating-point matrix elements", d.joined()));
         }
         if (!d.written("sync") || !d.written("aligned"))
             d.unsupported(fmt::format("`{}` without .sync.aligned", d.joined()));
@@ -101,7 +119,7 @@ public:
             refuseTypes();
         op.colMajor = oneLayout();
         d_.need(2);
-        op.frag[0] = fragment(d_.ops()[0], which, e, true);
+        op.frag[0] = fragment(d_.ops()[0], which, e, true, FragmentLayout::Wmma);
         memoryOperands(op, 1, 2);
         finish(std::move(op), &hWmmaLoad);
     }
@@ -115,39 +133,71 @@ public:
             refuseTypes();
         op.colMajor = oneLayout();
         d_.need(2);
-        op.frag[0] = fragment(d_.ops()[1], 'c', e, false);
+        op.frag[0] = fragment(d_.ops()[1], 'c', e, false, FragmentLayout::Wmma);
         memoryOperands(op, 0, 2);
         finish(std::move(op), &hWmmaStore);
     }
 
+    // wmma.mma.sync.aligned.alayout.blayout.shape.dtype{.atype.btype}.ctype d, a, b, c
     void mma()
     {
-        MatrixOp op;
-        op.kind = MatrixOp::Kind::Mma;
         if (layouts_.size() != 2)
             d_.unsupported(fmt::format("`{}` without the layouts of a and b", d_.joined()));
-        // .dtype.ctype for f16 multiplicands, .dtype.atype.btype.ctype for the others.
-        MatrixElem dt, at, bt, ct;
-        if (elems_.size() == 2)
-            dt = elems_[0], ct = elems_[1], at = bt = MatrixElem::F16;
-        else if (elems_.size() == 4)
-            dt = elems_[0], at = elems_[1], bt = elems_[2], ct = elems_[3];
-        else
-            refuseTypes();
-        const bool ints = at == MatrixElem::S8 || at == MatrixElem::U8;
-        const bool sameKind = ints ? (bt == MatrixElem::S8 || bt == MatrixElem::U8) : at == bt;
-        if (!multiplicandFits(shape_, at) || !sameKind || !accumulatorFits(at, dt) || !accumulatorFits(at, ct))
-            refuseTypes();
-        if (d_.written("rz") || d_.written("rm") || d_.written("rp"))
-            d_.unsupported(fmt::format("`{}`: directed rounding of a matrix product", d_.joined()));
-        op.satfinite = d_.written("satfinite");
-        d_.need(4);
-        const auto& ops = d_.ops();
-        op.frag[0] = fragment(ops[0], 'c', dt, true);
-        op.frag[1] = fragment(ops[1], 'a', at, false);
-        op.frag[2] = fragment(ops[2], 'b', bt, false);
-        op.frag[3] = fragment(ops[3], 'c', ct, false);
-        finish(std::move(op), &hWmmaMma);
+        if (elems_.size() == 2) // .dtype.ctype for f16 multiplicands
+            elems_ = {elems_[0], MatrixElem::F16, MatrixElem::F16, elems_[1]};
+        finish(product(&multiplicandFits, false), &hMatrixMma);
+    }
+
+    // mma.sync.aligned.shape.row.col{.satfinite}.dtype.atype.btype.ctype d, a, b, c
+    void mmaSync()
+    {
+        if (d_.written("sp"))
+            d_.unsupported(fmt::format("`{}`: sparse matrix products", d_.joined()));
+        if (layouts_ != std::vector<bool>{false, true})
+            d_.unsupported(fmt::format("`{}`: mma.sync is run with .row.col only (other layouts belong to the "
+                                       "m8n8k4 f16 shape)",
+                                       d_.joined()));
+        if (shape_.m == 8 && shape_.n == 8 && shape_.k == 4 && elems_.size() == 4 && elems_[1] == MatrixElem::F16)
+            d_.unsupported(fmt::format("`{}`: the m8n8k4 f16 shape (its quad-pair layout)", d_.joined()));
+        finish(product(&mmaShapeFits, true), &hMatrixMma);
+    }
+
+    // ldmatrix (load) and stmatrix: .sync.aligned.m8n8.x1|x2|x4{.trans}{.shared}.b16; the
+    // registers, one per 8 x 8 matrix, then or after the address.
+    void rows(bool load)
+    {
+        if (shape_.m != 8 || shape_.n != 8 || shape_.k != 0 || !d_.written("b16"))
+            d_.unsupported(fmt::format("`{}`: only the m8n8 shape of 16-bit elements", d_.joined()));
+        const std::size_t count = d_.written("x4") ? 4 : d_.written("x2") ? 2 : d_.written("x1") ? 1 : 0;
+        if (!count)
+            d_.unsupported(fmt::format("`{}` without .x1, .x2 or .x4", d_.joined()));
+        d_.need(2);
+        const PtxOperand& regs = d_.ops()[load ? 0 : 1];
+        if (registerCount(regs) != count)
+            d_.unsupported(
+                fmt::format("`{}` with {} registers; .x{} takes {}", d_.joined(), registerCount(regs), count, count));
+        MatrixOp op;
+        op.kind = load ? MatrixOp::Kind::LoadRows : MatrixOp::Kind::StoreRows;
+        op.colMajor = d_.written("trans");
+        for (std::size_t i = 0; i < count; ++i)
+            op.frag[i] = eightByEight(registerOf(regs, i, load));
+        memoryOperands(op, load ? 1 : 0, 2);
+        if (op.hasStride)
+            d_.unsupported(fmt::format("`{}` with a third operand", d_.joined()));
+        finish(std::move(op), load ? &hLoadRows : &hStoreRows);
+    }
+
+    // movmatrix.sync.aligned.m8n8.trans.b16 d, a
+    void transpose()
+    {
+        if (shape_.m != 8 || shape_.n != 8 || shape_.k != 0 || !d_.written("b16") || !d_.written("trans"))
+            d_.unsupported(fmt::format("`{}`: only movmatrix.sync.aligned.m8n8.trans.b16", d_.joined()));
+        d_.need(2);
+        MatrixOp op;
+        op.kind = MatrixOp::Kind::Transpose;
+        op.frag[0] = eightByEight(registerOf(d_.ops()[0], 0, true));
+        op.frag[1] = eightByEight(registerOf(d_.ops()[1], 0, false));
+        finish(std::move(op), &hTranspose);
     }
 
 private:
@@ -168,15 +218,42 @@ private:
         d_.unsupported(fmt::format("`{}`: element types PTX does not give this shape", d_.joined()));
     }
 
+    // A product d = a b + c: the types .dtype.atype.btype.ctype checked against the shape
+    // (`fits`) and each other, the fragments in wmma's layout or PTX's (mma.sync).
+    MatrixOp product(bool (*fits)(MatrixShape, MatrixElem), bool ptxLayout) const
+    {
+        if (elems_.size() != 4)
+            refuseTypes();
+        const MatrixElem dt = elems_[0], at = elems_[1], bt = elems_[2], ct = elems_[3];
+        const bool ints = at == MatrixElem::S8 || at == MatrixElem::U8;
+        const bool sameKind = ints ? (bt == MatrixElem::S8 || bt == MatrixElem::U8) : at == bt;
+        if (!fits(shape_, at) || !sameKind || !accumulatorFits(at, dt) || !accumulatorFits(at, ct))
+            refuseTypes();
+        if (d_.written("rz") || d_.written("rm") || d_.written("rp"))
+            d_.unsupported(fmt::format("`{}`: directed rounding of a matrix product", d_.joined()));
+        MatrixOp op;
+        op.kind = MatrixOp::Kind::Mma;
+        op.satfinite = d_.written("satfinite");
+        d_.need(4);
+        const auto& ops = d_.ops();
+        const auto layout = [&](FragmentLayout mma) { return ptxLayout ? mma : FragmentLayout::Wmma; };
+        op.frag[0] = fragment(ops[0], 'c', dt, true, layout(FragmentLayout::MmaC));
+        op.frag[1] = fragment(ops[1], 'a', at, false, layout(FragmentLayout::MmaA));
+        op.frag[2] = fragment(ops[2], 'b', bt, false, layout(FragmentLayout::MmaB));
+        op.frag[3] = fragment(ops[3], 'c', ct, false, layout(FragmentLayout::MmaC));
+        return op;
+    }
+
     // A fragment operand {r, ...} of matrix `which` (a: m x k, b: k x n, c: m x n): its
     // register count must hold the matrix a whole number of times (1, 2 or 4) over the
-    // warp's 32 lanes.
-    MatrixFragment fragment(const PtxOperand& o, char which, MatrixElem e, bool written) const
+    // warp's 32 lanes (wmma), or exactly once (mma.sync).
+    MatrixFragment fragment(const PtxOperand& o, char which, MatrixElem e, bool written, FragmentLayout layout) const
     {
         if (o.kind != PtxOperand::Kind::Vec)
             d_.unsupported(fmt::format("`{}` with a fragment that is not a {{register, ...}} list", d_.joined()));
         MatrixFragment f;
         f.elem = e;
+        f.layout = layout;
         f.rows = which == 'b' ? shape_.k : shape_.m;
         f.cols = which == 'a' ? shape_.k : shape_.n;
         const PtxType regType = e == MatrixElem::F64 ? PtxType::F64 : PtxType::B32;
@@ -186,9 +263,36 @@ private:
             f.regs.push_back(d_.element(o, k, regType));
         }
         const std::uint32_t slots = 32 * f.perLane();
-        if (slots == 0 || slots % f.elements() != 0 || slots / f.elements() > 4)
+        const bool exact = layout != FragmentLayout::Wmma;
+        if (slots == 0 || slots % f.elements() != 0 || slots / f.elements() > (exact ? 1u : 4u))
             d_.unsupported(fmt::format("`{}` with a fragment of {} registers, which does not hold a {} x {} matrix",
                                        d_.joined(), f.regs.size(), f.rows, f.cols));
+        return f;
+    }
+
+    static std::size_t registerCount(const PtxOperand& o)
+    {
+        return o.kind == PtxOperand::Kind::Vec ? o.regs.size() : o.kind == PtxOperand::Kind::Reg ? 1 : 0;
+    }
+
+    // Register i of an operand that is a register or a {register, ...} list.
+    std::uint32_t registerOf(const PtxOperand& o, std::size_t i, bool written) const
+    {
+        if (o.kind == PtxOperand::Kind::Reg)
+            return o.reg;
+        if (o.kind != PtxOperand::Kind::Vec || (written && i < o.elemImm.size() && !o.elemImm[i].empty()))
+            d_.unsupported(fmt::format("`{}` with an operand that is not a register", d_.joined()));
+        return d_.element(o, i, PtxType::B32);
+    }
+
+    // One 8 x 8 matrix of 16-bit elements in a register of each lane, in mma's accumulator layout.
+    static MatrixFragment eightByEight(std::uint32_t reg)
+    {
+        MatrixFragment f;
+        f.elem = MatrixElem::F16;
+        f.layout = FragmentLayout::MmaC;
+        f.rows = f.cols = 8;
+        f.regs = {reg};
         return f;
     }
 
@@ -198,7 +302,7 @@ private:
         const PtxOperand& mem = d_.ops()[memAt];
         if (mem.kind != PtxOperand::Kind::Mem)
             d_.unsupported(fmt::format("`{}` without an address operand", d_.joined()));
-        in.space = d_.written("shared::cta") ? Space::Shared : d_.space();
+        in.space = d_.space();
         if (in.space != Space::Generic && in.space != Space::Global && in.space != Space::Shared)
             d_.unsupported(fmt::format("`{}` in a state space other than .global or .shared", d_.joined()));
         if (mem.memSpace != Space::Generic && in.space == Space::Generic)
@@ -229,7 +333,7 @@ private:
 
 void decodeWmma(Decoder& d, const OpcodeInfo&)
 {
-    WmmaDecoder wmma(d);
+    MatrixDecoder wmma(d);
     const auto& parts = d.parts();
     const std::string which = parts.size() > 2 ? parts[2] : "";
     if (d.has("load") && (which == "a" || which == "b" || which == "c"))
@@ -240,5 +344,11 @@ void decodeWmma(Decoder& d, const OpcodeInfo&)
         return wmma.mma();
     d.unsupported(fmt::format("instruction `{}`", d.joined()));
 }
+
+void decodeMma(Decoder& d, const OpcodeInfo&) { MatrixDecoder(d).mmaSync(); }
+
+void decodeMatrixRows(Decoder& d, const OpcodeInfo& row) { MatrixDecoder(d).rows(row.name == "ldmatrix"); }
+
+void decodeMovmatrix(Decoder& d, const OpcodeInfo&) { MatrixDecoder(d).transpose(); }
 
 } // namespace kw::sim

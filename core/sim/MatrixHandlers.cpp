@@ -1,6 +1,7 @@
-// wmma.load, wmma.store and wmma.mma for the whole warp. Fragments hold their elements
-// as MatrixOp.hpp lays them out; memory is reached lane by lane through Warp::access, so
-// bounds, the observers (racecheck, the profiler) and faults see every element. An
+// wmma.load, wmma.store, wmma.mma and mma.sync, ldmatrix, stmatrix and movmatrix for the
+// whole warp. Fragments hold their elements as MatrixOp.hpp lays them out; memory is
+// reached lane by lane through Warp::access, so bounds, the observers (racecheck, the
+// profiler) and faults see every element. An
 // element of a product sums exact products (those of f16, bf16, tf32 and 8-bit values are
 // exact in double) in double and is rounded once to the accumulator's type; f64 takes one
 // fused multiply-add after another. The GPU's tensor cores may differ in the last bits of
@@ -25,7 +26,15 @@ const MatrixOp& matrixOp(const Warp& w, const Instr& in) { return w.fn->matrixOp
 
 const char* verb(const MatrixOp& op)
 {
-    return op.kind == MatrixOp::Kind::Load ? "wmma.load" : op.kind == MatrixOp::Kind::Store ? "wmma.store" : "wmma.mma";
+    switch (op.kind) {
+    case MatrixOp::Kind::Load: return "wmma.load";
+    case MatrixOp::Kind::Store: return "wmma.store";
+    case MatrixOp::Kind::Mma: return op.frag[0].layout == FragmentLayout::Wmma ? "wmma.mma" : "mma.sync";
+    case MatrixOp::Kind::LoadRows: return "ldmatrix";
+    case MatrixOp::Kind::StoreRows: return "stmatrix";
+    case MatrixOp::Kind::Transpose: return "movmatrix";
+    }
+    return "";
 }
 
 // The instruction is the warp's: every one of its 32 lanes executes it together.
@@ -78,12 +87,14 @@ double valueOf(MatrixElem e, std::uint64_t bits)
 // A matrix's elements' bits in row-major order, read from (or written to) a fragment.
 using Elements = std::vector<std::uint64_t>;
 
+// A wmma fragment that holds its matrix more than once gives the first copy (the lowest slot).
 Elements readFragment(const Warp& w, const MatrixFragment& f)
 {
     Elements e(f.elements());
     const std::uint32_t per = f.perLane();
-    for (std::uint32_t s = 0; s < f.elements(); ++s)
-        e[s] = slotBits(w, f, int(s / per), s % per);
+    for (int lane = 31; lane >= 0; --lane)
+        for (std::uint32_t j = per; j-- > 0;)
+            e[matrixElementAt(f, lane, j)] = slotBits(w, f, lane, j);
     return e;
 }
 
@@ -92,14 +103,12 @@ void writeFragment(Warp& w, const MatrixFragment& f, const Elements& e)
 {
     const int per = matrixElemsPerReg(f.elem);
     const int bits = per == 1 ? 64 : 32 / per;
-    const std::uint32_t perLane = f.perLane(), n = f.elements();
     for (int lane = 0; lane < 32; ++lane)
         for (std::size_t r = 0; r < f.regs.size(); ++r) {
             std::uint64_t v = 0;
             for (int p = 0; p < per; ++p) {
-                const std::uint32_t slot
-                    = std::uint32_t(lane) * perLane + std::uint32_t(r) * std::uint32_t(per) + std::uint32_t(p);
-                const std::uint64_t x = e[slot % n];
+                const std::uint64_t x
+                    = e[matrixElementAt(f, lane, std::uint32_t(r) * std::uint32_t(per) + std::uint32_t(p))];
                 v |= per == 1 ? x : (x & ((std::uint64_t(1) << bits) - 1)) << (p * bits);
             }
             w.reg(f.regs[r])[lane] = v;
@@ -197,6 +206,24 @@ std::uint64_t roundTo(MatrixElem e, double v, bool satfinite)
     }
 }
 
+// Row r of 8 x 8 matrix i (.trans: its column r) is the 16 bytes at lane 8i + r's address;
+// move(p, at) moves the 16-bit element at p to or from element `at` (row-major) of the
+// matrix, for each of the eight in a row.
+template <class F> bool eachRow(Warp& w, const Instr& in, int i, bool write, F move)
+{
+    const MatrixOp& op = matrixOp(w, in);
+    const std::uint64_t* A = w.reg(in.addr);
+    for (int r = 0; r < 8; ++r) {
+        const int lane = 8 * i + r;
+        std::uint8_t* p = w.access(in.space, A[lane] + std::uint64_t(op.offset), 16, write, lane, in);
+        if (!p)
+            return false;
+        for (int c = 0; c < 8; ++c)
+            move(p + 2 * c, std::size_t(op.colMajor ? c * 8 + r : r * 8 + c));
+    }
+    return true;
+}
+
 } // namespace
 
 void hWmmaLoad(Warp& w, const Instr& in, std::uint32_t m)
@@ -224,7 +251,7 @@ void hWmmaStore(Warp& w, const Instr& in, std::uint32_t m)
                 [&](std::uint32_t s, std::uint8_t* p, std::uint32_t bytes) { std::memcpy(p, &e[s], bytes); });
 }
 
-void hWmmaMma(Warp& w, const Instr& in, std::uint32_t m)
+void hMatrixMma(Warp& w, const Instr& in, std::uint32_t m)
 {
     if (!wholeWarp(w, in, m))
         return;
@@ -253,6 +280,57 @@ void hWmmaMma(Warp& w, const Instr& in, std::uint32_t m)
             d[r * cols + col] = roundTo(D.elem, acc, op.satfinite);
         }
     writeFragment(w, D, d);
+}
+
+// ldmatrix and stmatrix. Each lane moves one row, so the observers get the instruction's
+// accesses as one, 16 bytes a lane: the profiler counts a quarter warp's eight rows to a
+// wavefront, as the hardware moves one matrix at a time.
+void hLoadRows(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (!wholeWarp(w, in, m))
+        return;
+    const MatrixOp& op = matrixOp(w, in);
+    for (int i = 0; i < 4 && !op.frag[i].regs.empty(); ++i) {
+        Elements e(64);
+        if (!eachRow(w, in, i, false, [&](const std::uint8_t* p, std::size_t at) {
+                std::uint16_t v;
+                std::memcpy(&v, p, 2);
+                e[at] = v;
+            }))
+            return;
+        writeFragment(w, op.frag[i], e);
+    }
+    w.deliverAccesses(in);
+}
+
+void hStoreRows(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (!wholeWarp(w, in, m))
+        return;
+    const MatrixOp& op = matrixOp(w, in);
+    for (int i = 0; i < 4 && !op.frag[i].regs.empty(); ++i) {
+        const Elements e = readFragment(w, op.frag[i]);
+        if (!eachRow(w, in, i, true, [&](std::uint8_t* p, std::size_t at) {
+                const auto v = std::uint16_t(e[at]);
+                std::memcpy(p, &v, 2);
+            }))
+            return;
+    }
+    w.deliverAccesses(in);
+}
+
+// movmatrix.trans: d is a transposed.
+void hTranspose(Warp& w, const Instr& in, std::uint32_t m)
+{
+    if (!wholeWarp(w, in, m))
+        return;
+    const MatrixOp& op = matrixOp(w, in);
+    const Elements a = readFragment(w, op.frag[1]);
+    Elements d(64);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 8; ++c)
+            d[std::size_t(r * 8 + c)] = a[std::size_t(c * 8 + r)];
+    writeFragment(w, op.frag[0], d);
 }
 
 } // namespace kw::sim

@@ -61,6 +61,7 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"fma", Shape::Ternary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat relu hi wide", decodeMad, ArithOp::Mad},
     {"isspacep", Shape::Binary, 0, "", decodeRefused, ArithOp::None, true},
     {"ld", Shape::Load, kAny, "global shared local const param v2 v4 v8 volatile relaxed acquire", decodeLoad},
+    {"ldmatrix", Shape::MatrixRows, typeBit(T::B16), "m8n8 x1 x2 x4 trans shared", decodeMatrixRows},
     {"ldu", Shape::Load, kAny, "global v2 v4 v8", decodeLoad},
     {"lg2", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Lg2},
     {"lop3", Shape::TableImm, typeBit(T::B32), "", decodeLop3},
@@ -70,7 +71,10 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"max", Shape::Binary, kInt | kFloat | kHalf, "ftz NaN", decodeMinMax, ArithOp::Max},
     {"membar", Shape::None, 0, "proxy", decodeFence},
     {"min", Shape::Binary, kInt | kFloat | kHalf, "ftz NaN", decodeMinMax, ArithOp::Min},
+    {"mma", Shape::MatrixMma, typeBits({T::F16, T::BF16, T::F32, T::F64, T::S8, T::U8, T::S32}),
+     "row col m16n8k16 m16n8k8 m16n8k4 m16n8k32 m8n8k16 m8n8k4 tf32 satfinite", decodeMma},
     {"mov", Shape::Move, kAny, "", decodeMov},
+    {"movmatrix", Shape::Unary, typeBit(T::B16), "m8n8 trans", decodeMovmatrix},
     {"mul", Shape::Binary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat lo hi wide", decodeMul, ArithOp::Mul},
     {"nanosleep", Shape::Ignored, typeBit(T::U32), "", decodeNanosleep},
     {"neg", Shape::Unary, kInt | kFloat | kHalf, "ftz", decodeUnary, ArithOp::Neg},
@@ -100,6 +104,7 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"sin", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Sin},
     {"sqrt", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Sqrt},
     {"st", Shape::Store, kAny, "global shared local const param v2 v4 v8 volatile relaxed release", decodeStore},
+    {"stmatrix", Shape::MatrixRows, typeBit(T::B16), "m8n8 x1 x2 x4 trans shared", decodeMatrixRows},
     {"sub", Shape::Binary, kInt | kFloat | kHalf, "rn rz rm rp ftz sat cc", decodeAddSub, ArithOp::Sub},
     {"subc", Shape::Binary, kInt3264, "cc", decodeCarry},
     {"tanh", Shape::Unary, kFloat | kHalf, kRound, decodeUnary, ArithOp::Tanh},
@@ -169,6 +174,8 @@ std::string_view shapeText(Shape s)
     case Shape::AsyncCopy: return "[dst], [src], size[, src-size] | n";
     case Shape::Matrix:
         return "{d, ...}, [addr][, stride] | [addr], {a, ...}[, stride] | {d, ...}, {a, ...}, {b, ...}, {c, ...}";
+    case Shape::MatrixMma: return "{d, ...}, {a, ...}, {b, ...}, {c, ...}";
+    case Shape::MatrixRows: return "{d, ...}, [addr] | [addr], {a, ...}";
     }
     return "";
 }

@@ -43,6 +43,8 @@ enum class Shape : std::uint8_t {
     Barrier,    // id  or  d, id, {!}p
     AsyncCopy,  // [dst], [src], size[, src-size]  or  n  or  nothing: cp.async and its groups
     Matrix,     // fragments {d, ...}, {a, ...}: wmma's load, store and mma
+    MatrixMma,  // {d, ...}, {a, ...}, {b, ...}, {c, ...}: mma.sync
+    MatrixRows, // {d, ...}, [address]  or  [address], {a, ...}: ldmatrix, stmatrix
 };
 
 // A set of PtxTypes, one bit each.

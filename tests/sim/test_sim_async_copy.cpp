@@ -10,15 +10,6 @@ using namespace kwtest;
 
 namespace {
 
-std::optional<kw::KernelImage> compile80(const std::string& source, const std::string& kernel)
-{
-    std::string log;
-    auto img = compileCuda(source, kernel, log, false, {}, "sm_80");
-    if (!img)
-        ADD_FAILURE() << "NVRTC failed:\n" << log;
-    return img;
-}
-
 kw::LaunchConfig checked(kw::Dim3 grid, kw::Dim3 block)
 {
     kw::LaunchConfig c = config(grid, block);
@@ -94,7 +85,7 @@ __global__ void misuse(const float* in, int mode)
 TEST(SimAsyncCopy, CopiesLandAtTheWaitWithZeroFill)
 {
     KW_REQUIRE_NVRTC();
-    auto img = compile80(kSource, "staged");
+    auto img = compileFor(kSource, "staged", "sm_80");
     ASSERT_TRUE(img);
     kw::SimBackend sim;
     for (int keep : {16, 8, 0}) {
@@ -119,7 +110,7 @@ TEST(SimAsyncCopy, CopiesLandAtTheWaitWithZeroFill)
 TEST(SimAsyncCopy, WaitingForAllButTheNewestGroupLandsTheOlderOnly)
 {
     KW_REQUIRE_NVRTC();
-    auto img = compile80(kSource, "two_groups");
+    auto img = compileFor(kSource, "two_groups", "sm_80");
     ASSERT_TRUE(img);
     std::vector<int> in(64);
     for (int i = 0; i < 64; ++i)
@@ -140,7 +131,7 @@ TEST(SimAsyncCopy, WaitingForAllButTheNewestGroupLandsTheOlderOnly)
 TEST(SimAsyncCopy, TheIgnoreSrcPredicateCopiesZeros)
 {
     KW_REQUIRE_NVRTC();
-    auto img = compile80(kSource, "ignore_src");
+    auto img = compileFor(kSource, "ignore_src", "sm_80");
     ASSERT_TRUE(img);
     std::vector<int> in(32);
     for (int i = 0; i < 32; ++i)
@@ -157,7 +148,7 @@ TEST(SimAsyncCopy, TheIgnoreSrcPredicateCopiesZeros)
 TEST(SimAsyncCopy, RacecheckFindsAReadOfAnotherThreadsCopyBeforeItsWait)
 {
     KW_REQUIRE_NVRTC();
-    auto img = compile80(kSource, "early");
+    auto img = compileFor(kSource, "early", "sm_80");
     ASSERT_TRUE(img);
     kw::SimBackend sim;
     for (int waitFirst : {0, 1}) {
@@ -181,7 +172,7 @@ TEST(SimAsyncCopy, RacecheckFindsAReadOfAnotherThreadsCopyBeforeItsWait)
 TEST(SimAsyncCopy, AMisalignedOrOutOfBoundsCopyFaultsWhereItIsIssued)
 {
     KW_REQUIRE_NVRTC();
-    auto img = compile80(kSource, "misuse");
+    auto img = compileFor(kSource, "misuse", "sm_80");
     ASSERT_TRUE(img);
     kw::SimBackend sim;
     for (int mode : {0, 1}) {

@@ -13,34 +13,6 @@ using namespace kwtest;
 
 namespace {
 
-std::optional<kw::KernelImage> compileFor(const std::string& source, const std::string& kernel,
-                                          const std::string& arch = "sm_80")
-{
-    std::string log;
-    auto img = compileCuda(source, kernel, log, false, {}, arch);
-    if (!img)
-        ADD_FAILURE() << "NVRTC failed:\n" << log;
-    return img;
-}
-
-std::uint16_t halfBits(float v)
-{
-    // Only exactly representable values are used: sign, exponent and 10 mantissa bits.
-    std::uint32_t f;
-    std::memcpy(&f, &v, 4);
-    if (v == 0)
-        return std::uint16_t((f >> 16) & 0x8000);
-    const std::uint32_t sign = (f >> 16) & 0x8000, exp = ((f >> 23) & 0xff) - 127 + 15, man = (f >> 13) & 0x3ff;
-    return std::uint16_t(sign | (exp << 10) | man);
-}
-
-std::uint16_t bf16Bits(float v)
-{
-    std::uint32_t f;
-    std::memcpy(&f, &v, 4);
-    return std::uint16_t(f >> 16); // only values with 7 mantissa bits are used
-}
-
 // Element (r, c) of a matrix at p with leading dimension ld, row- or column-major.
 template <class T> T& at(std::vector<T>& p, bool colMajor, int ld, int r, int c)
 {
@@ -239,7 +211,7 @@ __global__ void f64(const double* a, const double* b, const double* c, double* d
 )";
     kw::SimBackend sim;
     {
-        auto img = compileFor(src, "bf16");
+        auto img = compileFor(src, "bf16", "sm_80");
         ASSERT_TRUE(img);
         std::vector<double> a(256), b(256), one(256, 1.0);
         std::vector<std::uint16_t> ab(256), bb(256);
@@ -256,7 +228,7 @@ __global__ void f64(const double* a, const double* b, const double* c, double* d
             ASSERT_EQ(d[i], float(want[i])) << "bf16 " << i;
     }
     {
-        auto img = compileFor(src, "tf32");
+        auto img = compileFor(src, "tf32", "sm_80");
         ASSERT_TRUE(img);
         // Values with more than tf32's 10 mantissa bits: the product sees them rounded to
         // nearest, ties away from zero (1 + 2^-11 + 2^-12 becomes 1 + 2^-10).
@@ -277,7 +249,7 @@ __global__ void f64(const double* a, const double* b, const double* c, double* d
             ASSERT_EQ(d[i], float(want[i])) << "tf32 " << i;
     }
     {
-        auto img = compileFor(src, "f64");
+        auto img = compileFor(src, "f64", "sm_80");
         ASSERT_TRUE(img);
         std::vector<double> a(32), b(32), c(64);
         for (std::size_t i = 0; i < 32; ++i) {
@@ -519,7 +491,7 @@ __global__ void to_tf32(const float* in, float* out, int n)
     if (i < n) out[i] = nvcuda::wmma::__float_to_tf32(in[i]);
 }
 )";
-    auto img = compileFor(src, "to_tf32");
+    auto img = compileFor(src, "to_tf32", "sm_80");
     ASSERT_TRUE(img);
     // Around ties, both signs, the largest finite values, infinities, zeros and subnormals.
     std::vector<std::uint32_t> bits;
