@@ -12,6 +12,11 @@ std::vector<Token> tokenize(std::string_view s)
     std::size_t i = 0, n = s.size();
     auto identChar
         = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.'; };
+    // A modifier may hold "::" (`.shared::cta`, `.L2::128B`): it stays in its token, where a
+    // single ':' would end a label.
+    auto scopedAt = [&](std::size_t j) {
+        return j + 2 < n && s[j] == ':' && s[j + 1] == ':' && identChar(s[j + 2]) && s[j + 2] != '.';
+    };
     while (i < n) {
         char c = s[i];
         if (c == '\n') {
@@ -60,15 +65,15 @@ std::vector<Token> tokenize(std::string_view s)
         } else if (c == '.') {
             // Directives and their modifiers may be written together (".reg.b32"): split them.
             std::size_t j = i + 1;
-            while (j < n && identChar(s[j]) && s[j] != '.')
-                ++j;
+            while (j < n && ((identChar(s[j]) && s[j] != '.') || scopedAt(j)))
+                j += scopedAt(j) ? 2 : 1;
             t.kind = Token::Ident;
             t.text = std::string(s.substr(i, j - i));
             i = j;
         } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%') {
             std::size_t j = i + 1;
-            while (j < n && identChar(s[j]))
-                ++j;
+            while (j < n && (identChar(s[j]) || scopedAt(j)))
+                j += scopedAt(j) ? 2 : 1;
             t.kind = Token::Ident;
             t.text = std::string(s.substr(i, j - i));
             i = j;

@@ -194,12 +194,22 @@ void readRounding(const Decoder& d, Instr& in)
 
 } // namespace
 
-std::string decodeInstr(const std::string& opcode, const std::vector<PtxOperand>& ops, Instr& in, const DecodeEnv& env)
+std::string decodeInstr(const std::string& opcode, const std::vector<PtxOperand>& givenOps, Instr& in,
+                        const DecodeEnv& env)
 {
     std::vector<std::string> parts = splitMnemonic(opcode);
     const OpcodeInfo* row = findOpcode(parts[0]);
     if (!row)
         return "instruction `" + opcode + "`";
+    std::vector<PtxOperand> ops = givenOps;
+    for (std::string& p : parts) {
+        if (p == "shared::cta") // the block's own shared memory, as .shared
+            p = "shared";
+        else if (p.ends_with("::cluster"))
+            return "`" + opcode + "`: another block's shared memory (thread block clusters)";
+        else if (p == "L2::cache_hint" && !ops.empty()) // its last operand is the cache policy: a hint only
+            ops.pop_back();
+    }
     try {
         Decoder d(*row, std::move(parts), ops, in, env);
         in.type = d.lastType();
