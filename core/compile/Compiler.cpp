@@ -6,6 +6,7 @@
 #include "compile/CompilerSandbox.hpp"
 #include "compile/ContentHash.hpp"
 #include "compile/DiagnosticParser.hpp"
+#include "compile/FixedWidthTypes.hpp"
 #include "compile/HeaderSplit.hpp"
 #include "compile/HostCodeFilter.hpp"
 #include "compile/HostHeaderStandIns.hpp"
@@ -137,12 +138,13 @@ void rewordAbsentIncludes(std::vector<Diagnostic>& diagnostics, const std::vecto
 }
 
 // Everything the compiled program depends on, verbatim; ProgramCache compares it
-// whole, so only its hash needs to be short.
+// whole, so only its hash needs to be short. The version goes up when what the compile
+// does after the lookup changes (NVRTC's verdicts acted on, FixedWidthTypes).
 std::string cacheKey(const std::string& nvrtcVersion, const std::string& arch, const CompileRequest& req,
                      const TaggedSource& tagged, const std::vector<std::string>& args,
                      const std::vector<std::string>& names, const std::vector<IncludedFile>& includes)
 {
-    std::string k = "kwb program v4\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName + "\nargs";
+    std::string k = "kwb program v5\nnvrtc " + nvrtcVersion + "\narch " + arch + "\nname " + req.sourceName + "\nargs";
     for (const auto& a : args)
         k += ' ' + a + '\0';
     k += "\nnames";
@@ -355,7 +357,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
         if (std::none_of(ownHeaders.begin(), ownHeaders.end(),
                          [&](const InMemoryHeader& o) { return o.name == h.name; })) {
             ownHeaders.push_back(h);
-            includes.push_back({h.name, {}, h.text}); // in the cache key: a header that appears later recompiles
+            includes.push_back(
+                {h.name, {}, h.text, false, {}}); // in the cache key: a header that appears later recompiles
         }
 
     std::vector<std::string> names = request.nameExpressions;
@@ -411,18 +414,21 @@ CompileResult Compiler::compile(const CompileRequest& request)
             warm = w.get();
         }
     }
-    std::string pchKey;
-    if (warm) {
-        for (const auto& a : args)
-            pchKey += "arg " + a + '\0';
-        for (const auto& h : job.headers)
-            pchKey += "header " + h.name + '\0' + std::to_string(h.text.size()) + '\n' + h.text;
+    // What a precompiled header depends on besides the source: taken at each run, as the
+    // passes below may change the headers.
+    const auto pchKey = [&](const NvrtcJob& j) {
+        std::string key;
+        for (const auto& a : j.args)
+            key += "arg " + a + '\0';
+        for (const auto& h : j.headers)
+            key += "header " + h.name + '\0' + std::to_string(h.text.size()) + '\n' + h.text;
         for (const auto& inc : includes)
-            pchKey += "include " + inc.spelled + '\0' + inc.path.string() + '\0' + std::to_string(inc.contents.size())
+            key += "include " + inc.spelled + '\0' + inc.path.string() + '\0' + std::to_string(inc.contents.size())
                 + '\n' + inc.contents;
-    }
+        return key;
+    };
     const JobRunner worker
-        = [&](const NvrtcJob& j) { return warm ? warm->run(j, pchKey) : CompileWorkerProcess(worker_).run(j); };
+        = [&](const NvrtcJob& j) { return warm ? warm->run(j, pchKey(j)) : CompileWorkerProcess(worker_).run(j); };
     Attempt at = runNvrtc(worker, job, tagged);
     std::vector<Diagnostic> splitNotes;
     if (at.result.crashed && SplitCompileBound::remove(job.args)) {
@@ -443,8 +449,27 @@ CompileResult Compiler::compile(const CompileRequest& request)
         job.names = names;
         at = runNvrtc(worker, job, tagged);
     }
-    // What the filter kept and NVRTC calls host code goes too, a few passes at most.
+    // What the filter kept and NVRTC calls host code goes too, a few passes at most; a
+    // fixed-width type a left-out host header brought comes back first (FixedWidthTypes).
+    std::optional<Diagnostic> stdintNote;
     for (int pass = 0; pass < 4 && !at.result.ok; ++pass) {
+        if (!stdintNote) {
+            std::vector<int> leftOut;
+            for (const HostCodeRange& h : device.removed)
+                if (h.what.starts_with("#include "))
+                    leftOut.push_back(h.firstLine);
+            for (const Diagnostic& n : standIns.notes)
+                if (n.file == request.sourceName)
+                    leftOut.push_back(n.line);
+            stdintNote
+                = FixedWidthTypes::includeInPlace(device.text, request.sourceName, at.result.diagnostics, leftOut);
+            if (stdintNote) {
+                tagged = tag();
+                job.source = tagged.text;
+                at = runNvrtc(worker, job, tagged);
+                continue;
+            }
+        }
         const bool inSource
             = NvrtcHostRemoval::apply(device.text, request.sourceName, at.result.diagnostics, device.removed);
         const bool inHeaders = headers.removeNamed(at.result.diagnostics);
@@ -465,6 +490,8 @@ CompileResult Compiler::compile(const CompileRequest& request)
     r.diagnostics.insert(r.diagnostics.end(), boundNotes.begin(), boundNotes.end());
     r.diagnostics.insert(r.diagnostics.end(), splitNotes.begin(), splitNotes.end());
     r.diagnostics.insert(r.diagnostics.end(), standIns.notes.begin(), standIns.notes.end());
+    if (stdintNote)
+        r.diagnostics.push_back(*stdintNote);
     const std::vector<Diagnostic> headerNotes = headers.notes();
     r.diagnostics.insert(r.diagnostics.end(), headerNotes.begin(), headerNotes.end());
     r.hostCode = device.removed;

@@ -239,11 +239,33 @@ private:
         return toks_.size() - 1;
     }
 
+    // The `>` that closes the template parameter list opening at `open` (a `<`).
+    std::size_t templateListEnd(std::size_t open, std::size_t end) const
+    {
+        int depth = 0;
+        for (std::size_t i = open; i < end; ++i) {
+            if (isPunct(toks_[i], "<"))
+                ++depth;
+            else if (isPunct(toks_[i], ">"))
+                --depth;
+            else if (isPunct(toks_[i], ">>"))
+                depth -= 2;
+            if (depth <= 0)
+                return i;
+        }
+        return end;
+    }
+
     // A body after a parameter list: "...) {", "...) const {", "...) : a(1) {", "...) -> T {".
+    // A template's default arguments (`template <int N = 16>`) are not an initialiser.
     bool isFunction(std::size_t from, std::size_t brace) const
     {
         bool sawParen = false;
         for (std::size_t i = from; i < brace; ++i) {
+            if (ident(i, "template") && i + 1 < brace && isPunct(toks_[i + 1], "<")) {
+                i = templateListEnd(i + 1, brace);
+                continue;
+            }
             const bool assignment = isPunct(toks_[i], "=") && !(i > from && ident(i - 1, "operator"));
             if (!sawParen
                 && (assignment || ident(i, "struct") || ident(i, "class") || ident(i, "union") || ident(i, "enum")))

@@ -118,7 +118,9 @@ std::optional<std::pair<std::size_t, std::size_t>> declarationAround(const std::
     }
     depth = 0;
     bool initList = false; // a constructor's ": a(0), b{1}" before its body
+    bool assigned = false; // an `=` initialiser: a `{` in it is not a body (a lambda's)
     for (std::size_t i = at; i < t.size(); ++i) {
+        assigned = assigned || (depth == 0 && isPunct(t[i], "="));
         if (t[i].kind == SourceToken::Kind::Directive)
             return std::nullopt; // a directive inside: not a plain declaration
         if (depth == 0 && isPunct(t[i], ";"))
@@ -126,7 +128,10 @@ std::optional<std::pair<std::size_t, std::size_t>> declarationAround(const std::
         if (depth == 0 && kind == HostKind::Function && isPunct(t[i], ":"))
             initList = true;
         if (opens(t[i])) {
-            const bool body = depth == 0 && kind == HostKind::Function && isPunct(t[i], "{")
+            // A "variable" whose parenthesised initialiser is followed by a body is a function
+            // whose parameter types NVRTC does not know (`void f(torch::Tensor a) {`).
+            const bool function = kind == HostKind::Function || (!assigned && i > 0 && isPunct(t[i - 1], ")"));
+            const bool body = depth == 0 && function && isPunct(t[i], "{")
                 && !(initList && i > 0 && t[i - 1].kind == SourceToken::Kind::Identifier);
             ++depth;
             if (body) {
@@ -285,8 +290,10 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
         const bool namesHostType = v->kind == HostKind::NamesHostType, instance = v->kind == HostKind::InstanceOfHost;
         const auto decl = namesHostType ? namespaceScopeDeclaration(tokens, *at)
                                         : declarationAround(tokens, *at, instance ? HostKind::Function : v->kind);
-        if (!decl
-            || ((namesHostType || instance) && !plainHostDeclaration(tokens, decl->first, decl->second, instance)))
+        // A "variable" may be a kernel NVRTC could not read (`__global__ void k(uint32_t* p)`
+        // without <stdint.h>): only a plain host declaration goes.
+        const bool checked = namesHostType || instance || v->kind == HostKind::Variable;
+        if (!decl || (checked && !plainHostDeclaration(tokens, decl->first, decl->second, instance)))
             continue;
         const std::size_t begin = tokens[decl->first].offset;
         const std::size_t end = tokens[decl->second].offset + tokens[decl->second].text.size() - 1;
@@ -304,7 +311,8 @@ bool NvrtcHostRemoval::apply(std::string& text, const std::string& sourceName,
         else if (instance)
             what = "explicit instantiation of " + v->name + " (its template is host code)";
         else {
-            what = v->kind == HostKind::Function ? "function" : "variable";
+            const bool body = isPunct(tokens[decl->second], "}");
+            what = v->kind == HostKind::Function || body ? "function" : "variable";
             if (const std::string name = nameOf(tokens, *at); !name.empty())
                 what += " " + name;
         }

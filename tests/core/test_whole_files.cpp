@@ -506,3 +506,89 @@ TEST(WholeFiles, AMissingHeaderTheToolkitDoesNotHaveGetsNoInstallNote)
     }
     EXPECT_TRUE(found) << j["diagnostics"].dump(1);
 }
+
+// NVRTC reads a function whose parameter types it does not know (a framework's, whose
+// header is left out) as a variable with an initialiser. Its body goes with it; a kernel
+// it reads so (its parameter type undefined) stays, with its error.
+TEST(WholeFiles, AFunctionNvrtcReadsAsAVariableGoesWithItsBody)
+{
+    const std::string source = "void bind(\n"                                   // 1
+                               "    torch::Tensor a) {\n"                       // 2
+                               "    check(a);\n"                                // 3
+                               "}\n"                                            // 4
+                               "__global__ void k(uint32_t* p) { p[0] = 1; }\n" // 5
+                               "auto twice = [](int v) { return 2 * v; };\n";   // 6
+    const auto variableAt = [](int line, int column) {
+        return kw::Diagnostic{"k.cu",
+                              line,
+                              column,
+                              kw::Severity::Error,
+                              "A namespace scope variable without memory space annotations is considered a host "
+                              "variable, and host variables are not allowed in JIT mode.",
+                              {},
+                              {}};
+    };
+    std::string text = source;
+    std::vector<kw::HostCodeRange> removed;
+    ASSERT_TRUE(
+        kw::NvrtcHostRemoval::apply(text, "k.cu", {variableAt(1, 6), variableAt(5, 17), variableAt(6, 6)}, removed));
+    ASSERT_EQ(removed.size(), 2u);
+    EXPECT_EQ(removed[0].what, "function bind");
+    EXPECT_EQ(removed[0].firstLine, 1);
+    EXPECT_EQ(removed[0].lastLine, 4);
+    EXPECT_EQ(removed[1].what, "variable twice"); // a lambda's body is its initialiser's
+    EXPECT_EQ(removed[1].lastLine, 6);
+    EXPECT_EQ(text.substr(0, text.find('\n', text.find("__global__"))).substr(text.find("__global__")),
+              "__global__ void k(uint32_t* p) { p[0] = 1; }");
+}
+
+// A template with default arguments, then host functions of a framework whose header is
+// found nowhere: the functions are host code, the kernel runs.
+TEST(WholeFiles, AHostFunctionAfterATemplateWithDefaultArgumentsIsLeftOut)
+{
+    const fs::path dir = folder("template-defaults");
+    write(dir / "main.cu",
+          "#include <torch/extension.h>\n"                             // 1
+          "template <int TWICE = 2, bool CHECKED = true>\n"            // 2
+          "__device__ __forceinline__\n"                               // 3
+          "float times(float v) { return CHECKED ? TWICE * v : v; }\n" // 4
+          "__global__ void scale(float* p, float f, int n)\n"          // 5
+          "{\n"                                                        // 6
+          "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"       // 7
+          "    if (i < n) p[i] = times<>(p[i]) * (f / 2);\n"           // 8
+          "}\n"                                                        // 9
+          "void run(\n"                                                // 10
+          "    torch::Tensor a) {\n"                                   // 11
+          "    scale<<<1, 256>>>(a.data_ptr<float>(), 2.0f, 1);\n"     // 12
+          "}\n");                                                      // 13
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasNote(j, 10, "function run (lines 10-13) is host code"));
+    expectChecksPass(doc);
+}
+
+// uint32_t in a kernel of a file that includes <iostream> compiles under nvcc (GCC's
+// <iostream> brings <cstdint>); here <stdint.h> takes the left-out header's line, with a
+// note. Without a host header left out the error stays, as under nvcc.
+TEST(WholeFiles, FixedWidthTypesALeftOutHostHeaderBroughtComeBackWithANote)
+{
+    const fs::path dir = folder("stdint-in-place");
+    const std::string kernel = "__global__ void scale(float* p, float f, int n)\n"
+                               "{\n"
+                               "    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < uint32_t(n) && i < UINT32_MAX) p[i] *= f;\n"
+                               "}\n";
+    write(dir / "main.cu",
+          "#include <stdio.h>\n#include <iostream>\n" + kernel + "int main() { std::cout << 1; return 0; }\n");
+    const fs::path doc = scaleDocument(dir, "main.cu");
+    const json j = compileJson(doc, 0);
+    EXPECT_TRUE(hasNote(j, 2, "device code uses uint32_t, which no header it can see declares"));
+    EXPECT_TRUE(hasNote(j, 2, "<stdint.h> is compiled in this line's place"));
+    expectChecksPass(doc);
+
+    write(dir / "main.cu", "#include <cuda_fp16.h>\n" + kernel);
+    const json plain = compileJson(doc, 1);
+    EXPECT_TRUE(hasDiagnostic(plain, "error", 4, "identifier \"uint32_t\" is undefined"))
+        << plain["diagnostics"].dump(1);
+    EXPECT_FALSE(hasDiagnostic(plain, "note", 0, "<stdint.h> is compiled")) << plain["diagnostics"].dump(1);
+}
