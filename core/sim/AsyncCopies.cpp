@@ -23,11 +23,11 @@ void AsyncCopies::commit(std::uint32_t lanes)
             ++committed_[l];
 }
 
-std::vector<PendingCopy> AsyncCopies::due(std::uint32_t lanes, std::uint32_t keep)
+std::vector<PendingCopy> AsyncCopies::due(std::uint32_t lanes, std::optional<std::uint32_t> keep)
 {
     std::vector<PendingCopy> out;
     auto isDue = [&](const PendingCopy& c) {
-        return (lanes & (1u << c.lane)) && std::uint64_t(c.group) + keep < committed_[c.lane];
+        return (lanes & (1u << c.lane)) && (!keep || std::uint64_t(c.group) + *keep < committed_[c.lane]);
     };
     for (const PendingCopy& c : copies_)
         if (isDue(c))

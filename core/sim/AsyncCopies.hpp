@@ -6,6 +6,7 @@
 #include "sim/PtxTypes.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace kw::sim {
@@ -30,8 +31,9 @@ public:
     // cp.async.commit_group: each lane's open group becomes its newest committed one.
     void commit(std::uint32_t lanes);
     // cp.async.wait_group keep: the copies of `lanes` in all but their `keep` newest
-    // committed groups, taken out, in the order they were issued.
-    std::vector<PendingCopy> due(std::uint32_t lanes, std::uint32_t keep);
+    // committed groups, taken out, in the order they were issued; without `keep`, all of
+    // them, committed or not (cp.async.mbarrier.arrive).
+    std::vector<PendingCopy> due(std::uint32_t lanes, std::optional<std::uint32_t> keep);
 
 private:
     std::vector<PendingCopy> copies_;

@@ -3,6 +3,7 @@
 // observers see the read and the write then, reported at the cp.async's line.
 #include "sim/ExecHelpers.hpp"
 #include "sim/Handlers.hpp"
+#include "sim/Mbarrier.hpp"
 #include "sim/Warp.hpp"
 
 #include <cstring>
@@ -13,31 +14,18 @@ namespace kw::sim {
 
 namespace {
 
-// An access checked without telling the observers: they hear of the copy when it lands.
-std::uint8_t* checkQuietly(Warp& w, Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
-                           const Instr& in)
-{
-    AccessLog* probe = std::exchange(w.probe, nullptr);
-    std::uint8_t* p = w.access(sp, addr, size, write, lane, in);
-    if (probe) {
-        w.probe = probe;
-        w.cache = nullptr; // an observed warp keeps no cached region (Warp::access)
-    }
-    return p;
-}
-
 // The source bytes a copy reads: all of them as one aligned access, or, for a shorter
 // source size, its first and last byte, which bound the rest.
 bool sourceReadable(Warp& w, const PendingCopy& c, const Instr& in)
 {
     if (c.srcBytes == c.bytes)
-        return checkQuietly(w, Space::Global, c.src, c.bytes, false, c.lane, in);
+        return w.accessUnobserved(Space::Global, c.src, c.bytes, false, c.lane, in);
     return c.srcBytes == 0
-        || (checkQuietly(w, Space::Global, c.src, 1, false, c.lane, in)
-            && checkQuietly(w, Space::Global, c.src + c.srcBytes - 1, 1, false, c.lane, in));
+        || (w.accessUnobserved(Space::Global, c.src, 1, false, c.lane, in)
+            && w.accessUnobserved(Space::Global, c.src + c.srcBytes - 1, 1, false, c.lane, in));
 }
 
-void land(Warp& w, std::uint32_t lanes, std::uint32_t keep)
+void land(Warp& w, std::uint32_t lanes, std::optional<std::uint32_t> keep)
 {
     for (const PendingCopy& c : w.async.due(lanes, keep)) {
         std::uint8_t bytes[16] = {};
@@ -92,7 +80,7 @@ void hCpAsync(Warp& w, const Instr& in, std::uint32_t m)
         c.lane = l;
         c.issued = &in;
         // The destination whole and aligned to the copy's size; the source as far as it is read.
-        if (!checkQuietly(w, Space::Shared, c.dst, size, true, l, in))
+        if (!w.accessUnobserved(Space::Shared, c.dst, size, true, l, in))
             return;
         if (!sourceReadable(w, c, in))
             return;
@@ -108,6 +96,23 @@ void hCpAsyncWaitAll(Warp& w, const Instr&, std::uint32_t m)
 {
     w.async.commit(m);
     land(w, m, 0);
+}
+
+// The copies complete here, one of the orders a GPU may give (they may complete any time
+// after they are issued); without .noinc the barrier counted one more pending arrival
+// for them, which their completion takes back, so only .noinc arrives.
+void hCpAsyncMbarrierArrive(Warp& w, const Instr& in, std::uint32_t m)
+{
+    land(w, m, std::nullopt);
+    if (!(in.imm & 1))
+        return;
+    const std::uint64_t* A = w.reg(in.addr);
+    const std::uint64_t offset = w.reg(in.a[2])[0];
+    for (std::uint32_t k = m; k; k &= k - 1) {
+        const int l = __builtin_ctz(k);
+        if (!mbarrierArrive(w, in, l, A[l] + offset, {}))
+            return;
+    }
 }
 
 } // namespace kw::sim

@@ -47,7 +47,8 @@ void decodeNoEffect(Decoder& d, const OpcodeInfo& row); // hints
 void decodeFence(Decoder& d, const OpcodeInfo& row);    // fence, membar
 void decodeNanosleep(Decoder& d, const OpcodeInfo& row);
 void decodeRefused(Decoder& d, const OpcodeInfo& row); // brx, isspacep
-void decodeCpAsync(Decoder& d, const OpcodeInfo& row); // cp.async and its groups
+void decodeCpAsync(Decoder& d, const OpcodeInfo& row); // cp.async, its groups, cp.async.mbarrier.arrive
+void decodeMbarrier(Decoder& d, const OpcodeInfo& row);
 
 // Warp-wide matrix instructions (MatrixDecoder.cpp).
 void decodeWmma(Decoder& d, const OpcodeInfo& row);       // wmma.load, wmma.store, wmma.mma

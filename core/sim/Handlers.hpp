@@ -49,7 +49,19 @@ void hCpAsync(Warp& w, const Instr& in, std::uint32_t mask);
 void hCpAsyncCommit(Warp& w, const Instr& in, std::uint32_t mask);
 void hCpAsyncWait(Warp& w, const Instr& in, std::uint32_t mask);    // a[0]: the newest groups left in flight
 void hCpAsyncWaitAll(Warp& w, const Instr& in, std::uint32_t mask); // commit, then wait for every group
-void hClock(Warp& w, const Instr& in, std::uint32_t mask);          // %clock, %clock64, %globaltimer(_lo)
-void hClockHi(Warp& w, const Instr& in, std::uint32_t mask);        // %clock_hi, %globaltimer_hi
+// cp.async.mbarrier.arrive: the lane's copies land, then (in.imm & 1: .noinc) it arrives on
+// the barrier at [addr] + a[2].
+void hCpAsyncMbarrierArrive(Warp& w, const Instr& in, std::uint32_t mask);
+// mbarrier (MbarrierHandlers.cpp), the barrier at [addr] + a[2] in shared memory: init
+// (a[0] the count), inval, arrive (d[0] the state, a[0] the count; in.imm bit 0 .arrive_drop,
+// bit 1 .noComplete), test_wait and try_wait (d[0] complete, a[0] the state, or with in.imm
+// bit 0 the phase parity), pending_count (d[0] from the state a[0]).
+void hMbarrierInit(Warp& w, const Instr& in, std::uint32_t mask);
+void hMbarrierInval(Warp& w, const Instr& in, std::uint32_t mask);
+void hMbarrierArrive(Warp& w, const Instr& in, std::uint32_t mask);
+void hMbarrierTestWait(Warp& w, const Instr& in, std::uint32_t mask);
+void hMbarrierPendingCount(Warp& w, const Instr& in, std::uint32_t mask);
+void hClock(Warp& w, const Instr& in, std::uint32_t mask);   // %clock, %clock64, %globaltimer(_lo)
+void hClockHi(Warp& w, const Instr& in, std::uint32_t mask); // %clock_hi, %globaltimer_hi
 
 } // namespace kw::sim

@@ -81,6 +81,23 @@ MemOrder order(Decoder& d, MemOrder none)
     return none;
 }
 
+// The address of an mbarrier (operand i): in.addr and its offset as a constant in a[2].
+void barrierAddress(Decoder& d, std::size_t i)
+{
+    d.need(i + 1);
+    const PtxOperand& mem = d.ops()[i];
+    if (mem.kind != PtxOperand::Kind::Mem)
+        d.unsupported(fmt::format("`{}` without an [address] operand", d.joined()));
+    Instr& in = d.in();
+    in.space = d.space();
+    if (in.space == Space::Generic)
+        in.space = mem.memSpace;
+    if (in.space != Space::Generic && in.space != Space::Shared)
+        d.unsupported(fmt::format("`{}`: a barrier outside shared memory", d.joined()));
+    in.addr = mem.reg;
+    in.a[2] = d.env().constReg(std::uint64_t(mem.offset));
+}
+
 // shfl, vote, redux and match exist only in their .sync forms (Volta and later).
 void warpSync(Decoder& d)
 {
@@ -321,9 +338,19 @@ void decodeCpAsync(Decoder& d, const OpcodeInfo&)
         in.fn = &hCpAsyncWait;
         return;
     }
+    if (d.has("mbarrier")) {
+        if (!d.has("arrive"))
+            d.unsupported(fmt::format("instruction `{}`", d.joined()));
+        barrierAddress(d, 0);
+        in.imm = d.has("noinc");
+        in.order = MemOrder::Release; // the copies' writes come before the arrival
+        in.atomic = true;
+        in.fn = &hCpAsyncMbarrierArrive;
+        return;
+    }
     for (std::size_t i = 2; i < parts.size(); ++i)
-        if (parts[i] == "bulk" || parts[i] == "mbarrier")
-            d.unsupported(fmt::format("`{}` (bulk copies and mbarrier completion)", d.joined()));
+        if (parts[i] == "bulk")
+            d.unsupported(fmt::format("`{}` (bulk copies, the tensor memory accelerator)", d.joined()));
     if (!(d.has("ca") || d.has("cg")) || !(d.has("shared") || d.written("shared::cta")) || !d.has("global"))
         d.unsupported(fmt::format("`{}`", d.joined()));
     d.need(3);
@@ -354,6 +381,52 @@ void decodeCpAsync(Decoder& d, const OpcodeInfo&)
             in.a[1] = d.src(3, PtxType::U32);
     }
     in.fn = &hCpAsync;
+}
+
+// mbarrier.init [addr], count; .inval [addr]; .arrive{_drop}{.noComplete} state, [addr]{, count};
+// .test_wait{.parity} and .try_wait{.parity} complete, [addr], state|parity{, hint};
+// .pending_count count, state. Transaction counts belong to bulk copies: refused.
+void decodeMbarrier(Decoder& d, const OpcodeInfo&)
+{
+    Instr& in = d.in();
+    if (d.has("expect_tx") || d.has("complete_tx"))
+        d.unsupported(fmt::format("`{}`: transaction counts (bulk copies, the tensor memory accelerator)", d.joined()));
+    if (d.has("pending_count")) {
+        d.need(2);
+        in.d[0] = d.dst(0);
+        in.a[0] = d.src(1, PtxType::B64);
+        in.fn = &hMbarrierPendingCount;
+        return;
+    }
+    if (d.has("init") || d.has("inval")) {
+        barrierAddress(d, 0);
+        if (d.has("init"))
+            in.a[0] = d.src(1, PtxType::U32);
+        in.fn = d.has("init") ? &hMbarrierInit : &hMbarrierInval;
+        return;
+    }
+    if (d.has("arrive") || d.has("arrive_drop")) {
+        in.d[0] = d.dst(0);
+        barrierAddress(d, 1);
+        in.a[0] = d.ops().size() > 2 ? d.src(2, PtxType::U32) : d.env().constReg(1);
+        in.imm = (d.has("arrive_drop") ? 1 : 0) | (d.has("noComplete") ? 2 : 0);
+        in.order = order(d, MemOrder::Release);
+        in.atomic = true;
+        in.fn = &hMbarrierArrive;
+        return;
+    }
+    if (d.has("test_wait") || d.has("try_wait")) {
+        in.d[0] = d.dst(0);
+        barrierAddress(d, 1);
+        in.a[0] = d.src(2, d.has("parity") ? PtxType::U32 : PtxType::B64);
+        in.imm = d.has("parity");
+        in.order = order(d, MemOrder::Acquire);
+        in.atomic = true;
+        in.polls = true; // a loop around it waits for other threads: the warp yields at its branch back
+        in.fn = &hMbarrierTestWait;
+        return;
+    }
+    d.unsupported(fmt::format("instruction `{}`", d.joined()));
 }
 
 void decodeRefused(Decoder& d, const OpcodeInfo& row)

@@ -48,7 +48,8 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"cnot", Shape::Unary, kInt, "", decodeUnary, ArithOp::Cnot},
     {"copysign", Shape::Binary, kFloat, "", decodeBinary, ArithOp::Copysign},
     {"cos", Shape::Unary, kFloat, kRound, decodeUnary, ArithOp::Cos},
-    {"cp", Shape::AsyncCopy, 0, "async ca cg shared global commit_group wait_group wait_all", decodeCpAsync},
+    {"cp", Shape::AsyncCopy, 0, "async ca cg shared global commit_group wait_group wait_all mbarrier arrive noinc",
+     decodeCpAsync},
     {"cvt", Shape::Convert, kInt | kFloat | kHalf, "rn rz rm rp rni rzi rmi rpi rna ftz sat relu satfinite tf32",
      decodeCvt},
     {"cvta", Shape::Unary, typeBits({T::U32, T::U64}), "to global shared local const param", decodeCvta},
@@ -69,6 +70,10 @@ constexpr OpcodeInfo kOpcodes[] = {
     {"madc", Shape::Ternary, kInt3264, "lo hi cc", decodeCarry},
     {"match", Shape::Match, typeBits({T::B32, T::B64}), "sync any all", decodeMatch},
     {"max", Shape::Binary, kInt | kFloat | kHalf, "ftz NaN", decodeMinMax, ArithOp::Max},
+    {"mbarrier", Shape::Mbarrier, typeBit(T::B64),
+     "init inval arrive arrive_drop noComplete test_wait try_wait parity pending_count expect_tx complete_tx shared "
+     "release acquire relaxed",
+     decodeMbarrier},
     {"membar", Shape::None, 0, "proxy", decodeFence},
     {"min", Shape::Binary, kInt | kFloat | kHalf, "ftz NaN", decodeMinMax, ArithOp::Min},
     {"mma", Shape::MatrixMma, typeBits({T::F16, T::BF16, T::F32, T::F64, T::S8, T::U8, T::S32}),
@@ -174,6 +179,7 @@ std::string_view shapeText(Shape s)
     case Shape::AsyncCopy: return "[dst], [src], size[, src-size] | n";
     case Shape::Matrix:
         return "{d, ...}, [addr][, stride] | [addr], {a, ...}[, stride] | {d, ...}, {a, ...}, {b, ...}, {c, ...}";
+    case Shape::Mbarrier: return "[addr][, count] | state, [addr][, count] | p, [addr], state | d, state";
     case Shape::MatrixMma: return "{d, ...}, {a, ...}, {b, ...}, {c, ...}";
     case Shape::MatrixRows: return "{d, ...}, [addr] | [addr], {a, ...}";
     }

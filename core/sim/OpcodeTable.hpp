@@ -43,6 +43,7 @@ enum class Shape : std::uint8_t {
     Barrier,    // id  or  d, id, {!}p
     AsyncCopy,  // [dst], [src], size[, src-size]  or  n  or  nothing: cp.async and its groups
     Matrix,     // fragments {d, ...}, {a, ...}: wmma's load, store and mma
+    Mbarrier,   // [address], count  or  state, [address]  or  p, [address], state: mbarrier
     MatrixMma,  // {d, ...}, {a, ...}, {b, ...}, {c, ...}: mma.sync
     MatrixRows, // {d, ...}, [address]  or  [address], {a, ...}: ldmatrix, stmatrix
 };

@@ -53,6 +53,21 @@ struct Warp {
                 std::uint32_t(R[RegTidZ * 32 + lane])};
     }
 
+    // access() without telling the observers: a copy checked where it is issued (they hear
+    // of it where it lands), a barrier wait that has not completed.
+    std::uint8_t* accessUnobserved(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
+                                   const Instr& in)
+    {
+        AccessLog* observed = probe;
+        probe = nullptr;
+        std::uint8_t* p = access(sp, addr, size, write, lane, in);
+        if (observed) {
+            probe = observed;
+            cache = nullptr; // an observed warp keeps no cached region (access)
+        }
+        return p;
+    }
+
     // Host pointer for an access of `size` bytes by lane, or nullptr after recording a fault.
     [[gnu::always_inline]] std::uint8_t* access(Space sp, std::uint64_t addr, std::uint32_t size, bool write, int lane,
                                                 const Instr& in)

@@ -1,0 +1,233 @@
+// Arrive/wait barriers (PTX mbarrier; cuda::barrier, cuda::memcpy_async with a barrier)
+// on the simulator: phases, a waiting warp that yields to the one it waits for, copies
+// that complete on a barrier, racecheck ordering through arrivals and completed waits
+// (and finding the race a missing wait leaves), and faults for misuse at the line.
+#include "SimTestSupport.hpp"
+
+#include <vector>
+
+using namespace kwtest;
+
+namespace {
+
+kw::LaunchConfig racechecked(kw::Dim3 grid, kw::Dim3 block)
+{
+    kw::LaunchConfig c = config(grid, block);
+    c.check = kw::CheckTool::Racecheck;
+    return c;
+}
+
+const char* kSource = R"(
+#include <cuda/barrier>
+
+// cuda::memcpy_async into shared memory, completed by a block-scope barrier.
+__global__ void copy_then_reverse(const float* in, float* out)
+{
+    __shared__ float s[256];
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    if (threadIdx.x == 0)
+        init(&bar, blockDim.x);
+    __syncthreads();
+    cuda::memcpy_async(&s[threadIdx.x], &in[threadIdx.x], sizeof(float), bar);
+    bar.arrive_and_wait();
+    out[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// Four phases of one barrier: each thread writes its slot, all wait, each adds its
+// neighbour's, all wait again before the slot is written anew (unless `skip`).
+__global__ void phases(float* out, int skip)
+{
+    __shared__ float s[128];
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    if (threadIdx.x == 0)
+        init(&bar, blockDim.x);
+    __syncthreads();
+    float v = threadIdx.x;
+    for (int it = 0; it < 4; ++it) {
+        s[threadIdx.x] = v; // WRITE
+        bar.arrive_and_wait();
+        v += s[(threadIdx.x + 1) % blockDim.x]; // READ
+        if (!skip)
+            bar.arrive_and_wait();
+    }
+    out[threadIdx.x] = v;
+}
+
+// Warp 1 fills data and arrives; warp 0, which runs first, spins on try_wait.parity until
+// the phase completes (mode 0), or reads without waiting (mode 1).
+__global__ void handoff(int* out, int mode)
+{
+    __shared__ __align__(8) unsigned long long full;
+    __shared__ int data[32];
+    const unsigned bar = (unsigned)__cvta_generic_to_shared(&full);
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(32) : "memory");
+    __syncthreads();
+    if (threadIdx.x >= 32) {
+        data[threadIdx.x - 32] = 100 + threadIdx.x;
+        unsigned long long state;
+        asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 %0, [%1];" : "=l"(state) : "r"(bar) : "memory");
+    } else {
+        unsigned done = mode;
+        while (!done)
+            asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done)
+                         : "r"(bar), "r"(0)
+                         : "memory");
+        out[threadIdx.x] = data[(threadIdx.x + 1) % 32]; // CONSUME
+    }
+}
+
+// cp.async whose completion arrives on the barrier (.noinc: it counts as the thread's arrival).
+__global__ void copies_arrive(const int* in, int* out)
+{
+    __shared__ __align__(8) unsigned long long full;
+    __shared__ __align__(16) int s[32];
+    const unsigned bar = (unsigned)__cvta_generic_to_shared(&full);
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(32) : "memory");
+    __syncthreads();
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"((unsigned)__cvta_generic_to_shared(&s[threadIdx.x])),
+                 "l"(&in[threadIdx.x])
+                 : "memory");
+    asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(bar) : "memory");
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(bar), "r"(0)
+                     : "memory");
+    out[threadIdx.x] = s[31 - threadIdx.x];
+}
+
+// Mode 0: an arrival of 5 on a barrier that expects 4; mode 1: an arrival on a barrier
+// never initialised.
+__global__ void misuse(int* out, int mode)
+{
+    __shared__ __align__(8) unsigned long long b;
+    const unsigned bar = (unsigned)__cvta_generic_to_shared(&b);
+    if (threadIdx.x == 0) {
+        if (mode == 0)
+            asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(4) : "memory");
+        else
+            b = 0;
+    }
+    __syncthreads();
+    unsigned long long state = 0;
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.arrive.shared.b64 %0, [%1], %2;" : "=l"(state) : "r"(bar), "r"(5) : "memory"); // ARRIVE
+    out[threadIdx.x] = int(state);
+}
+)";
+
+} // namespace
+
+TEST(SimMbarrier, AMemcpyAsyncCompletesOnABlockBarrier)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "copy_then_reverse", "sm_90");
+    ASSERT_TRUE(img);
+    std::vector<float> in(256);
+    for (int i = 0; i < 256; ++i)
+        in[std::size_t(i)] = float(i) * 0.5f;
+    std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<float>(256, -1))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, racechecked({1}, {256}));
+    ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+    EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
+    const auto out = values<float>(bufs[1]);
+    for (int i = 0; i < 256; ++i)
+        ASSERT_EQ(out[std::size_t(i)], in[std::size_t(255 - i)]) << i;
+}
+
+TEST(SimMbarrier, PhasesOrderTheBlockAndAMissingWaitIsARace)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "phases", "sm_90");
+    ASSERT_TRUE(img);
+    std::vector<double> want(128);
+    for (int i = 0; i < 128; ++i)
+        want[std::size_t(i)] = i;
+    for (int it = 0; it < 4; ++it) {
+        const auto before = want;
+        for (int i = 0; i < 128; ++i)
+            want[std::size_t(i)] += before[std::size_t((i + 1) % 128)];
+    }
+    kw::SimBackend sim;
+    for (int skip : {0, 1}) {
+        std::vector<kw::BufferArg> bufs{buffer("out", std::vector<float>(128, -1))};
+        auto rep = sim.launch(*img, bufs, {bufArg(0), scalar(skip)}, racechecked({1}, {128}));
+        ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+        if (skip == 0) {
+            EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
+            const auto out = values<float>(bufs[0]);
+            for (int i = 0; i < 128; ++i)
+                ASSERT_EQ(out[std::size_t(i)], float(want[std::size_t(i)])) << i;
+            continue;
+        }
+        ASSERT_FALSE(rep.findings.empty()) << "the slot is written again while a neighbour may still read it";
+        const auto& f = rep.findings.front();
+        EXPECT_TRUE(contains(f.kind, "race")) << f.kind;
+        EXPECT_TRUE(contains(f.message, "kernel.cu:" + std::to_string(lineOf(kSource, "// WRITE")))) << f.message;
+        EXPECT_TRUE(contains(f.message, "kernel.cu:" + std::to_string(lineOf(kSource, "// READ")))) << f.message;
+    }
+}
+
+TEST(SimMbarrier, AWaitingWarpYieldsToTheWarpItWaitsForAndACompletedWaitAcquires)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "handoff", "sm_90");
+    ASSERT_TRUE(img);
+    kw::SimBackend sim;
+    for (int mode : {0, 1}) {
+        std::vector<kw::BufferArg> bufs{buffer("out", std::vector<int>(32, -1))};
+        auto rep = sim.launch(*img, bufs, {bufArg(0), scalar(mode)}, racechecked({1}, {64}));
+        ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+        if (mode == 0) {
+            EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
+            const auto out = values<int>(bufs[0]);
+            for (int i = 0; i < 32; ++i)
+                ASSERT_EQ(out[std::size_t(i)], 100 + 32 + (i + 1) % 32) << i;
+        } else {
+            ASSERT_FALSE(rep.findings.empty()) << "a read without the wait races with the producer's write";
+            EXPECT_TRUE(
+                contains(rep.findings.front().message, "kernel.cu:" + std::to_string(lineOf(kSource, "// CONSUME"))))
+                << rep.findings.front().message;
+        }
+    }
+}
+
+TEST(SimMbarrier, CopiesCompleteOnTheBarrierTheyArriveOn)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "copies_arrive", "sm_90");
+    ASSERT_TRUE(img);
+    std::vector<int> in(32);
+    for (int i = 0; i < 32; ++i)
+        in[std::size_t(i)] = 7 * i + 1;
+    std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<int>(32, -1))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, racechecked({1}, {32}));
+    ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+    EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
+    const auto out = values<int>(bufs[1]);
+    for (int i = 0; i < 32; ++i)
+        ASSERT_EQ(out[std::size_t(i)], in[std::size_t(31 - i)]) << i;
+}
+
+TEST(SimMbarrier, TooManyArrivalsOrAnUninitialisedBarrierFaultAtTheLine)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "misuse", "sm_90");
+    ASSERT_TRUE(img);
+    kw::SimBackend sim;
+    for (int mode : {0, 1}) {
+        std::vector<kw::BufferArg> bufs{buffer("out", std::vector<int>(32))};
+        auto rep = sim.launch(*img, bufs, {bufArg(0), scalar(mode)}, config({1}, {32}));
+        ASSERT_FALSE(rep.ok);
+        ASSERT_TRUE(rep.fault);
+        EXPECT_EQ(rep.fault->line, lineOf(kSource, "// ARRIVE")) << rep.fault->message;
+        EXPECT_TRUE(contains(rep.fault->message, mode == 0 ? "arrival of 5" : "holds no initialised barrier"))
+            << rep.fault->message;
+    }
+}
