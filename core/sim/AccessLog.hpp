@@ -17,6 +17,9 @@ struct AccessLog {
     // All 32 lanes noted at once, each half-warp's addresses one address or consecutive
     // elements (Warp::accessAll's regularHalves): the profiler counts them from a few lanes.
     bool regularHalves = false;
+    // The accesses are an atomic release of an arrive/wait barrier made by an instruction
+    // whose other accesses are plain (a bulk copy completing on its barrier).
+    bool barrierRelease = false;
     std::uint32_t size[32];
     std::uint64_t addr[32]; // global: the device address; shared, local: the offset
 
@@ -47,6 +50,7 @@ struct AccessLog {
     {
         lanes = 0;
         regularHalves = false;
+        barrierRelease = false;
         for (auto& m : inSpace)
             m = 0;
     }

@@ -115,4 +115,71 @@ void hCpAsyncMbarrierArrive(Warp& w, const Instr& in, std::uint32_t m)
     }
 }
 
+namespace {
+
+// `size` bytes from src to dst, 16 at a time, each chunk's read and write delivered to the
+// observers as they happen. PTX asks for 16-byte aligned addresses and a multiple of 16.
+bool copyBulk(Warp& w, const Instr& in, int lane, Space dstSpace, std::uint64_t dst, Space srcSpace, std::uint64_t src,
+              std::uint32_t size)
+{
+    if (size % 16) {
+        w.fault(FaultKind::Other,
+                fmt::format("cp.async.bulk of {} bytes: a bulk copy moves a multiple of 16 bytes", size), lane, in);
+        return false;
+    }
+    for (std::uint32_t at = 0; at < size; at += 16) {
+        const std::uint8_t* from = w.access(srcSpace, src + at, 16, false, lane, in);
+        if (!from)
+            return false;
+        std::uint8_t chunk[16];
+        std::memcpy(chunk, from, 16);
+        w.deliverAccesses(in);
+        std::uint8_t* to = w.access(dstSpace, dst + at, 16, true, lane, in);
+        if (!to)
+            return false;
+        std::memcpy(to, chunk, 16);
+        w.deliverAccesses(in);
+    }
+    return true;
+}
+
+// A bulk copy into shared memory, completed on the barrier at [a[3]] + target.
+void bulkIntoShared(Warp& w, const Instr& in, std::uint32_t m, Space srcSpace)
+{
+    const std::uint64_t* D = w.reg(in.addr);
+    const std::uint64_t* S = w.reg(in.a[0]);
+    const std::uint64_t* N = w.reg(in.a[1]);
+    const std::uint64_t* B = w.reg(in.a[3]);
+    const std::uint64_t srcOffset = w.reg(in.a[2])[0];
+    for (std::uint32_t k = m; k; k &= k - 1) {
+        const int l = __builtin_ctz(k);
+        const auto size = std::uint32_t(N[l]);
+        if (!copyBulk(w, in, l, Space::Shared, D[l] + std::uint64_t(in.imm), srcSpace, S[l] + srcOffset, size))
+            return;
+        if (!mbarrierTransaction(w, in, l, B[l] + in.target, -std::int64_t(size)))
+            return;
+        w.deliverBarrierRelease(in);
+    }
+}
+
+} // namespace
+
+void hCpAsyncBulkToShared(Warp& w, const Instr& in, std::uint32_t m) { bulkIntoShared(w, in, m, Space::Global); }
+
+void hCpAsyncBulkSharedToShared(Warp& w, const Instr& in, std::uint32_t m) { bulkIntoShared(w, in, m, Space::Shared); }
+
+void hCpAsyncBulkToGlobal(Warp& w, const Instr& in, std::uint32_t m)
+{
+    const std::uint64_t* D = w.reg(in.addr);
+    const std::uint64_t* S = w.reg(in.a[0]);
+    const std::uint64_t* N = w.reg(in.a[1]);
+    const std::uint64_t srcOffset = w.reg(in.a[2])[0];
+    for (std::uint32_t k = m; k; k &= k - 1) {
+        const int l = __builtin_ctz(k);
+        if (!copyBulk(w, in, l, Space::Global, D[l] + std::uint64_t(in.imm), Space::Shared, S[l] + srcOffset,
+                      std::uint32_t(N[l])))
+            return;
+    }
+}
+
 } // namespace kw::sim

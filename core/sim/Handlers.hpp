@@ -52,13 +52,21 @@ void hCpAsyncWaitAll(Warp& w, const Instr& in, std::uint32_t mask); // commit, t
 // cp.async.mbarrier.arrive: the lane's copies land, then (in.imm & 1: .noinc) it arrives on
 // the barrier at [addr] + a[2].
 void hCpAsyncMbarrierArrive(Warp& w, const Instr& in, std::uint32_t mask);
+// cp.async.bulk (AsyncCopyHandlers.cpp), done where it is issued (one order a GPU may give):
+// a[1] bytes from [a[0]] + a[2] to [addr] + imm; into shared memory, it then completes that
+// many bytes of the transaction on the barrier at [a[3]] + target, which is a release.
+void hCpAsyncBulkToShared(Warp& w, const Instr& in, std::uint32_t mask);       // from global memory
+void hCpAsyncBulkSharedToShared(Warp& w, const Instr& in, std::uint32_t mask); // within the block's
+void hCpAsyncBulkToGlobal(Warp& w, const Instr& in, std::uint32_t mask);       // from shared memory, no barrier
 // mbarrier (MbarrierHandlers.cpp), the barrier at [addr] + a[2] in shared memory: init
 // (a[0] the count), inval, arrive (d[0] the state, a[0] the count; in.imm bit 0 .arrive_drop,
-// bit 1 .noComplete), test_wait and try_wait (d[0] complete, a[0] the state, or with in.imm
-// bit 0 the phase parity), pending_count (d[0] from the state a[0]).
+// bit 1 .noComplete, bit 2 .expect_tx: a[0] the bytes and the arrival one), expect_tx and
+// complete_tx (a[0] the bytes; in.imm bit 0 expect), test_wait and try_wait (d[0] complete,
+// a[0] the state, or with in.imm bit 0 the phase parity), pending_count (d[0] from the state a[0]).
 void hMbarrierInit(Warp& w, const Instr& in, std::uint32_t mask);
 void hMbarrierInval(Warp& w, const Instr& in, std::uint32_t mask);
 void hMbarrierArrive(Warp& w, const Instr& in, std::uint32_t mask);
+void hMbarrierTransaction(Warp& w, const Instr& in, std::uint32_t mask);
 void hMbarrierTestWait(Warp& w, const Instr& in, std::uint32_t mask);
 void hMbarrierPendingCount(Warp& w, const Instr& in, std::uint32_t mask);
 void hClock(Warp& w, const Instr& in, std::uint32_t mask);   // %clock, %clock64, %globaltimer(_lo)

@@ -203,10 +203,10 @@ std::string decodeInstr(const std::string& opcode, const std::vector<PtxOperand>
         return "instruction `" + opcode + "`";
     std::vector<PtxOperand> ops = givenOps;
     for (std::string& p : parts) {
-        if (p == "shared::cta") // the block's own shared memory, as .shared
+        // The block's own shared memory, as .shared; with every block a cluster of one (the
+        // simulator refuses kernels that ask for more), the cluster's shared memory is the block's.
+        if (p == "shared::cta" || p == "shared::cluster")
             p = "shared";
-        else if (p.ends_with("::cluster"))
-            return "`" + opcode + "`: another block's shared memory (thread block clusters)";
         else if (p == "L2::cache_hint" && !ops.empty()) // its last operand is the cache policy: a hint only
             ops.pop_back();
     }

@@ -1,10 +1,13 @@
 #pragma once
 // PTX's arrive/wait barrier object (mbarrier, what cuda::barrier and cuda::pipeline use on
 // sm_80 and later): 8 bytes of shared memory that count the arrivals still expected in
-// the current phase. When they reach zero the phase completes: its parity flips and the
-// count starts again at the expected count. The bytes hold the simulator's own encoding
-// (PTX leaves it opaque): pending arrivals in bits 0-19, the expected count in bits 20-39,
-// the phase's parity in bit 63; zero is a barrier not initialised.
+// the current phase and the bytes of bulk copies still to come (the transaction count:
+// expect_tx adds, a copy's complete_tx takes away). When both reach zero the phase
+// completes: its parity flips and the count starts again at the expected count. The
+// bytes hold the simulator's own encoding (PTX leaves it opaque): pending arrivals in
+// bits 0-19, the expected count in bits 20-39, the transaction count in bits 40-60 (two's
+// complement: a copy may complete before its bytes are expected), the phase's parity in
+// bit 63; zero is a barrier not initialised.
 #include <cstdint>
 #include <optional>
 
@@ -16,16 +19,30 @@ struct Instr;
 struct MbarrierState {
     static constexpr std::uint32_t kMaxCount = (1u << 20) - 1;
 
+    static constexpr std::int32_t kMaxTransaction = (1 << 20) - 1;
+
     std::uint32_t pending = 0, expected = 0;
+    std::int32_t transaction = 0; // bytes still expected
     bool parity = false;
 
     static MbarrierState of(std::uint64_t bits)
     {
-        return {std::uint32_t(bits & kMaxCount), std::uint32_t((bits >> 20) & kMaxCount), bool(bits >> 63)};
+        const auto tx = std::int32_t((bits >> 40) & 0x1fffff);
+        return {std::uint32_t(bits & kMaxCount), std::uint32_t((bits >> 20) & kMaxCount),
+                tx & 0x100000 ? tx - 0x200000 : tx, bool(bits >> 63)};
     }
     std::uint64_t bits() const
     {
-        return std::uint64_t(pending) | std::uint64_t(expected) << 20 | std::uint64_t(parity) << 63;
+        return std::uint64_t(pending) | std::uint64_t(expected) << 20
+            | (std::uint64_t(std::uint32_t(transaction)) & 0x1fffff) << 40 | std::uint64_t(parity) << 63;
+    }
+    // The phase completes once its arrivals and its bytes are all in.
+    void completeIfDone()
+    {
+        if (pending == 0 && transaction == 0) {
+            parity = !parity;
+            pending = expected;
+        }
     }
 };
 
@@ -44,5 +61,9 @@ struct MbarrierArrival {
 // what was wrong (not initialised, more arrivals than the phase expects, a noComplete
 // arrival that completes it).
 std::optional<std::uint64_t> mbarrierArrive(Warp& w, const Instr& in, int lane, std::uint64_t addr, MbarrierArrival a);
+
+// Lane `lane`'s expect-tx (bytes > 0) or complete-tx (bytes < 0) on the barrier at `addr`;
+// false after a fault (not initialised, a count out of range).
+bool mbarrierTransaction(Warp& w, const Instr& in, int lane, std::uint64_t addr, std::int64_t bytes);
 
 } // namespace kw::sim

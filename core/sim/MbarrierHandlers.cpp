@@ -64,12 +64,31 @@ std::optional<std::uint64_t> mbarrierArrive(Warp& w, const Instr& in, int lane, 
         return std::nullopt;
     }
     const std::uint64_t token = mbarrierToken(s.parity, s.pending);
-    if (s.pending == 0) {
-        s.parity = !s.parity;
-        s.pending = s.expected;
-    }
+    s.completeIfDone();
     store(p, s.bits());
     return token;
+}
+
+bool mbarrierTransaction(Warp& w, const Instr& in, int lane, std::uint64_t addr, std::int64_t bytes)
+{
+    std::uint8_t* p = w.access(in.space, addr, 8, true, lane, in);
+    if (!p)
+        return false;
+    MbarrierState s = MbarrierState::of(load(p));
+    const std::int64_t tx = s.transaction + bytes;
+    if (s.expected == 0 || tx > MbarrierState::kMaxTransaction || tx < -MbarrierState::kMaxTransaction) {
+        w.fault(FaultKind::Other,
+                s.expected == 0
+                    ? fmt::format("mbarrier transaction on {:#x}, which holds no initialised barrier", addr)
+                    : fmt::format("mbarrier transaction count on {:#x} out of range: {} bytes expected, then {}", addr,
+                                  s.transaction, bytes),
+                lane, in);
+        return false;
+    }
+    s.transaction = std::int32_t(tx);
+    s.completeIfDone();
+    store(p, s.bits());
+    return true;
 }
 
 void hMbarrierInit(Warp& w, const Instr& in, std::uint32_t m)
@@ -108,13 +127,29 @@ void hMbarrierArrive(Warp& w, const Instr& in, std::uint32_t m)
 {
     const std::uint64_t* C = w.reg(in.a[0]);
     std::uint64_t* D = w.reg(in.d[0]);
-    const bool drop = in.imm & 1, noComplete = in.imm & 2;
+    const bool drop = in.imm & 1, noComplete = in.imm & 2, expectTx = in.imm & 4;
     for (std::uint32_t k = m; k; k &= k - 1) {
         const int l = __builtin_ctz(k);
-        const auto token = mbarrierArrive(w, in, l, addressOf(w, in, l), {std::uint32_t(C[l]), drop, noComplete});
+        const std::uint64_t addr = addressOf(w, in, l);
+        if (expectTx && !mbarrierTransaction(w, in, l, addr, std::int64_t(std::uint32_t(C[l]))))
+            return;
+        const std::uint32_t count = expectTx ? 1 : std::uint32_t(C[l]);
+        const auto token = mbarrierArrive(w, in, l, addr, {count, drop, noComplete});
         if (!token)
             return;
         D[l] = *token;
+    }
+}
+
+void hMbarrierTransaction(Warp& w, const Instr& in, std::uint32_t m)
+{
+    const std::uint64_t* C = w.reg(in.a[0]);
+    const bool expect = in.imm & 1;
+    for (std::uint32_t k = m; k; k &= k - 1) {
+        const int l = __builtin_ctz(k);
+        const auto bytes = std::int64_t(std::uint32_t(C[l]));
+        if (!mbarrierTransaction(w, in, l, addressOf(w, in, l), expect ? bytes : -bytes))
+            return;
     }
 }
 

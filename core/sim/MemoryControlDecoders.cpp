@@ -98,6 +98,46 @@ void barrierAddress(Decoder& d, std::size_t i)
     in.a[2] = d.env().constReg(std::uint64_t(mem.offset));
 }
 
+// cp.async.bulk.dst.src{.completion} [dst], [src], size{, [mbar]}: global or shared memory
+// into shared memory completing on a barrier, or shared into global memory. Its
+// commit_group, wait_group and prefetch are left nothing to do: the copy is done at issue.
+void bulkCopy(Decoder& d)
+{
+    Instr& in = d.in();
+    if (d.has("commit_group") || d.has("wait_group") || (d.has("prefetch") && !d.written("tensor")))
+        return; // no handler: no effect
+    if (d.written("tensor"))
+        d.unsupported(fmt::format("`{}`: tensor copies need a tensor map (cuTensorMapEncode), which the simulator "
+                                  "does not have",
+                                  d.joined()));
+    if (d.written("multicast::cluster"))
+        d.unsupported(fmt::format("`{}`: a copy into several blocks of a cluster", d.joined()));
+    std::vector<Space> spaces; // the destination's, then the source's
+    for (const std::string& p : d.parts())
+        if (p == "shared" || p == "global")
+            spaces.push_back(p == "shared" ? Space::Shared : Space::Global);
+    d.need(3);
+    const auto& ops = d.ops();
+    if (spaces.size() != 2 || ops[0].kind != PtxOperand::Kind::Mem || ops[1].kind != PtxOperand::Kind::Mem)
+        d.unsupported(fmt::format("`{}`", d.joined()));
+    in.space = spaces[0];
+    in.addr = ops[0].reg;
+    in.imm = ops[0].offset;
+    in.a[0] = ops[1].reg;
+    in.a[2] = d.env().constReg(std::uint64_t(ops[1].offset));
+    in.a[1] = d.src(2, PtxType::U32);
+    if (spaces[0] == Space::Global && spaces[1] == Space::Shared) {
+        in.fn = &hCpAsyncBulkToGlobal;
+        return;
+    }
+    if (spaces[0] != Space::Shared || !d.written("mbarrier::complete_tx::bytes") || ops.size() < 4
+        || ops[3].kind != PtxOperand::Kind::Mem)
+        d.unsupported(fmt::format("`{}` without a barrier to complete on", d.joined()));
+    in.a[3] = ops[3].reg;
+    in.target = std::uint32_t(ops[3].offset); // the barrier's offset: a bulk copy branches nowhere
+    in.fn = spaces[1] == Space::Global ? &hCpAsyncBulkToShared : &hCpAsyncBulkSharedToShared;
+}
+
 // shfl, vote, redux and match exist only in their .sync forms (Volta and later).
 void warpSync(Decoder& d)
 {
@@ -315,13 +355,15 @@ void decodeFence(Decoder& d, const OpcodeInfo& row)
 void decodeNanosleep(Decoder& d, const OpcodeInfo&) { d.in().polls = true; }
 
 // cp.async.ca|cg.shared{::cta}.global [dst], [src], cp-size{, src-size | ignore-src}{, policy};
-// cp.async.commit_group; cp.async.wait_group n; cp.async.wait_all.
+// cp.async.commit_group; cp.async.wait_group n; cp.async.wait_all; cp.async.mbarrier.arrive;
+// cp.async.bulk (bulkCopy).
 void decodeCpAsync(Decoder& d, const OpcodeInfo&)
 {
     Instr& in = d.in();
-    const auto& parts = d.parts();
     if (!d.has("async"))
         d.unsupported(fmt::format("instruction `{}`", d.joined()));
+    if (d.has("bulk"))
+        return bulkCopy(d);
     if (d.has("commit_group")) {
         in.fn = &hCpAsyncCommit;
         return;
@@ -348,10 +390,7 @@ void decodeCpAsync(Decoder& d, const OpcodeInfo&)
         in.fn = &hCpAsyncMbarrierArrive;
         return;
     }
-    for (std::size_t i = 2; i < parts.size(); ++i)
-        if (parts[i] == "bulk")
-            d.unsupported(fmt::format("`{}` (bulk copies, the tensor memory accelerator)", d.joined()));
-    if (!(d.has("ca") || d.has("cg")) || !(d.has("shared") || d.written("shared::cta")) || !d.has("global"))
+    if (!(d.has("ca") || d.has("cg")) || !d.has("shared") || !d.has("global"))
         d.unsupported(fmt::format("`{}`", d.joined()));
     d.need(3);
     const auto& ops = d.ops();
@@ -367,9 +406,9 @@ void decodeCpAsync(Decoder& d, const OpcodeInfo&)
     in.imm = ops[0].offset;
     in.a[0] = ops[1].reg;
     in.a[2] = d.env().constReg(std::uint64_t(ops[1].offset));
-    // The optional operand after cp-size: the source size or an ignore-src predicate; a
-    // cache policy (.L2::cache_hint) comes last and is not read.
-    const std::size_t optional = ops.size() - (d.written("L2::cache_hint") ? 1 : 0);
+    // The optional operand after cp-size: the source size or an ignore-src predicate (a
+    // cache policy, .L2::cache_hint, is gone already: decodeInstr drops it).
+    const std::size_t optional = ops.size();
     in.a[1] = d.env().constReg(size);
     if (optional > 3) {
         const PtxOperand& o = ops[3];
@@ -384,13 +423,12 @@ void decodeCpAsync(Decoder& d, const OpcodeInfo&)
 }
 
 // mbarrier.init [addr], count; .inval [addr]; .arrive{_drop}{.noComplete} state, [addr]{, count};
+// .arrive.expect_tx state, [addr], bytes; .expect_tx and .complete_tx [addr], bytes;
 // .test_wait{.parity} and .try_wait{.parity} complete, [addr], state|parity{, hint};
-// .pending_count count, state. Transaction counts belong to bulk copies: refused.
+// .pending_count count, state.
 void decodeMbarrier(Decoder& d, const OpcodeInfo&)
 {
     Instr& in = d.in();
-    if (d.has("expect_tx") || d.has("complete_tx"))
-        d.unsupported(fmt::format("`{}`: transaction counts (bulk copies, the tensor memory accelerator)", d.joined()));
     if (d.has("pending_count")) {
         d.need(2);
         in.d[0] = d.dst(0);
@@ -409,10 +447,19 @@ void decodeMbarrier(Decoder& d, const OpcodeInfo&)
         in.d[0] = d.dst(0);
         barrierAddress(d, 1);
         in.a[0] = d.ops().size() > 2 ? d.src(2, PtxType::U32) : d.env().constReg(1);
-        in.imm = (d.has("arrive_drop") ? 1 : 0) | (d.has("noComplete") ? 2 : 0);
+        in.imm = (d.has("arrive_drop") ? 1 : 0) | (d.has("noComplete") ? 2 : 0) | (d.has("expect_tx") ? 4 : 0);
         in.order = order(d, MemOrder::Release);
         in.atomic = true;
         in.fn = &hMbarrierArrive;
+        return;
+    }
+    if (d.has("expect_tx") || d.has("complete_tx")) {
+        barrierAddress(d, 0);
+        in.a[0] = d.src(1, PtxType::U32);
+        in.imm = d.has("expect_tx");
+        in.order = order(d, MemOrder::Relaxed);
+        in.atomic = true;
+        in.fn = &hMbarrierTransaction;
         return;
     }
     if (d.has("test_wait") || d.has("try_wait")) {

@@ -47,11 +47,12 @@ struct Function {
     std::vector<std::pair<std::uint32_t, std::uint64_t>> constRegs; // immediates
     std::vector<ParamDecl> params;
     std::uint32_t paramBytes = 0;
-    std::uint32_t localBytes = 0;     // per-thread .local frame
-    std::vector<FrameName> labels;    // code labels
-    std::vector<FrameName> registers; // the registers declared at each frame's function level
-    std::vector<FrameName> locals;    // .local variables (and call parameters), by frame offset
-    std::vector<MatrixOp> matrixOps;  // the wmma instructions' operands (their Instr::imm indexes it)
+    std::uint32_t localBytes = 0;             // per-thread .local frame
+    std::vector<FrameName> labels;            // code labels
+    std::vector<FrameName> registers;         // the registers declared at each frame's function level
+    std::vector<FrameName> locals;            // .local variables (and call parameters), by frame offset
+    std::vector<MatrixOp> matrixOps;          // the matrix instructions' operands (their Instr::imm indexes it)
+    std::uint32_t clusterDims[3] = {1, 1, 1}; // .reqnctapercluster (__cluster_dims__): blocks per cluster
 
     // The PTX name of register `index`, empty when it has none (an immediate, the sink).
     const std::string& registerName(std::uint32_t index) const;

@@ -314,7 +314,14 @@ void Parser::function()
     while (peek().text != "{" && peek().text != ";") {
         if (peek().kind == Token::End)
             fail(peek(), "unterminated function header");
-        next(); // performance directives such as .maxntid, .noreturn
+        if (next().text == ".reqnctapercluster") // __cluster_dims__: blocks per cluster
+            for (std::uint32_t& n : raw.fn.clusterDims) {
+                if (peek().kind != Token::Number)
+                    break;
+                n = std::uint32_t(std::min<std::uint64_t>(parseUnsigned(next().text), 0xffffffffu));
+                accept(",");
+            }
+        // other performance directives (.maxntid, .noreturn) do not change what the kernel computes
     }
     if (accept(";"))
         return; // declaration only

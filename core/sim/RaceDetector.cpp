@@ -28,12 +28,14 @@ std::uint32_t RaceDetector::threadOf(const Warp& w, int lane)
 
 void RaceDetector::memory(const Warp& w, const Instr& in, const AccessLog& lanes)
 {
-    if (isStrong(in.order))
-        synchronise(w, in, lanes);
+    const MemOrder order = lanes.barrierRelease ? MemOrder::Release : in.order;
+    const bool atomic = lanes.barrierRelease || in.atomic;
+    if (isStrong(order))
+        synchronise(w, order, atomic, lanes);
     // Atomics, and cuda::atomic_ref's .relaxed/.acquire/.release loads and stores, do not race.
-    if (in.atomic || (isStrong(in.order) && in.order != MemOrder::Volatile))
+    if (atomic || (isStrong(order) && order != MemOrder::Volatile))
         return;
-    const bool strong = in.order == MemOrder::Volatile;
+    const bool strong = order == MemOrder::Volatile;
     if (lanes.write)
         ++storeCount_;
     for (std::uint32_t m = lanes.inSpace[int(Space::Shared)]; m; m &= m - 1) {
@@ -45,9 +47,8 @@ void RaceDetector::memory(const Warp& w, const Instr& in, const AccessLog& lanes
     }
 }
 
-void RaceDetector::synchronise(const Warp& w, const Instr& in, const AccessLog& lanes)
+void RaceDetector::synchronise(const Warp& w, MemOrder order, bool readModifyWrite, const AccessLog& lanes)
 {
-    const bool readModifyWrite = in.atomic;
     const bool reads = !lanes.write || readModifyWrite;
     for (std::uint32_t m = lanes.inSpace[int(Space::Shared)] | lanes.inSpace[int(Space::Global)]; m; m &= m - 1) {
         const int l = __builtin_ctz(m);
@@ -56,13 +57,13 @@ void RaceDetector::synchronise(const Warp& w, const Instr& in, const AccessLog& 
         const bool shared = (lanes.inSpace[int(Space::Shared)] >> l) & 1;
         const std::uint64_t location = (lanes.addr[l] >> 2) | (std::uint64_t(shared) << 63);
         if (reads) {
-            if (acquires(in.order))
+            if (acquires(order))
                 order_.acquire(thread, location);
             else
                 order_.strongRead(thread, location);
         }
         if (lanes.write) {
-            if (releases(in.order))
+            if (releases(order))
                 order_.release(thread, location, readModifyWrite);
             else
                 order_.strongWrite(thread, location, readModifyWrite);

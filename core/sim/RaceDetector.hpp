@@ -65,7 +65,7 @@ private:
 
     static std::uint32_t threadOf(const Warp& w, int lane);
     // The release and acquire semantics of a strong access, lane by lane.
-    void synchronise(const Warp& w, const Instr& in, const AccessLog& lanes);
+    void synchronise(const Warp& w, MemOrder order, bool readModifyWrite, const AccessLog& lanes);
     void access(const Access& a, const Instr& in);
     // Two volatile accesses of a flag, one of them its release: synchronisation, not data.
     static bool flag(const Access& a, bool otherStrong, bool otherSync)

@@ -50,6 +50,12 @@ const Function& entryOf(const Module& mod, const KernelImage& kernel, const Laun
     if (!fn || !fn->isEntry)
         throw Error(ErrorCategory::Simulator, fmt::format("kernel entry '{}' not found in the PTX module", entry));
     refuseViolations(kernel.name, checkLaunchLimits(config, limits, {0, 0, mod.staticShared}));
+    if (const auto& c = fn->clusterDims; std::uint64_t(c[0]) * c[1] * c[2] > 1)
+        throw Error(ErrorCategory::Simulator,
+                    fmt::format("kernel '{}' runs in thread block clusters of {} x {} x {} blocks (__cluster_dims__); "
+                                "the simulator runs every block alone, as a cluster of one, so it does not run this "
+                                "kernel: run it on a GPU of compute capability 9.0 or later",
+                                kernel.name, c[0], c[1], c[2]));
     for (std::size_t i = 0; i < fn->unsupported.size(); ++i) {
         if (fn->unsupported[i].empty())
             continue;

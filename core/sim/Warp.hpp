@@ -193,6 +193,16 @@ struct Warp {
         }
     }
 
+    // The accesses noted so far as an atomic release of an arrive/wait barrier, for an
+    // instruction whose other accesses are plain (AccessLog::barrierRelease).
+    void deliverBarrierRelease(const Instr& in)
+    {
+        if (probe && blk->accesses.lanes) {
+            blk->accesses.barrierRelease = true;
+            deliverAccesses(in);
+        }
+    }
+
     // Records a fault at lane (or the first active lane when lane < 0), tells the
     // observers and stops the launch.
     void fault(FaultKind kind, const std::string& what, int lane, const Instr& in);

@@ -1,8 +1,10 @@
 // Arrive/wait barriers (PTX mbarrier; cuda::barrier, cuda::memcpy_async with a barrier)
 // on the simulator: phases, a waiting warp that yields to the one it waits for, copies
-// that complete on a barrier, racecheck ordering through arrivals and completed waits
-// (and finding the race a missing wait leaves), and faults for misuse at the line.
+// and bulk copies that complete on a barrier, racecheck ordering through arrivals,
+// completed copies and completed waits (and finding the race a missing wait leaves),
+// faults for misuse at the line, and kernels of clusters refused.
 #include "SimTestSupport.hpp"
+#include "util/Error.hpp"
 
 #include <vector>
 
@@ -98,6 +100,64 @@ __global__ void copies_arrive(const int* in, int* out)
                      : "r"(bar), "r"(0)
                      : "memory");
     out[threadIdx.x] = s[31 - threadIdx.x];
+}
+
+// A bulk copy (the tensor memory accelerator's one-dimensional form) into shared memory:
+// thread 0 arrives expecting its bytes, then issues it; everyone waits for the phase
+// (mode 0) or reads at once (mode 1). Then thread 0 copies the tile back out, reversed.
+__global__ void bulk(const int* in, int* out, int* back, int mode)
+{
+    __shared__ __align__(8) unsigned long long full;
+    __shared__ __align__(16) int s[256], r[256];
+    const unsigned bar = (unsigned)__cvta_generic_to_shared(&full);
+    if (threadIdx.x == 0)
+        asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(1) : "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(1024) : "memory");
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                         (unsigned)__cvta_generic_to_shared(s)),
+                     "l"(in), "r"(1024), "r"(bar)
+                     : "memory");
+    }
+    unsigned done = mode;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(bar), "r"(0)
+                     : "memory");
+    out[threadIdx.x] = s[255 - threadIdx.x]; // BULK READ
+    r[threadIdx.x] = s[255 - threadIdx.x];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(back),
+                     "r"((unsigned)__cvta_generic_to_shared(r)), "r"(1024)
+                     : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+    }
+}
+
+// cuda::memcpy_async of a size known to be 16-byte aligned: on sm_90 a bulk copy.
+__global__ void aligned_copy(const float* in, float* out)
+{
+    __shared__ __align__(16) float s[256];
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    if (threadIdx.x == 0)
+        init(&bar, blockDim.x);
+    __syncthreads();
+    if (threadIdx.x == 0)
+        cuda::memcpy_async(s, in, cuda::aligned_size_t<16>(sizeof(s)), bar);
+    bar.arrive_and_wait();
+    out[threadIdx.x] = s[255 - threadIdx.x];
+}
+
+// Clusters of two blocks.
+__global__ void __cluster_dims__(2, 1, 1) clustered(int* out)
+{
+    unsigned rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    out[blockIdx.x] = rank;
 }
 
 // Mode 0: an arrival of 5 on a barrier that expects 4; mode 1: an arrival on a barrier
@@ -230,4 +290,73 @@ TEST(SimMbarrier, TooManyArrivalsOrAnUninitialisedBarrierFaultAtTheLine)
         EXPECT_TRUE(contains(rep.fault->message, mode == 0 ? "arrival of 5" : "holds no initialised barrier"))
             << rep.fault->message;
     }
+}
+
+TEST(SimMbarrier, ABulkCopyCompletesOnItsBarrierAndGoesBackOut)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "bulk", "sm_90");
+    ASSERT_TRUE(img);
+    std::vector<int> in(256);
+    for (int i = 0; i < 256; ++i)
+        in[std::size_t(i)] = 3 * i - 100;
+    kw::SimBackend sim;
+    for (int mode : {0, 1}) {
+        std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<int>(256, -1)),
+                                        buffer("back", std::vector<int>(256, -1))};
+        auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2), scalar(mode)}, racechecked({1}, {256}));
+        ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+        if (mode == 1) {
+            // The copy's bytes are not ordered before a read that did not wait for the phase.
+            ASSERT_FALSE(rep.findings.empty());
+            EXPECT_TRUE(
+                contains(rep.findings.front().message, "kernel.cu:" + std::to_string(lineOf(kSource, "// BULK READ"))))
+                << rep.findings.front().message;
+            continue;
+        }
+        // Thread 0 arrived before it issued the copy: only the copy's completion orders its bytes.
+        EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
+        const auto out = values<int>(bufs[1]), back = values<int>(bufs[2]);
+        for (int i = 0; i < 256; ++i) {
+            ASSERT_EQ(out[std::size_t(i)], in[std::size_t(255 - i)]) << i;
+            ASSERT_EQ(back[std::size_t(i)], in[std::size_t(255 - i)]) << i;
+        }
+    }
+}
+
+TEST(SimMbarrier, AMemcpyAsyncOfAnAlignedSizeIsABulkCopyOnSm90)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "aligned_copy", "sm_90");
+    ASSERT_TRUE(img);
+    ASSERT_TRUE(contains(img->ptx, "cp.async.bulk")) << "libcu++ no longer makes a bulk copy of it";
+    std::vector<float> in(256);
+    for (int i = 0; i < 256; ++i)
+        in[std::size_t(i)] = float(i) * 0.25f;
+    std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<float>(256, -1))};
+    kw::SimBackend sim;
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, racechecked({1}, {256}));
+    ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
+    EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
+    const auto out = values<float>(bufs[1]);
+    for (int i = 0; i < 256; ++i)
+        ASSERT_EQ(out[std::size_t(i)], in[std::size_t(255 - i)]) << i;
+}
+
+// Every block runs as a cluster of one: a kernel that asks for larger clusters would
+// compute other numbers than on a GPU, so it is refused before it runs.
+TEST(SimMbarrier, AKernelOfClustersIsRefusedWithTheReason)
+{
+    KW_REQUIRE_NVRTC();
+    auto img = compileFor(kSource, "clustered", "sm_90");
+    ASSERT_TRUE(img);
+    std::vector<kw::BufferArg> bufs{buffer("out", std::vector<int>(4, -1))};
+    kw::SimBackend sim;
+    try {
+        sim.launch(*img, bufs, {bufArg(0)}, config({4}, {32}));
+        FAIL() << "a kernel of clusters of two ran";
+    } catch (const kw::Error& e) {
+        EXPECT_TRUE(contains(e.what(), "clusters of 2 x 1 x 1 blocks")) << e.what();
+    }
+    EXPECT_EQ(values<int>(bufs[0]), std::vector<int>(4, -1));
 }
