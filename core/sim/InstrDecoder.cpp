@@ -98,6 +98,10 @@ std::uint32_t Decoder::src(std::size_t i, PtxType t)
     case PtxOperand::Kind::Sym:
         if (o.symKnown)
             return env_.constReg(o.symAddr);
+        if (o.text.starts_with("%envreg"))
+            unsupported("`" + o.text
+                        + "`, the workspace of a cooperative launch (cg::this_grid(), grid.sync()): the simulator "
+                          "does not run cooperative launches");
         unsupported("operand `" + o.text + "` (only registers, immediates and variable addresses are supported)");
     default: unsupported("`" + joined() + "` with an unsupported operand form");
     }

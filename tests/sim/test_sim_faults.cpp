@@ -225,6 +225,21 @@ TEST(SimFaults, UnknownInstructionIsNotExecutedSilently)
     EXPECT_EQ(r.out[0], 0u);
 }
 
+// cg::this_grid() reads the cooperative launch's workspace from %envreg1/2: the fault
+// says so rather than naming an operand form.
+TEST(SimFaults, AGridGroupSaysCooperativeLaunchesDoNotRun)
+{
+    auto r = runPtx(R"(
+    .loc 1 37 0
+    mov.u32 %r1, %envreg2;
+)",
+                    {}, 32);
+    ASSERT_TRUE(r.report.fault);
+    EXPECT_EQ(r.report.fault->kind, kw::FaultKind::Unsupported);
+    EXPECT_EQ(r.report.fault->line, 37);
+    EXPECT_TRUE(contains(r.report.fault->message, "does not run cooperative launches")) << r.report.fault->message;
+}
+
 TEST(SimFaults, MisalignedAndNullAccesses)
 {
     auto mis = runPtx("    ld.global.u32 %r1, [%rd27+2];\n", {}, 32);
