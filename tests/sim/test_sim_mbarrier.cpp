@@ -80,6 +80,17 @@ __global__ void handoff(int* out, int mode)
     }
 }
 
+// Polls until the phase of `parity` of the barrier at shared address `bar` completes.
+__device__ void waitPhase(unsigned bar, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+}
+
 // cp.async whose completion arrives on the barrier (.noinc: it counts as the thread's arrival).
 __global__ void copies_arrive(const int* in, int* out)
 {
@@ -93,12 +104,7 @@ __global__ void copies_arrive(const int* in, int* out)
                  "l"(&in[threadIdx.x])
                  : "memory");
     asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(bar) : "memory");
-    unsigned done = 0;
-    while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(bar), "r"(0)
-                     : "memory");
+    waitPhase(bar, 0);
     out[threadIdx.x] = s[31 - threadIdx.x];
 }
 
@@ -120,12 +126,8 @@ __global__ void bulk(const int* in, int* out, int* back, int mode)
                      "l"(in), "r"(1024), "r"(bar)
                      : "memory");
     }
-    unsigned done = mode;
-    while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done)
-                     : "r"(bar), "r"(0)
-                     : "memory");
+    if (mode == 0)
+        waitPhase(bar, 0);
     out[threadIdx.x] = s[255 - threadIdx.x]; // BULK READ
     r[threadIdx.x] = s[255 - threadIdx.x];
     __syncthreads();
@@ -180,13 +182,14 @@ __global__ void misuse(int* out, int mode)
 }
 )";
 
-} // namespace
-
-TEST(SimMbarrier, AMemcpyAsyncCompletesOnABlockBarrier)
+// One block of 256 threads of `kernel` (in, out) brings `in` into shared memory through a
+// barrier and writes it out reversed, with no race; its PTX holds `instruction`.
+void expectReversedThroughSharedMemory(const std::string& kernel, const std::string& instruction = "mbarrier")
 {
     KW_REQUIRE_NVRTC();
-    auto img = compileFor(kSource, "copy_then_reverse", "sm_90");
+    auto img = compileFor(kSource, kernel, "sm_90");
     ASSERT_TRUE(img);
+    ASSERT_TRUE(contains(img->ptx, instruction)) << kernel << " no longer compiles to " << instruction;
     std::vector<float> in(256);
     for (int i = 0; i < 256; ++i)
         in[std::size_t(i)] = float(i) * 0.5f;
@@ -197,8 +200,12 @@ TEST(SimMbarrier, AMemcpyAsyncCompletesOnABlockBarrier)
     EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
     const auto out = values<float>(bufs[1]);
     for (int i = 0; i < 256; ++i)
-        ASSERT_EQ(out[std::size_t(i)], in[std::size_t(255 - i)]) << i;
+        ASSERT_EQ(out[std::size_t(i)], in[std::size_t(255 - i)]) << kernel << " " << i;
 }
+
+} // namespace
+
+TEST(SimMbarrier, AMemcpyAsyncCompletesOnABlockBarrier) { expectReversedThroughSharedMemory("copy_then_reverse"); }
 
 TEST(SimMbarrier, PhasesOrderTheBlockAndAMissingWaitIsARace)
 {
@@ -326,21 +333,7 @@ TEST(SimMbarrier, ABulkCopyCompletesOnItsBarrierAndGoesBackOut)
 
 TEST(SimMbarrier, AMemcpyAsyncOfAnAlignedSizeIsABulkCopyOnSm90)
 {
-    KW_REQUIRE_NVRTC();
-    auto img = compileFor(kSource, "aligned_copy", "sm_90");
-    ASSERT_TRUE(img);
-    ASSERT_TRUE(contains(img->ptx, "cp.async.bulk")) << "libcu++ no longer makes a bulk copy of it";
-    std::vector<float> in(256);
-    for (int i = 0; i < 256; ++i)
-        in[std::size_t(i)] = float(i) * 0.25f;
-    std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<float>(256, -1))};
-    kw::SimBackend sim;
-    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1)}, racechecked({1}, {256}));
-    ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
-    EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
-    const auto out = values<float>(bufs[1]);
-    for (int i = 0; i < 256; ++i)
-        ASSERT_EQ(out[std::size_t(i)], in[std::size_t(255 - i)]) << i;
+    expectReversedThroughSharedMemory("aligned_copy", "cp.async.bulk");
 }
 
 // Every block runs as a cluster of one: a kernel that asks for larger clusters would
