@@ -55,7 +55,7 @@ std::optional<std::uint64_t> mbarrierArrive(Warp& w, const Instr& in, int lane, 
     if (a.drop)
         s.expected -= a.count;
     s.pending -= a.count;
-    if (s.pending == 0 && a.noComplete) {
+    if (s.pending == 0 && s.transaction == 0 && a.noComplete) {
         w.fault(FaultKind::Other,
                 fmt::format("mbarrier.arrive.noComplete on {:#x} completes the phase, which .noComplete promises "
                             "it does not",
