@@ -454,15 +454,15 @@ CompileResult Compiler::compile(const CompileRequest& request)
     std::optional<Diagnostic> stdintNote;
     for (int pass = 0; pass < 4 && !at.result.ok; ++pass) {
         if (!stdintNote) {
-            std::vector<int> leftOut;
+            std::vector<int> blanked, standInLines;
             for (const HostCodeRange& h : device.removed)
                 if (h.what.starts_with("#include "))
-                    leftOut.push_back(h.firstLine);
+                    blanked.push_back(h.firstLine);
             for (const Diagnostic& n : standIns.notes)
                 if (n.file == request.sourceName)
-                    leftOut.push_back(n.line);
-            stdintNote
-                = FixedWidthTypes::includeInPlace(device.text, request.sourceName, at.result.diagnostics, leftOut);
+                    standInLines.push_back(n.line);
+            stdintNote = FixedWidthTypes::includeInPlace(device.text, request.sourceName, at.result.diagnostics,
+                                                         blanked, standInLines);
             if (stdintNote) {
                 tagged = tag();
                 job.source = tagged.text;

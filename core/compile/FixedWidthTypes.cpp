@@ -1,6 +1,5 @@
 #include "compile/FixedWidthTypes.hpp"
 
-#include <algorithm>
 #include <regex>
 
 namespace kw {
@@ -20,14 +19,11 @@ std::string FixedWidthTypes::undefinedName(const std::vector<Diagnostic>& diagno
     return {};
 }
 
-std::optional<Diagnostic> FixedWidthTypes::includeInPlace(std::string& text, const std::string& sourceName,
-                                                          const std::vector<Diagnostic>& diagnostics,
-                                                          const std::vector<int>& leftOut)
+namespace {
+
+// The offsets of line `line` (1-based) of `text`, its line break excluded (and a '\r' before it).
+std::optional<std::pair<std::size_t, std::size_t>> lineSpan(const std::string& text, int line)
 {
-    const std::string name = undefinedName(diagnostics);
-    if (name.empty() || leftOut.empty())
-        return std::nullopt;
-    const int line = *std::min_element(leftOut.begin(), leftOut.end());
     std::size_t begin = 0;
     for (int l = 1; l < line; ++l) {
         begin = text.find('\n', begin);
@@ -40,7 +36,37 @@ std::optional<Diagnostic> FixedWidthTypes::includeInPlace(std::string& text, con
         end = text.size();
     if (end > begin && text[end - 1] == '\r') // a Windows file keeps its line ends
         --end;
-    text.replace(begin, end - begin, "#include <stdint.h>");
+    return std::pair{begin, end};
+}
+
+} // namespace
+
+std::optional<Diagnostic> FixedWidthTypes::includeInPlace(std::string& text, const std::string& sourceName,
+                                                          const std::vector<Diagnostic>& diagnostics,
+                                                          const std::vector<int>& blanked,
+                                                          const std::vector<int>& standIns)
+{
+    const std::string name = undefinedName(diagnostics);
+    if (name.empty())
+        return std::nullopt;
+    std::optional<std::pair<std::size_t, std::size_t>> at;
+    int line = 0;
+    const auto consider = [&](int l, bool mustBeBlank) {
+        const auto span = lineSpan(text, l);
+        if (!span || (line && l >= line))
+            return;
+        if (mustBeBlank && text.find_first_not_of(" \t", span->first) < span->second)
+            return;
+        at = span;
+        line = l;
+    };
+    for (int l : blanked)
+        consider(l, true);
+    for (int l : standIns)
+        consider(l, false);
+    if (!at)
+        return std::nullopt;
+    text.replace(at->first, at->second - at->first, "#include <stdint.h>");
     return Diagnostic{sourceName,
                       line,
                       1,

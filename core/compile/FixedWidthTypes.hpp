@@ -22,11 +22,13 @@ public:
     static std::string undefinedName(const std::vector<Diagnostic>& diagnostics);
 
     // Puts `#include <stdint.h>` on the line of the first host header left out of `text`
-    // (`leftOut`: the lines of such includes in file `sourceName`) and returns the note
-    // for that line; nullopt when `diagnostics` name no fixed-width type or no header was left out.
+    // and returns the note for that line: a line of `blanked` (host includes blanked
+    // out; one that holds a device part in their place is not taken) or of `standIns`
+    // (includes of empty stand-ins) in file `sourceName`. nullopt when `diagnostics` name
+    // no fixed-width type or no such line exists.
     static std::optional<Diagnostic> includeInPlace(std::string& text, const std::string& sourceName,
                                                     const std::vector<Diagnostic>& diagnostics,
-                                                    const std::vector<int>& leftOut);
+                                                    const std::vector<int>& blanked, const std::vector<int>& standIns);
 };
 
 } // namespace kw

@@ -586,6 +586,15 @@ TEST(WholeFiles, FixedWidthTypesALeftOutHostHeaderBroughtComeBackWithANote)
     EXPECT_TRUE(hasNote(j, 2, "<stdint.h> is compiled in this line's place"));
     expectChecksPass(doc);
 
+    // A host header whose device part is compiled in its place keeps it.
+    write(dir / "main.cu",
+          "#include <cublas_v2.h>\n#include <iostream>\n"
+          "__device__ cuFloatComplex twice(cuFloatComplex z) { return cuCaddf(z, z); }\n"
+              + kernel);
+    const json withPart = compileJson(doc, 0);
+    EXPECT_TRUE(hasNote(withPart, 2, "<stdint.h> is compiled in this line's place"));
+    EXPECT_FALSE(hasNote(withPart, 1, "<stdint.h> is compiled"));
+
     write(dir / "main.cu", "#include <cuda_fp16.h>\n" + kernel);
     const json plain = compileJson(doc, 1);
     EXPECT_TRUE(hasDiagnostic(plain, "error", 4, "identifier \"uint32_t\" is undefined"))
