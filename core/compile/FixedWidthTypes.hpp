@@ -7,7 +7,6 @@
 // line saying so: the types have one meaning, so nothing else can change. Without a host
 // header left out the error stays, as it would under nvcc.
 #include "compile/Diagnostic.hpp"
-#include "compile/HostCodeFilter.hpp"
 
 #include <optional>
 #include <string>

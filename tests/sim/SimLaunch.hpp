@@ -62,4 +62,12 @@ inline kw::LaunchConfig config(kw::Dim3 grid, kw::Dim3 block, std::uint32_t shar
     return c;
 }
 
+// config() under the simulator's racecheck.
+inline kw::LaunchConfig racechecked(kw::Dim3 grid, kw::Dim3 block)
+{
+    kw::LaunchConfig c = config(grid, block);
+    c.check = kw::CheckTool::Racecheck;
+    return c;
+}
+
 } // namespace kwtest

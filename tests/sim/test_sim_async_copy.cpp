@@ -11,13 +11,6 @@ using namespace kwtest;
 
 namespace {
 
-kw::LaunchConfig checked(kw::Dim3 grid, kw::Dim3 block)
-{
-    kw::LaunchConfig c = config(grid, block);
-    c.check = kw::CheckTool::Racecheck;
-    return c;
-}
-
 const char* kSource = R"(
 #include <cuda_pipeline.h>
 // Each thread copies one float4 of its block's tile; `keep` of the 16 bytes come from `in`,
@@ -94,7 +87,7 @@ TEST(SimAsyncCopy, CopiesLandAtTheWaitWithZeroFill)
         for (std::size_t i = 0; i < in.size(); ++i)
             in[i] = float(i) + 0.5f;
         std::vector<kw::BufferArg> bufs{buffer("in", in), buffer("out", std::vector<float>(in.size(), -1.0f))};
-        auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar(keep)}, checked({2}, {64}));
+        auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar(keep)}, racechecked({2}, {64}));
         ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
         EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
         const auto out = values<float>(bufs[1]);
@@ -154,7 +147,7 @@ TEST(SimAsyncCopy, RacecheckFindsAReadOfAnotherThreadsCopyBeforeItsWait)
     kw::SimBackend sim;
     for (int waitFirst : {0, 1}) {
         std::vector<kw::BufferArg> bufs{buffer("in", std::vector<int>(64, 5)), buffer("out", std::vector<int>(64))};
-        auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar(waitFirst)}, checked({1}, {64}));
+        auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), scalar(waitFirst)}, racechecked({1}, {64}));
         ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
         if (waitFirst) {
             EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;

@@ -12,13 +12,6 @@ using namespace kwtest;
 
 namespace {
 
-kw::LaunchConfig racechecked(kw::Dim3 grid, kw::Dim3 block)
-{
-    kw::LaunchConfig c = config(grid, block);
-    c.check = kw::CheckTool::Racecheck;
-    return c;
-}
-
 const char* kSource = R"(
 #include <cuda/barrier>
 

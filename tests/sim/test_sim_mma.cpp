@@ -518,9 +518,7 @@ TEST(SimMma, ALdmatrixAndMmaGemmMatchesTheProductAndIsRaceFree)
     std::vector<kw::BufferArg> bufs{buffer("a", bits16(a, false)), buffer("b", bits16(b, false)),
                                     buffer("c", std::vector<float>(32 * 32, -1.0f))};
     kw::SimBackend sim;
-    kw::LaunchConfig cfg = config({1}, {128});
-    cfg.check = kw::CheckTool::Racecheck;
-    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2)}, cfg);
+    auto rep = sim.launch(*img, bufs, {bufArg(0), bufArg(1), bufArg(2)}, racechecked({1}, {128}));
     ASSERT_TRUE(rep.ok) << faultMessage(rep.fault);
     EXPECT_TRUE(rep.findings.empty()) << rep.findings.front().message;
     const auto want = product(32, 32, 32, a, b, zero);
